@@ -1,0 +1,31 @@
+"""The pure rules engine of Russian sports mafia (FIIM; the seed rules win where they speak).
+
+    >>> import rules
+    >>> state = rules.new_game(rules.PRESETS["seed"])
+    >>> state, notices = rules.apply(state, rules.StartGame())
+    >>> [n.kind.value for n in notices]
+    ['game_started', 'night_zero']
+
+``apply(state, event)`` returns a new state and its notices or raises :class:`RuleError`, leaving
+the given state untouched. No I/O, no asyncio, no clock: timers are lengths in seconds that the
+adapters run.
+"""
+
+from .config import (
+    DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, Reason, RevoteOrder, RulesConfig,
+    Severity, ThirdFoul, Timers, config_from_dict, config_to_dict,
+)
+from .engine import apply, check, fold, vote_plan
+from .errors import Code, RuleError
+from .events import (
+    BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
+    SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, effective,
+    from_dict, to_dict,
+)
+from .notices import Kind, Notice
+from .queries import Action, Turn, can_nominate, current_turn, next_action
+from .state import (
+    SEATS, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team, new_game,
+)
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,221 @@
+"""Rule variants as data: one frozen :class:`RulesConfig` per game, fixed at creation.
+
+Three presets ship (``PRESETS``):
+
+* ``seed`` — the user's own rule text (``seed-rules.ru.txt``, an older FIIM edition); where it is
+  silent, FIIM 2024. This is the default.
+* ``fiim2024`` — FIIM «Официальные правила», edition of 2024-02-01.
+* ``fsm2024`` — FSM (ФСМ), edition of 2024-03-30.
+
+Every club variant listed in RULES.md §13 is a field here; ``RulesConfig.with_options`` builds a
+variant from a preset. Penalty reasons (the codes a judge picks when giving a foul) are in
+``REASONS``; a preset maps each code to a :class:`Severity`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+class FirstDayVote(str, enum.Enum):
+    """What the vote of day 1 does.
+
+    * ``SINGLE_NOT_VOTED`` — as any day, but a single nominee is not voted (FIIM 2024 §4.4.10).
+    * ``NORMAL`` — as any other day, a single nominee leaves too.
+    * ``NO_VOTE`` — no vote on day 1 at all (Polemica ``zeroVoting: none``).
+    * ``RAISE_ONLY`` — day 1 is voted, but a single leader stays (he gets a 30 s speech) and only a
+      passed raise vote removes anyone (Polemica ``zeroVoting: liftOnly``; MafiaRatings 7.16.2).
+    """
+
+    SINGLE_NOT_VOTED = "single_not_voted"
+    NORMAL = "normal"
+    NO_VOTE = "no_vote"
+    RAISE_ONLY = "raise_only"
+
+
+class ThirdFoul(str, enum.Enum):
+    """The penalty of the 3rd foul (seed 4.4; MafiaRatings 9.5 variants)."""
+
+    SILENCE = "silence"  # seed 4.4: no speech in the nearest minute, may still nominate
+    SHORT_SPEECH = "short_speech"  # the nearest speech is cut to ``timers.short_speech``
+    NONE = "none"  # no effect
+
+
+class DrawDeclared(str, enum.Enum):
+    """When a draw is declared (seed 5.8 vs FIIM 2024 §7.7; RULES.md §12.1)."""
+
+    AFTER_THIRD_DAY = "after_third_day"  # seed 5.8: 3 nights and 3 days from a shooting night
+    AFTER_THIRD_NIGHT = "after_third_night"  # F24/S24 §7.7: 3 shooting nights in a row
+
+
+class RevoteOrder(str, enum.Enum):
+    SAME = "same"  # F24 §4.4.12.1
+    REVERSE = "reverse"  # a MafiaRatings club option
+
+
+class Severity(str, enum.Enum):
+    """The penalty ladder of seed 4.3: warning → foul → disqualifying foul → team loss."""
+
+    WARNING = "warning"
+    FOUL = "foul"
+    DISQUALIFYING = "disqualifying"
+    TEAM_LOSS = "team_loss"
+
+
+@dataclass(frozen=True)
+class Timers:
+    """Timer lengths in seconds (RULES.md §2.3)."""
+
+    speech: int = 60  # F24 §4.3.1
+    tie_speech: int = 30  # F24 §4.4.12
+    short_speech: int = 30  # seed 5.7: a 3-foul speech at 3–4 players
+    last_word: int = 60  # F24 §4.4.13, §4.5.4
+    mafia_meeting: int = 60  # F24 §4.2.1
+    don_check: int = 10  # F24 §4.5.6
+    sheriff_check: int = 10  # F24 §4.5.7
+    best_move: int = 20  # F24 §4.5.9
+    vote_window: int = 3  # a host-mode window per nominee (F24 §4.4.5: «Стоп»/«Спасибо»)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A penalty reason a judge can pick: its code (seed item number or a preset's own) and how
+    severe each preset makes it."""
+
+    code: str
+    severity: Severity
+    tournament_removal: bool = False  # seed 5.3
+
+
+# Seed IV, items 4.1.1–4.1.8 (fouls), 4.2.1–4.2.10 (disqualifying fouls), 4.3.1–4.3.3 (team loss),
+# plus the generic codes a judge uses when he does not pick an item.
+_SEED_REASONS: tuple[Reason, ...] = (
+    Reason("warning", Severity.WARNING),
+    Reason("foul", Severity.FOUL),
+    *(Reason(f"4.1.{i}", Severity.FOUL) for i in range(1, 9)),
+    Reason("dq", Severity.DISQUALIFYING),
+    *(Reason(f"4.2.{i}", Severity.DISQUALIFYING) for i in range(1, 10)),
+    Reason("4.2.10", Severity.DISQUALIFYING, tournament_removal=True),
+    Reason("ppk", Severity.TEAM_LOSS),
+    *(Reason(f"4.3.{i}", Severity.TEAM_LOSS) for i in range(1, 4)),
+)
+
+# FIIM 2024 §6: the seed's codes keep their meaning; it adds a mask foul (§6.6.9) and more
+# disqualifying items (§6.7.11–6.7.16), here under F24's own numbers.
+_FIIM_EXTRA: tuple[Reason, ...] = (
+    Reason("6.6.9", Severity.FOUL),
+    *(Reason(f"6.7.{i}", Severity.DISQUALIFYING) for i in range(11, 17)),
+    Reason("6.8.4", Severity.TEAM_LOSS),  # a Sheriff "proving" himself with night-only information
+)
+
+# FSM 2024: voting against several nominees (seed 4.1.8) is a disqualifying foul (S24 §6.7.9).
+_FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING)}
+
+
+def _catalog(*parts: tuple[Reason, ...], overrides: Mapping[str, Reason] | None = None) -> dict[str, Reason]:
+    out: dict[str, Reason] = {}
+    for part in parts:
+        for reason in part:
+            out[reason.code] = reason
+    out.update(overrides or {})
+    return out
+
+
+REASONS: dict[str, dict[str, Reason]] = {
+    "seed": _catalog(_SEED_REASONS),
+    "fiim2024": _catalog(_SEED_REASONS, _FIIM_EXTRA),
+    "fsm2024": _catalog(_SEED_REASONS, _FIIM_EXTRA, overrides=_FSM_OVERRIDES),
+}
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """The rules a game is played by. Frozen; chosen when the game is created.
+
+    Defaults are the seed preset (RULES.md §13).
+    """
+
+    preset: str = "seed"
+    first_day_vote: FirstDayVote = FirstDayVote.SINGLE_NOT_VOTED  # F24 §4.4.10
+    unvoted_hands_to_last: bool = True  # F24 §4.4.8
+    self_nomination: bool = True  # RULES.md §12.12
+    revote_order: RevoteOrder = RevoteOrder.SAME  # F24 §4.4.12.1
+    raise_vote: bool = True  # F24 §4.4.12.3 (the German Mafia-Liga has none)
+    raise_2_of_4: bool = True  # F24/S24 allow it; MafiaRatings 7.22.2 forbids
+    raise_3_of_9: bool = False  # F24 §7.11 forbids; S24 allows
+    third_foul: ThirdFoul = ThirdFoul.SILENCE  # seed 4.4
+    third_foul_cuts_current_speech: bool = False  # SCENARIOS S02 variant
+    best_move: bool = True  # F24 §4.5.9
+    best_move_blocked_by_day1_departures: int = 2  # F24 §7.10: 2+ left by the day-1 vote
+    draw_quiet_nights: int = 3  # seed 5.8 / F24 §7.7
+    draw_declared: DrawDeclared = DrawDeclared.AFTER_THIRD_DAY  # seed 5.8
+    last_word_on_decisive_event: bool = True  # F24 §7.9
+    timers: Timers = field(default_factory=Timers)
+
+    def __deepcopy__(self, memo: dict) -> "RulesConfig":
+        return self  # frozen: a game state's copy may share it
+
+    @property
+    def reasons(self) -> dict[str, Reason]:
+        """The penalty reasons of this preset, by code."""
+        return REASONS[self.preset]
+
+    def with_options(self, **options: Any) -> "RulesConfig":
+        """A copy with some options changed. Raises ``ValueError`` naming an unknown option."""
+        return config_from_dict({**config_to_dict(self), **options})
+
+
+PRESETS: dict[str, RulesConfig] = {
+    "seed": RulesConfig(),
+    "fiim2024": RulesConfig(preset="fiim2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT),
+    "fsm2024": RulesConfig(
+        preset="fsm2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT, raise_3_of_9=True
+    ),
+}
+
+DEFAULT_PRESET = "seed"
+
+
+def config_to_dict(config: RulesConfig) -> dict[str, Any]:
+    """A JSON-ready dict of ``config`` (enums as their values, timers as a nested dict)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if isinstance(value, enum.Enum):
+            value = value.value
+        elif isinstance(value, Timers):
+            value = dataclasses.asdict(value)
+        out[f.name] = value
+    return out
+
+
+def config_from_dict(data: Mapping[str, Any]) -> RulesConfig:
+    """Inverse of :func:`config_to_dict`. Raises ``ValueError`` on an unknown option or value."""
+    known = {f.name: f for f in dataclasses.fields(RulesConfig)}
+    unknown = set(data) - set(known)
+    if unknown:
+        raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+    preset = data.get("preset", DEFAULT_PRESET)
+    if preset not in REASONS:
+        raise ValueError(f"unknown preset: {preset}")
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        kind = RulesConfig.__dataclass_fields__[name].type
+        if name == "timers":
+            if isinstance(value, Mapping):
+                timer_fields = {f.name for f in dataclasses.fields(Timers)}
+                bad = set(value) - timer_fields
+                if bad:
+                    raise ValueError(f"unknown timer(s): {', '.join(sorted(bad))}")
+                value = dataclasses.replace(PRESETS[preset].timers, **{k: int(v) for k, v in value.items()})
+        elif kind in ("FirstDayVote", "ThirdFoul", "DrawDeclared", "RevoteOrder"):
+            value = globals()[kind](value)
+        elif kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"option {name} takes true or false")
+        elif kind == "int":
+            value = int(value)
+        kwargs[name] = value
+    return dataclasses.replace(PRESETS[preset], **kwargs)

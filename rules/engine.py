@@ -1,0 +1,841 @@
+"""The rules engine: ``apply(state, event) -> (new_state, notices)`` or :class:`RuleError`.
+
+Pure and synchronous. ``apply`` works on a copy, so a refused event leaves the caller's state as it
+was. Every rule is cited by its number: seed x.y (``seed-rules.ru.txt``), F24 / S24 § (FIIM / FSM
+2024), SC (FSM committee rulings), as collected in ``RULES.md``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable, Iterable
+
+from . import events as ev
+from .config import DrawDeclared, FirstDayVote, RevoteOrder, RulesConfig, Severity, ThirdFoul
+from .errors import Code, RuleError
+from .notices import Kind, Notice
+from .state import (
+    SEATS, Ballot, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Team,
+    new_game,
+)
+
+ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # R1.1
+
+
+def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
+    """Apply one event. Returns the new state and the notices, in the order things happened.
+
+    Raises :class:`RuleError` (state unchanged) when the rules refuse the event, and
+    ``TypeError`` for :class:`~rules.events.Undo`, which is folded by :func:`fold`, not applied.
+    """
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
+    move = _Move(copy.deepcopy(state))
+    if move.s.phase is Phase.GAME_OVER and not isinstance(event, ev.SetName):
+        raise RuleError(Code.GAME_OVER)
+    handler(move, event)
+    move.s.revision += 1
+    return move.s, move.notices
+
+
+def check(state: GameState, event: ev.Event) -> RuleError | None:
+    """Would ``event`` be refused? Returns the :class:`RuleError` it would raise, else ``None``."""
+    try:
+        apply(state, event)
+    except RuleError as error:
+        return error
+    return None
+
+
+def fold(
+    config: RulesConfig, events: Iterable[ev.Event], names: dict[int, str] | None = None
+) -> tuple[GameState, list[Notice]]:
+    """Replay a game log from a new game under ``config``: undone events are skipped
+    (:func:`rules.events.effective`). Returns the final state and every notice.
+
+    Raises :class:`RuleError` if a logged event is refused (a corrupt log)."""
+    state = new_game(config, names)
+    notices: list[Notice] = []
+    for event in ev.effective(events):
+        state, new = apply(state, event)
+        notices.extend(new)
+    return state, notices
+
+
+class _Move:
+    """One transition in progress: the copied state and the notices it emits."""
+
+    def __init__(self, state: GameState) -> None:
+        self.s = state
+        self.notices: list[Notice] = []
+
+    @property
+    def cfg(self) -> RulesConfig:
+        return self.s.config
+
+    def say(self, kind: Kind, private: bool = False, **params: object) -> None:
+        self.notices.append(Notice(kind, params, private))
+
+    # --- validation helpers -----------------------------------------------------------------
+    def expect_phase(self, event: ev.Event, *phases: Phase) -> None:
+        if self.s.phase not in phases:
+            raise RuleError(Code.WRONG_PHASE, event=event.type, phase=self.s.phase.value)
+
+    def valid_seat(self, seat: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
+            raise RuleError(Code.NO_SUCH_SEAT, seat=seat)
+        return seat
+
+    def seat_at_table(self, seat: object) -> int:
+        number = self.valid_seat(seat)
+        if not self.s.seat(number).at_table:
+            raise RuleError(Code.NOT_AT_TABLE, seat=number)
+        return number
+
+    def hands(self, count: int | None, voters: tuple[int, ...], left: int) -> tuple[int, list[int]]:
+        """Validate a hand count or a list of voters; ``left`` hands may still be raised."""
+        if voters:
+            seen: set[int] = set()
+            for voter in voters:
+                self.seat_at_table(voter)
+                if voter in seen or (self.s.ballot and voter in self.s.ballot.voters
+                                     and self.s.phase is Phase.VOTING):
+                    raise RuleError(Code.ALREADY_VOTED, seat=voter)  # seed 4.1.8
+                seen.add(voter)
+            if count is not None and count != len(voters):
+                raise RuleError(Code.BAD_COUNT, count=count)
+            count = len(voters)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise RuleError(Code.BAD_COUNT, count=count)
+        if count > left:
+            raise RuleError(Code.TOO_MANY_HANDS, count=count, left=left)
+        return count, list(voters)
+
+    # --- setup ------------------------------------------------------------------------------
+    def set_name(self, e: ev.SetName) -> None:
+        seat = self.valid_seat(e.seat)
+        name = e.name.strip() if isinstance(e.name, str) else ""
+        if not name or len(name) > 64:
+            raise RuleError(Code.BAD_NAME, seat=seat)
+        self.s.seat(seat).name = name
+        self.say(Kind.NAME_SET, seat=seat, name=name)
+
+    def set_roles(self, e: ev.SetRoles) -> None:
+        """R1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
+        self.expect_phase(e, Phase.SETUP, Phase.NIGHT_ZERO)
+        if len(e.roles) != len(SEATS):
+            raise RuleError(Code.BAD_ROLES, black=None, don=None, sheriff=None)
+        if all(r is None for r in e.roles):
+            roles: list[Role | None] = [None] * len(SEATS)
+        else:
+            try:
+                roles = [Role(r) for r in e.roles]  # type: ignore[arg-type]
+            except ValueError:
+                bad = next(r for r in e.roles if r not in {x.value for x in Role})
+                raise RuleError(Code.UNKNOWN_ROLE, role=bad) from None
+            counts = {role: roles.count(role) for role in Role}
+            if counts != ROLE_COUNTS:
+                raise RuleError(
+                    Code.BAD_ROLES,
+                    black=counts[Role.DON] + counts[Role.MAFIA],
+                    don=counts[Role.DON],
+                    sheriff=counts[Role.SHERIFF],
+                )
+        for seat, role in zip(self.s.seats, roles):
+            seat.role = role
+        self.say(Kind.ROLES_SET, private=True, known=roles[0] is not None)
+
+    def start_game(self, e: ev.StartGame) -> None:
+        """F24 §1.3: the game starts with a night; night 0 is the договорка (F24 §4.2.1)."""
+        self.expect_phase(e, Phase.SETUP)
+        self.s.phase = Phase.NIGHT_ZERO
+        self.s.seconds = self.cfg.timers.mafia_meeting
+        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known)
+        self.say(Kind.NIGHT_ZERO, seconds=self.s.seconds)
+
+    # --- moving on --------------------------------------------------------------------------
+    def next(self, e: ev.Next) -> None:
+        phase = self.s.phase
+        if phase is Phase.NIGHT_ZERO:
+            self.start_day(1)
+        elif phase is Phase.SPEECH:
+            self.s.speech_index += 1
+            self.start_speech()
+        elif phase is Phase.LAST_WORD:
+            self.end_last_word()
+        elif phase is Phase.TIE_SPEECH:
+            self.s.tie_queue.pop(0)
+            self.next_tie_speech()
+        elif phase is Phase.NIGHT:
+            self.next_night_step()
+        else:
+            raise RuleError(Code.WRONG_PHASE, event=e.type, phase=phase.value)
+
+    # --- the day ----------------------------------------------------------------------------
+    def start_day(self, day: int) -> None:
+        """F24 §4.3.2: day 1 opens with seat 1; each later day with the next seat at the table
+        after the previous day's opener (RULES.md §12.22). The night victim's last word comes
+        first (F24 §4.5.9) but he does not open."""
+        s = self.s
+        s.day = day
+        s.nominations = []
+        s.ballot = None
+        s.result_determined = False
+        s.vote_over = False
+        s.day_departures = 0
+        at_table = s.at_table
+        start = 1 if s.opener is None else s.opener % len(SEATS) + 1
+        opener = next(n for n in _cyclic_from(start) if n in at_table)
+        s.opener = opener
+        s.speech_order = [n for n in _cyclic_from(opener) if n in at_table]
+        s.speech_index = 0
+        self.say(Kind.DAY_STARTS, day=day, opener=opener, at_table=len(at_table))
+        victim = s.nights[-1].killed if s.nights and s.nights[-1].number == day - 1 else None
+        if victim is not None and not s.seat(victim).disqualified:
+            self.start_last_words([victim], "kill")
+        elif s.result is not None:
+            self.game_over(s.result.winner, s.result.why)
+        else:
+            self.start_speeches()
+
+    def start_speeches(self) -> None:
+        self.s.phase = Phase.SPEECH
+        self.s.speech_index = 0
+        self.start_speech()
+
+    def start_speech(self) -> None:
+        """The next regular speech: 60 s (F24 §4.3.1); 0 s for a pending 3rd-foul silence
+        (seed 4.4), 30 s instead when 3 or 4 players are at the table (seed 5.7). The penalty
+        is served once (MafiaRatings 9.5.1)."""
+        s = self.s
+        while s.speech_index < len(s.speech_order) and not s.seat(s.speech_order[s.speech_index]).at_table:
+            s.speech_index += 1
+        if s.speech_index >= len(s.speech_order):
+            self.end_speeches()
+            return
+        seat = s.seat(s.speech_order[s.speech_index])
+        seconds, silenced, short = self.cfg.timers.speech, False, False
+        if seat.silence_pending:
+            seat.silence_pending = False
+            if len(s.at_table) <= 4:  # seed 5.7
+                seconds, short = self.cfg.timers.short_speech, True
+            elif self.cfg.third_foul is ThirdFoul.SILENCE:  # seed 4.4
+                seconds, silenced = 0, True
+            else:
+                seconds, short = self.cfg.timers.short_speech, True
+        s.seconds = seconds
+        self.say(Kind.SPEECH, seat=seat.number, seconds=seconds, silenced=silenced, short=short, day=s.day)
+
+    def nominate(self, e: ev.Nominate) -> None:
+        """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
+        table; the nominations' order is the voting order. Self-nomination per option (§12.12).
+        A silenced speaker (seed 4.4) still nominates."""
+        s = self.s
+        by = self.valid_seat(e.by)
+        if s.phase is Phase.LAST_WORD and s.speaker == by:
+            raise RuleError(Code.NOMINATION_IN_LAST_WORD, seat=by)  # RULES.md §12.15
+        self.expect_phase(e, Phase.SPEECH)
+        if s.speaker != by:
+            raise RuleError(Code.NOT_SPEAKER, seat=by, speaker=s.speaker)
+        target = self.seat_at_table(e.target)
+        earlier = next((t for b, t in s.nominations if b == by), None)
+        if earlier is not None:
+            raise RuleError(Code.NOMINATION_USED, seat=by, target=earlier)
+        if target in s.nominees:
+            raise RuleError(Code.ALREADY_NOMINATED, seat=target)
+        if target == by and not self.cfg.self_nomination:
+            raise RuleError(Code.SELF_NOMINATION, seat=by)
+        s.nominations.append((by, target))
+        self.say(Kind.NOMINATED, by=by, target=target, nominees=list(s.nominees))
+
+    def end_speeches(self) -> None:
+        """Step 0 of RULES.md §4: is the vote held? If so, the main vote begins."""
+        held, why, seat = vote_plan(self.s)
+        if not held:
+            self.s.vote_over = True
+            self.s.result_determined = True
+            self.say(Kind.VOTE_NOT_HELD, day=self.s.day, why=why, seat=seat)
+            self.end_day()
+            return
+        nominees = [n for n in self.s.nominees if self.s.seat(n).at_table]
+        self.open_round(nominees, 0)
+
+    # --- voting -----------------------------------------------------------------------------
+    def open_round(self, candidates: list[int], round_: int) -> None:
+        s = self.s
+        s.phase = Phase.VOTING
+        s.ballot = Ballot(candidates=list(candidates), round=round_, counts={c: 0 for c in candidates})
+        self.say(Kind.VOTING_STARTS, day=s.day, nominees=list(candidates), round=round_)
+        self.maybe_close_round()
+
+    def vote(self, e: ev.Vote) -> None:
+        """F24 §4.4.5–4.4.8: hands against each nominee in order, at most one per player."""
+        self.expect_phase(e, Phase.VOTING)
+        ballot = self.s.ballot
+        assert ballot is not None
+        nominee = self.valid_seat(e.nominee)
+        expected = ballot.candidates[ballot.index]
+        if nominee != expected:
+            raise RuleError(Code.NOT_CURRENT_NOMINEE, seat=nominee, expected=expected)
+        count, voters = self.hands(e.count, e.voters, self.hands_left())
+        ballot.counts[nominee] = count
+        ballot.voters.extend(voters)
+        ballot.index += 1
+        self.say(Kind.VOTE_COUNTED, nominee=nominee, count=count, derived=False)
+        self.maybe_close_round()
+
+    def hands_left(self) -> int:
+        ballot = self.s.ballot
+        assert ballot is not None
+        return max(0, len(self.s.at_table) - sum(ballot.counts.values()))
+
+    def maybe_close_round(self) -> None:
+        """Unvoted hands go to the last nominee (F24 §4.4.8), so the round closes after the last
+        but one. The result is known early once a nominee cannot be caught (SC)."""
+        ballot = self.s.ballot
+        assert ballot is not None
+        if self.cfg.unvoted_hands_to_last and ballot.index == len(ballot.candidates) - 1:
+            last = ballot.candidates[-1]
+            ballot.counts[last] = self.hands_left()
+            ballot.index += 1
+            self.say(Kind.VOTE_COUNTED, nominee=last, count=ballot.counts[last], derived=True)
+        if ballot.index >= len(ballot.candidates):
+            self.resolve_round()
+            return
+        left = self.hands_left()
+        leader = max(ballot.candidates, key=lambda c: ballot.counts[c])
+        if all(ballot.counts[leader] > ballot.counts[c] + left for c in ballot.candidates if c != leader):
+            self.s.result_determined = True
+
+    def resolve_round(self) -> None:
+        """Steps 3–4 of RULES.md §4 (F24 §4.4.11–4.4.12.3, seed 5.6, 5.9, F24 §7.11)."""
+        s = self.s
+        ballot = s.ballot
+        assert ballot is not None
+        top = max(ballot.counts.values())
+        leaders = [c for c in ballot.candidates if ballot.counts[c] == top]
+        if len(leaders) == 1:
+            if s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY:
+                self.s.seconds = self.cfg.timers.tie_speech
+                self.say(Kind.LEADER_STAYS, seat=leaders[0], seconds=self.s.seconds)
+                self.nobody_leaves("first_day_raise_only", leaders)
+                return
+            self.leave_by_vote(leaders, Cause.VOTE)
+            return
+        if ballot.round > 0 and set(leaders) == set(ballot.candidates):
+            n = len(s.at_table)
+            if len(leaders) == n:
+                self.nobody_leaves("5.6" if n == 3 else "5.9", leaders)
+            elif n == 9 and len(leaders) == 3 and not self.cfg.raise_3_of_9:
+                self.nobody_leaves("3_of_9", leaders)  # F24 §7.11
+            elif n == 4 and len(leaders) == 2 and not self.cfg.raise_2_of_4:
+                self.nobody_leaves("2_of_4", leaders)  # MafiaRatings 7.22.2
+            elif not self.cfg.raise_vote:
+                self.nobody_leaves("no_raise_vote", leaders)
+            else:
+                s.phase = Phase.RAISE_VOTE
+                s.raise_candidates = list(leaders)
+                self.say(Kind.RAISE_VOTE, seats=list(leaders), at_table=n)
+            return
+        order = leaders[::-1] if self.cfg.revote_order is RevoteOrder.REVERSE else leaders
+        self.say(Kind.TIE, seats=list(leaders), round=ballot.round)
+        s.ballot = Ballot(candidates=list(order), round=ballot.round + 1)
+        s.phase = Phase.TIE_SPEECH
+        s.tie_queue = list(order)
+        self.next_tie_speech()
+
+    def next_tie_speech(self) -> None:
+        """30 s each, in order (F24 §4.4.12.1); a 3-foul player speaks too (seed 5.5)."""
+        s = self.s
+        while s.tie_queue and not s.seat(s.tie_queue[0]).at_table:
+            s.tie_queue.pop(0)
+        if s.tie_queue:
+            s.seconds = self.cfg.timers.tie_speech
+            self.say(Kind.TIE_SPEECH, seat=s.tie_queue[0], seconds=s.seconds)
+            return
+        assert s.ballot is not None
+        self.open_round(s.ballot.candidates, s.ballot.round)
+
+    def raise_vote(self, e: ev.RaiseVote) -> None:
+        """F24 §4.4.12.3: more than half of the players at the table for → all tied leave;
+        an even split → all stay. Hands not raised count as against."""
+        self.expect_phase(e, Phase.RAISE_VOTE)
+        n = len(self.s.at_table)
+        yes, _ = self.hands(e.count, e.voters, n)
+        passed = yes * 2 > n
+        seats = list(self.s.raise_candidates)
+        self.say(Kind.RAISE_RESULT, seats=seats, yes=yes, at_table=n, passed=passed)
+        if passed:
+            self.leave_by_vote(seats, Cause.RAISE)
+        else:
+            self.nobody_leaves("raise_failed", seats)
+
+    def nobody_leaves(self, why: str, seats: list[int]) -> None:
+        self.s.result_determined = True
+        self.s.vote_over = True
+        self.say(Kind.NOBODY_LEAVES, why=why, seats=list(seats))
+        self.end_day()
+
+    def leave_by_vote(self, seats: list[int], cause: Cause) -> None:
+        """F24 §1.4: the moment of the vote is the moment of leaving; each gets a 60 s last word
+        in nomination order (F24 §4.4.13)."""
+        s = self.s
+        s.result_determined = True
+        s.vote_over = True
+        assert s.ballot is not None
+        counts = {c: s.ballot.counts.get(c, 0) for c in s.ballot.candidates}
+        for seat in seats:
+            self.depart(seat, cause)
+        self.say(Kind.LEAVES_BY_VOTE, seats=list(seats), cause=cause.value, counts=counts)
+        self.check_end(decisive=True)
+        if s.phase is not Phase.GAME_OVER:
+            self.start_last_words(list(seats), cause.value)
+
+    def start_last_words(self, seats: list[int], why: str) -> None:
+        s = self.s
+        if s.result is not None and not self.cfg.last_word_on_decisive_event:
+            self.game_over(s.result.winner, s.result.why)
+            return
+        s.phase = Phase.LAST_WORD
+        s.last_words = list(seats)
+        s.last_word_why = why
+        s.seconds = self.cfg.timers.last_word
+        self.say(Kind.LAST_WORD, seat=seats[0], seconds=s.seconds, why=why)
+
+    def end_last_word(self) -> None:
+        s = self.s
+        s.last_words.pop(0)
+        if s.last_words:
+            self.say(Kind.LAST_WORD, seat=s.last_words[0], seconds=s.seconds, why=s.last_word_why)
+        elif s.result is not None:
+            self.game_over(s.result.winner, s.result.why)  # F24 §7.9
+        elif s.last_word_why == "kill":
+            self.start_speeches()
+        else:
+            self.end_day()
+
+    def end_day(self) -> None:
+        """Night k follows day k. Seed 5.8: a day with nobody leaving continues a quiet window
+        that began with a shooting night; the seed preset declares the draw at the end of the
+        third such day."""
+        s = self.s
+        s.vote_over = True
+        s.ballot = None
+        s.tie_queue = []
+        if s.quiet_nights > 0:
+            s.quiet_days += 1
+        if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_DAY
+                and s.quiet_nights >= self.cfg.draw_quiet_nights
+                and s.quiet_days >= self.cfg.draw_quiet_nights):
+            self.game_over(None, "draw")
+            return
+        s.phase = Phase.NIGHT
+        s.nights.append(Night(number=s.day))
+        self.say(Kind.NIGHT_FALLS, night=s.day)
+        self.enter_night_step(NightStep.SHOOTING)
+
+    # --- the night --------------------------------------------------------------------------
+    def enter_night_step(self, step: NightStep) -> None:
+        night = self.s.night
+        assert night is not None
+        night.step = step
+        timers = self.cfg.timers
+        self.s.seconds = {
+            NightStep.SHOOTING: 0,
+            NightStep.DON_CHECK: timers.don_check,
+            NightStep.SHERIFF_CHECK: timers.sheriff_check,
+            NightStep.BEST_MOVE: timers.best_move,
+        }[step]
+        self.say(Kind.NIGHT_STEP, step=step.value, seconds=self.s.seconds)
+        if step is NightStep.BEST_MOVE:
+            self.say(Kind.BEST_MOVE_DUE, seat=night.killed, seconds=self.s.seconds)
+
+    def expect_step(self, e: ev.Event, step: NightStep) -> Night:
+        self.expect_phase(e, Phase.NIGHT)
+        night = self.s.night
+        assert night is not None
+        if night.step is not step:
+            raise RuleError(Code.WRONG_PHASE, event=e.type, phase=night.step.value)
+        return night
+
+    def night_kill(self, e: ev.NightKill) -> None:
+        """F24 §4.5.3–4.5.5: the judge records a kill or a miss. A seat no longer at the table
+        cannot be killed: a miss (RULES.md R5.5, SC on a night disqualification)."""
+        night = self.expect_step(e, NightStep.SHOOTING)
+        target = None if e.target is None else self.valid_seat(e.target)
+        self.record_shooting(night, target, "judge")
+
+    def shots(self, e: ev.Shots) -> None:
+        """F24 §4.5.4–4.5.5: a kill only if every black at the table shot the same seat; any
+        other pattern, or no shot, is a miss. Blacks may shoot a black (R5.5)."""
+        night = self.expect_step(e, NightStep.SHOOTING)
+        shooters: set[int] = set()
+        targets: set[int | None] = set()
+        for shot in e.shots:
+            if not isinstance(shot, tuple) or len(shot) != 2:
+                raise RuleError(Code.BAD_COUNT, count=shot)
+            shooter, target = shot
+            self.seat_at_table(shooter)
+            if self.s.roles_known and self.s.team_of(shooter) is not Team.BLACK:
+                raise RuleError(Code.NOT_BLACK, seat=shooter)
+            if shooter in shooters:
+                raise RuleError(Code.ALREADY_VOTED, seat=shooter)
+            shooters.add(shooter)
+            targets.add(None if target is None else self.valid_seat(target))
+        night.shots = [tuple(shot) for shot in e.shots]  # type: ignore[misc]
+        blacks = {n for n in self.s.at_table if self.s.team_of(n) is Team.BLACK}
+        everyone_shot = shooters == blacks if self.s.roles_known else bool(shooters)
+        target = next(iter(targets)) if everyone_shot and len(targets) == 1 else None
+        self.record_shooting(night, target, "shots")
+
+    def record_shooting(self, night: Night, target: int | None, how: str) -> None:
+        night.shot = True
+        killed = target if target is not None and self.s.seat(target).at_table else None
+        why = "kill" if killed else ("not_at_table" if target is not None else "miss")
+        night.killed = killed
+        self.say(Kind.SHOOTING_RESULT, private=True, killed=killed, why=why,
+                 shots=[list(x) for x in night.shots])
+        if killed is not None:
+            self.depart(killed, Cause.KILL)
+            self.check_end(decisive=True)
+        self.enter_night_step(NightStep.DON_CHECK)
+
+    def checker(self, role: Role, code: Code) -> None:
+        """R5.8: a Don or Sheriff shot tonight still checks (he leaves at the end of the night)."""
+        if not self.s.roles_known:
+            return
+        night = self.s.night
+        assert night is not None
+        holder = next(x for x in self.s.seats if x.role is role)
+        if not holder.at_table and night.killed != holder.number:
+            raise RuleError(code)
+
+    def don_check(self, e: ev.DonCheck) -> None:
+        """F24 §4.5.6: the Don looks for the Sheriff; the answer comes from the roles if known."""
+        night = self.expect_step(e, NightStep.DON_CHECK)
+        target = self.valid_seat(e.target)
+        self.checker(Role.DON, Code.NO_DON)
+        night.don_check = target
+        role = self.s.seat(target).role
+        self.say(Kind.DON_CHECK, private=True, target=target,
+                 sheriff=None if role is None else role is Role.SHERIFF)
+        self.enter_night_step(NightStep.SHERIFF_CHECK)
+
+    def sheriff_check(self, e: ev.SheriffCheck) -> None:
+        """F24 §4.5.7: the Sheriff checks a seat; black or red from the roles if known."""
+        night = self.expect_step(e, NightStep.SHERIFF_CHECK)
+        target = self.valid_seat(e.target)
+        self.checker(Role.SHERIFF, Code.NO_SHERIFF)
+        night.sheriff_check = target
+        team = self.s.team_of(target)
+        self.say(Kind.SHERIFF_CHECK, private=True, target=target,
+                 black=None if team is None else team is Team.BLACK)
+        self.after_checks()
+
+    def best_move_due(self) -> bool:
+        """F24 §4.5.9, §7.10: only night 1's victim, not if 2+ left by the day-1 vote, not if he
+        was disqualified too (RULES.md §12.9)."""
+        night = self.s.night
+        if night is None or night.number != 1 or not self.cfg.best_move or night.killed is None:
+            return False
+        if self.s.seat(night.killed).disqualified:
+            return False
+        day1_out = sum(1 for _, d in self.s.departures()
+                       if d.phase == "day" and d.day == 1 and d.cause in (Cause.VOTE, Cause.RAISE))
+        return day1_out < self.cfg.best_move_blocked_by_day1_departures
+
+    def after_checks(self) -> None:
+        if self.best_move_due():
+            self.enter_night_step(NightStep.BEST_MOVE)
+        else:
+            self.end_night()
+
+    def best_move(self, e: ev.BestMove) -> None:
+        """F24 §8.3: the victim names up to three seats; hits are for the judge only."""
+        self.expect_step(e, NightStep.BEST_MOVE)
+        guesses = tuple(self.valid_seat(g) for g in e.guesses)
+        night = self.s.night
+        assert night is not None and night.killed is not None
+        if not 1 <= len(guesses) <= 3 or len(set(guesses)) != len(guesses):
+            raise RuleError(Code.BAD_BEST_MOVE)
+        night.best_move = guesses
+        self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
+        if self.s.roles_known:
+            hits = sum(1 for g in guesses if self.s.team_of(g) is Team.BLACK)
+            self.say(Kind.BEST_MOVE_HITS, private=True, seat=night.killed, hits=hits)
+        self.end_night()
+
+    def next_night_step(self) -> None:
+        night = self.s.night
+        assert night is not None
+        if night.step is NightStep.SHOOTING:
+            self.record_shooting(night, None, "miss")  # nobody shot (F24 §4.5.5)
+        elif night.step is NightStep.DON_CHECK:
+            self.enter_night_step(NightStep.SHERIFF_CHECK)
+        elif night.step is NightStep.SHERIFF_CHECK:
+            self.after_checks()
+        else:
+            self.end_night()
+
+    def end_night(self) -> None:
+        """The night's outcome is announced in the morning. F24/S24 §7.7 (the 2024 presets):
+        the draw is declared at the end of the third quiet shooting night."""
+        s = self.s
+        night = s.night
+        assert night is not None
+        if night.departures == 0:
+            s.quiet_nights += 1
+        self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed)
+        if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
+                and s.quiet_nights >= self.cfg.draw_quiet_nights and s.result is None):
+            self.game_over(None, "draw")
+            return
+        self.start_day(night.number + 1)
+
+    # --- penalties --------------------------------------------------------------------------
+    def penalty(self, e: ev.Penalty) -> None:
+        """Seed IV: warning (no effect), foul, disqualifying foul, team loss."""
+        s = self.s
+        if s.phase is Phase.SETUP:
+            raise RuleError(Code.WRONG_PHASE, event=e.type, phase=s.phase.value)
+        reason = s.config.reasons.get(e.reason) if isinstance(e.reason, str) else None
+        if reason is None:
+            raise RuleError(Code.UNKNOWN_REASON, reason=e.reason)
+        number = self.valid_seat(e.seat)
+        seat = s.seat(number)
+        night = s.night
+        tonight_victim = night is not None and night.killed == number
+        if not seat.at_table and s.speaker != number and not tonight_victim:
+            raise RuleError(Code.NOT_AT_TABLE, seat=number)
+        if reason.severity is Severity.WARNING:
+            seat.warnings.append(reason.code)  # seed 4.3: an oral warning has no effect
+            self.say(Kind.WARNING, seat=number, reason=reason.code)
+        elif reason.severity is Severity.FOUL:
+            self.foul(number, reason.code)
+        elif reason.severity is Severity.DISQUALIFYING:
+            seat.disqualified = True
+            seat.tournament_removal = seat.tournament_removal or reason.tournament_removal
+            self.remove(number, Cause.DISQUALIFICATION, reason.code)
+        else:
+            self.team_loss(number, reason.code, e.team)
+
+    def foul(self, number: int, code: str) -> None:
+        """Seed 4.4: the 3rd foul silences the nearest speech (nomination still allowed);
+        seed 4.5: the 4th removes the player at once, without a last word."""
+        s = self.s
+        seat = s.seat(number)
+        seat.fouls.append(code)
+        count = len(seat.fouls)
+        self.say(Kind.FOUL, seat=number, count=count, reason=code)
+        if not seat.at_table:
+            return  # a departing player's last word: recorded only
+        if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE:
+            seat.silence_pending = True
+            self.say(Kind.THIRD_FOUL, seat=number, effect=self.cfg.third_foul.value, may_nominate=True)
+            if (self.cfg.third_foul_cuts_current_speech and s.phase is Phase.SPEECH
+                    and s.speaker == number):
+                seat.silence_pending = False  # SCENARIOS S02 variant: served now
+                s.seconds = 0
+                self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, day=s.day)
+        elif count >= 4:
+            self.remove(number, Cause.FOULS, code)
+
+    def remove(self, number: int, cause: Cause, code: str) -> None:
+        """Seed 4.5 and 5.1–5.2 (F24 §6.5, §7.1–7.2, SC rulings in RULES.md R6.10–R6.12)."""
+        s = self.s
+        seat = s.seat(number)
+        at_night = s.phase in (Phase.NIGHT, Phase.NIGHT_ZERO)
+        tournament = seat.tournament_removal
+        if not seat.at_table:
+            # Killed tonight and disqualified: the kill stands, tomorrow's vote is held, but he
+            # gets no last word and no best move (SC; RULES.md §12.9). A voted-out player in his
+            # last word: he is the one leaving by the vote, so no vote is affected (seed 5.1).
+            seat.disqualified = True
+            self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None if at_night else code,
+                     tournament=tournament)
+            if at_night:
+                self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
+            return
+        self.depart(number, cause, code)
+        self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None if at_night else code,
+                 tournament=tournament)
+        if at_night:
+            self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
+        cancels_current = self.ban_vote(number)
+        self.check_end(decisive=False)
+        if s.phase is Phase.GAME_OVER:
+            return
+        if cancels_current:
+            self.end_day()
+        elif s.phase is Phase.SPEECH and s.speaker == number:
+            s.speech_index += 1
+            self.start_speech()
+        elif s.phase is Phase.TIE_SPEECH and s.tie_queue and s.tie_queue[0] == number:
+            s.tie_queue.pop(0)
+            self.next_tie_speech()
+
+    def ban_vote(self, number: int) -> bool:
+        """Which vote a removal cancels (seed 5.1, 5.2). Returns True if it cancels the vote
+        running now (the day then goes straight to night)."""
+        s = self.s
+        phase = s.phase
+        if phase is Phase.NIGHT_ZERO:
+            day, rule = 1, "5.1"
+        elif phase is Phase.NIGHT:
+            day, rule = s.day + 1, "5.1"  # RULES.md R6.12: the next day's vote
+        elif phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE) and not s.result_determined:
+            day, rule = s.day, "5.1"  # the current vote is not held
+        elif s.vote_over or s.result_determined:
+            day, rule = s.day + 1, "5.2"  # after the result: the next vote is not held
+        else:
+            day, rule = s.day, "5.1"  # before today's vote (or the morning last word)
+        if day in s.vote_bans:
+            return False  # SC: several removals skip only one (the nearest) vote
+        s.vote_bans[day] = (rule, number)
+        if day == s.day and phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE):
+            self.say(Kind.VOTE_CANCELLED, day=day, seat=number, rule=rule)
+            s.vote_over = True
+            s.result_determined = True
+            return True
+        if day == s.day and phase is not Phase.NIGHT:
+            self.say(Kind.VOTE_CANCELLED, day=day, seat=number, rule=rule)
+        else:
+            self.say(Kind.NEXT_VOTE_CANCELLED, day=day, seat=number, rule=rule)
+        return False
+
+    def team_loss(self, number: int, code: str, team: str | None) -> None:
+        """Seed 4.3 (F24 §6.8): the offender's team loses at once."""
+        s = self.s
+        offender = s.team_of(number)
+        if offender is None:
+            try:
+                offender = Team(team) if team is not None else None
+            except ValueError:
+                offender = None
+            if offender is None:
+                raise RuleError(Code.TEAM_REQUIRED, seat=number)
+        if s.result is not None:  # F24 §6.8.6, §7.9: the result stands
+            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code)
+            return
+        self.say(Kind.TEAM_LOSS, seat=number, team=offender.value, reason=code)
+        winner = Team.RED if offender is Team.BLACK else Team.BLACK
+        self.game_over(winner, "team_loss")
+
+    def withdraw_foul(self, e: ev.WithdrawFoul) -> None:
+        """The judge takes a foul back, unless something already followed from it."""
+        number = self.valid_seat(e.seat)
+        seat = self.s.seat(number)
+        if not seat.fouls:
+            raise RuleError(Code.NO_FOUL, seat=number)
+        count = len(seat.fouls)
+        if seat.departure is not None and seat.departure.cause is Cause.FOULS:
+            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="removal")
+        if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE and not seat.silence_pending \
+                and seat.at_table:
+            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="silence_served")
+        seat.fouls.pop()
+        if count == 3:
+            seat.silence_pending = False
+        self.say(Kind.FOUL_WITHDRAWN, seat=number, count=count - 1)
+
+    # --- departures and the end -------------------------------------------------------------
+    def depart(self, number: int, cause: Cause, reason: str | None = None) -> None:
+        s = self.s
+        at_night = s.phase in (Phase.NIGHT, Phase.NIGHT_ZERO)
+        order = len(s.departures()) + 1
+        s.seat(number).departure = Departure(cause, s.day, "night" if at_night else "day", reason, order)
+        if s.night is not None:
+            s.night.departures += 1
+        else:
+            s.day_departures += 1
+        s.quiet_nights = 0  # seed 5.8: any departure resets the draw window (RULES.md §12.2)
+        s.quiet_days = 0
+
+    def check_end(self, decisive: bool) -> None:
+        """F24 §1.4 (E1, E2): red wins when no black is at the table, black when blacks ≥ reds.
+        After a decisive vote or kill the result is fixed and announced after the last word
+        (F24 §7.9); after a removal it is immediate."""
+        s = self.s
+        if s.result is not None:
+            return
+        if not s.roles_known:
+            if len(s.departures()) >= 3:
+                self.say(Kind.JUDGE_MUST_CHECK_END, at_table=len(s.at_table))
+            return
+        blacks = sum(1 for n in s.at_table if s.team_of(n) is Team.BLACK)
+        reds = len(s.at_table) - blacks
+        if blacks == 0:
+            winner, why = Team.RED, "all_black_out"
+        elif blacks >= reds:
+            winner, why = Team.BLACK, "parity"
+        else:
+            return
+        if decisive and self.cfg.last_word_on_decisive_event:
+            s.result = Result(winner, why)
+            self.say(Kind.RESULT_FIXED, private=True, winner=winner.value, why=why)
+        else:
+            self.game_over(winner, why)
+
+    def declare_result(self, e: ev.DeclareResult) -> None:
+        """With roles unknown the judge declares the result (red, black or draw)."""
+        if self.s.roles_known:
+            raise RuleError(Code.ROLES_KNOWN)
+        if e.winner not in ("red", "black", "draw"):
+            raise RuleError(Code.BAD_COUNT, count=e.winner)
+        if self.s.phase is Phase.SETUP:
+            raise RuleError(Code.WRONG_PHASE, event=e.type, phase=self.s.phase.value)
+        self.game_over(None if e.winner == "draw" else Team(e.winner), "declared")
+
+    def game_over(self, winner: Team | None, why: str) -> None:
+        s = self.s
+        s.result = Result(winner, why)
+        s.phase = Phase.GAME_OVER
+        s.seconds = 0
+        roles = {x.number: x.role.value for x in s.seats if x.role} or None
+        self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles)
+
+
+def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
+    """Is today's vote held? ``(held, why_not, seat)`` (RULES.md §4 step 0):
+
+    * ``"5.1"`` / ``"5.2"`` — cancelled by a removal (seed 5.1, 5.2; ``seat`` is the removed one);
+    * ``"no_nominees"``; ``"first_day_no_vote"`` (option); ``"4.4.10"`` — a single nominee on
+      day 1 is not voted (F24 §4.4.10).
+    """
+    ban = state.vote_bans.get(state.day)
+    if ban is not None:
+        return False, ban[0], ban[1]
+    nominees = [n for n in state.nominees if state.seat(n).at_table]
+    if not nominees:
+        return False, "no_nominees", None
+    if state.day == 1:
+        rule = state.config.first_day_vote
+        if rule is FirstDayVote.NO_VOTE:
+            return False, "first_day_no_vote", None
+        if len(nominees) == 1 and rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.RAISE_ONLY):
+            return False, "4.4.10", None
+    return True, None, None
+
+
+def _cyclic_from(start: int) -> list[int]:
+    return [(start - 1 + i) % len(SEATS) + 1 for i in range(len(SEATS))]
+
+
+_HANDLERS: dict[type, Callable[[_Move, ev.Event], None]] = {
+    ev.SetName: _Move.set_name,
+    ev.SetRoles: _Move.set_roles,
+    ev.StartGame: _Move.start_game,
+    ev.Next: _Move.next,
+    ev.Nominate: _Move.nominate,
+    ev.Vote: _Move.vote,
+    ev.RaiseVote: _Move.raise_vote,
+    ev.NightKill: _Move.night_kill,
+    ev.Shots: _Move.shots,
+    ev.DonCheck: _Move.don_check,
+    ev.SheriffCheck: _Move.sheriff_check,
+    ev.BestMove: _Move.best_move,
+    ev.Penalty: _Move.penalty,
+    ev.WithdrawFoul: _Move.withdraw_foul,
+    ev.DeclareResult: _Move.declare_result,
+}  # type: ignore[dict-item]

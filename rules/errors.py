@@ -1,0 +1,48 @@
+"""Rule errors: an event the rules refuse. Raised by :func:`rules.apply`; the state is unchanged."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+
+class Code(str, enum.Enum):
+    """Why an event was refused. Each code has a message in every catalog (bot/locales)."""
+
+    WRONG_PHASE = "wrong_phase"  # params: event, phase
+    NO_SUCH_SEAT = "no_such_seat"  # params: seat
+    NOT_AT_TABLE = "not_at_table"  # params: seat
+    NOT_SPEAKER = "not_speaker"  # params: seat, speaker
+    ALREADY_NOMINATED = "already_nominated"  # params: seat (R3.5)
+    NOMINATION_USED = "nomination_used"  # params: seat, target (F24 §4.4.3)
+    SELF_NOMINATION = "self_nomination"  # params: seat
+    NOMINATION_IN_LAST_WORD = "nomination_in_last_word"  # params: seat
+    NOT_CURRENT_NOMINEE = "not_current_nominee"  # params: seat, expected
+    TOO_MANY_HANDS = "too_many_hands"  # params: count, left
+    ALREADY_VOTED = "already_voted"  # params: seat (seed 4.1.8)
+    BAD_COUNT = "bad_count"  # params: count
+    UNKNOWN_REASON = "unknown_reason"  # params: reason
+    UNKNOWN_ROLE = "unknown_role"  # params: role
+    BAD_ROLES = "bad_roles"  # params: black, don, sheriff
+    ROLES_UNKNOWN = "roles_unknown"  # params: -
+    ROLES_KNOWN = "roles_known"  # params: - (the engine decides the result itself)
+    TEAM_REQUIRED = "team_required"  # params: seat
+    NOT_BLACK = "not_black"  # params: seat
+    NO_DON = "no_don"  # params: -
+    NO_SHERIFF = "no_sheriff"  # params: -
+    BEST_MOVE_NOT_DUE = "best_move_not_due"  # params: -
+    BAD_BEST_MOVE = "bad_best_move"  # params: -
+    NO_FOUL = "no_foul"  # params: seat
+    FOUL_HAS_CONSEQUENCES = "foul_has_consequences"  # params: seat, why
+    GAME_OVER = "game_over"  # params: -
+    NOTHING_TO_UNDO = "nothing_to_undo"  # params: -
+    BAD_NAME = "bad_name"  # params: seat
+
+
+class RuleError(Exception):
+    """An event the rules refuse: a :class:`Code` and its parameters (for the catalogs)."""
+
+    def __init__(self, code: Code, **params: Any) -> None:
+        super().__init__(f"{code.value} {params}" if params else code.value)
+        self.code = code
+        self.params = params

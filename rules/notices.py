@@ -1,0 +1,71 @@
+"""Notices: what the rules say happened, as a kind plus parameters (no text).
+
+The catalogs in ``bot/locales`` turn each kind into words. A notice marked ``private`` carries
+hidden information (roles, check answers, a night disqualification's reason, best-move hits) and
+goes only to the judge; every other notice may be posted in a group.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Kind(str, enum.Enum):
+    # setup
+    NAME_SET = "name_set"  # seat, name
+    ROLES_SET = "roles_set"  # known: bool                              (private)
+    GAME_STARTED = "game_started"  # preset, roles_known
+    NIGHT_ZERO = "night_zero"  # seconds (the договорка, F24 §4.2.1)
+    # day
+    DAY_STARTS = "day_starts"  # day, opener, at_table
+    NIGHT_RESULT = "night_result"  # night, killed (seat or None for a miss)
+    LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
+    SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
+    SPEECH_SKIPPED = "speech_skipped"  # seat, why
+    NOMINATED = "nominated"  # by, target, nominees
+    VOTE_NOT_HELD = "vote_not_held"  # day, why (rule code), seat (the removal, if any)
+    VOTING_STARTS = "voting_starts"  # day, nominees, round
+    VOTE_COUNTED = "vote_counted"  # nominee, count, derived
+    TIE = "tie"  # seats, round
+    TIE_SPEECH = "tie_speech"  # seat, seconds
+    RAISE_VOTE = "raise_vote"  # seats, at_table
+    RAISE_RESULT = "raise_result"  # seats, yes, at_table, passed
+    NOBODY_LEAVES = "nobody_leaves"  # why (rule code), seats
+    LEAVES_BY_VOTE = "leaves_by_vote"  # seats, cause ("vote" | "raise"), counts
+    LEADER_STAYS = "leader_stays"  # seat, seconds (first-day RAISE_ONLY)
+    VOTE_CANCELLED = "vote_cancelled"  # day, seat, rule
+    NEXT_VOTE_CANCELLED = "next_vote_cancelled"  # day, seat, rule
+    NIGHT_FALLS = "night_falls"  # night
+    # night
+    SHOOTING_RESULT = "shooting_result"  # killed or None, why        (private: who shot)
+    DON_CHECK = "don_check"  # target, sheriff (bool or None)           (private)
+    SHERIFF_CHECK = "sheriff_check"  # target, black (bool or None)     (private)
+    BEST_MOVE_DUE = "best_move_due"  # seat, seconds
+    BEST_MOVE = "best_move"  # seat, guesses
+    BEST_MOVE_HITS = "best_move_hits"  # seat, hits                      (private)
+    NIGHT_STEP = "night_step"  # step, seconds
+    # penalties
+    WARNING = "warning"  # seat, reason
+    FOUL = "foul"  # seat, count, reason
+    THIRD_FOUL = "third_foul"  # seat, effect ("silence" | "short_speech"), may_nominate
+    REMOVED = "removed"  # seat, cause ("fouls" | "disqualification"), reason (None at night), tournament
+    REMOVED_DETAILS = "removed_details"  # seat, reason, tournament    (private, night only)
+    TEAM_LOSS = "team_loss"  # seat, team, reason
+    FOUL_WITHDRAWN = "foul_withdrawn"  # seat, count
+    PENALTY_AFTER_RESULT = "penalty_after_result"  # seat (F24 §7.9: the result stands)
+    # the end
+    RESULT_FIXED = "result_fixed"  # winner: announced after the last word (F24 §7.9)   (private)
+    GAME_OVER = "game_over"  # winner ("red" | "black" | None for a draw), why
+    JUDGE_MUST_CHECK_END = "judge_must_check_end"  # at_table (roles unknown)
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: Kind
+    params: dict[str, Any] = field(default_factory=dict)
+    private: bool = False
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
