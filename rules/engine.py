@@ -468,22 +468,25 @@ class _Move:
 
     def shots(self, e: ev.Shots) -> None:
         """F24 §4.5.4–4.5.5: a kill only if every black at the table shot the same seat; any
-        other pattern, or no shot, is a miss. Blacks may shoot a black (R5.5)."""
+        other pattern, or no shot, is a miss. Blacks may shoot a black (R5.5). The shot of a
+        black who has left (e.g. disqualified tonight) is ignored (SC, RULES.md R6.12)."""
         night = self.expect_step(e, NightStep.SHOOTING)
         shooters: set[int] = set()
         targets: set[int | None] = set()
         for shot in e.shots:
             if not isinstance(shot, tuple) or len(shot) != 2:
                 raise RuleError(Code.BAD_COUNT, count=shot)
-            shooter, target = shot
-            self.seat_at_table(shooter)
+            shooter, target = self.valid_seat(shot[0]), shot[1]
+            target = None if target is None else self.valid_seat(target)
             if self.s.roles_known and self.s.team_of(shooter) is not Team.BLACK:
                 raise RuleError(Code.NOT_BLACK, seat=shooter)
             if shooter in shooters:
                 raise RuleError(Code.ALREADY_VOTED, seat=shooter)
             shooters.add(shooter)
-            targets.add(None if target is None else self.valid_seat(target))
+            if self.s.seat(shooter).at_table:
+                targets.add(target)
         night.shots = [tuple(shot) for shot in e.shots]  # type: ignore[misc]
+        shooters &= set(self.s.at_table)
         blacks = {n for n in self.s.at_table if self.s.team_of(n) is Team.BLACK}
         everyone_shot = shooters == blacks if self.s.roles_known else bool(shooters)
         target = next(iter(targets)) if everyone_shot and len(targets) == 1 else None

@@ -1,0 +1,281 @@
+"""The SQLite store: chats, games and each game's append-only event log.
+
+One :class:`Store` (one aiosqlite connection) per process. Every write is one explicit
+``BEGIN IMMEDIATE`` transaction under one :class:`asyncio.Lock`: coroutines sharing a connection
+would otherwise interleave their statements inside each other's transactions. Reads take the same
+lock, so a reader never sees another coroutine's uncommitted (possibly rolled back) rows.
+
+The log is the game: the service folds it with :func:`rules.fold`. Nothing in ``events`` is ever
+updated or deleted (triggers refuse it); an undo is itself a logged event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator, Mapping, Sequence
+
+import aiosqlite
+
+from .migrate import migrate
+
+BUSY_TIMEOUT_MS = 5000
+
+#: ``games.result`` values written by the service: a team, a draw, or a game replaced unfinished.
+RESULTS = ("red", "black", "draw", "abandoned")
+
+
+class StorageError(Exception):
+    """A store operation that cannot be done."""
+
+
+class NoSuchGame(StorageError):
+    """The game id is not in the store."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class StaleRevision(StorageError):
+    """``append`` at a ``seq`` that is not the log's next one: someone logged first."""
+
+    def __init__(self, game_id: int, seq: int, current: int) -> None:
+        super().__init__(f"game {game_id}: seq {seq} is not next (the log has {current} rows)")
+        self.game_id = game_id
+        self.seq = seq
+        self.current = current
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A row of ``games``; ``config`` and ``names`` decoded from JSON (seats as ints)."""
+
+    id: int
+    chat: str
+    judge: str
+    config: dict[str, Any]
+    names: dict[int, str]
+    created_at: float
+    finished_at: float | None
+    result: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """A row of a game's log: ``event`` is the JSON form (:func:`rules.to_dict`)."""
+
+    seq: int
+    event: dict[str, Any]
+    actor: str
+    at: float
+
+
+_GAME_COLUMNS = "g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _game_row(row: Sequence[Any]) -> GameRow:
+    names = json.loads(row[4]) if row[4] else {}
+    return GameRow(
+        id=row[0], chat=row[1], judge=row[2], config=json.loads(row[3]),
+        names={int(seat): name for seat, name in names.items()},
+        created_at=row[5], finished_at=row[6], result=row[7],
+    )
+
+
+class Store:
+    """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
+    and always :meth:`close` it."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn: aiosqlite.Connection | None = conn
+        self._lock = asyncio.Lock()
+
+    # --- life cycle ---------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str]) -> "Store":
+        """Open (creating the directories and the file) and migrate the database at ``path``."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE itself.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await conn.execute_fetchall("PRAGMA journal_mode=WAL")
+            # FULL: in WAL mode NORMAL does not fsync the WAL at each commit, so a power loss can
+            # take back transactions that were already acknowledged to the judge. One accepted
+            # action is one small commit; the fsync is cheap next to a chat round trip.
+            await conn.execute_fetchall("PRAGMA synchronous=FULL")
+            await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await conn.execute_fetchall("PRAGMA foreign_keys=ON")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            async with self._lock:
+                await conn.close()
+
+    async def __aenter__(self) -> "Store":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The open connection (for migrations and tests)."""
+        if self._conn is None:
+            raise StorageError("the store is closed")
+        return self._conn
+
+    # --- transactions -------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self.conn
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One ``BEGIN IMMEDIATE`` … ``COMMIT`` transaction under the write lock; rolled back on
+        any error (cancellation included)."""
+        async with self._lock:
+            conn = self.conn
+            await conn.execute_fetchall("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                await conn.execute_fetchall("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.rollback()
+                raise
+
+    # --- games --------------------------------------------------------------------------------
+    async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
+                          names: Mapping[int, str]) -> int:
+        """Create a game and make it the chat's current game. Returns its id."""
+        async with self._write() as conn:
+            await conn.execute_fetchall(
+                "INSERT INTO chats(chat) VALUES (?) ON CONFLICT(chat) DO NOTHING", (chat,))
+            row = await conn.execute_insert(
+                "INSERT INTO games(chat, judge, config, names, created_at) VALUES (?, ?, ?, ?, ?)",
+                (chat, judge, _dumps(dict(config)), _dumps({str(k): v for k, v in names.items()}),
+                 time.time()),
+            )
+            assert row is not None
+            game_id = int(row[0])
+            await conn.execute_fetchall(
+                "UPDATE chats SET current_game = ? WHERE chat = ?", (game_id, chat))
+        return game_id
+
+    async def current_game(self, chat: str) -> GameRow | None:
+        """The chat's current (latest) game, finished or not."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
+                " WHERE c.chat = ?", (chat,))
+        return _game_row(rows[0]) if rows else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,))
+        return _game_row(rows[0]) if rows else None
+
+    async def open_games(self) -> list[GameRow]:
+        """The chats' current games that are not finished (to re-arm them after a restart)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
+                " WHERE g.finished_at IS NULL ORDER BY g.id")
+        return [_game_row(r) for r in rows]
+
+    async def set_judge(self, game_id: int, judge: str) -> None:
+        async with self._write() as conn:
+            await self._update_game(conn, game_id, "judge = ?", (judge,))
+
+    async def finish(self, game_id: int, result: str | None) -> None:
+        """Mark the game finished now with ``result`` (see :data:`RESULTS`)."""
+        async with self._write() as conn:
+            await self._update_game(conn, game_id, "finished_at = ?, result = ?", (time.time(), result))
+
+    async def reopen(self, game_id: int) -> None:
+        """Mark a finished game open again (an undo took back its end)."""
+        async with self._write() as conn:
+            await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+
+    @staticmethod
+    async def _update_game(conn: aiosqlite.Connection, game_id: int, assignments: str,
+                           params: tuple[Any, ...]) -> None:
+        await conn.execute_fetchall(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
+        changed = await conn.execute_fetchall("SELECT changes()")
+        if changed[0][0] == 0:
+            raise NoSuchGame(game_id)
+
+    # --- the log ------------------------------------------------------------------------------
+    async def append(self, game_id: int, seq: int, event: Mapping[str, Any], actor: str) -> None:
+        """Log ``event`` as row ``seq`` = the log's row count + 1. Raises :class:`StaleRevision`
+        if that is not the next row (someone logged first) and :class:`NoSuchGame`."""
+        await self.append_many(game_id, seq, [event], actor)
+
+    async def append_many(
+        self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,
+        finished: bool | None = None, result: str | None = None,
+    ) -> None:
+        """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
+        transaction set the game's end: ``finished=True`` marks it finished with ``result``,
+        ``finished=False`` reopens it, ``None`` leaves it. Either all of it is stored or nothing."""
+        at = time.time()
+        async with self._write() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT (SELECT COUNT(*) FROM games WHERE id = ?),"
+                " (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?)", (game_id, game_id))
+            exists, current = rows[0]
+            if not exists:
+                raise NoSuchGame(game_id)
+            if seq != current + 1:
+                raise StaleRevision(game_id, seq, current)
+            await conn.executemany(
+                "INSERT INTO events(game_id, seq, event, actor, at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)],
+            )
+            if finished is True:
+                await self._update_game(conn, game_id, "finished_at = ?, result = ?", (at, result))
+            elif finished is False:
+                await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+
+    async def events(self, game_id: int) -> list[EventRow]:
+        """The game's log in order (empty for an unknown game)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT seq, event, actor, at FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [EventRow(seq=r[0], event=json.loads(r[1]), actor=r[2], at=r[3]) for r in rows]
+
+    # --- chats --------------------------------------------------------------------------------
+    async def set_lang(self, chat: str, lang: str) -> None:
+        async with self._write() as conn:
+            await conn.execute_fetchall(
+                "INSERT INTO chats(chat, lang) VALUES (?, ?)"
+                " ON CONFLICT(chat) DO UPDATE SET lang = excluded.lang", (chat, lang))
+
+    async def lang(self, chat: str) -> str | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall("SELECT lang FROM chats WHERE chat = ?", (chat,))
+        return rows[0][0] if rows else None

@@ -1,0 +1,255 @@
+"""The SQLite store: schema, migrations, the append-only log, transactions under one lock."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from contextlib import closing
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+import rules
+from storage import (
+    Migration, MigrationError, NoSuchGame, StaleRevision, Store, bundled, migrate, user_version,
+)
+
+PROJECT = Path(__file__).resolve().parents[1]
+CONFIG = rules.config_to_dict(rules.PRESETS["fiim2024"])
+
+
+async def pragma(store: Store, name: str) -> object:
+    rows = await store.conn.execute_fetchall(f"PRAGMA {name}")
+    return rows[0][0]
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """A plain sqlite3 connection beside the store (as another tool would open the file)."""
+    return sqlite3.connect(path, isolation_level=None)
+
+
+# --- opening and migrations -------------------------------------------------------------------
+async def test_open_creates_the_file_and_sets_durable_pragmas(store: Store, db_path: Path) -> None:
+    assert db_path.is_file()
+    assert await pragma(store, "journal_mode") == "wal"
+    assert await pragma(store, "synchronous") == 2  # FULL
+    assert await pragma(store, "foreign_keys") == 1
+    assert await pragma(store, "busy_timeout") >= 1000
+
+
+async def test_migrations_are_idempotent(db_path: Path) -> None:
+    latest = len(bundled())
+    assert latest >= 1
+    async with await Store.open(db_path) as store:
+        assert await user_version(store.conn) == latest
+        game = await store.create_game("tg:1", "tg:9", CONFIG, {})
+        assert await migrate(store.conn) == []  # nothing left to apply
+    async with await Store.open(db_path) as store:  # reopening applies nothing and keeps data
+        assert await user_version(store.conn) == latest
+        assert await migrate(store.conn) == []
+        assert (await store.current_game("tg:1")).id == game  # type: ignore[union-attr]
+        tables = await store.conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        assert [t[0] for t in tables] == ["chats", "events", "games"]
+
+
+async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:
+    async with aiosqlite.connect(tmp_path / "x.db", isolation_level=None) as conn:
+        assert await migrate(conn) == list(range(1, len(bundled()) + 1))
+        assert await migrate(conn) == []
+
+
+async def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
+    broken = Migration(2, "broken", textwrap.dedent("""
+        BEGIN IMMEDIATE;
+        CREATE TABLE half_done (x INTEGER);
+        INSERT INTO no_such_table VALUES (1);
+        PRAGMA user_version = 2;
+        COMMIT;
+    """))
+    async with aiosqlite.connect(tmp_path / "x.db", isolation_level=None) as conn:
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(conn, [*bundled()[:1], broken])
+        assert not conn.in_transaction
+        assert await user_version(conn) == 1
+        rows = await conn.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 'half_done'")
+        assert rows == []
+
+
+async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path) -> None:
+    async with aiosqlite.connect(tmp_path / "x.db", isolation_level=None) as conn:
+        with pytest.raises(MigrationError):
+            await migrate(conn, [Migration(2, "two", "")])
+
+
+async def test_a_newer_database_is_refused(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with closing(raw(db_path)) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    with pytest.raises(MigrationError):
+        await Store.open(db_path)  # and the connection it opened is closed (no ResourceWarning)
+
+
+# --- games ------------------------------------------------------------------------------------
+async def test_create_game_round_trips_and_becomes_current(store: Store) -> None:
+    first = await store.create_game("tg:-100", "tg:1", CONFIG, {1: "Анна", 10: "Boris"})
+    row = await store.game(first)
+    assert row is not None
+    assert (row.chat, row.judge, row.config, row.names) == ("tg:-100", "tg:1", CONFIG, {1: "Анна", 10: "Boris"})
+    assert row.finished_at is None and row.result is None and row.created_at > 0
+    assert rules.config_from_dict(row.config) == rules.PRESETS["fiim2024"]
+    assert await store.current_game("tg:-100") == row
+    second = await store.create_game("tg:-100", "tg:2", CONFIG, {})
+    assert second != first
+    assert (await store.current_game("tg:-100")).id == second  # type: ignore[union-attr]
+    assert await store.current_game("tg:-200") is None
+    assert await store.game(10_000) is None
+
+
+async def test_finish_set_judge_and_open_games(store: Store) -> None:
+    old = await store.create_game("tg:a", "tg:1", CONFIG, {})
+    a = await store.create_game("tg:a", "tg:1", CONFIG, {})  # replaces `old` as current
+    b = await store.create_game("tg:b", "tg:1", CONFIG, {})
+    c = await store.create_game("tg:c", "tg:1", CONFIG, {})
+    await store.finish(b, "red")
+    await store.set_judge(c, "tg:7")
+    assert [g.id for g in await store.open_games()] == [a, c]  # not `old` (not current), not b
+    finished = await store.game(b)
+    assert finished is not None and finished.result == "red" and finished.finished_at is not None
+    assert (await store.game(c)).judge == "tg:7"  # type: ignore[union-attr]
+    assert (await store.game(old)).finished_at is None  # type: ignore[union-attr]
+    await store.reopen(b)
+    assert [g.id for g in await store.open_games()] == [a, b, c]
+    with pytest.raises(NoSuchGame):
+        await store.finish(999, "red")
+    with pytest.raises(NoSuchGame):
+        await store.set_judge(999, "tg:1")
+
+
+async def test_lang(store: Store) -> None:
+    assert await store.lang("tg:1") is None
+    await store.set_lang("tg:1", "en")
+    await store.set_lang("tg:1", "ru")
+    assert await store.lang("tg:1") == "ru"
+    await store.create_game("tg:1", "tg:2", CONFIG, {})  # a game keeps the chat's language
+    assert await store.lang("tg:1") == "ru"
+
+
+# --- the log ----------------------------------------------------------------------------------
+async def test_append_is_strictly_sequential(store: Store) -> None:
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    start = rules.to_dict(rules.StartGame())
+    await store.append(game, 1, start, "tg:1")
+    await store.append(game, 2, rules.to_dict(rules.Next()), "tg:1")
+    with pytest.raises(StaleRevision) as taken:
+        await store.append(game, 2, rules.to_dict(rules.Next()), "tg:2")  # seq already taken
+    assert taken.value.current == 2
+    with pytest.raises(StaleRevision):
+        await store.append(game, 4, rules.to_dict(rules.Next()), "tg:2")  # a gap
+    with pytest.raises(NoSuchGame):
+        await store.append(999, 1, start, "tg:1")
+    rows = await store.events(game)
+    assert [(r.seq, r.event, r.actor) for r in rows] == [
+        (1, {"type": "start_game"}, "tg:1"), (2, {"type": "next"}, "tg:1")]
+    assert rules.from_dict(rows[0].event) == rules.StartGame()
+    assert await store.events(999) == []
+
+
+async def test_append_many_is_one_transaction_with_the_games_end(store: Store) -> None:
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    batch = [rules.to_dict(rules.StartGame()), rules.to_dict(rules.DeclareResult("red"))]
+    await store.append_many(game, 1, batch, "tg:1", finished=True, result="red")
+    row = await store.game(game)
+    assert row is not None and row.result == "red" and row.finished_at is not None
+    undo = rules.to_dict(rules.Undo())
+    with pytest.raises(StaleRevision):  # refused: neither the rows nor the reopening are stored
+        await store.append_many(game, 2, [undo], "tg:1", finished=False)
+    assert (await store.game(game)).finished_at is not None  # type: ignore[union-attr]
+    assert len(await store.events(game)) == 2
+    await store.append_many(game, 3, [undo], "tg:1", finished=False)
+    row = await store.game(game)
+    assert row is not None and row.finished_at is None and row.result is None
+
+
+async def test_events_are_append_only(store: Store, db_path: Path) -> None:
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    await store.append(game, 1, rules.to_dict(rules.StartGame()), "tg:1")
+    with closing(raw(db_path)) as conn:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            conn.execute("UPDATE events SET actor = 'x'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            conn.execute("DELETE FROM events")
+    assert [r.actor for r in await store.events(game)] == ["tg:1"]
+
+
+async def test_concurrent_writers_do_not_interleave_transactions(store: Store) -> None:
+    """Many coroutines on one connection: each write is its own BEGIN IMMEDIATE … COMMIT."""
+    games = [await store.create_game(f"tg:{n}", "tg:1", CONFIG, {}) for n in range(8)]
+
+    async def writer(game: int) -> None:
+        for seq in range(1, 16):
+            await store.append(game, seq, rules.to_dict(rules.SetName(seat=seq % 10 + 1, name=f"g{game}")),
+                               f"tg:{game}")
+
+    await asyncio.gather(*(writer(g) for g in games), *(store.set_lang(f"tg:{n}", "ru") for n in range(8)))
+    for game in games:
+        rows = await store.events(game)
+        assert [r.seq for r in rows] == list(range(1, 16))
+        assert {r.actor for r in rows} == {f"tg:{game}"}
+        assert {r.event["name"] for r in rows} == {f"g{game}"}
+    assert not store.conn.in_transaction
+
+
+async def test_the_log_survives_reopening(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
+        game = await store.create_game("tg:1", "tg:1", CONFIG, {3: "Вера"})
+        await store.append(game, 1, rules.to_dict(rules.StartGame()), "tg:1")
+    async with await Store.open(db_path) as store:
+        assert [r.event for r in await store.events(game)] == [{"type": "start_game"}]
+        assert (await store.current_game("tg:1")).names == {3: "Вера"}  # type: ignore[union-attr]
+
+
+def test_acknowledged_appends_survive_kill_9(db_path: Path) -> None:
+    """A process killed with SIGKILL loses nothing it had acknowledged (each append committed)."""
+    script = textwrap.dedent(f"""
+        import asyncio, sys
+        from storage import Store
+        async def main():
+            store = await Store.open({str(db_path)!r})
+            game = await store.create_game("tg:1", "tg:1", {{}}, {{}})
+            seq = 0
+            while True:
+                seq += 1
+                await store.append(game, seq, {{"type": "next"}}, "tg:1")
+                print(seq, flush=True)
+        asyncio.run(main())
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=PROJECT, stdout=subprocess.PIPE, text=True)
+    acknowledged = 0
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            acknowledged = int(line)
+            if acknowledged >= 30:
+                break
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if proc.stdout:
+            proc.stdout.close()
+    assert acknowledged >= 30, "the writer died before acknowledging 30 appends"
+
+    async def count() -> int:
+        async with await Store.open(db_path) as store:
+            game = await store.current_game("tg:1")
+            assert game is not None
+            rows = await store.events(game.id)
+            assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+            return len(rows)
+
+    assert asyncio.run(count()) >= acknowledged
