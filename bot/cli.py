@@ -1,0 +1,85 @@
+"""``mafia-referee``: the command line.
+
+    mafia-referee [demo] [--db PATH] [--lang ru|en]      play the shipped example game (default)
+    mafia-referee console [--db PATH] [--new] [--strict] [--lang ru|en]
+    mafia-referee replay FILE [--json]                   check a recorded game against the rules
+    mafia-referee telegram                               (not available yet: exit status 2)
+
+``main`` returns the exit status; the console-script wrapper passes it to ``sys.exit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .i18n import DEFAULT_LANG, LANGS, catalog
+
+COMMANDS = ("demo", "console", "replay", "telegram")
+EXIT_UNAVAILABLE = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mafia-referee")
+    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
+
+    demo = sub.add_parser("demo")
+    demo.add_argument("--db", type=Path, default=None)
+    demo.add_argument("--lang", choices=LANGS, default=None)
+
+    console = sub.add_parser("console")
+    console.add_argument("--db", type=Path, default=None)
+    console.add_argument("--new", action="store_true")
+    console.add_argument("--strict", action="store_true")
+    console.add_argument("--lang", choices=LANGS, default=None)
+
+    replay = sub.add_parser("replay")
+    replay.add_argument("file", type=Path)
+    replay.add_argument("--json", action="store_true", dest="as_json")
+
+    sub.add_parser("telegram")
+    return parser
+
+
+def _settings_lang() -> str:
+    """The configured language (``MAFIA_REFEREE_LANG``), without failing on other settings."""
+    from .settings import Settings
+
+    try:
+        return Settings().lang
+    except Exception:  # a bad environment: the command itself reports it when it matters
+        return DEFAULT_LANG
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; no subcommand (or only options) plays the demo."""
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if not args_in or (args_in[0].startswith("-") and args_in[0] not in ("-h", "--help")):
+        args_in.insert(0, "demo")
+    args = _parser().parse_args(args_in)
+
+    if args.command == "demo":
+        from .demo import run_demo
+
+        return asyncio.run(run_demo(args.db, lang=args.lang or _settings_lang()))
+    if args.command == "console":
+        from .console import run_console
+        from .settings import Settings
+
+        settings = Settings()
+        return asyncio.run(run_console(args.db or settings.db, new=args.new, strict=args.strict,
+                                       lang=args.lang, default_lang=settings.lang))
+    if args.command == "replay":
+        from .replay_cli import run_replay_cli
+
+        return int(run_replay_cli(args.file, args.as_json, sys.stdout))
+    cat = catalog(_settings_lang())
+    print(cat.text("cli-telegram-unavailable"), file=sys.stderr)
+    return EXIT_UNAVAILABLE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,516 @@
+"""The typed command language of the judge: ``parse(text, state) -> Command``.
+
+One language serves every adapter (the console now, Telegram later). The leading ``/`` is
+optional, command names are case-insensitive, and a Telegram-style ``/cmd@botname`` suffix is
+dropped. Parsing checks only the *form* of a command (seat numbers 1–10, counts, option names);
+whether the rules allow it now is the engine's business (:func:`rules.apply`).
+
+Commands::
+
+    /new [seed|fiim2024|fsm2024] [option=value …]   (timers as timers.speech=45)
+    /name 3 Вася          /roles D2 M5 M7 S8 | unknown      /start
+    /next (/n, /pass)     /nominate 3 7 | /nominate 7         /vote 7 4 | /vote 7 1,2,3
+    /raise 6 | /raise 1,2,3,4,5,6                             /kill 4   /miss
+    /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
+    /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]
+    /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
+    /undo [n]   /status   /log   /help   /lang ru|en   /quit
+
+Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
+(each has a message in the catalogs, ``bot/locales/*/``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Union
+
+import rules
+from rules import RulesConfig, Severity
+
+from .i18n import LANGS
+
+MAX_INPUT = 500  # characters: a longer line is refused before it is looked at
+MAX_UNDO = 100
+
+COMMAND_ERROR_CODES: tuple[str, ...] = (
+    "empty_command",  # params: -
+    "unknown_command",  # params: command
+    "too_long",  # params: length, limit
+    "missing_argument",  # params: command, argument (what is missing: seat, name, count, …)
+    "too_many_arguments",  # params: command, argument (the first extra one)
+    "bad_seat",  # params: command, argument (not a seat 1–10)
+    "bad_argument",  # params: command, argument
+    "duplicate_seat",  # params: command, seat (/roles, /bestmove, voters)
+    "no_speaker",  # params: command (/nominate 7 when nobody is speaking)
+    "wrong_reason",  # params: command, reason (e.g. /warn 5 4.2.7: that reason is not a warning)
+    "unknown_preset",  # params: preset
+    "unknown_option",  # params: option
+    "bad_option_value",  # params: option, value
+    "unknown_lang",  # params: lang
+)
+
+
+class CommandError(Exception):
+    """A typed command that cannot be understood. ``code`` is one of
+    :data:`COMMAND_ERROR_CODES`; ``params`` fill the catalog message."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        assert code in COMMAND_ERROR_CODES, code
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Act:
+    """A game event for :meth:`bot.service.Service.act`."""
+
+    event: rules.Event
+
+
+@dataclass(frozen=True)
+class UndoCmd:
+    """Take back the last ``steps`` events (:meth:`bot.service.Service.undo`)."""
+
+    steps: int = 1
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start a new game under ``preset`` with ``options`` (``RulesConfig.with_options`` kwargs;
+    ``timers`` is a dict of the timers changed)."""
+
+    preset: str = rules.DEFAULT_PRESET
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def config(self) -> RulesConfig:
+        """The rules of the new game. Changed timers are merged into the preset's timers."""
+        return build_config(self.preset, self.options)
+
+
+@dataclass(frozen=True)
+class Show:
+    """Show something to the judge: ``"status"``, ``"log"``, ``"help"`` or ``"result"``."""
+
+    what: str
+
+
+@dataclass(frozen=True)
+class SetLang:
+    lang: str
+
+
+@dataclass(frozen=True)
+class Quit:
+    pass
+
+
+Command = Union[Act, UndoCmd, NewGame, Show, SetLang, Quit]
+
+
+# --- argument helpers -----------------------------------------------------------------------
+
+_INT = re.compile(r"[0-9]{1,4}")  # ASCII digits only: str.isdigit() accepts "²" and "٣"
+_LIST_SPLIT = re.compile(r"[,;]")
+
+
+def _int(text: str) -> int | None:
+    return int(text) if _INT.fullmatch(text) else None
+
+
+def _seat(command: str, text: str) -> int:
+    """A seat number 1–10 (RULES.md R1.1: ten seats)."""
+    value = _int(text.strip().lstrip("#№"))
+    if value is None or value not in rules.SEATS:
+        raise CommandError("bad_seat", command=command, argument=text)
+    return value
+
+
+def _seats(command: str, texts: list[str], *, unique: bool = True) -> tuple[int, ...]:
+    """Seats given as ``1 2 3``, ``1,2,3`` or a mix; duplicates refused when ``unique``."""
+    out: list[int] = []
+    for text in texts:
+        for part in _LIST_SPLIT.split(text):
+            if not part:
+                continue
+            seat = _seat(command, part)
+            if unique and seat in out:
+                raise CommandError("duplicate_seat", command=command, seat=seat)
+            out.append(seat)
+    return tuple(out)
+
+
+def _count(command: str, text: str) -> int:
+    value = _int(text)
+    if value is None or value > len(rules.SEATS):
+        raise CommandError("bad_argument", command=command, argument=text)
+    return value
+
+
+def _need(command: str, args: list[str], n: int, what: str) -> None:
+    if len(args) < n:
+        raise CommandError("missing_argument", command=command, argument=what)
+
+
+def _at_most(command: str, args: list[str], n: int) -> None:
+    if len(args) > n:
+        raise CommandError("too_many_arguments", command=command, argument=args[n])
+
+
+def _hands(command: str, args: list[str]) -> tuple[int | None, tuple[int, ...]]:
+    """A hand count (``4``) or the voters' seats (``1,2,3``, ``1 2 3``, a single voter ``3,``)."""
+    if len(args) == 1 and not _LIST_SPLIT.search(args[0]):
+        return _count(command, args[0]), ()
+    return None, _seats(command, args)
+
+
+# --- the command table ----------------------------------------------------------------------
+
+_Handler = Callable[[str, list[str], str, "rules.GameState | None"], Command]
+_COMMANDS: dict[str, _Handler] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def _command(name: str, *aliases: str) -> Callable[[_Handler], _Handler]:
+    def register(handler: _Handler) -> _Handler:
+        _COMMANDS[name] = handler
+        for alias in aliases:
+            _ALIASES[alias] = name
+        return handler
+    return register
+
+
+def command_names() -> tuple[str, ...]:
+    """Every command name (aliases not included), in the order of the help."""
+    return tuple(_COMMANDS)
+
+
+@_command("new")
+def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    preset = rules.DEFAULT_PRESET
+    first = args[0].lower() if args else "="
+    if "=" not in first and first.replace("-", "_") not in option_names():
+        if first not in rules.PRESETS:
+            raise CommandError("unknown_preset", preset=args[0])
+        preset = args.pop(0).lower()
+    options = parse_options(args)
+    build_config(preset, options)  # refuse a bad combination now, not at /start
+    return NewGame(preset=preset, options=options)
+
+
+@_command("name")
+def _name(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    _need(cmd, args, 1, "seat")
+    seat = _seat(cmd, args[0])
+    name = rest.split(None, 1)[1].strip() if len(args) > 1 else ""
+    if not name:
+        raise CommandError("missing_argument", command=cmd, argument="name")
+    return Act(rules.SetName(seat=seat, name=name))
+
+
+# D = Don, M = mafia, S/Ш = Sheriff, C/К/Ц (or Cyrillic С, which looks like C) = civilian.
+_ROLE_LETTERS: dict[str, str] = {
+    "d": "don", "д": "don",
+    "m": "mafia", "м": "mafia",
+    "s": "sheriff", "ш": "sheriff",
+    "c": "civilian", "к": "civilian", "ц": "civilian", "с": "civilian", "r": "civilian",
+    "don": "don", "дон": "don", "mafia": "mafia", "мафия": "mafia", "sheriff": "sheriff",
+    "шериф": "sheriff", "civilian": "civilian", "мирный": "civilian",
+}
+_ROLE_ITEM = re.compile(r"([^\W\d_]+)[-:]?#?([0-9]{1,2})")
+_UNKNOWN_WORDS = ("unknown", "none", "?", "неизвестны", "нет")
+
+
+@_command("roles")
+def _roles(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """R1.1: the seats of the Don, the mafia and the Sheriff; the rest are civilians. The count
+    of each role is checked by the engine (``bad_roles``)."""
+    _need(cmd, args, 1, "roles")
+    if len(args) == 1 and args[0].lower() in _UNKNOWN_WORDS:
+        return Act(rules.SetRoles(roles=(None,) * len(rules.SEATS)))
+    roles: list[str] = ["civilian"] * len(rules.SEATS)
+    seen: set[int] = set()
+    for item in (p for a in args for p in _LIST_SPLIT.split(a) if p):
+        match = _ROLE_ITEM.fullmatch(item)
+        role = _ROLE_LETTERS.get(match.group(1).lower()) if match else None
+        if match is None or role is None:
+            raise CommandError("bad_argument", command=cmd, argument=item)
+        seat = _seat(cmd, match.group(2))
+        if seat in seen:
+            raise CommandError("duplicate_seat", command=cmd, seat=seat)
+        seen.add(seat)
+        roles[seat - 1] = role
+    return Act(rules.SetRoles(roles=tuple(roles)))
+
+
+def _no_args(build: Callable[[], Command]) -> _Handler:
+    def handler(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+        _at_most(cmd, args, 0)
+        return build()
+    return handler
+
+
+_command("start")(_no_args(lambda: Act(rules.StartGame())))
+_command("next", "n", "pass", "пас", "далее")(_no_args(lambda: Act(rules.Next())))
+
+
+@_command("nominate", "nom")
+def _nominate(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/nominate 3 7``: seat 3 nominates 7; ``/nominate 7``: the speaker does (F24 §4.4.2)."""
+    _need(cmd, args, 1, "seat")
+    _at_most(cmd, args, 2)
+    if len(args) == 2:
+        return Act(rules.Nominate(by=_seat(cmd, args[0]), target=_seat(cmd, args[1])))
+    target = _seat(cmd, args[0])
+    speaker = state.speaker if state is not None else None
+    if speaker is None:
+        raise CommandError("no_speaker", command=cmd)
+    return Act(rules.Nominate(by=speaker, target=target))
+
+
+@_command("vote")
+def _vote(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/vote 7 4``: four hands against #7; ``/vote 7 1,2,3``: these seats voted (F24 §4.4.5)."""
+    _need(cmd, args, 1, "seat")
+    nominee = _seat(cmd, args[0])
+    _need(cmd, args, 2, "count")
+    count, voters = _hands(cmd, args[1:])
+    return Act(rules.Vote(nominee=nominee, count=count, voters=voters))
+
+
+@_command("raise")
+def _raise(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/raise 6`` or ``/raise 1,2,3,4,5,6``: hands for raising all tied (F24 §4.4.12.3)."""
+    _need(cmd, args, 1, "count")
+    count, voters = _hands(cmd, args)
+    return Act(rules.RaiseVote(count=count, voters=voters))
+
+
+def _one_seat(make: Callable[[int], rules.Event]) -> _Handler:
+    def handler(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+        _need(cmd, args, 1, "seat")
+        _at_most(cmd, args, 1)
+        return Act(make(_seat(cmd, args[0])))
+    return handler
+
+
+_command("kill")(_one_seat(lambda seat: rules.NightKill(target=seat)))
+_command("don")(_one_seat(lambda seat: rules.DonCheck(target=seat)))
+_command("sheriff")(_one_seat(lambda seat: rules.SheriffCheck(target=seat)))
+_command("unfoul")(_one_seat(lambda seat: rules.WithdrawFoul(seat=seat)))
+_command("miss")(_no_args(lambda: Act(rules.NightKill(target=None))))
+
+_NO_SHOT = ("-", "0", "", "x", "none", "miss")
+
+
+@_command("shots")
+def _shots(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/shots 2:7 5:7 7:7``: each black's shot; ``2:-`` — #2 did not shoot (F24 §4.5.3–4.5.5)."""
+    _need(cmd, args, 1, "shots")
+    shots: list[tuple[int, int | None]] = []
+    for item in (p for a in args for p in _LIST_SPLIT.split(a) if p):
+        shooter, sep, target = item.partition(":")
+        if not sep:
+            shooter, sep, target = item.partition("-")
+        if not sep:
+            raise CommandError("bad_argument", command=cmd, argument=item)
+        shots.append((_seat(cmd, shooter), None if target.lower() in _NO_SHOT else _seat(cmd, target)))
+    return Act(rules.Shots(shots=tuple(shots)))
+
+
+@_command("bestmove", "bm")
+def _bestmove(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/bestmove 1 2 3``: up to three seats (F24 §4.5.9, §8.3)."""
+    _need(cmd, args, 1, "seat")
+    guesses = _seats(cmd, args)
+    if len(guesses) > 3:
+        raise CommandError("too_many_arguments", command=cmd, argument=str(guesses[3]))
+    return Act(rules.BestMove(guesses=guesses))
+
+
+_TEAM_WORDS: dict[str, str] = {
+    "red": "red", "красные": "red", "красная": "red", "мирные": "red",
+    "black": "black", "чёрные": "black", "черные": "black", "чёрная": "black", "черная": "black",
+    "мафия": "black",
+}
+
+
+def _reasons(state: rules.GameState | None) -> dict[str, rules.Reason]:
+    return state.config.reasons if state is not None else rules.REASONS[rules.DEFAULT_PRESET]
+
+
+def _penalty(severity: Severity, default: str, *, team: bool = False) -> _Handler:
+    """Seed IV: ``/warn``, ``/foul``, ``/dq``, ``/ppk`` with an optional reason code. A reason of
+    another severity is refused here, so ``/warn 5 4.2.7`` cannot disqualify by mistake; an unknown
+    code is left to the engine (``unknown_reason``)."""
+
+    def handler(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+        _need(cmd, args, 1, "seat")
+        seat = _seat(cmd, args[0])
+        reason, side, given = default, None, False
+        for arg in args[1:]:
+            word = arg.lower()
+            if team and word in _TEAM_WORDS:
+                if side is not None:
+                    raise CommandError("too_many_arguments", command=cmd, argument=arg)
+                side = _TEAM_WORDS[word]
+            elif not given:
+                reason, given = word, True
+            else:
+                raise CommandError("too_many_arguments", command=cmd, argument=arg)
+        known = _reasons(state).get(reason)
+        if known is not None and known.severity is not severity:
+            raise CommandError("wrong_reason", command=cmd, reason=reason)
+        return Act(rules.Penalty(seat=seat, reason=reason, team=side))
+
+    return handler
+
+
+_command("foul", "f")(_penalty(Severity.FOUL, "foul"))
+_command("warn", "warning")(_penalty(Severity.WARNING, "warning"))
+_command("dq")(_penalty(Severity.DISQUALIFYING, "dq"))
+_command("ppk")(_penalty(Severity.TEAM_LOSS, "ppk", team=True))
+
+_RESULT_WORDS: dict[str, str] = {**_TEAM_WORDS, "draw": "draw", "ничья": "draw"}
+
+
+@_command("result")
+def _result(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/result red|black|draw`` declares the end (roles unknown); ``/result`` alone shows it."""
+    if not args:
+        return Show("result")
+    _at_most(cmd, args, 1)
+    winner = _RESULT_WORDS.get(args[0].lower())
+    if winner is None:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    return Act(rules.DeclareResult(winner=winner))
+
+
+@_command("undo", "u")
+def _undo(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    _at_most(cmd, args, 1)
+    if not args:
+        return UndoCmd(1)
+    steps = _int(args[0])
+    if steps is None or not 1 <= steps <= MAX_UNDO:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    return UndoCmd(steps)
+
+
+_command("status", "s")(_no_args(lambda: Show("status")))
+_command("log")(_no_args(lambda: Show("log")))
+_command("help", "h", "?")(_no_args(lambda: Show("help")))
+_command("quit", "exit", "q")(_no_args(lambda: Quit()))
+
+
+@_command("lang")
+def _lang(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    _need(cmd, args, 1, "lang")
+    _at_most(cmd, args, 1)
+    lang = args[0].lower()
+    if lang not in LANGS:
+        raise CommandError("unknown_lang", lang=args[0])
+    return SetLang(lang)
+
+
+# --- /new options ---------------------------------------------------------------------------
+
+_TRUE = ("true", "yes", "on", "1", "да")
+_FALSE = ("false", "no", "off", "0", "нет")
+_OPTION_FIELDS = {f.name: f for f in dataclasses.fields(RulesConfig) if f.name not in ("preset", "timers")}
+_TIMER_FIELDS = {f.name for f in dataclasses.fields(rules.Timers)}
+_ENUMS: dict[str, type[enum.Enum]] = {
+    "FirstDayVote": rules.FirstDayVote, "ThirdFoul": rules.ThirdFoul,
+    "DrawDeclared": rules.DrawDeclared, "RevoteOrder": rules.RevoteOrder,
+}
+MAX_TIMER = 600  # seconds
+
+
+def option_names() -> tuple[str, ...]:
+    """Every ``/new`` option name (timers as ``timers.<name>``)."""
+    return (*_OPTION_FIELDS, *(f"timers.{t}" for t in sorted(_TIMER_FIELDS)))
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``["raise_vote=no", "timers.speech=45"]`` → ``{"raise_vote": False, "timers": {"speech": 45}}``
+    (bools true/false/yes/no, ints, enum values by name; RULES.md §13 lists the options)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        raw = raw.strip()
+        if not sep or not key:
+            raise CommandError("bad_argument", command="new", argument=item)
+        if key.startswith("timers."):
+            name = key.removeprefix("timers.")
+            if name not in _TIMER_FIELDS:
+                raise CommandError("unknown_option", option=key)
+            value = _int(raw)
+            if value is None or value > MAX_TIMER:
+                raise CommandError("bad_option_value", option=key, value=raw)
+            options.setdefault("timers", {})[name] = value
+            continue
+        f = _OPTION_FIELDS.get(key)
+        if f is None:
+            raise CommandError("unknown_option", option=key)
+        options[key] = _option_value(key, str(f.type), raw)
+    return options
+
+
+def _option_value(key: str, kind: str, raw: str) -> Any:
+    word = raw.lower()
+    if kind == "bool":
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+    elif kind == "int":
+        value = _int(raw)
+        if value is not None:
+            return value
+    elif kind in _ENUMS:
+        values = {m.value for m in _ENUMS[kind]}
+        if word.replace("-", "_") in values:
+            return word.replace("-", "_")
+    raise CommandError("bad_option_value", option=key, value=raw)
+
+
+def build_config(preset: str, options: dict[str, Any]) -> RulesConfig:
+    """The preset with ``options``; changed timers keep the preset's other timers."""
+    if preset not in rules.PRESETS:
+        raise CommandError("unknown_preset", preset=preset)
+    base = rules.PRESETS[preset]
+    opts = dict(options)
+    if "timers" in opts:
+        opts["timers"] = {**dataclasses.asdict(base.timers), **opts["timers"]}
+    try:
+        return base.with_options(**opts)
+    except (ValueError, TypeError) as error:
+        raise CommandError("bad_option_value", option=", ".join(sorted(options)), value=str(error)) from None
+
+
+# --- the parser -----------------------------------------------------------------------------
+
+def parse(text: str, state: rules.GameState | None) -> Command:
+    """One line typed by the judge → a :data:`Command`, or :class:`CommandError`.
+
+    ``state`` (the game now, or ``None``) fills what the line leaves out: ``/nominate 7`` uses
+    the current speaker, and the penalty reasons come from the game's preset."""
+    if len(text) > MAX_INPUT:
+        raise CommandError("too_long", length=len(text), limit=MAX_INPUT)
+    parts = text.strip().split(None, 1)
+    if not parts:
+        raise CommandError("empty_command")
+    head, rest = parts[0], (parts[1] if len(parts) > 1 else "")
+    name = head.lstrip("/").split("@", 1)[0].lower()
+    name = _ALIASES.get(name, name)
+    handler = _COMMANDS.get(name)
+    if handler is None:
+        raise CommandError("unknown_command", command=head)
+    return handler(name, rest.split(), rest, state)

@@ -1,0 +1,255 @@
+"""The console adapter: a judge at a keyboard (``mafia-referee console``).
+
+Every typed line is parsed by :func:`bot.commands.parse` and carried out by
+:class:`bot.service.Service` on a :class:`storage.Store`; this module never applies a rule itself.
+After an accepted command the console prints every notice (private ones too: the console user is
+the judge) and what to do next; a refused one prints why and changes nothing.
+
+When stdin is not a terminal the commands are read line by line (blank lines and ``#`` comments
+skipped) and echoed after ``"> "``, so the output reads as a transcript. ``--strict`` ends the run
+with status 1 at the first refused command.
+
+The same :class:`Session` with ``judge_view=False`` gives the group's view (public notices only,
+F24 §4.4.13: roles stay hidden): the demo uses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, TextIO
+
+import rules
+from storage import Store
+
+from . import commands as cmds
+from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from .render import action_text, error_text, notice_text, result_text, status_text
+from .service import Outcome, Service, ServiceError
+
+CHAT = "console:local"
+JUDGE = "console:judge"
+PROMPT = "> "
+
+_REFUSALS = (CommandError, ServiceError, rules.RuleError)
+
+
+@dataclass
+class Reply:
+    """What one command printed, and whether it was accepted."""
+
+    lines: list[str] = field(default_factory=list)
+    accepted: bool = True
+    quit: bool = False
+    outcome: Outcome | None = None
+
+
+class Session:
+    """One chat's seat at the service: typed commands in, lines of text out.
+
+    ``judge_view`` shows everything to the judge (private notices, what to do next);
+    without it only what a group may see is shown (public notices, seed 5.4 / F24 §4.4.13)."""
+
+    def __init__(self, service: Service, cat: Catalog, *, chat: str = CHAT, user: str = JUDGE,
+                 judge_view: bool = True) -> None:
+        self.service = service
+        self.cat = cat
+        self.chat = chat
+        self.user = user
+        self.judge_view = judge_view
+        self._pending_new = True  # no unfinished game yet: the first game command creates one
+
+    # --- starting -------------------------------------------------------------------------------
+    async def open(self, *, new: bool = False) -> list[str]:
+        """Resume the chat's unfinished game (its state is refolded from the store), or start a
+        fresh one now (``new``) or at the first game command."""
+        current = await self.service.current(self.chat)
+        if new:
+            return await self._new_game(NewGame())
+        if current is not None and current.state.phase is not rules.Phase.GAME_OVER:
+            self._pending_new = False
+            return [self.cat.text("console-resumed", game=current.game_id),
+                    action_text(current.state, self.cat)]
+        return [self.cat.text("console-ready")]
+
+    # --- one command ----------------------------------------------------------------------------
+    async def handle(self, text: str) -> Reply:
+        """Parse and carry out one line. A refusal (bad command, the service or the rules saying
+        no) gives its message and ``accepted=False``; nothing is changed then."""
+        try:
+            state = await self._state()
+            command = cmds.parse(text, state)
+            return await self._run(command)
+        except _REFUSALS as error:
+            return Reply([error_text(error, self.cat)], accepted=False)
+
+    async def _state(self) -> rules.GameState | None:
+        if self._pending_new:
+            return None
+        current = await self.service.current(self.chat)
+        return current.state if current is not None else None
+
+    async def _run(self, command: cmds.Command) -> Reply:
+        if isinstance(command, Act):
+            lines = await self._ensure_game(command.event)
+            outcome = await self.service.act(self.chat, self.user, command.event)
+            return Reply(lines + self._after(outcome), outcome=outcome)
+        if isinstance(command, UndoCmd):
+            if self._pending_new:  # a game not yet created has nothing to undo
+                raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
+            outcome = await self.service.undo(self.chat, self.user, steps=command.steps)
+            lines = [self.cat.text("console-undone", count=len(outcome.undone))]
+            return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
+        if isinstance(command, NewGame):
+            return Reply(await self._new_game(command))
+        if isinstance(command, Show):
+            return Reply(await self._show(command.what))
+        if isinstance(command, SetLang):
+            await self.service.store.set_lang(self.chat, command.lang)
+            self.cat = catalog(command.lang)
+            return Reply([self.cat.text("console-lang", lang=command.lang)])
+        assert isinstance(command, Quit)
+        return Reply(quit=True)
+
+    async def _ensure_game(self, event: rules.Event) -> list[str]:
+        """The first game command of a chat with no unfinished game starts one (seed preset),
+        unless the rules would refuse that command in the new game: then nothing is created."""
+        if not self._pending_new:
+            return []
+        command = NewGame()
+        refusal = rules.check(rules.new_game(command.config()), event)
+        if refusal is not None:
+            raise refusal
+        return await self._new_game(command, show_next=False)
+
+    async def _new_game(self, command: NewGame, *, show_next: bool = True) -> list[str]:
+        current = await self.service.current(self.chat)
+        lines: list[str] = []
+        if current is not None and current.state.phase is not rules.Phase.GAME_OVER:
+            lines.append(self.cat.text("console-replaced", game=current.game_id))
+        outcome = await self.service.new_game(self.chat, self.user, command.config(), replace=True)
+        self._pending_new = False
+        lines.append(self.cat.text("console-new-game", game=outcome.game_id,
+                                   preset=self.cat.text(f"preset-{command.preset}")))
+        if self.judge_view and show_next:
+            lines.append(action_text(outcome.state, self.cat))
+        return lines
+
+    def _after(self, outcome: Outcome) -> list[str]:
+        """The notices of an accepted action, then what comes next (or the result)."""
+        lines = [text for text in self.notice_lines(outcome.notices) if text]
+        return lines + self._next_lines(outcome.state)
+
+    def notice_lines(self, notices: Iterable[rules.Notice]) -> list[str]:
+        """The announcement lines; private notices only in the judge's view."""
+        out: list[str] = []
+        for notice in notices:
+            if notice.private and not self.judge_view:
+                continue
+            text = notice_text(notice, self.cat)
+            if text:
+                out.append(text)
+        return out
+
+    def _next_lines(self, state: rules.GameState) -> list[str]:
+        if not self.judge_view:
+            return []
+        if state.phase is rules.Phase.GAME_OVER:
+            return [result_text(state, self.cat)]
+        return [action_text(state, self.cat)]
+
+    async def _show(self, what: str) -> list[str]:
+        if what == "help":
+            return [self.cat.text("console-help")]
+        current = await self.service.current(self.chat)
+        if current is None:
+            raise ServiceError("no_game")
+        state = current.state
+        if what == "status":
+            return [status_text(state, self.cat, for_judge=self.judge_view)]
+        if what == "result":
+            return [result_text(state, self.cat)]
+        return await self._log_lines(state)
+
+    async def _log_lines(self, state: rules.GameState) -> list[str]:
+        """The whole game replayed from its log as it was announced (undone events skipped)."""
+        row = await self.service.store.current_game(self.chat)
+        names = row.names if row is not None else {}
+        _, notices = rules.fold(state.config, await self.service.events(self.chat), names)
+        return self.notice_lines(notices) or [status_text(state, self.cat, for_judge=self.judge_view)]
+
+
+# --- reading commands -------------------------------------------------------------------------
+
+def script_lines(lines: Iterable[str]) -> Iterator[str]:
+    """The commands of a script: blank lines and ``#`` comments skipped."""
+    for raw in lines:
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield line
+
+
+async def _read_tty(prompt: str) -> str | None:
+    try:
+        return await asyncio.to_thread(input, prompt)
+    except EOFError:
+        return None
+
+
+def _emit(out: TextIO, lines: Iterable[str]) -> None:
+    for line in lines:
+        print(line, file=out)
+    out.flush()
+
+
+async def run_console(db: Path, *, new: bool = False, strict: bool = False, lang: str | None = None,
+                      stdin: TextIO | None = None, out: TextIO | None = None,
+                      default_lang: str = DEFAULT_LANG) -> int:
+    """The console loop. Returns the exit status: 0, or 1 when ``strict`` and a command was
+    refused."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out = out if out is not None else sys.stdout
+    store = await Store.open(db)
+    try:
+        service = Service(store)
+        chosen = lang or await store.lang(CHAT) or default_lang
+        session = Session(service, catalog(chosen if chosen in LANGS else DEFAULT_LANG))
+        if lang:
+            await store.set_lang(CHAT, lang)
+        _emit(out, await session.open(new=new))
+        interactive = stdin.isatty()
+        if interactive:
+            _enable_history()
+        pending = None if interactive else script_lines(stdin)
+        while True:
+            if pending is None:
+                line = await _read_tty(PROMPT)
+                if line is None:
+                    print(file=out)
+                    return 0
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+            else:
+                line = next(pending, None)
+                if line is None:
+                    return 0
+                print(PROMPT + line, file=out)
+            reply = await session.handle(line)
+            _emit(out, reply.lines)
+            if reply.quit:
+                return 0
+            if strict and not reply.accepted:
+                return 1
+    finally:
+        await store.close()
+
+
+def _enable_history() -> None:
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:  # pragma: no cover - not on every platform
+        pass

@@ -1,0 +1,106 @@
+"""Message catalogs: Project Fluent files under ``bot/locales/<lang>/*.ftl``, one bundle per language.
+
+    >>> from bot.i18n import catalog
+    >>> catalog("ru").text("fouls", count=2)
+    '2 фола'
+
+Every text the bot shows comes from a catalog, looked up by a literal key (``cat.text`` with a string literal) so
+that ``tests/test_i18n.py`` can grep the sources for keys and check every locale has them. Texts are
+formatted with ``use_isolating=False``: no U+2068/U+2069 marks around arguments (they show up as junk
+in Telegram and terminals). Russian plural categories (one/few/many) come from Babel through
+fluent.runtime.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Any
+
+from fluent.runtime import FluentBundle
+from fluent.syntax import FluentParser, ast
+
+log = logging.getLogger(__name__)
+
+LANGS: tuple[str, ...] = ("ru", "en")
+DEFAULT_LANG = "ru"
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+
+
+class CatalogError(Exception):
+    """A catalog file that does not parse, or a key defined twice."""
+
+
+class Catalog:
+    """One language's messages. ``text(key, **args)`` formats a message; a missing key raises
+    ``KeyError``. Formatting problems (a missing argument) are logged and the text is still
+    returned, so a typo never takes the bot down; :meth:`format` also returns them, for tests."""
+
+    def __init__(self, lang: str, bundle: FluentBundle, keys: frozenset[str]) -> None:
+        self.lang = lang
+        self._bundle = bundle
+        self._keys = keys
+
+    def __repr__(self) -> str:
+        return f"Catalog({self.lang!r})"
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Every message id of this catalog."""
+        return self._keys
+
+    def has(self, key: str) -> bool:
+        return key in self._keys
+
+    def format(self, key: str, **args: Any) -> tuple[str, list[Exception]]:
+        """The formatted message and the formatting errors (empty when all went well)."""
+        if key not in self._keys:
+            raise KeyError(f"{self.lang}: no message {key!r}")
+        message = self._bundle.get_message(key)
+        if message.value is None:
+            raise KeyError(f"{self.lang}: message {key!r} has no value")
+        result, errors = self._bundle.format_pattern(message.value, args)
+        return str(result), list(errors)
+
+    def text(self, key: str, **args: Any) -> str:
+        """The message ``key`` formatted with ``args``; ``KeyError`` if there is no such message."""
+        result, errors = self.format(key, **args)
+        if errors:
+            log.warning("catalog %s: %s: %s", self.lang, key, "; ".join(map(str, errors)))
+        return result
+
+
+def _load_resources(lang: str) -> tuple[list[ast.Resource], frozenset[str]]:
+    folder = LOCALES_DIR / lang
+    files = sorted(folder.glob("*.ftl"))
+    if not files:
+        raise CatalogError(f"no catalog files in {folder}")
+    parser = FluentParser()
+    resources: list[ast.Resource] = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        resource = parser.parse(path.read_text(encoding="utf-8"))
+        for entry in resource.body:
+            if isinstance(entry, ast.Junk):
+                notes = "; ".join(a.message for a in entry.annotations)
+                raise CatalogError(f"{path}: cannot parse {entry.content[:60]!r}: {notes}")
+            if isinstance(entry, ast.Message):
+                name = entry.id.name
+                if name in seen:
+                    raise CatalogError(f"{path}: {name} is already defined in {seen[name].name}")
+                seen[name] = path
+        resources.append(resource)
+    return resources, frozenset(seen)
+
+
+@functools.cache
+def catalog(lang: str) -> Catalog:
+    """The catalog of ``lang`` (one of :data:`LANGS`), loaded once. Unknown ``lang``: ValueError."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}")
+    resources, keys = _load_resources(lang)
+    bundle = FluentBundle([lang], use_isolating=False)
+    for resource in resources:
+        bundle.add_resource(resource)
+    return Catalog(lang, bundle, keys)

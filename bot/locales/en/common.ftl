@@ -1,0 +1,134 @@
+# Common words: seats, counted nouns, phases, roles, teams, presets.
+# Seats are numbers ("#5"); player names appear only in the judge's panel and the result.
+
+seat = #{ $n }
+seat-named = #{ $n } { $name }
+shot = { $shooter } → { $target ->
+    [none] nobody
+   *[other] { $target }
+ }
+
+## Counted nouns
+
+seconds = { $count } { $count ->
+    [one] second
+   *[other] seconds
+ }
+fouls = { $count } { $count ->
+    [one] foul
+   *[other] fouls
+ }
+votes = { $count } { $count ->
+    [one] vote
+   *[other] votes
+ }
+players = { $count } { $count ->
+    [one] player
+   *[other] players
+ }
+warnings = { $count } { $count ->
+    [one] warning
+   *[other] warnings
+ }
+
+## Phases and night steps
+
+phase-setup = setup
+phase-night_zero = night zero (the blacks' meeting)
+phase-last_word = last word
+phase-speech = speeches
+phase-voting = voting
+phase-tie_speech = speeches before the revote
+phase-raise_vote = the vote to raise everyone
+phase-night = night
+phase-game_over = game over
+
+step-shooting = shooting
+step-don_check = the Don's check
+step-sheriff_check = the Sheriff's check
+step-best_move = best move
+
+## Roles and teams
+
+role-civilian = civilian
+role-sheriff = Sheriff
+role-mafia = mafia
+role-don = Don
+
+team-red = red
+team-black = black
+team-of-red = the red team
+team-of-black = the black team
+
+roles-part = { $role } — { $seats }
+roles-rest = the rest are civilians
+
+## How a player left
+
+cause-vote = by the vote
+cause-raise = by the vote to raise everyone
+cause-kill = killed at night
+cause-fouls = 4 fouls
+cause-disqualification = a disqualifying foul
+cause-team_loss = team loss
+
+## Rule sets
+
+preset-seed = FIIM rules (the club's edition)
+preset-fiim2024 = FIIM rules 2024
+preset-fsm2024 = FSM rules 2024
+
+## Actions (for "you can't … now")
+
+event-set_name = set a name
+event-set_roles = enter the roles
+event-start_game = start the game
+event-next = move on
+event-nominate = nominate
+event-vote = record votes
+event-raise_vote = record the vote to raise everyone
+event-night_kill = record the shooting
+event-shots = record the shots
+event-don_check = record the Don's check
+event-sheriff_check = record the Sheriff's check
+event-best_move = record the best move
+event-penalty = give a penalty
+event-withdraw_foul = withdraw a foul
+event-declare_result = declare the result
+event-undo = undo
+
+## How the game ended (F24 §1.4, seed 5.8, 4.3)
+
+end-all_black_out = Red wins: every black player has left the game.
+end-parity = Black wins: there are at least as many blacks at the table as reds.
+end-draw = Draw: nobody left the game for three nights in a row (5.8).
+end-team_loss = { $winner ->
+    [black] Black wins: team loss for the red team.
+   *[red] Red wins: team loss for the black team.
+ }
+end-declared = { $winner ->
+    [red] The judge declares a red win.
+    [black] The judge declares a black win.
+   *[draw] The judge declares a draw.
+ }
+
+## Why no vote is held, or nobody leaves
+
+novote-5_1 = { $seat ->
+    [none] a player
+   *[other] player { $seat }
+ } left the game with a 4th or disqualifying foul (5.1)
+novote-5_2 = { $seat ->
+    [none] a player
+   *[other] player { $seat }
+ } left the game with a 4th or disqualifying foul after the vote's result was known (5.2)
+novote-no_nominees = nobody was nominated
+novote-first_day_no_vote = there is no vote on the first day (club rule)
+novote-4_4_10 = only one player was nominated on the first day (4.4.10)
+novote-5_6 = three players are at the table and they tied twice (5.6)
+novote-5_9 = there is no vote to raise every player at the table (5.9)
+novote-3_of_9 = there is no vote to raise three players when nine are at the table (7.11)
+novote-2_of_4 = there is no vote to raise two players when four are at the table (club rule)
+novote-no_raise_vote = there is no vote to raise everyone (club rule)
+novote-raise_failed = no more than half of the players voted to raise everyone (4.4.12.3)
+novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (club rule)

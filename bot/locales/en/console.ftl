@@ -1,0 +1,31 @@
+# The console and the command line (bot/console.py, bot/cli.py).
+
+console-ready = The judge's console. A new game — /new, the commands — /help.
+console-resumed = Game #{ $game } continues.
+console-new-game = New game #{ $game }: { $preset }.
+console-replaced = The unfinished game #{ $game } is set aside.
+console-undone = { $count ->
+    [0] Nothing was undone.
+    [one] { $count } action undone.
+   *[other] { $count } actions undone.
+ }
+console-lang = Language: English.
+console-help =
+    The judge's commands (the "/" is optional):
+    /new [seed|fiim2024|fsm2024] [option=value …] — a new game
+    /name 3 Vasya — the name of the player on seat 3
+    /roles D2 M5 M7 S8 — the roles (the rest are civilians); /roles unknown — no roles
+    /start — start the game (the blacks' meeting)
+    /next (/n, /pass) — move on: end a speech, a last word, a night step
+    /nominate 3 7 — #3 nominates #7; /nominate 7 — the speaker nominates
+    /vote 7 4 — 4 votes against #7; /vote 7 1,2,3 — #1, #2, #3 voted
+    /raise 6 — 6 votes to raise all the players under vote
+    /kill 4 — #4 is killed at night; /miss — a miss; /shots 2:7 5:7 7:7 — the shots
+    /don 3 — the Don's check; /sheriff 5 — the Sheriff's check
+    /bestmove 1 2 3 — the best move
+    /foul 5 [reason], /warn 5 [reason], /dq 5 [reason], /ppk 5 [reason] [red|black] — penalties
+    /unfoul 5 — withdraw the last foul
+    /result red|black|draw — declare the result (roles not entered); /result — the result
+    /undo [n] — undo the last actions
+    /status — the game now; /log — the game so far; /lang ru|en — language; /quit — quit
+cli-telegram-unavailable = The Telegram bot is not available yet. Try the console: mafia-referee console.

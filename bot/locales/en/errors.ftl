@@ -1,0 +1,76 @@
+# Refusals: rule errors (error-<rules.Code>), service errors (service-<code>), commands (command-<code>).
+
+error-internal = Internal error. Nothing was done.
+error-unknown = Refused ({ $code }).
+
+## Rules
+
+error-wrong_phase = You can't { $event } now: the phase is “{ $phase }”.
+error-no_such_seat = There is no seat { $seat }: seats are 1 to 10.
+error-not_at_table = Player { $seat } is no longer at the table.
+error-not_speaker = { $speaker ->
+    [none] A player nominates only in his own minute (4.4.2), and nobody is speaking now.
+   *[other] A player nominates only in his own minute (4.4.2): player { $speaker } is speaking, not { $seat }.
+ }
+error-already_nominated = Player { $seat } is already nominated.
+error-nomination_used = Player { $seat } has already nominated player { $target }: one nomination a day (4.4.3).
+error-self_nomination = You can't nominate yourself (club rule).
+error-nomination_in_last_word = No nominations in a last word.
+error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations (4.4.4).
+error-too_many_hands = Too many votes: { $count }, and only { $left } are left (each player votes against one nominee only, 4.1.8).
+error-already_voted = Player { $seat } has already voted: one vote against one nominee only (4.1.8).
+error-bad_count = Invalid value: { $count }.
+error-unknown_reason = Unknown penalty reason: “{ $reason }”.
+error-unknown_role = Unknown role: “{ $role }”.
+error-bad_roles = { $black ->
+    [none] Give the roles of all ten seats.
+   *[other] Wrong deal: 3 blacks (one of them the Don) and 1 Sheriff are needed; given: blacks — { $black }, Dons — { $don }, Sheriffs — { $sheriff }.
+ }
+error-roles_unknown = The roles are not entered.
+error-roles_known = The roles are entered: the rules decide the result themselves.
+error-team_required = The roles are not entered: give player { $seat }'s team (red or black).
+error-not_black = Player { $seat } is not black: he does not shoot.
+error-no_don = The Don is no longer at the table: there is no Don's check, move on.
+error-no_sheriff = The Sheriff is no longer at the table: there is no Sheriff's check, move on.
+error-best_move_not_due = No best move is due now (4.5.9, 7.10).
+error-bad_best_move = A best move names one to three different players.
+error-no_foul = Player { $seat } has no fouls.
+error-foul_has_consequences = { $why ->
+    [removal] Player { $seat }'s foul can't be withdrawn: he has already left the game by it.
+   *[silence_served] Player { $seat }'s foul can't be withdrawn: he has already served the third foul's silence.
+ }
+error-game_over = The game is over.
+error-nothing_to_undo = Nothing to undo.
+error-bad_name = Invalid name for seat { $seat }: 1 to 64 characters.
+
+## Service
+
+service-no_game = There is no game in this chat. Start one: /new.
+service-not_judge = Only the game's judge can do this.
+service-stale = This button is out of date: the game has moved on. Here is where it stands.
+service-game_exists = A game is already running in this chat. Finish it or start over.
+service-nothing_to_undo = Nothing to undo.
+
+## Commands
+
+command-empty_command = An empty command. The commands: /help.
+command-unknown_command = Unknown command: { $command }. The commands: /help.
+command-too_long = The message is too long: { $length } characters, at most { $limit }.
+command-missing_argument = /{ $command }: missing { $argument }. See /help.
+command-too_many_arguments = /{ $command }: “{ $argument }” is one too many. See /help.
+command-bad_seat = /{ $command }: “{ $argument }” is not a seat number (seats are 1 to 10).
+command-bad_argument = /{ $command }: can't understand “{ $argument }”. See /help.
+command-duplicate_seat = /{ $command }: seat { $seat } is given twice.
+command-no_speaker = /{ $command }: nobody is speaking now — say who nominates: /nominate 3 7.
+command-wrong_reason = /{ $command }: reason { $code } ({ $reason }) is a penalty of another weight.
+command-unknown_preset = Unknown rule set: “{ $preset }”. Known: seed, fiim2024, fsm2024.
+command-unknown_option = Unknown option: “{ $option }”.
+command-bad_option_value = Invalid value for option { $option }: “{ $value }”.
+command-unknown_lang = Unknown language: “{ $lang }”. Known: ru, en.
+
+what-seat = a seat number
+what-name = a name
+what-roles = the roles
+what-count = the number of votes
+what-shots = the shots
+what-lang = a language

@@ -1,0 +1,76 @@
+# Отказы: ошибки правил (error-<rules.Code>), сервиса (service-<code>), команд (command-<code>).
+
+error-internal = Внутренняя ошибка. Действие не выполнено.
+error-unknown = Действие не выполнено ({ $code }).
+
+## Правила
+
+error-wrong_phase = Сейчас нельзя { $event }: идёт фаза «{ $phase }».
+error-no_such_seat = Нет места { $seat }: места за столом — с 1 по 10.
+error-not_at_table = Игрок { $seat } уже не за столом.
+error-not_speaker = { $speaker ->
+    [none] Выставлять кандидатуру можно только в свою минуту (4.4.2), а сейчас никто не говорит.
+   *[other] Выставлять кандидатуру можно только в свою минуту (4.4.2): сейчас говорит игрок { $speaker }, а не { $seat }.
+ }
+error-already_nominated = Игрок { $seat } уже выставлен на голосование.
+error-nomination_used = Игрок { $seat } уже выставил игрока { $target }: одна кандидатура в день (4.4.3).
+error-self_nomination = Выставлять себя нельзя (правило клуба).
+error-nomination_in_last_word = В последнем слове выставлять кандидатуру нельзя.
+error-not_current_nominee = Сейчас голосуют против игрока { $expected }, а не { $seat }: голосование идёт в порядке выставления (4.4.4).
+error-too_many_hands = Слишком много голосов: { $count }, а осталось всего { $left } (каждый голосует только против одной кандидатуры, 4.1.8).
+error-already_voted = Игрок { $seat } уже проголосовал: голосовать можно только против одной кандидатуры (4.1.8).
+error-bad_count = Неверное значение: { $count }.
+error-unknown_reason = Неизвестная причина наказания: «{ $reason }».
+error-unknown_role = Неизвестная роль: «{ $role }».
+error-bad_roles = { $black ->
+    [none] Укажите роли всех десяти мест.
+   *[other] Неверная раздача: нужно 3 чёрных (из них 1 Дон) и 1 Шериф, а указано чёрных — { $black }, Донов — { $don }, Шерифов — { $sheriff }.
+ }
+error-roles_unknown = Роли не внесены.
+error-roles_known = Роли внесены: итог игры определяется по правилам сам.
+error-team_required = Роли не внесены: укажите команду игрока { $seat } (красные или чёрные).
+error-not_black = Игрок { $seat } не из чёрной команды: он не стреляет.
+error-no_don = Дона уже нет за столом: проверки Дона нет, перейдите дальше.
+error-no_sheriff = Шерифа уже нет за столом: проверки Шерифа нет, перейдите дальше.
+error-best_move_not_due = Лучший ход сейчас не положен (4.5.9, 7.10).
+error-bad_best_move = В лучшем ходе — от одного до трёх разных игроков.
+error-no_foul = У игрока { $seat } нет фолов.
+error-foul_has_consequences = { $why ->
+    [removal] Фол игрока { $seat } снять нельзя: по нему игрок уже покинул игру.
+   *[silence_served] Фол игрока { $seat } снять нельзя: игрок уже отбыл молчание за третий фол.
+ }
+error-game_over = Игра окончена.
+error-nothing_to_undo = Отменять нечего.
+error-bad_name = Неверное имя для места { $seat }: от 1 до 64 символов.
+
+## Сервис
+
+service-no_game = В этом чате нет игры. Начните новую: /new.
+service-not_judge = Это может делать только судья игры.
+service-stale = Кнопка устарела: игра уже изменилась. Вот текущее положение.
+service-game_exists = В этом чате уже идёт игра. Доиграйте её или начните заново.
+service-nothing_to_undo = Отменять нечего.
+
+## Команды
+
+command-empty_command = Пустая команда. Список команд: /help.
+command-unknown_command = Неизвестная команда: { $command }. Список команд: /help.
+command-too_long = Слишком длинное сообщение: { $length } символов, можно не больше { $limit }.
+command-missing_argument = /{ $command }: не хватает: { $argument }. Подробнее: /help.
+command-too_many_arguments = /{ $command }: лишнее «{ $argument }». Подробнее: /help.
+command-bad_seat = /{ $command }: «{ $argument }» — не номер места (места с 1 по 10).
+command-bad_argument = /{ $command }: не понимаю «{ $argument }». Подробнее: /help.
+command-duplicate_seat = /{ $command }: место { $seat } указано дважды.
+command-no_speaker = /{ $command }: сейчас никто не говорит — укажите, кто выставляет: /nominate 3 7.
+command-wrong_reason = /{ $command }: причина { $code } ({ $reason }) — наказание другой тяжести.
+command-unknown_preset = Неизвестный набор правил: «{ $preset }». Есть: seed, fiim2024, fsm2024.
+command-unknown_option = Неизвестная опция: «{ $option }».
+command-bad_option_value = Неверное значение опции { $option }: «{ $value }».
+command-unknown_lang = Неизвестный язык: «{ $lang }». Есть: ru, en.
+
+what-seat = номер места
+what-name = имя
+what-roles = роли
+what-count = число голосов
+what-shots = выстрелы
+what-lang = язык

@@ -1,0 +1,85 @@
+# Панель судьи (status-*, action-*) и итоги игры (result-*).
+
+## Заголовок
+
+status-setup = Подготовка к игре: { $preset }.
+status-night-zero = Нулевая ночь — договорка.
+status-day = День { $day } — { $phase }.
+status-night = Ночь { $night } — { $step }.
+status-over = Игра окончена. { $outcome }
+
+## Кто говорит
+
+status-turn-speech = Говорит игрок { $seat } — { $seconds }.
+status-turn-silenced = Игрок { $seat } лишён слова в эту минуту (третий фол, 4.4): он может только выставить кандидатуру.
+status-turn-last_word = Последнее слово игрока { $seat } — { $seconds }.
+status-turn-tie_speech = Слово перед переголосованием: игрок { $seat } — { $seconds }.
+
+## Голосование
+
+status-vote-banned = Голосование дня { $day } не проводится ({ $rule }): удалён игрок { $seat }.
+status-roles-unknown = Роли не внесены: итог игры объявляет судья.
+status-nominees = Выставлены (только для судьи, 5.4): { $seats }.
+status-no-nominees = Никто не выставлен.
+status-count = { $seat } — { $votes }
+status-ballot = { $round ->
+    [0] Голосование
+   *[other] Переголосование
+ } среди игроков { $seats }{ $counts ->
+    [none] .
+   *[other] : { $counts }.
+ }
+status-raise = Голосование за подъём игроков { $seats }.
+status-result-fixed = Итог уже определён. { $outcome } Объявить после последнего слова (7.9).
+
+## Места
+
+status-seats = Игроки:
+status-seat = { $seat }: { $facts }
+status-silence-pending = молчит в ближайшую минуту (третий фол, 4.4)
+
+left-vote = покинул игру по итогам голосования (день { $day })
+left-raise = покинул игру по итогам голосования за подъём (день { $day })
+left-kill = убит ночью { $day }
+left-fouls = удалён: 4 фола, { $when ->
+    [night] ночь
+   *[day] день
+ } { $day } (4.5)
+left-disqualification = удалён: дисквалифицирующий фол{ $reason ->
+    [none] { "" }
+   *[other] { " — " }{ $reason } ({ $code })
+ }, { $when ->
+    [night] ночь
+   *[day] день
+ } { $day }
+left-team_loss = покинул игру: ППК (день { $day })
+
+## Что дальше
+
+action-start = Дальше: имена (/name), роли (/roles), затем начало игры — /start.
+action-next = Дальше: договорка — { $seconds }; затем /next — наступает утро.
+action-speech = Дальше: речь игрока { $seat } — { $seconds }. Выставить кандидатуру — /nominate, закончить речь — /next.
+action-silenced = Дальше: игрок { $seat } молчит (4.4), но может выставить кандидатуру — /nominate; дальше — /next.
+action-last_word = Дальше: последнее слово игрока { $seat } — { $seconds }; закончить — /next.
+action-tie_speech = Дальше: слово игрока { $seat } перед переголосованием — { $seconds }; закончить — /next.
+action-vote = Кто за то, чтобы игрок { $nominee } покинул игровой стол? Осталось: { $left }. Запишите: /vote { $n } и число голосов.
+action-raise_vote = Кто за то, чтобы все голосуемые игроки ({ $seats }) покинули игровой стол? Нужно не меньше { $need } из { $at_table }. Запишите: /raise и число голосов.
+action-shooting = Дальше: стрельба — /kill и номер, /shots или промах — /miss.
+action-don_check = Дальше: проверка Дона — /don и номер; без проверки — /next.
+action-sheriff_check = Дальше: проверка Шерифа — /sheriff и номер; без проверки — /next.
+action-best_move = Дальше: лучший ход игрока { $seat } — /bestmove и до трёх номеров; без лучшего хода — /next.
+action-none = Игра окончена.
+
+## Итоги
+
+result-title = Итоги игры. { $outcome }
+result-not-over = Игра ещё не окончена.
+result-departures = Покинули игру по порядку:
+result-departure = { $index }. { $seat } — { $how }
+result-no-departures = Никто не покинул игру.
+result-fouls = Фолы: { $list }.
+result-no-fouls = Фолов нет.
+result-best-move = Лучший ход игрока { $seat }: { $guesses }.
+result-best-move-hits = Лучший ход игрока { $seat }: { $guesses } (чёрных: { $hits }).
+result-roles = Роли: { $roles }.
+result-roles-unknown = Роли не вносились.

@@ -1,0 +1,437 @@
+"""Words for the rules engine's output: notices, refusals, the judge's panel and the final result.
+
+Every text comes from a :class:`~bot.i18n.Catalog`. Catalog keys are literal where the code picks
+one message (``cat.text("status-day", …)``) and built from an enum value where a whole family is
+covered (``notice-<Kind>``, ``error-<Code>``, ``reason-<code>``, ``phase-<Phase>`` …);
+``tests/test_i18n.py`` checks both kinds against every locale.
+
+Secrecy (F24 §4.4.13, §4.5.4: roles stay hidden; seed 5.4: the judge gives no information on the
+nominees): :func:`notice_text` of a non-private notice never names a role, and
+:func:`status_text` with ``for_judge=False`` shows neither nominees nor roles. Notices carry seats,
+never names; the panel and the result may show names.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable, Mapping
+
+import rules
+from rules import Cause, Kind, NightStep, Notice, Phase, Role, Team
+
+from .i18n import Catalog
+
+log = logging.getLogger(__name__)
+
+NONE = "none"  # the value a select expression sees for a missing seat or answer
+
+GENERIC_REASONS = frozenset({"warning", "foul", "dq", "ppk"})  # codes without an item number
+
+# Parameters that hold one seat, or a list of seats.
+_SEAT_PARAMS = frozenset({"seat", "speaker", "expected", "target", "by", "nominee", "opener", "killed"})
+_SEATS_PARAMS = frozenset({"seats", "nominees", "guesses"})
+
+# The kinds of rules.Action (rules.queries.next_action).
+ACTION_KINDS = (
+    "start", "next", "speech", "last_word", "tie_speech", "vote", "raise_vote", "shooting",
+    "don_check", "sheriff_check", "best_move", "none",
+)
+
+# Why a vote is not held (rules.vote_plan) or nobody leaves by it (Kind.NOBODY_LEAVES).
+NO_VOTE_REASONS = (
+    "5.1", "5.2", "no_nominees", "first_day_no_vote", "4.4.10", "5.6", "5.9", "3_of_9", "2_of_4",
+    "no_raise_vote", "raise_failed", "first_day_raise_only",
+)
+
+# How a game ends (rules.Result.why).
+END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared")
+
+# The role order for the reveal: black first, then the Sheriff (civilians are "the rest").
+_REVEAL_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF)
+
+
+# --- small pieces ---------------------------------------------------------------------------
+
+def key_part(code: str) -> str:
+    """A code as a Fluent identifier part: ``"4.2.7"`` → ``"4_2_7"``."""
+    return code.replace(".", "_")
+
+
+def seat_label(seat: Any, cat: Catalog) -> str:
+    """``№5`` (or ``#5``); anything that is not a seat number is shown as it is."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return cat.text("seat", n=seat)
+    return cat.text("seat", n=str(seat))
+
+
+def seat_list(seats: Iterable[Any], cat: Catalog) -> str:
+    """``№3, №7``."""
+    return ", ".join(seat_label(s, cat) for s in seats)
+
+
+def player_label(state: rules.GameState, seat: int, cat: Catalog) -> str:
+    """A seat with its player's name when set: ``№3 Вася`` (the panel and the result only)."""
+    name = state.seat(seat).name
+    if name:
+        return cat.text("seat-named", n=seat, name=name)
+    return seat_label(seat, cat)
+
+
+def duration(seconds: int, cat: Catalog) -> str:
+    """``60 секунд``."""
+    return cat.text("seconds", count=seconds)
+
+
+def reason_text(code: str, cat: Catalog) -> str:
+    """A penalty reason in words (seed IV; F24 §6): ``"4.2.7"`` → «слёзы за игровым столом»."""
+    key = f"reason-{key_part(code)}"
+    if cat.has(key):
+        return cat.text(key)
+    return cat.text("reason-unknown", code=code)
+
+
+def phase_text(phase: str, cat: Catalog) -> str:
+    """A phase or night step in words (the engine names a night step as the phase of a refusal)."""
+    for prefix in ("phase", "step"):
+        key = f"{prefix}-{phase}"
+        if cat.has(key):
+            return cat.text(key)
+    return str(phase)
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
+    """Notice or error parameters as Fluent arguments: seats as labels (``None`` → ``"none"``),
+    lists of seats joined (plus ``<name>_n``, their number), booleans as ``"yes"``/``"no"``,
+    seconds as a duration (plus ``seconds_n``), a penalty reason in words (plus ``code`` and
+    ``generic``), a phase and an event in words."""
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        if name in _SEAT_PARAMS:
+            out[name] = NONE if value is None else seat_label(value, cat)
+        elif name in _SEATS_PARAMS and isinstance(value, (list, tuple)):
+            out[name] = seat_list(value, cat)
+            out[f"{name}_n"] = len(value)
+        elif isinstance(value, bool):
+            out[name] = _yes_no(value)
+        elif value is None:
+            out[name] = NONE
+        elif name == "seconds" and isinstance(value, int):
+            out[name] = duration(value, cat)
+            out["seconds_n"] = value
+        elif name == "reason" and isinstance(value, str):
+            out[name] = reason_text(value, cat)
+            out["code"] = value
+            out["generic"] = _yes_no(value in GENERIC_REASONS)
+        elif name == "phase" and isinstance(value, str):
+            out[name] = phase_text(value, cat)
+        elif name == "preset" and isinstance(value, str):
+            key = f"preset-{value}"
+            out[name] = cat.text(key) if cat.has(key) else value
+        elif name == "event" and isinstance(value, str):
+            key = f"event-{value}"
+            out[name] = cat.text(key) if cat.has(key) else value
+        elif isinstance(value, (int, float, str)):
+            out[name] = value
+        else:
+            out[name] = str(value)
+    return out
+
+
+def _outcome(winner: str | None, why: str, cat: Catalog) -> str:
+    """How the game ended, in one sentence (F24 §1.4, seed 5.8, 4.3)."""
+    return cat.text(f"end-{why}", winner=winner or "draw")
+
+
+def _roles_text(roles: Mapping[Any, str], cat: Catalog) -> str:
+    """«Дон — №2; мафия — №5, №7; Шериф — №8; остальные — мирные»."""
+    by_role: dict[str, list[int]] = {}
+    for seat, role in roles.items():
+        by_role.setdefault(role, []).append(int(seat))
+    parts = [
+        cat.text("roles-part", role=cat.text(f"role-{role.value}"), n=len(by_role[role.value]),
+                 seats=seat_list(sorted(by_role[role.value]), cat))
+        for role in _REVEAL_ORDER if role.value in by_role
+    ]
+    if by_role.get(Role.CIVILIAN.value):
+        parts.append(cat.text("roles-rest"))
+    return "; ".join(parts)
+
+
+# --- notices --------------------------------------------------------------------------------
+
+def notice_text(notice: Notice, cat: Catalog) -> str | None:
+    """The announcement line for ``notice`` (private ones too: they go to the judge only).
+    ``None`` for a notice another one already says (the best-move night step: BEST_MOVE_DUE)."""
+    kind = notice.kind
+    params = dict(notice.params)
+    if kind is Kind.NIGHT_STEP and params.get("step") == NightStep.BEST_MOVE.value:
+        return None
+    args = _args(params, cat)
+    if kind in (Kind.VOTE_NOT_HELD, Kind.NOBODY_LEAVES):
+        args["why"] = no_vote_text(params.get("why"), params.get("seat"), cat)
+    elif kind is Kind.RAISE_VOTE:
+        args["need"] = int(params.get("at_table", 0)) // 2 + 1  # F24 §4.4.12.3: more than half
+    elif kind is Kind.FOUL or kind is Kind.FOUL_WITHDRAWN:
+        args["fouls"] = cat.text("fouls", count=int(params.get("count", 0)))
+    elif kind is Kind.VOTE_COUNTED:
+        args["votes"] = cat.text("votes", count=int(params.get("count", 0)))
+    elif kind is Kind.DAY_STARTS or kind is Kind.JUDGE_MUST_CHECK_END:
+        args["players"] = cat.text("players", count=int(params.get("at_table", 0)))
+    elif kind is Kind.REMOVED:
+        args["mode"] = _removal_mode(params)
+        if params.get("reason") is None:
+            args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
+    elif kind is Kind.TEAM_LOSS:
+        args["team_of"] = cat.text(f"team-of-{params.get('team')}")
+    elif kind is Kind.SHOOTING_RESULT:
+        shots = params.get("shots") or []
+        args["shots"] = ", ".join(
+            cat.text("shot", shooter=seat_label(a, cat),
+                     target=NONE if b is None else seat_label(b, cat)) for a, b in shots)
+        args["has_shots"] = _yes_no(bool(shots))
+    elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
+        args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat)
+        roles = params.get("roles")
+        args["has_roles"] = _yes_no(bool(roles))
+        args["roles"] = _roles_text(roles, cat) if roles else ""
+    key = f"notice-{kind.value}"
+    if not cat.has(key):
+        log.error("catalog %s has no %s", cat.lang, key)
+        return cat.text("notice-unknown", kind=kind.value)
+    return cat.text(key, **args)
+
+
+def _removal_mode(params: Mapping[str, Any]) -> str:
+    """Which removal sentence (seed 4.5): 4 fouls, a disqualifying foul with or without an item,
+    or a night removal whose reason stays hidden."""
+    reason = params.get("reason")
+    if reason is None:
+        return "night"
+    if params.get("cause") == Cause.FOULS.value:
+        return "fouls"
+    return "dq" if reason in GENERIC_REASONS else "dq_item"
+
+
+def no_vote_text(why: Any, seat: Any, cat: Catalog) -> str:
+    """Why no vote is held, or nobody leaves by it (seed 5.1, 5.2, 5.6, 5.9; F24 §4.4.10,
+    §4.4.12.3, §7.11; club options)."""
+    code = str(why)
+    key = f"novote-{key_part(code)}"
+    if not cat.has(key):
+        return code
+    return cat.text(key, seat=NONE if seat is None else seat_label(seat, cat))
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+def error_text(error: Exception, cat: Catalog) -> str:
+    """A clear one-line message for a refusal: :class:`rules.RuleError` (``error-<code>``),
+    ``bot.service.ServiceError`` (``service-<code>``) or ``bot.commands.CommandError``
+    (``command-<code>``); anything else is an internal error."""
+    if isinstance(error, rules.RuleError):
+        prefix, code = "error", error.code.value
+    elif type(error).__name__ == "ServiceError":
+        prefix, code = "service", str(getattr(error, "code", ""))
+    elif type(error).__name__ == "CommandError":
+        prefix, code = "command", str(getattr(error, "code", ""))
+    else:
+        return cat.text("error-internal")
+    params = getattr(error, "params", {}) or {}
+    key = f"{prefix}-{code}"
+    if not cat.has(key):
+        log.error("catalog %s has no %s", cat.lang, key)
+        return cat.text("error-unknown", code=code)
+    args = _args(params, cat)
+    if prefix == "command" and code == "missing_argument":
+        what = f"what-{params.get('argument')}"  # what is missing: seat, name, count, …
+        if cat.has(what):
+            args["argument"] = cat.text(what)
+    return cat.text(key, **args)
+
+
+# --- the judge's panel ----------------------------------------------------------------------
+
+def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str:
+    """The panel: day and phase, who speaks and for how long, the seats with their fouls and
+    departures, cancelled votes (seed 5.1–5.2); for the judge also the roles, today's nominees
+    and the ballot (seed 5.4: never to the players), a result fixed until the last word
+    (F24 §7.9) and what to do next (:func:`rules.next_action`)."""
+    lines = [_header(state, cat)]
+    turn = rules.current_turn(state)
+    if turn is not None:
+        lines.append(_turn_text(state, turn, cat))
+    lines.extend(_vote_bans(state, cat))
+    if for_judge:
+        lines.extend(_judge_lines(state, cat))
+    lines.append(cat.text("status-seats"))
+    lines.extend(_seat_line(state, seat, cat, for_judge=for_judge) for seat in state.seats)
+    if for_judge:
+        lines.append(action_text(state, cat))
+    return "\n".join(lines)
+
+
+def _header(state: rules.GameState, cat: Catalog) -> str:
+    phase = state.phase
+    if phase is Phase.SETUP:
+        return cat.text("status-setup", preset=cat.text(f"preset-{state.config.preset}"))
+    if phase is Phase.NIGHT_ZERO:
+        return cat.text("status-night-zero")
+    if phase is Phase.GAME_OVER:
+        result = state.result
+        outcome = _outcome(result.winner.value if result and result.winner else None,
+                           result.why if result else "declared", cat)
+        return cat.text("status-over", outcome=outcome)
+    night = state.night
+    if night is not None:
+        return cat.text("status-night", night=night.number, step=cat.text(f"step-{night.step.value}"))
+    return cat.text("status-day", day=state.day, phase=cat.text(f"phase-{phase.value}"))
+
+
+def _turn_text(state: rules.GameState, turn: rules.Turn, cat: Catalog) -> str:
+    who = player_label(state, turn.seat, cat)
+    if turn.kind == "speech" and turn.seconds == 0:
+        return cat.text("status-turn-silenced", seat=who)  # seed 4.4
+    if turn.kind == "last_word":
+        return cat.text("status-turn-last_word", seat=who, seconds=duration(turn.seconds, cat))
+    if turn.kind == "tie_speech":
+        return cat.text("status-turn-tie_speech", seat=who, seconds=duration(turn.seconds, cat))
+    return cat.text("status-turn-speech", seat=who, seconds=duration(turn.seconds, cat))
+
+
+def _vote_bans(state: rules.GameState, cat: Catalog) -> list[str]:
+    """Votes a removal cancelled, today or later (seed 5.1, 5.2): announced, so public."""
+    if state.phase in (Phase.SETUP, Phase.GAME_OVER):
+        return []
+    first = state.day + 1 if state.phase is Phase.NIGHT or state.vote_over else state.day
+    return [cat.text("status-vote-banned", day=day, rule=rule, seat=seat_label(seat, cat))
+            for day, (rule, seat) in sorted(state.vote_bans.items()) if day >= first]
+
+
+def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
+    lines: list[str] = []
+    if not state.roles_known and state.phase is not Phase.GAME_OVER:
+        lines.append(cat.text("status-roles-unknown"))
+    if state.phase in (Phase.SPEECH, Phase.LAST_WORD) and state.day >= 1 and not state.vote_over:
+        nominees = [n for n in state.nominees if state.seat(n).at_table]
+        if nominees:
+            lines.append(cat.text("status-nominees", seats=seat_list(nominees, cat), n=len(nominees)))
+        else:
+            lines.append(cat.text("status-no-nominees"))
+    ballot = state.ballot
+    if state.phase is Phase.VOTING and ballot is not None:
+        counts = ", ".join(
+            cat.text("status-count", seat=seat_label(c, cat),
+                     votes=cat.text("votes", count=ballot.counts.get(c, 0)))
+            for c in ballot.candidates[:ballot.index])
+        lines.append(cat.text("status-ballot", round=ballot.round,
+                              seats=seat_list(ballot.candidates, cat),
+                              counts=counts or NONE))
+    if state.phase is Phase.RAISE_VOTE:
+        lines.append(cat.text("status-raise", seats=seat_list(state.raise_candidates, cat)))
+    if state.result is not None and state.phase is not Phase.GAME_OVER:
+        outcome = _outcome(state.result.winner.value if state.result.winner else None,
+                           state.result.why, cat)
+        lines.append(cat.text("status-result-fixed", outcome=outcome))  # F24 §7.9
+    return lines
+
+
+def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_judge: bool) -> str:
+    facts: list[str] = []
+    if for_judge and seat.role is not None:
+        facts.append(cat.text(f"role-{seat.role.value}"))
+    if seat.fouls:
+        facts.append(cat.text("fouls", count=len(seat.fouls)))
+    if seat.warnings:
+        facts.append(cat.text("warnings", count=len(seat.warnings)))
+    if seat.silence_pending and seat.at_table:
+        facts.append(cat.text("status-silence-pending"))  # seed 4.4
+    if seat.departure is not None:
+        facts.append(departure_text(seat.departure, cat, reveal=for_judge))
+    who = player_label(state, seat.number, cat)
+    if not facts:
+        return who
+    return cat.text("status-seat", seat=who, facts="; ".join(facts))
+
+
+def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool) -> str:
+    """How a seat left: by the vote, the raise, the night kill, 4 fouls (seed 4.5), a
+    disqualifying foul (seed 4.2) with its reason unless it was at night and ``reveal`` is off."""
+    reason = departure.reason
+    show_reason = (reason is not None and reason not in GENERIC_REASONS
+                   and (reveal or departure.phase == "day"))
+    return cat.text(
+        f"left-{departure.cause.value}",
+        day=departure.day,
+        when=departure.phase,
+        reason=reason_text(reason, cat) if show_reason and reason else NONE,
+        code=reason or NONE,
+    )
+
+
+def action_text(state: rules.GameState, cat: Catalog) -> str:
+    """What the judge does next, with the command for it (:func:`rules.next_action`)."""
+    action = rules.next_action(state)
+    params = dict(action.params)
+    if action.kind == "speech" and params.get("seconds") == 0:
+        return cat.text("action-silenced", seat=seat_label(params["seat"], cat))  # seed 4.4
+    args = _args(params, cat)
+    if action.kind == "vote":
+        args["left"] = cat.text("votes", count=int(params.get("hands_left", 0)))
+        args["n"] = str(params["nominee"])
+    elif action.kind == "raise_vote":
+        args["need"] = int(params.get("at_table", 0)) // 2 + 1
+    return cat.text(f"action-{action.kind}", **args)
+
+
+# --- the end --------------------------------------------------------------------------------
+
+def result_text(state: rules.GameState, cat: Catalog) -> str:
+    """The end: the winner and why (F24 §1.4), the order in which seats left and why, fouls per
+    seat, night 1's best move (F24 §8.3), the roles (revealed once the game is over)."""
+    lines: list[str] = []
+    result = state.result
+    if state.phase is Phase.GAME_OVER and result is not None:
+        winner = result.winner.value if result.winner else None
+        lines.append(cat.text("result-title", outcome=_outcome(winner, result.why, cat)))
+    else:
+        lines.append(cat.text("result-not-over"))
+    departures = sorted(state.departures(), key=lambda item: item[1].order)
+    if departures:
+        lines.append(cat.text("result-departures"))
+        for index, (number, departure) in enumerate(departures, 1):
+            lines.append(cat.text("result-departure", index=index, seat=player_label(state, number, cat),
+                                  how=departure_text(departure, cat, reveal=True)))
+    else:
+        lines.append(cat.text("result-no-departures"))
+    fouled = [s for s in state.seats if s.fouls]
+    if fouled:
+        lines.append(cat.text("result-fouls", list="; ".join(
+            cat.text("status-count", seat=player_label(state, s.number, cat),
+                     votes=cat.text("fouls", count=len(s.fouls))) for s in fouled)))
+    else:
+        lines.append(cat.text("result-no-fouls"))
+    lines.extend(_best_move_lines(state, cat))
+    roles = {s.number: s.role.value for s in state.seats if s.role is not None}
+    over = state.phase is Phase.GAME_OVER
+    if roles and over:
+        lines.append(cat.text("result-roles", roles=_roles_text(roles, cat)))
+    elif not roles:
+        lines.append(cat.text("result-roles-unknown"))
+    return "\n".join(lines)
+
+
+def _best_move_lines(state: rules.GameState, cat: Catalog) -> list[str]:
+    """Night 1's best move (F24 §8.3); the hits only once the game is over (roles hidden)."""
+    first = next((n for n in state.nights if n.number == 1), None)
+    if first is None or not first.best_move or first.killed is None:
+        return []
+    guesses = seat_list(first.best_move, cat)
+    who = player_label(state, first.killed, cat)
+    if state.roles_known and state.phase is Phase.GAME_OVER:
+        hits = sum(1 for g in first.best_move if state.team_of(g) is Team.BLACK)
+        return [cat.text("result-best-move-hits", seat=who, guesses=guesses, hits=hits)]
+    return [cat.text("result-best-move", seat=who, guesses=guesses)]

@@ -1,0 +1,257 @@
+"""The judge's command language (bot/commands.py): what each typed command means, and a clear
+CommandError for every malformed one. Whether the rules allow a command now is the engine's
+business; these tests only check the parse (and, where it matters, that the engine accepts it)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from bot import commands as c
+from bot.commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd, parse
+
+ROLES_2_5_7_8 = ("civilian", "don", "civilian", "civilian", "mafia", "civilian", "mafia",
+                 "sheriff", "civilian", "civilian")
+
+
+def play(*texts: str) -> rules.GameState:
+    """A seed game driven through the parser: each text parsed against the state it acts on."""
+    state = rules.new_game(rules.PRESETS["seed"])
+    for text in texts:
+        command = parse(text, state)
+        assert isinstance(command, Act), text
+        state, _ = rules.apply(state, command.event)
+    return state
+
+
+def day_one() -> rules.GameState:
+    return play("/roles D2 M5 M7 S8", "/start", "/next")
+
+
+# --- what the commands mean -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "event"), [
+    ("/name 3 Вася", rules.SetName(seat=3, name="Вася")),
+    ("/name 10  Анна Мария ", rules.SetName(seat=10, name="Анна Мария")),
+    ("/start", rules.StartGame()),
+    ("/next", rules.Next()),
+    ("/n", rules.Next()),
+    ("/pass", rules.Next()),
+    ("next", rules.Next()),  # the slash is optional
+    ("/NEXT", rules.Next()),
+    ("/next@referee_bot", rules.Next()),  # a Telegram group command
+    ("/nominate 3 7", rules.Nominate(by=3, target=7)),
+    ("/vote 7 4", rules.Vote(nominee=7, count=4)),
+    ("/vote 7 0", rules.Vote(nominee=7, count=0)),
+    ("/vote 7 1,2,3", rules.Vote(nominee=7, voters=(1, 2, 3))),
+    ("/vote 7 1 2 3", rules.Vote(nominee=7, voters=(1, 2, 3))),
+    ("/vote 7 4,", rules.Vote(nominee=7, voters=(4,))),
+    ("/raise 6", rules.RaiseVote(count=6)),
+    ("/raise 1,2,3", rules.RaiseVote(voters=(1, 2, 3))),
+    ("/kill 4", rules.NightKill(target=4)),
+    ("/miss", rules.NightKill(target=None)),
+    ("/shots 2:7 5:7 7:7", rules.Shots(shots=((2, 7), (5, 7), (7, 7)))),
+    ("/shots 2:7 5:- 7:7", rules.Shots(shots=((2, 7), (5, None), (7, 7)))),
+    ("/don 3", rules.DonCheck(target=3)),
+    ("/sheriff 5", rules.SheriffCheck(target=5)),
+    ("/bestmove 1 2 3", rules.BestMove(guesses=(1, 2, 3))),
+    ("/bestmove 1,2", rules.BestMove(guesses=(1, 2))),
+    ("/foul 5", rules.Penalty(seat=5, reason="foul")),
+    ("/foul 5 4.1.3", rules.Penalty(seat=5, reason="4.1.3")),
+    ("/warn 5", rules.Penalty(seat=5, reason="warning")),
+    ("/dq 5", rules.Penalty(seat=5, reason="dq")),
+    ("/dq 5 4.2.7", rules.Penalty(seat=5, reason="4.2.7")),
+    ("/ppk 5", rules.Penalty(seat=5, reason="ppk")),
+    ("/ppk 5 4.3.1 black", rules.Penalty(seat=5, reason="4.3.1", team="black")),
+    ("/ppk 5 red", rules.Penalty(seat=5, reason="ppk", team="red")),
+    ("/ppk 5 чёрные 4.3.2", rules.Penalty(seat=5, reason="4.3.2", team="black")),
+    ("/unfoul 5", rules.WithdrawFoul(seat=5)),
+    ("/result red", rules.DeclareResult(winner="red")),
+    ("/result black", rules.DeclareResult(winner="black")),
+    ("/result draw", rules.DeclareResult(winner="draw")),
+])
+def test_event_commands(text: str, event: rules.Event) -> None:
+    assert parse(text, None) == Act(event)
+
+
+@pytest.mark.parametrize(("text", "command"), [
+    ("/undo", UndoCmd(1)),
+    ("/undo 3", UndoCmd(3)),
+    ("/status", Show("status")),
+    ("/log", Show("log")),
+    ("/help", Show("help")),
+    ("/result", Show("result")),
+    ("/lang en", SetLang("en")),
+    ("/lang RU", SetLang("ru")),
+    ("/quit", Quit()),
+    ("/new", NewGame("seed", {})),
+    ("/new fiim2024", NewGame("fiim2024", {})),
+])
+def test_other_commands(text: str, command: c.Command) -> None:
+    assert parse(text, None) == command
+
+
+def test_roles_letters_build_the_full_deal() -> None:
+    """R1.1: Don, two mafia, the Sheriff; every seat not named is a civilian."""
+    assert parse("/roles D2 M5 M7 S8", None) == Act(rules.SetRoles(roles=ROLES_2_5_7_8))
+    assert parse("/roles д2 м5 м7 ш8", None) == Act(rules.SetRoles(roles=ROLES_2_5_7_8))
+    assert parse("/roles M7,S8,D2,M5", None) == Act(rules.SetRoles(roles=ROLES_2_5_7_8))
+    assert parse("/roles unknown", None) == Act(rules.SetRoles(roles=(None,) * 10))
+
+
+def test_roles_are_accepted_by_the_engine() -> None:
+    state = play("/roles D2 M5 M7 S8")
+    assert [s.role.value for s in state.seats] == list(ROLES_2_5_7_8)
+
+
+def test_roles_with_a_wrong_count_are_left_to_the_engine() -> None:
+    """Two blacks only: the parser builds the tuple, the engine refuses it (R1.1)."""
+    command = parse("/roles D2 M5 S8", None)
+    assert isinstance(command, Act)
+    with pytest.raises(rules.RuleError) as caught:
+        rules.apply(rules.new_game(), command.event)
+    assert caught.value.code is rules.Code.BAD_ROLES
+
+
+def test_nominate_with_one_seat_uses_the_speaker() -> None:
+    """F24 §4.4.2: the speaker nominates in his own minute; day 1 opens with seat 1 (R3.1)."""
+    state = day_one()
+    assert state.speaker == 1
+    assert parse("/nominate 7", state) == Act(rules.Nominate(by=1, target=7))
+    state = play("/roles D2 M5 M7 S8", "/start", "/next", "/next", "/nominate 7")
+    assert state.nominations == [(2, 7)]
+
+
+def test_nominate_with_one_seat_needs_a_speaker() -> None:
+    for state in (None, play("/roles D2 M5 M7 S8", "/start")):  # nobody speaks at night 0
+        with pytest.raises(CommandError) as caught:
+            parse("/nominate 7", state)
+        assert caught.value.code == "no_speaker"
+
+
+def test_new_options() -> None:
+    command = parse("/new fsm2024 raise_vote=no self_nomination=true best_move=yes "
+                    "first_day_vote=no_vote draw_quiet_nights=4 timers.speech=45", None)
+    assert isinstance(command, NewGame)
+    assert command.preset == "fsm2024"
+    assert command.options == {
+        "raise_vote": False, "self_nomination": True, "best_move": True,
+        "first_day_vote": "no_vote", "draw_quiet_nights": 4, "timers": {"speech": 45},
+    }
+    config = command.config()
+    assert config.preset == "fsm2024"
+    assert config.raise_vote is False
+    assert config.raise_3_of_9 is True  # the preset's own value is kept (S24)
+    assert config.first_day_vote is rules.FirstDayVote.NO_VOTE
+    assert config.timers.speech == 45
+    assert config.timers.tie_speech == rules.PRESETS["fsm2024"].timers.tie_speech
+
+
+def test_new_without_a_preset_is_the_seed() -> None:
+    command = parse("/new third_foul=short_speech", None)
+    assert command == NewGame("seed", {"third_foul": "short_speech"})
+    assert isinstance(command, NewGame)
+    assert command.config().third_foul is rules.ThirdFoul.SHORT_SPEECH
+
+
+def test_every_option_name_is_known_to_the_config() -> None:
+    for name in c.option_names():
+        assert name.startswith("timers.") or hasattr(rules.RulesConfig(), name)
+
+
+def test_penalties_reach_the_engine() -> None:
+    """Seed 4.4: the third foul silences the nearest speech."""
+    state = play("/roles D2 M5 M7 S8", "/start", "/next", "/foul 4", "/foul 4 4.1.3", "/foul 4 4.1.1")
+    assert state.seat(4).fouls == ["foul", "4.1.3", "4.1.1"]
+    assert state.seat(4).silence_pending
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+BAD_INPUT = [
+    ("", "empty_command", {}),
+    ("   ", "empty_command", {}),
+    ("/frobnicate 3", "unknown_command", {"command": "/frobnicate"}),
+    ("/kill 0", "bad_seat", {"argument": "0"}),
+    ("/kill 11", "bad_seat", {"argument": "11"}),
+    ("/kill -1", "bad_seat", {"argument": "-1"}),
+    ("/kill abc", "bad_seat", {"argument": "abc"}),
+    ("/kill 3.5", "bad_seat", {"argument": "3.5"}),
+    ("/kill ²", "bad_seat", {"argument": "²"}),  # str.isdigit() says yes; a seat it is not
+    ("/kill ٣", "bad_seat", {"argument": "٣"}),  # an Arabic-Indic three
+    ("/name 11 Вася", "bad_seat", {"argument": "11"}),
+    ("/vote 0 4", "bad_seat", {"argument": "0"}),
+    ("/vote 7 1,11", "bad_seat", {"argument": "11"}),
+    ("/vote 7 1,1", "duplicate_seat", {"seat": 1}),
+    ("/shots 2:12", "bad_seat", {"argument": "12"}),
+    ("/bestmove 1 1", "duplicate_seat", {"seat": 1}),
+    ("/roles D2 M2 M7 S8", "duplicate_seat", {"seat": 2}),
+    ("/nominate 3 0", "bad_seat", {"argument": "0"}),
+    ("/kill", "missing_argument", {"command": "kill", "argument": "seat"}),
+    ("/name", "missing_argument", {"argument": "seat"}),
+    ("/name 3", "missing_argument", {"argument": "name"}),
+    ("/vote", "missing_argument", {"argument": "seat"}),
+    ("/vote 7", "missing_argument", {"argument": "count"}),
+    ("/raise", "missing_argument", {"argument": "count"}),
+    ("/roles", "missing_argument", {"argument": "roles"}),
+    ("/shots", "missing_argument", {}),
+    ("/lang", "missing_argument", {"argument": "lang"}),
+    ("/nominate", "missing_argument", {}),
+    ("/foul", "missing_argument", {}),
+    ("/kill 3 4", "too_many_arguments", {"argument": "4"}),
+    ("/next 3", "too_many_arguments", {"argument": "3"}),
+    ("/nominate 1 2 3", "too_many_arguments", {"argument": "3"}),
+    ("/bestmove 1 2 3 4", "too_many_arguments", {}),
+    ("/foul 5 4.1.3 4.1.1", "too_many_arguments", {"argument": "4.1.1"}),
+    ("/ppk 5 red black", "too_many_arguments", {"argument": "black"}),
+    ("/vote 7 11", "bad_argument", {"argument": "11"}),  # more hands than seats
+    ("/vote 7 x", "bad_argument", {"argument": "x"}),
+    ("/raise many", "bad_argument", {"argument": "many"}),
+    ("/roles X2 M5 M7 S8", "bad_argument", {"argument": "X2"}),
+    ("/roles D M5 M7 S8", "bad_argument", {"argument": "D"}),
+    ("/shots 27", "bad_argument", {"argument": "27"}),
+    ("/result pink", "bad_argument", {"argument": "pink"}),
+    ("/undo 0", "bad_argument", {"argument": "0"}),
+    ("/undo lots", "bad_argument", {"argument": "lots"}),
+    ("/warn 5 4.2.7", "wrong_reason", {"reason": "4.2.7"}),  # a disqualifying item, not a warning
+    ("/foul 5 dq", "wrong_reason", {"reason": "dq"}),
+    ("/dq 5 4.1.1", "wrong_reason", {"reason": "4.1.1"}),
+    ("/lang de", "unknown_lang", {"lang": "de"}),
+    ("/new chess", "unknown_preset", {"preset": "chess"}),
+    ("/new speed=3", "unknown_option", {"option": "speed"}),
+    ("/new timers.lunch=30", "unknown_option", {"option": "timers.lunch"}),
+    ("/new preset=fiim2024", "unknown_option", {"option": "preset"}),
+    ("/new raise_vote=maybe", "bad_option_value", {"option": "raise_vote", "value": "maybe"}),
+    ("/new draw_quiet_nights=three", "bad_option_value", {"option": "draw_quiet_nights"}),
+    ("/new third_foul=jail", "bad_option_value", {"option": "third_foul"}),
+    ("/new timers.speech=-5", "bad_option_value", {"option": "timers.speech"}),
+    ("/new raise_vote", "bad_argument", {"argument": "raise_vote"}),
+    ("/name 3 " + "я" * 5000, "too_long", {"limit": c.MAX_INPUT}),
+    ("x" * 5000, "too_long", {"length": 5000}),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "params"), BAD_INPUT, ids=[t[:24] for t, _, _ in BAD_INPUT])
+def test_bad_input_is_a_clear_error(text: str, code: str, params: dict) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse(text, day_one())
+    assert caught.value.code == code
+    assert code in c.COMMAND_ERROR_CODES
+    for key, value in params.items():
+        assert caught.value.params[key] == value
+
+
+def test_every_error_code_is_raised_somewhere() -> None:
+    """Each code listed for the catalogs is one the parser really uses."""
+    raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker"}
+    assert raised == set(c.COMMAND_ERROR_CODES)
+
+
+def test_a_long_but_allowed_line_is_parsed() -> None:
+    """The cap is on the whole line; a name the engine refuses (over 64 characters) is refused
+    by the engine, not the parser."""
+    command = parse("/name 3 " + "я" * 100, None)
+    assert isinstance(command, Act)
+    with pytest.raises(rules.RuleError) as caught:
+        rules.apply(rules.new_game(), command.event)
+    assert caught.value.code is rules.Code.BAD_NAME

@@ -1,0 +1,230 @@
+"""The console adapter (bot/console.py) run through ``bot.cli.main`` with stdin replaced: a
+script on a temporary database, resuming after a restart, ``--strict``. Outcomes are asserted from
+the game state in the store, not from the printed words."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+
+import rules
+from bot import console
+from bot.cli import main
+from bot.i18n import catalog
+from bot.render import action_text
+from storage import Store
+
+SETUP = """\
+# the judge's evening begins
+/name 1 Анна
+/name 2 Борис
+
+/roles D2 M5 M7 S8
+/start
+"""
+
+
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], db: Path,
+        script: str, *options: str) -> tuple[int, str]:
+    """``mafia-referee console --db DB [options]`` with ``script`` as stdin (not a terminal)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    status = main(["console", "--db", str(db), "--lang", "en", *options])
+    return status, capsys.readouterr().out
+
+
+def stored(db: Path, chat: str = console.CHAT) -> tuple[int, rules.GameState, int]:
+    """The chat's current game in the store: its id, the state its log folds to, and its
+    number of logged events."""
+
+    async def read() -> tuple[int, rules.GameState, int]:
+        store = await Store.open(db)
+        try:
+            row = await store.current_game(chat)
+            assert row is not None
+            logged = [rules.from_dict(e.event) for e in await store.events(row.id)]
+            state, _ = rules.fold(rules.config_from_dict(row.config), logged, row.names)
+            return row.id, state, len(logged)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+def test_a_script_is_played_and_echoed(monkeypatch, capsys, db_path: Path) -> None:
+    status, out = run(monkeypatch, capsys, db_path, SETUP + "/next\n/nominate 7\n")
+    assert status == 0
+    # every command is echoed; comments and blank lines are not
+    echoed = [line for line in out.splitlines() if line.startswith(console.PROMPT)]
+    assert echoed == ["> /name 1 Анна", "> /name 2 Борис", "> /roles D2 M5 M7 S8", "> /start",
+                      "> /next", "> /nominate 7"]
+    assert "the judge's evening" not in out
+    _, state, count = stored(db_path)
+    assert count == 6
+    assert state.seat(1).name == "Анна"
+    assert state.phase is rules.Phase.SPEECH and state.day == 1  # F24 §4.3.2: seat 1 opens day 1
+    assert state.nominations == [(1, 7)]  # /nominate 7 by the speaker
+    # the judge sees what to do next after the last command
+    assert out.rstrip().endswith(action_text(state, catalog("en")))
+
+
+def test_the_judge_sees_private_notices(monkeypatch, capsys, db_path: Path) -> None:
+    """The console user is the judge: a check answer (private, F24 §4.5.6) is printed."""
+    from bot.render import notice_text
+
+    script = SETUP + "/next\n" + "/next\n" * 10 + "/kill 1\n/don 8\n"
+    status, out = run(monkeypatch, capsys, db_path, script)
+    assert status == 0
+    _, state, _ = stored(db_path)
+    assert state.night is not None and state.night.don_check == 8
+    answer = notice_text(rules.Notice(rules.Kind.DON_CHECK, {"target": 8, "sheriff": True}, True),
+                         catalog("en"))
+    assert answer and answer in out
+
+
+def test_restart_resumes_the_same_game(monkeypatch, capsys, db_path: Path) -> None:
+    run(monkeypatch, capsys, db_path, SETUP)
+    first_id, state, _ = stored(db_path)
+    assert state.phase is rules.Phase.NIGHT_ZERO
+    status, _ = run(monkeypatch, capsys, db_path, "/next\n/next\n")
+    assert status == 0
+    second_id, state, count = stored(db_path)
+    assert second_id == first_id
+    assert count == 6
+    assert state.phase is rules.Phase.SPEECH and state.speaker == 2  # day 1: #1 spoke, now #2
+
+
+def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
+    run(monkeypatch, capsys, db_path, SETUP)
+    first_id, _, _ = stored(db_path)
+    status, _ = run(monkeypatch, capsys, db_path, "/name 3 Вера\n", "--new")
+    assert status == 0
+    second_id, state, count = stored(db_path)
+    assert second_id != first_id
+    assert count == 1 and state.phase is rules.Phase.SETUP and state.seat(3).name == "Вера"
+    # /new in a script does the same, with the chosen preset and options
+    status, _ = run(monkeypatch, capsys, db_path, "/new fiim2024 timers.speech=45\n/start\n")
+    assert status == 0
+    third_id, state, _ = stored(db_path)
+    assert third_id not in (first_id, second_id)
+    assert state.config.preset == "fiim2024" and state.config.timers.speech == 45
+
+
+def test_strict_stops_at_the_first_refused_command(monkeypatch, capsys, db_path: Path) -> None:
+    """A refused command changes nothing (the engine refuses a vote during setup) and, with
+    --strict, ends the run with status 1 before the next line."""
+    run(monkeypatch, capsys, db_path, SETUP)
+    _, before, count_before = stored(db_path)
+    status, out = run(monkeypatch, capsys, db_path, "/vote 3 4\n/next\n", "--strict")
+    assert status == 1
+    _, after, count_after = stored(db_path)
+    assert count_after == count_before
+    assert after.phase is before.phase is rules.Phase.NIGHT_ZERO
+    assert "> /next" not in out
+
+
+@pytest.mark.parametrize("bad", ["/kill 11", "/frobnicate", "/nominate 3 7"])
+def test_strict_with_parser_and_rule_errors(monkeypatch, capsys, db_path: Path, bad: str) -> None:
+    run(monkeypatch, capsys, db_path, SETUP)
+    _, _, count_before = stored(db_path)
+    status, _ = run(monkeypatch, capsys, db_path, bad + "\n/next\n", "--strict")
+    assert status == 1
+    assert stored(db_path)[2] == count_before
+
+
+def test_without_strict_errors_are_reported_and_the_run_goes_on(monkeypatch, capsys, db_path: Path) -> None:
+    from bot.commands import CommandError
+    from bot.render import error_text
+
+    status, out = run(monkeypatch, capsys, db_path, SETUP + "/kill 11\n/next\n")
+    assert status == 0
+    assert error_text(CommandError("bad_seat", command="kill", argument="11"), catalog("en")) in out
+    _, state, _ = stored(db_path)
+    assert state.phase is rules.Phase.SPEECH
+
+
+def test_undo_status_log_help_and_quit(monkeypatch, capsys, db_path: Path) -> None:
+    script = SETUP + "/next\n/undo\n/status\n/log\n/help\n/quit\n/next\n"
+    status, out = run(monkeypatch, capsys, db_path, script, "--strict")
+    assert status == 0
+    _, state, count = stored(db_path)
+    assert state.phase is rules.Phase.NIGHT_ZERO  # the /next was undone, the one after /quit never ran
+    assert count == 6  # five events and one Undo (the log is append-only)
+    assert "> /next" in out and out.count("> /next") == 1
+
+
+def test_undo_of_nothing_is_refused(monkeypatch, capsys, db_path: Path) -> None:
+    status, _ = run(monkeypatch, capsys, db_path, "/name 1 Анна\n/undo 2\n", "--strict")
+    assert status == 1
+
+
+def test_lang_is_remembered_for_the_chat(monkeypatch, capsys, db_path: Path) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("/lang ru\n"))
+    assert main(["console", "--db", str(db_path)]) == 0
+    capsys.readouterr()
+
+    async def lang() -> str | None:
+        store = await Store.open(db_path)
+        try:
+            return await store.lang(console.CHAT)
+        finally:
+            await store.close()
+
+    assert asyncio.run(lang()) == "ru"
+
+
+def test_a_finished_game_is_not_resumed(monkeypatch, capsys, db_path: Path) -> None:
+    """With roles unknown the judge declares the end; the next run starts a fresh game at the
+    first game command."""
+    run(monkeypatch, capsys, db_path, "/roles unknown\n/start\n/result draw\n")
+    first_id, state, _ = stored(db_path)
+    assert state.phase is rules.Phase.GAME_OVER and state.result.winner is None
+    status, _ = run(monkeypatch, capsys, db_path, "/name 1 Анна\n", "--strict")
+    assert status == 0
+    second_id, state, _ = stored(db_path)
+    assert second_id != first_id and state.phase is rules.Phase.SETUP
+
+
+def test_telegram_is_not_available_yet(capsys) -> None:
+    assert main(["telegram"]) == 2
+    assert capsys.readouterr().err.strip()
+
+
+def test_replay_is_delegated(monkeypatch, tmp_path: Path) -> None:
+    """``replay FILE [--json]`` calls ``bot.replay_cli.run_replay_cli(path, as_json, stdout)``
+    (imported only when used) and returns its status."""
+    import sys
+    import types
+
+    calls: list[tuple[Path, bool, object]] = []
+    fake = types.ModuleType("bot.replay_cli")
+
+    def run_replay_cli(path: Path, as_json: bool, out: object) -> int:
+        calls.append((path, as_json, out))
+        return 3
+
+    fake.run_replay_cli = run_replay_cli  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.replay_cli", fake)
+    monkeypatch.setattr("bot.replay_cli", fake, raising=False)
+    game = tmp_path / "game.json"
+    assert main(["replay", str(game), "--json"]) == 3
+    assert main(["replay", str(game)]) == 3
+    assert calls == [(game, True, sys.stdout), (game, False, sys.stdout)]
+
+
+def test_a_refused_first_command_creates_no_game(monkeypatch, capsys, db_path: Path) -> None:
+    """Nothing is created for a command the rules refuse (a vote in setup) or an undo."""
+    for script in ("/vote 3 4\n", "/undo\n"):
+        status, _ = run(monkeypatch, capsys, db_path, script, "--strict")
+        assert status == 1
+
+    async def current() -> object:
+        store = await Store.open(db_path)
+        try:
+            return await store.current_game(console.CHAT)
+        finally:
+            await store.close()
+
+    assert asyncio.run(current()) is None

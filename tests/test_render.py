@@ -1,0 +1,511 @@
+"""The renderer: announcements, refusals, the judge's panel and the result, on real states built
+with rules.apply. The texts must say what the rules require, in the rules' own terms, and never
+reveal a role or the nominees to the players (F24 §4.4.13, §4.5.4; seed 5.4)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Iterator
+
+import pytest
+
+import rules
+from bot.i18n import LANGS, Catalog, catalog
+from bot.render import (
+    END_REASONS, NO_VOTE_REASONS, error_text, notice_text, reason_text, result_text, status_text,
+)
+from rules import (
+    BestMove, DonCheck, Kind, Next, NightKill, Nominate, Notice, Penalty, RaiseVote, SetName,
+    SetRoles, SheriffCheck, StartGame, Vote,
+)
+
+RU = catalog("ru")
+EN = catalog("en")
+ISOLATION_MARKS = ("\u2068", "\u2069")
+
+# Don #2, mafia #5 and #7, Sheriff #8, the rest civilians (R1.1).
+ROLES = ("civilian", "don", "civilian", "civilian", "mafia", "civilian", "mafia", "sheriff",
+         "civilian", "civilian")
+ALL_ROLES = {n: r for n, r in enumerate(ROLES, 1)}
+
+# Words that name a role (ru, en). "Дон" and "don" as whole words.
+ROLE_WORDS = re.compile(r"шериф|\bдон|мафи|мирн|sheriff|\bdon\b(?!')|mafia|civilian", re.I)
+
+# --- playing --------------------------------------------------------------------------------
+
+
+class Game:
+    """A game driven through rules.apply, keeping every notice."""
+
+    def __init__(self, preset: str = "seed", roles: tuple[str | None, ...] | None = ROLES,
+                 **options: Any) -> None:
+        config = rules.PRESETS[preset].with_options(**options) if options else rules.PRESETS[preset]
+        self.state = rules.new_game(config)
+        self.notices: list[Notice] = []
+        if roles is not None:
+            self.apply(SetRoles(roles))
+
+    def apply(self, *events: rules.Event) -> list[Notice]:
+        new: list[Notice] = []
+        for event in events:
+            self.state, notices = rules.apply(self.state, event)
+            new.extend(notices)
+        self.notices.extend(new)
+        return new
+
+    def to_day_one(self) -> "Game":
+        self.apply(StartGame(), Next())
+        return self
+
+    def speeches(self, count: int) -> list[Notice]:
+        return self.apply(*[Next()] * count)
+
+
+def texts(notices: list[Notice], cat: Catalog = RU) -> list[str]:
+    return [t for t in (notice_text(n, cat) for n in notices) if t]
+
+
+def first(notices: list[Notice], kind: Kind) -> Notice:
+    return next(n for n in notices if n.kind is kind)
+
+
+# --- every notice kind ----------------------------------------------------------------------
+
+SAMPLES: dict[Kind, dict[str, Any]] = {
+    Kind.NAME_SET: {"seat": 3, "name": "Вася"},
+    Kind.ROLES_SET: {"known": True},
+    Kind.GAME_STARTED: {"preset": "seed", "roles_known": True},
+    Kind.NIGHT_ZERO: {"seconds": 60},
+    Kind.DAY_STARTS: {"day": 2, "opener": 2, "at_table": 9},
+    Kind.NIGHT_RESULT: {"night": 1, "killed": 4},
+    Kind.LAST_WORD: {"seat": 4, "seconds": 60, "why": "kill"},
+    Kind.SPEECH: {"seat": 5, "seconds": 60, "silenced": False, "short": False, "day": 2},
+    Kind.SPEECH_SKIPPED: {"seat": 5, "why": "absent"},
+    Kind.NOMINATED: {"by": 1, "target": 3, "nominees": [3]},
+    Kind.VOTE_NOT_HELD: {"day": 1, "why": "4.4.10", "seat": None},
+    Kind.VOTING_STARTS: {"day": 2, "nominees": [3, 7], "round": 0},
+    Kind.VOTE_COUNTED: {"nominee": 3, "count": 4, "derived": False},
+    Kind.TIE: {"seats": [3, 7], "round": 0},
+    Kind.TIE_SPEECH: {"seat": 3, "seconds": 30},
+    Kind.RAISE_VOTE: {"seats": [3, 7], "at_table": 10},
+    Kind.RAISE_RESULT: {"seats": [3, 7], "yes": 6, "at_table": 10, "passed": True},
+    Kind.NOBODY_LEAVES: {"why": "raise_failed", "seats": [3, 7]},
+    Kind.LEAVES_BY_VOTE: {"seats": [3], "cause": "vote", "counts": {3: 6, 7: 4}},
+    Kind.LEADER_STAYS: {"seat": 3, "seconds": 30},
+    Kind.VOTE_CANCELLED: {"day": 2, "seat": 5, "rule": "5.1"},
+    Kind.NEXT_VOTE_CANCELLED: {"day": 3, "seat": 5, "rule": "5.2"},
+    Kind.NIGHT_FALLS: {"night": 2},
+    Kind.SHOOTING_RESULT: {"killed": 4, "why": "kill", "shots": [[2, 4], [5, 4], [7, 4]]},
+    Kind.DON_CHECK: {"target": 8, "sheriff": True},
+    Kind.SHERIFF_CHECK: {"target": 2, "black": True},
+    Kind.BEST_MOVE_DUE: {"seat": 4, "seconds": 20},
+    Kind.BEST_MOVE: {"seat": 4, "guesses": [2, 5, 7]},
+    Kind.BEST_MOVE_HITS: {"seat": 4, "hits": 3},
+    Kind.NIGHT_STEP: {"step": "don_check", "seconds": 10},
+    Kind.WARNING: {"seat": 5, "reason": "warning"},
+    Kind.FOUL: {"seat": 5, "count": 2, "reason": "4.1.3"},
+    Kind.THIRD_FOUL: {"seat": 5, "effect": "silence", "may_nominate": True},
+    Kind.REMOVED: {"seat": 2, "cause": "fouls", "reason": "4.1.1", "tournament": False},
+    Kind.REMOVED_DETAILS: {"seat": 2, "reason": "4.2.2", "tournament": False},
+    Kind.TEAM_LOSS: {"seat": 4, "team": "black", "reason": "4.3.1"},
+    Kind.FOUL_WITHDRAWN: {"seat": 5, "count": 1},
+    Kind.PENALTY_AFTER_RESULT: {"seat": 4, "reason": "4.2.4"},
+    Kind.RESULT_FIXED: {"winner": "red", "why": "all_black_out"},
+    Kind.GAME_OVER: {"winner": "red", "why": "all_black_out", "roles": ALL_ROLES},
+    Kind.JUDGE_MUST_CHECK_END: {"at_table": 7},
+}
+
+# The kinds the engine marks private (rules/notices.py), and the ones allowed to name roles.
+PRIVATE = {Kind.ROLES_SET, Kind.SHOOTING_RESULT, Kind.DON_CHECK, Kind.SHERIFF_CHECK,
+           Kind.BEST_MOVE_HITS, Kind.REMOVED_DETAILS, Kind.RESULT_FIXED}
+# GAME_OVER reveals the roles once the game is over; NIGHT_STEP is the judge's call of a night
+# step («Просыпается Дон и ищет Шерифа», F24 §4.5.6): it names the step and no seat.
+MAY_NAME_ROLES = {Kind.GAME_OVER, Kind.NIGHT_STEP}
+
+
+def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
+    """Every kind with its sample parameters, then the parameters that pick other sentences."""
+    yield from SAMPLES.items()
+    for why in NO_VOTE_REASONS:
+        yield Kind.VOTE_NOT_HELD, {"day": 2, "why": why, "seat": 5 if why in ("5.1", "5.2") else None}
+        yield Kind.NOBODY_LEAVES, {"why": why, "seats": [3, 7]}
+    for step in rules.NightStep:
+        yield Kind.NIGHT_STEP, {"step": step.value, "seconds": 10}
+    yield Kind.NIGHT_RESULT, {"night": 1, "killed": None}
+    yield Kind.SPEECH, {"seat": 5, "seconds": 0, "silenced": True, "short": False, "day": 2}
+    yield Kind.SPEECH, {"seat": 5, "seconds": 30, "silenced": False, "short": True, "day": 5}
+    yield Kind.VOTING_STARTS, {"day": 2, "nominees": [3], "round": 0}
+    yield Kind.VOTING_STARTS, {"day": 2, "nominees": [3, 7], "round": 1}
+    yield Kind.VOTE_COUNTED, {"nominee": 7, "count": 1, "derived": True}
+    yield Kind.RAISE_RESULT, {"seats": [3, 7], "yes": 5, "at_table": 10, "passed": False}
+    yield Kind.LEAVES_BY_VOTE, {"seats": [3, 7], "cause": "raise", "counts": {3: 5, 7: 5}}
+    yield Kind.ROLES_SET, {"known": False}
+    for killed, why in ((None, "miss"), (None, "not_at_table")):
+        yield Kind.SHOOTING_RESULT, {"killed": killed, "why": why, "shots": []}
+    for answer in (False, None):
+        yield Kind.DON_CHECK, {"target": 8, "sheriff": answer}
+        yield Kind.SHERIFF_CHECK, {"target": 2, "black": answer}
+    yield Kind.WARNING, {"seat": 5, "reason": "4.1.2"}
+    yield Kind.FOUL, {"seat": 5, "count": 1, "reason": "foul"}
+    for effect in ("short_speech", "none"):
+        yield Kind.THIRD_FOUL, {"seat": 5, "effect": effect, "may_nominate": True}
+    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "4.2.7", "tournament": False}
+    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "dq", "tournament": False}
+    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "4.2.10", "tournament": True}
+    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": None, "tournament": True}
+    yield Kind.REMOVED_DETAILS, {"seat": 2, "reason": "dq", "tournament": True}
+    yield Kind.TEAM_LOSS, {"seat": 4, "team": "red", "reason": "ppk"}
+    for why in END_REASONS:
+        for winner in ("red", "black", None):
+            yield Kind.GAME_OVER, {"winner": winner, "why": why, "roles": None}
+            yield Kind.RESULT_FIXED, {"winner": winner, "why": why}
+
+
+def test_samples_cover_every_kind() -> None:
+    assert set(SAMPLES) == set(Kind)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_notice_renders_cleanly(lang: str, caplog: pytest.LogCaptureFixture) -> None:
+    """One line per notice, fully formatted: no Fluent error (logged), no leftover ``{``, no
+    isolation marks, no raw parameter values such as ``None``/``True``."""
+    cat = catalog(lang)
+    caplog.set_level(logging.WARNING, logger="bot")
+    for kind, params in variants():
+        text = notice_text(Notice(kind, params, kind in PRIVATE), cat)
+        if kind is Kind.NIGHT_STEP and params["step"] == "best_move":
+            assert text is None  # BEST_MOVE_DUE says it
+            continue
+        assert text and text.strip(), (kind, params)
+        assert "{" not in text and "none" not in text and "None" not in text, text
+        assert "True" not in text and "False" not in text, text
+        assert not any(mark in text for mark in ISOLATION_MARKS), text
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_public_notices_name_no_role(lang: str) -> None:
+    """F24 §4.4.13, §4.5.4: a departed player's role is never revealed during the game. Only
+    GAME_OVER (after the game) and the private notices may name roles."""
+    cat = catalog(lang)
+    for kind, params in variants():
+        if kind in PRIVATE or kind in MAY_NAME_ROLES:
+            continue
+        text = notice_text(Notice(kind, params), cat) or ""
+        assert not ROLE_WORDS.search(text), (kind, text)
+
+
+def test_public_notices_of_a_real_game_name_no_role() -> None:
+    game = full_game()
+    for notice in game.notices:
+        if notice.private or notice.kind in MAY_NAME_ROLES:
+            continue
+        for cat in (RU, EN):
+            text = notice_text(notice, cat) or ""
+            assert not ROLE_WORDS.search(text), (notice.kind, text)
+
+
+def test_notices_carry_no_names() -> None:
+    """Names belong to the panel and the result; announcements use seats (except NAME_SET)."""
+    game = Game()
+    game.apply(SetName(3, "Вася"))
+    game.to_day_one()
+    game.apply(Nominate(1, 3), Penalty(3, "4.1.3"))
+    for notice in game.notices[2:]:
+        assert "Вася" not in (notice_text(notice, RU) or "")
+    assert "Вася" in status_text(game.state, RU, for_judge=False)
+
+
+# --- announcements in the rules' words ------------------------------------------------------
+
+def test_night_and_day_announcements() -> None:
+    game = Game()
+    started = game.apply(StartGame())
+    assert texts(started)[-1] == "Наступает ночь. Договорка — 60 секунд."
+    day = game.apply(Next())
+    assert texts(day) == ["День 1. За столом 10 игроков; первым говорит игрок №1.",
+                          "Слово игроку №1 — 60 секунд."]
+
+
+def test_third_foul_announcement_seed_4_4() -> None:
+    game = Game().to_day_one()
+    game.apply(Penalty(5, "foul"), Penalty(5, "foul"))
+    third = game.apply(Penalty(5, "4.1.1"))
+    lines = texts(third)
+    assert lines[0].startswith("Игроку №5 — фол: речь не в свою игровую минуту")
+    assert lines[0].endswith("(4.1.1). У него 3 фола.")
+    assert lines[1] == ("Игрок №5 получает третий фол: лишается слова в ближайшую минуту, "
+                        "но может выставить кандидатуру (4.4).")
+
+
+def test_fourth_foul_removal_and_cancelled_vote_seed_4_5_5_1() -> None:
+    game = Game().to_day_one()
+    game.apply(*[Penalty(2, "foul")] * 3)
+    fourth = game.apply(Penalty(2, "foul"))
+    lines = texts(fourth)
+    assert "Игрок №2 покидает игру без последнего слова (4-й фол, 4.5)." in lines
+    assert any(line.startswith("Голосование дня 1 не проводится (5.1)") for line in lines)
+    status = status_text(game.state, RU, for_judge=False)
+    assert "Голосование дня 1 не проводится (5.1)" in status
+    assert "№2: 4 фола; удалён: 4 фола, день 1 (4.5)" in status
+
+
+def test_disqualification_by_day_names_the_item_seed_4_2() -> None:
+    game = Game().to_day_one()
+    line = texts(game.apply(Penalty(9, "4.2.7")))[0]
+    assert line == ("Игрок №9 покидает игру без последнего слова: дисквалифицирующий фол — "
+                    "слёзы за игровым столом (4.2.7, 4.5).")
+
+
+def test_night_removal_hides_its_reason() -> None:
+    """A night removal's reason would tell who was awake: the group hears only that the player
+    left (the notice's reason is None); the judge gets the details privately."""
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3))
+    game.speeches(10)  # day 1: a single nominee is not voted (F24 §4.4.10) → night 1
+    assert game.state.phase is rules.Phase.NIGHT
+    notices = game.apply(Penalty(9, "4.2.2"))
+    removed = first(notices, Kind.REMOVED)
+    public = notice_text(removed, RU) or ""
+    assert public == "Игрок №9 удалён и покидает игру без последнего слова (4.5)."
+    details = first(notices, Kind.REMOVED_DETAILS)
+    assert details.private
+    assert "«ночные» прикосновения (4.2.2)" in (notice_text(details, RU) or "")
+    assert "4.2.2" not in status_text(game.state, RU, for_judge=False)
+    assert "4.2.2" in status_text(game.state, RU, for_judge=True)
+    assert any("В день 2 голосование не проводится (5.1)" in t for t in texts(notices))
+
+
+def test_single_nominee_on_day_one_is_not_voted_f24_4_4_10() -> None:
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3))
+    lines = texts(game.speeches(10))
+    assert ("Голосование не проводится: в первый день выставлена только одна кандидатура (4.4.10)."
+            in lines)
+    assert lines[-2:] == ["Наступает ночь.", "Мафия выходит на охоту."]
+
+
+def test_tie_revote_and_raise_vote_f24_4_4_12() -> None:
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3), Next(), Nominate(2, 7))
+    voting = game.speeches(9)
+    assert texts(voting)[-1] == "Голосование. На голосование выставлены игроки №3, №7."
+    status = status_text(game.state, RU, for_judge=True)
+    assert "Кто за то, чтобы игрок №3 покинул игровой стол? Осталось: 10 голосов." in status
+    tie = texts(game.apply(Vote(3, 5)))
+    assert tie[0] == "Против игрока №3 — 5 голосов."
+    assert tie[1].startswith("Против игрока №7 — 5 голосов: не поднятые руки отходят")
+    assert tie[2].startswith("Равное количество голосов: игроки №3, №7.")
+    assert tie[3] == "Слово игроку №3 перед переголосованием — 30 секунд."
+    revote = texts(game.apply(Next(), Next()))
+    assert "Переголосование: игроки №3, №7." in revote
+    raise_lines = texts(game.apply(Vote(3, 5)))
+    assert any("Кто за то, чтобы все голосуемые игроки покинули игровой стол?" in t
+               and "не меньше 6 из 10" in t for t in raise_lines)
+    judge = status_text(game.state, RU, for_judge=True)
+    assert "День 1 — голосование за подъём." in judge
+    failed = texts(game.apply(RaiseVote(count=5)))
+    assert failed[0] == "За подъём — 5 из 10: не больше половины, все остаются за столом."
+    assert failed[1] == ("Никто не покидает игру: за подъём проголосовало не больше половины "
+                         "игроков (4.4.12.3).")
+    assert failed[2] == "Наступает ночь."
+
+
+def test_leaving_by_the_vote_gets_a_last_word_f24_4_4_13() -> None:
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3), Next(), Nominate(2, 7))
+    game.speeches(9)
+    lines = texts(game.apply(Vote(3, 6)))
+    assert "По итогам голосования игру покидает игрок №3." in lines
+    assert lines[-1] == "Последнее слово игрока №3 — 60 секунд."
+
+
+# --- the panel ------------------------------------------------------------------------------
+
+def silenced_day() -> Game:
+    """Day 1: #5 got a third foul before his turn (SCENARIOS S01); #1 nominated #3, #2 #7."""
+    game = Game()
+    game.apply(SetName(3, "Вася"))
+    game.to_day_one()
+    game.apply(Nominate(1, 3), Next(), Nominate(2, 7))
+    game.apply(*[Penalty(5, "foul")] * 3)
+    return game
+
+
+def test_status_shows_the_pending_silence_seed_4_4() -> None:
+    game = silenced_day()
+    for view in (True, False):
+        status = status_text(game.state, RU, for_judge=view)
+        assert "День 1 — речи." in status
+        assert "Говорит игрок №2 — 60 секунд." in status
+        assert "№5" in status and "3 фола; молчит в ближайшую минуту (третий фол, 4.4)" in status
+    game.apply(Next(), Next(), Next())  # #3, #4 speak; #5's turn
+    assert game.state.speaker == 5
+    judge = status_text(game.state, RU, for_judge=True)
+    assert ("Игрок №5 лишён слова в эту минуту (третий фол, 4.4): "
+            "он может только выставить кандидатуру.") in judge
+    assert "может выставить кандидатуру — /nominate" in judge  # seed 4.4: he still nominates
+
+
+def test_status_hides_nominees_and_roles_from_players_seed_5_4() -> None:
+    game = silenced_day()
+    judge = status_text(game.state, RU, for_judge=True)
+    public = status_text(game.state, RU, for_judge=False)
+    assert "Выставлены (только для судьи, 5.4): №3, №7." in judge
+    assert "Выставлены" not in public
+    assert "№2: Дон" in judge and "№8: Шериф" in judge and "№5: мафия" in judge
+    assert not ROLE_WORDS.search(public), public
+    assert "/next" in judge and "/next" not in public  # what to do next: the judge's
+    assert "№3 Вася" in public  # the panel may use names
+    public_en = status_text(game.state, EN, for_judge=False)
+    assert "Nominated" not in public_en and not ROLE_WORDS.search(public_en)
+
+
+def test_status_setup_and_night() -> None:
+    game = Game(roles=None)
+    status = status_text(game.state, RU, for_judge=True)
+    assert status.startswith("Подготовка к игре: правила ФИИМ (редакция клуба).")
+    assert "/start" in status and "Роли не внесены" in status
+    game.to_day_one()
+    game.apply(Nominate(1, 3))
+    game.speeches(10)
+    night = status_text(game.state, RU, for_judge=True)
+    assert night.startswith("Ночь 1 — стрельба.")
+    assert "/miss" in night
+
+
+def test_status_during_the_vote_shows_counts_to_the_judge() -> None:
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3), Next(), Nominate(2, 7), Next(), Nominate(3, 9))
+    game.speeches(8)
+    game.apply(Vote(3, 4))
+    judge = status_text(game.state, RU, for_judge=True)
+    assert "Голосование среди игроков №3, №7, №9: №3 — 4 голоса." in judge
+    assert "Кто за то, чтобы игрок №7 покинул игровой стол? Осталось: 6 голосов." in judge
+
+
+# --- the end --------------------------------------------------------------------------------
+
+def full_game() -> Game:
+    """#5 (mafia) voted out on day 1; #4 killed on night 1 (best move 2 7 9); on day 2 #2 (Don)
+    is disqualified for tears and #7 (mafia) gets a 4th foul: no black left, red wins (F24 §1.4)."""
+    game = Game()
+    game.apply(SetName(4, "Глеб"))
+    game.to_day_one()
+    game.apply(Nominate(1, 5), Next(), Nominate(2, 3))
+    game.speeches(9)
+    game.apply(Vote(5, 7), Next())  # #5 leaves; his last word
+    game.apply(NightKill(4), DonCheck(8), SheriffCheck(2), BestMove((2, 7, 9)))
+    game.apply(Next())  # #4's last word; speeches of day 2
+    game.apply(Penalty(2, "4.2.7"), *[Penalty(7, "foul")] * 4)
+    return game
+
+
+def test_game_over_reveals_the_roles_and_the_winner() -> None:
+    game = full_game()
+    assert game.state.phase is rules.Phase.GAME_OVER
+    last = notice_text(game.notices[-1], RU)
+    assert last == ("Игра окончена. Победа красных: все чёрные игроки покинули игру. "
+                    "Роли: Дон — №2; мафия — №5, №7; Шериф — №8; остальные — мирные.")
+    status = status_text(game.state, RU, for_judge=False)
+    assert status.startswith("Игра окончена. Победа красных")
+
+
+def test_result_text() -> None:
+    game = full_game()
+    result = result_text(game.state, RU)
+    lines = result.splitlines()
+    assert lines[0] == "Итоги игры. Победа красных: все чёрные игроки покинули игру."
+    assert lines[1:6] == [
+        "Покинули игру по порядку:",
+        "1. №5 — покинул игру по итогам голосования (день 1)",
+        "2. №4 Глеб — убит ночью 1",
+        "3. №2 — удалён: дисквалифицирующий фол — слёзы за игровым столом (4.2.7), день 2",
+        "4. №7 — удалён: 4 фола, день 2 (4.5)",
+    ]
+    assert "Фолы: №7 — 4 фола." in lines
+    assert "Лучший ход игрока №4 Глеб: №2, №7, №9 (чёрных: 2)." in lines
+    assert lines[-1] == "Роли: Дон — №2; мафия — №5, №7; Шериф — №8; остальные — мирные."
+    english = result_text(game.state, EN)
+    assert english.startswith("The result. Red wins: every black player has left the game.")
+
+
+def test_result_text_before_the_end_hides_roles_and_hits() -> None:
+    game = Game().to_day_one()
+    result = result_text(game.state, RU)
+    assert result.splitlines()[0] == "Игра ещё не окончена."
+    assert not ROLE_WORDS.search(result)
+
+
+def test_team_loss_ppk_seed_4_3() -> None:
+    game = Game().to_day_one()
+    lines = texts(game.apply(Penalty(4, "4.3.2")))
+    assert lines[0] == "ППК — поражение команды красных: игрок №4 — шантаж, угрозы и подкуп (4.3.2)."
+    assert lines[1].startswith("Игра окончена. Победа чёрных: ППК — поражение команды красных.")
+
+
+def test_draw_is_announced_seed_5_8() -> None:
+    state = rules.new_game()
+    state.phase = rules.Phase.GAME_OVER
+    state.result = rules.Result(None, "draw")
+    assert result_text(state, RU).splitlines()[0] == (
+        "Итоги игры. Ничья: три «ночи» подряд никто не покидал игру (5.8).")
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+def refusal(game: Game, event: rules.Event) -> rules.RuleError:
+    error = rules.check(game.state, event)
+    assert error is not None
+    return error
+
+
+def test_not_speaker_names_who_speaks() -> None:
+    game = Game().to_day_one()
+    text = error_text(refusal(game, Nominate(4, 7)), RU)
+    assert text == ("Выставлять кандидатуру можно только в свою минуту (4.4.2): "
+                    "сейчас говорит игрок №1, а не №4.")
+
+
+def test_wrong_phase_names_the_phase_in_words() -> None:
+    game = Game().to_day_one()
+    text = error_text(refusal(game, Vote(3, 4)), RU)
+    assert text == "Сейчас нельзя записать голоса: идёт фаза «речи»."
+    game.apply(Nominate(1, 3))
+    game.speeches(10)  # night 1, shooting
+    text = error_text(refusal(game, DonCheck(3)), RU)
+    assert text == "Сейчас нельзя записать проверку Дона: идёт фаза «стрельба»."
+    english = error_text(refusal(game, DonCheck(3)), EN)
+    assert english == "You can't record the Don's check now: the phase is “shooting”."
+
+
+def test_every_rule_error_has_a_line() -> None:
+    for code in rules.Code:
+        params = {"seat": 3, "speaker": 1, "target": 7, "expected": 5, "count": 4, "left": 2,
+                  "reason": "4.9.9", "role": "wizard", "black": 2, "don": 0, "sheriff": 1,
+                  "event": "vote", "phase": "speech", "why": "removal"}
+        for cat in (RU, EN):
+            text = error_text(rules.RuleError(code, **params), cat)
+            assert text and "{" not in text and "\n" not in text
+
+
+def test_service_and_command_errors() -> None:
+    service = pytest.importorskip("bot.service")
+    commands = pytest.importorskip("bot.commands")
+    for code in ("no_game", "not_judge", "game_exists", "nothing_to_undo"):
+        assert error_text(service.ServiceError(code), RU) != error_text(rules.RuleError(rules.Code.GAME_OVER), RU)
+    assert error_text(service.ServiceError("stale", revision=3, current=5), RU).startswith("Кнопка устарела")
+    with pytest.raises(commands.CommandError) as caught:
+        commands.parse("/frobnicate", None)
+    assert error_text(caught.value, RU) == "Неизвестная команда: /frobnicate. Список команд: /help."
+    with pytest.raises(commands.CommandError) as caught:
+        commands.parse("/vote", None)
+    assert "номер места" in error_text(caught.value, RU)
+    assert error_text(ValueError("boom"), RU) == "Внутренняя ошибка. Действие не выполнено."
+
+
+def test_reason_text() -> None:
+    assert reason_text("4.2.7", RU) == "слёзы за игровым столом"
+    assert reason_text("4.2.7", EN) == "tears at the table"
+    assert reason_text("6.6.9", RU) == "отказ снять маску по требованию Судьи"
