@@ -31,9 +31,11 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
-    move = _Move(copy.deepcopy(state))
-    if move.s.phase is Phase.GAME_OVER and not isinstance(event, ev.SetName):
+    if state.phase is Phase.GAME_OVER and not isinstance(event, ev.SetName):
         raise RuleError(Code.GAME_OVER)
+    if _result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
+        raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
+    move = _Move(copy.deepcopy(state))
     handler(move, event)
     move.s.revision += 1
     return move.s, move.notices
@@ -819,6 +821,13 @@ def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
         if len(nominees) == 1 and rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.RAISE_ONLY):
             return False, "4.4.10", None
     return True, None, None
+
+
+def _result_required(state: GameState) -> bool:
+    """With roles unknown the engine cannot see the end (F24 §1.4), but with two players or fewer
+    at the table every deal of the cards has ended the game: the judge must declare the result."""
+    return (not state.roles_known and state.phase is not Phase.SETUP
+            and len(state.at_table) <= 2)
 
 
 def _cyclic_from(start: int) -> list[int]:

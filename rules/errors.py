@@ -26,6 +26,7 @@ class Code(str, enum.Enum):
     BAD_ROLES = "bad_roles"  # params: black, don, sheriff
     ROLES_UNKNOWN = "roles_unknown"  # params: -
     ROLES_KNOWN = "roles_known"  # params: - (the engine decides the result itself)
+    RESULT_REQUIRED = "result_required"  # params: at_table (roles unknown, the game must be over)
     TEAM_REQUIRED = "team_required"  # params: seat
     NOT_BLACK = "not_black"  # params: seat
     NO_DON = "no_don"  # params: -

@@ -28,6 +28,7 @@ error-bad_roles = { $black ->
  }
 error-roles_unknown = The roles are not entered.
 error-roles_known = The roles are entered: the rules decide the result themselves.
+error-result_required = The roles are not entered and { $at_table } players are left at the table: the game is over. Declare the result: /result red, black or draw.
 error-team_required = The roles are not entered: give player { $seat }'s team (red or black).
 error-not_black = Player { $seat } is not black: he does not shoot.
 error-no_don = The Don is no longer at the table: there is no Don's check, move on.

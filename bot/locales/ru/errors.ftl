@@ -28,6 +28,7 @@ error-bad_roles = { $black ->
  }
 error-roles_unknown = Роли не внесены.
 error-roles_known = Роли внесены: итог игры определяется по правилам сам.
+error-result_required = Роли не внесены, а за столом осталось игроков: { $at_table } — игра окончена. Объявите итог: /result red, black или draw.
 error-team_required = Роли не внесены: укажите команду игрока { $seat } (красные или чёрные).
 error-not_black = Игрок { $seat } не из чёрной команды: он не стреляет.
 error-no_don = Дона уже нет за столом: проверки Дона нет, перейдите дальше.
