@@ -634,7 +634,9 @@ class _Move:
         count = len(seat.fouls)
         self.say(Kind.FOUL, seat=number, count=count, reason=code)
         if not seat.at_table:
-            return  # a departing player's last word: recorded only
+            if count >= 4:  # seed 4.5, in his own last word: it ends at once
+                self.remove(number, Cause.FOULS, code)
+            return
         if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE:
             seat.silence_pending = True
             self.say(Kind.THIRD_FOUL, seat=number, effect=self.cfg.third_foul.value, may_nominate=True)
@@ -661,6 +663,12 @@ class _Move:
                      tournament=tournament)
             if at_night:
                 self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
+            if s.phase is Phase.LAST_WORD and number in s.last_words:
+                # seed 4.5: «без последнего слова» — what is left of his last word is lost
+                if s.last_words[0] == number:
+                    self.end_last_word()
+                else:
+                    s.last_words.remove(number)
             return
         self.depart(number, cause, code)
         self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None if at_night else code,

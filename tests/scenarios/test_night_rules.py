@@ -1,0 +1,304 @@
+"""Scenario tests for the night (RULES.md §5, §12.9–12.11, §12.17, §12.21)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules import Code, Kind, NightStep
+
+from .harness import Table
+
+
+# --- night 0 (R5.1) -------------------------------------------------------------------------
+
+def test_r5_1_no_shooting_and_no_checks_on_night_zero() -> None:
+    """R5.1 (F24 §4.2): the договорка has no shooting and no checks."""
+    t = Table(start="night0")
+    t.expect_refused(rules.NightKill(target=3), Code.WRONG_PHASE)
+    t.expect_refused(rules.Shots(shots=((8, 3), (9, 3), (10, 3))), Code.WRONG_PHASE)
+    t.expect_refused(rules.DonCheck(target=3), Code.WRONG_PHASE)
+    t.expect_refused(rules.SheriffCheck(target=3), Code.WRONG_PHASE)
+    t.next()
+    t.expect_speech(1)
+    t.expect_players(10)
+
+
+# --- the shooting (R5.3–R5.5, §12.11) -------------------------------------------------------
+
+def test_r5_3_every_black_on_the_same_seat_kills() -> None:
+    """R5.3 (F24 §4.5.4): every black at the table shoots the same player → he leaves; in the
+    morning he speaks his last word."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shots({8: 3, 9: 3, 10: 3})
+    t.end_night()
+    t.expect_leaves(3, cause="kill")
+    t.expect_last_word(3)
+
+
+@pytest.mark.parametrize("shots", [
+    {8: 3, 9: 3, 10: 4},  # one black shoots someone else
+    {8: 3, 9: 3},  # one black does not shoot
+    {8: 3, 9: 3, 10: None},  # one black holds his hand down
+    {},  # nobody shoots
+])
+def test_r5_4_anything_but_all_on_one_seat_is_a_miss(shots: dict[int, int | None]) -> None:
+    """R5.4 (F24 §4.5.5): a black shoots someone else, or does not shoot → miss, nobody leaves;
+    the morning has no last word."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shots(shots)
+    t.end_night()
+    t.expect_players(10)
+    t.expect_speech(2)
+
+
+def test_r5_4_the_judge_records_a_miss() -> None:
+    """R5.4: the judge records a miss directly, or moves on with no shot recorded."""
+    t = Table()
+    t.skip_day()
+    t.shoot(None)
+    t.end_night()
+    t.expect_players(10)
+    t.skip_day()
+    t.next()  # nobody shot
+    t.expect_night(2, step=NightStep.DON_CHECK)
+    t.end_night()
+    t.expect_players(10)
+
+
+def test_r5_5_blacks_may_shoot_a_black() -> None:
+    """R5.5 (TERM «Самострел»): the blacks may kill one of their own."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shots({8: 9, 9: 9, 10: 9})
+    t.end_night()
+    t.expect_leaves(9, cause="kill")
+    t.expect_last_word(9)
+
+
+def test_r5_5_shooting_a_seat_no_longer_at_the_table_is_a_miss() -> None:
+    """R5.5, §12.11 (MRJS ``gameGetNightKill``): shooting a seat already out = nobody leaves."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.vote_out(4)
+    t.shots({8: 4, 9: 4, 10: 4})
+    t.end_night()
+    t.expect_players(9)
+    t.expect_speech(2)
+    t.skip_day()
+    t.shoot(4)
+    t.end_night()
+    t.expect_players(9)
+
+
+@pytest.mark.parametrize("ninth", [3, 4, None])
+def test_r6_12_the_shot_of_a_black_disqualified_tonight_is_ignored(ninth: int | None) -> None:
+    """R6.12 (SC): a black caught signalling is disqualified; his shot is ignored, so the other
+    two blacks on one seat kill (whatever #9's hand did), and the next day's vote is not held
+    (the violation came before the shooting)."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.dq(9, "4.2.3")
+    t.shots({8: 3, 9: ninth, 10: 3})
+    t.end_night()
+    t.expect_leaves(3, cause="kill")
+    t.expect_last_word(3)
+    t.discuss({2: 5, 4: 6})
+    t.expect_no_vote(reason="5.1", day=2)
+
+
+def test_only_blacks_shoot() -> None:
+    """R5.3 (F24 §4.5.3): the blacks shoot; a red seat's shot is refused (roles known)."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.expect_refused(rules.Shots(shots=((1, 3), (8, 3), (9, 3))), Code.NOT_BLACK)
+
+
+# --- the checks (R5.6–R5.8, §12.10) ---------------------------------------------------------
+
+def test_r5_6_r5_7_check_answers_go_to_the_judge_only() -> None:
+    """R5.6–R5.7 (F24 §4.5.6–4.5.7): the Don learns whether a seat is the Sheriff, the Sheriff
+    whether it is black — by gesture, so the answers are private notices."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shoot(None)
+    t.don_check(5)
+    notice = t.expect_notice(Kind.DON_CHECK, target=5, sheriff=True)
+    assert notice.private
+    t.sheriff_check(9)
+    notice = t.expect_notice(Kind.SHERIFF_CHECK, target=9, black=True)
+    assert notice.private
+    t.skip_day()
+    t.shoot(None)
+    t.don_check(1)
+    t.expect_notice(Kind.DON_CHECK, target=1, sheriff=False)
+    t.sheriff_check(2)
+    t.expect_notice(Kind.SHERIFF_CHECK, target=2, black=False)
+
+
+def test_r5_8_a_don_shot_tonight_still_checks() -> None:
+    """R5.8: a player shot tonight leaves at the end of the night, so a shot Don still checks."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shots({8: 8, 9: 8, 10: 8})
+    t.expect_night(1, step=NightStep.DON_CHECK)
+    t.don_check(5)
+    t.expect_notice(Kind.DON_CHECK, target=5, sheriff=True)
+    t.end_night()
+    t.expect_leaves(8, cause="kill")
+
+
+def test_r5_8_a_sheriff_shot_tonight_still_checks() -> None:
+    """R5.8: a shot Sheriff still checks that night."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shoot(5)
+    t.next()  # the Don does not check
+    t.expect_night(1, step=NightStep.SHERIFF_CHECK)
+    t.sheriff_check(10)
+    t.expect_notice(Kind.SHERIFF_CHECK, target=10, black=True)
+
+
+def test_r5_8_a_departed_don_is_still_woken_but_cannot_check() -> None:
+    """R5.8, §12.10: if the Don has left, the judge still announces his phase and waits (to
+    hide information), but nobody checks."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.vote_out(8)
+    t.shoot(None)
+    assert rules.next_action(t.state).kind == "don_check"
+    t.expect_refused(rules.DonCheck(target=5), Code.NO_DON)
+    t.next()
+    assert rules.next_action(t.state).kind == "sheriff_check"
+
+
+def test_r5_8_a_departed_sheriff_is_still_woken_but_cannot_check() -> None:
+    """R5.8, §12.10: the same for a Sheriff who has left."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.kill(5)
+    t.skip_day()
+    t.shoot(None)
+    t.next()
+    assert rules.next_action(t.state).kind == "sheriff_check"
+    t.expect_refused(rules.SheriffCheck(target=8), Code.NO_SHERIFF)
+
+
+# --- the best move (R5.9, R5.10, §12.9, §12.17, §12.21) -------------------------------------
+
+def test_r5_9_night_one_victim_makes_the_best_move_then_speaks_in_the_morning() -> None:
+    """R5.9 (F24 §4.5.9, §8.3), §12.21: night 1's victim names up to three seats within 20 s,
+    during the night; hits are for the judge; his last word comes in the morning."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shoot(3)
+    t.next()
+    t.next()
+    t.expect_night(1, step=NightStep.BEST_MOVE)
+    assert t.state.seconds == 20
+    t.best_move(8, 9, 1)
+    t.expect_notice(Kind.BEST_MOVE, seat=3, guesses=[8, 9, 1])
+    hits = t.expect_notice(Kind.BEST_MOVE_HITS, seat=3, hits=2)
+    assert hits.private
+    t.expect_last_word(3)
+
+
+@pytest.mark.parametrize("guesses", [(1, 2, 4, 6), (4, 4, 6), ()])
+def test_r5_9_best_move_is_up_to_three_different_seats(guesses: tuple[int, ...]) -> None:
+    """R5.9 (F24 §8.3): three numbers; none repeated; numbers cannot be added."""
+    t = Table()
+    t.skip_day()
+    t.shoot(3)
+    t.next()
+    t.next()
+    t.expect_refused(rules.BestMove(guesses=guesses), Code.BAD_BEST_MOVE)
+
+
+def test_r5_10_a_night_one_miss_means_no_best_move_ever() -> None:
+    """R5.10, §12.17: if night 1 is a miss, nobody gets a best move (not night 2's victim)."""
+    t = Table()
+    t.skip_day()
+    t.miss()
+    t.skip_day()
+    start = len(t.notices)
+    t.shoot(3)
+    t.next()
+    t.next()
+    assert not t.kinds_seen(Kind.BEST_MOVE_DUE, since=start)
+    t.expect_last_word(3)
+
+
+def test_f24_7_10_one_player_voted_out_on_day_one_keeps_the_best_move() -> None:
+    """F24 §7.10 / §8.3.5: only 2+ players out by the day-1 vote remove the best move."""
+    t = Table()
+    t.vote_out(4)
+    t.shoot(3)
+    t.next()
+    t.next()
+    t.expect_night(1, step=NightStep.BEST_MOVE)
+
+
+def test_12_17_day_one_disqualifications_do_not_remove_the_best_move() -> None:
+    """§12.17: only removals by vote on day 1 count; two DQs on day 1 do not remove the
+    night-1 victim's best move."""
+    t = Table()
+    t.dq(4, "4.2.1")
+    t.dq(6, "4.2.4")
+    t.skip_day()
+    t.shoot(3)
+    t.next()
+    t.next()
+    t.expect_night(1, step=NightStep.BEST_MOVE)
+
+
+def test_12_9_killed_and_disqualified_the_same_night() -> None:
+    """§12.9, R6.12 (SC): killed + DQ in the same night → the kill counts, no best move, no last
+    word, and the next day's vote is held."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shoot(3)
+    t.dq(3, "4.2.6")
+    t.end_night()
+    assert not t.kinds_seen(Kind.BEST_MOVE_DUE)
+    t.expect_leaves(3, cause="kill")
+    t.expect_speech(2)  # no last word
+    t.discuss({2: 5, 4: 6})
+    t.expect_vote_held(2)
+
+
+def test_best_move_option_off() -> None:
+    """§11 best move: MR option to disable it (config ``best_move``)."""
+    t = Table(best_move=False)
+    t.skip_day()
+    t.shoot(3)
+    t.next()
+    t.next()
+    t.expect_last_word(3)
+    assert not t.kinds_seen(Kind.BEST_MOVE_DUE)
+
+
+def test_r5_9_no_best_move_outside_its_step() -> None:
+    """R5.9: the best move belongs to night 1's victim, after the checks."""
+    t = Table()
+    t.skip_day()
+    t.expect_refused(rules.BestMove(guesses=(8, 9, 10)))
+    t.miss()
+    t.expect_refused(rules.BestMove(guesses=(8, 9, 10)))
+
+
+def test_2_3_night_timers() -> None:
+    """§2.3: the mafia meeting of night 0 lasts 60 s (F24 §4.2.1); the Don's and the Sheriff's
+    checks ≤10 s each (F24 §4.5.6–4.5.7); the best move ≤20 s (F24 §4.5.9)."""
+    t = Table(start="night0")
+    t.expect_notice(Kind.NIGHT_ZERO, seconds=60)
+    t.next()
+    t.skip_day()
+    t.shoot(3)
+    t.expect_night(1, step=NightStep.DON_CHECK)
+    assert t.state.seconds == 10
+    t.next()
+    t.expect_night(1, step=NightStep.SHERIFF_CHECK)
+    assert t.state.seconds == 10
+    t.next()
+    t.expect_night(1, step=NightStep.BEST_MOVE)
+    assert t.state.seconds == 20
