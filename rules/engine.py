@@ -504,6 +504,8 @@ class _Move:
         if killed is not None:
             self.depart(killed, Cause.KILL)
             self.check_end(decisive=True)
+            if self.s.phase is Phase.GAME_OVER:
+                return
         self.enter_night_step(NightStep.DON_CHECK)
 
     def checker(self, role: Role, code: Code) -> None:
