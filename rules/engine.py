@@ -147,6 +147,8 @@ class _Move:
         for seat, role in zip(self.s.seats, roles):
             seat.role = role
         self.say(Kind.ROLES_SET, private=True, known=roles[0] is not None)
+        if self.s.departures():
+            self.check_end(decisive=False)  # seats removed in night 0 before the deal was entered
 
     def start_game(self, e: ev.StartGame) -> None:
         """F24 §1.3: the game starts with a night; night 0 is the договорка (F24 §4.2.1)."""
@@ -309,6 +311,8 @@ class _Move:
         leader = max(ballot.candidates, key=lambda c: ballot.counts[c])
         if all(ballot.counts[leader] > ballot.counts[c] + left for c in ballot.candidates if c != leader):
             self.s.result_determined = True
+            if not (self.s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY):
+                ballot.decided = leader
 
     def resolve_round(self) -> None:
         """Steps 3–4 of RULES.md §4 (F24 §4.4.11–4.4.12.3, seed 5.6, 5.9, F24 §7.11)."""
@@ -388,11 +392,19 @@ class _Move:
         assert s.ballot is not None
         counts = {c: s.ballot.counts.get(c, 0) for c in s.ballot.candidates}
         for seat in seats:
-            self.depart(seat, cause)
+            if s.seat(seat).at_table:  # the decided leader may already have been removed (seed 5.1)
+                self.depart(seat, cause)
         self.say(Kind.LEAVES_BY_VOTE, seats=list(seats), cause=cause.value, counts=counts)
         self.check_end(decisive=True)
-        if s.phase is not Phase.GAME_OVER:
-            self.start_last_words(list(seats), cause.value)
+        if s.phase is Phase.GAME_OVER:
+            return
+        speaking = [n for n in seats if not s.seat(n).disqualified]  # seed 4.5: no last word
+        if speaking:
+            self.start_last_words(speaking, cause.value)
+        elif s.result is not None:
+            self.game_over(s.result.winner, s.result.why)
+        else:
+            self.end_day()
 
     def start_last_words(self, seats: list[int], why: str) -> None:
         s = self.s
@@ -699,6 +711,8 @@ class _Move:
             day, rule = 1, "5.1"
         elif phase is Phase.NIGHT:
             day, rule = s.day + 1, "5.1"  # RULES.md R6.12: the next day's vote
+        elif phase is Phase.VOTING and s.ballot is not None and s.ballot.decided == number:
+            return False  # seed 5.1–5.2: he is the one leaving by this vote; no vote is affected
         elif phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE) and not s.result_determined:
             day, rule = s.day, "5.1"  # the current vote is not held
         elif s.vote_over or s.result_determined:

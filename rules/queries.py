@@ -68,7 +68,7 @@ def next_action(state: GameState) -> Action:
         return Action(turn.kind, {"seat": turn.seat, "seconds": turn.seconds})
     if phase is Phase.VOTING and state.ballot is not None:
         ballot = state.ballot
-        left = len(state.at_table) - sum(ballot.counts.values())
+        left = max(0, len(state.at_table) - sum(ballot.counts.values()))
         return Action("vote", {"nominee": ballot.candidates[ballot.index], "hands_left": left,
                                "nominees": list(ballot.candidates), "round": ballot.round})
     if phase is Phase.RAISE_VOTE:

@@ -95,6 +95,7 @@ class Ballot:
     counts: dict[int, int] = field(default_factory=dict)
     voters: list[int] = field(default_factory=list)  # seats known to have voted this round
     index: int = 0  # the nominee being voted now
+    decided: int | None = None  # the nominee who can no longer be caught (SC: result determined)
 
 
 @dataclass

@@ -1,0 +1,46 @@
+"""The bench (``python -m bench``) runs in its tiny ``--quick`` mode and prints its table with
+every row. Measurements, not tests: no figure or target is asserted here, only that each row is
+there (the bench is not part of the suite's pass/fail on timings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import SHARED_GAMES
+from bench.__main__ import main
+
+STORAGE_ROWS = (
+    "restart: load + refold 30 open games",
+    "restart: re-arm only, fold on first touch (30)",
+    "what-if: restart from state snapshots (30)",
+    "memory per open game (tracemalloc)",
+    "memory per open game (RSS, all 30)",
+    "SQLite file growth per game",
+    "commit of one action, p50",
+    "commit of one action, p99",
+    "killed writer: acknowledged actions lost",
+)
+
+
+def test_quick_bench_prints_every_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "bench.json"
+    status = main(["--quick", "--games", "30", "--sample", "8", "--commits", "20",
+                   "--db-dir", str(tmp_path), "--json", str(report)])
+    out = capsys.readouterr().out
+    assert status == 0
+    header = out.splitlines()
+    assert any(line.startswith("  cpu") for line in header)
+    assert "synchronous=" in out  # the durability setting is stated
+    for metric in STORAGE_ROWS:
+        assert metric in out, metric
+    if SHARED_GAMES.is_dir():
+        assert "engine: fold of the real games" in out
+    else:
+        assert "engine rows skipped" in out
+    figures = json.loads(report.read_text(encoding="utf-8"))
+    rows = [row["metric"] for section in figures["sections"] for row in section["rows"]]
+    assert set(STORAGE_ROWS) <= set(rows)
+    assert list(tmp_path.glob("mafia-bench-*")) == []  # the databases were removed
