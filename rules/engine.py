@@ -7,7 +7,6 @@ was. Every rule is cited by its number: seed x.y (``seed-rules.ru.txt``), F24 / 
 
 from __future__ import annotations
 
-import copy
 from typing import Callable, Iterable
 
 from . import events as ev
@@ -35,7 +34,7 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
         raise RuleError(Code.GAME_OVER)
     if _result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
-    move = _Move(copy.deepcopy(state))
+    move = _Move(state.clone())
     handler(move, event)
     move.s.revision += 1
     return move.s, move.notices

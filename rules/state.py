@@ -6,6 +6,7 @@ is the current day, or during night k the number k.
 
 from __future__ import annotations
 
+import copy
 import enum
 from dataclasses import dataclass, field
 
@@ -60,7 +61,7 @@ class Cause(str, enum.Enum):
     TEAM_LOSS = "team_loss"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Departure:
     cause: Cause
     day: int  # the day, or for phase "night" the night's number
@@ -85,6 +86,12 @@ class Seat:
     def at_table(self) -> bool:
         return self.departure is None
 
+    def clone(self) -> "Seat":
+        new = copy.copy(self)  # a Departure is never changed in place: shared
+        new.fouls = list(self.fouls)
+        new.warnings = list(self.warnings)
+        return new
+
 
 @dataclass
 class Ballot:
@@ -96,6 +103,13 @@ class Ballot:
     voters: list[int] = field(default_factory=list)  # seats known to have voted this round
     index: int = 0  # the nominee being voted now
     decided: int | None = None  # the nominee who can no longer be caught (SC: result determined)
+
+    def clone(self) -> "Ballot":
+        new = copy.copy(self)
+        new.candidates = list(self.candidates)
+        new.counts = dict(self.counts)
+        new.voters = list(self.voters)
+        return new
 
 
 @dataclass
@@ -112,8 +126,13 @@ class Night:
     best_move: tuple[int, ...] | None = None
     departures: int = 0  # departures of any kind during this night
 
+    def clone(self) -> "Night":
+        new = copy.copy(self)
+        new.shots = list(self.shots)
+        return new
 
-@dataclass
+
+@dataclass(frozen=True)
 class Result:
     winner: Team | None  # None: a draw
     why: str  # "all_black_out" | "parity" | "draw" | "team_loss" | "declared"
@@ -144,6 +163,24 @@ class GameState:
     quiet_nights: int = 0  # seed 5.8 / F24 §7.7 counters
     quiet_days: int = 0
     result: Result | None = None  # fixed by a decisive event, announced at the end (F24 §7.9)
+
+    def clone(self) -> "GameState":
+        """A deep copy of everything :func:`rules.apply` may change (the config and the
+        immutable values are shared). Equivalent to ``copy.deepcopy``, several times faster."""
+        new = copy.copy(self)
+        new.seats = [seat.clone() for seat in self.seats]
+        new.speech_order = list(self.speech_order)
+        new.nominations = list(self.nominations)
+        new.ballot = self.ballot.clone() if self.ballot is not None else None
+        new.tie_queue = list(self.tie_queue)
+        new.raise_candidates = list(self.raise_candidates)
+        new.last_words = list(self.last_words)
+        new.vote_bans = dict(self.vote_bans)
+        new.nights = [night.clone() for night in self.nights]
+        return new
+
+    def __deepcopy__(self, memo: dict) -> "GameState":
+        return self.clone()
 
     # --- simple views -------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
