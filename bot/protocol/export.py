@@ -1,0 +1,384 @@
+"""JSON exports of a finished game: the MafiaRatings game layout and our own full protocol.
+
+:func:`to_mafiaratings` writes the layout that :mod:`rules.records.mafiaratings` reads
+(``shared/games/README.md``; the site's ``include/game.php`` ``Game::api_help``):
+``players[i]`` is seat i+1 with ``name``, ``role``, ``death {round, type, time}``,
+``nominating``, ``voting`` (a seat, or a list with the vote of each tie round, ending with the
+kill-all answer when the voters of the raise vote are known), ``warnings`` (MafiaRatings' word for
+fouls) with the game time of each, ``shooting``, ``don`` / ``sheriff`` (the round this player was
+checked in) and ``legacy`` (the best move); ``rules`` is the 13-option code, ``winner`` civ / maf /
+tie, ``features`` the letters of what the record holds.
+
+Numbering: our day k is followed by night k (night 0 is the договорка); MafiaRatings' round r is
+night r plus day r+1, so day k lives in round k-1 and night k in round k.
+
+The export checks itself: it replays the JSON through our own importer
+(:func:`rules.records.replay`) and refuses (:class:`ExportError`) unless the replay gives the game's
+own departures, winner and cancelled votes. Options MafiaRatings has no code for (the seed's draw
+after the third quiet *day*, seed 5.8; a first day without a vote; …) are written as the nearest
+code when they made no difference to this game — the replay proves it — and refused otherwise
+(always, with ``strict=True``).
+
+:func:`to_json` is our own protocol: the config, names, roles, the whole event log (Undo events
+included, as ``rules.to_dict``) and the outcome in the replay report's shape.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Mapping
+
+import rules
+from rules import Cause, Event, FirstDayVote, RevoteOrder, Role, RulesConfig, ThirdFoul
+from rules.records import RecordError, replay
+from rules.records.mafiaratings import read_config
+from rules.records.model import Moment
+
+from .record import (
+    BallotRound, DayRecord, ExportError, GameRecord, PenaltyRecord, departure_of, read_game,
+    require_finished,
+)
+
+FORMAT = "mafia-referee/protocol"
+FORMAT_VERSION = 1
+
+MR_ROLES = {Role.CIVILIAN: "civ", Role.SHERIFF: "sheriff", Role.MAFIA: "maf", Role.DON: "don"}
+MR_WINNERS = {"red": "civ", "black": "maf", "draw": "tie"}
+
+# The feature letters in the site's order (include/game.php GAME_FEATURE_FLAG_*): g don checks,
+# s sheriff checks, d death, u death round, t death type, c death time, l legacy, h shooting,
+# v voting, k kill-all answers, w warnings, r warning details, n nominating.
+FEATURE_ORDER = "agsdutclhvkwrnoi"
+FEATURES = set("gsdutclhvwrn")
+
+# Night steps as MafiaRatings game times. The best move has none: a penalty given during it is
+# dated to the Sheriff's check, the last step of the same night.
+NIGHT_TIMES = {"shooting": "shooting", "don_check": "don", "sheriff_check": "sheriff",
+               "best_move": "sheriff"}
+
+
+# --- the rules code -------------------------------------------------------------------------------
+def rules_code(config: RulesConfig) -> tuple[str, list[str]]:
+    """The 13-character MafiaRatings ``rules`` code nearest to ``config`` (include/rules.php),
+    and the options it cannot express, as ``"name=ours (MafiaRatings: theirs)"``.
+
+    Positions: 4 first-day vote (7.16), 5 revote order (7.18), 7 raising 2 of 4 (7.22),
+    8 raising 3 of 9 (7.23), 9 best move (8.17), 10 last word after a decisive event (8.19),
+    11 the third foul (9.5); the others are scoring or bookkeeping and stay 0. What the code
+    cannot say is found by reading it back with the importer and comparing option by option."""
+    digits = [0] * 13
+    digits[4] = 1 if config.first_day_vote is FirstDayVote.RAISE_ONLY else 0
+    digits[5] = 1 if config.revote_order is RevoteOrder.REVERSE else 0
+    digits[7] = 0 if config.raise_2_of_4 else 1
+    digits[8] = 0 if config.raise_3_of_9 else 1
+    digits[9] = 0 if config.best_move else 1
+    digits[10] = 0 if config.last_word_on_decisive_event else 1
+    digits[11] = {ThirdFoul.SILENCE: 0, ThirdFoul.SHORT_SPEECH: 1, ThirdFoul.NONE: 2}[config.third_foul]
+    code = "".join(map(str, digits))
+    theirs = rules.config_to_dict(read_config({"rules": code}))
+    ours = rules.config_to_dict(config)
+    # Timers never show in a record; the preset only picks the catalog of penalty reasons, and a
+    # record keeps no reasons (fouls are fouls, removals are their death types).
+    unexpressed = [f"{name}={ours[name]} (MafiaRatings: {theirs[name]})" for name in ours
+                   if name not in ("timers", "preset") and ours[name] != theirs[name]]
+    return code, unexpressed
+
+
+# --- game times -----------------------------------------------------------------------------------
+def game_time(moment: Moment) -> dict[str, Any]:
+    """A moment of the game as a MafiaRatings game time ``{round, time, speaker|votingRound|
+    nominee}`` (the inverse of :func:`rules.records.mafiaratings.game_time`)."""
+    kind, day = moment.kind, moment.day
+    if kind == "night_zero":
+        return {"round": 0, "time": "arrangement"}
+    if kind == "night":
+        return {"round": day, "time": NIGHT_TIMES[moment.step or "shooting"]}
+    out: dict[str, Any] = {"round": day - 1}
+    if kind in ("speech", "morning", "last_word"):
+        out["time"] = {"speech": "speaking", "morning": "night kill speaking",
+                       "last_word": "day kill speaking"}[kind]
+        out["speaker"] = moment.seat
+    elif kind == "tie_speech":
+        out.update(time="voting", speaker=moment.seat, votingRound=moment.round)
+    elif kind == "voting":
+        out.update(time="voting", votingRound=moment.round, nominee=moment.seat)
+    elif kind == "raise":
+        out["time"] = "voting kill all"
+    elif kind == "voting_start":
+        out["time"] = "voting start"
+    else:
+        raise ExportError("bad_log", f"no MafiaRatings game time for {moment.describe()}",
+                          error=moment.kind)
+    return out
+
+
+def _round_of(moment: Moment) -> int:
+    return moment.day if moment.kind in ("night", "night_zero") else moment.day - 1
+
+
+def _dated(record: GameRecord, penalty: PenaltyRecord) -> Moment:
+    """The moment a penalty is written at. In a vote a removal cancelled (seed 5.1) no ballot is
+    written — the vote was not held — so a penalty given after its first hand is dated to the
+    start of that vote, the last moment of it the record keeps."""
+    m = penalty.moment
+    if m.kind not in ("voting", "tie_speech", "raise"):
+        return m
+    day = record.day(m.day)
+    if day is None or day.cancelled is None:
+        return m
+    first = day.rounds[0].candidates[0] if day.rounds and day.rounds[0].candidates else None
+    if m.kind == "voting" and m.round == 0 and m.seat == first:
+        return m
+    return Moment("voting_start", m.day)
+
+
+# --- the players ----------------------------------------------------------------------------------
+def _put(player: dict[str, Any], key: str, index: int, value: Any) -> None:
+    """``player[key][index] = value``, padding the list with nulls."""
+    items = player.setdefault(key, [])
+    while len(items) <= index:
+        items.append(None)
+    items[index] = value
+
+
+def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
+    """``death {round, type, time}``: day / night for a vote or a kill; warnings, kickOut,
+    giveUp (seed 4.2.1, leaving the table) and teamKickOut with the moment of the removal."""
+    how = departure_of(record, seat)
+    if how is None:
+        return None
+    cause, day, phase = how
+    if cause in (Cause.VOTE, Cause.RAISE):
+        return {"round": day - 1, "type": "day"}
+    if cause is Cause.KILL:
+        return {"round": day, "type": "night"}
+    if cause is Cause.TEAM_LOSS:
+        penalty = record.team_loss
+        kind = "teamKickOut"
+    else:
+        penalty = record.removals[seat]
+        kind = "warnings" if cause is Cause.FOULS else ("giveUp" if penalty.reason == "4.2.1" else "kickOut")
+    assert penalty is not None
+    moment = _dated(record, penalty)
+    return {"round": _round_of(moment), "type": kind, "time": game_time(moment)}
+
+
+def _check_single_deaths(record: GameRecord) -> None:
+    """MafiaRatings keeps one death a player: a disqualification or a team loss given to a
+    player who has already left (in his last word) cannot be written."""
+    for seat, penalty in record.late_removals.items():
+        if penalty.severity is not rules.Severity.FOUL:
+            raise ExportError("two_deaths", f"seat {seat} was disqualified ({penalty.reason}) after "
+                              f"leaving the game: MafiaRatings records one death a player",
+                              seat=seat, what=penalty.reason)
+    loss = record.team_loss
+    if loss is not None and record.departure(loss.seat) is not None:
+        raise ExportError("two_deaths", f"seat {loss.seat} caused a team loss after leaving the "
+                          f"game: MafiaRatings records one death a player", seat=loss.seat,
+                          what=loss.reason)
+
+
+def _ballots(day: DayRecord) -> list[BallotRound]:
+    """The rounds written for a day: none when a removal cancelled its vote (seed 5.1: the vote
+    is not held, so no hand raised in it counts)."""
+    if day.cancelled is not None:
+        return []
+    for ballot in day.rounds:
+        for candidate in ballot.candidates:
+            if ballot.voters.get(candidate) is None:
+                raise ExportError(
+                    "votes_by_count",
+                    f"day {day.number} round {ballot.round}: the hands against seat {candidate} "
+                    f"were recorded as a count, not by voter; MafiaRatings records each player's "
+                    f"vote", day=day.number, round=ballot.round, seat=candidate)
+    return day.rounds
+
+
+def _days(record: GameRecord, players: list[dict[str, Any]]) -> bool:
+    """Nominations and votes of every day. Returns whether kill-all answers were written."""
+    answers = False
+    for day in record.days:
+        r = day.number - 1
+        for by, target in day.nominations:
+            _put(players[by - 1], "nominating", r, target)
+        ballots = _ballots(day)
+        if not ballots:
+            continue
+        raise_voters = day.raise_vote.voters if day.raise_vote is not None else None
+        answers = answers or raise_voters is not None
+        voters = {v for b in ballots for c in b.candidates for v in (b.voters[c] or ())}
+        for seat in sorted(voters):
+            targets: list[Any] = [b.target_of(seat) for b in ballots]
+            if raise_voters is not None:
+                targets.append(seat in raise_voters)
+            _put(players[seat - 1], "voting", r, targets[0] if len(targets) == 1 else targets)
+    return answers
+
+
+def _nights(record: GameRecord, players: list[dict[str, Any]]) -> None:
+    """Shots, checks and the best move. A kill entered as an outcome means every black at the
+    table shot the victim (F24 §4.5.4), which is how MafiaRatings writes it; a miss without shots
+    is a null shot of each black at the table, so the record reaches that night."""
+    for night in record.nights:
+        n = night.number
+        shots = {shooter: target for shooter, target in night.shots if shooter in night.blacks}
+        for black in night.blacks:
+            target = shots.get(black, night.killed if not night.shots else None)
+            _put(players[black - 1], "shooting", n - 1, target)
+        for who, seat in (("don", night.don_check), ("sheriff", night.sheriff_check)):
+            if seat is None:
+                continue
+            if who in players[seat - 1]:
+                raise ExportError("two_checks", f"seat {seat} was checked by the {who} twice: "
+                                  f"MafiaRatings records one check round a player", who=who, seat=seat)
+            players[seat - 1][who] = n
+        if n == 1 and night.best_move and night.killed is not None:
+            players[night.killed - 1]["legacy"] = list(night.best_move)
+
+
+def _players(record: GameRecord) -> tuple[list[dict[str, Any]], bool]:
+    players: list[dict[str, Any]] = []
+    for seat in rules.SEATS:
+        player: dict[str, Any] = {}
+        name = record.name(seat)
+        if name:
+            player["name"] = name
+        role = record.role(seat)
+        assert role is not None
+        player["role"] = MR_ROLES[role]
+        death = _death(record, seat)
+        if death is not None:
+            player["death"] = death
+        fouls = record.fouls.get(seat, [])
+        if fouls:
+            player["warnings"] = [game_time(_dated(record, f)) for f in fouls]
+        players.append(player)
+    answers = _days(record, players)
+    _nights(record, players)
+    return [_ordered(p) for p in players], answers
+
+
+PLAYER_KEYS = ("name", "role", "death", "nominating", "voting", "warnings", "shooting", "don",
+               "sheriff", "legacy")
+
+
+def _ordered(player: dict[str, Any]) -> dict[str, Any]:
+    """The player's fields in the order the site's api_help lists them."""
+    return {key: player[key] for key in PLAYER_KEYS if key in player}
+
+
+# --- the exports ----------------------------------------------------------------------------------
+def _when(value: float | dt.datetime | None) -> int | None:
+    if value is None:
+        return None
+    return int(value.timestamp() if isinstance(value, dt.datetime) else value)
+
+
+def mafiaratings_record(record: GameRecord, config: RulesConfig, *, game_id: Any = None,
+                        started_at: float | dt.datetime | None = None,
+                        ended_at: float | dt.datetime | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The MafiaRatings JSON of a read game and the options its rules code cannot express;
+    no self-check (see :func:`to_mafiaratings`)."""
+    require_finished(record)
+    if not record.state.roles_known:
+        raise ExportError("roles_unknown", "the roles are unknown: MafiaRatings records each "
+                                           "player's role")
+    _check_single_deaths(record)
+    code, unexpressed = rules_code(config)
+    players, answers = _players(record)
+    result = record.outcome()["winner"]
+    out: dict[str, Any] = {}
+    if game_id is not None:
+        out["id"] = game_id
+    for key, value in (("startTime", _when(started_at)), ("endTime", _when(ended_at))):
+        if value is not None:
+            out[key] = value
+    features = FEATURES | ({"k"} if answers else set())
+    out.update({
+        "rules": code,
+        "features": "".join(c for c in FEATURE_ORDER if c in features),
+        "winner": MR_WINNERS[result],
+        "players": players,
+    })
+    return out, unexpressed
+
+
+def to_mafiaratings(config: RulesConfig, names: Mapping[int, str] | None, events: list[Event], *,
+                    game_id: Any = None, started_at: float | dt.datetime | None = None,
+                    ended_at: float | dt.datetime | None = None, strict: bool = False,
+                    verify: bool = True) -> dict[str, Any]:
+    """A finished game as a MafiaRatings game record (see the module docstring).
+
+    Raises :class:`ExportError` for an unfinished game, unknown roles, hands entered as counts
+    (MafiaRatings records each player's vote), a fact the layout has no place for, an option it
+    has no code for (with ``strict``, or when the option mattered), and — ``verify`` — any
+    difference between the game's outcome and the replay of the export through
+    :func:`rules.records.replay`."""
+    record = read_game(config, dict(names or {}), events)
+    out, unexpressed = mafiaratings_record(record, config, game_id=game_id,
+                                           started_at=started_at, ended_at=ended_at)
+    if strict and unexpressed:
+        raise ExportError("options", "MafiaRatings has no rules code for "
+                                     + "; ".join(unexpressed), options=", ".join(unexpressed))
+    if verify:
+        _verify(record, out, unexpressed)
+    return out
+
+
+def _verify(record: GameRecord, exported: dict[str, Any], unexpressed: list[str]) -> None:
+    """Replay the export through our importer: the same departures, winner and cancelled
+    votes, and no fact refused, or the export is refused."""
+    try:
+        report = replay(exported)
+    except RecordError as error:
+        raise ExportError("replay_differs", f"our importer cannot read the export: {error}",
+                          differences=str(error)) from None
+    ours = record.outcome()
+    differences = list(report.differences)
+    if report.report != ours:
+        differences.append(f"the replay gives {report.report}, the game {ours}")
+    if not differences:
+        return
+    if unexpressed:
+        raise ExportError("options", "the game depends on rules MafiaRatings has no code for: "
+                          + "; ".join(unexpressed) + " (" + "; ".join(differences) + ")",
+                          options=", ".join(unexpressed))
+    raise ExportError("replay_differs", "the export does not replay to the same game: "
+                      + "; ".join(differences), differences="; ".join(differences))
+
+
+def to_json(config: RulesConfig, names: Mapping[int, str] | None, events: list[Event], *,
+            game_id: Any = None, started_at: float | dt.datetime | None = None,
+            ended_at: float | dt.datetime | None = None) -> dict[str, Any]:
+    """Our own protocol of a finished game: ``format``/``version``, ``config``
+    (``rules.config_to_dict``), ``names`` and ``roles`` by seat (``"1"``…``"10"``), ``events``
+    (the whole log as ``rules.to_dict``, Undo events included) and ``outcome`` in the replay
+    report's shape ``{"winner", "departures", "cancelled_votes"}``. Raises
+    :class:`ExportError` (``not_finished``) before the end."""
+    record = read_game(config, dict(names or {}), events)
+    require_finished(record)
+    out: dict[str, Any] = {"format": FORMAT, "version": FORMAT_VERSION}
+    if game_id is not None:
+        out["id"] = game_id
+    for key, value in (("started_at", _when(started_at)), ("ended_at", _when(ended_at))):
+        if value is not None:
+            out[key] = value
+    out.update({
+        "config": rules.config_to_dict(config),
+        "names": {str(s): record.name(s) for s in rules.SEATS if record.name(s)},
+        "roles": {str(s): (r.value if (r := record.role(s)) else None) for s in rules.SEATS},
+        "events": [rules.to_dict(e) for e in events],
+        "outcome": record.outcome(),
+    })
+    return out
+
+
+def from_json(data: Mapping[str, Any]) -> tuple[RulesConfig, dict[int, str], list[Event]]:
+    """Read back :func:`to_json`: ``(config, names, events)``. ``ValueError`` on another
+    format or a bad field."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} document")
+    config = rules.config_from_dict(data.get("config") or {})
+    names = {int(k): str(v) for k, v in (data.get("names") or {}).items()}
+    events = [rules.from_dict(e) for e in data.get("events") or []]
+    return config, names, events

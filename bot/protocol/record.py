@@ -1,0 +1,335 @@
+"""What a game's log says happened, day by day and night by night: the facts a protocol shows.
+
+:func:`read_game` folds the log (``rules.effective``: undone events are skipped) one event at a
+time and keeps what a score sheet and an export need but the final state forgets: each day's
+nominations (F24 §4.4.2–4.4.4), every ballot round with its hands and, when the judge recorded
+them, its voters (F24 §4.4.5–4.4.12), the raise vote (F24 §4.4.12.3), why a vote was not held
+(seed 5.1, 5.2; F24 §4.4.10), and each penalty with the moment it was given (seed IV).
+
+Moments are :class:`rules.records.model.Moment` values taken by
+:func:`rules.records.driver.moment_of`, the same function the record importer matches its
+penalties with — so an export that writes them replays them at the same moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from rules import Cause, Departure, Event, GameState, Kind, Notice, Phase, Result, Role, Severity
+from rules.records.driver import moment_of
+from rules.records.model import Moment
+from rules.records.replay import engine_outcome
+
+
+ERROR_CODES: tuple[str, ...] = (
+    "not_finished", "roles_unknown", "bad_log", "votes_by_count", "two_checks", "two_deaths",
+    "options", "replay_differs",
+)
+
+
+class ExportError(ValueError):
+    """A protocol or export that cannot be made faithfully. ``code`` names the obstacle (a
+    ``protocol-error-<code>`` message in the catalogs), ``params`` fill the message; ``str()``
+    says it in English for logs. Codes (:data:`ERROR_CODES`): ``not_finished``,
+    ``roles_unknown``, ``bad_log`` (``error``), ``votes_by_count`` (``day``, ``round``, ``seat``),
+    ``two_checks`` (``who``, ``seat``), ``two_deaths`` (``seat``, ``what``: a reason code),
+    ``options`` (``options``), ``replay_differs`` (``differences``)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+@dataclass
+class BallotRound:
+    """One round of a day's vote (round 0 = the main vote, 1 = the first revote, F24 §4.4.12).
+
+    ``counts`` are the hands against each candidate; ``voters`` the seats that raised them, or
+    ``None`` for a candidate whose hands the judge entered as a count only. ``derived`` is the
+    last candidate, whose hands are the ones not raised before (F24 §4.4.8)."""
+
+    round: int
+    candidates: list[int]
+    counts: dict[int, int] = field(default_factory=dict)
+    voters: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
+    derived: int | None = None
+
+    def target_of(self, seat: int) -> int | None:
+        """The candidate ``seat`` voted against in this round, if the voters are known."""
+        for candidate, voters in self.voters.items():
+            if voters is not None and seat in voters:
+                return candidate
+        return None
+
+
+@dataclass
+class RaiseRecord:
+    """The vote for raising all tied players (F24 §4.4.12.3). ``voters`` is ``None`` when the
+    judge entered a count only."""
+
+    seats: list[int]
+    yes: int
+    at_table: int
+    passed: bool
+    voters: tuple[int, ...] | None
+
+
+@dataclass
+class DayRecord:
+    """Day k: who was at the table when it began, the nominations in order, the vote rounds,
+    the raise vote, and how the vote ended."""
+
+    number: int
+    at_table: list[int]
+    nominations: list[tuple[int, int]] = field(default_factory=list)  # (by, target)
+    rounds: list[BallotRound] = field(default_factory=list)
+    raise_vote: RaiseRecord | None = None
+    not_held: tuple[str, int | None] | None = None  # rules.vote_plan's (why, seat)
+    cancelled: tuple[str, int] | None = None  # a removal during the vote (seed 5.1): rule, seat
+    nobody_leaves: str | None = None  # Kind.NOBODY_LEAVES why
+    leader_stays: int | None = None  # first-day RAISE_ONLY (MafiaRatings 7.16.2)
+    left: list[int] = field(default_factory=list)  # by the vote
+    left_cause: str | None = None  # "vote" | "raise"
+
+    @property
+    def vote_reached(self) -> bool:
+        """Did the day reach its vote (held, not held or cancelled)?"""
+        return bool(self.rounds or self.not_held or self.cancelled)
+
+
+@dataclass
+class NightRecord:
+    """Night k (k ≥ 1): the blacks at the table when it fell, how the shooting was recorded
+    (``"shots"``, ``"judge"`` for a kill or miss entered as an outcome, ``"none"`` when nobody
+    shot) and what the final state holds of it (F24 §4.5)."""
+
+    number: int
+    blacks: list[int]
+    recorded: str = "none"
+    killed: int | None = None
+    shots: list[tuple[int, int | None]] = field(default_factory=list)
+    don_check: int | None = None
+    sheriff_check: int | None = None
+    best_move: tuple[int, ...] | None = None
+
+
+@dataclass
+class PenaltyRecord:
+    """A penalty (seed IV) and the moment it was given. ``number`` is the foul's number for a
+    foul (1–4)."""
+
+    seat: int
+    reason: str
+    severity: Severity
+    moment: Moment
+    number: int = 0
+
+
+@dataclass
+class GameRecord:
+    """A game's protocol facts. ``state`` and ``notices`` are the fold's."""
+
+    config: rules.RulesConfig
+    state: GameState
+    notices: list[Notice]
+    events: list[Event]  # the effective events (undone ones dropped)
+    days: list[DayRecord] = field(default_factory=list)
+    nights: list[NightRecord] = field(default_factory=list)
+    fouls: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
+    warnings: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
+    removals: dict[int, PenaltyRecord] = field(default_factory=dict)  # the removing penalty
+    late_removals: dict[int, PenaltyRecord] = field(default_factory=dict)  # given after leaving
+    team_loss: PenaltyRecord | None = None
+
+    # --- views ------------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.result if self.finished else None
+
+    def name(self, seat: int) -> str | None:
+        return self.state.seat(seat).name
+
+    def role(self, seat: int) -> Role | None:
+        return self.state.seat(seat).role
+
+    def departure(self, seat: int) -> Departure | None:
+        return self.state.seat(seat).departure
+
+    def day(self, number: int) -> DayRecord | None:
+        return next((d for d in self.days if d.number == number), None)
+
+    def night(self, number: int) -> NightRecord | None:
+        return next((n for n in self.nights if n.number == number), None)
+
+    def shown_days(self) -> list[DayRecord]:
+        """The days worth a column: those that reached their vote, had nominations or saw
+        someone leave. A last day that ended in its morning (F24 §7.9: the result is announced
+        after the night victim's last word) is left out."""
+        left_on = {(how[1], how[2]) for seat in rules.SEATS
+                   if (how := departure_of(self, seat)) is not None}
+        out = []
+        for day in self.days:
+            if day.vote_reached or day.nominations or (day.number, "day") in left_on:
+                out.append(day)
+        return out
+
+    def outcome(self) -> dict[str, Any]:
+        """The outcome in the replay report's shape: ``{"winner", "departures",
+        "cancelled_votes"}`` (``rules.records.ReplayReport.report``)."""
+        return engine_outcome(self.state, self.notices).as_report()
+
+
+class _Walker:
+    """Folds the log one event at a time and files each notice under its day or night."""
+
+    def __init__(self, config: rules.RulesConfig, names: dict[int, str] | None) -> None:
+        self.state = rules.new_game(config, names)
+        self.record = GameRecord(config=config, state=self.state, notices=[], events=[])
+
+    def step(self, event: Event) -> None:
+        before = self.state
+        try:
+            after, notices = rules.apply(before, event)
+        except rules.RuleError as error:
+            raise ExportError("bad_log", f"the game log does not replay: {event.type} refused "
+                                         f"({error.code.value})", error=error.code.value) from None
+        self.state = after
+        self.record.events.append(event)
+        self.record.notices.extend(notices)
+        for notice in notices:
+            self.see(before, event, notice)
+
+    @property
+    def today(self) -> DayRecord:
+        return self.record.days[-1]
+
+    def see(self, before: GameState, event: Event, notice: Notice) -> None:
+        kind, p, record = notice.kind, notice.params, self.record
+        if kind is Kind.DAY_STARTS:
+            record.days.append(DayRecord(number=p["day"], at_table=list(self.state.at_table)))
+        elif kind is Kind.NOMINATED:
+            self.today.nominations.append((p["by"], p["target"]))
+        elif kind is Kind.VOTE_NOT_HELD:
+            self.today.not_held = (p["why"], p["seat"])
+        elif kind is Kind.VOTING_STARTS:
+            self.today.rounds.append(BallotRound(round=p["round"], candidates=list(p["nominees"])))
+        elif kind is Kind.VOTE_COUNTED:
+            self.counted(before, event, p["nominee"], p["count"], p["derived"])
+        elif kind is Kind.RAISE_RESULT:
+            voters = _voters(event, p["yes"])
+            self.today.raise_vote = RaiseRecord(list(p["seats"]), p["yes"], p["at_table"],
+                                                p["passed"], voters)
+        elif kind is Kind.NOBODY_LEAVES:
+            self.today.nobody_leaves = p["why"]
+        elif kind is Kind.LEADER_STAYS:
+            self.today.leader_stays = p["seat"]
+        elif kind is Kind.LEAVES_BY_VOTE:
+            self.today.left, self.today.left_cause = list(p["seats"]), p["cause"]
+        elif kind is Kind.VOTE_CANCELLED and record.days and p["day"] == self.today.number \
+                and before.phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE):
+            self.today.cancelled = (p["rule"], p["seat"])
+        elif kind is Kind.NIGHT_FALLS:
+            blacks = [n for n in self.state.at_table if self.state.team_of(n) is rules.Team.BLACK]
+            record.nights.append(NightRecord(number=p["night"], blacks=blacks))
+        elif kind is Kind.SHOOTING_RESULT:
+            record.nights[-1].recorded = {"shots": "shots", "night_kill": "judge"}.get(event.type, "none")
+        elif kind in (Kind.FOUL, Kind.WARNING, Kind.REMOVED, Kind.TEAM_LOSS, Kind.FOUL_WITHDRAWN):
+            self.penalty(before, event, notice)
+
+    def counted(self, before: GameState, event: Event, nominee: int, count: int,
+                derived: bool) -> None:
+        ballot = self.today.rounds[-1]
+        ballot.counts[nominee] = count
+        if not derived:
+            ballot.voters[nominee] = _voters(event, count)
+            return
+        # F24 §4.4.8: the hands not raised before go to the last nominee.
+        ballot.derived = nominee
+        known = [v for c, v in ballot.voters.items() if c != nominee]
+        if any(v is None for v in known):
+            ballot.voters[nominee] = None
+            return
+        raised = {seat for v in known for seat in (v or ())}
+        rest = tuple(s for s in before.at_table if s not in raised)
+        ballot.voters[nominee] = rest if len(rest) == count else None
+
+    def penalty(self, before: GameState, event: Event, notice: Notice) -> None:
+        kind, p, record = notice.kind, notice.params, self.record
+        seat = p["seat"]
+        reason = getattr(event, "reason", None) or p.get("reason") or ""
+        severity = before.config.reasons[reason].severity if reason in before.config.reasons \
+            else Severity.FOUL
+        moment = moment_of(before)
+        if kind is Kind.FOUL:
+            record.fouls.setdefault(seat, []).append(
+                PenaltyRecord(seat, reason, severity, moment, number=p["count"]))
+        elif kind is Kind.FOUL_WITHDRAWN:
+            record.fouls[seat].pop()
+        elif kind is Kind.WARNING:
+            record.warnings.setdefault(seat, []).append(PenaltyRecord(seat, reason, severity, moment))
+        elif kind is Kind.REMOVED:
+            penalty = PenaltyRecord(seat, reason, severity, moment)
+            left_before = before.seat(seat).departure is not None
+            (record.late_removals if left_before else record.removals)[seat] = penalty
+        elif kind is Kind.TEAM_LOSS:
+            record.team_loss = PenaltyRecord(seat, reason, severity, moment)
+
+    def finish(self) -> GameRecord:
+        record = self.record
+        record.state = self.state
+        for night in record.nights:
+            final = next((n for n in self.state.nights if n.number == night.number), None)
+            if final is None:
+                continue
+            night.killed, night.shots = final.killed, list(final.shots)
+            night.don_check, night.sheriff_check = final.don_check, final.sheriff_check
+            night.best_move = final.best_move
+        return record
+
+
+def _voters(event: Event, count: int) -> tuple[int, ...] | None:
+    """The voters an event names; no hands need no names; a bare count leaves them unknown."""
+    voters = tuple(getattr(event, "voters", ()) or ())
+    if voters:
+        return voters
+    return () if count == 0 else None
+
+
+def read_game(config: rules.RulesConfig, names: dict[int, str] | None,
+              events: list[Event]) -> GameRecord:
+    """Fold ``events`` (Undo included: what it undoes is skipped) under ``config`` with the seat
+    ``names`` and collect the protocol facts. A log the rules refuse raises
+    :class:`ExportError` (``bad_log``)."""
+    walker = _Walker(config, names)
+    for event in rules.effective(events):
+        walker.step(event)
+    return walker.finish()
+
+
+def require_finished(record: GameRecord) -> None:
+    """A protocol is made of a finished game only: before the end it would reveal the roles and
+    the checks (F24 §4.4.13, §4.5.4: they stay hidden while the game goes on)."""
+    if not record.finished:
+        raise ExportError("not_finished", "the game is not over: a protocol is made of a "
+                                          "finished game only")
+
+
+def departure_of(record: GameRecord, seat: int) -> tuple[Cause | str, int, str] | None:
+    """How and when ``seat`` left: ``(cause, day, phase)``, a team loss included (seed 4.3:
+    the offender's team loses; the engine keeps no departure for it)."""
+    dep = record.departure(seat)
+    if dep is not None:
+        return dep.cause, dep.day, dep.phase
+    loss = record.team_loss
+    if loss is not None and loss.seat == seat:
+        phase = "night" if loss.moment.kind in ("night", "night_zero") else "day"
+        return Cause.TEAM_LOSS, loss.moment.day, phase
+    return None

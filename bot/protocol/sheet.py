@@ -1,0 +1,537 @@
+"""The score sheet of a finished game as a PNG, drawn with matplotlib (Agg, DejaVu Sans).
+
+What a judge's paper protocol holds (F24 §8; RULES.md §2 numbering: day k, then night k):
+
+* a header: the game's number, date and rules preset, and the result (F24 §1.4, §7.7, seed 4.3);
+* a row per seat: number, name, the role revealed, the fouls as marks (seed 4.4–4.5), for each
+  day what the player nominated (F24 §4.4.2) and whom he voted against in each round (F24
+  §4.4.5–4.4.12; ↑/↓ his hand in the raise vote, F24 §4.4.12.3), and how and when he left;
+* a row per day: the nominees in voting order (F24 §4.4.4), the hands of each round, the raise
+  vote and the outcome, or why no vote was held (seed 5.1, 5.2; F24 §4.4.10);
+* a row per night: the kill or the miss with the shots (F24 §4.5.3–4.5.5), the Don's and the
+  Sheriff's checks with their answers (F24 §4.5.6–4.5.7), then the best move (F24 §4.5.9).
+
+Every word comes from the catalogs (``protocol-*`` in ``protocol.ftl``, plus the common role,
+preset and result words). The picture is 1200 px wide — readable on a phone — and as tall as the
+game needs. A game that is not over is refused (:class:`~.record.ExportError`): the sheet
+reveals the roles and the checks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import io
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+# The Agg canvas is used directly (no pyplot, no global backend switch): a figure per sheet.
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import FancyBboxPatch, Rectangle
+
+import rules
+from rules import Cause, Event, Role, RulesConfig, Team
+
+from ..i18n import Catalog, catalog
+from ..render import no_vote_text, seat_label, seat_list
+from .record import DayRecord, GameRecord, NightRecord, departure_of, read_game, require_finished
+
+WIDTH = 1200  # px: a phone shows it full width and zooms in
+DPI = 100
+MARGIN = 28
+FONT = "DejaVu Sans"  # ships with matplotlib; covers Cyrillic and the marks used here
+
+BODY, SMALL, HEAD, TITLE = 13.0, 11.0, 12.0, 22.0  # points
+PAD = 8  # px inside a cell
+LINE = 1.45  # line height, in font sizes
+
+INK = "#212121"
+MUTED = "#607d8b"
+RED = "#c62828"
+RED_SOFT = "#fde8e8"
+BLACK_ROW = "#e9edf0"
+OUT = "#d9dee2"
+GRID = "#b0bec5"
+HEADER = "#37474f"
+BLUE = "#1565c0"
+DRAW = "#546e7a"
+
+
+# --- measuring and drawing ------------------------------------------------------------------------
+_PROPS: dict[tuple[float, bool], FontProperties] = {}
+_RENDERER = RendererAgg(8, 8, DPI)  # for measuring text only
+_LOCK = threading.Lock()  # FreeType state is shared: one sheet at a time (callers may use threads)
+
+
+def _font(size: float, bold: bool) -> FontProperties:
+    key = (size, bold)
+    if key not in _PROPS:
+        _PROPS[key] = FontProperties(family=FONT, size=size, weight="bold" if bold else "normal")
+    return _PROPS[key]
+
+
+@functools.lru_cache(maxsize=4096)
+def text_width(text: str, size: float = BODY, bold: bool = False) -> float:
+    """The width of ``text`` in pixels."""
+    if not text:
+        return 0.0
+    width, _, _ = _RENDERER.get_text_width_height_descent(text, _font(size, bold), ismath=False)
+    return float(width)
+
+
+def line_height(size: float) -> float:
+    return size * DPI / 72 * LINE
+
+
+def _clip(text: str, size: float, bold: bool, width: float) -> str:
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap(text: str, width: float, size: float = BODY, bold: bool = False) -> list[str]:
+    """Greedy word wrap to ``width`` pixels; a word longer than a line is cut with «…»."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if not current or text_width(candidate, size, bold) <= width:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    lines.append(current)
+    return [_clip(line, size, bold, width) for line in lines]
+
+
+@dataclass(frozen=True)
+class Span:
+    """One line of a cell: its text and style."""
+
+    text: str
+    color: str = INK
+    bold: bool = False
+    size: float = BODY
+
+
+class Canvas:
+    """Drawing operations in pixels (y grows downwards), replayed onto a figure at the end,
+    once the sheet's height is known."""
+
+    def __init__(self) -> None:
+        self.ops: list[Callable[[Any], None]] = []
+
+    def text(self, x: float, y: float, span: Span, ha: str = "left") -> None:
+        def op(ax: Any) -> None:
+            ax.text(x, y, span.text, fontsize=span.size, color=span.color, ha=ha, va="center",
+                    fontweight="bold" if span.bold else "normal", family=FONT, parse_math=False)
+        self.ops.append(op)
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str | None,
+             edge: str | None = None, lw: float = 0.8, rounded: bool = False) -> None:
+        def op(ax: Any) -> None:
+            if rounded:
+                patch: Any = FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=10",
+                                            facecolor=fill or "none", edgecolor=edge or "none",
+                                            linewidth=lw)
+            else:
+                patch = Rectangle((x, y), w, h, facecolor=fill or "none",
+                                  edgecolor=edge or "none", linewidth=lw)
+            ax.add_patch(patch)
+        self.ops.append(op)
+
+    def png(self, height: float) -> bytes:
+        height = int(round(height))
+        fig = Figure(figsize=(WIDTH / DPI, height / DPI), dpi=DPI, facecolor="white")
+        FigureCanvasAgg(fig)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, WIDTH)
+        ax.set_ylim(height, 0)
+        ax.axis("off")
+        for op in self.ops:
+            op(ax)
+        out = io.BytesIO()
+        fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})
+        return out.getvalue()
+
+
+# --- tables ---------------------------------------------------------------------------------------
+@dataclass
+class Cell:
+    """A table cell: lines of text (wrapped to the column), a background, an alignment, or a
+    custom drawing (the foul marks)."""
+
+    spans: list[Span] = field(default_factory=list)
+    fill: str | None = None
+    align: str = "left"
+    draw: Callable[[Canvas, float, float, float, float], None] | None = None
+
+    def lines(self, width: float) -> list[Span]:
+        out: list[Span] = []
+        for span in self.spans:
+            for line in wrap(span.text, width - 2 * PAD, span.size, span.bold):
+                out.append(Span(line, span.color, span.bold, span.size))
+        return out
+
+
+def _row_height(cells: list[Cell], widths: list[float], minimum: float) -> float:
+    tallest = minimum
+    for cell, width in zip(cells, widths, strict=True):
+        lines = cell.lines(width)
+        tallest = max(tallest, sum(line_height(s.size) for s in lines) + 2 * PAD)
+    return tallest
+
+
+def table(canvas: Canvas, y: float, headers: list[str], widths: list[float],
+          rows: list[tuple[list[Cell], str | None]], *, min_row: float = 40.0,
+          center: set[int] | None = None) -> float:
+    """Draw a table at ``y`` with a dark header row; each row is (cells, background). Returns
+    the y below it."""
+    center = center or set()
+    x0 = MARGIN
+    header_cells = [Cell([Span(h, "white", True, HEAD)], align="center" if i in center else "left")
+                    for i, h in enumerate(headers)]
+    h = _row_height(header_cells, widths, 34.0)
+    canvas.rect(x0, y, sum(widths), h, HEADER)
+    _draw_cells(canvas, header_cells, widths, x0, y, h)
+    y += h
+    for cells, background in rows:
+        h = _row_height(cells, widths, min_row)
+        if background:
+            canvas.rect(x0, y, sum(widths), h, background)
+        _draw_cells(canvas, cells, widths, x0, y, h)
+        canvas.rect(x0, y, sum(widths), h, None, GRID, 0.6)
+        y += h
+    return y
+
+
+def _draw_cells(canvas: Canvas, cells: list[Cell], widths: list[float], x: float, y: float,
+                h: float) -> None:
+    for cell, width in zip(cells, widths, strict=True):
+        if cell.fill:
+            canvas.rect(x, y, width, h, cell.fill)
+        if cell.draw is not None:
+            cell.draw(canvas, x, y, width, h)
+        lines = cell.lines(width)
+        total = sum(line_height(s.size) for s in lines)
+        top = y + (h - total) / 2
+        for span in lines:
+            step = line_height(span.size)
+            if cell.align == "center":
+                canvas.text(x + width / 2, top + step / 2, span, ha="center")
+            else:
+                canvas.text(x + PAD, top + step / 2, span)
+            top += step
+        canvas.rect(x, y, width, h, None, GRID, 0.6)
+        x += width
+
+
+# --- the words ------------------------------------------------------------------------------------
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _when(cat: Catalog, day: int, phase: str) -> str:
+    if phase == "night":
+        return cat.text("protocol-night-short", night=day)
+    return cat.text("protocol-day-short", day=day)
+
+
+def _left_text(record: GameRecord, seat: int, cat: Catalog) -> Span:
+    how = departure_of(record, seat)
+    if how is None:
+        return Span(cat.text("protocol-stays"), MUTED)
+    cause, day, phase = how
+    value = cause.value if isinstance(cause, Cause) else str(cause)
+    text = cat.text("protocol-left", when=_when(cat, day, phase), how=cat.text(f"protocol-out-{value}"))
+    return Span(text, RED if cause in (Cause.FOULS, Cause.DISQUALIFICATION, Cause.TEAM_LOSS) else INK)
+
+
+def _counts(ballot_counts: Mapping[int, int], order: list[int], cat: Catalog) -> str:
+    return " · ".join(cat.text("protocol-count", seat=seat_label(s, cat), count=ballot_counts.get(s, 0))
+                      for s in order)
+
+
+def _result_text(record: GameRecord, cat: Catalog) -> tuple[str, str]:
+    """The result line and its banner colour (F24 §1.4; seed 5.8; seed 4.3)."""
+    result = record.result
+    assert result is not None
+    winner = result.winner.value if result.winner else "draw"
+    text = cat.text(f"end-{result.why}", winner=winner)
+    color = {"red": RED, "black": INK}.get(winner, DRAW)
+    return text, color
+
+
+# --- the sections ---------------------------------------------------------------------------------
+def _header(canvas: Canvas, y: float, record: GameRecord, cat: Catalog, game_id: Any,
+            played_at: dt.datetime | None) -> float:
+    title = cat.text("protocol-title-game", game=game_id) if game_id is not None \
+        else cat.text("protocol-title")
+    canvas.text(MARGIN, y + 18, Span(title, INK, True, TITLE))
+    y += 46
+    preset = cat.text(f"preset-{record.config.preset}")
+    if played_at is not None:
+        date = cat.text("protocol-date", dd=f"{played_at.day:02d}", mm=f"{played_at.month:02d}",
+                        yyyy=str(played_at.year))
+        subtitle = cat.text("protocol-subtitle", date=date, preset=preset)
+    else:
+        subtitle = preset
+    canvas.text(MARGIN, y + 10, Span(subtitle, MUTED, False, BODY))
+    y += 32
+    text, color = _result_text(record, cat)
+    lines = wrap(text, WIDTH - 2 * MARGIN - 40, 15.0, True)
+    h = len(lines) * line_height(15.0) + 20
+    canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, h, color, rounded=True)
+    top = y + 10
+    for line in lines:
+        canvas.text(MARGIN + 20, top + line_height(15.0) / 2, Span(line, "white", True, 15.0))
+        top += line_height(15.0)
+    return y + h + 22
+
+
+def _fouls_drawer(count: int, removed: bool) -> Callable[[Canvas, float, float, float, float], None]:
+    """Four boxes, one filled per foul; the 4th (a removal, seed 4.5) in red."""
+    def draw(canvas: Canvas, x: float, y: float, w: float, h: float) -> None:
+        size, gap = 15.0, 5.0
+        left = x + (w - (4 * size + 3 * gap)) / 2
+        top = y + (h - size) / 2
+        for i in range(4):
+            fill = (RED if (i == 3 and removed) else "#455a64") if i < count else "white"
+            canvas.rect(left + i * (size + gap), top, size, size, fill, "#78909c", 0.9)
+    return draw
+
+
+def _vote_marks(day: DayRecord, seat: int) -> str:
+    """Whom ``seat`` voted against in each round (``5/7``) and his raise hand (↑ for, ↓ against),
+    when the judge recorded the voters."""
+    if day.cancelled is not None:
+        return ""
+    marks = []
+    for ballot in day.rounds:
+        target = ballot.target_of(seat)
+        if target is None:
+            return ""
+        marks.append(str(target))
+    text = "/".join(marks)
+    raised = day.raise_vote
+    if text and raised is not None and raised.voters is not None:
+        text += " ↑" if seat in raised.voters else " ↓"
+    return text
+
+
+def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> float:
+    days = record.shown_days()
+    fixed = {"seat": 46.0, "role": 112.0, "fouls": 104.0, "left": 212.0}
+    room = WIDTH - 2 * MARGIN - sum(fixed.values())
+    day_w = max(56.0, min(130.0, (room - 300.0) / max(1, len(days))))
+    spare = max(0.0, room - 300.0 - day_w * len(days))  # few days: the name and outcome widen
+    name_w = room - day_w * len(days) - spare / 2
+    widths = [fixed["seat"], name_w, fixed["role"], fixed["fouls"], *([day_w] * len(days)),
+              fixed["left"] + spare / 2]
+    headers = [cat.text("protocol-col-seat"), cat.text("protocol-col-player"),
+               cat.text("protocol-col-role"), cat.text("protocol-col-fouls"),
+               *(cat.text("protocol-day-short", day=d.number) for d in days),
+               cat.text("protocol-col-left")]
+    rows: list[tuple[list[Cell], str | None]] = []
+    for seat in rules.SEATS:
+        role = record.role(seat)
+        black = role is not None and role.team is Team.BLACK
+        role_span = (Span(_cap(cat.text(f"role-{role.value}")), INK if black else RED,
+                          role in (Role.DON, Role.SHERIFF))
+                     if role is not None else Span(cat.text("protocol-role-unknown"), MUTED))
+        fouls = record.fouls.get(seat, [])
+        dep = record.departure(seat)
+        removed = dep is not None and dep.cause is Cause.FOULS
+        cells = [
+            Cell([Span(str(seat), INK, True)], align="center"),
+            Cell([Span(record.name(seat) or "", INK)]),
+            Cell([role_span]),
+            Cell(draw=_fouls_drawer(len(fouls), removed)),
+        ]
+        for day in days:
+            cells.append(_day_cell(record, day, seat))
+        cells.append(Cell([_left_text(record, seat, cat)]))
+        rows.append((cells, BLACK_ROW if black else None))
+    center = {0, 3, *range(4, 4 + len(days))}
+    return table(canvas, y, headers, widths, rows, min_row=46.0, center=center)
+
+
+def _day_cell(record: GameRecord, day: DayRecord, seat: int) -> Cell:
+    how = departure_of(record, seat)
+    if how is not None and how[1] < day.number:
+        return Cell(fill=OUT)  # gone before this day began
+    nominated = next((t for b, t in day.nominations if b == seat), None)
+    spans = [Span(f"→{nominated}" if nominated else " ", BLUE, True, SMALL)]
+    spans.append(Span(_vote_marks(day, seat) or " ", INK, False, SMALL))
+    left_today = how is not None and how[1] == day.number and how[2] == "day"
+    return Cell(spans, fill=RED_SOFT if left_today else None, align="center")
+
+
+def _day_rows(record: GameRecord, cat: Catalog) -> list[tuple[list[Cell], str | None]]:
+    rows: list[tuple[list[Cell], str | None]] = []
+    for day in record.shown_days():
+        order = day.rounds[0].candidates if day.rounds else [t for _, t in day.nominations]
+        nominees = Span(seat_list(order, cat)) if order else Span(cat.text("protocol-none"), MUTED)
+        votes: list[Span] = []
+        if day.cancelled is None:
+            for ballot in day.rounds:
+                counts = _counts(ballot.counts, ballot.candidates, cat)
+                text = counts if ballot.round == 0 else cat.text("protocol-revote", counts=counts)
+                votes.append(Span(text))
+            if day.raise_vote is not None:
+                r = day.raise_vote
+                votes.append(Span(cat.text("protocol-raise", yes=r.yes, at_table=r.at_table)))
+        if not votes:
+            votes.append(Span(cat.text("protocol-none"), MUTED))
+        rows.append(([
+            Cell([Span(cat.text("protocol-day-short", day=day.number), INK, True)], align="center"),
+            Cell([nominees]),
+            Cell(votes),
+            Cell([_day_outcome(record, day, cat)]),
+        ], None))
+    return rows
+
+
+def _day_outcome(record: GameRecord, day: DayRecord, cat: Catalog) -> Span:
+    loss = record.team_loss
+    if loss is not None and not day.vote_reached and departure_of(record, loss.seat) == (
+            Cause.TEAM_LOSS, day.number, "day"):  # seed 4.3: the game ends before the vote
+        return Span(cat.text("protocol-team-loss", seat=seat_label(loss.seat, cat)), RED)
+    if day.cancelled is not None:
+        rule, seat = day.cancelled
+        return Span(cat.text("protocol-cancelled", why=no_vote_text(rule, seat, cat)), RED)
+    if day.left:
+        if day.left_cause == "raise":
+            return Span(cat.text("protocol-raise-leaves", seats=seat_list(day.left, cat)), INK, True)
+        return Span(cat.text("protocol-leaves", seats=seat_list(day.left, cat),
+                             seats_n=len(day.left)), INK, True)
+    if day.nobody_leaves is not None:
+        return Span(cat.text("protocol-nobody-leaves", why=no_vote_text(day.nobody_leaves, None, cat)))
+    if day.not_held is not None:
+        why, removed = day.not_held
+        return Span(cat.text("protocol-not-held", why=no_vote_text(why, removed, cat)),
+                    RED if why in ("5.1", "5.2") else MUTED)
+    return Span(cat.text("protocol-none"), MUTED)
+
+
+def _night_rows(record: GameRecord, cat: Catalog) -> list[tuple[list[Cell], str | None]]:
+    rows: list[tuple[list[Cell], str | None]] = []
+    for night in record.nights:
+        rows.append(([
+            Cell([Span(cat.text("protocol-night-short", night=night.number), INK, True)], align="center"),
+            Cell(_shooting(night, cat)),
+            Cell([_check(record, night.don_check, "don", cat)]),
+            Cell([_check(record, night.sheriff_check, "sheriff", cat)]),
+        ], None))
+    return rows
+
+
+def _shooting(night: NightRecord, cat: Catalog) -> list[Span]:
+    if night.killed is not None:
+        spans = [Span(cat.text("protocol-kill", seat=seat_label(night.killed, cat)), RED, True)]
+    else:
+        spans = [Span(cat.text("protocol-miss"), INK, True)]
+    if night.shots:
+        shots = ", ".join(cat.text("shot", shooter=seat_label(a, cat),
+                                   target="none" if b is None else seat_label(b, cat))
+                          for a, b in night.shots)
+        spans.append(Span(cat.text("protocol-shots", shots=shots), MUTED, False, SMALL))
+    return spans
+
+
+def _check(record: GameRecord, target: int | None, who: str, cat: Catalog) -> Span:
+    """A check and its answer, revealed after the game (F24 §4.5.6–4.5.7)."""
+    if target is None:
+        return Span(cat.text("protocol-none"), MUTED)
+    label = seat_label(target, cat)
+    role = record.role(target)
+    if role is None:
+        return Span(label)
+    if who == "don":
+        if role is Role.SHERIFF:
+            return Span(cat.text("protocol-don-sheriff", seat=label), RED, True)
+        return Span(cat.text("protocol-don-not-sheriff", seat=label))
+    if role.team is Team.BLACK:
+        return Span(cat.text("protocol-sheriff-black", seat=label), INK, True)
+    return Span(cat.text("protocol-sheriff-red", seat=label), RED)
+
+
+def _best_move(record: GameRecord, cat: Catalog) -> str | None:
+    night = record.night(1)
+    if night is None or not night.best_move or night.killed is None:
+        return None
+    seat, guesses = seat_label(night.killed, cat), seat_list(night.best_move, cat)
+    if record.state.roles_known:
+        hits = sum(1 for g in night.best_move if record.state.team_of(g) is Team.BLACK)
+        return cat.text("protocol-best-move-hits", seat=seat, guesses=guesses, hits=hits)
+    return cat.text("protocol-best-move", seat=seat, guesses=guesses)
+
+
+def _section(canvas: Canvas, y: float, title: str) -> float:
+    canvas.text(MARGIN, y + 14, Span(title, INK, True, 15.0))
+    return y + 34
+
+
+def _paragraph(canvas: Canvas, y: float, text: str, size: float, color: str, bold: bool = False) -> float:
+    for line in wrap(text, WIDTH - 2 * MARGIN, size, bold):
+        canvas.text(MARGIN, y + line_height(size) / 2, Span(line, color, bold, size))
+        y += line_height(size)
+    return y
+
+
+# --- the sheet ------------------------------------------------------------------------------------
+def draw_sheet(record: GameRecord, cat: Catalog, *, game_id: Any = None,
+               played_at: dt.datetime | None = None) -> bytes:
+    """The PNG of a read, finished game."""
+    require_finished(record)
+    canvas = Canvas()
+    y = _header(canvas, float(MARGIN), record, cat, game_id, played_at)
+    y = _players(canvas, y, record, cat)
+    day_rows = _day_rows(record, cat)
+    if day_rows:
+        y = _section(canvas, y + 22, cat.text("protocol-days"))
+        widths = [70.0, 210.0, 0.0, 380.0]
+        widths[2] = WIDTH - 2 * MARGIN - sum(widths)
+        y = table(canvas, y, ["", cat.text("protocol-col-nominees"), cat.text("protocol-col-votes"),
+                              cat.text("protocol-col-outcome")], widths, day_rows, center={0})
+    night_rows = _night_rows(record, cat)
+    if night_rows:
+        y = _section(canvas, y + 22, cat.text("protocol-nights"))
+        widths = [70.0, 0.0, 300.0, 300.0]
+        widths[1] = WIDTH - 2 * MARGIN - sum(widths)
+        y = table(canvas, y, ["", cat.text("protocol-col-shooting"), cat.text("protocol-col-don"),
+                              cat.text("protocol-col-sheriff")], widths, night_rows, center={0})
+    best = _best_move(record, cat)
+    if best:
+        y = _paragraph(canvas, y + 14, best, BODY, INK, True)
+    y = _paragraph(canvas, y + 16, cat.text("protocol-legend"), SMALL, MUTED)
+    return canvas.png(y + MARGIN)
+
+
+def _datetime(value: float | dt.datetime | dt.date | None) -> dt.datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    return dt.datetime.fromtimestamp(float(value))
+
+
+def render_sheet(config: RulesConfig, names: Mapping[int, str] | None, events: list[Event],
+                 lang: str, *, game_id: Any = None,
+                 played_at: float | dt.datetime | dt.date | None = None) -> bytes:
+    """The score sheet of a finished game as PNG bytes, in ``lang``'s words.
+
+    ``game_id`` and ``played_at`` (a Unix time, a datetime or a date) go into the header when
+    given. Raises :class:`~.record.ExportError` (``not_finished``) for a game that is not over,
+    ``bad_log`` for a log the rules refuse."""
+    cat = catalog(lang)
+    record = read_game(config, dict(names or {}), events)
+    with _LOCK:
+        return draw_sheet(record, cat, game_id=game_id, played_at=_datetime(played_at))
