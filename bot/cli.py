@@ -3,7 +3,9 @@
     mafia-referee [demo] [--db PATH] [--lang ru|en]      play the shipped example game (default)
     mafia-referee console [--db PATH] [--new] [--strict] [--lang ru|en]
     mafia-referee replay FILE [--json]                   check a recorded game against the rules
-    mafia-referee telegram                               (not available yet: exit status 2)
+    mafia-referee telegram                               the judge's assistant in Telegram
+                                                         (token from the environment; exit
+                                                         status 2 when it is missing)
 
 ``main`` returns the exit status; the console-script wrapper passes it to ``sys.exit``.
 """
@@ -76,9 +78,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .replay_cli import run_replay_cli
 
         return int(run_replay_cli(args.file, args.as_json, sys.stdout))
-    cat = catalog(_settings_lang())
-    print(cat.text("cli-telegram-unavailable"), file=sys.stderr)
-    return EXIT_UNAVAILABLE
+    return _telegram()
+
+
+def _telegram() -> int:
+    """``mafia-referee telegram``: the bot, with the token from the environment (never logged);
+    a clear message and exit status 2 without one."""
+    import os
+
+    from .settings import Settings
+
+    settings = Settings()
+    if settings.telegram_token is None or not settings.telegram_token.get_secret_value().strip():
+        print(catalog(settings.lang).text("cli-telegram-no-token"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
+    from .telegram.app import run
+
+    return run(settings)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,12 @@ commit, so a refused or failed action changes nothing, and an acknowledged one s
 Chats and users are strings (``"tg:-100123"``, ``"tg:42"``). The revision is the number of rows in
 the game's log (undo events included): buttons carry it, and a stale one is refused.
 
+A chat may be an *alias* of another chat, its *home* (a club's group linked to the judge's private
+chat where the game lives): every action resolves the chat to its home first, so ONE lock and ONE
+cached game serve all of a game's chats. A game also has an announce chat (where its public notices
+go), stored message ids (what an adapter edits in place) and a stored timer: thin, adapter-neutral
+wrappers over the store.
+
 The service assumes it is the only writer of its store (one bot process per database).
 """
 
@@ -17,8 +23,9 @@ import asyncio
 import copy
 import json
 import logging
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, AsyncIterator, Mapping
 
 import rules
 from storage import StaleRevision, Store
@@ -41,7 +48,9 @@ class Outcome:
 class ServiceError(Exception):
     """An action the service refuses. Codes: ``no_game``, ``not_judge``, ``stale`` (params
     ``revision``, ``current``), ``game_exists`` (``game_id``), ``nothing_to_undo`` (``steps``,
-    ``available``). A :class:`rules.RuleError` is not wrapped: it passes through unchanged."""
+    ``available``), ``home_busy`` (``game_id``: a take over into a chat with an unfinished game
+    of its own), ``bad_alias`` (``chat``). A :class:`rules.RuleError` is not wrapped: it passes
+    through unchanged."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -85,7 +94,8 @@ class Service:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._locks: dict[str, asyncio.Lock] = {}
-        self._games: dict[str, _Game] = {}  # chat -> its current game
+        self._games: dict[str, _Game] = {}  # home chat -> its current game
+        self._aliases: dict[str, str | None] = {}  # chat -> its home (None: a home itself)
 
     @property
     def store(self) -> Store:
@@ -97,7 +107,7 @@ class Service:
         """Create a game and make it the chat's current one; ``judge`` runs it. Refused with
         ``game_exists`` while the current game is unfinished, unless ``replace`` (the replaced
         game is then recorded as ``"abandoned"``). Bad names raise :class:`rules.RuleError`."""
-        async with self._lock(chat):
+        async with self._locked(chat) as chat:
             current = await self._load(chat)
             if current is not None and not current.finished and not replace:
                 raise ServiceError("game_exists", game_id=current.id)
@@ -116,7 +126,7 @@ class Service:
                   revision: int | None = None) -> Outcome:
         """The judge does ``event`` in the chat's current game. An :class:`rules.Undo` is an
         :meth:`undo` of one step."""
-        async with self._lock(chat):
+        async with self._locked(chat) as chat:
             game = await self._checked(chat, user, revision)
             if isinstance(event, rules.Undo):
                 return await self._undo(chat, game, user, 1)
@@ -137,37 +147,128 @@ class Service:
         (its rules and names) is never undone."""
         if steps < 1:
             raise ValueError(f"steps must be at least 1, got {steps}")
-        async with self._lock(chat):
+        async with self._locked(chat) as chat:
             game = await self._checked(chat, user, revision)
             return await self._undo(chat, game, user, steps)
 
     async def current(self, chat: str) -> Outcome | None:
         """The chat's current game (finished or not), or ``None``; no notices."""
-        async with self._lock(chat):
+        async with self._locked(chat) as chat:
             game = await self._load(chat)
             return None if game is None else _outcome(game, [])
 
-    async def take_over(self, chat: str, user: str) -> Outcome:
+    async def take_over(self, chat: str, user: str, *, home: str | None = None) -> Outcome:
         """``user`` becomes the judge of the chat's current game (the adapter has checked that
-        the user is a chat admin)."""
-        async with self._lock(chat):
-            game = await self._require(chat)
-            if game.judge != user:
+        the user is a chat admin). With ``home`` the game also moves there (the new judge's own
+        chat): the old home falls back to its previous game and its aliases follow the game.
+        Refused with ``home_busy`` if ``home`` has an unfinished game of its own."""
+        async with self._locked(chat) as current_home:
+            game = await self._require(current_home)
+            if home is None or home == current_home:
+                if game.judge != user:
+                    try:
+                        await self._store.set_judge(game.id, user)
+                    except BaseException:
+                        self._games.pop(current_home, None)
+                        raise
+                    game.judge = user
+                return _outcome(game, [])
+            async with self._lock(home):
+                target = await self._load(home) if await self.home(home) == home else None
+                if target is not None and not target.finished and target.id != game.id:
+                    raise ServiceError("home_busy", game_id=target.id)
                 try:
-                    await self._store.set_judge(game.id, user)
-                except BaseException:
-                    self._games.pop(chat, None)
-                    raise
+                    await self._store.move_game(game.id, home, user)
+                finally:
+                    self._games.pop(current_home, None)
+                    self._games.pop(home, None)
+                    self._aliases.clear()
                 game.judge = user
-            return _outcome(game, [])
+                self._games[home] = game
+                return _outcome(game, [])
 
     async def events(self, chat: str) -> list[rules.Event]:
         """The current game's log, undo events included (``no_game`` if there is none)."""
-        async with self._lock(chat):
+        async with self._locked(chat) as chat:
             game = await self._require(chat)
             return list(game.log)
 
+    # --- chats: aliases, announce chats, stored message ids and timers -----------------------
+    async def home(self, chat: str) -> str:
+        """The home chat whose games ``chat`` acts on (``chat`` itself unless it is an alias)."""
+        if chat not in self._aliases:
+            self._aliases[chat] = await self._store.alias(chat)
+        return self._aliases[chat] or chat
+
+    async def link(self, chat: str, home: str) -> str:
+        """Make ``chat`` an alias of ``home`` (resolved first): from now on ``chat`` acts on
+        ``home``'s current game. Returns the home. ``bad_alias`` if that would make a chat its
+        own alias or hide a home whose games other chats act on."""
+        home = await self.home(home)
+        if home == chat or await self._store.aliases_of(chat):
+            raise ServiceError("bad_alias", chat=chat)
+        async with self._lock(home):
+            await self._store.set_alias(chat, home)
+            self._aliases[chat] = home
+        return home
+
+    async def unlink(self, chat: str) -> None:
+        """``chat`` is no longer an alias: it is a home of its own again."""
+        await self._store.set_alias(chat, None)
+        self._aliases[chat] = None
+
+    async def aliases(self, home: str) -> list[str]:
+        """The chats that act on ``home``'s games."""
+        return await self._store.aliases_of(home)
+
+    async def migrate_chat(self, old: str, new: str) -> None:
+        """A chat changed its id (a group upgraded to a supergroup): its alias, language and
+        the games announcing there follow it."""
+        await self._store.move_chat(old, new)
+        self._aliases.clear()
+
+    async def set_announce(self, game_id: int, chat: str | None) -> None:
+        """Where game ``game_id``'s public announcements go (``None``: its home chat only)."""
+        await self._store.set_announce(game_id, chat)
+
+    async def announce(self, game_id: int) -> str | None:
+        return await self._store.announce(game_id)
+
+    async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
+        """Remember the id of the message an adapter edits in place (``slot``: ``"panel"``,
+        ``"timer"``, …); ``None`` forgets it."""
+        await self._store.set_message(game_id, chat, slot, message_id)
+
+    async def message(self, game_id: int, chat: str, slot: str) -> int | None:
+        return await self._store.message(game_id, chat, slot)
+
+    async def messages(self, game_id: int) -> dict[tuple[str, str], int]:
+        return await self._store.messages(game_id)
+
+    async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
+        """Store the game's running timer (adapter-defined, JSON-ready) or clear it."""
+        await self._store.set_timer(game_id, timer)
+
+    async def timer(self, game_id: int) -> dict[str, Any] | None:
+        return await self._store.timer(game_id)
+
+    async def open_timers(self) -> dict[int, dict[str, Any]]:
+        """The stored timers of the unfinished current games (to re-arm after a restart)."""
+        return await self._store.open_timers()
+
     # --- internals ----------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _locked(self, chat: str) -> AsyncIterator[str]:
+        """Resolve ``chat`` to its home and hold the home's lock; the alias is checked again
+        under the lock, since a take over may have moved the game meanwhile."""
+        while True:
+            home = await self.home(chat)
+            async with self._lock(home):
+                if await self.home(chat) != home:
+                    continue
+                yield home
+                return
+
     def _lock(self, chat: str) -> asyncio.Lock:
         lock = self._locks.get(chat)
         if lock is None:

@@ -6,6 +6,17 @@
 * ``MAFIA_REFEREE_TELEGRAM_TOKEN`` or ``TELEGRAM_BOT_TOKEN``;
 * ``MAFIA_REFEREE_DISCORD_TOKEN`` or ``DISCORD_BOT_TOKEN``.
 
+Telegram (judge mode), all optional:
+
+* ``MAFIA_REFEREE_TELEGRAM_BASE_URL`` — another Bot API server (a local ``telegram-bot-api``, or
+  the tests' fake), e.g. ``http://127.0.0.1:8081/bot``; ``…_TELEGRAM_BASE_FILE_URL`` likewise;
+* ``MAFIA_REFEREE_TELEGRAM_TIMER_SCALE`` — real seconds per timer second (1.0; tests run faster);
+* ``MAFIA_REFEREE_TELEGRAM_RATE_OVERALL`` (30 requests/s), ``…_RATE_GROUP`` (20 per
+  ``…_RATE_GROUP_PERIOD`` = 60 s per group), ``…_MAX_RETRIES`` (3): PTB's ``AIORateLimiter``;
+  0 turns a limit off;
+* ``MAFIA_REFEREE_TELEGRAM_PANEL_LAG`` — how many newer messages may stand below the judge's panel
+  before it is posted afresh at the bottom (3).
+
 Tokens are :class:`pydantic.SecretStr`: they never show in a repr or a log line.
 """
 
@@ -50,3 +61,11 @@ class Settings(BaseSettings):
         default=None,
         validation_alias=AliasChoices("MAFIA_REFEREE_DISCORD_TOKEN", "DISCORD_BOT_TOKEN", "discord_token"),
     )
+    telegram_base_url: str | None = None
+    telegram_base_file_url: str | None = None
+    telegram_timer_scale: float = Field(default=1.0, gt=0)
+    telegram_rate_overall: float = Field(default=30.0, ge=0)
+    telegram_rate_group: float = Field(default=20.0, ge=0)
+    telegram_rate_group_period: float = Field(default=60.0, ge=0)
+    telegram_max_retries: int = Field(default=3, ge=0)
+    telegram_panel_lag: int = Field(default=3, ge=0)

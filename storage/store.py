@@ -1,5 +1,9 @@
 """The SQLite store: chats, games and each game's append-only event log.
 
+Beside the log (migration 0002): a chat may be an alias of another chat (its *home*, whose games
+it acts on), a game may have an announce chat, the ids of messages an adapter edits in place, and
+a running timer (JSON), so that a restart finds them again.
+
 One :class:`Store` (one aiosqlite connection) per process. Every write is one explicit
 ``BEGIN IMMEDIATE`` transaction under one :class:`asyncio.Lock`: coroutines sharing a connection
 would otherwise interleave their statements inside each other's transactions. Reads take the same
@@ -279,3 +283,140 @@ class Store:
         async with self._read() as conn:
             rows = await conn.execute_fetchall("SELECT lang FROM chats WHERE chat = ?", (chat,))
         return rows[0][0] if rows else None
+
+    # --- chat aliases (0002) ------------------------------------------------------------------
+    async def set_alias(self, chat: str, home: str | None) -> None:
+        """Make ``chat`` act on ``home``'s games (``None``: ``chat`` is a home of its own again)."""
+        if home == chat:
+            raise StorageError(f"a chat cannot be its own alias: {chat}")
+        async with self._write() as conn:
+            if home is not None:
+                await conn.execute_fetchall(
+                    "INSERT INTO chats(chat) VALUES (?) ON CONFLICT(chat) DO NOTHING", (home,))
+            await conn.execute_fetchall(
+                "INSERT INTO chats(chat, home) VALUES (?, ?)"
+                " ON CONFLICT(chat) DO UPDATE SET home = excluded.home", (chat, home))
+
+    async def alias(self, chat: str) -> str | None:
+        """The home chat ``chat`` is an alias of, or ``None``."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall("SELECT home FROM chats WHERE chat = ?", (chat,))
+        return rows[0][0] if rows else None
+
+    async def aliases_of(self, home: str) -> list[str]:
+        """The chats that are aliases of ``home``."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT chat FROM chats WHERE home = ? ORDER BY chat", (home,))
+        return [r[0] for r in rows]
+
+    # --- a game's announce chat, message ids and timer (0002) ---------------------------------
+    async def set_announce(self, game_id: int, chat: str | None) -> None:
+        """Where the game's public announcements go (``None``: nowhere but its home chat)."""
+        async with self._write() as conn:
+            await self._update_game(conn, game_id, "announce = ?", (chat,))
+
+    async def announce(self, game_id: int) -> str | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall("SELECT announce FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
+        """Remember (or with ``None`` forget) the id of the message in ``slot`` of ``chat`` for the
+        game: the panel, the timer message, … that an adapter edits in place."""
+        key = _message_key(chat, slot)
+        async with self._write() as conn:
+            stored = await self._messages(conn, game_id)
+            if message_id is None:
+                stored.pop(key, None)
+            else:
+                stored[key] = int(message_id)
+            await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
+
+    async def message(self, game_id: int, chat: str, slot: str) -> int | None:
+        async with self._read() as conn:
+            stored = await self._messages(conn, game_id)
+        return stored.get(_message_key(chat, slot))
+
+    async def messages(self, game_id: int) -> dict[tuple[str, str], int]:
+        """Every stored message id of the game, by ``(chat, slot)``."""
+        async with self._read() as conn:
+            stored = await self._messages(conn, game_id)
+        out: dict[tuple[str, str], int] = {}
+        for key, message_id in stored.items():
+            chat, _, slot = key.rpartition(" ")
+            out[(chat, slot)] = message_id
+        return out
+
+    @staticmethod
+    async def _messages(conn: aiosqlite.Connection, game_id: int) -> dict[str, int]:
+        rows = await conn.execute_fetchall("SELECT messages FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise NoSuchGame(game_id)
+        return {str(k): int(v) for k, v in json.loads(rows[0][0] or "{}").items()}
+
+    async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
+        """Store the game's running timer (a JSON-ready mapping), or clear it with ``None``."""
+        async with self._write() as conn:
+            await self._update_game(conn, game_id, "timer = ?",
+                                    (None if timer is None else _dumps(dict(timer)),))
+
+    async def timer(self, game_id: int) -> dict[str, Any] | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall("SELECT timer FROM games WHERE id = ?", (game_id,))
+        return json.loads(rows[0][0]) if rows and rows[0][0] else None
+
+    async def open_timers(self) -> dict[int, dict[str, Any]]:
+        """The timers of the chats' current unfinished games, by game id (to re-arm them)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT g.id, g.timer FROM chats c JOIN games g ON g.id = c.current_game"
+                " WHERE g.finished_at IS NULL AND g.timer IS NOT NULL AND c.home IS NULL"
+                " ORDER BY g.id")
+        return {r[0]: json.loads(r[1]) for r in rows}
+
+    # --- moving games and chats (0002) --------------------------------------------------------
+    async def move_game(self, game_id: int, home: str, judge: str) -> str:
+        """Make ``home`` the game's home chat and ``judge`` its judge, in one transaction (a take
+        over: the game follows its new judge). The old home falls back to its previous game;
+        the old home's aliases follow the game; ``home`` stops being an alias. Returns the old
+        home chat."""
+        async with self._write() as conn:
+            rows = await conn.execute_fetchall("SELECT chat FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                raise NoSuchGame(game_id)
+            old = rows[0][0]
+            await self._update_game(conn, game_id, "judge = ?", (judge,))
+            if old == home:
+                return old
+            await conn.execute_fetchall(
+                "INSERT INTO chats(chat) VALUES (?) ON CONFLICT(chat) DO NOTHING", (home,))
+            await conn.execute_fetchall(
+                "UPDATE chats SET home = NULL, current_game = ? WHERE chat = ?", (game_id, home))
+            await conn.execute_fetchall("UPDATE games SET chat = ? WHERE id = ?", (home, game_id))
+            await conn.execute_fetchall(
+                "UPDATE chats SET current_game = (SELECT MAX(id) FROM games WHERE chat = ?)"
+                " WHERE chat = ?", (old, old))
+            await conn.execute_fetchall(
+                "UPDATE chats SET home = ? WHERE home = ? AND chat <> ?", (home, old, home))
+        return old
+
+    async def move_chat(self, old: str, new: str) -> None:
+        """A chat changed its id (a Telegram group upgraded to a supergroup): its alias, its
+        language and the games announcing there follow it; stored message ids are dropped (the
+        messages stay behind in the old chat)."""
+        async with self._write() as conn:
+            rows = await conn.execute_fetchall("SELECT home, lang FROM chats WHERE chat = ?", (old,))
+            home, lang = rows[0] if rows else (None, None)
+            await conn.execute_fetchall(
+                "INSERT INTO chats(chat, home, lang) VALUES (?, ?, ?) ON CONFLICT(chat) DO UPDATE"
+                " SET home = COALESCE(excluded.home, home), lang = COALESCE(excluded.lang, lang)",
+                (new, home, lang))
+            await conn.execute_fetchall("UPDATE chats SET home = NULL WHERE chat = ?", (old,))
+            await conn.execute_fetchall("UPDATE games SET announce = ? WHERE announce = ?", (new, old))
+
+
+def _message_key(chat: str, slot: str) -> str:
+    if " " in slot or not slot:
+        raise StorageError(f"bad message slot {slot!r}")
+    return f"{chat} {slot}"

@@ -1,0 +1,527 @@
+"""The judge's control panel: pure text and keyboard builders (no Telegram objects, no I/O).
+
+The panel is one message in the judge's private chat, edited in place as the game moves: the
+judge's status (:func:`bot.render.status_text`, roles and nominees included), the running timer,
+and a keyboard for what the rules expect now (:func:`rules.next_action`). Buttons either change
+the game (an *event* action: :func:`event_for` turns the press into a :class:`rules.Event`), or
+only show another view of the panel (a *view* action: picking a seat, a foul's reason, the roles…);
+a view's choices so far travel in the callback data, never in memory.
+
+No rule is decided here: which seats are offered is asked of the engine (:func:`rules.check`,
+:func:`rules.can_nominate`), and whatever is pressed is applied by the service, which may refuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+import rules
+from rules import Phase, Severity
+
+from ..i18n import Catalog
+from ..render import GENERIC_REASONS, player_label, reason_text, result_text, seat_label, status_text
+from .callbacks import Press, encode
+
+# --- actions that change the game (the service applies them) -----------------------------------
+NEXT = "n"  # rules.Next
+UNDO = "u"  # one step back (Service.undo)
+START = "st"  # rules.StartGame
+NOMINATE = "nm"  # :<target>  the speaker nominates (F24 §4.4.2)
+PENALTY = "p"  # :<seat>:<code>[:<team>]  (seed IV)
+WITHDRAW = "wf"  # :<seat>  rules.WithdrawFoul
+VOTE = "v"  # :<nominee>:<count>  (F24 §4.4.5)
+RAISE = "r"  # :<count>  (F24 §4.4.12.3)
+KILL = "k"  # :<seat>|-  (F24 §4.5.3–4.5.5)
+DON = "dc"  # :<seat>  (F24 §4.5.6)
+SHERIFF = "sc"  # :<seat>  (F24 §4.5.7)
+BEST_MOVE = "bmok"  # :<s.s.s>  (F24 §4.5.9)
+ROLES = "rs"  # :<don.m.m.sheriff>|-  (R1.1)
+RESULT = "dr"  # :red|black|draw  (roles unknown)
+EVENT_ACTIONS = frozenset({NEXT, START, NOMINATE, PENALTY, WITHDRAW, VOTE, RAISE, KILL, DON,
+                           SHERIFF, BEST_MOVE, ROLES, RESULT})
+
+# --- actions the adapter carries out itself ------------------------------------------------------
+PRESET = "pr"  # :<preset>  in setup: the game is recreated under another preset
+NEW = "new"  # after the end: a new game under the same rules
+PAUSE = "tp"  # the speech timer
+RESUME = "tr"
+INERT = "i"  # a departed seat's "·": does nothing
+ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, INERT})
+
+# --- views: no change, another face of the panel ---------------------------------------------------
+MAIN = "x"
+V_NOMINATE = "nom"
+V_FOUL = "f"  # whom?
+V_FOUL_SEAT = "fs"  # :<seat>  warnings and fouls (seed 4.1)
+V_DQ = "fd"  # :<seat>  disqualifying fouls (seed 4.2)
+V_TEAM = "ft"  # :<seat>  team loss (seed 4.3)
+V_TEAM_SIDE = "fT"  # :<seat>:<code>  whose team (roles unknown)
+V_ROLES = "ro"  # :<picked seats>  the roles picker
+V_BEST = "bm"  # :<picked seats>  the best move picker
+V_RESULT = "res"  # the judge declares the result (roles unknown)
+VIEW_ACTIONS = frozenset({MAIN, V_NOMINATE, V_FOUL, V_FOUL_SEAT, V_DQ, V_TEAM, V_TEAM_SIDE,
+                          V_ROLES, V_BEST, V_RESULT})
+
+ROW = 5  # seats 1–10 in two rows of five
+COUNT_ROW = 6  # hand counts per row
+CODE_ROW = 4  # reason codes per row
+BEST_MOVE_MAX = 3  # F24 §4.5.9: up to three seats
+ROLE_ORDER = ("don", "mafia", "mafia", "sheriff")  # the picker's order; the rest are civilians
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    data: str
+
+
+@dataclass(frozen=True)
+class Panel:
+    text: str
+    rows: tuple[tuple[Button, ...], ...]
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [b for row in self.rows for b in row]
+
+
+@dataclass(frozen=True)
+class TimerView:
+    """What the panel shows of the speech timer: its line, and whether it runs (a "Pause"
+    button), is paused (a "Resume" button) or is over (``None``: no button)."""
+
+    line: str
+    running: bool | None
+
+
+class _Builder:
+    """Buttons of one panel: the game and revision go into every callback."""
+
+    def __init__(self, state: rules.GameState, game_id: int, revision: int, cat: Catalog,
+                 timer: TimerView | None) -> None:
+        self.state = state
+        self.game_id = game_id
+        self.revision = revision
+        self.cat = cat
+        self.timer = timer
+
+    def button(self, label: str, action: str, *args: object) -> Button:
+        return Button(label, encode(self.game_id, self.revision, action, *args))
+
+    def inert(self, label: str | None = None) -> Button:
+        return self.button(label or self.cat.text("tg-seat-gone"), INERT)
+
+    def seats(self, ok: Callable[[int], bool], action: str, *prefix: object,
+              label: Callable[[int], str] | None = None) -> list[tuple[Button, ...]]:
+        """Seats 1–10 in two rows of five; a seat ``ok`` refuses is an inert "·"."""
+        out: list[Button] = []
+        for seat in rules.SEATS:
+            if ok(seat):
+                out.append(self.button(label(seat) if label else str(seat), action, *prefix, seat))
+            else:
+                out.append(self.inert())
+        return [tuple(out[i:i + ROW]) for i in range(0, len(out), ROW)]
+
+    def counts(self, top: int, action: str, *prefix: object) -> list[tuple[Button, ...]]:
+        """Hand counts 0…``top``."""
+        out = [self.button(str(n), action, *prefix, n) for n in range(top + 1)]
+        return [tuple(out[i:i + COUNT_ROW]) for i in range(0, len(out), COUNT_ROW)]
+
+    # rows every main view shares
+    def foul_undo(self) -> tuple[Button, ...]:
+        row = [self.button(self.cat.text("tg-btn-foul"), V_FOUL)]
+        if self.revision > 0:
+            row.append(self.button(self.cat.text("tg-btn-undo"), UNDO))
+        return tuple(row)
+
+    def timer_row(self) -> list[tuple[Button, ...]]:
+        if self.timer is None or self.timer.running is None:
+            return []
+        if self.timer.running:
+            return [(self.button(self.cat.text("tg-btn-pause"), PAUSE),)]
+        return [(self.button(self.cat.text("tg-btn-resume"), RESUME),)]
+
+    def result_row(self) -> list[tuple[Button, ...]]:
+        """Roles unknown: once three have left, the judge may declare the end (F24 §1.4)."""
+        state = self.state
+        if state.roles_known or len(state.departures()) < 3:
+            return []
+        return [(self.button(self.cat.text("tg-btn-result"), V_RESULT),)]
+
+    def back(self, action: str = MAIN, *args: object) -> tuple[Button, ...]:
+        return (self.button(self.cat.text("tg-btn-back"), action, *args),)
+
+
+_View = Callable[[_Builder, Press | None], tuple[str | None, list[tuple[Button, ...]]]]
+
+
+# --- the main view of each phase ------------------------------------------------------------------
+
+def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    state, cat = b.state, b.cat
+    if _result_required(state):
+        return _result_picker(b, press)
+    action = rules.next_action(state)
+    kind = action.kind
+    rows: list[tuple[Button, ...]] = []
+    if kind == "start":
+        rows.append((b.button(cat.text("tg-btn-roles"), V_ROLES),))
+        rows.append(tuple(
+            b.button((cat.text("tg-picked", label=cat.text(f"tg-preset-{name}"))
+                      if name == state.config.preset else cat.text(f"tg-preset-{name}")),
+                     PRESET, name)
+            for name in rules.PRESETS))
+        rows.append((b.button(cat.text("tg-btn-start"), START),))
+        if b.revision > 0:
+            rows.append((b.button(cat.text("tg-btn-undo"), UNDO),))
+        return cat.text("tg-setup-hint"), rows
+    if kind == "next":  # night 0: the roles may still be entered (R1.1)
+        rows.append((b.button(cat.text("tg-btn-morning"), NEXT),))
+        if not state.roles_known:
+            rows.append((b.button(cat.text("tg-btn-roles"), V_ROLES),))
+        rows.append(b.foul_undo())
+        return None, rows
+    if kind in ("speech", "last_word", "tie_speech"):
+        rows.append((b.button(cat.text("tg-btn-next"), NEXT),))
+        if kind == "speech":
+            rows.append((b.button(cat.text("tg-btn-nominate"), V_NOMINATE),))
+        rows.extend(b.timer_row())
+        rows.append(b.foul_undo())
+        return None, rows + b.result_row()
+    if kind == "vote":
+        nominee = int(action.params["nominee"])
+        rows.extend(b.counts(int(action.params["hands_left"]), VOTE, nominee))
+        rows.append(b.foul_undo())
+        return cat.text("tg-pick-hands", seat=seat_label(nominee, cat)), rows + b.result_row()
+    if kind == "raise_vote":
+        rows.extend(b.counts(int(action.params["at_table"]), RAISE))
+        rows.append(b.foul_undo())
+        return cat.text("tg-pick-raise"), rows + b.result_row()
+    if kind == "shooting":
+        at_table = set(state.at_table)
+        rows.extend(b.seats(lambda s: s in at_table, KILL))
+        rows.append((b.button(cat.text("tg-btn-miss"), KILL, "-"),))
+        rows.append(b.foul_undo())
+        return cat.text("tg-pick-kill"), rows + b.result_row()
+    if kind in ("don_check", "sheriff_check"):
+        at_table = set(state.at_table)
+        act = DON if kind == "don_check" else SHERIFF
+        rows.extend(b.seats(lambda s: s in at_table, act))
+        rows.append((b.button(cat.text("tg-btn-skip"), NEXT),))
+        rows.append(b.foul_undo())
+        return cat.text(f"tg-pick-{kind}"), rows + b.result_row()
+    if kind == "best_move":
+        return _best_move(b, press)
+    # the game is over
+    rows.append((b.button(cat.text("tg-btn-new"), NEW),))
+    if b.revision > 0:
+        rows.append((b.button(cat.text("tg-btn-undo"), UNDO),))
+    return None, rows
+
+
+def _result_required(state: rules.GameState) -> bool:
+    """Roles unknown and two players left: every deal has ended the game, and the engine
+    refuses anything but the result (:data:`rules.Code.RESULT_REQUIRED`)."""
+    refusal = rules.check(state, rules.Next())
+    return refusal is not None and refusal.code is rules.Code.RESULT_REQUIRED
+
+
+# --- pickers ------------------------------------------------------------------------------------------
+
+def _nominate(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    state, cat = b.state, b.cat
+    speaker = state.speaker
+    if state.phase is not Phase.SPEECH or speaker is None:
+        return _main(b, None)
+    rows = b.seats(lambda s: rules.can_nominate(state, speaker, s) is None, NOMINATE)
+    rows.append(b.back())
+    return cat.text("tg-pick-nominee", seat=seat_label(speaker, cat)), rows
+
+
+def _foul(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    state, cat = b.state, b.cat
+    rows = b.seats(lambda s: rules.check(state, rules.Penalty(seat=s, reason="warning")) is None,
+                   V_FOUL_SEAT)
+    rows.append(b.back())
+    return cat.text("tg-pick-foul-seat"), rows
+
+
+def _reasons(state: rules.GameState, severity: Severity) -> list[str]:
+    """The preset's reason codes of one severity, generic code first (seed IV; F24 §6)."""
+    codes = [code for code, reason in state.config.reasons.items() if reason.severity is severity]
+    return sorted(codes, key=lambda c: (c not in GENERIC_REASONS, [int(x) for x in c.split(".")]
+                                        if c not in GENERIC_REASONS else []))
+
+
+def _code_rows(b: _Builder, codes: Iterable[str], action: str, *prefix: object) -> list[tuple[Button, ...]]:
+    items = [b.button(code, action, *prefix, code) for code in codes]
+    return [tuple(items[i:i + CODE_ROW]) for i in range(0, len(items), CODE_ROW)]
+
+
+def _legend(cat: Catalog, codes: Iterable[str]) -> str:
+    return "\n".join(cat.text("tg-legend-line", code=code, reason=reason_text(code, cat))
+                     for code in codes if code not in GENERIC_REASONS)
+
+
+def _penalty_seat(b: _Builder, press: Press | None) -> int | None:
+    try:
+        seat = press.int_arg(0) if press else None
+    except ValueError:
+        return None
+    return seat if seat in rules.SEATS else None
+
+
+def _foul_seat(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """Seed 4.1 (fouls) and 4.3 (warnings); the heavier ladders one tap away."""
+    state, cat = b.state, b.cat
+    seat = _penalty_seat(b, press)
+    if seat is None:
+        return _foul(b, None)
+    fouls = _reasons(state, Severity.FOUL)
+    generic = [c for c in fouls if c in GENERIC_REASONS]
+    items = [c for c in fouls if c not in GENERIC_REASONS]
+    rows: list[tuple[Button, ...]] = [(
+        *(b.button(cat.text("tg-btn-foul-generic"), PENALTY, seat, c) for c in generic),
+        b.button(cat.text("tg-btn-warning"), PENALTY, seat, "warning"),
+    )]
+    rows.extend(_code_rows(b, items, PENALTY, seat))
+    rows.append((b.button(cat.text("tg-btn-dq"), V_DQ, seat),
+                 b.button(cat.text("tg-btn-team-loss"), V_TEAM, seat)))
+    if state.seat(seat).fouls:
+        rows.append((b.button(cat.text("tg-btn-withdraw"), WITHDRAW, seat),))
+    rows.append(b.back(V_FOUL))
+    prompt = cat.text("tg-pick-reason", seat=player_label(state, seat, cat),
+                      fouls=cat.text("fouls", count=len(state.seat(seat).fouls)))
+    return prompt + "\n" + _legend(cat, items), rows
+
+
+def _heavy(b: _Builder, press: Press | None, severity: Severity) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """Seed 4.2 (disqualifying fouls) or 4.3 (team loss; with roles unknown the team is asked)."""
+    state, cat = b.state, b.cat
+    seat = _penalty_seat(b, press)
+    if seat is None:
+        return _foul(b, None)
+    codes = _reasons(state, severity)
+    generic = [c for c in codes if c in GENERIC_REASONS]
+    items = [c for c in codes if c not in GENERIC_REASONS]
+    ask_team = severity is Severity.TEAM_LOSS and state.team_of(seat) is None
+    action, label_key = (V_TEAM_SIDE, "tg-btn-team-loss-generic") if ask_team else (
+        PENALTY, "tg-btn-team-loss-generic" if severity is Severity.TEAM_LOSS else "tg-btn-dq-generic")
+    rows: list[tuple[Button, ...]] = [tuple(b.button(cat.text(label_key), action, seat, c) for c in generic)]
+    rows.extend(_code_rows(b, items, action, seat))
+    rows.append(b.back(V_FOUL_SEAT, seat))
+    key = "tg-pick-dq" if severity is Severity.DISQUALIFYING else "tg-pick-team-loss"
+    prompt = cat.text(key, seat=player_label(state, seat, cat))
+    return prompt + "\n" + _legend(cat, items), rows
+
+
+def _dq(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    return _heavy(b, press, Severity.DISQUALIFYING)
+
+
+def _team(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    return _heavy(b, press, Severity.TEAM_LOSS)
+
+
+def _team_side(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """Roles unknown: whose team loses (seed 4.3 needs the offender's team)."""
+    cat = b.cat
+    seat = _penalty_seat(b, press)
+    code = press.arg(1) if press else ""
+    if seat is None or code not in b.state.config.reasons:
+        return _foul(b, None)
+    rows = [(b.button(cat.text("tg-btn-team-red"), PENALTY, seat, code, "red"),
+             b.button(cat.text("tg-btn-team-black"), PENALTY, seat, code, "black")),
+            b.back(V_TEAM, seat)]
+    return cat.text("tg-pick-team", seat=seat_label(seat, cat)), rows
+
+
+def picked_seats(arg: str) -> list[int]:
+    """``"2.5.7"`` → ``[2, 5, 7]``; ``ValueError`` for anything else ("" → ``[]``)."""
+    if not arg:
+        return []
+    seats = [int(x) for x in arg.split(".")]
+    if any(s not in rules.SEATS for s in seats) or len(set(seats)) != len(seats):
+        raise ValueError(f"bad seats {arg!r}")
+    return seats
+
+
+def _joined(seats: Sequence[int]) -> str:
+    return ".".join(str(s) for s in seats)
+
+
+def _roles(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """R1.1: the Don, two mafia, the Sheriff (the rest civilians), picked seat by seat; the
+    choices so far ride in the callback data. Entered here, in private, and never shown in a
+    group before the end."""
+    cat = b.cat
+    try:
+        picked = picked_seats(press.arg(0) if press else "")[:len(ROLE_ORDER)]
+    except ValueError:
+        picked = []
+    rows: list[tuple[Button, ...]] = []
+    if len(picked) < len(ROLE_ORDER):
+        rows.extend(_role_seat_rows(b, picked))
+        prompt = cat.text("tg-pick-role", role=cat.text(f"role-{ROLE_ORDER[len(picked)]}"),
+                          so_far=_roles_so_far(cat, picked))
+    else:
+        rows.append((b.button(cat.text("tg-btn-accept"), ROLES, _joined(picked)),))
+        prompt = cat.text("tg-roles-confirm", so_far=_roles_so_far(cat, picked))
+    if picked:
+        rows.append((b.button(cat.text("tg-btn-again"), V_ROLES),))
+    rows.append(b.back())
+    return prompt, rows
+
+
+def _role_seat_rows(b: _Builder, picked: list[int]) -> list[tuple[Button, ...]]:
+    out: list[Button] = []
+    for seat in rules.SEATS:
+        if seat in picked:
+            out.append(b.inert(b.cat.text("tg-seat-picked", n=seat)))
+        else:
+            out.append(b.button(str(seat), V_ROLES, _joined([*picked, seat])))
+    return [tuple(out[i:i + ROW]) for i in range(0, len(out), ROW)]
+
+
+def _roles_so_far(cat: Catalog, picked: Sequence[int]) -> str:
+    if not picked:
+        return cat.text("tg-roles-none-yet")
+    return ", ".join(cat.text("tg-role-seat", role=cat.text(f"role-{ROLE_ORDER[i]}"),
+                              seat=seat_label(seat, cat)) for i, seat in enumerate(picked))
+
+
+def roles_event(seats: Sequence[int]) -> rules.SetRoles:
+    """The picker's seats (Don, mafia, mafia, Sheriff) as :class:`rules.SetRoles`."""
+    roles = ["civilian"] * len(rules.SEATS)
+    for role, seat in zip(ROLE_ORDER, seats):
+        roles[seat - 1] = role
+    return rules.SetRoles(roles=tuple(roles))
+
+
+def _best_move(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """F24 §4.5.9: night 1's victim names up to three seats: toggled, then accepted."""
+    state, cat = b.state, b.cat
+    night = state.night
+    if night is None or rules.next_action(state).kind != "best_move":
+        return _main(b, None)
+    try:
+        picked = picked_seats(press.arg(0) if press and press.action == V_BEST else "")
+    except ValueError:
+        picked = []
+    picked = [s for s in picked if s != night.killed][:BEST_MOVE_MAX]
+    out: list[Button] = []
+    for seat in rules.SEATS:
+        if seat == night.killed:
+            out.append(b.inert())
+        elif seat in picked:
+            out.append(b.button(cat.text("tg-seat-picked", n=seat), V_BEST,
+                                _joined([s for s in picked if s != seat])))
+        elif len(picked) < BEST_MOVE_MAX:
+            out.append(b.button(str(seat), V_BEST, _joined([*picked, seat])))
+        else:
+            out.append(b.inert(str(seat)))
+    rows = [tuple(out[i:i + ROW]) for i in range(0, len(out), ROW)]
+    if picked:
+        rows.append((b.button(cat.text("tg-btn-accept"), BEST_MOVE, _joined(picked)),))
+    rows.append((b.button(cat.text("tg-btn-skip"), NEXT),))
+    rows.append(b.foul_undo())
+    prompt = cat.text("tg-pick-best-move", seat=seat_label(night.killed, cat),
+                      picked=", ".join(seat_label(s, cat) for s in picked) or "none")
+    return prompt, rows
+
+
+def _result_picker(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """Roles unknown: the judge declares the end (F24 §1.4: he sees the cards)."""
+    cat = b.cat
+    if b.state.roles_known or b.state.phase is Phase.GAME_OVER:
+        return _main(b, None)
+    rows: list[tuple[Button, ...]] = [
+        (b.button(cat.text("tg-btn-red-wins"), RESULT, "red"),
+         b.button(cat.text("tg-btn-black-wins"), RESULT, "black")),
+        (b.button(cat.text("tg-btn-draw"), RESULT, "draw"),),
+    ]
+    if not _result_required(b.state):
+        rows.append(b.back())
+    elif b.revision > 0:
+        rows.append((b.button(cat.text("tg-btn-undo"), UNDO),))
+    return cat.text("tg-pick-result"), rows
+
+
+_VIEWS: dict[str, _View] = {
+    MAIN: _main, V_NOMINATE: _nominate, V_FOUL: _foul, V_FOUL_SEAT: _foul_seat, V_DQ: _dq,
+    V_TEAM: _team, V_TEAM_SIDE: _team_side, V_ROLES: _roles, V_BEST: _best_move,
+    V_RESULT: _result_picker,
+}
+
+
+# --- the public API ---------------------------------------------------------------------------------
+
+def render_panel(state: rules.GameState, game_id: int, revision: int, cat: Catalog,
+                 view: Press | None = None, *, timer: TimerView | None = None,
+                 notes: Sequence[str] = ()) -> Panel:
+    """The panel for ``state`` at ``revision``: the judge's status (or the result at the end),
+    the timer line, ``notes`` from the adapter, and the keyboard of ``view`` (a view press; the
+    phase's main view by default)."""
+    b = _Builder(state, game_id, revision, cat, timer)
+    chosen = _VIEWS.get(view.action, _main) if view is not None else _main
+    prompt, rows = chosen(b, view)
+    if state.phase is Phase.GAME_OVER:
+        parts = [result_text(state, cat)]
+    else:
+        parts = [status_text(state, cat, for_judge=True)]
+    if timer is not None:
+        parts.append(timer.line)
+    parts.extend(n for n in notes if n)
+    if prompt:
+        parts.append(prompt)
+    return Panel("\n\n".join(parts), tuple(tuple(r) for r in rows if r))
+
+
+def is_view(press: Press) -> bool:
+    return press.action in VIEW_ACTIONS
+
+
+def event_for(state: rules.GameState, press: Press) -> rules.Event:
+    """The game event a press stands for; ``ValueError`` for malformed arguments. Whether the
+    rules allow it now is the engine's answer, not this function's."""
+    action = press.action
+    if action == NEXT:
+        return rules.Next()
+    if action == START:
+        return rules.StartGame()
+    if action == NOMINATE:
+        if state.speaker is None:
+            raise ValueError("nobody speaks")
+        return rules.Nominate(by=state.speaker, target=press.int_arg(0))
+    if action == PENALTY:
+        team = press.arg(2) or None
+        if team not in (None, "red", "black"):
+            raise ValueError(f"bad team {team!r}")
+        return rules.Penalty(seat=press.int_arg(0), reason=press.arg(1), team=team)
+    if action == WITHDRAW:
+        return rules.WithdrawFoul(seat=press.int_arg(0))
+    if action == VOTE:
+        return rules.Vote(nominee=press.int_arg(0), count=press.int_arg(1))
+    if action == RAISE:
+        return rules.RaiseVote(count=press.int_arg(0))
+    if action == KILL:
+        return rules.NightKill(target=None if press.arg(0) == "-" else press.int_arg(0))
+    if action == DON:
+        return rules.DonCheck(target=press.int_arg(0))
+    if action == SHERIFF:
+        return rules.SheriffCheck(target=press.int_arg(0))
+    if action == BEST_MOVE:
+        return rules.BestMove(guesses=tuple(picked_seats(press.arg(0))))
+    if action == ROLES:
+        if press.arg(0) == "-":
+            return rules.SetRoles(roles=(None,) * len(rules.SEATS))
+        seats = picked_seats(press.arg(0))
+        if len(seats) != len(ROLE_ORDER):
+            raise ValueError("the roles need four seats")
+        return roles_event(seats)
+    if action == RESULT:
+        if press.arg(0) not in ("red", "black", "draw"):
+            raise ValueError("bad result")
+        return rules.DeclareResult(winner=press.arg(0))
+    raise ValueError(f"{action!r} is not a game event")

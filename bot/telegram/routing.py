@@ -1,0 +1,95 @@
+"""Which words go where. Pure functions over notices and states.
+
+* The judge's private chat gets every notice of an action, private ones included, as ONE message
+  (flood limits: one message per action, not one per notice).
+* The announce chat (a linked group) gets the public notices only, as one message; a private
+  notice (roles, shots, check answers, best-move hits, a night disqualification's reason, a result
+  fixed before the last word) never reaches it (F24 §4.4.13, §4.5.4; seed 5.4).
+* An undo posts a short correction to both: the judge sees what was taken back, the group only
+  what it had been told.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import rules
+from rules import Kind, Phase
+
+from ..i18n import Catalog
+from ..render import notice_text, phase_text, result_text, seat_label
+
+
+def _lines(notices: Iterable[rules.Notice], cat: Catalog, *, public: bool) -> list[str]:
+    out: list[str] = []
+    for notice in notices:
+        if public and notice.private:
+            continue
+        text = notice_text(notice, cat)
+        if text:
+            out.append(text)
+    return out
+
+
+def judge_text(notices: Sequence[rules.Notice], cat: Catalog) -> str | None:
+    """Every notice of one action, for the judge."""
+    return "\n".join(_lines(notices, cat, public=False)) or None
+
+
+def public_text(notices: Sequence[rules.Notice], state: rules.GameState, cat: Catalog) -> str | None:
+    """The public notices of one action, for the group; at the end also the result with the
+    roles (revealed once the game is over, F24 §4.4.13)."""
+    lines = _lines(notices, cat, public=True)
+    if any(n.kind is Kind.GAME_OVER for n in notices) and state.phase is Phase.GAME_OVER:
+        lines.append(result_text(state, cat))
+    return "\n".join(lines) or None
+
+
+def undone_notices(state: rules.GameState, undone: Sequence[rules.Event]) -> list[rules.Notice]:
+    """What the undone events had announced: re-applied, oldest first, to the restored state.
+    ``undone`` is newest first (:attr:`bot.service.Outcome.undone`)."""
+    notices: list[rules.Notice] = []
+    for event in reversed(undone):
+        try:
+            state, new = rules.apply(state, event)
+        except (rules.RuleError, TypeError):
+            break
+        notices.extend(new)
+    return notices
+
+
+def now_text(state: rules.GameState, cat: Catalog) -> str:
+    """Where the game stands, in public words: who speaks, or the phase (no nominees, seed 5.4)."""
+    turn = rules.current_turn(state)
+    if turn is not None:
+        return cat.text("tg-now-turn", kind=turn.kind, seat=seat_label(turn.seat, cat))
+    night = state.night
+    if night is not None:
+        return cat.text("tg-now-night", night=night.number, step=phase_text(night.step.value, cat))
+    return cat.text("tg-now-phase", phase=phase_text(state.phase.value, cat))
+
+
+def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat: Catalog,
+               public_cat: Catalog) -> tuple[str, str]:
+    """The corrections an undo posts: for the judge, everything taken back; for the group, the
+    taken-back announcements it had seen, and where the game stands now."""
+    notices = undone_notices(state, undone)
+    judge = [judge_cat.text("tg-undone", count=len(undone))]
+    judge.extend(_lines(notices, judge_cat, public=False))
+    public = [public_cat.text("tg-undone-public", count=len(undone))]
+    public.extend(_lines(notices, public_cat, public=True))
+    public.append(now_text(state, public_cat))
+    return "\n".join(judge), "\n".join(public)
+
+
+def turn_key(state: rules.GameState) -> str | None:
+    """An identity for the speech (or last word, or tie speech) running now: it stays the same
+    while fouls and nominations happen inside the speech and changes when another begins. ``None``
+    when nobody speaks."""
+    turn = rules.current_turn(state)
+    if turn is None or state.phase is Phase.GAME_OVER:
+        return None
+    ballot_round = state.ballot.round if state.ballot is not None else -1
+    return ":".join(str(x) for x in (
+        state.day, turn.kind, turn.seat, turn.seconds, state.speech_index, len(state.last_words),
+        len(state.tie_queue), ballot_round, len(state.nights)))

@@ -1,0 +1,117 @@
+"""The speech timer of judge mode: a deadline stored with the game, shown as a line the bot edits.
+
+A speech, a last word or a tie speech runs for the length the rules give it (F24 §4.3.1: 60 s;
+§4.4.12: 30 s; seed 4.4: 0 s for the 3rd-foul silence, which needs no timer). The bot edits the
+timer line at the start, at :data:`WARN_LEFT` seconds left and at the end — not every second
+(flood limits). In judge mode the timer never moves the game on: the judge does.
+
+``scale`` is the real seconds per timer second (1.0 in play; tests run it fast). The stored form
+(:meth:`Timer.to_dict`) lets a restart re-arm the timer (ENGINEERING.md §1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import rules
+
+from ..i18n import Catalog
+from ..render import duration, seat_label
+
+WARN_LEFT = 10  # seconds left at the warning edit
+
+RUNNING, WARNED, PAUSED, OVER, STOPPED = "running", "warned", "paused", "over", "stopped"
+LIVE = (RUNNING, WARNED)
+
+
+@dataclass
+class Timer:
+    key: str  # routing.turn_key of the turn it times
+    kind: str  # "speech" | "last_word" | "tie_speech"
+    seat: int
+    seconds: int  # the rules' length
+    scale: float  # real seconds per timer second
+    stage: str = RUNNING
+    deadline: float | None = None  # wall-clock end while it runs
+    left: float | None = None  # timer seconds left while paused
+    run_from: float | None = None  # timer seconds left when the current run began (a resume)
+    group_chat: str | None = None  # the group message carrying the timer line
+    group_message: int | None = None
+    group_base: str | None = None  # that message's text above the timer line
+
+    @classmethod
+    def start(cls, key: str, turn: rules.Turn, scale: float, now: float) -> "Timer":
+        return cls(key=key, kind=turn.kind, seat=turn.seat, seconds=turn.seconds, scale=scale,
+                   deadline=now + turn.seconds * scale)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Timer":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+    @property
+    def live(self) -> bool:
+        return self.stage in LIVE
+
+    def remaining(self, now: float) -> float:
+        """Timer seconds left."""
+        if self.stage == PAUSED:
+            return max(0.0, self.left or 0.0)
+        if self.stage in (OVER, STOPPED) or self.deadline is None:
+            return 0.0
+        return max(0.0, (self.deadline - now) / self.scale)
+
+    def next_stage(self) -> tuple[str, float] | None:
+        """The next edit: the stage and its wall-clock time, or ``None``."""
+        if self.deadline is None:
+            return None
+        if self.stage == RUNNING and self.seconds > WARN_LEFT:
+            warn_at = self.deadline - WARN_LEFT * self.scale
+            return WARNED, warn_at
+        if self.stage in LIVE:
+            return OVER, self.deadline
+        return None
+
+    def pause(self, now: float) -> None:
+        if self.live:
+            self.left = self.remaining(now)
+            self.deadline = None
+            self.stage = PAUSED
+
+    def resume(self, now: float) -> None:
+        if self.stage == PAUSED:
+            left = self.left or 0.0
+            self.deadline = now + left * self.scale
+            self.left = None
+            self.run_from = left
+            self.stage = RUNNING if left > WARN_LEFT else WARNED
+
+    def line(self, cat: Catalog, now: float) -> str:
+        """The timer line: running (the full length), the warning, paused, over, stopped."""
+        title = cat.text("tg-timer-title", kind=self.kind, seat=seat_label(self.seat, cat))
+        if self.stage == RUNNING and self.run_from is not None:
+            return cat.text("tg-timer-resumed", title=title,
+                            left=duration(math.ceil(self.run_from), cat))
+        if self.stage == RUNNING:
+            return cat.text("tg-timer-running", title=title, seconds=duration(self.seconds, cat))
+        if self.stage == WARNED:  # the warning says 10 s even if its job ran a little late;
+            left = WARN_LEFT        # after a resume below 10 s: what was left then
+            if self.run_from is not None and self.run_from < WARN_LEFT:
+                left = max(1, math.ceil(self.run_from))
+            return cat.text("tg-timer-warned", title=title, left=duration(left, cat))
+        if self.stage == PAUSED:
+            return cat.text("tg-timer-paused", title=title,
+                            left=duration(math.ceil(self.remaining(now)), cat))
+        if self.stage == OVER:
+            return cat.text("tg-timer-over", title=title)
+        return cat.text("tg-timer-stopped", title=title)
+
+    def group_text(self, cat: Catalog, now: float) -> str:
+        base = self.group_base or ""
+        return f"{base}\n\n{self.line(cat, now)}" if base else self.line(cat, now)

@@ -1,0 +1,64 @@
+"""``mafia-referee telegram``: the token comes from the environment; without one, a clear message
+and exit status 2; with one, the bot runs (long polling) until interrupted, and the token never
+reaches its log. Here it runs as a real process against the fake Bot API on 127.0.0.1 — the README's
+Telegram section up to the point where a real token is needed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from fakebot import FakeBotAPI
+
+TOKEN_VARS = ("MAFIA_REFEREE_TELEGRAM_TOKEN", "TELEGRAM_BOT_TOKEN")
+
+
+@pytest.fixture
+def no_token(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in TOKEN_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env here
+
+
+def test_without_a_token_it_says_so_and_exits_2(no_token: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["telegram"]) == 2
+    err = capsys.readouterr().err
+    assert "MAFIA_REFEREE_TELEGRAM_TOKEN" in err and "@BotFather" in err
+
+
+def test_an_empty_token_is_no_token(no_token: None, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", " ")
+    assert main(["telegram"]) == 2
+
+
+@pytest.mark.parametrize("variable", TOKEN_VARS)
+async def test_the_bot_runs_as_a_process_until_interrupted(variable: str, tmp_path: Path) -> None:
+    async with FakeBotAPI() as fake:
+        judge = fake.add_user("Судья", "judge", started=True)
+        env = {k: v for k, v in os.environ.items() if k not in TOKEN_VARS and not k.startswith("MAFIA_REFEREE_")}
+        env.update({variable: fake.token, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+                    "MAFIA_REFEREE_DB": str(tmp_path / "referee.sqlite3"), "MAFIA_REFEREE_LANG": "ru"})
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await fake.wait_for(lambda: fake.calls_to("getUpdates"), timeout=20, what="polling")
+            fake.user_sends(judge, None, "/new")
+            reply = await fake.wait_sent(judge, count=2, timeout=20)  # the news, then the panel
+            assert "Подготовка к игре" in (reply.text or "") and reply.buttons
+            assert fake.calls_to("setMyCommands")  # post_init ran
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGINT)
+            out, err = await asyncio.wait_for(process.communicate(), 20)
+        assert process.returncode == 0, err.decode()
+        log = out.decode() + err.decode()
+        assert fake.token not in log and fake.token.split(":")[1] not in log
+        assert (tmp_path / "referee.sqlite3").is_file()

@@ -1,0 +1,101 @@
+"""Linking a club's group to a judge's game: /link and its refusals, one group per game, a group
+upgraded to a supergroup, a group where the bot may not post."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from fakebot import FakeBotAPI
+from test_telegram_support import Table, table
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeBotAPI]:
+    async with FakeBotAPI() as server:
+        yield server
+
+
+@pytest.fixture
+async def t(fake: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Table]:
+    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
+        yield running_table
+
+
+def last(t: Table, chat: object) -> str:
+    return t.fake.sent(chat)[-1].text or ""  # type: ignore[arg-type]
+
+
+async def test_link_needs_a_game_of_ones_own(t: Table) -> None:
+    await t.say("/link", chat=t.group)
+    assert "Сначала начните игру" in last(t, t.group)
+    await t.say("/new")
+    await t.say("/link", chat=t.group)
+    assert "Игра №1 привязана к этой группе" in last(t, t.group)
+    assert "публичные объявления идут туда" in "\n".join(t.private())
+    assert "Объявления идут в привязанную группу." in (t.panel().text or "")
+    # another judge cannot steal the linked group while the game runs
+    other = t.players[1]
+    await t.say("/new", user=other)
+    await t.say("/link", chat=t.group, user=other)
+    assert "уже привязана к игре №1" in last(t, t.group)
+    assert await t.service.home(f"tg:{t.group.id}") == f"tg:{t.judge.id}"
+
+
+async def test_one_group_per_game(t: Table, fake: FakeBotAPI) -> None:
+    second = fake.add_group("Второй стол", members=[t.judge], creator=t.players[0])
+    await t.say("/new")
+    await t.say("/link", chat=t.group)
+    await t.say("/link", chat=second)
+    await t.say("/start")
+    assert "Наступает ночь" in last(t, second)
+    assert not any("Наступает ночь" in x for x in t.public())
+    await t.say("/status", chat=t.group)
+    assert "не привязана игра" in last(t, t.group)
+    await t.say("/unlink", chat=second)
+    await t.say("/next")
+    assert not any("День 1" in x for x in t.texts(second))
+    assert "Объявления идут сюда" not in (t.panel().text or "")  # not in setup any more
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_link(t: Table, fake: FakeBotAPI) -> None:
+    basic = fake.add_group("Старая группа", members=[t.judge], creator=t.players[0], supergroup=False)
+    await t.say("/new")
+    await t.say("/link", chat=basic)
+    before = t.processor.done
+    moved = fake.migrate_group(basic)
+    await fake.wait_for(lambda: t.processor.done >= before + 2)  # both service messages
+    await t.say("/start")
+    assert "Наступает ночь" in last(t, moved)
+    assert await t.service.home(f"tg:{moved.id}") == f"tg:{t.judge.id}"
+
+
+async def test_a_group_where_the_bot_may_not_post(t: Table, fake: FakeBotAPI) -> None:
+    muted = fake.add_group("Без прав", members=[t.judge], creator=t.players[0],
+                           bot_status="restricted", bot_rights={"can_send_messages": False})
+    await t.say("/new")
+    await t.say("/link", chat=muted)
+    assert "не могу писать в группе «Без прав»" in last(t, t.judge)
+    assert await t.service.home(f"tg:{muted.id}") == f"tg:{muted.id}"  # not linked
+    await t.say("/start")  # the game goes on; announcements stay in private
+    assert (await t.state()).phase.value == "night_zero"
+
+
+async def test_a_429_on_an_announcement_is_honoured_and_sent_once(t: Table, fake: FakeBotAPI) -> None:
+    """ENGINEERING.md §2: Telegram's "retry after" is honoured (AIORateLimiter retries); the
+    announcement arrives once and the game is not replayed."""
+    await t.say("/new")
+    await t.say("/link", chat=t.group)
+    fault = fake.fail_next("sendMessage", 429, retry_after=1,
+                           match=lambda params: params.get("chat_id") == t.group.id)
+    await t.say("/start")
+    assert fault.hits and fault.remaining == 0
+    assert sum("Наступает ночь" in x for x in t.public()) == 1
+    assert await t.log_length() == 1

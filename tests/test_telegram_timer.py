@@ -1,0 +1,123 @@
+"""The speech timer of judge mode and restarts.
+
+The timer runs the rules' length of the speech (F24 §4.3.1: 60 s; §4.4.13: the last word, 60 s;
+§4.4.12: 30 s before a revote; seed 4.4: none for a 0 s silence). The bot edits it at the start,
+10 s before the end and at the end — never each second — on the judge's panel and under the group's
+announcement; the judge may pause it; it never moves the game on. Its deadline is stored with the
+game: a new Application over the same SQLite re-arms it and edits the same panel message.
+Timer seconds run fast here (``telegram_timer_scale``)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from fakebot import FakeBotAPI, FakeMessage
+from rules import Phase
+from test_telegram_support import Table, bot_running, make_world, table
+
+SCALE = 0.02  # 60 timer seconds = 1.2 s
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeBotAPI]:
+    async with FakeBotAPI() as server:
+        yield server
+
+
+async def start_day_one(t: Table) -> None:
+    await t.say("/new")
+    await t.say("/link", chat=t.group)
+    await t.say("/start")
+    await t.say("/next")
+
+
+def timer_message(t: Table, seat: int) -> FakeMessage:
+    """The group's announcement that carries the timer of ``seat``'s speech."""
+    found = [m for m in t.fake.sent(t.group) if f"Речь игрока №{seat}" in (m.texts[0] or "")]
+    assert found, t.public()
+    return found[-1]
+
+
+async def test_the_timer_edits_at_start_ten_seconds_and_end(fake: FakeBotAPI, tmp_path: Path) -> None:
+    async with table(fake, tmp_path / "db.sqlite3", scale=SCALE) as t:
+        await start_day_one(t)
+        message = timer_message(t, 1)
+        assert message.texts[0].endswith("⏱ Речь игрока №1 — 60 секунд.")
+        await fake.wait_for(lambda: "время вышло" in (message.text or "")
+                            and "время вышло" in (t.panel().text or ""), timeout=5)
+        lines = [x.rsplit("\n", 1)[-1] for x in message.texts]
+        assert lines == ["⏱ Речь игрока №1 — 60 секунд.", "⏱ Речь игрока №1: осталось 10 секунд.",
+                         "⏹ Речь игрока №1: время вышло."]  # three versions, not sixty
+        panel = t.panel()
+        assert "⏹ Речь игрока №1: время вышло." in (panel.text or "")
+        assert "⏱ Речь игрока №1: осталось 10 секунд." in "\n".join(panel.texts[:-1])
+        # the timer moved nothing: #1 still speaks until the judge says next
+        state = await t.state()
+        assert state.phase is Phase.SPEECH and state.speaker == 1 and await t.log_length() == 2
+        await t.press("Далее ▶")
+        assert (await t.state()).speaker == 2
+        assert timer_message(t, 2).texts[0].endswith("⏱ Речь игрока №2 — 60 секунд.")
+
+
+async def test_pause_and_resume(fake: FakeBotAPI, tmp_path: Path) -> None:
+    async with table(fake, tmp_path / "db.sqlite3", scale=SCALE) as t:
+        await start_day_one(t)
+        await t.press("⏸ Пауза")
+        message = timer_message(t, 1)
+        assert "пауза, осталось" in (message.text or "")
+        assert t.panel().button("▶ Продолжить")
+        versions = len(message.texts)
+        await asyncio.sleep(90 * SCALE)  # longer than the whole speech: a paused timer is silent
+        assert len(message.texts) == versions
+        await t.press("▶ Продолжить")
+        assert "продолжается, осталось" in (message.text or "")
+        await fake.wait_for(lambda: "время вышло" in (message.text or ""), timeout=5)
+        assert (await t.state()).speaker == 1
+
+
+async def test_a_silenced_speech_has_no_timer(fake: FakeBotAPI, tmp_path: Path) -> None:
+    """Seed 4.4: the 3rd foul's silence is a 0 s speech; nothing to time."""
+    async with table(fake, tmp_path / "db.sqlite3", scale=SCALE) as t:
+        await start_day_one(t)
+        for _ in range(3):
+            await t.say("/foul 2")
+        await t.press("Далее ▶")
+        state = await t.state()
+        assert state.speaker == 2 and state.seconds == 0
+        last = t.fake.sent(t.group)[-1]
+        assert "лишается слова" in (last.text or "") and "⏱" not in (last.text or "")
+        assert await t.service.timer((await t.now()).game_id) is None
+
+
+async def test_a_restart_resumes_the_game_rearms_the_timer_and_edits_the_same_panel(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    judge, group, people = make_world(fake)
+    async with bot_running(fake, db, scale=0.05) as (app, service):
+        t = Table(fake, app, service, judge, group, people)
+        await start_day_one(t)
+        await t.press("Далее ▶")  # #2 speaks: 60 timer seconds = 3 s
+        panel = t.panel()
+        before = (await t.state(), await t.log_length())
+        message = timer_message(t, 2)
+    # the process is gone mid-speech; a new one starts over the same SQLite file
+    async with bot_running(fake, db, scale=0.05) as (app, service):
+        t = Table(fake, app, service, judge, group, people)
+        assert (await t.state(), await t.log_length()) == before
+        await fake.wait_for(lambda: "время вышло" in (message.text or "")  # re-armed
+                            and "время вышло" in (t.fake.message(judge, panel.message_id).text or ""),
+                            timeout=8)
+        assert "⏹ Речь игрока №2: время вышло." in (t.fake.message(judge, panel.message_id).text or "")
+        await t.press("Далее ▶", message=panel)
+        assert (await t.state()).speaker == 3
+        assert t.panel().message_id == panel.message_id  # the same message, edited
+        assert "Говорит игрок №3" in (t.fake.message(judge, panel.message_id).text or "")
