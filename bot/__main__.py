@@ -1,5 +1,5 @@
 """``python -m bot``: the same as the ``mafia-referee`` command."""
 
-from .cli import main
+from .entry import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -51,6 +51,7 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "unknown_option",  # params: option
     "bad_option_value",  # params: option, value
     "unknown_lang",  # params: lang
+    "shooting_first",  # params: command (/next during the shooting: /kill, /miss or /shots)
 )
 
 
@@ -257,7 +258,16 @@ def _no_args(build: Callable[[], Command]) -> _Handler:
 
 
 _command("start")(_no_args(lambda: Act(rules.StartGame())))
-_command("next", "n", "pass", "пас", "далее")(_no_args(lambda: Act(rules.Next())))
+@_command("next", "n", "pass", "пас", "далее")
+def _next(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/next`` ends the current speech, last word or night step. During the shooting the
+    judge records it explicitly (``/kill``, ``/miss``, ``/shots``): a stray ``/next`` must not
+    become a miss (F24 §4.5.5)."""
+    _at_most(cmd, args, 0)
+    night = state.night if state is not None else None
+    if night is not None and night.step is rules.NightStep.SHOOTING:
+        raise CommandError("shooting_first", command=cmd)
+    return Act(rules.Next())
 
 
 @_command("nominate", "nom")

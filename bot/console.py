@@ -61,6 +61,7 @@ class Session:
         self.user = user
         self.judge_view = judge_view
         self._pending_new = True  # no unfinished game yet: the first game command creates one
+        self._confirm_new = False  # a /new over an unfinished game waits for a second /new
 
     # --- starting -------------------------------------------------------------------------------
     async def open(self, *, new: bool = False) -> list[str]:
@@ -93,6 +94,7 @@ class Session:
         return current.state if current is not None else None
 
     async def _run(self, command: cmds.Command) -> Reply:
+        confirmed, self._confirm_new = self._confirm_new, False
         if isinstance(command, Act):
             lines = await self._ensure_game(command.event)
             outcome = await self.service.act(self.chat, self.user, command.event)
@@ -104,6 +106,11 @@ class Session:
             lines = [self.cat.text("console-undone", count=len(outcome.undone))]
             return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
         if isinstance(command, NewGame):
+            current = None if self._pending_new else await self.service.current(self.chat)
+            if (not confirmed and current is not None
+                    and current.state.phase is not rules.Phase.GAME_OVER):
+                self._confirm_new = True
+                return Reply([self.cat.text("console-new-confirm", game=current.game_id)])
             return Reply(await self._new_game(command))
         if isinstance(command, Show):
             return Reply(await self._show(command.what))

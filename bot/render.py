@@ -246,6 +246,8 @@ def error_text(error: Exception, cat: Catalog) -> str:
         log.error("catalog %s has no %s", cat.lang, key)
         return cat.text("error-unknown", code=code)
     args = _args(params, cat)
+    if code == "unknown_reason":  # an unknown code has no words of its own: show it as typed
+        args["reason"] = str(params.get("reason"))
     if prefix == "command" and code == "missing_argument":
         what = f"what-{params.get('argument')}"  # what is missing: seat, name, count, …
         if cat.has(what):

@@ -76,6 +76,11 @@ def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEF
     except RecordError as error:
         _fail(out, as_json, "record", error.message, error.field)
         return EXIT_UNREADABLE
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
+        # A value of the wrong shape that the importer's checks did not name: still a record we
+        # cannot read (exit 2), never a disagreement (exit 1).
+        _fail(out, as_json, "record", f"malformed record ({type(error).__name__}: {error})", None)
+        return EXIT_UNREADABLE
     if as_json:
         _print_json(report, out)
     else:

@@ -155,6 +155,16 @@ class RulesConfig:
     last_word_on_decisive_event: bool = True  # F24 §7.9
     timers: Timers = field(default_factory=Timers)
 
+    def __post_init__(self) -> None:
+        """Refuse values no rule set can mean (``ValueError`` naming the option)."""
+        if self.draw_quiet_nights < 1:
+            raise ValueError("draw_quiet_nights must be at least 1")
+        if self.best_move_blocked_by_day1_departures < 1:
+            raise ValueError("best_move_blocked_by_day1_departures must be at least 1")
+        for name, seconds in dataclasses.asdict(self.timers).items():
+            if seconds < (1 if name in ("speech", "last_word", "tie_speech") else 0):
+                raise ValueError(f"timers.{name} is too short: {seconds}")
+
     def __deepcopy__(self, memo: dict) -> "RulesConfig":
         return self  # frozen: a game state's copy may share it
 

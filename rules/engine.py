@@ -494,7 +494,7 @@ class _Move:
             if self.s.roles_known and self.s.team_of(shooter) is not Team.BLACK:
                 raise RuleError(Code.NOT_BLACK, seat=shooter)
             if shooter in shooters:
-                raise RuleError(Code.ALREADY_VOTED, seat=shooter)
+                raise RuleError(Code.DUPLICATE_SHOT, seat=shooter)
             shooters.add(shooter)
             if self.s.seat(shooter).at_table:
                 targets.add(target)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -114,6 +115,9 @@ class Store:
         """Open (creating the directories and the file) and migrate the database at ``path``."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # Probe synchronously first: a path SQLite cannot open (a directory, no write access)
+            # then fails here with sqlite3.Error, not inside aiosqlite's worker thread.
+            sqlite3.connect(path).close()
         # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE itself.
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:

@@ -241,9 +241,22 @@ def test_bad_input_is_a_clear_error(text: str, code: str, params: dict) -> None:
         assert caught.value.params[key] == value
 
 
+def test_next_during_the_shooting_is_refused() -> None:
+    """F24 §4.5.5: the shooting is recorded explicitly (/kill, /miss, /shots); a stray /next
+    must not silently become a miss."""
+    state = day_one()
+    for event in (rules.Next(),) * 10:  # day 1: ten speeches, no nominee → no vote → night 1
+        state, _ = rules.apply(state, event)
+    assert state.night is not None and state.night.step is rules.NightStep.SHOOTING
+    with pytest.raises(CommandError) as caught:
+        parse("/next", state)
+    assert caught.value.code == "shooting_first"
+    assert parse("/miss", state) == Act(rules.NightKill(target=None))
+
+
 def test_every_error_code_is_raised_somewhere() -> None:
     """Each code listed for the catalogs is one the parser really uses."""
-    raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker"}
+    raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker", "shooting_first"}
     assert raised == set(c.COMMAND_ERROR_CODES)
 
 

@@ -104,8 +104,14 @@ def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
     second_id, state, count = stored(db_path)
     assert second_id != first_id
     assert count == 1 and state.phase is rules.Phase.SETUP and state.seat(3).name == "Вера"
-    # /new in a script does the same, with the chosen preset and options
-    status, _ = run(monkeypatch, capsys, db_path, "/new fiim2024 timers.speech=45\n/start\n")
+    # over an unfinished game a single /new only asks for confirmation: nothing is shelved
+    status, _ = run(monkeypatch, capsys, db_path, "/new fiim2024\n/name 4 Глеб\n")
+    assert status == 0
+    same_id, state, _ = stored(db_path)
+    assert same_id == second_id and state.seat(4).name == "Глеб"
+    # /new twice in a row replaces it, with the chosen preset and options
+    status, _ = run(monkeypatch, capsys, db_path,
+                    "/new fiim2024 timers.speech=45\n/new fiim2024 timers.speech=45\n/start\n")
     assert status == 0
     third_id, state, _ = stored(db_path)
     assert third_id not in (first_id, second_id)

@@ -17,10 +17,11 @@ error-nomination_used = Player { $seat } has already nominated player { $target 
 error-self_nomination = You can't nominate yourself (club rule).
 error-nomination_in_last_word = No nominations in a last word.
 error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations (4.4.4).
-error-too_many_hands = Too many votes: { $count }, and only { $left } are left (each player votes against one nominee only, 4.1.8).
+error-too_many_hands = Too many hands: { $count }, and at most { $left } can still be raised.
+error-duplicate_shot = Player { $seat } has already shot tonight: one shot each.
 error-already_voted = Player { $seat } has already voted: one vote against one nominee only (4.1.8).
 error-bad_count = Invalid value: { $count }.
-error-unknown_reason = Unknown penalty reason: “{ $reason }”.
+error-unknown_reason = Unknown penalty reason: “{ $reason }”. Reasons are rule item numbers (4.1.1 … 4.3.3) or foul, warning, dq, ppk.
 error-unknown_role = Unknown role: “{ $role }”.
 error-bad_roles = { $black ->
     [none] Give the roles of all ten seats.
@@ -50,7 +51,13 @@ service-no_game = There is no game in this chat. Start one: /new.
 service-not_judge = Only the game's judge can do this.
 service-stale = This button is out of date: the game has moved on. Here is where it stands.
 service-game_exists = A game is already running in this chat. Finish it or start over.
-service-nothing_to_undo = Nothing to undo.
+service-nothing_to_undo = { $available ->
+    [0] Nothing to undo.
+   *[other] Cannot undo that many: at most { $available } { $available ->
+        [one] step
+       *[other] steps
+    }.
+}
 
 ## Commands
 

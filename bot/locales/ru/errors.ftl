@@ -17,10 +17,11 @@ error-nomination_used = Игрок { $seat } уже выставил игрок�
 error-self_nomination = Выставлять себя нельзя (правило клуба).
 error-nomination_in_last_word = В последнем слове выставлять кандидатуру нельзя.
 error-not_current_nominee = Сейчас голосуют против игрока { $expected }, а не { $seat }: голосование идёт в порядке выставления (4.4.4).
-error-too_many_hands = Слишком много голосов: { $count }, а осталось всего { $left } (каждый голосует только против одной кандидатуры, 4.1.8).
+error-too_many_hands = Слишком много рук: { $count }, а поднять можно не больше { $left }.
+error-duplicate_shot = Игрок №{ $seat } уже выстрелил этой ночью: у каждого один выстрел.
 error-already_voted = Игрок { $seat } уже проголосовал: голосовать можно только против одной кандидатуры (4.1.8).
 error-bad_count = Неверное значение: { $count }.
-error-unknown_reason = Неизвестная причина наказания: «{ $reason }».
+error-unknown_reason = Неизвестная причина наказания: «{ $reason }». Причины — номера пунктов правил (4.1.1 … 4.3.3) или foul, warning, dq, ppk.
 error-unknown_role = Неизвестная роль: «{ $role }».
 error-bad_roles = { $black ->
     [none] Укажите роли всех десяти мест.
@@ -50,7 +51,13 @@ service-no_game = В этом чате нет игры. Начните нову�
 service-not_judge = Это может делать только судья игры.
 service-stale = Кнопка устарела: игра уже изменилась. Вот текущее положение.
 service-game_exists = В этом чате уже идёт игра. Доиграйте её или начните заново.
-service-nothing_to_undo = Отменять нечего.
+service-nothing_to_undo = { $available ->
+    [0] Отменять нечего.
+   *[other] Столько не отменить: можно отменить не больше { $available } { $available ->
+        [one] шага
+       *[other] шагов
+    }.
+}
 
 ## Команды
 
