@@ -490,7 +490,9 @@ LAST_WORD = """
 def test_a_4th_foul_in_the_last_word_is_exported() -> None:
     """Seed 4.5: a 4th foul in one's own last word ends it; he already left by the vote, so the
     record keeps one death (day) and four fouls, the last one in his last word."""
-    game = play(LAST_WORD.format(fouls="/foul 8\n/foul 8\n/foul 8", last_word="/foul 8"))
+    # the 4th foul ends his last word at once (seed 4.5): the night's shooting is next, a miss
+    game = play(LAST_WORD.format(fouls="/foul 8\n/foul 8\n/foul 8", last_word="/foul 8")
+                .replace("\n/next\n/ppk", "\n/miss\n/ppk"))
     state = final(game)
     assert state.seat(8).departure.cause is rules.Cause.VOTE and len(state.seat(8).fouls) == 4
     sheriff = to_mafiaratings(*game)["players"][7]
