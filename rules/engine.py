@@ -125,16 +125,16 @@ class _Move:
     def set_roles(self, e: ev.SetRoles) -> None:
         """R1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
         self.expect_phase(e, Phase.SETUP, Phase.NIGHT_ZERO)
-        if len(e.roles) != len(SEATS):
+        if not isinstance(e.roles, (tuple, list)) or len(e.roles) != len(SEATS):
             raise RuleError(Code.BAD_ROLES, black=None, don=None, sheriff=None)
         if all(r is None for r in e.roles):
             roles: list[Role | None] = [None] * len(SEATS)
         else:
-            try:
-                roles = [Role(r) for r in e.roles]  # type: ignore[arg-type]
-            except ValueError:
-                bad = next(r for r in e.roles if r not in {x.value for x in Role})
-                raise RuleError(Code.UNKNOWN_ROLE, role=bad) from None
+            known = {x.value for x in Role}
+            bad = next((r for r in e.roles if not isinstance(r, str) or r not in known), None)
+            if bad is not None:
+                raise RuleError(Code.UNKNOWN_ROLE, role=bad)
+            roles = [Role(r) for r in e.roles]  # type: ignore[arg-type]
             counts = {role: roles.count(role) for role in Role}
             if counts != ROLE_COUNTS:
                 raise RuleError(
@@ -189,11 +189,14 @@ class _Move:
         s.day_departures = 0
         at_table = s.at_table
         start = 1 if s.opener is None else s.opener % len(SEATS) + 1
-        opener = next(n for n in _cyclic_from(start) if n in at_table)
-        s.opener = opener
-        s.speech_order = [n for n in _cyclic_from(opener) if n in at_table]
+        # Nobody may be left only after a decisive kill whose result is fixed (F24 §7.9) and
+        # removals in that night: then the victim's last word, if any, and the result.
+        opener = next((n for n in _cyclic_from(start) if n in at_table), None)
+        s.opener = opener if opener is not None else s.opener
+        s.speech_order = [n for n in _cyclic_from(opener) if n in at_table] if opener else []
         s.speech_index = 0
-        self.say(Kind.DAY_STARTS, day=day, opener=opener, at_table=len(at_table))
+        if opener is not None:
+            self.say(Kind.DAY_STARTS, day=day, opener=opener, at_table=len(at_table))
         victim = s.nights[-1].killed if s.nights and s.nights[-1].number == day - 1 else None
         if victim is not None and not s.seat(victim).disqualified:
             self.start_last_words([victim], "kill")
