@@ -6,6 +6,10 @@
     mafia-referee telegram                               the judge's assistant in Telegram
                                                          (token from the environment; exit
                                                          status 2 when it is missing)
+    mafia-referee discord [--guild ID] [--invite APP_ID] the judge's assistant in Discord (token
+                                                         from the environment; --invite only
+                                                         prints the link that adds the bot)
+    mafia-referee both                                   both bots in one process, one game log
 
 ``main`` returns the exit status; the console-script wrapper passes it to ``sys.exit``.
 """
@@ -20,7 +24,7 @@ from typing import Sequence
 
 from .i18n import DEFAULT_LANG, LANGS, catalog
 
-COMMANDS = ("demo", "console", "replay", "telegram")
+COMMANDS = ("demo", "console", "replay", "telegram", "discord", "both")
 EXIT_UNAVAILABLE = 2
 
 
@@ -43,6 +47,13 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", dest="as_json")
 
     sub.add_parser("telegram")
+
+    discord = sub.add_parser("discord")
+    discord.add_argument("--guild", type=int, default=None,
+                         help="also publish the slash commands to this server (at once)")
+    discord.add_argument("--invite", type=int, default=None, metavar="APP_ID",
+                         help="print the link that adds the bot to a server, and exit")
+    sub.add_parser("both")
     return parser
 
 
@@ -78,6 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .replay_cli import run_replay_cli
 
         return int(run_replay_cli(args.file, args.as_json, sys.stdout))
+    if args.command == "discord":
+        return _discord(args.guild, args.invite)
+    if args.command == "both":
+        return _both()
     return _telegram()
 
 
@@ -96,6 +111,43 @@ def _telegram() -> int:
     from .telegram.app import run
 
     return run(settings)
+
+
+def _discord(guild: int | None, invite: int | None) -> int:
+    """``mafia-referee discord``: the bot, with the token from the environment (never logged);
+    a clear message and exit status 2 without one. ``--invite APP_ID`` prints the invite link."""
+    if invite is not None:
+        from .discord.rights import invite_url
+
+        print(invite_url(invite))
+        return 0
+    from .settings import Settings
+
+    settings = Settings()
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print(catalog(settings.lang).text("cli-discord-no-token"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    from .discord.app import run
+
+    return run(settings, sync_guild=guild)
+
+
+def _both() -> int:
+    """``mafia-referee both``: the Telegram and the Discord bot in one process over one game
+    log (one process per database); both tokens are required."""
+    import os
+
+    from .settings import Settings
+
+    settings = Settings()
+    tokens = (settings.telegram_token, settings.discord_token)
+    if any(t is None or not t.get_secret_value().strip() for t in tokens):
+        print(catalog(settings.lang).text("cli-both-no-token"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
+    from .discord.both import run_both
+
+    return run_both(settings)
 
 
 if __name__ == "__main__":

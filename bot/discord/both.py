@@ -1,0 +1,101 @@
+"""``mafia-referee both``: the Telegram bot and the Discord bot in one process, over ONE service
+and one SQLite game log.
+
+One process, because the service assumes it is the only writer of its store
+(:mod:`bot.service`): two processes on one database could both append to a game's log. Telegram
+long-polls and Discord keeps its gateway in the same event loop; Ctrl+C stops both.
+
+Each adapter sees the other's games in the store. The Discord adapter keeps to its own (it
+re-arms only ``"dc:"`` timers); the Telegram adapter re-arms every open game's timer after a
+restart, so it is given :class:`ScopedService`, a view of the same service whose
+:meth:`~ScopedService.open_timers` lists only its own chats' games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from storage import Store
+
+from ..service import Service
+from ..settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class ScopedService:
+    """The same :class:`Service` (same locks, same cached games), except that
+    :meth:`open_timers` lists only the games whose chat starts with ``prefix``."""
+
+    def __init__(self, service: Service, prefix: str) -> None:
+        self._service = service
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._service, name)
+
+    async def open_timers(self) -> dict[int, dict[str, Any]]:
+        out: dict[int, dict[str, Any]] = {}
+        for game_id, timer in (await self._service.open_timers()).items():
+            row = await self._service.store.game(game_id)
+            if row is not None and row.chat.startswith(self._prefix):
+                out[game_id] = timer
+        return out
+
+
+async def serve_both(settings: Settings) -> None:
+    """Run both bots until cancelled (Ctrl+C), then stop both and close the store."""
+    from ..telegram.app import ALLOWED_UPDATES, build_application
+    from .app import build_client
+
+    assert settings.telegram_token is not None and settings.discord_token is not None
+    store = await Store.open(settings.db)
+    service = Service(store)
+    telegram = build_application(settings, ScopedService(service, "tg:"))  # type: ignore[arg-type]
+    discord_client = build_client(settings, service)
+    started = False
+    try:
+        await telegram.initialize()
+        if telegram.post_init is not None:
+            await telegram.post_init(telegram)
+        assert telegram.updater is not None
+        await telegram.updater.start_polling(allowed_updates=list(ALLOWED_UPDATES))
+        await telegram.start()
+        started = True
+        async with discord_client:
+            await discord_client.start(settings.discord_token.get_secret_value().strip())
+    finally:
+        if started:
+            if telegram.updater is not None and telegram.updater.running:
+                await telegram.updater.stop()
+            if telegram.running:
+                await telegram.stop()
+        if telegram.post_shutdown is not None:
+            await telegram.post_shutdown(telegram)
+        await telegram.shutdown()
+        await store.close()
+
+
+def run_both(settings: Settings) -> int:
+    """``mafia-referee both``: returns the exit status."""
+    import discord
+    from telegram.error import InvalidToken
+
+    from .app import configure_logging
+
+    assert settings.telegram_token is not None and settings.discord_token is not None
+    configure_logging(settings.telegram_token.get_secret_value(),
+                      settings.discord_token.get_secret_value().strip())
+    try:
+        asyncio.run(serve_both(settings))
+    except KeyboardInterrupt:
+        return 0
+    except InvalidToken:
+        log.error("Telegram refused the token")
+        return 1
+    except discord.LoginFailure:
+        log.error("Discord refused the token")
+        return 1
+    return 0

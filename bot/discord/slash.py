@@ -1,0 +1,270 @@
+"""The slash commands: the judge's command language of the console and Telegram
+(:mod:`bot.commands`) with Discord's typed options, plus the commands only a server needs.
+
+Each game command keeps its name and its arguments' order; its options are joined back into the
+typed line and parsed by :func:`bot.commands.parse`, so ``/foul seat:4 reason:4.1.3`` becomes the
+same :class:`bot.commands.Act` as the typed ``/foul 4 4.1.3`` — one parser, one meaning. Seats
+are integers 1–10 (Discord refuses anything else before the bot sees it); lists stay text, as
+typed: ``/vote nominee:7 hands:1,2,3``, ``/shots shots:2:7 5:7``, ``/roles roles:D2 M5 M7 S8``.
+
+Discord-only: ``/panel`` (the judge's panel afresh in his direct messages), ``/link`` and
+``/unlink`` (a club channel for the results), ``/seat`` (a seat's member, for timeouts), and
+``/takeover``. Every command works in a server's text channel only (the channel is the game's).
+
+Descriptions come from the catalogs: English by default, Russian for Russian clients
+(:class:`CatalogTranslator`); command and option names are never translated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Range, locale_str
+
+from ..i18n import catalog
+
+Seat = Range[int, 1, 10]
+Preset = Literal["seed", "fiim2024", "fsm2024"]
+Team = Literal["red", "black"]
+Winner = Literal["red", "black", "draw"]
+Lang = Literal["ru", "en"]
+Hands = Range[str, 1, 40]
+Reason = Range[str, 1, 12]
+Seats = Range[str, 1, 40]
+Text = Range[str, 1, 100]
+
+_DEFAULT = catalog("en")
+
+
+def _desc(name: str) -> locale_str:
+    """A command's description: the English text, its catalog key riding along."""
+    key = f"dc-cmd-{name}"
+    return locale_str(_DEFAULT.text(f"dc-cmd-{name}"), key=key)
+
+
+def _arg(name: str) -> locale_str:
+    key = f"dc-arg-{name}"
+    return locale_str(_DEFAULT.text(f"dc-arg-{name}"), key=key)
+
+
+def line(name: str, *parts: object) -> str:
+    """The typed line of a command: its name and the options given, in the typed order."""
+    return " ".join([f"/{name}", *(str(p).strip() for p in parts if p is not None and str(p).strip())])
+
+
+async def _run(interaction: discord.Interaction[Any], name: str, *parts: object) -> None:
+    referee = getattr(interaction.client, "referee", None)
+    if referee is not None:
+        await referee.slash(interaction, line(name, *parts))
+
+
+# --- the game commands (bot/commands.py) -------------------------------------------------------
+
+@app_commands.command(name="new", description=_desc("new"))
+@app_commands.describe(preset=_arg("preset"), options=_arg("options"))
+async def new(interaction: discord.Interaction[Any], preset: Optional[Preset] = None,
+              options: Optional[Range[str, 1, 400]] = None) -> None:
+    await _run(interaction, "new", preset, options)
+
+
+@app_commands.command(name="name", description=_desc("name"))
+@app_commands.describe(seat=_arg("seat"), name=_arg("name"))
+async def name(interaction: discord.Interaction[Any], seat: Seat, name: Range[str, 1, 64]) -> None:
+    await _run(interaction, "name", seat, name)
+
+
+@app_commands.command(name="roles", description=_desc("roles"))
+@app_commands.describe(roles=_arg("roles"))
+async def roles(interaction: discord.Interaction[Any], roles: Text) -> None:
+    await _run(interaction, "roles", roles)
+
+
+@app_commands.command(name="start", description=_desc("start"))
+async def start(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "start")
+
+
+@app_commands.command(name="next", description=_desc("next"))
+async def next_(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "next")
+
+
+@app_commands.command(name="nominate", description=_desc("nominate"))
+@app_commands.describe(target=_arg("target"), by=_arg("by"))
+async def nominate(interaction: discord.Interaction[Any], target: Seat, by: Optional[Seat] = None) -> None:
+    await _run(interaction, "nominate", by, target)
+
+
+@app_commands.command(name="vote", description=_desc("vote"))
+@app_commands.describe(nominee=_arg("nominee"), hands=_arg("hands"))
+async def vote(interaction: discord.Interaction[Any], nominee: Seat, hands: Hands) -> None:
+    await _run(interaction, "vote", nominee, hands)
+
+
+@app_commands.command(name="raise", description=_desc("raise"))
+@app_commands.describe(hands=_arg("hands"))
+async def raise_(interaction: discord.Interaction[Any], hands: Hands) -> None:
+    await _run(interaction, "raise", hands)
+
+
+@app_commands.command(name="kill", description=_desc("kill"))
+@app_commands.describe(seat=_arg("seat"))
+async def kill(interaction: discord.Interaction[Any], seat: Seat) -> None:
+    await _run(interaction, "kill", seat)
+
+
+@app_commands.command(name="miss", description=_desc("miss"))
+async def miss(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "miss")
+
+
+@app_commands.command(name="shots", description=_desc("shots"))
+@app_commands.describe(shots=_arg("shots"))
+async def shots(interaction: discord.Interaction[Any], shots: Text) -> None:
+    await _run(interaction, "shots", shots)
+
+
+@app_commands.command(name="don", description=_desc("don"))
+@app_commands.describe(seat=_arg("seat"))
+async def don(interaction: discord.Interaction[Any], seat: Seat) -> None:
+    await _run(interaction, "don", seat)
+
+
+@app_commands.command(name="sheriff", description=_desc("sheriff"))
+@app_commands.describe(seat=_arg("seat"))
+async def sheriff(interaction: discord.Interaction[Any], seat: Seat) -> None:
+    await _run(interaction, "sheriff", seat)
+
+
+@app_commands.command(name="bestmove", description=_desc("bestmove"))
+@app_commands.describe(seats=_arg("seats"))
+async def bestmove(interaction: discord.Interaction[Any], seats: Seats) -> None:
+    await _run(interaction, "bestmove", seats)
+
+
+@app_commands.command(name="foul", description=_desc("foul"))
+@app_commands.describe(seat=_arg("seat"), reason=_arg("reason"))
+async def foul(interaction: discord.Interaction[Any], seat: Seat, reason: Optional[Reason] = None) -> None:
+    await _run(interaction, "foul", seat, reason)
+
+
+@app_commands.command(name="warn", description=_desc("warn"))
+@app_commands.describe(seat=_arg("seat"), reason=_arg("reason"))
+async def warn(interaction: discord.Interaction[Any], seat: Seat, reason: Optional[Reason] = None) -> None:
+    await _run(interaction, "warn", seat, reason)
+
+
+@app_commands.command(name="dq", description=_desc("dq"))
+@app_commands.describe(seat=_arg("seat"), reason=_arg("reason"))
+async def dq(interaction: discord.Interaction[Any], seat: Seat, reason: Optional[Reason] = None) -> None:
+    await _run(interaction, "dq", seat, reason)
+
+
+@app_commands.command(name="ppk", description=_desc("ppk"))
+@app_commands.describe(seat=_arg("seat"), reason=_arg("reason"), team=_arg("team"))
+async def ppk(interaction: discord.Interaction[Any], seat: Seat, reason: Optional[Reason] = None,
+              team: Optional[Team] = None) -> None:
+    await _run(interaction, "ppk", seat, reason, team)
+
+
+@app_commands.command(name="unfoul", description=_desc("unfoul"))
+@app_commands.describe(seat=_arg("seat"))
+async def unfoul(interaction: discord.Interaction[Any], seat: Seat) -> None:
+    await _run(interaction, "unfoul", seat)
+
+
+@app_commands.command(name="result", description=_desc("result"))
+@app_commands.describe(winner=_arg("winner"))
+async def result(interaction: discord.Interaction[Any], winner: Optional[Winner] = None) -> None:
+    await _run(interaction, "result", winner)
+
+
+@app_commands.command(name="undo", description=_desc("undo"))
+@app_commands.describe(steps=_arg("steps"))
+async def undo(interaction: discord.Interaction[Any], steps: Optional[Range[int, 1, 100]] = None) -> None:
+    await _run(interaction, "undo", steps)
+
+
+@app_commands.command(name="status", description=_desc("status"))
+async def status(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "status")
+
+
+@app_commands.command(name="log", description=_desc("log"))
+async def log_(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "log")
+
+
+@app_commands.command(name="help", description=_desc("help"))
+async def help_(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "help")
+
+
+@app_commands.command(name="lang", description=_desc("lang"))
+@app_commands.describe(lang=_arg("lang"))
+async def lang(interaction: discord.Interaction[Any], lang: Lang) -> None:
+    await _run(interaction, "lang", lang)
+
+
+# --- Discord only -------------------------------------------------------------------------------
+
+@app_commands.command(name="panel", description=_desc("panel"))
+async def panel(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "panel")
+
+
+@app_commands.command(name="link", description=_desc("link"))
+@app_commands.describe(channel=_arg("channel"))
+async def link(interaction: discord.Interaction[Any], channel: discord.TextChannel) -> None:
+    await _run(interaction, "link", channel.id)
+
+
+@app_commands.command(name="unlink", description=_desc("unlink"))
+async def unlink(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "unlink")
+
+
+@app_commands.command(name="seat", description=_desc("seat"))
+@app_commands.describe(seat=_arg("seat"), member=_arg("member"))
+async def seat(interaction: discord.Interaction[Any], seat: Seat,
+               member: Optional[discord.Member] = None) -> None:
+    await _run(interaction, "seat", seat, member.id if member is not None else None)
+
+
+@app_commands.command(name="takeover", description=_desc("takeover"))
+async def takeover(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "takeover")
+
+
+GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    new, name, roles, start, next_, nominate, vote, raise_, kill, miss, shots, don, sheriff,
+    bestmove, foul, warn, dq, ppk, unfoul, result, undo, status, log_, help_, lang,
+)
+DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    panel, link, unlink, seat, takeover,
+)
+COMMANDS = GAME_COMMANDS + DISCORD_COMMANDS
+DISCORD_ONLY = frozenset(c.name for c in DISCORD_COMMANDS)
+
+for _command in COMMANDS:
+    app_commands.guild_only()(_command)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Russian descriptions for Russian clients, from ``bot/locales/ru``; names stay as they are."""
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        key = string.extras.get("key")
+        if locale is not discord.Locale.russian or not isinstance(key, str):
+            return None
+        ru = catalog("ru")
+        return ru.text(key) if ru.has(key) else None
+
+
+def install(tree: app_commands.CommandTree[Any]) -> None:
+    """Add every command to ``tree``."""
+    for command in COMMANDS:
+        tree.add_command(command)

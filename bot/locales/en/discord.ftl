@@ -1,0 +1,113 @@
+# Discord: judge mode (bot/discord). The game lives in a server's text channel; the judge's panel
+# and every private notice go to the judge's direct messages (never roles or checks in a channel).
+
+dc-guild-only = I work in a server's text channels: use the command there.
+dc-done = Done. Details and the panel are in our direct messages.
+dc-no-dm = Done, but I cannot write to you in direct messages: allow direct messages from this server's members (Privacy Settings), then /panel.
+dc-created = Game #{ $game } is created in this channel. The judge's panel is in your direct messages.
+dc-new-game = New game #{ $game }: { $preset }. Judge: { $judge }.
+dc-preset = Game #{ $game } now follows: { $preset }.
+dc-busy = This channel has an unfinished game #{ $game } judged by { $judge }. Only its judge may start another; a member with Manage Channels may take it over: /takeover.
+dc-not-judge = Only this game's judge ({ $judge }) can do that. Nothing was changed. A member with Manage Channels may take the game over: /takeover.
+dc-missing-rights = In this channel I lack: { $rights }. Give me these permissions (server settings → roles, or this channel's permissions).
+dc-right-view_channel = View Channel (to see the channel)
+dc-right-send_messages = Send Messages (the announcements)
+dc-right-attach_files = Attach Files (the protocol's picture and JSON)
+dc-right-moderate_members = Moderate Members (a timeout for a removed player mapped with /seat; my role must also be above his)
+dc-panel-title = Game #{ $game }
+dc-panel-channel = Table: { $channel }.
+dc-panel-setup = { $club ->
+    [none] Announcements go to the game's channel; /link #channel — the results also to a club channel.
+   *[other] Announcements go to the game's channel; the results also to { $club }.
+ } /seat 5 @member — whose seat it is: a removed player is timed out until the end of the game.
+dc-panel-sent = The judge's panel is in your direct messages.
+dc-sent-dm = Sent to your direct messages.
+dc-help =
+    In Discord:
+    Commands are typed in the game's channel; my answers are seen by you only. The judge's panel, the roles and the checks are in the judge's direct messages.
+    /panel — the judge's panel afresh. /seat 5 @member — whose seat it is (a removed player is timed out until the end of the game).
+    /link #channel — the results and the protocol also go to a club channel; /unlink.
+    /takeover — a member with Manage Channels takes the game over. /lang ru|en — the server's language (its judges or Manage Server).
+dc-lang-not-allowed = The server's language is changed by a game's judge or a member with Manage Server.
+
+## Linking a club channel
+
+dc-linked = The results of this game go to { $channel } too.
+dc-linked-club = Results of game #{ $game } from { $channel } will come here.
+dc-link-cannot-post = I cannot post in { $channel }: I need { $rights } there. Nothing was linked.
+dc-link-self = That is the game's own channel: its announcements come here anyway.
+dc-unlinked = The club channel is unlinked: the results stay in the game's channel.
+dc-club-result = Game #{ $game } ({ $channel }) is over.
+dc-protocol = The protocol of game #{ $game }.
+
+## Seats and timeouts
+
+dc-seat-set = Seat { $seat }: { $member }.
+dc-seat-cleared = Seat { $seat } is no longer mapped to a member.
+dc-timeout-reason = Game #{ $game }: seat { $seat } removed by the rules, until the end of the game.
+dc-timeout-lifted = Game #{ $game }: seat { $seat } is back or the game is over.
+dc-timeout-failed = I could not time out seat(s) { $seats }: I need { $rights }.
+
+## Take over
+
+dc-takeover-not-allowed = Only a member with Manage Channels may take a game over.
+dc-takeover-done = You judge game #{ $game } now: the panel is in your direct messages.
+dc-taken-over-old = { $judge } took game #{ $game } over in { $channel }. Your panel of this game no longer works.
+
+## The timer
+
+dc-timer-ends = Ends { $until }.
+
+## The slash commands: descriptions (names are the same in every language)
+
+dc-cmd-new = A new game in this channel: preset and options (timers.speech=45 …)
+dc-cmd-name = A player's name
+dc-cmd-roles = The dealt cards: D2 M5 M7 S8 (others civilians), or unknown
+dc-cmd-start = Start the game: night 0 begins
+dc-cmd-next = End the current speech, last word or night step
+dc-cmd-nominate = The speaker (or seat "by") nominates a seat
+dc-cmd-vote = Hands against a nominee: a count (4) or the voters (1,2,3)
+dc-cmd-raise = Hands for raising all tied players: a count or the voters
+dc-cmd-kill = The night's victim
+dc-cmd-miss = The mafia missed
+dc-cmd-shots = Each black's shot: 2:7 5:7 7:7 (2:- did not shoot)
+dc-cmd-don = The Don checks a seat
+dc-cmd-sheriff = The Sheriff checks a seat
+dc-cmd-bestmove = The best move of night 1's victim: up to three seats
+dc-cmd-foul = A foul (reason: a rule item, e.g. 4.1.1)
+dc-cmd-warn = A warning
+dc-cmd-dq = A disqualifying foul (4.2.x)
+dc-cmd-ppk = A team loss (4.3.x)
+dc-cmd-unfoul = Withdraw a seat's last foul
+dc-cmd-result = With roles unknown: declare the result; without a winner: show it
+dc-cmd-undo = Take back the last actions
+dc-cmd-status = The game now (the judge: the panel afresh)
+dc-cmd-log = The game's log (the judge's: in direct messages)
+dc-cmd-help = Every command
+dc-cmd-lang = The server's language
+dc-cmd-panel = The judge's panel afresh in direct messages
+dc-cmd-link = A club channel that gets the results and the protocol
+dc-cmd-unlink = Stop sending the results to the club channel
+dc-cmd-seat = Whose seat it is (for timeouts of removed players); no member — unmap
+dc-cmd-takeover = Take the game over (Manage Channels)
+dc-arg-preset = The rules: seed (the club's), fiim2024, fsm2024
+dc-arg-options = Options: raise_vote=no timers.speech=45 …
+dc-arg-seat = A seat, 1–10
+dc-arg-name = The player's name
+dc-arg-roles = D2 M5 M7 S8, or unknown
+dc-arg-target = The nominated seat
+dc-arg-by = Who nominates (default: the speaker)
+dc-arg-nominee = The nominee voted now
+dc-arg-hands = A count of hands (4) or the voters' seats (1,2,3)
+dc-arg-shots = shooter:target pairs, e.g. 2:7 5:7 7:-
+dc-arg-seats = Up to three seats: 1 2 3
+dc-arg-reason = A rule item (4.1.1 …) or nothing
+dc-arg-team = The offender's team (when roles are unknown)
+dc-arg-winner = red, black or draw
+dc-arg-steps = How many actions (1 by default)
+dc-arg-lang = ru or en
+dc-arg-channel = The club channel
+dc-arg-member = The member at this seat
+
+cli-discord-no-token = No Discord bot token. Set MAFIA_REFEREE_DISCORD_TOKEN (or DISCORD_BOT_TOKEN) — the Developer Portal gives one (see README, "Discord") — and run again: mafia-referee discord.
+cli-both-no-token = mafia-referee both needs both tokens: MAFIA_REFEREE_TELEGRAM_TOKEN and MAFIA_REFEREE_DISCORD_TOKEN.
