@@ -187,6 +187,21 @@ class Service:
                 self._games[home] = game
                 return _outcome(game, [])
 
+    async def abandon(self, chat: str, user: str) -> Outcome:
+        """The judge stops the chat's unfinished game: it is recorded as ``"abandoned"``, its log
+        kept as played (host mode's /stop). ``no_game`` if there is none or it is over."""
+        async with self._locked(chat) as chat:
+            game = await self._checked(chat, user, None)
+            if game.finished:
+                raise ServiceError("no_game")
+            try:
+                await self._store.finish(game.id, "abandoned")
+            except BaseException:
+                self._games.pop(chat, None)
+                raise
+            game.finished = True
+            return _outcome(game, [])
+
     async def events(self, chat: str) -> list[rules.Event]:
         """The current game's log, undo events included (``no_game`` if there is none)."""
         async with self._locked(chat) as chat:

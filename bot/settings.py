@@ -17,6 +17,16 @@ Telegram (judge mode), all optional:
 * ``MAFIA_REFEREE_TELEGRAM_PANEL_LAG`` — how many newer messages may stand below the judge's panel
   before it is posted afresh at the bottom (3).
 
+Telegram host mode (the bot runs the table in a group), all optional; timers run at
+``…_TELEGRAM_TIMER_SCALE`` too:
+
+* ``MAFIA_REFEREE_TELEGRAM_HOST_VOTE_WINDOW`` — seconds per nominee's voting window (10) unless the
+  game sets ``timers.vote_window``; ``…_HOST_SHOOTING`` — the blacks' shooting step (20);
+  ``…_HOST_SILENCED`` — a silenced speaker's window to nominate (seed 4.4; 10);
+* ``MAFIA_REFEREE_TELEGRAM_HOST_SEED`` — seeds the seating and the deal (tests; unset: random);
+* ``MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS`` — how long a restriction is set for (4 h); the bot
+  lifts it at the end of the game, the bound only matters if the bot is gone for good.
+
 Tokens are :class:`pydantic.SecretStr`: they never show in a repr or a log line.
 """
 
@@ -69,3 +79,8 @@ class Settings(BaseSettings):
     telegram_rate_group_period: float = Field(default=60.0, ge=0)
     telegram_max_retries: int = Field(default=3, ge=0)
     telegram_panel_lag: int = Field(default=3, ge=0)
+    telegram_host_vote_window: int = Field(default=10, ge=1)
+    telegram_host_shooting: int = Field(default=20, ge=1)
+    telegram_host_silenced: int = Field(default=10, ge=1)
+    telegram_host_seed: int | None = None
+    telegram_host_mute_hours: float = Field(default=4.0, gt=0)

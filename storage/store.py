@@ -2,7 +2,9 @@
 
 Beside the log (migration 0002): a chat may be an alias of another chat (its *home*, whose games
 it acts on), a game may have an announce chat, the ids of messages an adapter edits in place, and
-a running timer (JSON), so that a restart finds them again.
+a running timer (JSON), so that a restart finds them again. Host mode (migration 0003) keeps its
+tables beside them: the lobby, who sits where, the step running now with its deadline and the
+players' inputs, a log of every step's length, and each group's club channel.
 
 One :class:`Store` (one aiosqlite connection) per process. Every write is one explicit
 ``BEGIN IMMEDIATE`` transaction under one :class:`asyncio.Lock`: coroutines sharing a connection
@@ -83,6 +85,51 @@ class EventRow:
     event: dict[str, Any]
     actor: str
     at: float
+
+
+@dataclass(frozen=True)
+class HostTableRow:
+    """A row of ``host_tables`` (0003), JSON decoded: ``seats`` by int seat."""
+
+    id: int
+    chat: str
+    host: str
+    options: dict[str, Any]
+    players: list[dict[str, Any]]
+    seats: dict[int, str]
+    game_id: int | None
+    lobby_message: int | None
+    step: dict[str, Any] | None
+    data: dict[str, Any]
+    status: str
+    created_at: float
+    closed_at: float | None
+
+
+@dataclass(frozen=True)
+class HostStepRow:
+    """A row of ``host_steps``: a step a host-mode table opened."""
+
+    no: int
+    key: str
+    kind: str
+    seconds: int
+    opened_at: float
+
+
+_HOST_COLUMNS = ("id, chat, host, options, players, seats, game_id, lobby_message, step, data,"
+                 " status, created_at, closed_at")
+_HOST_FIELDS = frozenset({"players", "seats", "game_id", "lobby_message", "step", "data", "status"})
+
+
+def _host_row(row: Sequence[Any]) -> HostTableRow:
+    return HostTableRow(
+        id=row[0], chat=row[1], host=row[2], options=json.loads(row[3]),
+        players=json.loads(row[4] or "[]"),
+        seats={int(k): v for k, v in json.loads(row[5] or "{}").items()},
+        game_id=row[6], lobby_message=row[7], step=json.loads(row[8]) if row[8] else None,
+        data=json.loads(row[9] or "{}"), status=row[10], created_at=row[11], closed_at=row[12],
+    )
 
 
 _GAME_COLUMNS = "g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result"
@@ -418,6 +465,102 @@ class Store:
                 (new, home, lang))
             await conn.execute_fetchall("UPDATE chats SET home = NULL WHERE chat = ?", (old,))
             await conn.execute_fetchall("UPDATE games SET announce = ? WHERE announce = ?", (new, old))
+
+
+    # --- host mode: tables, their step log, club channels (0003) ------------------------------
+    async def create_host_table(self, chat: str, host: str, options: Mapping[str, Any]) -> int:
+        """Open a host-mode table (a lobby) in ``chat``, opened by ``host``. Returns its id."""
+        async with self._write() as conn:
+            row = await conn.execute_insert(
+                "INSERT INTO host_tables(chat, host, options, created_at) VALUES (?, ?, ?, ?)",
+                (chat, host, _dumps(dict(options)), time.time()))
+        assert row is not None
+        return int(row[0])
+
+    async def host_table(self, table_id: int) -> HostTableRow | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE id = ?", (table_id,))
+        return _host_row(rows[0]) if rows else None
+
+    async def host_table_of(self, chat: str, status: str | None = None) -> HostTableRow | None:
+        """The chat's latest table (with ``status``, if given), or ``None``."""
+        where, params = ("chat = ?", (chat,)) if status is None else (
+            "chat = ? AND status = ?", (chat, status))
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id DESC LIMIT 1",
+                params)
+        return _host_row(rows[0]) if rows else None
+
+    async def open_host_tables(self) -> list[HostTableRow]:
+        """Tables in the lobby or playing (to resume them after a restart)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE status IN ('lobby', 'running')"
+                " ORDER BY id")
+        return [_host_row(r) for r in rows]
+
+    async def update_host_table(self, table_id: int, **fields: Any) -> None:
+        """Change a table's fields: ``players``, ``seats``, ``step``, ``data`` (JSON-ready),
+        ``game_id``, ``lobby_message``, ``status``; a status of ``over`` or ``stopped`` also
+        stamps ``closed_at``. ``step`` and ``lobby_message`` may be ``None``."""
+        sets: list[str] = []
+        params: list[Any] = []
+        for name, value in fields.items():
+            if name not in _HOST_FIELDS:
+                raise StorageError(f"no host table field {name!r}")
+            if name == "seats":
+                value = _dumps({str(k): v for k, v in dict(value).items()})
+            elif name in ("players", "data") or (name == "step" and value is not None):
+                value = _dumps(value)
+            sets.append(f"{name} = ?")
+            params.append(value)
+            if name == "status" and value in ("over", "stopped"):
+                sets.append("closed_at = ?")
+                params.append(time.time())
+        if not sets:
+            return
+        async with self._write() as conn:
+            await conn.execute_fetchall(
+                f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?", (*params, table_id))
+            changed = await conn.execute_fetchall("SELECT changes()")
+            if changed[0][0] == 0:
+                raise StorageError(f"no host table {table_id}")
+
+    async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
+                            opened_at: float) -> None:
+        """Record a step the bot opened (repeating a step number keeps the first record)."""
+        async with self._write() as conn:
+            await conn.execute_fetchall(
+                "INSERT INTO host_steps(table_id, no, key, kind, seconds, opened_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(table_id, no) DO NOTHING",
+                (table_id, no, key, kind, int(seconds), opened_at))
+
+    async def host_steps(self, table_id: int) -> list[HostStepRow]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT no, key, kind, seconds, opened_at FROM host_steps WHERE table_id = ?"
+                " ORDER BY no", (table_id,))
+        return [HostStepRow(no=r[0], key=r[1], kind=r[2], seconds=r[3], opened_at=r[4]) for r in rows]
+
+    async def set_host_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
+        """Link the group's club channel (``None`` unlinks it)."""
+        async with self._write() as conn:
+            if channel is None:
+                await conn.execute_fetchall("DELETE FROM host_channels WHERE chat = ?", (chat,))
+            else:
+                await conn.execute_fetchall(
+                    "INSERT INTO host_channels(chat, channel, title) VALUES (?, ?, ?)"
+                    " ON CONFLICT(chat) DO UPDATE SET channel = excluded.channel,"
+                    " title = excluded.title", (chat, channel, title))
+
+    async def host_channel(self, chat: str) -> tuple[str, str | None] | None:
+        """The group's channel and its title, or ``None``."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT channel, title FROM host_channels WHERE chat = ?", (chat,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
 
 def _message_key(chat: str, slot: str) -> str:

@@ -37,7 +37,7 @@ from telegram import (
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
 from telegram.ext import (
-    AIORateLimiter, Application, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler,
+    Application, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler,
     MessageHandler, filters,
 )
 
@@ -53,6 +53,7 @@ from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from . import panel as pn
 from .callbacks import Press, decode
+from .host import HostRateLimiter, TelegramHost
 from .routing import judge_text, public_text, turn_key, undo_texts
 from .timer import PAUSED, WARNED, Timer
 
@@ -879,22 +880,29 @@ class TelegramReferee:
 
 def build_application(settings: Settings, service: Service | None = None, *,
                       clock: Callable[[], float] = time.time) -> AnyApp:
-    """The Application of judge mode: handlers, per-chat ordering, ``AIORateLimiter`` with the
-    settings' limits, the JobQueue for timers. ``service=None``: the store at ``settings.db`` is
+    """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
+    ``AIORateLimiter`` (:class:`.host.HostRateLimiter`) with the settings' limits, the JobQueue
+    for timers. ``service=None``: the store at ``settings.db`` is
     opened when the Application initialises and closed at shutdown."""
     if settings.telegram_token is None:
         raise ValueError("no Telegram token (MAFIA_REFEREE_TELEGRAM_TOKEN or TELEGRAM_BOT_TOKEN)")
     referee = TelegramReferee(settings, service, clock=clock)
+    host = TelegramHost(settings, referee)  # host mode (bot/telegram/host): the bot runs a table
+
+    async def post_init(app: AnyApp) -> None:
+        await referee.post_init(app)
+        await host.post_init(app)
+
     builder = (
         Application.builder()
         .token(settings.telegram_token.get_secret_value())
         .concurrent_updates(PerChatUpdateProcessor())
-        .rate_limiter(AIORateLimiter(
+        .rate_limiter(HostRateLimiter(
             overall_max_rate=settings.telegram_rate_overall, overall_time_period=1,
             group_max_rate=settings.telegram_rate_group,
             group_time_period=settings.telegram_rate_group_period,
             max_retries=settings.telegram_max_retries))
-        .post_init(referee.post_init)
+        .post_init(post_init)
         .post_shutdown(referee.post_shutdown)
     )
     if settings.telegram_base_url:
@@ -905,6 +913,8 @@ def build_application(settings: Settings, service: Service | None = None, *,
     app = builder.build()
     referee.register(app)
     app.bot_data["referee"] = referee
+    host.register(app)  # its handlers run first (group -1); what is not host business falls through
+    app.bot_data["host"] = host
     return app
 
 

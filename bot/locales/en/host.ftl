@@ -1,0 +1,148 @@
+# Host mode: the bot runs the table in a group (bot/telegram/host).
+# Nothing in the group names a role or a check's answer before the end (F24 §4.4.13, §4.5.4); the
+# night's lines are the same whether or not the role's player is still at the table.
+
+## The lobby
+
+host-lobby = 🎲 A table is forming: { $preset }. Host: { $host }.
+    Seats { $seating ->
+        [shuffle] are shuffled
+       *[join] go by the order of joining
+    }. { $count } of 10 joined{ $left ->
+        [0] : the table is full.
+       *[other] , { $left } more needed.
+    }
+host-lobby-player = { $index }. { $name }{ $reachable ->
+    [yes] { "" }
+   *[no] { " " }— has not opened a private chat with the bot yet
+ }
+host-lobby-open-bot = To get your role, open a private chat with the bot and press Start: { $link }
+host-rights-read = ⚠ The bot cannot see the group's messages: make it an admin (or turn privacy mode off), or it will not notice speech out of turn and "pass".
+host-rights-restrict = ⚠ The bot may not restrict members (or this is not a supergroup): speaking out of one's minute is possible, but it is a foul (4.1.1).
+host-rights-delete = ⚠ The bot may not delete messages: messages out of turn will stay in the chat.
+host-btn-join = Join ✋
+host-btn-leave = Leave
+host-btn-open-bot = Open the bot
+host-lobby-started = 🎲 The table is full, the game has begun.
+host-lobby-closed = 🎲 The lobby is closed.
+host-joined = You have joined the table in "{ $title }". Your role comes here once ten players have joined.
+host-join-done = You are at the table.
+host-join-already = You have already joined.
+host-join-full = The table is full: 10 players.
+host-join-open-bot = Open a private chat with the bot and press Start, or your role cannot reach you.
+host-not-in-lobby = You are not on the list.
+host-left-lobby = You have left the table.
+host-link-stale = This lobby is closed, or you have not joined it.
+
+## The start
+
+host-started = 🎲 The game begins. Host: { $host }.
+    { $seats }
+    { $mode ->
+        [restrict] Only the player whose minute it is may write: the bot restricts the others during a speech.
+       *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1).
+    }{ $fallback ->
+        [yes] { " " }(The bot cannot restrict members.)
+       *[no] { "" }
+    }
+host-role-card = 🎭 The table in "{ $title }". Your seat is { $seat }, your role: { $role }.
+host-mate = { $role } { $seat }
+host-role-blacks = The blacks at the table: { $mates }. During the mafia's meeting write here: the bot passes it on to the other blacks.
+host-relay = { $seat }: { $text }
+host-private-closed = Messages through the bot are open only to the blacks during the mafia's meeting. At night your buttons come in the bot's messages here.
+
+## Steps (the line under a step's message)
+
+host-turn = { $kind ->
+    [night_zero] 🌙 The mafia's meeting
+    [last_word] ⏱ Last word, { $seat }
+    [tie_speech] ⏱ Speech before the revote, { $seat }
+   *[speech] ⏱ The floor: { $seat }
+ }{ $stage ->
+    [warned] : { $left } left.
+    [closed] : over.
+   *[running] { "" } — { $seconds }.
+ }
+host-silenced = 🔇 { $seat } has no speech this minute (4.4) but may nominate{ $closed ->
+    [yes] .
+   *[no] { "" } — { $seconds }.
+ }
+host-vote-open = ✋ Who votes for player { $seat } to leave the table? — { $seconds }. A hand may be lowered until the window closes.
+host-raise-open = ✋ Who votes for all the tied players ({ $seats }) to leave the table? — { $seconds }.
+host-vote-hands = Against { $seat } — hands: { $who }.
+host-raise-hands = For raising all — hands: { $who }.
+host-nobody = nobody
+host-night-step = { $closed ->
+    [yes] 🌙 Night { $night } is over.
+   *[no] 🌙 Night { $night }: { $step ->
+        [shooting] the mafia goes hunting
+        [don_check] the Don looks for the Sheriff
+        [sheriff_check] the Sheriff looks for the blacks
+       *[best_move] the best move
+    } — { $seconds }.
+ }
+host-btn-pass = Pass
+host-btn-nominate = Nominate ▸
+host-btn-back = ◂ Back
+host-btn-hand = ✋ Against { $seat }
+host-btn-raise = ✋ Raise all
+host-hand = { $up ->
+    [yes] Your hand is up
+   *[no] Your hand is down
+ }{ $kind ->
+    [raise] { "" }.
+   *[vote] { "" } (against { $seat }).
+ }
+host-nominated = You nominated { $seat }.
+
+## The night, in private
+
+host-prompt-shoot = 🔫 Night { $night }: pick your target — { $seconds }. A player is killed only if every black at the table shoots him.
+    Your choice: { $picked }.
+host-prompt-check = { $step ->
+    [don_check] 🕵 Night { $night }: Don, whom do you check for the Sheriff? — { $seconds }.
+   *[sheriff_check] 🕵 Night { $night }: Sheriff, whom do you check? — { $seconds }.
+ }
+    Your choice: { $picked }.
+host-prompt-best-move = 🎯 You were killed on the first night. Best move: up to three players you believe black — { $seconds }.
+    Picked: { $picked }.
+host-prompt-closed = Time is up.
+host-none-yet = none yet
+host-no-shot = no shot
+host-btn-no-shot = Do not shoot
+host-taken = Taken: you may change it until the step ends.
+
+## The game goes on
+
+host-mute-failed = ⚠ The bot may no longer restrict members: from now on speaking out of turn is a foul (4.1.1).
+host-stopped = ⏹ The game was stopped by { $who }.
+host-busy = A lobby or a game is already on at this table. The host or an admin may stop it: /stop.
+host-judge-linked = This group is linked to a judge's game (/link). For the bot to host a table here, the judge must /unlink first.
+host-no-table = There is no table here. Open one: /newgame.
+host-not-started = The table is still forming.
+host-not-host = Only the table's host or a chat admin may do this.
+host-not-player = You are not playing at this table.
+host-not-speaker = It is not your minute.
+host-outdated = This button no longer works.
+host-error-bad_option = Unknown value { $value } for { $option }.
+
+## The club channel and the protocol
+
+host-channel-admin-only = A chat admin links the club's channel.
+host-channel-usage = Link the club's channel: /channel @channel_name (the bot must be an admin there, allowed to post); unlink: /channel off.
+host-channel-is = The club's channel: { $title }. Unlink: /channel off.
+host-channel-not-found = Channel { $name } not found, or the bot cannot see it.
+host-channel-cannot-post = The bot may not post in { $name }: make it an admin of the channel allowed to post messages.
+host-channel-linked = The club's channel is linked: { $title }. Each game's start and result, with its protocol, go there.
+host-channel-unlinked = The club's channel is unlinked.
+host-channel-start = 🎲 A game in "{ $title }". Host: { $host }.
+    { $seats }
+host-channel-result = 🏁 The game in "{ $title }" is over. It took { $length }.
+    { $result }
+host-minutes = { $count } { $count ->
+    [one] minute
+   *[other] minutes
+ }
+host-protocol-caption = The protocol of game { $game }
+host-protocol-none = No game has been played here yet.
+host-protocol-failed = The protocol of this game could not be made.

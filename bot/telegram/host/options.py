@@ -1,0 +1,111 @@
+"""A hosted table's options: how seats are given, how "only the speaker writes" is enforced, and
+the lengths of the steps the rules leave to the judge. Parsed from ``/newgame`` (pure).
+
+``/newgame [preset] [rule option=value …] [seats=join|shuffle] [mute=auto|restrict|foul]
+[shooting=N] [silenced=N]`` — the rule options are the judge's ``/new`` options
+(:func:`bot.commands.parse_options`: ``timers.speech=45``, ``raise_vote=no`` …).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import rules
+
+from ... import commands as cmds
+from ...commands import CommandError, NewGame
+
+SEATINGS = ("join", "shuffle")  # seats by join order, or shuffled at the start
+MUTES = ("auto", "restrict", "foul")  # how "only the speaker writes" is enforced
+MAX_STEP = 600  # seconds: the longest host step length accepted
+
+
+class HostError(Exception):
+    """A host-mode request refused; ``code`` has a ``host-error-<code>`` catalog message."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class HostOptions:
+    """* ``seating`` — seats by join order or shuffled (issue: "by join order or shuffled");
+    * ``mute`` — ``restrict``: the bot mutes everyone but the speaker (needs the right to
+      restrict members, in a supergroup); ``foul``: a message out of one's minute is a foul
+      (seed 4.1.1), deleted where the bot may delete; ``auto``: restrict when the bot can;
+    * ``shooting`` — seconds the blacks have to shoot (the rules give the shooting no length of
+      its own: F24 §4.5.3, the judge counts);
+    * ``silenced`` — seconds a speaker silenced by his 3rd foul has to nominate (seed 4.4)."""
+
+    seating: str = "join"
+    mute: str = "auto"
+    shooting: int = 20
+    silenced: int = 10
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "HostOptions":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What ``/newgame`` asked for: the host options and the rules config."""
+
+    options: HostOptions
+    config: rules.RulesConfig
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"host": self.options.to_dict(), "rules": rules.config_to_dict(self.config)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "TableSpec":
+        return cls(HostOptions.from_dict(data.get("host") or {}),
+                   rules.config_from_dict(data.get("rules") or {}))
+
+
+def _seconds(key: str, raw: str) -> int:
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_STEP:
+        raise HostError("bad_option", option=key, value=raw)
+    return int(raw)
+
+
+def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced: int) -> TableSpec:
+    """``/newgame``'s arguments → a :class:`TableSpec`. ``vote_window`` is the host-mode
+    default of ``timers.vote_window`` (a window per nominee, F24 §4.4.5), used unless the
+    arguments set it; ``shooting`` and ``silenced`` the defaults of those options. Raises
+    :class:`HostError` or :class:`bot.commands.CommandError`."""
+    host: dict[str, Any] = {"shooting": shooting, "silenced": silenced}
+    rest: list[str] = []
+    for arg in args:
+        key, sep, raw = arg.partition("=")
+        key = key.strip().lower()
+        raw = raw.strip().lower()
+        if sep and key in ("seats", "seating"):
+            if raw not in SEATINGS:
+                raise HostError("bad_option", option=key, value=raw)
+            host["seating"] = raw
+        elif sep and key == "mute":
+            if raw not in MUTES:
+                raise HostError("bad_option", option=key, value=raw)
+            host["mute"] = raw
+        elif sep and key in ("shooting", "silenced"):
+            host[key] = _seconds(key, raw)
+        else:
+            rest.append(arg)
+    parsed = cmds.parse(" ".join(["/new", *rest]), None)
+    if not isinstance(parsed, NewGame):  # pragma: no cover - "/new …" always parses to NewGame
+        raise CommandError("bad_argument", command="new", argument=" ".join(rest))
+    options = dict(parsed.options)
+    timers = dict(options.get("timers") or {})
+    timers.setdefault("vote_window", vote_window)
+    options["timers"] = timers
+    config = cmds.build_config(parsed.preset, options)
+    return TableSpec(HostOptions(**host), config)

@@ -1,0 +1,231 @@
+"""The host driver's pure half: which step the rules expect now, how long it lasts, who may
+write, who is asked what in private, and which engine event a closing step turns into.
+
+No rule is decided here. The rules engine says what comes next (:func:`rules.next_action`), who
+speaks (:func:`rules.current_turn`), who may nominate (:func:`rules.can_nominate`), whether a
+vote, a shot or a check is allowed (:func:`rules.check`); this module only turns the players'
+inputs into the engine's events:
+
+* a speech, a last word, a tie speech, night 0: its time runs out, or the speaker passes →
+  :class:`rules.Next`;
+* a nominee's voting window closes → ``rules.Vote(nominee, voters=…)`` with the hands raised in
+  it (the last nominee is never voted: the engine gives him the hands left, F24 §4.4.8);
+* the raise vote's window closes → ``rules.RaiseVote(voters=…)`` (F24 §4.4.12.3);
+* the shooting step closes → ``rules.Shots`` with every black at the table, ``None`` for one who
+  did not shoot (all on one seat → kill, else miss: F24 §4.5.3–4.5.5);
+* the Don's, the Sheriff's step closes → ``DonCheck``/``SheriffCheck`` of the seat picked, else
+  ``Next``; the best move → ``BestMove`` of the seats picked, else ``Next``.
+
+Every night step lasts its full length whether or not its role is still at the table, and its
+event is applied only when it closes (F24 §4.5: nothing in the group may reveal a role).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import rules
+from rules import Role, Team
+
+from ..routing import turn_key
+from .options import HostOptions
+
+SPEAKING = ("speech", "last_word", "tie_speech")  # a player has the floor
+NIGHT_STEPS = ("shooting", "don_check", "sheriff_check", "best_move")
+WINDOWS = ("vote", "raise")
+WARN_LEFT = 10  # seconds left at the speech's warning (the issue: a 10-second warning)
+
+# «Пас» / «Спасибо»: the speaker ends his minute early.
+PASS_WORDS = frozenset({"пас", "спасибо", "pass", "thanks", "thank you", "спасибо всем"})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The step the rules expect now. ``kind``: ``night_zero``, ``speech``, ``last_word``,
+    ``tie_speech``, ``silenced`` (a 3rd-foul minute: nominate only, seed 4.4), ``vote``,
+    ``raise``, ``shooting``, ``don_check``, ``sheriff_check``, ``best_move`` or ``over``.
+    ``key`` identifies it: a foul inside a speech keeps the key, the next speech changes it."""
+
+    kind: str
+    key: str
+    seconds: int
+    seat: int | None = None  # the speaker, the nominee, the best-move seat
+    night: int | None = None
+
+
+@dataclass
+class Step:
+    """The step running now, as stored with the table (JSON): its deadline, the group message
+    that shows it, the private prompts sent for it and the inputs collected so far."""
+
+    no: int
+    key: str
+    kind: str
+    seconds: int
+    seat: int | None
+    night: int | None
+    opened: float
+    deadline: float
+    stage: str = "running"  # running | warned
+    message: int | None = None  # the group message of the step
+    base: str = ""  # that message's text above the step line
+    view: str = ""  # "nominate": the speaker opened the nomination picker
+    prompts: dict[str, int] = field(default_factory=dict)  # user -> private prompt message id
+    hands: list[int] = field(default_factory=list)  # vote / raise: the seats with a hand up
+    shots: dict[str, int | None] = field(default_factory=dict)  # shooter seat -> target
+    target: int | None = None  # the check picked
+    picked: list[int] = field(default_factory=list)  # the best move so far
+    revision: int = 0  # the game's log length announced so far (a restart replays the rest)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Step":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+    @property
+    def speaking(self) -> bool:
+        return self.kind in SPEAKING
+
+    @property
+    def at_night(self) -> bool:
+        return self.kind in NIGHT_STEPS
+
+
+def plan(state: rules.GameState, options: HostOptions) -> Plan:
+    """The step for ``state``. Lengths are the rules' timers (F24 §4.2.1 night 0 60 s, §4.3.1
+    speech 60 s, §4.4.12 tie speech 30 s, §4.4.13 last word 60 s, §4.5.6–4.5.9 the checks and
+    the best move), the config's ``vote_window`` per nominee, and the host's own ``shooting`` and
+    ``silenced`` lengths where the rules give none."""
+    timers = state.config.timers
+    action = rules.next_action(state)
+    kind = action.kind
+    if kind == "none":
+        return Plan("over", "over", 0)
+    if kind == "next":  # night 0
+        return Plan("night_zero", "night_zero", timers.mafia_meeting)
+    if kind in SPEAKING:
+        key = turn_key(state) or kind
+        seat, seconds = int(action.params["seat"]), int(action.params["seconds"])
+        if kind == "speech" and seconds == 0:  # seed 4.4: silenced, may still nominate
+            return Plan("silenced", key, options.silenced, seat)
+        return Plan(kind, key, seconds, seat)
+    if kind == "vote":
+        ballot = state.ballot
+        assert ballot is not None
+        nominee = int(action.params["nominee"])
+        return Plan("vote", f"vote:{state.day}:{ballot.round}:{ballot.index}:{nominee}",
+                    timers.vote_window, nominee)
+    if kind == "raise_vote":
+        return Plan("raise", f"raise:{state.day}", timers.vote_window)
+    night = state.night
+    assert night is not None
+    seconds = {
+        "shooting": options.shooting, "don_check": timers.don_check,
+        "sheriff_check": timers.sheriff_check, "best_move": timers.best_move,
+    }[kind]
+    seat = night.killed if kind == "best_move" else None
+    return Plan(kind, f"night:{night.number}:{kind}", seconds, seat, night.number)
+
+
+def writers(state: rules.GameState, plan_: Plan) -> set[int]:
+    """The seats that may write in the group now: the speaker during his speech, last word or
+    tie speech (F24 §4.3.1; seed 4.1.1: nobody else); nobody in a silenced minute (seed 4.4),
+    a vote, or the night."""
+    if plan_.kind in SPEAKING and plan_.seat is not None:
+        return {plan_.seat}
+    return set()
+
+
+def speaks_out_of_turn(state: rules.GameState, plan_: Plan, seat: int) -> bool:
+    """Is a message from ``seat`` speech outside his minute (seed 4.1.1)? Only a player at the
+    table can be fouled; a departed one's message is merely out of place."""
+    return state.seat(seat).at_table and seat not in writers(state, plan_)
+
+
+def is_pass(text: str) -> bool:
+    """«Пас», «Спасибо» (and "pass", "thanks"): the speaker ends his minute."""
+    words = re.sub(r"[^\w\s]", " ", text.lower()).split()
+    return " ".join(words) in PASS_WORDS
+
+
+def blacks_at_table(state: rules.GameState) -> list[int]:
+    return [n for n in state.at_table if state.team_of(n) is Team.BLACK]
+
+
+def role_seat(state: rules.GameState, role: Role) -> int | None:
+    return next((s.number for s in state.seats if s.role is role), None)
+
+
+def may_check(state: rules.GameState, kind: str) -> int | None:
+    """The seat that checks in this step (the Don or the Sheriff) if the engine lets him check
+    (R5.8: one shot tonight still checks), else ``None`` — the step runs all the same."""
+    role, make = ((Role.DON, rules.DonCheck) if kind == "don_check"
+                  else (Role.SHERIFF, rules.SheriffCheck))
+    seat = role_seat(state, role)
+    if seat is None:
+        return None
+    refusal = rules.check(state, make(target=seat))
+    return seat if refusal is None else None
+
+
+def prompted(state: rules.GameState, step: Step) -> list[int]:
+    """The seats asked something in private in this step: the blacks at the table to shoot, the
+    Don or the Sheriff to check, the night's victim for his best move (F24 §4.5.9)."""
+    if step.kind == "shooting":
+        return blacks_at_table(state)
+    if step.kind in ("don_check", "sheriff_check"):
+        seat = may_check(state, step.kind)
+        return [] if seat is None else [seat]
+    if step.kind == "best_move" and step.seat is not None:
+        return [step.seat]
+    return []
+
+
+def vote_refusal(state: rules.GameState, step: Step, seat: int) -> rules.RuleError | None:
+    """May ``seat`` raise a hand in this window? The engine answers (one vote per round,
+    seed 4.1.8; only players at the table)."""
+    if step.kind == "vote" and step.seat is not None:
+        return rules.check(state, rules.Vote(nominee=step.seat, voters=(seat,)))
+    if step.kind == "raise":
+        return rules.check(state, rules.RaiseVote(voters=(seat,)))
+    return rules.RuleError(rules.Code.WRONG_PHASE, event="vote", phase=state.phase.value)
+
+
+def closing_event(state: rules.GameState, step: Step) -> rules.Event:
+    """The event a step turns into when it closes (see the module docstring)."""
+    kind = step.kind
+    if kind == "vote" and step.seat is not None:
+        voters = tuple(sorted(s for s in set(step.hands)
+                              if vote_refusal(state, step, s) is None))
+        return rules.Vote(nominee=step.seat, voters=voters) if voters else \
+            rules.Vote(nominee=step.seat, count=0)
+    if kind == "raise":
+        voters = tuple(sorted(s for s in set(step.hands) if state.seat(s).at_table))
+        return rules.RaiseVote(voters=voters) if voters else rules.RaiseVote(count=0)
+    if kind == "shooting":
+        return rules.Shots(shots=tuple((b, step.shots.get(str(b))) for b in blacks_at_table(state)))
+    if kind == "don_check" and step.target is not None:
+        return rules.DonCheck(target=step.target)
+    if kind == "sheriff_check" and step.target is not None:
+        return rules.SheriffCheck(target=step.target)
+    if kind == "best_move" and step.picked:
+        return rules.BestMove(guesses=tuple(step.picked))
+    return rules.Next()
+
+
+def nominable(state: rules.GameState, speaker: int) -> list[int]:
+    """The seats ``speaker`` may nominate now (the engine's :func:`rules.can_nominate`)."""
+    return [s for s in rules.SEATS if rules.can_nominate(state, speaker, s) is None]
+
+
+def deal(rng: Any) -> tuple[str, ...]:
+    """Ten cards dealt at random (R1.1: 7 red with one Sheriff, 3 black with one Don)."""
+    cards = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
+    rng.shuffle(cards)
+    return tuple(cards)

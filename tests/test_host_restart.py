@@ -1,0 +1,165 @@
+"""Host mode across restarts and at night.
+
+* Timers survive a restart (ENGINEERING.md §1): a step's deadline is stored with the table; a new
+  Application over the same SQLite resumes the speech where it was — its buttons still work, its
+  time still runs out, and a deadline that passed while the bot was down fires at once.
+* Every night step lasts the same time whether or not its role is still at the table, and no
+  group message differs, so that nothing in the group reveals a role by timing or wording
+  (F24 §4.5; the issue's night rule)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from fakebot import FakeBotAPI
+from rules import Phase, Role
+from test_host_support import SCALE, host_table, make_world
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeBotAPI]:
+    async with FakeBotAPI() as server:
+        yield server
+
+
+async def test_a_restart_in_the_middle_of_a_speech(fake: FakeBotAPI, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill()
+        step = await t.wait_floor(1)
+        message_id, seen = step.message, t.seen
+        table_id = t.table().id
+    # The bot is down; #1's speech had 60 timer seconds (3 s here). A new process:
+    async with host_table(fake, db, world) as t:
+        t.seen = seen - 1
+        resumed = await t.wait_floor(1)
+        assert resumed.message == message_id and resumed.no == step.no  # the same step
+        assert abs(resumed.deadline - step.deadline) < 1e-6  # from the stored deadline
+        await t.press(t.user(1), fake.message(t.group, message_id), "Пас")  # its button works
+        await t.wait_floor(2)
+        # #2 does not pass: his time runs out (the job re-armed for the new step)
+        await t.wait_floor(3, timeout=60 * SCALE + 5)
+        assert any("Слово — №2 Борис: окончено." in x for x in t.group_texts())
+        speech = t.step()
+        assert speech is not None and speech.seat == 3
+    # Down again past #3's deadline: on start-up the step closes at once, #4 has the floor.
+    await asyncio.sleep(max(0.0, speech.deadline - time.time()) + 0.2)
+    async with host_table(fake, db, world) as t:
+        t.seen = speech.no
+        await t.wait_floor(4, timeout=5)
+        assert t.table().id == table_id
+        state = await t.state()
+        assert state.phase is Phase.SPEECH and state.speaker == 4
+
+
+async def night_of(tmp_path: Path, name: str, *, sheriff_out: bool) -> tuple[list[str], list[tuple[str, int]], list[float], list[str]]:
+    """Play day 1 (one player voted out: the Sheriff, or a civilian) and night 1 (the blacks
+    miss, the Don checks #1, the Sheriff checks #1 if he can); return the group's texts from the
+    night's message to the morning's, the night's steps (kind, seconds), the real time between
+    them, and what the Sheriff was told privately."""
+    async with FakeBotAPI() as fake:
+        async with host_table(fake, tmp_path / f"{name}.sqlite3") as t:
+            await t.open_and_fill()
+            sheriff, = await t.seats_of(Role.SHERIFF)
+            civilians = [s for s in await t.seats_of(Role.CIVILIAN) if s > 2]
+            out = sheriff if sheriff_out else civilians[0]
+            other = next(s for s in civilians if s != out)
+            await t.speeches(list(range(1, 11)), {1: out, 2: other})
+            await t.vote(out, [s for s in range(1, 11) if s not in (out, other)][:6])
+            await t.wait_floor(out, consume=False)  # his last word (F24 §4.4.13)
+            before = len(fake.sent(t.group))  # the night's messages come after it
+            await t.pass_turn(out)
+            blacks = await t.seats_of(Role.DON, Role.MAFIA)
+            await t.night(1, shots={b: None for b in blacks}, don=1,
+                          sheriff=None if sheriff_out else 1)
+            messages = fake.sent(t.group)[before:]
+            texts = [x for m in messages for x in m.texts if x]
+            steps = [r for r in await t.service.store.host_steps(t.table().id) if r.key.startswith("night:1:")]
+            following = [r for r in await t.service.store.host_steps(t.table().id)
+                         if r.no == steps[-1].no + 1]
+            times = [r.opened_at for r in [*steps, *following]]
+            gaps = [b - a for a, b in zip(times, times[1:])]
+            return texts, [(r.kind, r.seconds) for r in steps], gaps, t.private_texts(t.user(sheriff))
+
+
+async def test_a_night_looks_the_same_with_the_sheriff_gone(tmp_path: Path) -> None:
+    alive = await night_of(tmp_path, "alive", sheriff_out=False)
+    gone = await night_of(tmp_path, "gone", sheriff_out=True)
+    texts_alive, steps_alive, gaps_alive, sheriff_alive = alive
+    texts_gone, steps_gone, gaps_gone, sheriff_gone = gone
+    assert steps_alive == steps_gone == [("shooting", 20), ("don_check", 20), ("sheriff_check", 20)]
+    assert texts_alive == texts_gone  # every version of every group message, word for word
+    assert any("Шериф ищет чёрных" in x for x in texts_gone)
+    for a, b in zip(gaps_alive, gaps_gone):  # each step lasted its full length either way
+        assert abs(a - b) < 0.5 * 20 * SCALE, (gaps_alive, gaps_gone)
+        assert a >= 20 * SCALE * 0.95 and b >= 20 * SCALE * 0.95
+    assert any("Шериф, кого проверить?" in x for x in sheriff_alive)
+    assert not any("Шериф, кого проверить?" in x for x in sheriff_gone)  # nobody to ask
+
+
+async def test_an_event_logged_before_a_crash_is_announced_after_the_restart(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    """The process died after logging an event and before opening the next step: on start-up the
+    event's announcements are derived again from the log (nothing acknowledged is lost) and the
+    step the rules expect opens."""
+    from bot.service import Service
+    from rules import Next, Nominate
+    from storage import Store
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill()
+        first = await t.wait_floor(1)
+        seen = t.seen
+    store = await Store.open(db)  # what the bot had committed when it died
+    try:
+        service = Service(store)
+        await service.act(f"tg:{world.group.id}", "tg:bot", Nominate(by=1, target=5))
+        await service.act(f"tg:{world.group.id}", "tg:bot", Next())
+    finally:
+        await store.close()
+    async with host_table(fake, db, world) as t:
+        t.seen = seen
+        step = await t.wait_floor(2)
+        text = fake.message(t.group, step.message).text or ""
+        assert "Игрок №1 выставляет игрока №5. Принято." in text
+        assert "Слово — №2 Борис — 60 секунд." in text
+        assert (fake.message(t.group, first.message).text or "").endswith("окончено.")
+        assert (await t.state()).nominees == [5]
+
+
+async def test_a_foul_logged_before_a_crash_is_announced_after_the_restart(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    """The same inside a speech: the step goes on, the foul's notice is posted after the restart."""
+    from bot.service import Service
+    from rules import Penalty
+    from storage import Store
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill()
+        first = await t.wait_floor(1)
+        seen = t.seen
+    store = await Store.open(db)
+    try:
+        await Service(store).act(f"tg:{world.group.id}", "tg:bot", Penalty(seat=6, reason="4.1.1"))
+    finally:
+        await store.close()
+    async with host_table(fake, db, world) as t:
+        await fake.wait_for(lambda: any("Игроку №6 — фол" in x for x in t.group_texts()))
+        t.seen = seen - 1
+        assert (await t.wait_floor(1)).no == first.no  # the same speech goes on
+        assert sum("Игроку №6 — фол" in x for x in t.group_texts()) == 1
