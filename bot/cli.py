@@ -10,6 +10,9 @@
                                                          from the environment; --invite only
                                                          prints the link that adds the bot)
     mafia-referee both                                   both bots in one process, one game log
+    mafia-referee health [--db PATH] [--max-age S]       the database (and the bot's heartbeat) is
+                                                         well: exit 0, else 1 (deploy/)
+    mafia-referee backup DEST [--db PATH]                an online backup of the database
 
 ``main`` returns the exit status; the console-script wrapper passes it to ``sys.exit``.
 """
@@ -24,7 +27,7 @@ from typing import Sequence
 
 from .i18n import DEFAULT_LANG, LANGS, catalog
 
-COMMANDS = ("demo", "console", "replay", "telegram", "discord", "both")
+COMMANDS = ("demo", "console", "replay", "telegram", "discord", "both", "health", "backup")
 EXIT_UNAVAILABLE = 2
 
 
@@ -54,6 +57,14 @@ def _parser() -> argparse.ArgumentParser:
     discord.add_argument("--invite", type=int, default=None, metavar="APP_ID",
                          help="print the link that adds the bot to a server, and exit")
     sub.add_parser("both")
+
+    health = sub.add_parser("health", help="check the database (and the bot's heartbeat); exit 1 if unwell")
+    health.add_argument("--db", type=Path, default=None)
+    health.add_argument("--heartbeat", type=Path, default=None)
+    health.add_argument("--max-age", type=float, default=None, metavar="SECONDS")
+    backup = sub.add_parser("backup", help="copy the database with SQLite's online backup")
+    backup.add_argument("dest", help="a file, or a directory (for a dated file name)")
+    backup.add_argument("--db", type=Path, default=None)
     return parser
 
 
@@ -93,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _discord(args.guild, args.invite)
     if args.command == "both":
         return _both()
+    if args.command in ("health", "backup"):
+        return _deploy(args)
     return _telegram()
 
 
@@ -148,6 +161,29 @@ def _both() -> int:
     from .discord.both import run_both
 
     return run_both(settings)
+
+
+def _deploy(args: argparse.Namespace) -> int:
+    """``mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S]``: one line, exit 0
+    when well, 1 when not (Docker's HEALTHCHECK convention); ``mafia-referee backup DEST
+    [--db PATH]``: SQLite's online backup, safe while the bot runs (:mod:`bot.health`)."""
+    from . import health
+    from .settings import Settings
+
+    settings = Settings()
+    cat = catalog(settings.lang)
+    db = args.db or settings.db
+    if args.command == "backup":
+        try:
+            written, games = health.backup(db, args.dest)
+        except health.BackupError as error:
+            print(cat.text(f"backup-{error.code}", **error.params), file=sys.stderr)
+            return 1
+        print(cat.text("backup-done", path=str(written), count=games))
+        return 0
+    verdict = health.check(db, heartbeat=args.heartbeat or settings.heartbeat, max_age=args.max_age)
+    print(cat.text(f"health-{verdict.code}", **verdict.params), file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else 1
 
 
 if __name__ == "__main__":

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import json
 import logging
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
 
 import rules
-from storage import StaleRevision, Store
+from storage import OutboxItem, StaleRevision, Store
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,14 @@ class Outcome:
     notices: list[rules.Notice]  # what this action caused, in order
     judge: str
     undone: tuple[rules.Event, ...] = ()  # for undo: the events taken back, newest first
+    outbox: tuple[int, ...] = ()  # the ids of the messages queued with it, in render's order
+
+
+#: What an adapter passes to :meth:`Service.act` / :meth:`Service.undo`: called with the outcome
+#: (new state, notices, revision) after ``rules.apply`` and BEFORE the commit, it returns the
+#: messages to queue in the outbox in the same transaction as the events (ENGINEERING.md §1).
+#: It must not call the service (the chat's lock is held); it may be a coroutine function.
+Render = Callable[[Outcome], Union[Sequence[OutboxItem], Awaitable[Sequence[OutboxItem]]]]
 
 
 class ServiceError(Exception):
@@ -123,33 +132,37 @@ class Service:
             return _outcome(game, [])
 
     async def act(self, chat: str, user: str, event: rules.Event, *,
-                  revision: int | None = None) -> Outcome:
+                  revision: int | None = None, render: Render | None = None) -> Outcome:
         """The judge does ``event`` in the chat's current game. An :class:`rules.Undo` is an
-        :meth:`undo` of one step."""
+        :meth:`undo` of one step. ``render`` gives the messages to queue with it (the outbox)."""
         async with self._locked(chat) as chat:
             game = await self._checked(chat, user, revision)
             if isinstance(event, rules.Undo):
-                return await self._undo(chat, game, user, 1)
+                return await self._undo(chat, game, user, 1, render)
             event = _normalised(event)
             state, notices = rules.apply(game.state, event)  # RuleError: nothing changed
             over = state.phase is rules.Phase.GAME_OVER
             finished = None if over == game.finished else over
-            await self._append(chat, game, [event], user, finished=finished, result=_result(state))
+            planned = Outcome(game_id=game.id, revision=game.revision + 1,
+                              state=copy.deepcopy(state), notices=notices, judge=game.judge)
+            queued = await self._append(chat, game, [event], user, finished=finished,
+                                        result=_result(state),
+                                        outbox=await _rendered(render, planned))
             game.log.append(event)
             game.state = state
             game.finished = over
-            return _outcome(game, notices)
+            return replace(_outcome(game, notices), outbox=tuple(queued))
 
     async def undo(self, chat: str, user: str, *, steps: int = 1,
-                   revision: int | None = None) -> Outcome:
+                   revision: int | None = None, render: Render | None = None) -> Outcome:
         """Take back the last ``steps`` effective events (one logged :class:`rules.Undo` each)
         and refold. Refused with ``nothing_to_undo`` if fewer events stand: the game's creation
-        (its rules and names) is never undone."""
+        (its rules and names) is never undone. ``render``: the corrections to queue with it."""
         if steps < 1:
             raise ValueError(f"steps must be at least 1, got {steps}")
         async with self._locked(chat) as chat:
             game = await self._checked(chat, user, revision)
-            return await self._undo(chat, game, user, steps)
+            return await self._undo(chat, game, user, steps, render)
 
     async def current(self, chat: str) -> Outcome | None:
         """The chat's current game (finished or not), or ``None``; no notices."""
@@ -267,9 +280,11 @@ class Service:
     async def timer(self, game_id: int) -> dict[str, Any] | None:
         return await self._store.timer(game_id)
 
-    async def open_timers(self) -> dict[int, dict[str, Any]]:
-        """The stored timers of the unfinished current games (to re-arm after a restart)."""
-        return await self._store.open_timers()
+    async def open_timers(self, prefix: str = "") -> dict[int, dict[str, Any]]:
+        """The stored timers of the unfinished current games (to re-arm after a restart); with
+        ``prefix`` (``"tg:"``, ``"dc:"``) only those of games whose home chat starts with it, so
+        that each adapter sharing the store re-arms its own."""
+        return await self._store.open_timers(prefix)
 
     # --- internals ----------------------------------------------------------------------------
     @asynccontextmanager
@@ -320,7 +335,8 @@ class Service:
             raise ServiceError("stale", revision=revision, current=game.revision)
         return game
 
-    async def _undo(self, chat: str, game: _Game, user: str, steps: int) -> Outcome:
+    async def _undo(self, chat: str, game: _Game, user: str, steps: int,
+                    render: Render | None = None) -> Outcome:
         standing = rules.effective(game.log)
         if len(standing) < steps:
             raise ServiceError("nothing_to_undo", steps=steps, available=len(standing))
@@ -328,20 +344,26 @@ class Service:
         state, _ = rules.fold(game.config, [*game.log, *undos], game.names)
         over = state.phase is rules.Phase.GAME_OVER
         finished = None if over == game.finished else over
-        await self._append(chat, game, undos, user, finished=finished, result=_result(state))
+        undone = tuple(reversed(standing[-steps:]))
+        planned = Outcome(game_id=game.id, revision=game.revision + steps,
+                          state=copy.deepcopy(state), notices=[], judge=game.judge, undone=undone)
+        queued = await self._append(chat, game, undos, user, finished=finished,
+                                    result=_result(state), outbox=await _rendered(render, planned))
         game.log.extend(undos)
         game.state = state
         game.finished = over
-        return _outcome(game, [], undone=tuple(reversed(standing[-steps:])))
+        return replace(_outcome(game, [], undone=undone), outbox=tuple(queued))
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
-                      finished: bool | None, result: str | None) -> None:
-        """Log ``events`` (and the game's end) in one transaction. On any failure the cached game
-        is dropped, so the next action refolds whatever the store really holds."""
+                      finished: bool | None, result: str | None,
+                      outbox: Sequence[OutboxItem] = ()) -> list[int]:
+        """Log ``events`` (and the game's end, and the ``outbox`` messages) in one transaction.
+        On any failure the cached game is dropped, so the next action refolds whatever the store
+        really holds. Returns the outbox ids."""
         try:
-            await self._store.append_many(
+            return await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
-                finished=finished, result=result if finished else None)
+                finished=finished, result=result if finished else None, outbox=outbox)
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -349,6 +371,16 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+
+
+async def _rendered(render: Render | None, planned: Outcome) -> list[OutboxItem]:
+    """The messages ``render`` gives for the planned outcome (none without a renderer)."""
+    if render is None:
+        return []
+    items = render(planned)
+    if inspect.isawaitable(items):
+        items = await items
+    return list(items)  # type: ignore[arg-type]
 
 
 def _checked_names(config: rules.RulesConfig, names: dict[int, str]) -> dict[int, str]:

@@ -27,20 +27,35 @@ Telegram host mode (the bot runs the table in a group), all optional; timers run
 * ``MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS`` — how long a restriction is set for (4 h); the bot
   lifts it at the end of the game, the bound only matters if the bot is gone for good.
 
+Deployment (``deploy/``, the README's Deployment section), all optional:
+
+* ``MAFIA_REFEREE_LOG_FORMAT`` — ``text`` (default) or ``json`` (one JSON object a line;
+  :mod:`bot.logs`); tokens are redacted in both;
+* ``MAFIA_REFEREE_HEARTBEAT`` — a file the running Telegram bot touches every
+  ``…_HEARTBEAT_INTERVAL`` seconds (30); ``mafia-referee health --max-age S`` checks it;
+* ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL`` — the public HTTPS URL Telegram posts updates to: set,
+  the bot runs a webhook server instead of long polling; it listens on
+  ``…_TELEGRAM_WEBHOOK_LISTEN`` (``127.0.0.1``) : ``…_TELEGRAM_WEBHOOK_PORT`` (8443) at the URL's
+  path, behind a TLS-terminating proxy; ``…_TELEGRAM_WEBHOOK_SECRET`` — Telegram sends it in every
+  request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused
+  (1–256 characters of ``A-Z a-z 0-9 _ -``).
+
 Tokens are :class:`pydantic.SecretStr`: they never show in a repr or a log line.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 def default_db_path() -> Path:
@@ -84,3 +99,19 @@ class Settings(BaseSettings):
     telegram_host_silenced: int = Field(default=10, ge=1)
     telegram_host_seed: int | None = None
     telegram_host_mute_hours: float = Field(default=4.0, gt=0)
+    # deployment (deploy/)
+    log_format: Literal["text", "json"] = "text"
+    heartbeat: Path | None = None
+    heartbeat_interval: float = Field(default=30.0, gt=0)
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "127.0.0.1"
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+    telegram_webhook_secret: SecretStr | None = None
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        """Bot API ``setWebhook``: ``secret_token`` is 1–256 characters of ``A-Z a-z 0-9 _ -``."""
+        if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value

@@ -132,6 +132,46 @@ def _host_row(row: Sequence[Any]) -> HostTableRow:
     )
 
 
+@dataclass(frozen=True)
+class OutboxItem:
+    """A message to queue (0004): ``kind`` ``"send"`` or ``"edit"``; ``payload`` is what the
+    adapter needs (JSON-ready); ``slot``: for a send, store the new message's id under it in the
+    game's messages; for an edit, the stored message it edits."""
+
+    chat: str
+    payload: Mapping[str, Any]
+    kind: str = "send"
+    slot: str | None = None
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A row of ``outbox``."""
+
+    id: int
+    chat: str
+    game_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    slot: str | None
+    created_at: float
+    sent_at: float | None
+    message_id: int | None
+    attempts: int
+    last_error: str | None
+    state: str
+
+
+_OUTBOX_COLUMNS = ("id, chat, game_id, kind, payload, slot, created_at, sent_at, message_id,"
+                   " attempts, last_error, state")
+
+
+def _outbox_row(row: Sequence[Any]) -> OutboxRow:
+    return OutboxRow(id=row[0], chat=row[1], game_id=row[2], kind=row[3],
+                     payload=json.loads(row[4]), slot=row[5], created_at=row[6], sent_at=row[7],
+                     message_id=row[8], attempts=row[9], last_error=row[10], state=row[11])
+
+
 _GAME_COLUMNS = "g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result"
 
 
@@ -293,10 +333,12 @@ class Store:
     async def append_many(
         self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,
         finished: bool | None = None, result: str | None = None,
-    ) -> None:
+        outbox: Sequence[OutboxItem] = (),
+    ) -> list[int]:
         """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
         transaction set the game's end: ``finished=True`` marks it finished with ``result``,
-        ``finished=False`` reopens it, ``None`` leaves it. Either all of it is stored or nothing."""
+        ``finished=False`` reopens it, ``None`` leaves it; and queue the ``outbox`` messages the
+        events caused (0004). Either all of it is stored or nothing. Returns the outbox ids."""
         at = time.time()
         async with self._write() as conn:
             rows = await conn.execute_fetchall(
@@ -315,6 +357,7 @@ class Store:
                 await self._update_game(conn, game_id, "finished_at = ?, result = ?", (at, result))
             elif finished is False:
                 await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+            return [await self._enqueue(conn, item, game_id, at) for item in outbox]
 
     async def events(self, game_id: int) -> list[EventRow]:
         """The game's log in order (empty for an unknown game)."""
@@ -417,14 +460,82 @@ class Store:
             rows = await conn.execute_fetchall("SELECT timer FROM games WHERE id = ?", (game_id,))
         return json.loads(rows[0][0]) if rows and rows[0][0] else None
 
-    async def open_timers(self) -> dict[int, dict[str, Any]]:
-        """The timers of the chats' current unfinished games, by game id (to re-arm them)."""
+    async def open_timers(self, prefix: str = "") -> dict[int, dict[str, Any]]:
+        """The timers of the chats' current unfinished games, by game id (to re-arm them); with
+        ``prefix`` only the games whose home chat starts with it (``"tg:"``: one adapter's own,
+        when several adapters share the store)."""
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT g.id, g.timer FROM chats c JOIN games g ON g.id = c.current_game"
                 " WHERE g.finished_at IS NULL AND g.timer IS NOT NULL AND c.home IS NULL"
-                " ORDER BY g.id")
+                " AND substr(c.chat, 1, ?) = ? ORDER BY g.id", (len(prefix), prefix))
         return {r[0]: json.loads(r[1]) for r in rows}
+
+    # --- the outbox (0004) --------------------------------------------------------------------
+    @staticmethod
+    async def _enqueue(conn: aiosqlite.Connection, item: OutboxItem, game_id: int | None,
+                       at: float) -> int:
+        row = await conn.execute_insert(
+            "INSERT INTO outbox(chat, game_id, kind, payload, slot, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (item.chat, game_id, item.kind, _dumps(dict(item.payload)), item.slot, at))
+        assert row is not None
+        return int(row[0])
+
+    async def enqueue(self, items: Sequence[OutboxItem], game_id: int | None = None) -> list[int]:
+        """Queue messages outside any action (in one transaction). Returns their ids."""
+        at = time.time()
+        async with self._write() as conn:
+            return [await self._enqueue(conn, item, game_id, at) for item in items]
+
+    async def pending(self, chat: str | None = None) -> list[OutboxRow]:
+        """The chat's (or every chat's) messages not yet sent nor given up, oldest first."""
+        where, params = ("state = 'pending'", ()) if chat is None else (
+            "state = 'pending' AND chat = ?", (chat,))
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE {where} ORDER BY id", params)
+        return [_outbox_row(r) for r in rows]
+
+    async def pending_chats(self) -> list[str]:
+        """The chats with pending messages (to drain them after a restart), by oldest message."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT chat FROM outbox WHERE state = 'pending' GROUP BY chat ORDER BY MIN(id)")
+        return [r[0] for r in rows]
+
+    async def outbox_row(self, row_id: int) -> OutboxRow | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (row_id,))
+        return _outbox_row(rows[0]) if rows else None
+
+    async def mark_sent(self, row_id: int, message_id: int | None = None) -> None:
+        """The message left (``message_id``: what the chat answered). A send with a slot also
+        stores the id in the game's messages, in the same transaction, for later edits."""
+        at = time.time()
+        async with self._write() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT chat, game_id, slot, kind FROM outbox WHERE id = ?", (row_id,))
+            if not rows:
+                raise StorageError(f"no outbox row {row_id}")
+            chat, game_id, slot, kind = rows[0]
+            await conn.execute_fetchall(
+                "UPDATE outbox SET state = 'sent', sent_at = ?, message_id = ?,"
+                " attempts = attempts + 1 WHERE id = ?", (at, message_id, row_id))
+            if kind == "send" and slot and game_id is not None and message_id is not None:
+                stored = await self._messages(conn, game_id)
+                stored[_message_key(chat, slot)] = int(message_id)
+                await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
+
+    async def mark_attempt(self, row_id: int, error: str, *, give_up: bool = False) -> None:
+        """A send failed: record it; ``give_up`` (a permanent error: blocked, chat not found)
+        takes the row out of the queue."""
+        async with self._write() as conn:
+            await conn.execute_fetchall(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
+                " state = CASE WHEN ? THEN 'failed' ELSE state END WHERE id = ?",
+                (error[:500], int(give_up), row_id))
 
     # --- moving games and chats (0002) --------------------------------------------------------
     async def move_game(self, game_id: int, home: str, judge: str) -> str:
@@ -454,8 +565,8 @@ class Store:
 
     async def move_chat(self, old: str, new: str) -> None:
         """A chat changed its id (a Telegram group upgraded to a supergroup): its alias, its
-        language and the games announcing there follow it; stored message ids are dropped (the
-        messages stay behind in the old chat)."""
+        language, the games announcing there and its pending outbox messages follow it; stored
+        message ids are dropped (the messages stay behind in the old chat)."""
         async with self._write() as conn:
             rows = await conn.execute_fetchall("SELECT home, lang FROM chats WHERE chat = ?", (old,))
             home, lang = rows[0] if rows else (None, None)
@@ -465,6 +576,8 @@ class Store:
                 (new, home, lang))
             await conn.execute_fetchall("UPDATE chats SET home = NULL WHERE chat = ?", (old,))
             await conn.execute_fetchall("UPDATE games SET announce = ? WHERE announce = ?", (new, old))
+            await conn.execute_fetchall(  # what was queued for the old id goes to the new one
+                "UPDATE outbox SET chat = ? WHERE chat = ? AND state = 'pending'", (new, old))
 
 
     # --- host mode: tables, their step log, club channels (0003) ------------------------------
@@ -543,6 +656,15 @@ class Store:
                 "SELECT no, key, kind, seconds, opened_at FROM host_steps WHERE table_id = ?"
                 " ORDER BY no", (table_id,))
         return [HostStepRow(no=r[0], key=r[1], kind=r[2], seconds=r[3], opened_at=r[4]) for r in rows]
+
+    async def move_host_chat(self, old: str, new: str) -> None:
+        """A group changed its id (upgraded to a supergroup): its tables and its club channel
+        follow it (the games themselves move with :meth:`move_game`)."""
+        async with self._write() as conn:
+            await conn.execute_fetchall("UPDATE host_tables SET chat = ? WHERE chat = ?", (new, old))
+            await conn.execute_fetchall(
+                "UPDATE host_channels SET chat = ? WHERE chat = ?"
+                " AND NOT EXISTS (SELECT 1 FROM host_channels WHERE chat = ?)", (new, old, new))
 
     async def set_host_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
         """Link the group's club channel (``None`` unlinks it)."""

@@ -256,7 +256,8 @@ async def test_both_bots_run_in_one_process_over_one_service(tmp_path: Path,
         service = seen["service"]
         assert isinstance(service, Service) and seen["token"] == "discord-token"
         published = {c["name"]: c for c in discord_fake.published}  # the slash commands
-        assert set(published) == {c.name for c in slash.COMMANDS}
+        from bot.discord.host.commands import HOST_COMMANDS
+        assert set(published) == {c.name for c in (*slash.COMMANDS, *HOST_COMMANDS)}
         assert published["foul"]["description_localizations"]["ru"].startswith("Фол")
         game = await service.new_game("dc:1", "dc:2", rules.PRESETS["seed"])
         assert game.game_id == 1  # the one store, open

@@ -149,6 +149,8 @@ class FakeDiscord:
         self.closed_dms: set[int] = set()  # users who accept no DMs from the server's members
         self.can_timeout = True  # Moderate Members
         self.published: list[dict[str, Any]] = []
+        self.overwrites: dict[tuple[int, int], dict[str, Any]] = {}  # (channel, member) -> overwrite
+        self.can_overwrite = True  # Manage Permissions in the channel
         self._interactions: dict[str, tuple[int, int, int | None]] = {}  # token -> (id, user, message)
 
     def snowflake(self) -> int:
@@ -282,6 +284,14 @@ class FakeDiscord:
             self.published = list(payload)  # the slash commands, as the bot publishes them
             return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1"}
                     for c in payload]
+        if path == "/channels/{channel_id}/permissions/{target}" and method in ("PUT", "DELETE"):
+            if not self.can_overwrite:
+                raise _forbidden(50013, "Missing Permissions")
+            if method == "PUT":
+                self.overwrites[(ids[0], ids[1])] = dict(payload)
+            else:
+                self.overwrites.pop((ids[0], ids[1]), None)
+            return None
         if method == "GET" and path == "/channels/{channel_id}":
             return self.channels[ids[0]]
         if method == "GET" and path == "/guilds/{guild_id}":
@@ -364,7 +374,7 @@ BOT_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_f
 
 # Option types of the Discord API (ApplicationCommandOptionType).
 _USER, _CHANNEL = 6, 7
-_TASKS = ("CommandTree-invoker", "discord-ui-", "discord.py: on_interaction")
+_TASKS = ("CommandTree-invoker", "discord-ui-", "discord.py: on_interaction", "discord.py: on_message")
 
 
 @dataclass
@@ -485,6 +495,23 @@ class DiscordTable:
         self.client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await self.settle()
         return "\n".join(r.content for r in self.fake.replies[before:] if r.content and r.user == uid)
+
+    async def write(self, author: dict[str, Any], content: str, *, channel: int = TABLE_ID) -> None:
+        """``author`` writes ``content`` in a server channel (``channel``), or in his direct
+        messages with the bot (``channel=0``), delivered as the gateway's MESSAGE_CREATE."""
+        uid = int(author["id"])
+        payload: dict[str, Any] = {
+            "id": str(self.fake.snowflake()), "type": 0, "content": content, "author": author,
+            "attachments": [], "embeds": [], "components": [], "mentions": [], "mention_roles": [],
+            "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
+            "edited_timestamp": None, "flags": 0}
+        if channel:
+            payload.update(channel_id=str(channel), guild_id=str(GUILD_ID),
+                           member={k: v for k, v in self.fake.member_payload(uid).items() if k != "user"})
+        else:
+            payload["channel_id"] = str(self.fake.dm_of(uid))
+        self.client._connection.parse_message_create(payload)  # type: ignore[arg-type]
+        await self.settle()
 
     def dm(self, user: dict[str, Any] | None = None) -> list[str]:
         uid = int((user or self.judge)["id"])

@@ -254,3 +254,23 @@ async def test_every_notice_of_the_demo_reaches_the_judge(fake: FakeBotAPI, tmp_
             text = notice_text(notice, cat)
             if text and notice.kind is not Kind.NAME_SET:
                 assert text in private, text
+
+
+async def test_new_over_a_live_game_asks_for_a_second_new(fake: FakeBotAPI, tmp_path: Path) -> None:
+    """A typed /new over an unfinished game only asks for confirmation (nothing is shelved by a
+    slip of the thumb); the next command, if it is not /new, goes to the same game."""
+    state = await same_end(fake, tmp_path / "a", script("""
+        /roles D2 M5 M7 S8
+        /start
+        /new fiim2024
+        /name 4 Глеб
+    """))
+    assert state.config.preset == "seed" and state.phase is Phase.NIGHT_ZERO
+    assert state.seat(4).name == "Глеб" and state.roles_known
+    state = await same_end(fake, tmp_path / "b", script("""
+        /roles D2 M5 M7 S8
+        /start
+        /new fiim2024
+        /new fiim2024
+    """))
+    assert state.config.preset == "fiim2024" and state.phase is Phase.SETUP

@@ -21,7 +21,6 @@ No rule lives here: every action goes through the service and the rules engine, 
 may be shown in public is decided by :mod:`bot.telegram.routing` (shared).
 
 Host mode (the bot runs the table: a lobby, roles dealt in direct messages, players' votes by
-buttons, night actions by the players themselves) is NOT implemented here: it is built for
-Telegram first (:mod:`bot.telegram.host`), and its Discord counterpart is a later piece of work.
-Only judge mode is.
+buttons, night actions by the players themselves in direct messages) is :mod:`.host`; its
+rules' half (steps, texts, layouts, options) is shared with Telegram's :mod:`bot.telegram.host`.
 """

@@ -65,6 +65,9 @@ from ..telegram.routing import judge_text, public_text, turn_key, undo_texts
 from ..telegram.timer import PAUSED, WARNED, Timer
 from . import layout, slash
 from .countdown import channel_text, timer_line
+from .host import DiscordHost, HostButton
+from .host import commands as host_commands
+from .host.driver import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .rights import TIMEOUT_RIGHT, missing, rights_text
 
@@ -90,12 +93,13 @@ class RefereeClient(discord.Client):
     """The bot: a client with the slash-command tree; the adapter is :attr:`referee`."""
 
     def __init__(self, referee: "DiscordReferee") -> None:
-        super().__init__(intents=discord.Intents(guilds=True),
+        super().__init__(intents=discord.Intents(guilds=True, guild_messages=True, dm_messages=True),
                          allowed_mentions=discord.AllowedMentions.none())
         self.referee = referee
         self.tree: app_commands.CommandTree[RefereeClient] = app_commands.CommandTree(self)
         self.tree.error(self._command_error)
         slash.install(self.tree)
+        host_commands.install(self.tree)
 
     async def _command_error(self, interaction: discord.Interaction[Any],
                              error: app_commands.AppCommandError) -> None:
@@ -118,12 +122,25 @@ class RefereeClient(discord.Client):
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         custom_id = str(interaction.data.get("custom_id", ""))
-        if not layout.is_ours(custom_id):
+        host = is_host_button(custom_id)
+        if not layout.is_ours(custom_id) and not host:
             return
         message = interaction.message
         if message is not None and custom_id in layout.custom_ids_of(message):
-            return  # PanelButton handles it
+            return  # PanelButton / HostButton handles it
+        if host:
+            if self.referee.host is not None:
+                await self.referee.host.on_press(interaction, custom_id)
+            return
         await self.referee.on_press(interaction, custom_id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Host mode: night 0's relay in direct messages, speech out of turn in a table's channel."""
+        if self.referee.host is not None:
+            try:
+                await self.referee.host.on_message(message)
+            except Exception:
+                log.exception("host: a message failed")
 
     async def close(self) -> None:
         await self.referee.shutdown()
@@ -158,6 +175,7 @@ class DiscordReferee:
         self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
         self._timers: dict[int, asyncio.Task[None]] = {}  # game id -> its next timer edit
         self._confirm_new: dict[str, str] = {}  # channel -> the judge whose /new awaits a second
+        self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -178,9 +196,11 @@ class DiscordReferee:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
             self._service = Service(self._own_store)
-        client.add_dynamic_items(layout.PanelButton)
+        client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
         await self._rearm()
+        self.host = DiscordHost(self)
+        await self.host.resume()
         if self.sync:
             try:
                 if self.sync_guild is not None:
@@ -192,6 +212,8 @@ class DiscordReferee:
                 log.warning("could not publish the slash commands: %s", error)
 
     async def shutdown(self) -> None:
+        if self.host is not None:
+            await self.host.shutdown()
         for task in self._timers.values():
             task.cancel()
         self._timers.clear()
@@ -739,7 +761,10 @@ class DiscordReferee:
         user = user_key(interaction.user.id)
         try:
             async with self._lock(home):
-                replies = await self._command(interaction, home, user, text)
+                if self.host is not None and await self.host.claims(home, _command_name(text)):
+                    replies = await self.host.command(interaction, home, user, text)
+                else:
+                    replies = await self._command(interaction, home, user, text)
         except _Refusal as error:
             replies = [error_text(error, await self.cat(home))]
         except Exception:

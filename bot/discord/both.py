@@ -5,10 +5,11 @@ One process, because the service assumes it is the only writer of its store
 (:mod:`bot.service`): two processes on one database could both append to a game's log. Telegram
 long-polls and Discord keeps its gateway in the same event loop; Ctrl+C stops both.
 
-Each adapter sees the other's games in the store. The Discord adapter keeps to its own (it
-re-arms only ``"dc:"`` timers); the Telegram adapter re-arms every open game's timer after a
-restart, so it is given :class:`ScopedService`, a view of the same service whose
-:meth:`~ScopedService.open_timers` lists only its own chats' games.
+Each adapter sees the other's games in the store, and each re-arms only its own timers after a
+restart (the Telegram adapter asks :meth:`Service.open_timers` with ``prefix="tg:"``; the Discord
+adapter skips all but ``"dc:"`` chats), so both are given the same :class:`Service`.
+:class:`ScopedService` (a view whose :meth:`~ScopedService.open_timers` is scoped to one prefix)
+is kept for callers that still use it.
 """
 
 from __future__ import annotations
@@ -36,13 +37,8 @@ class ScopedService:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._service, name)
 
-    async def open_timers(self) -> dict[int, dict[str, Any]]:
-        out: dict[int, dict[str, Any]] = {}
-        for game_id, timer in (await self._service.open_timers()).items():
-            row = await self._service.store.game(game_id)
-            if row is not None and row.chat.startswith(self._prefix):
-                out[game_id] = timer
-        return out
+    async def open_timers(self, prefix: str | None = None) -> dict[int, dict[str, Any]]:
+        return await self._service.open_timers(prefix=self._prefix if prefix is None else prefix)
 
 
 async def serve_both(settings: Settings) -> None:
@@ -53,7 +49,7 @@ async def serve_both(settings: Settings) -> None:
     assert settings.telegram_token is not None and settings.discord_token is not None
     store = await Store.open(settings.db)
     service = Service(store)
-    telegram = build_application(settings, ScopedService(service, "tg:"))  # type: ignore[arg-type]
+    telegram = build_application(settings, service)  # it re-arms only "tg:" timers itself
     discord_client = build_client(settings, service)
     started = False
     try:

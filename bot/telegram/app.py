@@ -6,6 +6,10 @@ there: the group becomes an alias of the home and the game's announce chat). The
 
 * every notice of an action goes to the judge as ONE message (private ones included); the public
   ones go to the group as one message; private notices never reach a group (:mod:`.routing`);
+  both are rendered before the action commits and queued in the persistent outbox in the same
+  transaction, then sent by :mod:`.outbox` (a 429 delays them in order, a crash before the send
+  leaves them for the next start); panel and timer edits stay direct (edits of a stored message:
+  repeating or losing one is harmless, the next change re-renders it);
 * the panel (:mod:`.panel`) is one message in the judge's chat, edited in place; it is posted
   afresh at the bottom when the chat has moved on by more than ``telegram_panel_lag`` messages;
   its id is stored with the game, so a restart edits the same message;
@@ -43,19 +47,22 @@ from telegram.ext import (
 
 import rules
 from rules import Phase
-from storage import Store
+from storage import OutboxItem, Store
 
 from .. import commands as cmds
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from ..logs import configure_logging
 from ..render import error_text, notice_text, result_text, status_text
-from ..service import Outcome, Service, ServiceError
+from ..service import Outcome, Render, Service, ServiceError
 from ..settings import Settings
 from . import panel as pn
 from .callbacks import Press, decode
 from .host import HostRateLimiter, TelegramHost
+from .outbox import Outbox
 from .routing import judge_text, public_text, turn_key, undo_texts
 from .timer import PAUSED, WARNED, Timer
+from .webhook import start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +182,11 @@ class TelegramReferee:
         self._langs: dict[str, str] = {}
         self._latest: dict[int, int] = {}  # chat id -> the newest message id seen there
         self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
+        #: the persistent outbox's sender (ENGINEERING.md §1): the announcements of an action
+        self.outbox = Outbox(lambda: self.service.store, lambda: self._bot,
+                             on_migrate=self.service_migrate,
+                             on_sent=lambda chat, mid: self._seen(chat_id_of(chat), mid), fit=fit)
+        self._confirm_new: set[str] = set()  # home chats whose judge typed /new over a live game
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -209,6 +221,7 @@ class TelegramReferee:
                                    job_kwargs={"misfire_grace_time": None})
 
     async def post_shutdown(self, app: AnyApp) -> None:
+        await self.outbox.close()
         if self._own_store is not None:
             await self._own_store.close()
             self._own_store = None
@@ -243,6 +256,10 @@ class TelegramReferee:
     def _bot(self) -> Any:
         assert self.app is not None
         return self.app.bot
+
+    async def service_migrate(self, old: str, new: str) -> None:
+        """A chat moved (the outbox found out): its link, language and pending messages follow."""
+        await self.service.migrate_chat(old, new)
 
     async def _send(self, chat: str, text: str, markup: InlineKeyboardMarkup | None = None,
                     *, retry: bool = True) -> Message | None:
@@ -366,31 +383,69 @@ class TelegramReferee:
         await self.service.set_message(game_id, home, PANEL, None)
 
     # --- after an action ------------------------------------------------------------------------
-    async def _after_action(self, home: str, before: rules.GameState, outcome: Outcome, *,
-                            undone: Sequence[rules.Event] | None = None) -> None:
-        """Post what happened (judge: everything; group: public), move the timer along, refresh
-        the panel. Runs under the home's lock, after the service has committed."""
+    def _renderer(self, home: str, before: rules.GameState, plan: dict[str, Any]) -> Render:
+        """The ``render`` an action passes to the service: after ``rules.apply`` and before the
+        commit it turns the outcome into the outbox messages (judge: everything; group: public,
+        with the new speech's timer line), so they are stored in the same transaction as the
+        event (ENGINEERING.md §1). What :meth:`_after_action` needs is left in ``plan``."""
+
+        async def render(outcome: Outcome) -> list[OutboxItem]:
+            judge_cat = await self.cat(home)
+            group = await self._group(outcome.game_id, home)
+            group_cat = await self.cat(group) if group else None
+            if outcome.undone:
+                judge, public = undo_texts(outcome.state, outcome.undone, judge_cat,
+                                           group_cat or judge_cat)
+                public_msg: str | None = public if group else None
+            else:
+                judge = judge_text(outcome.notices, judge_cat) or ""
+                public_msg = (public_text(outcome.notices, outcome.state, group_cat)
+                              if group_cat else None)
+            timer = self._new_timer(before, outcome.state)
+            items: list[OutboxItem] = []
+            if judge:
+                items.extend(OutboxItem(home, {"text": part}) for part in chunks(judge))
+            if group and public_msg and group_cat is not None:
+                text = (public_msg if timer is None
+                        else f"{public_msg}\n\n{timer.line(group_cat, self.clock())}")
+                plan.update(group=group, public=public_msg, group_index=len(items))
+                items.append(OutboxItem(group, {"text": text}))
+            plan["timer"] = timer
+            return items
+
+        return render
+
+    def _new_timer(self, before: rules.GameState, after: rules.GameState) -> Timer | None:
+        """The timer of the speech that begins with this action, or ``None`` when the speech
+        did not change or nobody speaks (a 0 s silence needs no timer)."""
+        old, new = turn_key(before), turn_key(after)
+        if old == new:
+            return None
+        turn = rules.current_turn(after)
+        if new is None or turn is None or turn.seconds <= 0:
+            return None
+        return Timer.start(new, turn, self.settings.telegram_timer_scale, self.clock())
+
+    async def _after_action(self, home: str, before: rules.GameState, outcome: Outcome,
+                            plan: dict[str, Any]) -> None:
+        """After the service has committed the action and its outbox messages (rendered by
+        :meth:`_renderer` into ``plan``): move the timer along, send the queued messages (judge
+        first, then the group), refresh the panel. Runs under the home's lock. A send that must
+        wait (429) or fails never undoes anything: the sender retries it on its own."""
         game_id = outcome.game_id
-        judge_cat = await self.cat(home)
-        group = await self._group(game_id, home)
-        group_cat = await self.cat(group) if group else None
-        if undone is not None:
-            judge, public = undo_texts(outcome.state, undone, judge_cat, group_cat or judge_cat)
-            public_msg: str | None = public if group else None
-        else:
-            judge = judge_text(outcome.notices, judge_cat) or ""
-            public_msg = public_text(outcome.notices, outcome.state, group_cat) if group_cat else None
-        if judge:
-            await self._send(home, judge)
-        timer = await self._turn_over(game_id, before, outcome.state)
-        if group and public_msg and group_cat is not None:
-            text = public_msg if timer is None else f"{public_msg}\n\n{timer.line(group_cat, self.clock())}"
-            sent = await self._send(group, text)
-            if sent is not None and timer is not None:
-                timer.group_chat, timer.group_message, timer.group_base = group, sent.message_id, public_msg
+        if turn_key(before) != turn_key(outcome.state):
+            await self._stop_timer(game_id)
+        timer: Timer | None = plan.get("timer")
+        index = plan.get("group_index")
+        if timer is not None and index is not None and index < len(outcome.outbox):
+            timer.group_chat, timer.group_base = plan["group"], plan["public"]
+            timer.group_outbox = outcome.outbox[index]  # its message id, once it is sent
         if timer is not None:
             await self.service.set_timer(game_id, timer.to_dict())
             self._arm(game_id, timer)
+        await self.outbox.flush(home)
+        if plan.get("group"):
+            await self.outbox.flush(plan["group"])
         self._views.pop(game_id, None)
         await self._show_panel(home, outcome)
 
@@ -415,19 +470,6 @@ class TelegramReferee:
             self._tick, max(0.0, at - self.clock()), data=(game_id, timer.key, stage),
             name=self._job_name(game_id), job_kwargs={"misfire_grace_time": None})
 
-    async def _turn_over(self, game_id: int, before: rules.GameState,
-                         after: rules.GameState) -> Timer | None:
-        """When another speech begins: stop the old timer; return the new one (not yet stored),
-        or ``None`` when nothing changed or nobody speaks (a 0 s silence needs no timer)."""
-        old, new = turn_key(before), turn_key(after)
-        if old == new:
-            return None
-        await self._stop_timer(game_id)
-        turn = rules.current_turn(after)
-        if new is None or turn is None or turn.seconds <= 0:
-            return None
-        return Timer.start(new, turn, self.settings.telegram_timer_scale, self.clock())
-
     async def _stop_timer(self, game_id: int) -> None:
         self._cancel_jobs(game_id)
         data = await self.service.timer(game_id)
@@ -440,6 +482,12 @@ class TelegramReferee:
             await self._edit_group_timer(timer)
 
     async def _edit_group_timer(self, timer: Timer) -> None:
+        """Edit the group's announcement that carries the timer line. Its id comes from the
+        outbox once the announcement has left (a 429 may still hold it: then nothing to edit)."""
+        if timer.group_message is None and timer.group_outbox is not None:
+            row = await self.service.store.outbox_row(timer.group_outbox)
+            if row is not None and row.message_id is not None:
+                timer.group_chat, timer.group_message = row.chat, row.message_id
         if timer.group_chat is None or timer.group_message is None:
             return
         cat = await self.cat(timer.group_chat)
@@ -470,12 +518,14 @@ class TelegramReferee:
             self._arm(game_id, timer)
 
     async def _rearm(self, context: Context) -> None:
-        """After a restart: every running timer of an open game is armed again (a deadline
-        that passed meanwhile fires at once)."""
-        for game_id, data in (await self.service.open_timers()).items():
+        """After a restart: every running timer of an open Telegram game is armed again (a
+        deadline that passed meanwhile fires at once; other adapters' games sharing the store are
+        left alone), and what the outbox still holds is sent."""
+        for game_id, data in (await self.service.open_timers(prefix=PREFIX)).items():
             timer = Timer.from_dict(data)
             if timer.live:
                 self._arm(game_id, timer)
+        await self.outbox.drain_all()
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool) -> None:
         """Pause or resume the running speech's timer (the judge's panel)."""
@@ -531,14 +581,18 @@ class TelegramReferee:
 
     async def _act(self, home: str, user: str, before: Outcome, event: rules.Event,
                    revision: int | None = None) -> Outcome:
-        outcome = await self.service.act(home, user, event, revision=revision)
-        await self._after_action(home, before.state, outcome)
+        plan: dict[str, Any] = {}
+        outcome = await self.service.act(home, user, event, revision=revision,
+                                         render=self._renderer(home, before.state, plan))
+        await self._after_action(home, before.state, outcome, plan)
         return outcome
 
     async def _undo(self, home: str, user: str, before: Outcome, steps: int,
                     revision: int | None = None) -> Outcome:
-        outcome = await self.service.undo(home, user, steps=steps, revision=revision)
-        await self._after_action(home, before.state, outcome, undone=outcome.undone)
+        plan: dict[str, Any] = {}
+        outcome = await self.service.undo(home, user, steps=steps, revision=revision,
+                                          render=self._renderer(home, before.state, plan))
+        await self._after_action(home, before.state, outcome, plan)
         return outcome
 
     # --- the judge's private chat ---------------------------------------------------------------
@@ -578,6 +632,8 @@ class TelegramReferee:
     async def _typed(self, home: str, chat: str, user: str, command: cmds.Command,
                      current: Outcome | None, live: Outcome | None) -> None:
         cat = await self.cat(chat)
+        confirmed = home in self._confirm_new
+        self._confirm_new.discard(home)
         if isinstance(command, Act):
             if live is None:  # the first game command starts a game (as the console does)
                 config = NewGame().config()
@@ -591,6 +647,10 @@ class TelegramReferee:
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             await self._undo(home, user, live or current, command.steps)  # type: ignore[arg-type]
         elif isinstance(command, NewGame):
+            if live is not None and not confirmed:  # as the console: a second /new confirms
+                self._confirm_new.add(home)
+                await self._send(chat, cat.text("console-new-confirm", game=live.game_id))
+                return
             outcome = await self._create(home, user, command.config(), previous=current)
             await self._show_panel(home, outcome, fresh=True)
         elif isinstance(command, SetLang):
@@ -688,9 +748,11 @@ class TelegramReferee:
             await self._answer(query)
             await self._timer_control(home, current, resume=action == pn.RESUME)
         elif action == pn.UNDO:
-            outcome = await self.service.undo(home, user, steps=1, revision=press.revision)
+            plan: dict[str, Any] = {}
+            outcome = await self.service.undo(home, user, steps=1, revision=press.revision,
+                                              render=self._renderer(home, current.state, plan))
             await self._answer(query, cat.text("tg-undone", count=1))
-            await self._after_action(home, current.state, outcome, undone=outcome.undone)
+            await self._after_action(home, current.state, outcome, plan)
         elif action == pn.PRESET:
             await self._change_preset(query, home, user, press, current, cat)
         elif action == pn.NEW:
@@ -699,9 +761,11 @@ class TelegramReferee:
             await self._show_panel(home, outcome, fresh=True)
         elif action in pn.EVENT_ACTIONS:
             event = pn.event_for(current.state, press)
-            outcome = await self.service.act(home, user, event, revision=press.revision)
+            plan = {}
+            outcome = await self.service.act(home, user, event, revision=press.revision,
+                                             render=self._renderer(home, current.state, plan))
             await self._answer(query)
-            await self._after_action(home, current.state, outcome)
+            await self._after_action(home, current.state, outcome, plan)
         else:
             raise ValueError(action)
 
@@ -922,38 +986,26 @@ def referee_of(app: AnyApp) -> TelegramReferee:
     return app.bot_data["referee"]  # type: ignore[no-any-return]
 
 
-class _RedactingFormatter(logging.Formatter):
-    """Never let the token reach a log line, whatever logged it."""
-
-    def __init__(self, secret: str, fmt: str) -> None:
-        super().__init__(fmt)
-        self._secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        return text.replace(self._secret, "<token>") if self._secret else text
-
-
-def configure_logging(secret: str, level: int = logging.INFO) -> None:
-    """INFO logs on stderr, the token redacted; httpx at WARNING (its INFO lines carry the
-    request URL, token included: ENGINEERING.md §2)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(_RedactingFormatter(secret, "%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    for noisy in ("httpx", "httpcore", "apscheduler"):  # apscheduler: three lines per timer edit
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-
-
 def run(settings: Settings) -> int:
-    """``mafia-referee telegram``: long polling until interrupted. Returns the exit status."""
+    """``mafia-referee telegram``: long polling, or a webhook server when
+    ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL`` is set (:mod:`.webhook`), until interrupted; logs
+    through :func:`bot.logs.configure_logging` (text or JSON, the token and the webhook secret
+    redacted). Returns the exit status."""
     assert settings.telegram_token is not None
     os.environ.setdefault("PTB_TIMEDELTA", "1")
-    configure_logging(settings.telegram_token.get_secret_value())
+    secret = settings.telegram_webhook_secret
+    configure_logging(settings.telegram_token.get_secret_value(),
+                      secret.get_secret_value() if secret is not None else "", fmt=settings.log_format)
+    if settings.telegram_webhook_url and not webhook_available():
+        log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+        return 2
     app = build_application(settings)
+    start_heartbeat(app, settings)
     try:
-        app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
+        if settings.telegram_webhook_url:
+            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES)))
+        else:
+            app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
     except InvalidToken:
         log.error("Telegram refused the token")
         return 1

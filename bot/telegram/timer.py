@@ -41,6 +41,7 @@ class Timer:
     group_chat: str | None = None  # the group message carrying the timer line
     group_message: int | None = None
     group_base: str | None = None  # that message's text above the timer line
+    group_outbox: int | None = None  # the outbox row of that message (its id once it is sent)
 
     @classmethod
     def start(cls, key: str, turn: rules.Turn, scale: float, now: float) -> "Timer":

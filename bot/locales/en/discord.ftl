@@ -111,3 +111,42 @@ dc-arg-member = The member at this seat
 
 cli-discord-no-token = No Discord bot token. Set MAFIA_REFEREE_DISCORD_TOKEN (or DISCORD_BOT_TOKEN) — the Developer Portal gives one (see README, "Discord") — and run again: mafia-referee discord.
 cli-both-no-token = mafia-referee both needs both tokens: MAFIA_REFEREE_TELEGRAM_TOKEN and MAFIA_REFEREE_DISCORD_TOKEN.
+
+## Host mode (bot/discord/host): the bot runs the table in the channel.
+
+dc-cmd-newgame = Host mode: open a table here (the bot runs the game)
+dc-cmd-stop = Host mode: stop this channel's table (its host or Manage Channels)
+dc-cmd-pass = Host mode: the speaker ends his minute («Пас»)
+dc-cmd-protocol = Host mode: the protocol of the last hosted game here
+dc-cmd-channel = Host mode: the club channel for starts and results (Manage Channels)
+dc-arg-host-options = e.g. fiim2024 seats=shuffle mute=auto shooting=20 timers.speech=45
+dc-arg-club = The club channel
+dc-arg-off = Unlink the club channel
+dc-host-opened = The table is open: the lobby is in the channel.
+dc-done-host = Done.
+dc-host-busy = This channel already has a table forming or playing. Its host or a member with Manage Channels may stop it: /stop.
+dc-host-judge-game = This channel has a judge's unfinished game #{ $game }: the bot cannot host a table here until it is over.
+dc-host-not-host = Only the table's host or a member with Manage Channels can do that. Nothing was changed.
+dc-host-table = The bot runs this table: /{ $command } is not for a hosted game. Players use the buttons, /pass and /nominate; the host /foul, /warn, /dq, /ppk, /unfoul, /stop.
+dc-host-dm-closed = ⚠ A player marked so cannot get direct messages from the bot: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
+dc-host-join-dm-closed = I cannot write to you in direct messages, and your role must come there: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
+dc-host-right-overwrite = ⚠ I lack Manage Permissions in this channel, so I cannot close it to all but the speaker. { $mode ->
+    [timeout] I will time the other players out during each speech instead (Moderate Members).
+   *[foul] Speaking out of one's minute is a foul (4.1.1).
+ }
+dc-host-right-timeout = ⚠ I lack Moderate Members: a player removed by the rules (the 4th foul, a disqualification) cannot be timed out.
+dc-host-right-delete = ⚠ I lack Manage Messages: a message out of one's minute stays in the channel.
+dc-host-started = 🎲 The game begins. Host: { $host }.
+    { $seats }
+    { $mode ->
+        [overwrite] Only the player whose minute it is may write: the channel is closed to the others.
+        [timeout] Only the player whose minute it is may write: the others are timed out during a speech.
+       *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1).
+    }
+    The roles and the night's buttons come in direct messages.
+dc-host-mute-reason = Mafia table #{ $table }: not your minute
+dc-host-timeout-failed = ⚠ I could not time out the removed player at seat { $seats }: I need Moderate Members and a role above his.
+dc-host-channel-admin-only = The club channel is linked by a member with Manage Channels.
+dc-host-channel-usage = Link a club channel for the hosted games' starts and results: /channel channel:#club; unlink: /channel off:True.
+dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.
+dc-host-club-linked = The hosted games of { $channel } will post their starts and results here.

@@ -339,6 +339,8 @@ class TelegramHost:
         its stored deadline, or — if the process died between an event and its step — the step
         the rules expect now is opened."""
         for row in await self.service.store.open_host_tables():
+            if not row.chat.startswith("tg:"):
+                continue  # another adapter's table (``mafia-referee both``: one game log)
             table = self._tables.get(row.id) or Table.from_row(row)
             self._tables[table.id] = table
             if table.status != "running":
@@ -891,10 +893,36 @@ class TelegramHost:
                     await self._command(message, user, name, text)
                 raise ApplicationHandlerStop
             return
-        if message.new_chat_members or message.migrate_to_chat_id or message.migrate_from_chat_id:
+        if message.migrate_to_chat_id:
+            async with self._lock(chat):
+                await self._migrated(chat, key(message.migrate_to_chat_id))
+            return  # judge mode's handler moves the chat's link, language and outbox
+        if message.new_chat_members or message.migrate_from_chat_id:
             return
         async with self._lock(chat):
             await self._message(message, key(user.id), text)
+
+    async def _migrated(self, old: str, new: str) -> None:
+        """The group became a supergroup (a new chat id): its open table, the table's game and
+        its club channel follow it; the lobby or the step's message is posted afresh there (the
+        old one stays behind in the old chat)."""
+        table = await self._live(old)
+        await self.service.store.move_host_chat(old, new)
+        if table is None:
+            return
+        async with self._lock(new):
+            current = await self.service.current(old) if table.game_id is not None else None
+            if current is not None and current.game_id == table.game_id:
+                await self.service.take_over(old, current.judge, home=new)
+            table.chat = new
+            table.lobby_message = None
+            if table.step is not None:
+                table.step.message = None
+            await self._save(table, "lobby_message", "step")
+            if table.status == "lobby":
+                await self._show_lobby(table)
+            elif current is not None:
+                await self._show(table, current.state)
 
     async def _command(self, message: Message, user: Any, name: str, text: str) -> None:
         chat = key(message.chat.id)

@@ -1,0 +1,110 @@
+"""Process logs: one stderr handler whose formatter never lets a token through.
+
+``MAFIA_REFEREE_LOG_FORMAT`` picks the shape of a line:
+
+* ``text`` (default): ``2026-11-29 18:00:00,000 INFO bot.service: game 7: …``;
+* ``json``: one JSON object a line — ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message``,
+  ``game`` and ``chat`` when the record carries them (``log.info(…, extra={"game": 7})``), and
+  ``exception`` / ``stack`` when there is one — for a log shipper (journald, Docker, Loki …).
+
+Both go through :class:`RedactingFormatter`: every secret (a bot token, and the part of a Telegram
+token after its ``:``, which alone is enough to use the bot) is replaced by ``<token>`` in the whole
+formatted text: the message, its arguments, the traceback. httpx's INFO lines carry the request URL,
+token included, so httpx is kept at WARNING as well (ENGINEERING.md §2).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import datetime, timezone
+from typing import Any, Iterable, Literal, TextIO
+
+LogFormat = Literal["text", "json"]
+
+MASK = "<token>"
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+#: Record attributes copied into a JSON line when present (``extra={...}``).
+CONTEXT_FIELDS = ("game", "chat")
+#: Libraries whose INFO lines are noise (apscheduler: three lines per timer edit) or carry the token
+#: in a URL (httpx, httpcore).
+NOISY = ("httpx", "httpcore", "apscheduler")
+
+
+def _secret_parts(secrets: Iterable[str]) -> list[str]:
+    """The strings to mask: each secret, and a Telegram token's secret half (``id:secret``);
+    longest first, so a whole token becomes one ``<token>``."""
+    parts: set[str] = set()
+    for secret in secrets:
+        secret = (secret or "").strip()
+        if not secret:
+            continue
+        parts.add(secret)
+        _, colon, tail = secret.partition(":")
+        if colon and len(tail) >= 8:
+            parts.add(tail)
+    return sorted(parts, key=len, reverse=True)
+
+
+class RedactingFormatter(logging.Formatter):
+    """A :class:`logging.Formatter` that replaces every secret by ``<token>`` in the formatted
+    line, whatever logged it and wherever the secret is (message, ``%`` arguments, traceback)."""
+
+    def __init__(self, secrets: Iterable[str] = (), fmt: str = TEXT_FORMAT) -> None:
+        super().__init__(fmt)
+        self._secrets = _secret_parts(secrets)
+
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return text
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.redact(super().format(record))
+
+
+class JsonFormatter(RedactingFormatter):
+    """One JSON object a line (see the module's docstring), secrets redacted in every field."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for field in CONTEXT_FIELDS:
+            value = getattr(record, field, None)
+            if value is not None:
+                line[field] = value if isinstance(value, (int, float, bool)) else str(value)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            line["exception"] = record.exc_text
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
+        redacted = {key: self.redact(value) if isinstance(value, str) else value
+                    for key, value in line.items()}
+        # The dump is redacted too: a secret's characters are never escaped by json (a token is
+        # [0-9A-Za-z:_-]), so what was not caught field by field is caught here.
+        return self.redact(json.dumps(redacted, ensure_ascii=False, default=str))
+
+
+def formatter(secrets: Iterable[str], fmt: LogFormat = "text") -> RedactingFormatter:
+    """The formatter of ``MAFIA_REFEREE_LOG_FORMAT`` with ``secrets`` redacted."""
+    return JsonFormatter(secrets) if fmt == "json" else RedactingFormatter(secrets)
+
+
+def configure_logging(*secrets: str, level: int = logging.INFO, fmt: LogFormat = "text",
+                      noisy: Iterable[str] = NOISY, stream: TextIO | None = None) -> logging.Handler:
+    """Replace the root logger's handlers by one stderr handler (``fmt``: text or JSON lines)
+    with every secret redacted; ``noisy`` loggers at WARNING. Returns the handler."""
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(formatter(secrets, fmt))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    for name in noisy:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    return handler

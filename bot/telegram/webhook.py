@@ -1,0 +1,51 @@
+"""How ``mafia-referee telegram`` receives updates: long polling (default) or a webhook.
+
+With ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL`` set, PTB's ``Application.run_webhook`` starts a small
+HTTP server (tornado: ``python-telegram-bot[webhooks]``) on ``…_WEBHOOK_LISTEN:…_WEBHOOK_PORT``
+that serves the URL's path, and calls ``setWebhook`` with the public URL and the secret token
+(Bot API: Telegram puts it in the ``X-Telegram-Bot-Api-Secret-Token`` header; PTB answers 403 to a
+request without it). TLS is the proxy's job (nginx, Caddy, a cloud balancer) in front of it.
+Going back to polling deletes the webhook (PTB's ``run_polling`` does it when it starts).
+
+Also the heartbeat (:func:`bot.health.heartbeat_job`): a repeating job on the JobQueue.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..health import heartbeat_job
+from ..settings import Settings
+
+HEARTBEAT_JOB = "heartbeat"
+
+
+def webhook_available() -> bool:
+    """PTB's webhook server needs tornado (the ``webhooks`` extra)."""
+    return importlib.util.find_spec("tornado") is not None
+
+
+def webhook_options(settings: Settings, allowed_updates: list[str]) -> dict[str, Any]:
+    """The keyword arguments of ``Application.run_webhook`` for the settings (URL set)."""
+    assert settings.telegram_webhook_url
+    secret = settings.telegram_webhook_secret
+    return {
+        "listen": settings.telegram_webhook_listen,
+        "port": settings.telegram_webhook_port,
+        "url_path": urlsplit(settings.telegram_webhook_url).path.strip("/"),
+        "webhook_url": settings.telegram_webhook_url,
+        "secret_token": secret.get_secret_value() if secret is not None else None,
+        "allowed_updates": allowed_updates,
+    }
+
+
+def start_heartbeat(app: Any, settings: Settings) -> bool:
+    """Touch ``settings.heartbeat`` at once and every ``heartbeat_interval`` seconds while the
+    Application runs. Returns whether a heartbeat was scheduled."""
+    if settings.heartbeat is None or app.job_queue is None:
+        return False
+    app.job_queue.run_repeating(heartbeat_job(settings.heartbeat), interval=settings.heartbeat_interval,
+                                first=0, name=HEARTBEAT_JOB)
+    return True

@@ -1,0 +1,549 @@
+"""``deploy/`` as the program sees it: the example env file is exactly the settings, the systemd unit,
+the Dockerfile and compose run real subcommands of the installed console script; ``health`` and
+``backup`` (:mod:`bot.health`); the logs never print a token, as text or JSON (:mod:`bot.logs`);
+webhook mode picks PTB's ``run_webhook`` with the settings; and the real bot process, run as the
+Dockerfile runs it, touches its heartbeat and logs JSON lines without the token.
+
+No Docker engine runs here: the Dockerfile is checked as text, never built."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import os
+import re
+import shlex
+import signal
+import sqlite3
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from pydantic import SecretStr
+
+from bot import health, logs
+from bot.cli import COMMANDS, _parser, main
+from bot.i18n import LANGS, catalog
+from bot.settings import Settings
+from storage import Store
+from storage.migrate import bundled
+
+ROOT = Path(__file__).resolve().parents[1]
+DEPLOY = ROOT / "deploy"
+EXAMPLE = DEPLOY / ".env.example"
+PREFIX = "MAFIA_REFEREE_"
+TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+KEY_LINE = re.compile(r"^#?\s*(MAFIA_REFEREE_[A-Z0-9_]+)=(.*)$")
+
+
+def _script_name() -> str:
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    assert scripts == {"mafia-referee": "bot.entry:run"}
+    return next(iter(scripts))
+
+
+def _assert_runs_a_subcommand(argv: list[str]) -> None:
+    """``argv`` starts with the installed console script and parses as a real subcommand."""
+    assert Path(argv[0]).name == _script_name(), argv
+    assert argv[1] in COMMANDS, argv
+    assert _parser().parse_args(argv[1:]).command == argv[1]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No MAFIA_REFEREE_* nor token variable from the machine, no ``.env`` in the working directory,
+    English messages."""
+    for name in list(os.environ):
+        if name.startswith(PREFIX) or name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    return tmp_path
+
+
+# --- the example env file ------------------------------------------------------------------------
+
+def _example_keys() -> dict[str, tuple[str, bool]]:
+    """Each key of the example: its value and whether the line is commented out."""
+    keys: dict[str, tuple[str, bool]] = {}
+    for line in EXAMPLE.read_text("utf-8").splitlines():
+        match = KEY_LINE.match(line.strip())
+        if match:
+            assert match[1] not in keys, f"{match[1]} twice"
+            keys[match[1]] = (match[2].strip(), line.lstrip().startswith("#"))
+    return keys
+
+
+def _setting_names() -> set[str]:
+    return {PREFIX + name.upper() for name in Settings.model_fields}
+
+
+def test_the_example_names_every_setting_and_nothing_else() -> None:
+    """Settings ignore unknown variables (``extra="ignore"``): a typo in the example would be a
+    setting silently not set. So each key is a real one, and each setting is documented."""
+    keys = set(_example_keys())
+    assert keys - _setting_names() == set(), "not a setting"
+    assert _setting_names() - keys == set(), "missing from deploy/.env.example"
+
+
+def test_the_example_loads_and_states_the_defaults(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MAFIA_REFEREE_LANG")  # the environment would win over the file
+    loaded = Settings(_env_file=EXAMPLE)  # type: ignore[call-arg]
+    # No real token ships: the example's is empty, which `mafia-referee telegram` refuses (exit 2).
+    assert loaded.telegram_token is not None and loaded.telegram_token.get_secret_value() == ""
+    assert loaded.lang == "ru"
+    for key, (value, commented) in _example_keys().items():
+        field = key.removeprefix(PREFIX).lower()
+        if commented or field == "telegram_token":
+            continue
+        default = Settings.model_fields[field].get_default(call_default_factory=True)
+        assert getattr(loaded, field) == default, f"{key}={value} is not the default {default!r}"
+
+
+def test_the_examples_commented_values_are_valid(clean_env: Path, tmp_path: Path) -> None:
+    """Uncommenting a line (with a value filled in where the example leaves it empty) gives a valid
+    setting."""
+    filled = {"MAFIA_REFEREE_DISCORD_TOKEN": "discord-token", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET": "s3cr3t_-x"}
+    lines = []
+    for key, (value, _commented) in _example_keys().items():
+        lines.append(f"{key}={value or filled.get(key, '')}")
+    env = tmp_path / "uncommented.env"
+    env.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    loaded = Settings(_env_file=env)  # type: ignore[call-arg]
+    assert loaded.telegram_webhook_url == "https://referee.example.org/telegram/hook"
+    assert loaded.heartbeat is not None and loaded.db.is_absolute()
+    assert loaded.telegram_webhook_secret == SecretStr("s3cr3t_-x")
+
+
+# --- systemd, Docker, compose --------------------------------------------------------------------
+
+def _unit(path: Path) -> dict[str, list[str]]:
+    entries: dict[str, list[str]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        if line and not line.startswith(("#", ";", "[")) and "=" in line:
+            key, _, value = line.partition("=")
+            entries.setdefault(key.strip(), []).append(value.strip())
+    return entries
+
+
+def test_the_systemd_unit_runs_the_installed_command() -> None:
+    unit = _unit(DEPLOY / "mafia-referee.service")
+    (exec_start,) = unit["ExecStart"]
+    argv = shlex.split(exec_start)
+    assert Path(argv[0]).is_absolute()  # systemd wants an absolute path
+    _assert_runs_a_subcommand(argv)
+    assert unit["Restart"] == ["on-failure"]
+    assert unit["User"] == ["mafia-referee"] and unit["EnvironmentFile"]
+    assert unit["NoNewPrivileges"] == ["yes"] and unit["ProtectSystem"] == ["strict"]
+    # The unit writes only its StateDirectory: the database must be in it.
+    env = dict(value.split("=", 1) for value in unit["Environment"])
+    (state,) = unit["StateDirectory"]
+    assert Path(env["MAFIA_REFEREE_DB"]).parent == Path("/var/lib") / state
+    (runtime,) = unit["RuntimeDirectory"]
+    assert Path(env["MAFIA_REFEREE_HEARTBEAT"]).parent == Path("/run") / runtime
+    assert set(env) <= _setting_names()
+
+
+def test_the_backup_timer_runs_the_backup_script() -> None:
+    unit = _unit(DEPLOY / "mafia-referee-backup.service")
+    (exec_start,) = unit["ExecStart"]
+    assert Path(shlex.split(exec_start)[0]).name == "backup.sh"
+    script = (DEPLOY / "backup.sh").read_text("utf-8")
+    assert os.access(DEPLOY / "backup.sh", os.X_OK)
+    assert '"$command" backup "$dir/"' in script
+    assert _parser().parse_args(["backup", "/tmp/x/"]).command == "backup"
+    assert "OnCalendar" in _unit(DEPLOY / "mafia-referee-backup.timer")
+
+
+def _dockerfile() -> list[str]:
+    """The Dockerfile's instructions, continuation lines joined."""
+    text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text("utf-8"))
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _instruction(name: str) -> list[str]:
+    return [line[len(name):].strip() for line in _dockerfile() if line.split()[0] == name]
+
+
+def test_the_dockerfiles_cmd_and_healthcheck_run_real_subcommands() -> None:
+    (cmd,) = _instruction("CMD")
+    _assert_runs_a_subcommand(json.loads(cmd))
+    assert json.loads(cmd)[1] == "telegram"
+    (check,) = _instruction("HEALTHCHECK")
+    argv = json.loads(check[check.index("CMD") + len("CMD"):].strip())
+    _assert_runs_a_subcommand(argv)
+    args = _parser().parse_args(argv[1:])
+    assert args.command == "health" and args.max_age == 120
+
+
+def test_the_image_runs_as_a_user_with_the_database_on_the_volume() -> None:
+    (base,) = _instruction("FROM")
+    assert base == "python:3.11-slim"
+    (user,) = _instruction("USER")
+    assert user not in ("root", "0")
+    (volume,) = _instruction("VOLUME")
+    env = " ".join(_instruction("ENV"))
+    db = re.search(r"MAFIA_REFEREE_DB=(\S+)", env)
+    assert db and json.loads(volume) == ["/data"] and Path(db[1]).parent == Path("/data")
+    assert re.search(r"MAFIA_REFEREE_HEARTBEAT=(\S+)", env)
+    assert any(line.startswith("RUN pip install .") for line in _dockerfile())
+
+
+def test_compose_runs_the_image_with_the_env_file_and_the_volume() -> None:
+    text = (DEPLOY / "compose.yaml").read_text("utf-8")
+    command = re.search(r"^\s*command:\s*(\[.*\])\s*$", text, re.M)
+    assert command is not None
+    _assert_runs_a_subcommand(json.loads(command[1]))
+    assert re.search(r"^\s*dockerfile:\s*deploy/Dockerfile\s*$", text, re.M)
+    assert re.search(r"^\s*env_file:\s*\n\s*-\s*\.env\s*$", text, re.M)
+    assert re.search(r"^\s*restart:\s*unless-stopped\s*$", text, re.M)
+    assert re.search(r"^\s*-\s*referee-data:/data\s*$", text, re.M)
+
+
+# --- health ----------------------------------------------------------------------------------------
+
+def _en(key: str, **params: Any) -> str:
+    return catalog("en").text(key, **params)
+
+
+def test_every_verdict_has_a_message() -> None:
+    for lang in LANGS:
+        for code in health.HEALTH_CODES:
+            assert catalog(lang).has(f"health-{code}"), (lang, code)
+        for code in (*health.BACKUP_CODES, "done"):
+            assert catalog(lang).has(f"backup-{code}"), (lang, code)
+
+
+async def test_health_passes_on_a_fresh_database(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = clean_env / "referee.sqlite3"
+    await (await Store.open(db)).close()
+    assert main(["health", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.strip() == _en("health-ok", path=str(db), version=len(bundled()), count=0)
+
+
+def test_health_fails_without_a_database_and_does_not_create_one(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = clean_env / "nowhere" / "referee.sqlite3"
+    assert main(["health", "--db", str(db)]) == 1
+    assert capsys.readouterr().err.strip() == _en("health-no_database", path=str(db))
+    assert not db.parent.exists()
+
+
+def test_health_fails_on_a_corrupt_database(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = clean_env / "referee.sqlite3"
+    db.write_bytes(b"this is not SQLite\n" * 300)
+    assert main(["health", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(_en("health-bad_database", path=str(db), problem="")[:30])
+    assert "file is not a database" in err
+
+
+def test_health_fails_on_an_old_schema(clean_env: Path) -> None:
+    db = clean_env / "old.sqlite3"
+    with sqlite3.connect(db, isolation_level=None) as conn:
+        conn.executescript(bundled()[0].sql)
+    conn.close()
+    verdict = health.check(db)
+    assert verdict.code == "old_schema" and verdict.params["version"] == 1
+
+
+@pytest.mark.parametrize(("age", "status"), [(5, 0), (119, 0), (121, 1), (3600, 1)])
+async def test_health_checks_the_heartbeat_is_fresh(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    age: int, status: int) -> None:
+    db = clean_env / "referee.sqlite3"
+    await (await Store.open(db)).close()
+    beat = clean_env / "heartbeat"
+    health.touch_heartbeat(beat)
+    os.utime(beat, (time.time() - age, time.time() - age))
+    monkeypatch.setenv("MAFIA_REFEREE_HEARTBEAT", str(beat))
+    assert main(["health", "--db", str(db), "--max-age", "120"]) == status
+
+
+async def test_health_max_age_needs_a_heartbeat(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = clean_env / "referee.sqlite3"
+    await (await Store.open(db)).close()
+    assert main(["health", "--db", str(db), "--max-age", "120"]) == 1
+    assert capsys.readouterr().err.strip() == _en("health-no_heartbeat_setting")
+    beat = clean_env / "missing"
+    assert main(["health", "--db", str(db), "--max-age", "120", "--heartbeat", str(beat)]) == 1
+    assert capsys.readouterr().err.strip() == _en("health-no_heartbeat", path=str(beat))
+
+
+# --- backup ----------------------------------------------------------------------------------------
+
+async def test_backup_while_another_connection_writes(clean_env: Path) -> None:
+    """SQLite's online backup is one consistent snapshot: every game that existed when it began is in
+    the copy, with the same rows, and no game is half there, while the bot keeps writing."""
+    db = clean_env / "referee.sqlite3"
+    store = await Store.open(db)
+    try:
+        before = [await store.create_game(f"tg:{n}", "tg:1", {"preset": "seed"}, {1: f"P{n}"}) for n in range(20)]
+        writing = True
+
+        async def writer() -> int:
+            n = 0
+            while writing:
+                await store.create_game(f"tg:w{n}", "tg:1", {"preset": "seed"}, {2: "W"})
+                n += 1
+                await asyncio.sleep(0)
+            return n
+
+        task = asyncio.create_task(writer())
+        await asyncio.sleep(0.05)
+        written, games = await asyncio.to_thread(health.backup, db, f"{clean_env}/backups/")
+        writing = False
+        assert await task > 0
+        assert written.parent == clean_env / "backups" and written.name.startswith("referee-")
+        copy = await Store.open(written)  # opens, migrations current
+        try:
+            for game_id in before:
+                assert await copy.game(game_id) == await store.game(game_id)
+            rows = await copy.conn.execute_fetchall("SELECT id FROM games ORDER BY id")
+            ids = [row[0] for row in rows]
+            assert len(ids) == games and ids == list(range(1, games + 1))
+        finally:
+            await copy.close()
+    finally:
+        await store.close()
+    assert not list((clean_env / "backups").glob(".*partial"))
+    assert health.check(written).ok
+
+
+def test_backup_command(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = clean_env / "none.sqlite3"
+    assert main(["backup", str(clean_env / "copy.sqlite3"), "--db", str(missing)]) == 1
+    assert capsys.readouterr().err.strip() == _en("backup-no_database", path=str(missing))
+    assert main(["demo", "--db", str(clean_env / "club.sqlite3"), "--lang", "en"]) == 0
+    capsys.readouterr()
+    dest = clean_env / "copy.sqlite3"
+    assert main(["backup", str(dest), "--db", str(clean_env / "club.sqlite3")]) == 0
+    assert capsys.readouterr().out.strip() == _en("backup-done", path=str(dest), count=1)
+    assert health.check(dest).ok and not Path(f"{dest}-wal").exists()
+
+
+# --- logs ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def restore_logging() -> Iterator[None]:
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    noisy = {name: logging.getLogger(name).level for name in logs.NOISY}
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        for name, lvl in noisy.items():
+            logging.getLogger(name).setLevel(lvl)
+
+
+class _Leaky(Exception):
+    pass
+
+
+def _log_everything(log: logging.Logger) -> None:
+    log.info("connecting with %s", TOKEN)  # in the args
+    log.warning(f"url https://api.telegram.org/bot{TOKEN}/getMe", extra={"game": 7, "chat": "tg:42"})
+    log.error("the secret half alone: %s", TOKEN.split(":")[1])
+    try:
+        raise _Leaky(f"bad token {TOKEN}")
+    except _Leaky:
+        log.exception("failed")  # in the traceback
+    log.info("%r", {"token": TOKEN}, stack_info=True)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_no_log_line_prints_the_token(fmt: logs.LogFormat, restore_logging: None) -> None:
+    stream = io.StringIO()
+    logs.configure_logging(TOKEN, "", fmt=fmt, stream=stream)
+    _log_everything(logging.getLogger("bot.test"))
+    out = stream.getvalue()
+    assert TOKEN not in out and TOKEN.split(":")[1] not in out
+    assert out.count(logs.MASK) >= 5
+    assert "_Leaky" in out and "connecting with" in out
+    if fmt == "json":
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert len(lines) == 5
+        assert {"time", "level", "logger", "message"} <= set(lines[0])
+        assert lines[0]["logger"] == "bot.test" and lines[0]["level"] == "INFO"
+        assert lines[1]["game"] == 7 and lines[1]["chat"] == "tg:42" and "game" not in lines[0]
+        assert "_Leaky" in lines[3]["exception"] and "stack" in lines[4]
+
+
+def test_the_noisy_libraries_stay_quiet(restore_logging: None) -> None:
+    stream = io.StringIO()
+    logs.configure_logging(TOKEN, fmt="json", stream=stream)
+    logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot%s/getUpdates", TOKEN)
+    assert stream.getvalue() == ""
+
+
+def test_the_telegram_app_logs_through_bot_logs() -> None:
+    from bot.telegram import app
+
+    assert app.configure_logging is logs.configure_logging
+
+
+# --- webhook mode ------------------------------------------------------------------------------------
+
+def _run_telegram(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **settings: Any) -> tuple[int, dict[str, Any]]:
+    """``bot.telegram.app.run`` with PTB's run_polling/run_webhook replaced by recorders."""
+    from telegram.ext import Application
+
+    from bot.telegram import app
+
+    called: dict[str, Any] = {}
+    monkeypatch.setattr(Application, "run_polling", lambda self, **kw: called.update(polling=kw))
+    monkeypatch.setattr(Application, "run_webhook", lambda self, **kw: called.update(webhook=kw))
+    monkeypatch.setattr(app, "configure_logging", lambda *secrets, **kw: called.update(logging=(secrets, kw)))
+    status = app.run(Settings(telegram_token=TOKEN, db=tmp_path / "r.sqlite3", **settings))
+    return status, called
+
+
+def test_polling_by_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    status, called = _run_telegram(monkeypatch, tmp_path)
+    assert status == 0 and "webhook" not in called
+    assert called["polling"]["allowed_updates"]
+    assert called["logging"] == ((TOKEN, ""), {"fmt": "text"})
+
+
+def test_webhook_mode_when_the_url_is_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bot.telegram import app
+
+    monkeypatch.setattr(app, "webhook_available", lambda: True)
+    status, called = _run_telegram(
+        monkeypatch, tmp_path, telegram_webhook_url="https://referee.example.org/tg/hook",
+        telegram_webhook_listen="0.0.0.0", telegram_webhook_port=8443,
+        telegram_webhook_secret="s3cret-Token_1", log_format="json")
+    assert status == 0 and "polling" not in called
+    assert called["webhook"] == {
+        "listen": "0.0.0.0", "port": 8443, "url_path": "tg/hook",
+        "webhook_url": "https://referee.example.org/tg/hook", "secret_token": "s3cret-Token_1",
+        "allowed_updates": list(app.ALLOWED_UPDATES)}
+    # The webhook secret is redacted in the logs like the token.
+    assert called["logging"] == ((TOKEN, "s3cret-Token_1"), {"fmt": "json"})
+
+
+def test_webhook_mode_without_tornado_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bot.telegram import app
+
+    monkeypatch.setattr(app, "webhook_available", lambda: False)
+    status, called = _run_telegram(monkeypatch, tmp_path, telegram_webhook_url="https://x.example/hook")
+    assert status == 2 and "webhook" not in called and "polling" not in called
+
+
+def test_a_bad_webhook_secret_is_a_bad_setting(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Bot API setWebhook: secret_token is 1-256 characters of A-Z a-z 0-9 _ -."""
+    from bot.entry import run
+
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET", "has spaces")
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", "health"])
+    assert run() == 2
+    assert "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET" in capsys.readouterr().err
+
+
+# --- the real process, as the Dockerfile runs it ----------------------------------------------------
+
+async def test_the_bot_touches_its_heartbeat_and_logs_json_without_the_token(tmp_path: Path) -> None:
+    from fakebot import FakeBotAPI
+
+    async with FakeBotAPI() as fake:
+        db, beat = tmp_path / "referee.sqlite3", tmp_path / "run" / "heartbeat"
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+        env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+                    "MAFIA_REFEREE_DB": str(db), "MAFIA_REFEREE_HEARTBEAT": str(beat),
+                    "MAFIA_REFEREE_HEARTBEAT_INTERVAL": "0.2", "MAFIA_REFEREE_LOG_FORMAT": "json",
+                    "MAFIA_REFEREE_LANG": "en"})
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await fake.wait_for(lambda: fake.calls_to("getUpdates"), timeout=20, what="polling")
+            await fake.wait_for(lambda: beat.exists(), timeout=10, what="the heartbeat")
+            first = beat.stat().st_mtime
+            await fake.wait_for(lambda: beat.stat().st_mtime > first, timeout=10, what="a second beat")
+            checked = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "health", "--max-age", "5", cwd=tmp_path, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            out, err = await asyncio.wait_for(checked.communicate(), 20)
+            assert checked.returncode == 0, err.decode()
+            assert out.decode().startswith("ok: ")
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGINT)
+            out, err = await asyncio.wait_for(process.communicate(), 20)
+        assert process.returncode == 0, err.decode()
+        log = out.decode() + err.decode()
+        assert fake.token not in log and fake.token.split(":")[1] not in log
+        lines = [json.loads(line) for line in err.decode().splitlines() if line.strip()]
+        assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path) -> None:
+    """Webhook mode for real: the bot registers the URL and the secret with (the fake) Telegram,
+    serves the URL's path on LISTEN:PORT, refuses a request without the secret (403) and answers
+    a judge's /new delivered by POST, as a TLS proxy in front of it would forward it."""
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks] (tornado)")
+    import aiohttp
+
+    from fakebot import FakeBotAPI
+
+    async with FakeBotAPI() as fake:
+        judge = fake.add_user("Judge", "judge", started=True)
+        port, secret = _free_port(), "webhook-Secret_42"
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+        env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+                    "MAFIA_REFEREE_DB": str(tmp_path / "referee.sqlite3"), "MAFIA_REFEREE_LANG": "en",
+                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL": "https://referee.example.org/tg/hook",
+                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
+                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT": str(port),
+                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET": secret, "MAFIA_REFEREE_LOG_FORMAT": "json"})
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await fake.wait_for(lambda: fake.webhook, timeout=20, what="setWebhook")
+            assert fake.webhook == {"url": "https://referee.example.org/tg/hook",
+                                    "allowed_updates": ["message", "callback_query", "my_chat_member"],
+                                    "secret_token": secret}
+            assert not fake.calls_to("getUpdates")
+            fake.user_sends(judge, None, "/new")
+            update = fake._updates.pop()  # what Telegram would POST to the webhook
+            hook = f"http://127.0.0.1:{port}/tg/hook"
+            async with aiohttp.ClientSession() as http:
+                for _attempt in range(100):  # the server may start listening after setWebhook
+                    try:
+                        async with http.post(hook, json=update) as refused:
+                            assert refused.status == 403  # no secret: not Telegram
+                        break
+                    except aiohttp.ClientConnectorError:
+                        await asyncio.sleep(0.1)
+                else:
+                    pytest.fail(f"nothing listens on {hook}")
+                async with http.post(hook, json=update,
+                                     headers={"X-Telegram-Bot-Api-Secret-Token": secret}) as accepted:
+                    assert accepted.status == 200
+            reply = await fake.wait_sent(judge, count=2, timeout=20)  # the news, then the panel
+            assert reply.buttons
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGINT)
+            out, err = await asyncio.wait_for(process.communicate(), 20)
+        assert process.returncode == 0, err.decode()
+        log = out.decode() + err.decode()
+        assert fake.token not in log and fake.token.split(":")[1] not in log and secret not in log

@@ -1,0 +1,309 @@
+"""Host mode on Discord (issue 5): the bot runs the table in a server channel.
+
+Driven through discord.py's own objects (:mod:`test_discord_support`): ``/newgame`` and the
+players' presses arrive as INTERACTION_CREATE payloads, out-of-turn messages as MESSAGE_CREATE.
+The steps' timers run at a scale that never fires in a test; :func:`expire` ends the running
+step as its timer would (the step's own close, under the channel's lock).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import discord
+import pytest
+
+import rules
+from bot.i18n import catalog
+from rules import Phase, Role
+from test_discord_support import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table
+
+RU = catalog("ru")
+HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
+                                  moderate_members=True, manage_roles=True, manage_messages=True)
+NO_OVERWRITE = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
+                                   moderate_members=True)
+
+
+@pytest.fixture
+async def t(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[DiscordTable]:
+    async with table(tmp_path / "referee.sqlite3", monkeypatch, timer_scale=1000.0) as running:
+        yield running
+
+
+def host_table(t: DiscordTable) -> Any:
+    host = t.referee.host
+    assert host is not None
+    tables = [tb for tb in host._tables.values() if tb.chat == t.home]
+    assert tables
+    return tables[-1]
+
+
+def message_with(t: DiscordTable, label: str, channel: int = TABLE_ID) -> FakeMessage:
+    found = [m for m in t.fake.in_channel(channel, deleted=False) if m.button(label)]
+    assert found, (label, [m.text[:60] for m in t.fake.in_channel(channel)])
+    return found[-1]
+
+
+async def expire(t: DiscordTable) -> None:
+    """The running step's time is up (what its timer does)."""
+    host = t.referee.host
+    assert host is not None
+    tb = host_table(t)
+    assert tb.step is not None
+    async with t.referee._lock(tb.chat):
+        host._cancel(tb)
+        await host._close_step(tb)
+
+
+async def open_table(t: DiscordTable, perms: discord.Permissions = HOST_RIGHTS) -> None:
+    """The judge opens a table; the ten players join (their DMs open): the deal and night 0."""
+    t.app_permissions = perms
+    answer = await t.slash("newgame", options="seed")
+    assert RU.text("dc-host-opened") in answer
+    for player in t.players:
+        reply = await t.press(RU.text("host-btn-join"), actor=player,
+                              message=message_with(t, RU.text("host-btn-join")))
+        assert RU.text("host-join-done") in reply
+
+
+def seat_of(t: DiscordTable, player: dict[str, Any]) -> int:
+    seat = host_table(t).seat_of(f"dc:{player['id']}")
+    assert seat is not None
+    return seat
+
+
+def player_at(t: DiscordTable, seat: int) -> dict[str, Any]:
+    user = host_table(t).seats[seat]
+    return next(p for p in t.players if f"dc:{p['id']}" == user)
+
+
+def role_seats(state: rules.GameState, *roles: Role) -> list[int]:
+    return [s.number for s in state.seats if s.role in roles]
+
+
+async def to_night_one(t: DiscordTable) -> None:
+    """Night 0 and ten speeches with no nomination: no vote (F24 §4.4.7), night 1."""
+    for _ in range(40):
+        state = await t.state()
+        if state.phase is Phase.NIGHT:
+            return
+        await expire(t)
+    raise AssertionError("night 1 never came")
+
+
+def channel_texts(t: DiscordTable) -> str:
+    return "\n".join(t.public(TABLE_ID))
+
+
+async def test_the_lobby_deals_roles_in_dms_and_reports_closed_dms(t: DiscordTable) -> None:
+    """R1.1: ten players, each gets his role in DMs (blacks learn the blacks, F24 §4.2); a member
+    whose DMs are closed is reported and the game waits for him."""
+    t.fake.closed_dms.add(int(t.players[9]["id"]))
+    t.app_permissions = HOST_RIGHTS
+    await t.slash("newgame")
+    for player in t.players:
+        await t.press(RU.text("host-btn-join"), actor=player, message=message_with(t, RU.text("host-btn-join")))
+    assert host_table(t).status == "lobby"
+    lobby = message_with(t, RU.text("host-btn-join"))
+    assert RU.text("dc-host-dm-closed") in lobby.text
+    t.fake.closed_dms.clear()  # he opens his DMs and presses Join again
+    await t.press(RU.text("host-btn-join"), actor=t.players[9], message=lobby)
+    assert host_table(t).status == "running"
+    state = await t.state()
+    assert state.phase is Phase.NIGHT_ZERO
+    for player in t.players:
+        seat = seat_of(t, player)
+        role = state.seat(seat).role
+        assert role is not None
+        assert any(RU.text(f"role-{role.value}") in m for m in t.dm(player))
+    # nothing in the channel names a role before the end (F24 §4.4.13)
+    for role in ("Шериф", "Дон"):
+        assert role not in channel_texts(t)
+
+
+async def test_night_zero_relays_between_blacks_only(t: DiscordTable) -> None:
+    """F24 §4.2: in night 0 a black's DM to the bot goes to the other blacks, to nobody else."""
+    await open_table(t)
+    state = await t.state()
+    blacks = role_seats(state, Role.DON, Role.MAFIA)
+    red = next(s for s in rules.SEATS if s not in blacks)
+    await t.write(player_at(t, blacks[0]), "стреляем в 4", channel=0)
+    for seat in blacks[1:]:
+        assert any("стреляем в 4" in m for m in t.dm(player_at(t, seat)))
+    assert not any("стреляем в 4" in m for m in t.dm(player_at(t, red)))
+    assert "стреляем в 4" not in channel_texts(t)
+
+
+async def test_a_hosted_night_in_dms(t: DiscordTable) -> None:
+    """Night 1: the blacks shoot in DMs (all on one seat: a kill, F24 §4.5.3), the Don and the
+    Sheriff check in DMs and get their answers there only (§4.5.6–4.5.7), the victim of night 1
+    names his best move (§4.5.9); the channel never names a role or an answer."""
+    await open_table(t)
+    await to_night_one(t)
+    state = await t.state()
+    blacks = role_seats(state, Role.DON, Role.MAFIA)
+    don, = role_seats(state, Role.DON)
+    sheriff, = role_seats(state, Role.SHERIFF)
+    victim = next(s for s in rules.SEATS if s not in blacks and s != sheriff)
+    assert host_table(t).step.kind == "shooting"
+    for seat in blacks:
+        shooter = player_at(t, seat)
+        dm = t.fake.dms[int(shooter["id"])]
+        reply = await t.press(str(victim), actor=shooter, message=message_with(t, str(victim), dm))
+        assert RU.text("host-taken") in reply
+    # a red player cannot shoot with a black's prompt (not prompted: outdated, nothing changes)
+    red = player_at(t, sheriff)
+    prompt = message_with(t, f"✓{victim}", t.fake.dms[int(player_at(t, blacks[0])["id"])])
+    await t.press(str(sheriff), actor=red, message=prompt)
+    assert host_table(t).step.shots == {str(b): victim for b in blacks}
+    await expire(t)
+    assert host_table(t).step.kind == "don_check"
+    don_player = player_at(t, don)
+    await t.press(str(sheriff), actor=don_player,
+                  message=message_with(t, str(sheriff), t.fake.dms[int(don_player["id"])]))
+    await expire(t)
+    assert host_table(t).step.kind == "sheriff_check"
+    sheriff_player = player_at(t, sheriff)
+    await t.press(str(don), actor=sheriff_player,
+                  message=message_with(t, str(don), t.fake.dms[int(sheriff_player["id"])]))
+    await expire(t)
+    after = await t.state()
+    assert after.seat(victim).at_table is False  # killed (F24 §4.5.3)
+    # the checks' answers (F24 §4.5.6–4.5.7): in the checker's DMs only
+    don_answers = [m for m in t.dm(don_player) if m.startswith("Дон проверяет")]
+    sheriff_answers = [m for m in t.dm(sheriff_player) if m.startswith("Шериф проверяет")]
+    assert len(don_answers) == 1 and len(sheriff_answers) == 1
+    everyone_else = [m for p in t.players if p not in (don_player,) for m in t.dm(p)]
+    assert don_answers[0] not in everyone_else
+    assert sheriff_answers[0] not in [m for p in t.players if p is not sheriff_player for m in t.dm(p)]
+    public = channel_texts(t)
+    assert "проверяет" not in public
+    for role in ("role-don", "role-mafia", "role-sheriff", "role-civilian"):  # no one's card
+        assert f"ваша роль — {RU.text(role)}" not in public
+    # the best move in the victim's DMs
+    if host_table(t).step.kind == "best_move":
+        victim_player = player_at(t, victim)
+        dm = t.fake.dms[int(victim_player["id"])]
+        picks = [s for s in blacks][:3]
+        for seat in picks:
+            await t.press(str(seat), actor=victim_player, message=message_with(t, str(seat), dm))
+        await expire(t)
+        assert host_table(t).step.kind == "last_word"
+
+
+async def test_overwrites_only_the_speaker_writes(t: DiscordTable) -> None:
+    """Seed 4.1.1: only the speaker writes. With Manage Permissions every other seated member
+    is denied Send Messages in the channel; the speaker's overwrite is lifted."""
+    await open_table(t)
+    await expire(t)  # night 0 → the first speech
+    tb = host_table(t)
+    assert tb.data["mode"] == "overwrite"
+    speaker = tb.step.seat
+    denied = {m for (c, m), o in t.fake.overwrites.items() if c == TABLE_ID and o.get("deny") != "0"}
+    expected = {int(u.removeprefix("dc:")) for s, u in tb.seats.items() if s != speaker}
+    assert denied == expected
+    await t.press(RU.text("host-btn-pass"), actor=player_at(t, speaker),
+                  message=message_with(t, RU.text("host-btn-pass")))
+    following = host_table(t).step.seat
+    assert following != speaker
+    denied = {m for (c, m), o in t.fake.overwrites.items() if c == TABLE_ID}
+    assert int(host_table(t).seats[following].removeprefix("dc:")) not in denied
+    assert int(host_table(t).seats[speaker].removeprefix("dc:")) in denied
+
+
+async def test_a_stale_press_and_a_non_player_press_change_nothing(t: DiscordTable) -> None:
+    """A press from an earlier step is outdated; a member who is not at the table cannot raise
+    a hand; a non-host cannot stop the table — all answered ephemerally, nothing changes."""
+    await open_table(t)
+    await expire(t)
+    first = host_table(t).step
+    speaker = player_at(t, first.seat)
+    old = message_with(t, RU.text("host-btn-pass"))
+    old_pass = old.button(RU.text("host-btn-pass"))["custom_id"]
+    await t.press(RU.text("host-btn-nominate"), actor=speaker, message=old)
+    nominate = message_with(t, "5")
+    await t.press("5", actor=speaker, message=nominate)
+    await t.press(RU.text("host-btn-pass"), actor=speaker, message=message_with(t, RU.text("host-btn-pass")))
+    revision = len(await t.service.events(t.home))
+    reply = await t.press("", actor=speaker, message=old, custom_id=old_pass)  # repeated
+    assert RU.text("host-outdated") in reply
+    assert len(await t.service.events(t.home)) == revision
+    # the second speaker nominates 6: two nominees, a vote on day 1
+    second = player_at(t, host_table(t).step.seat)
+    await t.press(RU.text("host-btn-nominate"), actor=second, message=message_with(t, RU.text("host-btn-nominate")))
+    target = 6 if host_table(t).step.seat != 6 else 7
+    await t.press(str(target), actor=second, message=message_with(t, str(target)))
+    for _ in range(12):
+        if host_table(t).step.kind == "vote":
+            break
+        await expire(t)
+    step = host_table(t).step
+    assert step.kind == "vote"
+    hand = next(b["label"] for m in t.fake.in_channel(TABLE_ID, deleted=False)
+                for b in m.buttons if b["label"].startswith("✋"))
+    window = message_with(t, hand)
+    reply = await t.press(hand, actor=t.admin, message=window)
+    assert RU.text("host-not-player") in reply
+    assert host_table(t).step.hands == []
+    voter = player_at(t, 1)
+    await t.press(hand, actor=voter, message=window)
+    assert host_table(t).step.hands == [1]
+    # a non-host member cannot stop the table
+    answer = await t.slash("stop", actor=t.players[3])
+    assert RU.text("dc-host-not-host") in answer
+    assert host_table(t).status == "running"
+    # judge mode's commands do not touch the bot's game
+    answer = await t.slash("next", actor=t.admin)
+    assert "/next" in answer
+    assert host_table(t).step.kind == "vote"
+
+
+async def test_removal_by_fouls_times_the_member_out(t: DiscordTable) -> None:
+    """Seed 4.1.1: a message out of one's minute is a foul (no Manage Permissions: timeout mode,
+    and a message that reaches the channel all the same is fouled);
+    seed 4.5: the 4th foul removes the player — he is timed out until the end of the game, and
+    released at its end."""
+    await open_table(t, NO_OVERWRITE)
+    await expire(t)
+    tb = host_table(t)
+    assert tb.data["mode"] == "timeout"
+    speaker = tb.step.seat
+    offender_seat = 10 if speaker != 10 else 9
+    offender = player_at(t, offender_seat)
+    # in timeout mode he is timed out during the speech; a message that slips through is a foul
+    for _ in range(4):
+        await t.write(offender, "я мирный!")
+    state = await t.state()
+    assert not state.seat(offender_seat).at_table
+    assert dict(state.departures())[offender_seat].cause is rules.Cause.FOULS
+    assert t.fake.timeouts.get(int(offender["id"])) is not None
+    assert f"dc:{offender['id']}" in host_table(t).data["removed"]
+    # the host stops the table: every timeout is lifted
+    await t.slash("stop")
+    assert host_table(t).status == "stopped"
+    assert t.fake.timeouts.get(int(offender["id"])) is None
+
+
+async def test_a_short_hosted_game_to_its_result(t: DiscordTable) -> None:
+    """The host disqualifies the three blacks (seed 4.2): the reds win (F24 §1.4); the result
+    with the roles goes to the channel and to the linked club channel; the members are released."""
+    await t.slash("channel", perms=discord.Permissions(manage_channels=True), channel=CLUB_ID)
+    await open_table(t)
+    await expire(t)
+    state = await t.state()
+    blacks = role_seats(state, Role.DON, Role.MAFIA)
+    for seat in blacks:
+        await t.slash("dq", seat=seat)
+    state = await t.state()
+    assert state.phase is Phase.GAME_OVER
+    assert host_table(t).status == "over"
+    result = channel_texts(t)
+    assert RU.text("role-sheriff") in result  # the roles revealed at the end
+    club = "\n".join(t.public(CLUB_ID))
+    assert RU.text("dc-host-club-linked", channel=f"<#{TABLE_ID}>") in club
+    assert RU.text("dc-club-result", game=state and (await t.service.current(t.home)).game_id,
+                   channel=f"<#{TABLE_ID}>") in club
+    assert not [o for (c, _), o in t.fake.overwrites.items() if c == TABLE_ID]
+    assert all(v is None for v in t.fake.timeouts.values())
