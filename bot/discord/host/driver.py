@@ -909,16 +909,11 @@ class DiscordHost:
         if step.kind not in st.WINDOWS:
             await self._answer(interaction, cat.text("host-outdated"))
             return
-        if seat in step.hands:
-            step.hands.remove(seat)
-            up = False
-        else:
-            refusal = st.vote_refusal(state, step, seat)
-            if refusal is not None:
-                await self._answer(interaction, error_text(refusal, cat))
-                return
-            step.hands.append(seat)
-            up = True
+        try:
+            up = st.toggle_hand(state, step, seat)
+        except rules.RuleError as refusal:
+            await self._answer(interaction, error_text(refusal, cat))
+            return
         await self._save(table, "step")
         await self._answer(interaction, cat.text("host-hand", up="yes" if up else "no", kind=step.kind,
                                                  seat=seat_label(step.seat, cat)))
@@ -929,20 +924,9 @@ class DiscordHost:
         closes, applied then."""
         user = user_key(interaction.user.id)
         cat = await self._cat(table.chat)
-        kinds = {vw.SHOOT: ("shooting",), vw.CHECK: ("don_check", "sheriff_check"), vw.BEST: ("best_move",)}
-        if seat not in st.prompted(state, step) or step.kind not in kinds[press.action]:
+        if not st.take_night_choice(state, step, seat, press.action, press.seat()):
             await self._answer(interaction, cat.text("host-outdated"))
             return
-        target = press.seat()
-        if press.action == vw.SHOOT:
-            step.shots[str(seat)] = target
-        elif press.action == vw.CHECK:
-            step.target = target
-        elif target is not None:
-            if target in step.picked:
-                step.picked.remove(target)
-            elif len(step.picked) < 3:  # F24 §4.5.9: up to three seats
-                step.picked.append(target)
         await self._save(table, "step")
         await self._answer(interaction, cat.text("host-taken"))
         message_id = step.prompts.get(user)

@@ -1134,16 +1134,11 @@ class TelegramHost:
         if step.kind not in st.WINDOWS:
             await self._answer(query, cat.text("host-outdated"))
             return
-        if seat in step.hands:
-            step.hands.remove(seat)
-            up = False
-        else:
-            refusal = st.vote_refusal(state, step, seat)
-            if refusal is not None:
-                await self._answer(query, error_text(refusal, cat)[:200], alert=True)
-                return
-            step.hands.append(seat)
-            up = True
+        try:
+            up = st.toggle_hand(state, step, seat)
+        except rules.RuleError as refusal:
+            await self._answer(query, error_text(refusal, cat)[:200], alert=True)
+            return
         await self._save(table, "step")
         await self._answer(query, cat.text("host-hand", up="yes" if up else "no",
                                            kind=step.kind, seat=seat_label(step.seat, cat)))
@@ -1153,21 +1148,9 @@ class TelegramHost:
         """A shot, a check or a best-move seat, changeable until the step closes; applied then."""
         user = key(query.from_user.id)
         cat = await self._cat(user)
-        allowed = seat in st.prompted(state, step)
-        kinds = {vw.SHOOT: ("shooting",), vw.CHECK: ("don_check", "sheriff_check"), vw.BEST: ("best_move",)}
-        if not allowed or step.kind not in kinds[press.action]:
+        if not st.take_night_choice(state, step, seat, press.action, press.seat()):
             await self._answer(query, cat.text("host-outdated"))
             return
-        target = press.seat()
-        if press.action == vw.SHOOT:
-            step.shots[str(seat)] = target
-        elif press.action == vw.CHECK:
-            step.target = target
-        elif target is not None:
-            if target in step.picked:
-                step.picked.remove(target)
-            elif len(step.picked) < 3:  # F24 §4.5.9: up to three seats
-                step.picked.append(target)
         await self._save(table, "step")
         await self._answer(query, cat.text("host-taken"))
         message_id = step.prompts.get(user)

@@ -197,6 +197,44 @@ def vote_refusal(state: rules.GameState, step: Step, seat: int) -> rules.RuleErr
     return rules.RuleError(rules.Code.WRONG_PHASE, event="vote", phase=state.phase.value)
 
 
+# What a night button in a player's private chat stands for (the press codec is in views.py).
+SHOOT, CHECK, BEST = "S", "C", "G"
+_NIGHT_STEPS = {SHOOT: ("shooting",), CHECK: ("don_check", "sheriff_check"), BEST: ("best_move",)}
+
+
+def toggle_hand(state: rules.GameState, step: Step, seat: int) -> bool:
+    """A hand up, or down again, in a nominee's or the raise vote's window (F24 §4.4.5;
+    §4.4.12.3). Returns whether the hand is now up. Raises the engine's :class:`rules.RuleError`
+    when ``seat`` may not vote in this window (seed 4.1.8: one vote a round)."""
+    if seat in step.hands:
+        step.hands.remove(seat)
+        return False
+    refusal = vote_refusal(state, step, seat)
+    if refusal is not None:
+        raise refusal
+    step.hands.append(seat)
+    return True
+
+
+def take_night_choice(state: rules.GameState, step: Step, seat: int, action: str,
+                      target: int | None) -> bool:
+    """Record ``seat``'s shot, check or best-move seat in the open night step (changeable until
+    the step closes; applied then by :func:`closing_event`). Returns False when the press does
+    not belong to this step or this seat (an outdated button)."""
+    if seat not in prompted(state, step) or step.kind not in _NIGHT_STEPS.get(action, ()):
+        return False
+    if action == SHOOT:
+        step.shots[str(seat)] = target
+    elif action == CHECK:
+        step.target = target
+    elif target is not None:
+        if target in step.picked:
+            step.picked.remove(target)
+        elif len(step.picked) < 3:  # F24 §4.5.9: up to three seats
+            step.picked.append(target)
+    return True
+
+
 def closing_event(state: rules.GameState, step: Step) -> rules.Event:
     """The event a step turns into when it closes (see the module docstring)."""
     kind = step.kind

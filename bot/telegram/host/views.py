@@ -20,7 +20,7 @@ from rules import Kind, Role
 
 from ...i18n import Catalog
 from ...render import duration, notice_text, player_label, seat_label, seat_list
-from .steps import Step, nominable
+from .steps import BEST, CHECK, SHOOT, Step, nominable
 
 PREFIX = "h"
 MAX_BYTES = 64
@@ -29,7 +29,6 @@ ROW = 5
 JOIN, LEAVE = "J", "L"
 PASS, NOM_VIEW, BACK, NOMINATE = "P", "N", "B", "M"
 HAND = "V"
-SHOOT, CHECK, BEST = "S", "C", "G"
 NO_SHOT = "-"
 
 _TOKEN = re.compile(r"[A-Za-z0-9-]+")
