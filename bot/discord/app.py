@@ -62,7 +62,7 @@ from ..telegram import panel as pn
 from ..telegram.app import chunks
 from ..telegram.callbacks import Press, decode
 from ..telegram.routing import judge_text, public_text, turn_key, undo_texts
-from ..telegram.timer import PAUSED, WARNED, Timer
+from ..telegram.timer import PAUSED, WARNED, Timer, pause_or_resume
 from . import layout, slash
 from .countdown import channel_text, timer_line
 from .host import DiscordHost, HostButton
@@ -690,18 +690,9 @@ class DiscordReferee:
                 self._arm(game_id, timer)
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool) -> None:
-        data = await self.service.timer(current.game_id)
-        if data is None:
+        timer = await pause_or_resume(self.service, current, resume, self.clock())
+        if timer is None:
             return
-        timer = Timer.from_dict(data)
-        if timer.key != turn_key(current.state):
-            return
-        now = self.clock()
-        if resume:
-            timer.resume(now)
-        else:
-            timer.pause(now)
-        await self.service.set_timer(current.game_id, timer.to_dict())
         if timer.live:
             self._arm(current.game_id, timer)
         else:

@@ -61,7 +61,7 @@ from .callbacks import Press, decode
 from .host import HostRateLimiter, TelegramHost
 from .outbox import Outbox
 from .routing import judge_text, public_text, turn_key, undo_texts
-from .timer import PAUSED, WARNED, Timer
+from .timer import PAUSED, WARNED, Timer, pause_or_resume
 from .webhook import start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
@@ -533,18 +533,9 @@ class TelegramReferee:
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool) -> None:
         """Pause or resume the running speech's timer (the judge's panel)."""
-        data = await self.service.timer(current.game_id)
-        if data is None:
+        timer = await pause_or_resume(self.service, current, resume, self.clock())
+        if timer is None:
             return
-        timer = Timer.from_dict(data)
-        if timer.key != turn_key(current.state):
-            return
-        now = self.clock()
-        if resume:
-            timer.resume(now)
-        else:
-            timer.pause(now)
-        await self.service.set_timer(current.game_id, timer.to_dict())
         if timer.live:
             self._arm(current.game_id, timer)
         else:

@@ -20,6 +20,7 @@ import rules
 
 from ..i18n import Catalog
 from ..render import duration, seat_label
+from .routing import turn_key
 
 WARN_LEFT = 10  # seconds left at the warning edit
 
@@ -116,3 +117,22 @@ class Timer:
     def group_text(self, cat: Catalog, now: float) -> str:
         base = self.group_base or ""
         return f"{base}\n\n{self.line(cat, now)}" if base else self.line(cat, now)
+
+
+async def pause_or_resume(service: Any, current: Any, resume: bool, now: float) -> Timer | None:
+    """Pause or resume the stored timer of ``current``'s running speech (the judge's panel
+    button) and store it again. Returns the changed timer, or ``None`` when no timer runs for
+    the speech on now (an outdated button). Shared by the Telegram and the Discord adapters,
+    which then arm or cancel its job and edit the messages that show it."""
+    data = await service.timer(current.game_id)
+    if data is None:
+        return None
+    timer = Timer.from_dict(data)
+    if timer.key != turn_key(current.state):
+        return None
+    if resume:
+        timer.resume(now)
+    else:
+        timer.pause(now)
+    await service.set_timer(current.game_id, timer.to_dict())
+    return timer
