@@ -172,8 +172,9 @@ def _echo_app(token: str, base_url: str) -> Any:
 
 
 def _count_sql(counts: dict[str, int]) -> None:
-    """Count the SQL statements sent to aiosqlite's thread and the store's write transactions
-    (each one fsynced commit): where an update's time goes."""
+    """Count the SQL statements sent to aiosqlite's threads, the store's write units and its
+    COMMITs (each one fsync; group commit puts several units in one): where an update's time
+    goes."""
     from contextlib import asynccontextmanager
 
     import aiosqlite.core
@@ -181,6 +182,7 @@ def _count_sql(counts: dict[str, int]) -> None:
 
     execute = aiosqlite.core.Connection._execute
     write = store.Store._write
+    commit = store.Store._commit
 
     async def counted_execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
         counts["statements"] += 1
@@ -188,19 +190,24 @@ def _count_sql(counts: dict[str, int]) -> None:
 
     @asynccontextmanager
     async def counted_write(self: Any) -> Any:
-        counts["commits"] += 1
+        counts["units"] += 1
         async with write(self) as conn:
             yield conn
 
+    async def counted_commit(self: Any, conn: Any) -> None:
+        counts["commits"] += 1
+        await commit(self, conn)
+
     aiosqlite.core.Connection._execute = counted_execute  # type: ignore[method-assign]
     store.Store._write = counted_write  # type: ignore[method-assign]
+    store.Store._commit = counted_commit  # type: ignore[method-assign]
 
 
 async def _serve(options: dict[str, Any]) -> None:
     """The child: run the referee (or the echo bot) until a line arrives on stdin."""
     from bot.telegram.app import ALLOWED_UPDATES, build_application
 
-    counts = {"statements": 0, "commits": 0}
+    counts = {"statements": 0, "units": 0, "commits": 0}
     _count_sql(counts)
 
     token, base_url = options["token"], options["base_url"]
@@ -718,11 +725,15 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool) -> Sec
         (f"e2e referee: {ref_stats.get('done', 0):,} updates handled, {ref_stats['typed']:,} typed "
          f"and {ref_stats['pressed']:,} pressed, {ref_stats['calls']:,} Bot API calls, "
          f"{ref_stats['errors']} errors logged; per update handled "
+         f"{ref_stats['calls'] / max(1, ref_stats.get('done', 0)):.2f} Bot API calls, "
          f"{ref_stats.get('statements', 0) / max(1, ref_stats.get('done', 0)):.1f} SQL statements "
-         f"through the store's one aiosqlite connection and "
-         f"{ref_stats.get('commits', 0) / max(1, ref_stats.get('done', 0)):.2f} write transactions "
-         f"(each an fsynced commit, synchronous=FULL); echo: {echo_stats.get('done', 0):,} updates, "
-         f"{echo_stats['calls']:,} calls, {echo_stats['errors']} errors."),
+         f"(the store's writer and reader connections), "
+         f"{ref_stats.get('units', 0) / max(1, ref_stats.get('done', 0)):.2f} write units in "
+         f"{ref_stats.get('commits', 0) / max(1, ref_stats.get('done', 0)):.2f} COMMITs (group "
+         f"commit; each COMMIT one fsync, synchronous=FULL); echo: "
+         f"{echo_stats.get('done', 0):,} updates, {echo_stats['calls']:,} calls "
+         f"({echo_stats['calls'] / max(1, echo_stats.get('done', 0)):.2f} per update), "
+         f"{echo_stats['errors']} errors."),
         (f"e2e: at the sustained rates themselves: referee {ref_best.rate:,.0f}/s p50 "
          f"{1000 * ref_best.p(50):.1f} ms, p99 {1000 * ref_best.p(99):.1f} ms; echo "
          f"{echo_best.rate:,.0f}/s p50 {1000 * echo_best.p(50):.1f} ms, p99 "
@@ -736,7 +747,16 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool) -> Sec
 
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "--serve":
-        asyncio.run(_serve(json.loads(argv[1])))
+        # BENCH_PROFILE=<path>: each child's cProfile stats go to <path>.<mode> (referee, echo)
+        profile = os.environ.get("BENCH_PROFILE")
+        if not profile:
+            asyncio.run(_serve(json.loads(argv[1])))
+            return 0
+        import cProfile
+
+        cProfile.runctx("asyncio.run(_serve(json.loads(argv[1])))", globals(),
+                        {"argv": argv, "asyncio": asyncio, "json": json},
+                        f"{profile}.{json.loads(argv[1])['mode']}")
         return 0
     print("usage: python -m bench --only e2e (this module's --serve is the bench's child)",
           file=sys.stderr)

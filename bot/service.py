@@ -47,11 +47,25 @@ class Outcome:
     outbox: tuple[int, ...] = ()  # the ids of the messages queued with it, in render's order
 
 
+@dataclass(frozen=True)
+class Staged:
+    """What a ``render`` may return instead of a plain list of messages: the messages to queue
+    and the game's new timer, both stored in the same transaction as the events. ``timer`` is
+    called inside that transaction with the ids of the queued messages (so that a timer may name
+    the message that carries its countdown) and returns the timer (JSON-ready), or ``None`` to
+    clear it; ``timer=None`` leaves the stored timer as it is."""
+
+    outbox: Sequence[OutboxItem] = ()
+    timer: Callable[[Sequence[int]], Mapping[str, Any] | None] | None = None
+
+
 #: What an adapter passes to :meth:`Service.act` / :meth:`Service.undo`: called with the outcome
 #: (new state, notices, revision) after ``rules.apply`` and BEFORE the commit, it returns the
-#: messages to queue in the outbox in the same transaction as the events (ENGINEERING.md §1).
-#: It must not call the service (the chat's lock is held); it may be a coroutine function.
-Render = Callable[[Outcome], Union[Sequence[OutboxItem], Awaitable[Sequence[OutboxItem]]]]
+#: messages to queue in the outbox in the same transaction as the events (ENGINEERING.md §1), as
+#: a list or as :class:`Staged` (with the timer). It must not act through the service (the
+#: chat's lock is held; reading is fine); it may be a coroutine function.
+Rendered = Union[Sequence[OutboxItem], Staged]
+Render = Callable[[Outcome], Union[Rendered, Awaitable[Rendered]]]
 
 
 class ServiceError(Exception):
@@ -147,7 +161,7 @@ class Service:
                               state=copy.deepcopy(state), notices=notices, judge=game.judge)
             queued = await self._append(chat, game, [event], user, finished=finished,
                                         result=_result(state),
-                                        outbox=await _rendered(render, planned))
+                                        staged=await _rendered(render, planned))
             game.log.append(event)
             game.state = state
             game.finished = over
@@ -348,7 +362,7 @@ class Service:
         planned = Outcome(game_id=game.id, revision=game.revision + steps,
                           state=copy.deepcopy(state), notices=[], judge=game.judge, undone=undone)
         queued = await self._append(chat, game, undos, user, finished=finished,
-                                    result=_result(state), outbox=await _rendered(render, planned))
+                                    result=_result(state), staged=await _rendered(render, planned))
         game.log.extend(undos)
         game.state = state
         game.finished = over
@@ -356,14 +370,15 @@ class Service:
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
-                      outbox: Sequence[OutboxItem] = ()) -> list[int]:
-        """Log ``events`` (and the game's end, and the ``outbox`` messages) in one transaction.
-        On any failure the cached game is dropped, so the next action refolds whatever the store
-        really holds. Returns the outbox ids."""
+                      staged: Staged = Staged()) -> list[int]:
+        """Log ``events`` (and the game's end, and the ``staged`` messages and timer) in one
+        transaction. On any failure the cached game is dropped, so the next action refolds
+        whatever the store really holds. Returns the outbox ids."""
         try:
             return await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
-                finished=finished, result=result if finished else None, outbox=outbox)
+                finished=finished, result=result if finished else None, outbox=staged.outbox,
+                timer=staged.timer)
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -373,14 +388,16 @@ class Service:
             raise
 
 
-async def _rendered(render: Render | None, planned: Outcome) -> list[OutboxItem]:
-    """The messages ``render`` gives for the planned outcome (none without a renderer)."""
+async def _rendered(render: Render | None, planned: Outcome) -> Staged:
+    """What ``render`` gives for the planned outcome (nothing without a renderer)."""
     if render is None:
-        return []
+        return Staged()
     items = render(planned)
     if inspect.isawaitable(items):
         items = await items
-    return list(items)  # type: ignore[arg-type]
+    if isinstance(items, Staged):
+        return Staged(tuple(items.outbox), items.timer)
+    return Staged(tuple(items))  # type: ignore[arg-type]
 
 
 def _checked_names(config: rules.RulesConfig, names: dict[int, str]) -> dict[int, str]:

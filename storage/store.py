@@ -6,10 +6,21 @@ a running timer (JSON), so that a restart finds them again. Host mode (migration
 tables beside them: the lobby, who sits where, the step running now with its deadline and the
 players' inputs, a log of every step's length, and each group's club channel.
 
-One :class:`Store` (one aiosqlite connection) per process. Every write is one explicit
-``BEGIN IMMEDIATE`` transaction under one :class:`asyncio.Lock`: coroutines sharing a connection
-would otherwise interleave their statements inside each other's transactions. Reads take the same
-lock, so a reader never sees another coroutine's uncommitted (possibly rolled back) rows.
+One :class:`Store` per process, with two aiosqlite connections to the file: a writer and a reader.
+
+* **Writes: group commit.** Every write method is one *unit* under the writer's
+  :class:`asyncio.Lock` (coroutines sharing a connection would otherwise interleave their
+  statements), inside a ``SAVEPOINT``: a unit that fails is rolled back alone. Units run inside a
+  ``BEGIN IMMEDIATE`` transaction that is committed as soon as the units already waiting for the
+  lock have run: under load one fsynced ``COMMIT`` acknowledges many units (from many chats), and a
+  unit alone commits at once. A write method returns only after ITS commit, so whatever it returns
+  is durable (``synchronous=FULL``); a failed commit fails every unit of it.
+* **Reads** go through the reader connection (WAL: they see only committed rows and never wait
+  behind a write), so no reader ever sees a unit that is not yet committed. An in-memory database
+  (``":memory:"``, tests) has one connection: a read then first commits the open batch.
+* **Caches.** The store is its process's only writer (one bot process per database), so the small
+  per-game and per-chat values read at every action (a game's announce chat, stored message ids and
+  timer; a chat's language) are kept in memory, written through after each commit.
 
 The log is the game: the service folds it with :func:`rules.fold`. Nothing in ``events`` is ever
 updated or deleted (triggers refuse it); an undo is itself a logged event.
@@ -18,14 +29,15 @@ updated or deleted (triggers refuse it); an undo is itself a logged event.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import os
 import sqlite3
 import time
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 import aiosqlite
 
@@ -188,13 +200,48 @@ def _game_row(row: Sequence[Any]) -> GameRow:
     )
 
 
+@dataclass
+class _Batch:
+    """The units of the open transaction: ``done`` resolves at its COMMIT."""
+
+    done: "asyncio.Future[None]"
+    hooks: list[Callable[[], None]] = field(default_factory=list)
+    committer: "asyncio.Task[None] | None" = None
+
+
+@dataclass
+class _GameExtras:
+    """A game's small values read at every action (the cache; JSON decoded)."""
+
+    announce: str | None
+    messages: dict[str, int]
+    timer: dict[str, Any] | None
+
+
+async def _connect_reader(path: str | os.PathLike[str]) -> aiosqlite.Connection:
+    """The reader connection: autocommit, so every read sees what is committed by then."""
+    reader = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await reader.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        await reader.execute_fetchall("PRAGMA query_only=ON")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
+
+
 class Store:
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self._conn: aiosqlite.Connection | None = conn
+        self._reader = reader  # None: reads share the writer (an in-memory database)
         self._lock = asyncio.Lock()
+        self._batch: _Batch | None = None  # the open transaction's units, until its COMMIT
+        self._games: dict[int, _GameExtras] = {}  # written through after each commit
+        self._langs: dict[str, str | None] = {}
+        self._epoch = 0  # counts the commits that changed a cached value
 
     # --- life cycle ---------------------------------------------------------------------------
     @classmethod
@@ -216,17 +263,23 @@ class Store:
             await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await conn.execute_fetchall("PRAGMA foreign_keys=ON")
             await migrate(conn)
+            reader = None if str(path) == ":memory:" else await _connect_reader(path)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn)
+        return cls(conn, reader)
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connections (idempotent); an open batch is committed first."""
         conn, self._conn = self._conn, None
         if conn is not None:
             async with self._lock:
+                if self._batch is not None:
+                    await self._commit(conn)
                 await conn.close()
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            await reader.close()
 
     async def __aenter__(self) -> "Store":
         return self
@@ -244,23 +297,108 @@ class Store:
     # --- transactions -------------------------------------------------------------------------
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A connection to read committed rows from (see the module's docstring)."""
+        if self._reader is not None:
+            self.conn  # raises once the store is closed
+            yield self._reader
+            return
         async with self._lock:
-            yield self.conn
+            conn = self.conn
+            if self._batch is not None:
+                await self._commit(conn)
+            yield conn
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One ``BEGIN IMMEDIATE`` … ``COMMIT`` transaction under the write lock; rolled back on
-        any error (cancellation included)."""
+        """One unit of the group commit (see the module's docstring): its statements run under
+        the write lock inside a savepoint, rolled back alone on any error (cancellation
+        included); on leaving the block the caller waits for the batch's ``COMMIT``."""
         async with self._lock:
             conn = self.conn
-            await conn.execute_fetchall("BEGIN IMMEDIATE")
+            if self._batch is None:
+                await conn.execute_fetchall("BEGIN IMMEDIATE")
+                self._batch = _Batch(asyncio.get_running_loop().create_future())
+                self._batch.committer = asyncio.create_task(self._commit_when_idle())
+            batch = self._batch
+            hooks = len(batch.hooks)
+            await conn.execute_fetchall("SAVEPOINT unit")
             try:
                 yield conn
-                await conn.execute_fetchall("COMMIT")
             except BaseException:
-                if conn.in_transaction:
-                    await conn.rollback()
+                del batch.hooks[hooks:]
+                try:
+                    await conn.execute_fetchall("ROLLBACK TO unit")
+                    await conn.execute_fetchall("RELEASE unit")
+                except sqlite3.Error:  # SQLite rolled the whole batch back: its COMMIT fails
+                    pass
                 raise
+            await conn.execute_fetchall("RELEASE unit")
+        # shield: a caller cancelled now leaves the batch (and its own unit) to commit
+        await asyncio.shield(batch.done)
+
+    def _after_commit(self, hook: Callable[[], None]) -> None:
+        """Inside a unit: run ``hook`` once the batch is committed (not if the unit or the
+        batch fails). Hooks run in the units' order: the caches follow the committed rows."""
+        assert self._batch is not None, "only inside a write unit"
+        self._batch.hooks.append(hook)
+
+    async def _commit_when_idle(self) -> None:
+        """The batch's committer: it queues for the lock when the batch opens, so the units
+        already waiting run first, inside the batch; then it commits them all at once."""
+        async with self._lock:
+            if self._batch is not None and self._conn is not None:
+                try:
+                    await self._commit(self._conn)
+                except Exception:  # the batch's units have the error
+                    pass
+
+    async def _commit(self, conn: aiosqlite.Connection) -> None:
+        """COMMIT the open batch (under the lock) and tell its units how it went."""
+        batch, self._batch = self._batch, None
+        assert batch is not None
+        try:
+            await conn.execute_fetchall("COMMIT")
+        except BaseException as error:
+            if conn.in_transaction:
+                await conn.rollback()
+            self._forget()  # the store's state is in doubt: read it afresh
+            if not batch.done.done():
+                batch.done.set_exception(error if isinstance(error, Exception)
+                                         else StorageError("the commit was interrupted"))
+            raise
+        else:
+            for hook in batch.hooks:
+                hook()
+            if not batch.done.done():
+                batch.done.set_result(None)
+
+    async def _extras(self, game_id: int) -> "_GameExtras | None":
+        """The game's announce chat, message ids and timer (cached), or ``None``: no such game."""
+        extras = self._games.get(game_id)
+        if extras is None:
+            epoch = self._epoch
+            async with self._read() as conn:
+                rows = await conn.execute_fetchall(
+                    "SELECT announce, messages, timer FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                return None
+            extras = _GameExtras(
+                announce=rows[0][0],
+                messages={str(k): int(v) for k, v in json.loads(rows[0][1] or "{}").items()},
+                timer=json.loads(rows[0][2]) if rows[0][2] else None)
+            if epoch == self._epoch:  # no commit changed a cached value during the read
+                extras = self._games.setdefault(game_id, extras)
+        return extras
+
+    def _cache(self, game_id: int, **values: Any) -> None:
+        """Inside a unit: set the cached extras of the game once committed."""
+        def hook() -> None:
+            self._epoch += 1
+            extras = self._games.get(game_id)
+            if extras is not None:
+                for name, value in values.items():
+                    setattr(extras, name, value)
+        self._after_commit(hook)
 
     # --- games --------------------------------------------------------------------------------
     async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
@@ -319,9 +457,8 @@ class Store:
     @staticmethod
     async def _update_game(conn: aiosqlite.Connection, game_id: int, assignments: str,
                            params: tuple[Any, ...]) -> None:
-        await conn.execute_fetchall(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
-        changed = await conn.execute_fetchall("SELECT changes()")
-        if changed[0][0] == 0:
+        cursor = await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
+        if cursor.rowcount == 0:
             raise NoSuchGame(game_id)
 
     # --- the log ------------------------------------------------------------------------------
@@ -334,11 +471,13 @@ class Store:
         self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,
         finished: bool | None = None, result: str | None = None,
         outbox: Sequence[OutboxItem] = (),
+        timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
     ) -> list[int]:
         """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
         transaction set the game's end: ``finished=True`` marks it finished with ``result``,
-        ``finished=False`` reopens it, ``None`` leaves it; and queue the ``outbox`` messages the
-        events caused (0004). Either all of it is stored or nothing. Returns the outbox ids."""
+        ``finished=False`` reopens it, ``None`` leaves it; queue the ``outbox`` messages the
+        events caused (0004); and with ``timer`` store the game's timer: ``timer(outbox ids)``
+        (``None`` clears it). Either all of it is stored or nothing. Returns the outbox ids."""
         at = time.time()
         async with self._write() as conn:
             rows = await conn.execute_fetchall(
@@ -357,7 +496,10 @@ class Store:
                 await self._update_game(conn, game_id, "finished_at = ?, result = ?", (at, result))
             elif finished is False:
                 await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
-            return [await self._enqueue(conn, item, game_id, at) for item in outbox]
+            ids = [await self._enqueue(conn, item, game_id, at) for item in outbox]
+            if timer is not None:
+                await self._store_timer(conn, game_id, timer(ids))
+        return ids
 
     async def events(self, game_id: int) -> list[EventRow]:
         """The game's log in order (empty for an unknown game)."""
@@ -372,11 +514,23 @@ class Store:
             await conn.execute_fetchall(
                 "INSERT INTO chats(chat, lang) VALUES (?, ?)"
                 " ON CONFLICT(chat) DO UPDATE SET lang = excluded.lang", (chat, lang))
+            self._after_commit(lambda: self._set_cached_lang(chat, lang))
 
     async def lang(self, chat: str) -> str | None:
+        """The chat's language (``/lang``), or ``None`` (cached)."""
+        if chat in self._langs:
+            return self._langs[chat]
+        epoch = self._epoch
         async with self._read() as conn:
             rows = await conn.execute_fetchall("SELECT lang FROM chats WHERE chat = ?", (chat,))
-        return rows[0][0] if rows else None
+        lang = rows[0][0] if rows else None
+        if epoch == self._epoch:
+            self._langs.setdefault(chat, lang)
+        return lang
+
+    def _set_cached_lang(self, chat: str, lang: str) -> None:
+        self._epoch += 1
+        self._langs[chat] = lang
 
     # --- chat aliases (0002) ------------------------------------------------------------------
     async def set_alias(self, chat: str, home: str | None) -> None:
@@ -409,11 +563,11 @@ class Store:
         """Where the game's public announcements go (``None``: nowhere but its home chat)."""
         async with self._write() as conn:
             await self._update_game(conn, game_id, "announce = ?", (chat,))
+            self._cache(game_id, announce=chat)
 
     async def announce(self, game_id: int) -> str | None:
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall("SELECT announce FROM games WHERE id = ?", (game_id,))
-        return rows[0][0] if rows else None
+        extras = await self._extras(game_id)
+        return None if extras is None else extras.announce
 
     async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
         """Remember (or with ``None`` forget) the id of the message in ``slot`` of ``chat`` for the
@@ -426,18 +580,22 @@ class Store:
             else:
                 stored[key] = int(message_id)
             await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
+            self._cache(game_id, messages=stored)
 
     async def message(self, game_id: int, chat: str, slot: str) -> int | None:
-        async with self._read() as conn:
-            stored = await self._messages(conn, game_id)
-        return stored.get(_message_key(chat, slot))
+        key = _message_key(chat, slot)
+        extras = await self._extras(game_id)
+        if extras is None:
+            raise NoSuchGame(game_id)
+        return extras.messages.get(key)
 
     async def messages(self, game_id: int) -> dict[tuple[str, str], int]:
         """Every stored message id of the game, by ``(chat, slot)``."""
-        async with self._read() as conn:
-            stored = await self._messages(conn, game_id)
+        extras = await self._extras(game_id)
+        if extras is None:
+            raise NoSuchGame(game_id)
         out: dict[tuple[str, str], int] = {}
-        for key, message_id in stored.items():
+        for key, message_id in extras.messages.items():
             chat, _, slot = key.rpartition(" ")
             out[(chat, slot)] = message_id
         return out
@@ -452,13 +610,19 @@ class Store:
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
         """Store the game's running timer (a JSON-ready mapping), or clear it with ``None``."""
         async with self._write() as conn:
-            await self._update_game(conn, game_id, "timer = ?",
-                                    (None if timer is None else _dumps(dict(timer)),))
+            await self._store_timer(conn, game_id, timer)
+
+    async def _store_timer(self, conn: aiosqlite.Connection, game_id: int,
+                           timer: Mapping[str, Any] | None) -> None:
+        text = None if timer is None else _dumps(dict(timer))
+        await self._update_game(conn, game_id, "timer = ?", (text,))
+        self._cache(game_id, timer=None if text is None else json.loads(text))
 
     async def timer(self, game_id: int) -> dict[str, Any] | None:
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall("SELECT timer FROM games WHERE id = ?", (game_id,))
-        return json.loads(rows[0][0]) if rows and rows[0][0] else None
+        extras = await self._extras(game_id)
+        if extras is None or extras.timer is None:
+            return None
+        return copy.deepcopy(extras.timer)  # the caller's to change
 
     async def open_timers(self, prefix: str = "") -> dict[int, dict[str, Any]]:
         """The timers of the chats' current unfinished games, by game id (to re-arm them); with
@@ -510,23 +674,32 @@ class Store:
                 f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (row_id,))
         return _outbox_row(rows[0]) if rows else None
 
-    async def mark_sent(self, row_id: int, message_id: int | None = None) -> None:
+    async def mark_sent(self, row_id: int, message_id: int | None = None, *,
+                        row: OutboxRow | None = None) -> None:
         """The message left (``message_id``: what the chat answered). A send with a slot also
-        stores the id in the game's messages, in the same transaction, for later edits."""
+        stores the id in the game's messages, in the same transaction, for later edits.
+        ``row``: the row as the caller read it (saves reading it again; its chat, game, slot and
+        kind never change once queued, but for a chat that moved, which is read again)."""
         at = time.time()
         async with self._write() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT chat, game_id, slot, kind FROM outbox WHERE id = ?", (row_id,))
-            if not rows:
-                raise StorageError(f"no outbox row {row_id}")
-            chat, game_id, slot, kind = rows[0]
-            await conn.execute_fetchall(
+            if row is None or row.slot:
+                rows = await conn.execute_fetchall(
+                    "SELECT chat, game_id, slot, kind FROM outbox WHERE id = ?", (row_id,))
+                if not rows:
+                    raise StorageError(f"no outbox row {row_id}")
+                chat, game_id, slot, kind = rows[0]
+            else:
+                chat, game_id, slot, kind = row.chat, row.game_id, row.slot, row.kind
+            cursor = await conn.execute(
                 "UPDATE outbox SET state = 'sent', sent_at = ?, message_id = ?,"
                 " attempts = attempts + 1 WHERE id = ?", (at, message_id, row_id))
+            if cursor.rowcount == 0:
+                raise StorageError(f"no outbox row {row_id}")
             if kind == "send" and slot and game_id is not None and message_id is not None:
                 stored = await self._messages(conn, game_id)
                 stored[_message_key(chat, slot)] = int(message_id)
                 await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
+                self._cache(game_id, messages=stored)
 
     async def mark_attempt(self, row_id: int, error: str, *, give_up: bool = False) -> None:
         """A send failed: record it; ``give_up`` (a permanent error: blocked, chat not found)
@@ -578,6 +751,13 @@ class Store:
             await conn.execute_fetchall("UPDATE games SET announce = ? WHERE announce = ?", (new, old))
             await conn.execute_fetchall(  # what was queued for the old id goes to the new one
                 "UPDATE outbox SET chat = ? WHERE chat = ? AND state = 'pending'", (new, old))
+            self._after_commit(self._forget)
+
+    def _forget(self) -> None:
+        """Drop the caches (after a change that touches many rows at once)."""
+        self._epoch += 1
+        self._games.clear()
+        self._langs.clear()
 
 
     # --- host mode: tables, their step log, club channels (0003) ------------------------------
@@ -635,10 +815,9 @@ class Store:
         if not sets:
             return
         async with self._write() as conn:
-            await conn.execute_fetchall(
+            cursor = await conn.execute(
                 f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?", (*params, table_id))
-            changed = await conn.execute_fetchall("SELECT changes()")
-            if changed[0][0] == 0:
+            if cursor.rowcount == 0:
                 raise StorageError(f"no host table {table_id}")
 
     async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,

@@ -1,4 +1,4 @@
-"""The SQLite store: schema, migrations, the append-only log, transactions under one lock."""
+"""The SQLite store: schema, migrations, the append-only log, group-committed transactions."""
 
 from __future__ import annotations
 
@@ -204,6 +204,95 @@ async def test_concurrent_writers_do_not_interleave_transactions(store: Store) -
         assert {r.actor for r in rows} == {f"tg:{game}"}
         assert {r.event["name"] for r in rows} == {f"g{game}"}
     assert not store.conn.in_transaction
+
+
+# --- group commit ---------------------------------------------------------------------------
+def count_commits(store: Store) -> list[int]:
+    """Count the store's COMMITs (one fsync each): ``[n]``."""
+    commits = [0]
+    commit = store._commit
+
+    async def counted(conn: aiosqlite.Connection) -> None:
+        commits[0] += 1
+        await commit(conn)
+
+    store._commit = counted  # type: ignore[method-assign]
+    return commits
+
+
+async def test_concurrent_units_share_a_commit_and_each_is_durable(store: Store, db_path: Path) -> None:
+    """Writers waiting together are committed together (group commit): fewer COMMITs than
+    acknowledged writes, and every acknowledged write is in the file."""
+    games = [await store.create_game(f"tg:{n}", "tg:1", CONFIG, {}) for n in range(20)]
+    commits = count_commits(store)
+    await asyncio.gather(*(store.append(g, 1, rules.to_dict(rules.StartGame()), "tg:1") for g in games))
+    assert 1 <= commits[0] < len(games)
+    with closing(raw(db_path)) as conn:  # another connection: what is committed, nothing else
+        assert conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == len(games)
+
+
+async def test_a_failing_unit_is_rolled_back_alone(store: Store) -> None:
+    """A refused write inside a batch takes nothing of the other writes with it."""
+    a = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    b = await store.create_game("tg:2", "tg:1", CONFIG, {})
+    results = await asyncio.gather(
+        store.append(a, 1, rules.to_dict(rules.StartGame()), "tg:1"),
+        store.append(b, 5, rules.to_dict(rules.StartGame()), "tg:1"),  # not the next row
+        store.append_many(b, 1, [rules.to_dict(rules.StartGame())], "tg:1",
+                          timer=lambda ids: 1 / 0),  # fails after its insert: rolled back
+        store.set_lang("tg:1", "en"),
+        return_exceptions=True)
+    assert results[0] is None and results[3] is None
+    assert isinstance(results[1], StaleRevision) and isinstance(results[2], ZeroDivisionError)
+    assert [r.seq for r in await store.events(a)] == [1]
+    assert await store.events(b) == []
+    assert await store.timer(b) is None
+    assert await store.lang("tg:1") == "en"
+
+
+async def test_a_failed_commit_fails_every_unit_of_it(store: Store) -> None:
+    """If the COMMIT itself fails, no unit of the batch is acknowledged, and the caches are
+    read afresh (nothing of the lost batch is believed)."""
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    await store.set_timer(game, {"key": "old"})
+    conn = store.conn
+    execute = conn.execute_fetchall
+
+    async def failing(sql: str, *args: object) -> object:
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("disk I/O error")
+        return await execute(sql, *args)
+
+    conn.execute_fetchall = failing  # type: ignore[method-assign]
+    try:
+        results = await asyncio.gather(store.set_timer(game, {"key": "new"}),
+                                       store.append(game, 1, rules.to_dict(rules.StartGame()), "tg:1"),
+                                       return_exceptions=True)
+    finally:
+        conn.execute_fetchall = execute  # type: ignore[method-assign]
+    assert all(isinstance(r, sqlite3.OperationalError) for r in results)
+    assert await store.timer(game) == {"key": "old"}
+    assert await store.events(game) == []
+    await store.append(game, 1, rules.to_dict(rules.StartGame()), "tg:1")  # the store goes on
+    assert [r.seq for r in await store.events(game)] == [1]
+
+
+async def test_a_timer_is_stored_with_its_action_or_not_at_all(store: Store) -> None:
+    """``append_many(timer=...)``: the timer is computed from the queued messages' ids and
+    written in the action's transaction; a refused action leaves the old timer."""
+    from storage import OutboxItem
+
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    ids = await store.append_many(game, 1, [rules.to_dict(rules.StartGame())], "tg:1",
+                                  outbox=[OutboxItem("tg:1", {"text": "a"})],
+                                  timer=lambda ids: {"outbox": ids[0]})
+    assert await store.timer(game) == {"outbox": ids[0]}
+    with pytest.raises(StaleRevision):
+        await store.append_many(game, 1, [rules.to_dict(rules.Next())], "tg:1",
+                                timer=lambda ids: None)
+    assert await store.timer(game) == {"outbox": ids[0]}
+    await store.append_many(game, 2, [rules.to_dict(rules.Next())], "tg:1", timer=lambda ids: None)
+    assert await store.timer(game) is None
 
 
 async def test_the_log_survives_reopening(db_path: Path) -> None:

@@ -54,7 +54,7 @@ from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..logs import configure_logging
 from ..render import error_text, notice_text, result_text, status_text
-from ..service import Outcome, Render, Service, ServiceError
+from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..settings import Settings
 from . import panel as pn
 from .callbacks import Press, decode
@@ -388,9 +388,11 @@ class TelegramReferee:
         """The ``render`` an action passes to the service: after ``rules.apply`` and before the
         commit it turns the outcome into the outbox messages (judge: everything; group: public,
         with the new speech's timer line), so they are stored in the same transaction as the
-        event (ENGINEERING.md §1). What :meth:`_after_action` needs is left in ``plan``."""
+        event (ENGINEERING.md §1), and so is the timer of the speech that begins (or its end): a
+        process killed after the commit finds both. What :meth:`_after_action` needs is left in
+        ``plan``."""
 
-        async def render(outcome: Outcome) -> list[OutboxItem]:
+        async def render(outcome: Outcome) -> Staged:
             judge_cat = await self.cat(home)
             group = await self._group(outcome.game_id, home)
             group_cat = await self.cat(group) if group else None
@@ -406,13 +408,26 @@ class TelegramReferee:
             items: list[OutboxItem] = []
             if judge:
                 items.extend(OutboxItem(home, {"text": part}) for part in chunks(judge))
+            index: int | None = None
             if group and public_msg and group_cat is not None:
                 text = (public_msg if timer is None
                         else f"{public_msg}\n\n{timer.line(group_cat, self.clock())}")
-                plan.update(group=group, public=public_msg, group_index=len(items))
+                plan["group"], index = group, len(items)
                 items.append(OutboxItem(group, {"text": text}))
             plan["timer"] = timer
-            return items
+            if turn_key(before) == turn_key(outcome.state):
+                return Staged(items)  # the same speech goes on: its timer too
+            plan["ended"] = await self.service.timer(outcome.game_id)  # the speech's that ends
+
+            def stored(ids: Sequence[int]) -> dict[str, Any] | None:
+                if timer is None:
+                    return None
+                if index is not None:  # the countdown is edited into the group's announcement
+                    timer.group_chat, timer.group_base = group, public_msg
+                    timer.group_outbox = ids[index]  # its message id, once it is sent
+                return timer.to_dict()
+
+            return Staged(items, timer=stored)
 
         return render
 
@@ -435,14 +450,12 @@ class TelegramReferee:
         wait (429) or fails never undoes anything: the sender retries it on its own."""
         game_id = outcome.game_id
         if turn_key(before) != turn_key(outcome.state):
-            await self._stop_timer(game_id)
+            self._cancel_jobs(game_id)  # the store's timer changed with the action
+            ended = plan.get("ended")
+            if ended is not None:
+                await self._show_stopped(Timer.from_dict(ended))
         timer: Timer | None = plan.get("timer")
-        index = plan.get("group_index")
-        if timer is not None and index is not None and index < len(outcome.outbox):
-            timer.group_chat, timer.group_base = plan["group"], plan["public"]
-            timer.group_outbox = outcome.outbox[index]  # its message id, once it is sent
         if timer is not None:
-            await self.service.set_timer(game_id, timer.to_dict())
             self._arm(game_id, timer)
         await self.outbox.flush(home)
         if plan.get("group"):
@@ -477,9 +490,12 @@ class TelegramReferee:
         data = await self.service.timer(game_id)
         if data is None:
             return
-        timer = Timer.from_dict(data)
         await self.service.set_timer(game_id, None)
-        if timer.stage in (WARNED, PAUSED):  # a countdown left standing would mislead
+        await self._show_stopped(Timer.from_dict(data))
+
+    async def _show_stopped(self, timer: Timer) -> None:
+        """A speech's timer has stopped: a countdown left standing in the group would mislead."""
+        if timer.stage in (WARNED, PAUSED):
             timer.stage = "stopped"
             await self._edit_group_timer(timer)
 

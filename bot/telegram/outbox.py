@@ -128,7 +128,7 @@ class Outbox:
             return False
         except (Forbidden, BadRequest) as error:
             if row.kind == "edit" and "not modified" in str(error).lower():
-                await store.mark_sent(row.id, row.message_id)
+                await store.mark_sent(row.id, row.message_id, row=row)
                 return True
             log.warning("outbox %s: %s refused it, given up: %s", row.id, row.chat, error)
             await store.mark_attempt(row.id, f"{type(error).__name__}: {error}", give_up=True)
@@ -138,7 +138,7 @@ class Outbox:
             await store.mark_attempt(row.id, f"{type(error).__name__}: {error}")
             self._wait(row.chat, self.retry_delay)
             return False
-        await store.mark_sent(row.id, message_id)
+        await store.mark_sent(row.id, message_id, row=row)
         if message_id is not None and self._on_sent is not None:
             self._on_sent(row.chat, message_id)
         return True
