@@ -46,16 +46,17 @@ def _print_text(report: ReplayReport, out: TextIO, cat: Catalog) -> None:
         if line:
             print(line, file=out)
     print(file=out)
-    print(f"record {report.source} {report.game_id}" + ("" if report.complete else " (partial)"),
-          file=out)
+    print(cat.text("replay-record", source=report.source, game=str(report.game_id),
+                   partial="no" if report.complete else "yes"), file=out)
     for label, outcome in (("replay", report.report), ("record", report.recorded)):
-        print(f"{label}: winner={outcome['winner'] or '-'} departures={_departures(outcome)} "
-              f"cancelled_votes={outcome['cancelled_votes'] or '-'}", file=out)
-    for note in report.notes:
-        print(f"note: {note}", file=out)
+        print(cat.text("replay-outcome", label=label, winner=outcome["winner"] or "-",
+                       departures=_departures(outcome),
+                       cancelled=str(outcome["cancelled_votes"] or "-")), file=out)
+    for note in report.notes:  # the importer's notes and differences are technical, in English
+        print(cat.text("replay-note", note=note), file=out)
     for difference in report.differences:
-        print(f"difference: {difference}", file=out)
-    print("result: agrees" if report.agrees else "result: disagrees", file=out)
+        print(cat.text("replay-difference", difference=difference), file=out)
+    print(cat.text("replay-agrees" if report.agrees else "replay-disagrees"), file=out)
 
 
 def _print_json(report: ReplayReport, out: TextIO) -> None:
@@ -66,32 +67,34 @@ def _print_json(report: ReplayReport, out: TextIO) -> None:
 
 def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEFAULT_LANG) -> int:
     """Replay the record in ``path``; print to ``out``; return the exit status (0/1/2)."""
+    cat = catalog(lang)
     try:
         record = _load(path)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        _fail(out, as_json, "unreadable", str(error), None)
+        _fail(out, as_json, "unreadable", str(error), None, cat)
         return EXIT_UNREADABLE
     try:
         report = replay(record)
     except RecordError as error:
-        _fail(out, as_json, "record", error.message, error.field)
+        _fail(out, as_json, "record", error.message, error.field, cat)
         return EXIT_UNREADABLE
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
         # A value of the wrong shape that the importer's checks did not name: still a record we
         # cannot read (exit 2), never a disagreement (exit 1).
-        _fail(out, as_json, "record", f"malformed record ({type(error).__name__}: {error})", None)
+        _fail(out, as_json, "record", f"malformed record ({type(error).__name__}: {error})", None, cat)
         return EXIT_UNREADABLE
     if as_json:
         _print_json(report, out)
     else:
-        _print_text(report, out, catalog(lang))
+        _print_text(report, out, cat)
     return EXIT_AGREES if report.agrees else EXIT_DISAGREES
 
 
-def _fail(out: TextIO, as_json: bool, kind: str, message: str, field: str | None) -> None:
+def _fail(out: TextIO, as_json: bool, kind: str, message: str, field: str | None,
+          cat: Catalog) -> None:
     if as_json:
         print(json.dumps({"error": kind, "field": field, "message": message},
                          ensure_ascii=False), file=out)
     else:
-        where = f" {field}:" if field else ""
-        print(f"error {kind}{where} {message}", file=out)
+        print(cat.text("replay-error", kind=kind, field=f" {field}:" if field else "",
+                       message=message), file=out)

@@ -220,7 +220,7 @@ def test_cli_on_a_real_record(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_replay_cli(str(SHARED / "polemica" / "272910.json"), False, out) == 0
     text = out.getvalue()
-    assert text.rstrip().endswith("result: agrees")
+    assert text.rstrip().endswith(catalog("ru").text("replay-agrees"))
     # seed 5.2: seat 5's 4th foul after day 2's result → day 3's vote is not held
     assert _announced(rules.Notice(rules.Kind.VOTE_NOT_HELD, {"day": 3, "why": "5.2", "seat": 5})) in text
     out = io.StringIO()
@@ -235,7 +235,7 @@ def test_cli_on_a_real_record(tmp_path: Path) -> None:
     path.write_text(json.dumps(tampered), encoding="utf-8")
     out = io.StringIO()
     assert run_replay_cli(str(path), False, out) == 1
-    assert "difference: winner" in out.getvalue()
+    assert catalog("ru").text("replay-difference", difference="winner") in out.getvalue()
 
 
 # --- hand-made minimal records ---------------------------------------------------------------------
