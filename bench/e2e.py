@@ -221,13 +221,15 @@ async def _serve(options: dict[str, Any]) -> None:
     await app.start()
     await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES))
     print("ready", flush=True)
+    cpu = time.process_time()  # the bot's own CPU (all its threads) from here to the stop
     await asyncio.to_thread(sys.stdin.readline)
+    cpu = time.process_time() - cpu
     await app.updater.stop()
     await app.stop()
     await app.shutdown()
     if app.post_shutdown is not None:  # run_polling calls it after shutdown (closes the store)
         await app.post_shutdown(app)
-    print(json.dumps({"done": app.update_processor.done, **counts}), flush=True)
+    print(json.dumps({"done": app.update_processor.done, "cpu": cpu, **counts}), flush=True)
 
 
 class BotProcess:
@@ -726,6 +728,8 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool) -> Sec
          f"and {ref_stats['pressed']:,} pressed, {ref_stats['calls']:,} Bot API calls, "
          f"{ref_stats['errors']} errors logged; per update handled "
          f"{ref_stats['calls'] / max(1, ref_stats.get('done', 0)):.2f} Bot API calls, "
+         f"{1000 * ref_stats.get('cpu', 0) / max(1, ref_stats.get('done', 0)):.1f} ms of the bot "
+         f"process's CPU, "
          f"{ref_stats.get('statements', 0) / max(1, ref_stats.get('done', 0)):.1f} SQL statements "
          f"(the store's writer and reader connections), "
          f"{ref_stats.get('units', 0) / max(1, ref_stats.get('done', 0)):.2f} write units in "
@@ -733,6 +737,7 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool) -> Sec
          f"commit; each COMMIT one fsync, synchronous=FULL); echo: "
          f"{echo_stats.get('done', 0):,} updates, {echo_stats['calls']:,} calls "
          f"({echo_stats['calls'] / max(1, echo_stats.get('done', 0)):.2f} per update), "
+         f"{1000 * echo_stats.get('cpu', 0) / max(1, echo_stats.get('done', 0)):.1f} ms CPU per update, "
          f"{echo_stats['errors']} errors."),
         (f"e2e: at the sustained rates themselves: referee {ref_best.rate:,.0f}/s p50 "
          f"{1000 * ref_best.p(50):.1f} ms, p99 {1000 * ref_best.p(99):.1f} ms; echo "

@@ -41,6 +41,7 @@ class Catalog:
         self.lang = lang
         self._bundle = bundle
         self._keys = keys
+        self._texts = functools.lru_cache(maxsize=4096)(self._formatted)
 
     def __repr__(self) -> str:
         return f"Catalog({self.lang!r})"
@@ -64,11 +65,24 @@ class Catalog:
         return str(result), list(errors)
 
     def text(self, key: str, **args: Any) -> str:
-        """The message ``key`` formatted with ``args``; ``KeyError`` if there is no such message."""
+        """The message ``key`` formatted with ``args``; ``KeyError`` if there is no such message.
+        Formatting is pure, so the texts of the most used (key, args) are remembered (a status
+        panel names the same seats again and again)."""
+        try:
+            # the type too: 1, 1.0 and True are equal dict keys but may format differently
+            memo = (key, *((name, type(value), value) for name, value in sorted(args.items())))
+            return self._texts(memo)
+        except TypeError:  # an argument that cannot be a dict key: format it afresh
+            return self._text(key, args)
+
+    def _text(self, key: str, args: dict[str, Any]) -> str:
         result, errors = self.format(key, **args)
         if errors:
             log.warning("catalog %s: %s: %s", self.lang, key, "; ".join(map(str, errors)))
         return result
+
+    def _formatted(self, memo: tuple[Any, ...]) -> str:
+        return self._text(memo[0], {name: value for name, _, value in memo[1:]})
 
 
 def _load_resources(lang: str) -> tuple[list[ast.Resource], frozenset[str]]:
