@@ -93,9 +93,6 @@ class Settings(BaseSettings):
     telegram_rate_group: float = Field(default=20.0, ge=0)
     telegram_rate_group_period: float = Field(default=60.0, ge=0)
     telegram_max_retries: int = Field(default=3, ge=0)
-    # HTTP connections to the Bot API for the bot's calls (PTB's default is 256; httpcore scans
-    # its whole pool at every request, and the rate limiter allows ~30 calls a second anyway)
-    telegram_connections: int = Field(default=16, ge=1, le=256)
     telegram_panel_lag: int = Field(default=3, ge=0)
     telegram_host_vote_window: int = Field(default=10, ge=1)
     telegram_host_shooting: int = Field(default=20, ge=1)

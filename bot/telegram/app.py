@@ -972,8 +972,6 @@ def build_application(settings: Settings, service: Service | None = None, *,
         Application.builder()
         .token(settings.telegram_token.get_secret_value())
         .concurrent_updates(PerChatUpdateProcessor())
-        .connection_pool_size(settings.telegram_connections)
-        .pool_timeout(10.0)  # a burst waits for a free connection rather than failing after 1 s
         .rate_limiter(HostRateLimiter(
             overall_max_rate=settings.telegram_rate_overall, overall_time_period=1,
             group_max_rate=settings.telegram_rate_group,
