@@ -91,6 +91,29 @@ class JsonFormatter(RedactingFormatter):
         return self.redact(json.dumps(redacted, ensure_ascii=False, default=str))
 
 
+class NetworkNoise(logging.Filter):
+    """A network failure (no route to the Bot API, a timeout) is one line, not a traceback:
+    the exception's text joins the message and its traceback is dropped. PTB logs each failed
+    try of its start-up retry loop this way; every other exception keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and _is_network(error):
+            record.msg = f"{record.getMessage()}: {type(error).__name__}: {error}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def _is_network(error: BaseException) -> bool:
+    try:
+        from telegram.error import NetworkError
+    except ImportError:  # pragma: no cover - python-telegram-bot is a dependency
+        return False
+    return isinstance(error, NetworkError)
+
+
 def formatter(secrets: Iterable[str], fmt: LogFormat = "text") -> RedactingFormatter:
     """The formatter of ``MAFIA_REFEREE_LOG_FORMAT`` with ``secrets`` redacted."""
     return JsonFormatter(secrets) if fmt == "json" else RedactingFormatter(secrets)
@@ -102,6 +125,7 @@ def configure_logging(*secrets: str, level: int = logging.INFO, fmt: LogFormat =
     with every secret redacted; ``noisy`` loggers at WARNING. Returns the handler."""
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(formatter(secrets, fmt))
+    handler.addFilter(NetworkNoise())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -29,6 +29,7 @@ from pydantic import SecretStr
 from bot import health, logs
 from bot.cli import COMMANDS, _parser, main
 from bot.i18n import LANGS, catalog
+from bot.telegram.webhook import START_RETRIES
 from bot.settings import Settings
 from storage import Store
 from storage.migrate import bundled
@@ -423,7 +424,7 @@ def test_webhook_mode_when_the_url_is_set(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert called["webhook"] == {
         "listen": "0.0.0.0", "port": 8443, "url_path": "tg/hook",
         "webhook_url": "https://referee.example.org/tg/hook", "secret_token": "s3cret-Token_1",
-        "allowed_updates": list(app.ALLOWED_UPDATES)}
+        "allowed_updates": list(app.ALLOWED_UPDATES), "bootstrap_retries": START_RETRIES}
     # The webhook secret is redacted in the logs like the token.
     assert called["logging"] == ((TOKEN, "s3cret-Token_1"), {"fmt": "json"})
 

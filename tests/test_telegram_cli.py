@@ -62,3 +62,28 @@ async def test_the_bot_runs_as_a_process_until_interrupted(variable: str, tmp_pa
         log = out.decode() + err.decode()
         assert fake.token not in log and fake.token.split(":")[1] not in log
         assert (tmp_path / "referee.sqlite3").is_file()
+
+
+async def test_without_a_route_to_telegram_it_tries_a_few_times_and_exits_1(tmp_path: Path) -> None:
+    """No Bot API at the address (a network failure at start-up): a few tries, then exit 1 with
+    a line that says what is wrong (the service manager restarts it) and no traceback; the token
+    never in the log."""
+    import socket
+
+    with socket.socket() as probe:  # a port on 127.0.0.1 that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token = "123456:secret-part-of-the-token"
+    env = {k: v for k, v in os.environ.items() if k not in TOKEN_VARS and not k.startswith("MAFIA_REFEREE_")}
+    env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": token,
+                "MAFIA_REFEREE_TELEGRAM_BASE_URL": f"http://127.0.0.1:{port}/bot",
+                "MAFIA_REFEREE_DB": str(tmp_path / "referee.sqlite3")})
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    log = out.decode() + err.decode()
+    assert process.returncode == 1, log
+    assert "cannot reach the Telegram Bot API" in log
+    assert "Traceback" not in log
+    assert token not in log and "secret-part-of-the-token" not in log

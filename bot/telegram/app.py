@@ -39,7 +39,9 @@ from telegram import (
     BotCommand, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update,
 )
 from telegram.constants import ChatMemberStatus
-from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
+from telegram.error import (
+    BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, TelegramError,
+)
 from telegram.ext import (
     Application, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler, Job,
     MessageHandler, filters,
@@ -62,7 +64,7 @@ from .host import HostRateLimiter, TelegramHost
 from .outbox import Outbox
 from .routing import judge_text, public_text, turn_key, undo_texts
 from .timer import PAUSED, WARNED, Timer, pause_or_resume
-from .webhook import start_heartbeat, webhook_available, webhook_options
+from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
 
@@ -1016,8 +1018,14 @@ def run(settings: Settings) -> int:
         if settings.telegram_webhook_url:
             app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES)))
         else:
-            app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
+            # a few tries with PTB's backoff before giving up to the service manager's restart
+            app.run_polling(allowed_updates=list(ALLOWED_UPDATES), bootstrap_retries=START_RETRIES)
     except InvalidToken:
         log.error("Telegram refused the token")
+        return 1
+    except NetworkError as error:  # TimedOut too: no route to the Bot API at start-up
+        log.error("cannot reach the Telegram Bot API at %s: %s (the service manager restarts "
+                  "the bot; nothing stored is lost)", settings.telegram_base_url or
+                  "https://api.telegram.org", error)
         return 1
     return 0

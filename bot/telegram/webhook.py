@@ -27,6 +27,10 @@ def webhook_available() -> bool:
     return importlib.util.find_spec("tornado") is not None
 
 
+#: Tries to reach the Bot API at start-up before ``mafia-referee telegram`` exits with 1.
+START_RETRIES = 3
+
+
 def webhook_options(settings: Settings, allowed_updates: list[str]) -> dict[str, Any]:
     """The keyword arguments of ``Application.run_webhook`` for the settings (URL set)."""
     assert settings.telegram_webhook_url
@@ -38,6 +42,7 @@ def webhook_options(settings: Settings, allowed_updates: list[str]) -> dict[str,
         "webhook_url": settings.telegram_webhook_url,
         "secret_token": secret.get_secret_value() if secret is not None else None,
         "allowed_updates": allowed_updates,
+        "bootstrap_retries": START_RETRIES,  # like polling: a few tries, then exit 1
     }
 
 
