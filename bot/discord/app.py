@@ -68,7 +68,7 @@ from .countdown import channel_text, timer_line
 from .host import DiscordHost, HostButton
 from .host import commands as host_commands
 from .host.driver import is_ours as is_host_button
-from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
+from .keys import PREFIX, chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .rights import TIMEOUT_RIGHT, missing, rights_text
 
 log = logging.getLogger(__name__)
@@ -681,10 +681,7 @@ class DiscordReferee:
     async def _rearm(self) -> None:
         """After a restart: every running timer of an open Discord game is armed again (a
         deadline that passed meanwhile fires at once). Other adapters' games are left alone."""
-        for game_id, data in (await self.service.open_timers()).items():
-            row = await self.service.store.game(game_id)
-            if row is None or not is_discord(row.chat):
-                continue
+        for game_id, data in (await self.service.open_timers(prefix=PREFIX)).items():
             timer = Timer.from_dict(data)
             if timer.live:
                 self._arm(game_id, timer)
