@@ -65,6 +65,21 @@ def test_newgame_options() -> None:
         parse_newgame(["no_such_option=1"], vote_window=10, shooting=20, silenced=10)
 
 
+def test_the_absent_option() -> None:
+    """``absent_after`` (issue #4: "what … a stated option say"): 2 silent speeches in a row by
+    default, ``absent=N`` 0–10 (0 = off); kept with the table's spec."""
+    assert parse_newgame([], vote_window=10, shooting=20, silenced=10).options.absent_after == 2
+    for arg, value in (("absent=0", 0), ("absent=3", 3), ("absent_after=10", 10)):
+        spec = parse_newgame([arg], vote_window=10, shooting=20, silenced=10)
+        assert spec.options.absent_after == value
+        assert TableSpec.from_dict(spec.to_dict()).options.absent_after == value
+    for bad in ("absent=11", "absent=-1", "absent=two"):
+        with pytest.raises(HostError):
+            parse_newgame([bad], vote_window=10, shooting=20, silenced=10)
+    # a table stored before the option existed gets the default
+    assert TableSpec.from_dict({"host": {"seating": "join"}}).options.absent_after == 2
+
+
 def test_the_deal_is_the_rules_deck() -> None:
     """R1.1: 7 red with one Sheriff, 3 black with one Don; seeded, it is reproducible."""
     for seed in range(20):
@@ -85,6 +100,11 @@ def test_the_plan_follows_the_engine() -> None:
     assert (plan.kind, plan.seat, plan.seconds) == ("speech", 1, 60)  # F24 §4.3.1–4.3.2
     assert st.writers(state, plan) == {1}
     assert st.speaks_out_of_turn(state, plan, 2) and not st.speaks_out_of_turn(state, plan, 1)
+    # seed 4.1.1 by day (a foul), seed 4.2.6 at night (night talk: a disqualifying foul)
+    assert st.out_of_turn_reason(state, plan, 2) == "4.1.1"
+    assert st.out_of_turn_reason(state, plan, 1) is None
+    night_zero = play()
+    assert st.out_of_turn_reason(night_zero, st.plan(night_zero, OPTIONS), 2) == "4.2.6"
     fouled = play(rules.Next(), *[rules.Penalty(seat=3, reason="4.1.1")] * 3, rules.Next(), rules.Next())
     plan = st.plan(fouled, OPTIONS)  # seed 4.4: #3's minute is silent, he may still nominate
     assert (plan.kind, plan.seat, plan.seconds) == ("silenced", 3, OPTIONS.silenced)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
 import pytest
 
@@ -108,58 +108,104 @@ async def test_a_night_looks_the_same_with_the_sheriff_gone(tmp_path: Path) -> N
     assert not any("Шериф, кого проверить?" in x for x in sheriff_gone)  # nobody to ask
 
 
-async def test_an_event_logged_before_a_crash_is_announced_after_the_restart(
-        fake: FakeBotAPI, tmp_path: Path) -> None:
-    """The process died after logging an event and before opening the next step: on start-up the
-    event's announcements are derived again from the log (nothing acknowledged is lost) and the
-    step the rules expect opens."""
-    from bot.service import Service
-    from rules import Next, Nominate
-    from storage import Store
+def first_versions(fake: FakeBotAPI, chat: Any, text: str) -> int:
+    """How many messages the bot posted to ``chat`` with ``text`` in their first version."""
+    return sum(1 for m in fake.sent(chat) if text in (m.texts[0] if m.texts else ""))
 
+
+async def test_an_event_committed_before_a_crash_is_announced_once_after_the_restart(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    """The process dies right after committing two events (their announcements are in the
+    outbox, written in the same transaction, not yet sent; the table never heard of the second):
+    after the restart each is posted exactly once, in order (issue #4: "a one-off announcement
+    can repeat only if the process died while sending it"), and the step the rules expect — #2's
+    speech, F24 §4.3.2 — takes the queued message as its own: its button works."""
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
     async with host_table(fake, db, world) as t:
         await t.open_and_fill()
         first = await t.wait_floor(1)
         seen = t.seen
-    store = await Store.open(db)  # what the bot had committed when it died
-    try:
-        service = Service(store)
-        await service.act(f"tg:{world.group.id}", "tg:bot", Nominate(by=1, target=5))
-        await service.act(f"tg:{world.group.id}", "tg:bot", Next())
-    finally:
-        await store.close()
+
+        async def died(*args: Any, **kwargs: Any) -> None:  # nothing after the commit happens
+            return None
+
+        t.host.referee.outbox.flush = died
+        await t.say(t.user(1), "/nominate 5")  # the step goes on: its line is queued alone
+        assert (await t.state()).nominees == [5]
+        t.host._advance = died  # type: ignore[method-assign]  # dies right after the next commit
+        await t.press(t.user(1), t.step_message(), "Пас")
+        assert (await t.state()).speaker == 2
+        assert first_versions(fake, t.group, "выставляет игрока №5") == 0
+        assert first_versions(fake, t.group, "Слово игроку №2") == 0
     async with host_table(fake, db, world) as t:
         t.seen = seen
         step = await t.wait_floor(2)
+        nominated = [i for i, m in enumerate(fake.sent(t.group))
+                     if "Игрок №1 выставляет игрока №5. Принято." in (m.texts[0] or "")]
+        floor = [i for i, m in enumerate(fake.sent(t.group)) if m.message_id == step.message]
+        assert len(nominated) == 1 and len(floor) == 1 and nominated[0] < floor[0]
         text = fake.message(t.group, step.message).text or ""
-        assert "Игрок №1 выставляет игрока №5. Принято." in text
-        assert "Слово — №2 Борис — 60 секунд." in text
+        assert "Слово игроку №2 — 60 секунд." in text and "Слово — №2 Борис — 60 секунд." in text
+        assert first_versions(fake, t.group, "Слово игроку №2") == 1  # posted once, then edited
         assert (fake.message(t.group, first.message).text or "").endswith("окончено.")
+        await t.press(t.user(2), t.step_message(), "Пас")  # the taken message has its buttons
+        await t.wait_floor(3)
         assert (await t.state()).nominees == [5]
+        assert first_versions(fake, t.group, "выставляет игрока №5") == 1
 
 
-async def test_a_foul_logged_before_a_crash_is_announced_after_the_restart(
+async def test_a_foul_committed_before_a_crash_is_announced_once_after_the_restart(
         fake: FakeBotAPI, tmp_path: Path) -> None:
-    """The same inside a speech: the step goes on, the foul's notice is posted after the restart."""
-    from bot.service import Service
-    from rules import Penalty
-    from storage import Store
-
+    """The same inside a speech: the host's foul (seed 4.1) is committed, its line still in the
+    outbox when the process dies; after the restart it is posted once and the speech goes on."""
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
     async with host_table(fake, db, world) as t:
         await t.open_and_fill()
         first = await t.wait_floor(1)
         seen = t.seen
-    store = await Store.open(db)
-    try:
-        await Service(store).act(f"tg:{world.group.id}", "tg:bot", Penalty(seat=6, reason="4.1.1"))
-    finally:
-        await store.close()
+
+        async def died(chat: str) -> None:
+            return None
+
+        t.host.referee.outbox.flush = died
+        await t.say(t.owner, "/foul 6")
+        assert (await t.state()).seat(6).fouls == ["foul"]
+        assert not any("Игроку №6 — фол" in x for x in t.group_texts())
     async with host_table(fake, db, world) as t:
         await fake.wait_for(lambda: any("Игроку №6 — фол" in x for x in t.group_texts()))
         t.seen = seen - 1
         assert (await t.wait_floor(1)).no == first.no  # the same speech goes on
+        await asyncio.sleep(0.3)
         assert sum("Игроку №6 — фол" in x for x in t.group_texts()) == 1
+
+
+async def test_a_429_on_an_announcement_delays_it_in_order_and_loses_nothing(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    """A 429 (the rate limiter's own retries off) on a hosted game's announcement: the events
+    are committed at once and the game moves on; the sender waits ``retry_after`` and then posts
+    the held line and the next step's message, in order, once each (issue #4, ENGINEERING.md
+    §1); the step takes its message when it leaves and its buttons work."""
+    world = make_world(fake)
+    async with host_table(fake, tmp_path / "db.sqlite3", world, retries=0) as t:
+        await t.open_and_fill()
+        await t.wait_floor(1)
+        group = t.group
+        fake.fail_next("sendMessage", 429, retry_after=1,
+                       match=lambda p: str(p.get("chat_id")) == str(group.id))
+        await t.say(t.user(1), "/nominate 5")
+        await t.press(t.user(1), t.step_message(), "Пас")
+        state = await t.state()  # both committed, although the group has heard of neither
+        assert state.nominees == [5] and state.speaker == 2
+        assert first_versions(fake, group, "выставляет игрока №5") == 0
+        assert first_versions(fake, group, "Слово игроку №2") == 0
+        step = await t.wait_floor(2, timeout=5)
+        texts = [m.texts[0] or "" for m in fake.sent(group)]
+        nominated = [i for i, x in enumerate(texts) if "Игрок №1 выставляет игрока №5. Принято." in x]
+        floor = [i for i, x in enumerate(texts) if "Слово игроку №2 — 60 секунд." in x]
+        assert len(nominated) == 1 and len(floor) == 1 and nominated[0] < floor[0]
+        assert fake.sent(group)[floor[0]].message_id == step.message
+        await t.press(t.user(2), t.step_message(), "Пас")
+        await t.wait_floor(3)
+        assert await t.service.store.pending() == []

@@ -38,11 +38,12 @@ RU_SECRETS = ("Роли:", "Дон — №", "мафия — №", "Шериф �
 
 
 def host_settings(fake: FakeBotAPI, db: Path, *, scale: float = SCALE, seed: int | None = 7,
-                  lang: str = "ru") -> Settings:
+                  lang: str = "ru", retries: int = 3) -> Settings:
+    """``retries=0``: the rate limiter does not retry a 429 itself (the outbox must)."""
     return Settings(telegram_token=fake.token, telegram_base_url=fake.base_url, db=db, lang=lang,
                     telegram_timer_scale=scale, telegram_rate_overall=1000,
                     telegram_rate_group=1000, telegram_rate_group_period=1,
-                    telegram_max_retries=3, telegram_host_seed=seed)
+                    telegram_max_retries=retries, telegram_host_seed=seed)
 
 
 @asynccontextmanager

@@ -1,8 +1,8 @@
 """Host mode around the game: the lobby (exactly ten players, R1.1; a player must have opened the
 bot so that his role can reach him), the bot's rights in the group, stopping a table, muting
 ("only the speaker writes", F24 §4.3.1) and the fouls the bot gives by itself for speaking out of
-one's minute (seed 4.1.1) up to a removal (seed 4.4, 4.5, 5.1); leaving the group or blocking the
-bot is leaving the table (seed 4.2.1)."""
+one's minute (seed 4.1.1) up to a removal (seed 4.4, 4.5, 5.1), or for talking at night (seed
+4.2.6); leaving the group or blocking the bot is leaving the table (seed 4.2.1)."""
 
 from __future__ import annotations
 
@@ -190,3 +190,19 @@ async def test_fouls_for_speaking_out_of_turn_up_to_a_removal(fake: FakeBotAPI, 
         await t.wait_over()
         assert (await t.state()).result.winner is Team.RED
         assert (await t.state()).result.why == "team_loss"
+
+
+async def test_talking_at_night_is_a_disqualifying_foul(fake: FakeBotAPI, tmp_path: Path) -> None:
+    """Seed 4.2.6: «ночные» разговоры или выкрики are a disqualifying foul (not 4.1.1): a player who
+    writes in the group at night (night 0 too, F24 §4.2) leaves at once, without a last word
+    (seed 4.5); the message is deleted where the bot may."""
+    async with host_table(fake, tmp_path / "db.sqlite3") as t:
+        await t.open_and_fill(f"{FAST} mute=foul timers.mafia_meeting=60")
+        assert any("ночью — дисквалифицирующий фол (4.2.6)" in x for x in t.group_texts())
+        said = await t.say(t.user(4), "Кто тут шевелится?")
+        assert said.deleted
+        departure = (await t.state()).seat(4).departure
+        assert departure is not None and departure.cause is Cause.DISQUALIFICATION
+        assert departure.reason == "4.2.6" and departure.phase == "night"
+        await fake.wait_for(lambda: any("Игрок №4 удалён и покидает игру без последнего слова"
+                                        in x for x in t.group_texts()))

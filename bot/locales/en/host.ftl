@@ -16,9 +16,16 @@ host-lobby-player = { $index }. { $name }{ $reachable ->
     [yes] { "" }
    *[no] { " " }— has not opened a private chat with the bot yet
  }
+host-lobby-absent = Missed turns: { $count ->
+    [0] a silent speech simply runs out.
+   *[other] { $count } own { $count ->
+        [one] speech
+       *[other] speeches
+    } in a row with nothing written and nothing pressed is leaving the table, a disqualifying foul (4.2.1).
+ } An unraised hand goes to the last nominee (4.4.8), a shot not fired is a miss, a check not made is not made.
 host-lobby-open-bot = To get your role, open a private chat with the bot and press Start: { $link }
 host-rights-read = ⚠ The bot cannot see the group's messages: make it an admin (or turn privacy mode off), or it will not notice speech out of turn and "pass".
-host-rights-restrict = ⚠ The bot may not restrict members (or this is not a supergroup): speaking out of one's minute is possible, but it is a foul (4.1.1).
+host-rights-restrict = ⚠ The bot may not restrict members (or this is not a supergroup): speaking out of one's minute is possible, but it is a foul (4.1.1), and at night a disqualifying foul (4.2.6).
 host-rights-delete = ⚠ The bot may not delete messages: messages out of turn will stay in the chat.
 host-btn-join = Join ✋
 host-btn-leave = Leave
@@ -40,7 +47,7 @@ host-started = 🎲 The game begins. Host: { $host }.
     { $seats }
     { $mode ->
         [restrict] Only the player whose minute it is may write: the bot restricts the others during a speech.
-       *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1).
+       *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1), at night a disqualifying foul (4.2.6).
     }{ $fallback ->
         [yes] { " " }(The bot cannot restrict members.)
        *[no] { "" }
@@ -115,6 +122,10 @@ host-taken = Taken: you may change it until the step ends.
 ## The game goes on
 
 host-mute-failed = ⚠ The bot may no longer restrict members: from now on speaking out of turn is a foul (4.1.1).
+host-absent = { $seat }: { $count } own { $count ->
+    [one] speech
+   *[other] speeches
+ } in a row with nothing written and nothing pressed — leaving the table (4.2.1).
 host-stopped = ⏹ The game was stopped by { $who }.
 host-busy = A lobby or a game is already on at this table. The host or an admin may stop it: /stop.
 host-judge-linked = This group is linked to a judge's game (/link). For the bot to host a table here, the judge must /unlink first.

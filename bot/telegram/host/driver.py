@@ -13,9 +13,25 @@ buttons, private prompts at night, mutes), collects the players' inputs, and whe
   jobs; jobs bypass PTB's per-chat update order).
 * Only the speaker writes (:mod:`.steps`): with the right to restrict members the bot mutes the
   other players (``restrictChatMember`` with ``until_date``); otherwise — and for the admins no
-  bot can mute — a message out of one's minute is a foul (seed 4.1.1), deleted where allowed.
+  bot can mute — a message out of one's minute is a foul (seed 4.1.1), at night (night 0 too)
+  a disqualifying foul for night talk (seed 4.2.6), deleted where allowed.
 * Private notices never reach the group: the roles go to each player, a check's answer to its
   checker, nothing else (F24 §4.4.13, §4.5.4).
+* What an action announces leaves through the persistent outbox (:mod:`..outbox`, ENGINEERING.md
+  §1): :meth:`TelegramHost._renderer` renders it when the service applies the event and it is
+  queued in the SAME transaction — the lines of the event (fouls, nominations, the vote's result,
+  «Наступает ночь», the night's result, the result), the players' cards, the checks' answers, the
+  club channel's notes. The new step's group message is queued there too, the event's lines above
+  its step line, under the slot :func:`step_slot`; once the sender has posted it the driver takes
+  its id and from then on only edits it (its buttons, countdown, closing). A 429 delays the
+  queue in order; a restart sends what is still queued (``Outbox.drain_all``) and the driver
+  re-derives nothing: a one-off line repeats only if the process died while sending it. Status
+  messages — the lobby, a step's message after its first post, the night prompts in private —
+  are edits of stored messages or re-sent only when their id was never stored.
+* A player who misses his turns: the rules' defaults (a hand not raised goes to the last
+  nominee, F24 §4.4.8; a shot not fired is a miss, §4.5.5; a check not made is not made) and the
+  stated option ``absent_after`` (:class:`.options.HostOptions`): that many silent own speeches
+  in a row are leaving the table, seed 4.2.1. Leaving the group or blocking the bot is too.
 
 Handlers are registered in group :data:`HOST_GROUP`, ahead of the judge mode's; what is not host
 business falls through to them untouched.
@@ -30,7 +46,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from telegram import (
     ChatMemberUpdated, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
@@ -45,12 +61,13 @@ from telegram.ext import (
 
 import rules
 from rules import Kind, Phase
+from storage import OutboxItem
 
 from ... import commands as cmds
 from ...commands import Act, CommandError
 from ...i18n import Catalog
 from ...render import error_text, result_text, seat_label, status_text
-from ...service import Outcome, Service, ServiceError
+from ...service import Outcome, Render, Service, ServiceError
 from ...settings import Settings
 from . import steps as st
 from . import views as vw
@@ -63,7 +80,6 @@ BOT = "tg:bot"  # the judge of every hosted game
 PREFIX = "tg:"
 HOST_GROUP = -1  # PTB handler group: before the judge mode's handlers (group 0)
 TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
-OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute
 LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table (a disqualifying foul)
 HOST_COMMANDS = frozenset({"newgame", "stop", "channel", "protocol", "foul", "warn", "dq", "ppk",
                            "unfoul", "nominate", "nom", "pass", "пас", "status"})
@@ -72,6 +88,8 @@ PENALTY_COMMANDS = frozenset({"foul", "warn", "dq", "ppk", "unfoul"})
 JUDGE_GROUP_COMMANDS = frozenset({"link", "takeover", "unlink"})  # refused while a table plays
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 LIVE = ("lobby", "running")
+OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
+ADOPT_POLL = 0.5  # real seconds between looks for a queued step message the outbox has not sent
 
 Context = CallbackContext[Any, Any, Any, Any]
 _Refusal = (CommandError, ServiceError, rules.RuleError, HostError)
@@ -83,6 +101,17 @@ def key(chat_id: int) -> str:
 
 def chat_id_of(chat: str) -> int:
     return int(chat.removeprefix(PREFIX))
+
+
+def _same_night(old: Step | None, plan: Plan) -> bool:
+    """The next step of the same night: the night keeps one group message, edited (F24 §4.5)."""
+    return (old is not None and old.at_night and plan.kind in st.NIGHT_STEPS
+            and plan.night == old.night)
+
+
+def step_slot(no: int, step_key: str) -> str:
+    """The outbox slot of step ``no``'s group message (its id is stored under it once sent)."""
+    return f"host:{no}:{step_key}"
 
 
 def display_name(user: Any) -> str:
@@ -307,6 +336,32 @@ class TelegramHost:
         self.app.job_queue.run_once(self._on_deadline, max(0.0, step.deadline - now),
                                     data=(table.id, step.no), name=self._job_name(table),
                                     job_kwargs=options)
+        self._arm_adopt(table)
+
+    def _arm_adopt(self, table: Table) -> None:
+        """While the step's message waits in the outbox (a 429), look again in a moment."""
+        step = table.step
+        if step is None or step.message is not None or not step.slot:
+            return
+        if self.app is None or self.app.job_queue is None:
+            return
+        self.app.job_queue.run_once(self._on_adopt, ADOPT_POLL, data=(table.id, step.no),
+                                    name=self._job_name(table),
+                                    job_kwargs={"misfire_grace_time": None})
+
+    async def _on_adopt(self, context: Context) -> None:
+        table_id, no = context.job.data  # type: ignore[union-attr, misc]
+        table = await self._load(table_id)
+        if table is None:
+            return
+        async with self._lock(table.chat):
+            step = table.step
+            if table.status != "running" or step is None or step.no != no or step.message is not None:
+                return
+            current = await self.service.current(table.chat)
+            if current is not None:
+                await self._show(table, current.state)
+            self._arm_adopt(table)
 
     async def _on_warn(self, context: Context) -> None:
         table_id, no = context.job.data  # type: ignore[union-attr, misc]
@@ -352,6 +407,11 @@ class TelegramHost:
                     log.exception("host: cannot resume table %s", table.id)
 
     async def _resume_table(self, table: Table) -> None:
+        """Resume a running table. What its last events announced is in the outbox (queued with
+        them) and the sender drains it at start-up: nothing is derived again from the log here.
+        The step the rules expect is resumed, or opened if the process died between an event and
+        its step; a step message the outbox still holds (or has just sent) is taken, not posted
+        again."""
         current = await self.service.current(table.chat)
         if current is None or current.game_id != table.game_id:
             table.status = "stopped"
@@ -359,29 +419,161 @@ class TelegramHost:
             return
         plan = st.plan(current.state, table.spec.options)
         step = table.step
-        # Events logged after the last announcement (the process died in between): their words
-        # are derived again from the log — the log is the outbox of record — and posted.
-        notices = await self._notices_since(table, step.revision if step is not None else 0)
-        lines = vw.public_lines(notices, await self._cat(table.chat))
-        await self._answers(table, current.state, notices)
         if step is not None and step.key == plan.key and plan.kind != "over":
             if step.message is None:
                 await self._show(table, current.state)
-            if lines:
-                await self._send(table.chat, "\n".join(lines))
-                step.revision = current.revision
-                await self._save(table, "step")
             await self._prompt_all(table, current.state)  # any prompt not sent before the stop
             await self._sync_mutes(table, current.state, plan)
             self._arm(table)
             return
-        await self._advance(table, current, lines)
+        await self._advance(table, current, {})
 
-    async def _notices_since(self, table: Table, revision: int) -> list[rules.Notice]:
-        """The notices of the game's logged events after ``revision`` (replayed by the engine)."""
+    # --- the game: acting, and moving from step to step ------------------------------------------
+    async def _act(self, table: Table, event: rules.Event, render: Render | None = None) -> Outcome:
+        return await self.service.act(table.chat, BOT, event, render=render)
+
+    async def _act_and_advance(self, table: Table, event: rules.Event, *,
+                               lead: list[str] | None = None) -> Outcome:
+        """Apply one event (the rules may refuse it): what it announces — ``lead`` lines first —
+        is queued with it in the outbox (:meth:`_renderer`); then the step the rules expect."""
+        box: dict[str, Any] = {"lead": list(lead or [])}
+        outcome = await self._act(table, event, self._renderer(table, box))
+        await self._advance(table, outcome, box)
+        return outcome
+
+    def _renderer(self, table: Table, box: dict[str, Any],
+                  before: Callable[[Outcome], Awaitable[list[OutboxItem]]] | None = None) -> Render:
+        """The ``render`` of an action (run by the service after ``rules.apply``, before the
+        commit): the messages it causes, queued in the same transaction (ENGINEERING.md §1).
+        ``before(outcome)`` may add messages ahead of them. What :meth:`_advance` needs is left
+        in ``box`` (``slot``: the new step message's; ``over``; ``chats``: who got something)."""
+
+        async def render(outcome: Outcome) -> list[OutboxItem]:
+            items: list[OutboxItem] = list(await before(outcome)) if before is not None else []
+            items.extend(await self._answer_items(table, outcome))
+            items.extend(await self._group_items(table, outcome, box))
+            box["chats"] = list(dict.fromkeys(item.chat for item in items))
+            return items
+
+        return render
+
+    async def _answer_items(self, table: Table, outcome: Outcome) -> list[OutboxItem]:
+        """A check's answer goes to its checker only (F24 §4.5.6–4.5.7)."""
+        items: list[OutboxItem] = []
+        for notice in outcome.notices:
+            role = {Kind.DON_CHECK: rules.Role.DON, Kind.SHERIFF_CHECK: rules.Role.SHERIFF}.get(notice.kind)
+            if role is None:
+                continue
+            seat = st.role_seat(outcome.state, role)
+            user = table.seats.get(seat) if seat is not None else None
+            if user is not None:
+                items.append(OutboxItem(user, {"text": vw.check_answer(notice, await self._cat(user))}))
+        return items
+
+    async def _group_items(self, table: Table, outcome: Outcome, box: dict[str, Any]) -> list[OutboxItem]:
+        """The group's part: the event's public lines — as the new step message's head when a
+        step opens (its step line under them, the slot :func:`step_slot`), alone when the step
+        goes on or the night's message is kept — or the result (F24 §1.4) and the channel's."""
+        cat = await self._cat(table.chat)
+        state = outcome.state
+        lines = [*box.get("lead", []), *vw.public_lines(outcome.notices, cat)]
+        plan = st.plan(state, table.spec.options)
+        old = table.step
+        if plan.kind == "over":
+            box["over"] = OVER_SLOT
+            text = "\n".join([*lines, "", result_text(state, cat)]).strip()
+            return [OutboxItem(table.chat, {"text": text}, slot=OVER_SLOT),
+                    *await self._channel_result_items(table, state)]
+        if (old is not None and old.key == plan.key) or _same_night(old, plan):
+            return [OutboxItem(table.chat, {"text": "\n".join(lines)})] if lines else []
+        step = self._new_step(plan, old, 0.0, "\n".join(lines), outcome.revision)
+        box["slot"], box["base"] = step_slot(step.no, step.key), step.base
+        return [OutboxItem(table.chat, {"text": vw.step_text(step, state, cat), "base": step.base},
+                           slot=box["slot"])]
+
+    def _new_step(self, plan: Plan, old: Step | None, now: float, base: str, revision: int) -> Step:
+        return Step(no=(old.no if old else 0) + 1, key=plan.key, kind=plan.kind,
+                    seconds=plan.seconds, seat=plan.seat, night=plan.night, opened=now,
+                    deadline=now + plan.seconds * self.scale, base=base, revision=revision)
+
+    async def _flush(self, *chats: str) -> None:
+        """Let the outbox's sender post what is queued for ``chats`` now (in order; a chat that
+        must wait out a 429 is sent later by the sender itself)."""
+        for chat in dict.fromkeys(chats):
+            await self.referee.outbox.flush(chat)
+
+    async def _advance(self, table: Table, outcome: Outcome, box: dict[str, Any]) -> None:
+        """After the commit: the step the rules expect now is stored first (a restart finds it and
+        its queued message), then the old step is closed, the private and channel messages
+        leave, and the new step's message leaves and gets its buttons. If the step running is
+        still the one expected (a foul inside a speech), it goes on and the event's lines leave
+        on their own."""
+        state = outcome.state
+        others = [c for c in box.get("chats", []) if c != table.chat]
+        plan = st.plan(state, table.spec.options)
+        old = table.step
+        if old is not None and old.key == plan.key and plan.kind != "over":
+            await self._flush(*others, table.chat)
+            old.revision = outcome.revision
+            if old.view or old.kind in ("speech", "silenced"):  # the nominations may have changed
+                old.view = ""
+                await self._show(table, state)
+            await self._save(table, "step")
+            await self._sync_mutes(table, state, plan)
+            return
+        if plan.kind == "over":
+            await self._retire_step(table, old, state, plan)
+            await self._flush(*others)
+            await self._finish(table, outcome, box)
+            return
+        await self._store_step(table, plan, old, outcome.revision, box)
+        await self._retire_step(table, old, state, plan)
+        await self._flush(*others)
+        await self._open(table, state, plan)
+
+    async def _queued(self, table: Table, slot: str) -> tuple[bool, str | None]:
+        """Was a message under ``slot`` queued for the group (sent or still pending)? And the
+        base it was queued with, when the row is still pending."""
+        pending = await self.service.store.pending(table.chat)
+        row = next((r for r in pending if r.slot == slot), None)
+        if row is not None:
+            return True, str(row.payload.get("base", ""))
+        if table.game_id is not None and await self.service.store.message(
+                table.game_id, table.chat, slot) is not None:
+            return True, None
+        return False, None
+
+    async def _store_step(self, table: Table, plan: Plan, old: Step | None, revision: int,
+                          box: dict[str, Any]) -> Step:
+        """The new step, stored at once. Its message was queued with the event (``box``); a
+        resumed table looks for it in the outbox (the base of a message already sent is the
+        words of the events since the old step, derived again from the log — for its edits
+        only: nothing is posted again)."""
+        now = self.clock()
+        step = self._new_step(plan, old, now, "", revision)
+        if _same_night(old, plan) and old is not None:
+            step.message, step.base, step.slot = old.message, old.base, old.slot  # one message
+        elif box.get("slot"):
+            step.slot, step.base = box["slot"], box.get("base", "")
+        else:
+            slot = step_slot(step.no, step.key)
+            queued, base = await self._queued(table, slot)
+            if queued:
+                step.slot = slot
+                step.base = base if base is not None else await self._base_since(table, old)
+        table.step = step
+        await self._save(table, "step")
+        await self.service.store.log_host_step(table.id, step.no, step.key, step.kind,
+                                               step.seconds, now)
+        return step
+
+    async def _base_since(self, table: Table, old: Step | None) -> str:
+        """The public lines of the events logged after ``old`` last changed (the head of a step
+        message the outbox sent before a crash): replayed by the engine, for the edits."""
         row = await self.service.store.game(table.game_id) if table.game_id else None
+        revision = old.revision if old is not None else 0
         if row is None or revision <= 0:
-            return []
+            return ""
         log_ = await self.service.events(table.chat)
         state, _ = rules.fold(rules.config_from_dict(row.config), log_[:revision], row.names)
         notices: list[rules.Notice] = []
@@ -391,84 +583,50 @@ class TelegramHost:
             except (rules.RuleError, TypeError):
                 break
             notices.extend(new)
-        return notices
+        return "\n".join(vw.public_lines(notices, await self._cat(table.chat)))
 
-    # --- the game: acting, and moving from step to step ------------------------------------------
-    async def _act(self, table: Table, event: rules.Event) -> Outcome:
-        return await self.service.act(table.chat, BOT, event)
-
-    async def _act_and_advance(self, table: Table, event: rules.Event) -> Outcome:
-        """Apply one event (the rules may refuse it), tell the checkers their answers, post what
-        happened and move to the step the rules expect."""
-        outcome = await self._act(table, event)
-        await self._answers(table, outcome.state, outcome.notices)
-        cat = await self._cat(table.chat)
-        await self._advance(table, outcome, vw.public_lines(outcome.notices, cat))
-        return outcome
-
-    async def _answers(self, table: Table, state: rules.GameState,
-                       notices: list[rules.Notice]) -> None:
-        """A check's answer goes to its checker only (F24 §4.5.6–4.5.7)."""
-        for notice in notices:
-            role = {Kind.DON_CHECK: rules.Role.DON, Kind.SHERIFF_CHECK: rules.Role.SHERIFF}.get(notice.kind)
-            if role is None:
-                continue
-            seat = st.role_seat(state, role)
-            user = table.seats.get(seat) if seat is not None else None
-            if user is not None:
-                await self._send(user, vw.check_answer(notice, await self._cat(user)))
-
-    async def _advance(self, table: Table, outcome: Outcome, lines: list[str]) -> None:
-        """Post ``lines`` (what the last event made public) and open the step the rules expect
-        now; if it is the step already running, it goes on (a foul inside a speech)."""
-        state = outcome.state
-        plan = st.plan(state, table.spec.options)
-        old = table.step
-        if old is not None and old.key == plan.key and plan.kind != "over":
-            if lines:
-                await self._send(table.chat, "\n".join(lines))
-            old.revision = outcome.revision  # announced up to here
-            if old.view or old.kind in ("speech", "silenced"):  # the nominations may have changed
-                old.view = ""
-                await self._show(table, state)
-            await self._save(table, "step")
-            await self._sync_mutes(table, state, plan)
-            return
-        await self._retire_step(table, state, plan)
-        if plan.kind == "over":
-            await self._finish(table, outcome, lines)
-            return
-        await self._open(table, state, plan, lines, old, outcome.revision)
-
-    async def _open(self, table: Table, state: rules.GameState, plan: Plan, lines: list[str],
-                    old: Step | None, revision: int) -> None:
-        now = self.clock()
-        step = Step(no=(old.no if old else 0) + 1, key=plan.key, kind=plan.kind,
-                    seconds=plan.seconds, seat=plan.seat, night=plan.night, opened=now,
-                    deadline=now + plan.seconds * self.scale, base="\n".join(lines),
-                    revision=revision)
-        if (step.at_night and old is not None and old.at_night and old.night == step.night
-                and old.message is not None):
-            step.message, step.base = old.message, old.base  # one night, one message, edited
-            if lines:
-                await self._send(table.chat, "\n".join(lines))
-        table.step = step
-        await self._save(table, "step")  # stored first: a restart re-sends what is missing
-        await self.service.store.log_host_step(table.id, step.no, step.key, step.kind,
-                                               step.seconds, now)
+    async def _open(self, table: Table, state: rules.GameState, plan: Plan) -> None:
+        """The stored new step goes live: the mutes, its message (from the outbox, in order after
+        the event's lines), its buttons, its private prompts, its timer."""
         await self._sync_mutes(table, state, plan)
+        await self._flush(table.chat)
         await self._show(table, state)
         await self._prompt_all(table, state)
         self._arm(table)
 
+    async def _adopt(self, table: Table, step: Step) -> int | None:
+        """The id of the step's message once the outbox has sent it; ``None`` while it is still
+        queued. If the sender gave it up, the slot is dropped: the message is posted directly."""
+        if table.game_id is not None:
+            found = await self.service.store.message(table.game_id, table.chat, step.slot)
+            if found is not None:
+                return found
+        if not (await self._queued(table, step.slot))[0]:
+            step.slot = ""
+        return None
+
     async def _show(self, table: Table, state: rules.GameState, *, closed: bool = False) -> None:
-        """The step's group message: edited in place, or posted once and its id stored."""
+        """The step's group message: edited in place; taken from the outbox once its first post
+        has left (then edited: its buttons, its stage); posted here only when nothing was queued
+        for it (a resumed or moved table)."""
         step = table.step
         if step is None:
             return
         cat = await self._cat(table.chat)
         text = vw.step_text(step, state, cat, closed=closed)
         rows = None if closed else vw.step_keyboard(step, state, table.id, cat)
+        if step.message is None and step.slot:
+            found = await self._adopt(table, step)
+            if found is not None:
+                as_queued = (step.slot == step_slot(step.no, step.key) and step.stage == "running"
+                             and not closed)
+                if rows or not as_queued:  # the buttons; or the stage / step moved on meanwhile
+                    await self._edit(table.chat, found, text, rows)
+                step.message = found
+                await self._save(table, "step")
+                return
+            if step.slot:
+                return  # still in the outbox: shown with its buttons once it has left
         if step.message is not None:
             await self._edit(table.chat, step.message, text, rows)
             return
@@ -477,14 +635,19 @@ class TelegramHost:
             step.message = sent.message_id
             await self._save(table, "step")
 
-    async def _retire_step(self, table: Table, state: rules.GameState, following: Plan) -> None:
-        """The running step is over: its timer stops, its message loses its buttons and shows
-        how it ended (a night's message is kept for the night's next step), its prompts close."""
+    async def _retire_step(self, table: Table, step: Step | None, state: rules.GameState,
+                           following: Plan) -> None:
+        """The step ``step`` is over: its timer stops, its message loses its buttons and shows
+        how it ended (a night's message is kept for the night's next step), its prompts close.
+        A day speech also counts for ``absent_after``: silent, one more; otherwise back to 0."""
         self._cancel(table)
-        step = table.step
         if step is None:
             return
+        await self._count_silence(table, step)
         same_night = step.at_night and following.kind in st.NIGHT_STEPS and following.night == step.night
+        if step.message is None and step.slot and not same_night:
+            found = await self._adopt(table, step)
+            step.message = found if found is not None else step.message
         if step.message is not None and not same_night:
             cat = await self._cat(table.chat)
             await self._edit(table.chat, step.message, vw.step_text(step, state, cat, closed=True))
@@ -495,6 +658,19 @@ class TelegramHost:
                 continue
             text, _ = vw.prompt(step, state, seat, table.id, cat)
             await self._edit(user, message_id, f"{text}\n\n{cat.text('host-prompt-closed')}")
+
+    async def _count_silence(self, table: Table, step: Step) -> None:
+        """``absent_after``: the speaker's silent own day speeches in a row, kept with the table.
+        A silenced minute (seed 4.4) is not a speech of his: it neither counts nor resets. A bot
+        that cannot read the group's messages cannot tell silence from speech: nothing counts."""
+        if step.kind != "speech" or step.seat is None:
+            return
+        if not table.data.get("rights", {}).get("read", True):
+            return
+        counts: dict[str, int] = table.data.setdefault("silent", {})
+        seat = str(step.seat)
+        counts[seat] = 0 if step.active else counts.get(seat, 0) + 1
+        await self._save(table, "data")
 
     async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
         """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
@@ -515,14 +691,15 @@ class TelegramHost:
         await self._save(table, "step")
 
     async def _close_step(self, table: Table) -> None:
-        """The step's time is up: its inputs become the engine's event (:func:`steps.closing_event`)."""
+        """The step's time is up: its inputs become the engine's event (:func:`steps.closing_event`).
+        A speaker silent for ``absent_after`` own speeches in a row has then left the table."""
         current = await self.service.current(table.chat)
         step = table.step
         if current is None or step is None:
             return
         plan = st.plan(current.state, table.spec.options)
         if plan.key != step.key:  # the game moved on meanwhile: catch up
-            await self._advance(table, current, [])
+            await self._advance(table, current, {})
             return
         event = st.closing_event(current.state, step)
         try:
@@ -533,6 +710,25 @@ class TelegramHost:
                 await self._act_and_advance(table, rules.Next())
             except rules.RuleError:
                 log.exception("host: table %s cannot move on", table.id)
+        if step.kind == "speech" and step.seat is not None:
+            await self._absent(table, step.seat)
+
+    async def _absent(self, table: Table, seat: int) -> None:
+        """``absent_after`` reached: he has left the table — seed 4.2.1, a disqualifying foul
+        (seed 4.5: he leaves at once, without a last word; seed 5.1–5.2 for the vote)."""
+        limit = table.spec.options.absent_after
+        silent = int(table.data.get("silent", {}).get(str(seat), 0))
+        if limit <= 0 or silent < limit or table.status != "running":
+            return
+        current = await self.service.current(table.chat)
+        if current is None or not current.state.seat(seat).at_table:
+            return
+        cat = await self._cat(table.chat)
+        lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
+        try:
+            await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE), lead=lead)
+        except rules.RuleError as error:
+            log.info("host: %s silent, no penalty: %s", seat, error)
 
     # --- mutes --------------------------------------------------------------------------------------
     async def _restrict(self, table: Table, user: str, *, mute: bool) -> bool | None:
@@ -588,17 +784,21 @@ class TelegramHost:
         await self._save(table, "data")
 
     # --- the end --------------------------------------------------------------------------------------
-    async def _finish(self, table: Table, outcome: Outcome, lines: list[str]) -> None:
-        """The result (F24 §1.4) with the roles revealed, the mutes lifted, the club channel told."""
-        cat = await self._cat(table.chat)
+    async def _finish(self, table: Table, outcome: Outcome, box: dict[str, Any]) -> None:
+        """The result (F24 §1.4) with the roles revealed — queued with the last event (a resumed
+        table finds it queued; posted here only if the event was logged without it) — the mutes
+        lifted, the club channel's protocol sent."""
         state = outcome.state
-        text = "\n".join([*lines, "", result_text(state, cat)]).strip()
-        await self._send(table.chat, text)
+        if box.get("over") is None and not (await self._queued(table, OVER_SLOT))[0]:
+            await self._send(table.chat, result_text(state, await self._cat(table.chat)))
+        await self._flush(table.chat)
         table.step = None
         table.status = "over"
         await self._save(table, "step", "status")
         await self._unmute_all(table)
-        await self._to_channel_result(table, state)
+        linked = await self.service.store.host_channel(table.chat)
+        if linked is not None:
+            await self._send_protocol(table, linked[0])
 
     async def _stop(self, table: Table, who: str) -> None:
         cat = await self._cat(table.chat)
@@ -632,6 +832,7 @@ class TelegramHost:
         lines = [cat.text("host-lobby", preset=cat.text(f"preset-{table.spec.config.preset}"),
                           seating=table.spec.options.seating, count=len(table.players),
                           left=TABLE_SIZE - len(table.players), host=table.data.get("host_name", ""))]
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
                                   reachable="yes" if player.get("reachable") else "no"))
@@ -744,16 +945,24 @@ class TelegramHost:
 
     async def _start(self, table: Table) -> None:
         """Seats (join order or shuffled), the random deal entered with :class:`rules.SetRoles`,
-        the cards in private, night 0."""
+        the cards in private (queued with the deal), night 0 (its words queued with it)."""
         cat = await self._cat(table.chat)
         rng = self._rng(table)
         order = list(table.players)
         if table.spec.options.seating == "shuffle":
             rng.shuffle(order)
         names = {seat: p["name"] for seat, p in enumerate(order, 1)}
+        seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
+        title = table.data.get("title", "")
+
+        async def cards(dealt: Outcome) -> list[OutboxItem]:  # R1.1: each card in private
+            return [OutboxItem(user, {"text": vw.role_card(dealt.state, seat, title,
+                                                             await self._cat(user))})
+                    for seat, user in seats.items()]
+
         outcome = await self.service.new_game(table.chat, BOT, table.spec.config, names)
-        outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)))
-        table.seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
+        outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)), cards)
+        table.seats = seats
         table.game_id = outcome.game_id
         table.status = "running"
         rights = await self._rights(table.chat, table.data.get("chat_type", "supergroup"))
@@ -765,15 +974,19 @@ class TelegramHost:
         await self._save(table, "seats", "game_id", "status", "data")
         if table.lobby_message is not None:
             await self._edit(table.chat, table.lobby_message, cat.text("host-lobby-started"))
-        for seat, user in table.seats.items():
-            await self._send(user, vw.role_card(outcome.state, seat, table.data.get("title", ""),
-                                                await self._cat(user)))
-        outcome = await self._act(table, rules.StartGame())
-        await self._send(table.chat, cat.text(
-            "host-started", host=table.data.get("host_name", ""), seats=vw.seats_text(outcome.state, cat),
-            mode=table.data["mode"], fallback="yes" if mute == "restrict" and table.data["mode"] != "restrict" else "no"))
-        await self._to_channel_start(table, outcome.state)
-        await self._advance(table, outcome, vw.public_lines(outcome.notices, cat))
+        await self._flush(*seats.values())
+        fallback = "yes" if mute == "restrict" and table.data["mode"] != "restrict" else "no"
+
+        async def opening(started: Outcome) -> list[OutboxItem]:
+            text = cat.text("host-started", host=table.data.get("host_name", ""),
+                            seats=vw.seats_text(started.state, cat), mode=table.data["mode"],
+                            fallback=fallback)
+            return [OutboxItem(table.chat, {"text": text}),
+                    *await self._channel_start_items(table, started.state)]
+
+        box: dict[str, Any] = {}
+        outcome = await self._act(table, rules.StartGame(), self._renderer(table, box, opening))
+        await self._advance(table, outcome, box)
 
     # --- the club channel and the protocol ----------------------------------------------------------
     async def _set_channel(self, chat: str, user: str, args: list[str]) -> None:
@@ -806,29 +1019,30 @@ class TelegramHost:
         await self.service.store.set_host_channel(chat, key(found.id), found.title or target)
         await self._send(chat, cat.text("host-channel-linked", title=found.title or target))
 
-    async def _to_channel_start(self, table: Table, state: rules.GameState) -> None:
+    async def _channel_start_items(self, table: Table, state: rules.GameState) -> list[OutboxItem]:
+        """The club channel's note of the start (queued with StartGame)."""
         linked = await self.service.store.host_channel(table.chat)
         if linked is None:
-            return
+            return []
         cat = await self._cat(linked[0])
-        await self._send(linked[0], cat.text("host-channel-start", title=table.data.get("title", ""),
-                                             host=table.data.get("host_name", ""),
-                                             seats=vw.seats_text(state, cat)))
+        return [OutboxItem(linked[0], {"text": cat.text(
+            "host-channel-start", title=table.data.get("title", ""),
+            host=table.data.get("host_name", ""), seats=vw.seats_text(state, cat))})]
 
-    async def _to_channel_result(self, table: Table, state: rules.GameState) -> None:
-        """The result (winner, departures in order and why, fouls, the best move: F24 §1.4,
-        §8.3), the game's length, and the protocol (PNG + JSON)."""
+    async def _channel_result_items(self, table: Table, state: rules.GameState) -> list[OutboxItem]:
+        """The club channel's result (winner, departures in order and why, fouls, the best move:
+        F24 §1.4, §8.3) and the game's length, queued with the last event; the protocol (PNG +
+        JSON) follows it directly (:meth:`_finish`: files do not go through the outbox)."""
         linked = await self.service.store.host_channel(table.chat)
         if linked is None:
-            return
+            return []
         channel = linked[0]
         cat = await self._cat(channel)
         row = await self.service.store.game(table.game_id) if table.game_id else None
-        minutes = round(((row.finished_at or time.time()) - row.created_at) / 60) if row else 0
-        await self._send(channel, cat.text("host-channel-result", title=table.data.get("title", ""),
-                                           length=cat.text("host-minutes", count=minutes),
-                                           result=result_text(state, cat)))
-        await self._send_protocol(table, channel)
+        minutes = round((time.time() - row.created_at) / 60) if row else 0
+        return [OutboxItem(channel, {"text": cat.text(
+            "host-channel-result", title=table.data.get("title", ""),
+            length=cat.text("host-minutes", count=minutes), result=result_text(state, cat))})]
 
     async def _send_protocol(self, table: Table, chat: str) -> bool:
         """The score sheet (PNG) and the JSON exports of a finished table's game: ours, and the
@@ -916,8 +1130,8 @@ class TelegramHost:
                 await self.service.take_over(old, current.judge, home=new)
             table.chat = new
             table.lobby_message = None
-            if table.step is not None:
-                table.step.message = None
+            if table.step is not None:  # posted afresh in the new chat
+                table.step.message, table.step.slot = None, ""
             await self._save(table, "lobby_message", "step")
             if table.status == "lobby":
                 await self._show_lobby(table)
@@ -986,6 +1200,7 @@ class TelegramHost:
         if seat is None or step is None or step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
             await self._send(chat, cat.text("host-not-speaker"))
             return
+        await self._active(table, step)
         if name in ("pass", "пас"):
             await self._act_and_advance(table, rules.Next())
             return
@@ -997,7 +1212,9 @@ class TelegramHost:
 
     async def _message(self, message: Message, user: str, text: str) -> None:
         """A player writes in the group: the speaker's «Пас» ends his minute; anyone else at the
-        table speaks out of turn — a foul (seed 4.1.1), the message deleted where allowed."""
+        table speaks out of turn — by day a foul (seed 4.1.1), at night (night 0 included) a
+        disqualifying foul for night talk (seed 4.2.6: :func:`steps.out_of_turn_reason`); the
+        message is deleted where allowed."""
         chat = key(message.chat.id)
         table = await self._table_of(chat)
         if table is None or table.status != "running" or table.step is None:
@@ -1013,16 +1230,24 @@ class TelegramHost:
         if plan.key != table.step.key:
             return
         if seat in st.writers(state, plan):
+            await self._active(table, table.step)
             if text and st.is_pass(text):
                 await self._act_and_advance(table, rules.Next())
             return
         if table.data.get("delete"):
             await self._delete(message)
-        if st.speaks_out_of_turn(state, plan, seat):
+        reason = st.out_of_turn_reason(state, plan, seat)  # seed 4.1.1 by day, 4.2.6 at night
+        if reason is not None:
             try:
-                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=OUT_OF_TURN))
+                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
             except rules.RuleError as error:
                 log.info("host: no foul for %s: %s", seat, error)
+
+    async def _active(self, table: Table, step: Step) -> None:
+        """The speaker wrote or pressed something: this speech is not a silent one."""
+        if not step.active:
+            step.active = True
+            await self._save(table, "step")
 
     async def _left(self, chat: str, user: str) -> None:
         """A player left the group: off the lobby; at the table, he left it (seed 4.2.1)."""
@@ -1112,6 +1337,7 @@ class TelegramHost:
         if step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
             await self._answer(query, cat.text("host-not-speaker"), alert=True)
             return
+        await self._active(table, step)
         if press.action == vw.PASS:
             await self._answer(query)
             await self._act_and_advance(table, rules.Next())

@@ -2,7 +2,7 @@
 the lengths of the steps the rules leave to the judge. Parsed from ``/newgame`` (pure).
 
 ``/newgame [preset] [rule option=value …] [seats=join|shuffle] [mute=auto|restrict|foul]
-[shooting=N] [silenced=N]`` — the rule options are the judge's ``/new`` options
+[shooting=N] [silenced=N] [absent=N]`` — the rule options are the judge's ``/new`` options
 (:func:`bot.commands.parse_options`: ``timers.speech=45``, ``raise_vote=no`` …).
 """
 
@@ -20,6 +20,8 @@ from ...commands import CommandError, NewGame
 SEATINGS = ("join", "shuffle")  # seats by join order, or shuffled at the start
 MUTES = ("auto", "restrict", "foul")  # how "only the speaker writes" is enforced
 MAX_STEP = 600  # seconds: the longest host step length accepted
+ABSENT_AFTER = 2  # silent speeches in a row that count as leaving the table (seed 4.2.1)
+MAX_ABSENT = 10  # the most ``absent`` accepts (0 = off)
 
 
 class HostError(Exception):
@@ -39,12 +41,20 @@ class HostOptions:
       (seed 4.1.1), deleted where the bot may delete; ``auto``: restrict when the bot can;
     * ``shooting`` — seconds the blacks have to shoot (the rules give the shooting no length of
       its own: F24 §4.5.3, the judge counts);
-    * ``silenced`` — seconds a speaker silenced by his 3rd foul has to nominate (seed 4.4)."""
+    * ``silenced`` — seconds a speaker silenced by his 3rd foul has to nominate (seed 4.4);
+    * ``absent_after`` — a player whose ``N`` own day speeches in a row ran out with nothing
+      written and nothing pressed has left the table: the disqualifying foul of seed 4.2.1
+      («покидание игрового стола»; he leaves at once without a last word, seed 4.5, and the
+      nearest vote is not held, seed 5.1–5.2). ``0`` turns it off. A silenced minute (seed 4.4)
+      neither counts nor resets; nothing counts while the bot cannot read the group. The rest a missing player gets is the rules' own default: an
+      unraised hand goes to the last nominee (F24 §4.4.8), a black who does not shoot makes the
+      shooting a miss (§4.5.5), an unmade check or best move is simply not made."""
 
     seating: str = "join"
     mute: str = "auto"
     shooting: int = 20
     silenced: int = 10
+    absent_after: int = ABSENT_AFTER
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -77,12 +87,21 @@ def _seconds(key: str, raw: str) -> int:
     return int(raw)
 
 
-def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced: int) -> TableSpec:
+def _count(key: str, raw: str) -> int:
+    if not raw.isdigit() or not 0 <= int(raw) <= MAX_ABSENT:
+        raise HostError("bad_option", option=key, value=raw)
+    return int(raw)
+
+
+def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced: int,
+                  absent_after: int = ABSENT_AFTER) -> TableSpec:
     """``/newgame``'s arguments → a :class:`TableSpec`. ``vote_window`` is the host-mode
     default of ``timers.vote_window`` (a window per nominee, F24 §4.4.5), used unless the
-    arguments set it; ``shooting`` and ``silenced`` the defaults of those options. Raises
-    :class:`HostError` or :class:`bot.commands.CommandError`."""
-    host: dict[str, Any] = {"shooting": shooting, "silenced": silenced}
+    arguments set it; ``shooting``, ``silenced`` and ``absent_after`` the defaults of those
+    options (``absent=N`` or ``absent_after=N`` sets the last). Raises :class:`HostError` or
+    :class:`bot.commands.CommandError`."""
+    host: dict[str, Any] = {"shooting": shooting, "silenced": silenced,
+                            "absent_after": absent_after}
     rest: list[str] = []
     for arg in args:
         key, sep, raw = arg.partition("=")
@@ -98,6 +117,8 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
             host["mute"] = raw
         elif sep and key in ("shooting", "silenced"):
             host[key] = _seconds(key, raw)
+        elif sep and key in ("absent", "absent_after"):
+            host["absent_after"] = _count(key, raw)
         else:
             rest.append(arg)
     parsed = cmds.parse(" ".join(["/new", *rest]), None)

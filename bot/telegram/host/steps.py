@@ -78,7 +78,9 @@ class Step:
     shots: dict[str, int | None] = field(default_factory=dict)  # shooter seat -> target
     target: int | None = None  # the check picked
     picked: list[int] = field(default_factory=list)  # the best move so far
-    revision: int = 0  # the game's log length announced so far (a restart replays the rest)
+    revision: int = 0  # the game's log length when the step last changed (bookkeeping only)
+    slot: str = ""  # the outbox slot of the message's first post, while it is the outbox's
+    active: bool = False  # the speaker wrote or pressed something in this step (``absent_after``)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -146,6 +148,22 @@ def speaks_out_of_turn(state: rules.GameState, plan_: Plan, seat: int) -> bool:
     """Is a message from ``seat`` speech outside his minute (seed 4.1.1)? Only a player at the
     table can be fouled; a departed one's message is merely out of place."""
     return state.seat(seat).at_table and seat not in writers(state, plan_)
+
+
+OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections and whispers too
+NIGHT_TALK = "4.2.6"  # seed 4.2.6: «ночные» разговоры или выкрики — a disqualifying foul
+
+
+def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | None:
+    """The penalty for a group message from ``seat`` now, or ``None`` (his minute, or he has
+    left the table). The seed names two: at night — night 0 and every night step — talking is
+    seed 4.2.6 («ночные» разговоры или выкрики, иные нарушения правил ночного поведения), a
+    disqualifying foul (he leaves at once, seed 4.5; RULES.md §6.4: F24 §6.7.6 the same);
+    by day — another's speech, a vote, a silenced minute — it is seed 4.1.1 (речь не в свою
+    игровую минуту), a foul. The seed speaks, so it wins over treating the night as 4.1.1."""
+    if not speaks_out_of_turn(state, plan_, seat):
+        return None
+    return NIGHT_TALK if plan_.kind in (*NIGHT_STEPS, "night_zero") else OUT_OF_TURN
 
 
 def is_pass(text: str) -> bool:
