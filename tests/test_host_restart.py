@@ -209,3 +209,72 @@ async def test_a_429_on_an_announcement_delays_it_in_order_and_loses_nothing(
         await t.press(t.user(2), t.step_message(), "Пас")
         await t.wait_floor(3)
         assert await t.service.store.pending() == []
+
+
+class Died(Exception):
+    """Stands for the process dying at this point (the handler stops; what was stored stays)."""
+
+
+async def test_a_join_cut_short_is_finished_by_pressing_again(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 10th player's join is stored, and the process dies before the bot has written to
+    him: after the restart he is at the table but not yet reachable; pressing «Записаться»
+    again tries him again (not "already at the table"), and the table starts (R1.1)."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.say(t.owner, "/newgame")
+        for player in t.players[:9]:
+            await t.press(player, t.lobby(), "Записаться")
+        hello = TelegramHost._hello
+
+        async def dies(self: TelegramHost, table: Any, user: str) -> bool:
+            raise Died()
+
+        monkeypatch.setattr(TelegramHost, "_hello", dies)
+        await t.press(t.players[9], t.lobby(), "Записаться")
+        monkeypatch.setattr(TelegramHost, "_hello", hello)
+        lobby = t.lobby()
+    async with host_table(fake, db, world) as t:
+        await fake.wait_for(lambda: t.host.tables_in(t.group.id), what="the tables loaded")
+        table = t.table()
+        assert len(table.players) == 10 and not table.players[9]["reachable"]
+        assert table.status == "lobby"
+        await t.press(t.players[9], lobby, "Записаться")
+        await t.wait_step("night_zero")
+        assert len(t.table().seats) == 10
+
+
+async def test_a_deal_cut_short_is_finished_at_the_restart(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game is created and dealt (the cards queued with the deal), and the process dies
+    before the table is stored as running: on start-up the deal is taken up, not made again —
+    the same roles, each card sent once — and night 0 begins."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        rights = TelegramHost._rights
+
+        async def dies(self: TelegramHost, chat: str, chat_type: str) -> dict[str, bool]:
+            raise Died()
+
+        await t.say(t.owner, "/newgame")
+        monkeypatch.setattr(TelegramHost, "_rights", dies)  # the step after the deal
+        for player in t.players:
+            await t.press(player, t.lobby(), "Записаться")
+        monkeypatch.setattr(TelegramHost, "_rights", rights)
+        stored = await t.service.store.host_table(t.table().id)  # what the dead process left
+        assert stored is not None and stored.status == "lobby" and len(stored.seats) == 10
+        dealt = await t.state()
+        assert dealt.phase is Phase.SETUP and dealt.roles_known
+    async with host_table(fake, db, world) as t:
+        await t.wait_step("night_zero")
+        state = await t.state()
+        assert [s.role for s in state.seats] == [s.role for s in dealt.seats]  # not dealt again
+        for player in t.players:  # one card each, from the first process's outbox
+            cards = [x for x in t.private_texts(player) if "ваша роль —" in x]
+            assert len(cards) == 1, (player.first_name, t.private_texts(player))

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import os
 import time
+from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Sequence
 
 from telegram import (
@@ -133,15 +135,44 @@ def _chat_of_update(update: object) -> int | None:
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
     """Updates of one chat one after another, in order; different chats in parallel
-    (ENGINEERING.md §2). ``done`` counts the updates handled (tests wait on it)."""
+    (ENGINEERING.md §2). An update delivered again (the same ``update_id``: a webhook retry, a
+    poll repeated after a network error; or the same button press) is dropped: a typed command acts once, a toggle button
+    (a host-mode hand) is not toggled back. ``done`` counts the updates handled or dropped
+    (tests wait on it)."""
+
+    #: how many recent update ids are remembered (Telegram's ids grow one by one)
+    REMEMBERED = 10_000
 
     def __init__(self, max_concurrent_updates: int = 64) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: dict[int | None, asyncio.Lock] = {}
         self._users: dict[int | None, int] = {}
+        self._seen: OrderedDict[int | str, None] = OrderedDict()
         self.done = 0
 
+    def _again(self, update: object) -> bool:
+        """Whether this update (its id, or the id of the button press it carries) was seen
+        before; remember it if not."""
+        if not isinstance(update, Update):
+            return False
+        keys: list[int | str] = [update.update_id]
+        if update.callback_query is not None:
+            keys.append(f"press:{update.callback_query.id}")
+        if any(k in self._seen for k in keys):
+            return True
+        for k in keys:
+            self._seen[k] = None
+        while len(self._seen) > self.REMEMBERED:
+            self._seen.popitem(last=False)
+        return False
+
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if self._again(update):
+            log.info("update %s delivered again: dropped", getattr(update, "update_id", "?"))
+            if inspect.iscoroutine(coroutine):
+                coroutine.close()  # never awaited: closed, so Python does not warn about it
+            self.done += 1
+            return
         key = _chat_of_update(update)
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._users[key] = self._users.get(key, 0) + 1

@@ -460,6 +460,15 @@ class FakeBotAPI:
         except KeyError:
             raise FakeWorldError(f"no user {user}") from None
 
+    def rename_user(self, user: FakeUser | int, first_name: str,
+                    last_name: str | None = None) -> FakeUser:
+        """The user changes his name in Telegram (same id). Telegram sends no update for it:
+        the new name shows in the ``from`` of his next message or press."""
+        user_obj = self.user(user)
+        user_obj.first_name = first_name
+        user_obj.last_name = last_name
+        return user_obj
+
     def private_chat(self, user: FakeUser | int) -> FakeChat:
         user_obj = self.user(user)
         if user_obj.id not in self.chats:

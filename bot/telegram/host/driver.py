@@ -53,7 +53,7 @@ from telegram import (
     Message, Update,
 )
 from telegram.constants import ChatMemberStatus
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
     ApplicationHandlerStop, CallbackContext, CallbackQueryHandler, ChatMemberHandler,
     MessageHandler, filters,
@@ -81,6 +81,11 @@ PREFIX = "tg:"
 HOST_GROUP = -1  # PTB handler group: before the judge mode's handlers (group 0)
 TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
 LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table (a disqualifying foul)
+#: A mute that failed for a passing reason (the network, a flood wait) is tried again after
+#: these seconds, then left to the next step; waits are capped (the step's clock runs meanwhile).
+RESTRICT_BACKOFF = (0.3, 1.0)
+MAX_RESTRICT_WAIT = 3.0
+LATER = "later"
 HOST_COMMANDS = frozenset({"newgame", "stop", "channel", "protocol", "foul", "warn", "dq", "ppk",
                            "unfoul", "nominate", "nom", "pass", "пас", "status"})
 ALWAYS_OURS = frozenset({"newgame", "channel", "protocol"})  # the rest only with a table here
@@ -398,11 +403,14 @@ class TelegramHost:
                 continue  # another adapter's table (``mafia-referee both``: one game log)
             table = self._tables.get(row.id) or Table.from_row(row)
             self._tables[table.id] = table
-            if table.status != "running":
-                continue
+            if table.status != "running" and not table.seats:
+                continue  # a lobby: it waits for its players
             async with self._lock(table.chat):
                 try:
-                    await self._resume_table(table)
+                    if table.status == "running":
+                        await self._resume_table(table)
+                    else:  # seated, then the process died during the deal: finish it
+                        await self._start(table)
                 except Exception:  # one broken table must not keep the others down
                     log.exception("host: cannot resume table %s", table.id)
 
@@ -731,24 +739,36 @@ class TelegramHost:
             log.info("host: %s silent, no penalty: %s", seat, error)
 
     # --- mutes --------------------------------------------------------------------------------------
-    async def _restrict(self, table: Table, user: str, *, mute: bool) -> bool | None:
+    async def _restrict(self, table: Table, user: str, *, mute: bool) -> bool | None | str:
         """Mute or unmute one player. ``True`` done; ``None`` Telegram refuses for this member (an
-        admin or the owner: seed 4.1.1 fouls cover him); ``False`` the bot lacks the right."""
+        admin or the owner: seed 4.1.1 fouls cover him); ``False`` the bot lacks the right;
+        ``LATER`` a passing failure (the network, a flood wait), tried a few times already: the
+        next step's muting tries again, the table keeps muting."""
         permissions = ChatPermissions.no_permissions() if mute else ChatPermissions.all_permissions()
         until = int(time.time() + self.settings.telegram_host_mute_hours * 3600) if mute else None
-        try:
-            await self._bot.restrict_chat_member(chat_id_of(table.chat), chat_id_of(user),
-                                                 permissions=permissions, until_date=until)
-        except BadRequest as error:
-            text = str(error).lower()
-            if "administrator" in text or "owner" in text or "creator" in text:
-                return None
-            log.warning("host: cannot restrict %s in %s: %s", user, table.chat, error)
-            return False
-        except TelegramError as error:
-            log.warning("host: restricting %s in %s failed: %s", user, table.chat, error)
-            return False
-        return True
+        for wait in (*RESTRICT_BACKOFF, None):
+            try:
+                await self._bot.restrict_chat_member(chat_id_of(table.chat), chat_id_of(user),
+                                                     permissions=permissions, until_date=until)
+                return True
+            except BadRequest as error:  # (a NetworkError subclass: first)
+                text = str(error).lower()
+                if "administrator" in text or "owner" in text or "creator" in text:
+                    return None
+                log.warning("host: cannot restrict %s in %s: %s", user, table.chat, error)
+                return False
+            except (NetworkError, RetryAfter) as error:  # passing: try again shortly
+                log.info("host: restricting %s in %s failed, %s: %s", user, table.chat,
+                         "giving up for this step" if wait is None else "retrying", error)
+                if wait is None:
+                    return LATER
+                delay = error.retry_after if isinstance(error, RetryAfter) else wait
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)
+                await asyncio.sleep(min(seconds, MAX_RESTRICT_WAIT))
+            except TelegramError as error:  # Forbidden: the bot is no longer an admin there
+                log.warning("host: restricting %s in %s failed: %s", user, table.chat, error)
+                return False
+        return LATER
 
     async def _sync_mutes(self, table: Table, state: rules.GameState, plan: Plan) -> None:
         """Restrict mode: everyone but the speaker is muted (departed players for the rest of the
@@ -762,16 +782,18 @@ class TelegramHost:
         before = (set(muted), set(unmutable))
         for user in sorted(everyone - open_ - muted - unmutable):
             done = await self._restrict(table, user, mute=True)
-            if done:
+            if done is True:
                 muted.add(user)
             elif done is None:
                 unmutable.add(user)
+            elif done == LATER:
+                continue  # not muted yet: the next step's sync tries him again
             else:  # the right is gone: fall back to fouls (seed 4.1.1) and say so
                 table.data["mode"] = "foul"
                 await self._send(table.chat, (await self._cat(table.chat)).text("host-mute-failed"))
                 break
         for user in sorted(muted & open_):
-            if await self._restrict(table, user, mute=False):
+            if await self._restrict(table, user, mute=False) is True:
                 muted.discard(user)
         if (muted, unmutable) != before or table.data.get("mode") != "restrict":
             table.data["muted"], table.data["unmutable"] = sorted(muted), sorted(unmutable)
@@ -895,8 +917,15 @@ class TelegramHost:
     async def _join(self, query: Any, table: Table, user: Any) -> None:
         cat = await self._cat(table.chat)
         who = key(user.id)
-        if table.player(who) is not None:
-            await self._answer(query, cat.text("host-join-already"))
+        player = table.player(who)
+        if player is not None:
+            # already seated; one not yet reachable (the bot could not write to him, or a
+            # restart cut his join short) is tried again: pressing again is how he says "now"
+            if not player.get("reachable") and await self._hello(table, who):
+                await self._answer(query, cat.text("host-join-done"))
+                await self._reachable(table, who)
+            else:
+                await self._answer(query, cat.text("host-join-already"))
             return
         if table.full:
             await self._answer(query, cat.text("host-join-full"), alert=True)
@@ -918,6 +947,10 @@ class TelegramHost:
         if table.player(user) is None:
             if query is not None:
                 await self._answer(query, cat.text("host-not-in-lobby"))
+            return
+        if table.seats:  # seated: the deal is under way (a restart finishes it)
+            if query is not None:
+                await self._answer(query, cat.text("host-lobby-started"))
             return
         table.players = [p for p in table.players if p["user"] != user]
         await self._save(table, "players")
@@ -945,14 +978,22 @@ class TelegramHost:
 
     async def _start(self, table: Table) -> None:
         """Seats (join order or shuffled), the random deal entered with :class:`rules.SetRoles`,
-        the cards in private (queued with the deal), night 0 (its words queued with it)."""
+        the cards in private (queued with the deal), night 0 (its words queued with it).
+
+        Each of these is stored before the next is done, so a process that dies on the way
+        finishes the start when it comes back (:meth:`_resume`): the seats are stored first (the
+        table is then "dealing"), a game of this table already created or dealt is taken up, not
+        created or dealt again."""
         cat = await self._cat(table.chat)
         rng = self._rng(table)
-        order = list(table.players)
-        if table.spec.options.seating == "shuffle":
-            rng.shuffle(order)
-        names = {seat: p["name"] for seat, p in enumerate(order, 1)}
-        seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
+        if not table.seats:
+            order = list(table.players)
+            if table.spec.options.seating == "shuffle":
+                rng.shuffle(order)
+            table.seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
+            await self._save(table, "seats")
+        seats = dict(table.seats)
+        names = {seat: (table.player(user) or {}).get("name", "") for seat, user in seats.items()}
         title = table.data.get("title", "")
 
         async def cards(dealt: Outcome) -> list[OutboxItem]:  # R1.1: each card in private
@@ -960,9 +1001,11 @@ class TelegramHost:
                                                              await self._cat(user))})
                     for seat, user in seats.items()]
 
-        outcome = await self.service.new_game(table.chat, BOT, table.spec.config, names)
-        outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)), cards)
-        table.seats = seats
+        outcome = await self._dealing_game(table)
+        if outcome is None:
+            outcome = await self.service.new_game(table.chat, BOT, table.spec.config, names)
+        if not outcome.state.roles_known:
+            outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)), cards)
         table.game_id = outcome.game_id
         table.status = "running"
         rights = await self._rights(table.chat, table.data.get("chat_type", "supergroup"))
@@ -987,6 +1030,18 @@ class TelegramHost:
         box: dict[str, Any] = {}
         outcome = await self._act(table, rules.StartGame(), self._renderer(table, box, opening))
         await self._advance(table, outcome, box)
+
+    async def _dealing_game(self, table: Table) -> Outcome | None:
+        """The game a start cut short created for this seated table: the chat's current game,
+        unfinished, the bot's own, created after the table and still in its setup."""
+        current = await self.service.current(table.chat)
+        if current is None or current.judge != BOT or current.state.phase is not Phase.SETUP:
+            return None
+        row = await self.service.store.game(current.game_id)
+        opened = await self.service.store.host_table(table.id)
+        if row is None or opened is None or row.finished or row.created_at < opened.created_at:
+            return None
+        return current
 
     # --- the club channel and the protocol ----------------------------------------------------------
     async def _set_channel(self, chat: str, user: str, args: list[str]) -> None:
