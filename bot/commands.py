@@ -52,6 +52,9 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "bad_option_value",  # params: option, value
     "unknown_lang",  # params: lang
     "shooting_first",  # params: command (/next during the shooting: /kill, /miss or /shots)
+    "bad_undo",  # params: command, argument, limit (/undo 0, /undo 101: from 1 to MAX_UNDO)
+    "result_known",  # params: command (/result red after the end: the result is already known)
+    "bad_team",  # params: command, argument (/ppk 6 4.3.1 green: the team is red or black)
 )
 
 
@@ -148,8 +151,10 @@ def _seats(command: str, texts: list[str], *, unique: bool = True) -> tuple[int,
 
 
 def _count(command: str, text: str) -> int:
+    """A number of hands. Too many for the table (``/vote 5 11``) is left to the engine, which
+    says how many hands may still be raised (``too_many_hands``, F24 §4.4.8)."""
     value = _int(text)
-    if value is None or value > len(rules.SEATS):
+    if value is None:
         raise CommandError("bad_argument", command=command, argument=text)
     return value
 
@@ -372,6 +377,8 @@ def _penalty(severity: Severity, default: str, *, team: bool = False) -> _Handle
                 side = _TEAM_WORDS[word]
             elif not given:
                 reason, given = word, True
+            elif team and side is None:  # after the reason only the team may follow
+                raise CommandError("bad_team", command=cmd, argument=arg)
             else:
                 raise CommandError("too_many_arguments", command=cmd, argument=arg)
         known = _reasons(state).get(reason)
@@ -396,6 +403,8 @@ def _result(cmd: str, args: list[str], rest: str, state: rules.GameState | None)
     if not args:
         return Show("result")
     _at_most(cmd, args, 1)
+    if state is not None and state.phase is rules.Phase.GAME_OVER:
+        raise CommandError("result_known", command=cmd)  # F24 §1.4: the game is decided
     winner = _RESULT_WORDS.get(args[0].lower())
     if winner is None:
         raise CommandError("bad_argument", command=cmd, argument=args[0])
@@ -407,9 +416,11 @@ def _undo(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     _at_most(cmd, args, 1)
     if not args:
         return UndoCmd(1)
-    steps = _int(args[0])
-    if steps is None or not 1 <= steps <= MAX_UNDO:
+    if not re.fullmatch(r"[0-9]+", args[0]):
         raise CommandError("bad_argument", command=cmd, argument=args[0])
+    steps = int(args[0])
+    if not 1 <= steps <= MAX_UNDO:
+        raise CommandError("bad_undo", command=cmd, argument=args[0], limit=MAX_UNDO)
     return UndoCmd(steps)
 
 

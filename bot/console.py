@@ -5,6 +5,11 @@ Every typed line is parsed by :func:`bot.commands.parse` and carried out by
 After an accepted command the console prints every notice (private ones too: the console user is
 the judge) and what to do next; a refused one prints why and changes nothing.
 
+A restart resumes the chat's current game, finished or not: a finished one stays current (``/undo``
+takes back its last action, game commands say it is over) until ``/new``. ``--new`` over an
+unfinished game asks first, as ``/new`` does. A command made stale by another writer on the same
+database (a second console) is refused in the console's words, followed by the position.
+
 When stdin is not a terminal the commands are read line by line (blank lines and ``#`` comments
 skipped) and echoed after ``"> "``, so the output reads as a transcript. ``--strict`` ends the run
 with status 1 at the first refused command.
@@ -16,10 +21,12 @@ F24 §4.4.13: roles stay hidden): the demo uses it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from typing import Iterable, Iterator, TextIO, Union
 
 import rules
 from storage import Store
@@ -27,7 +34,9 @@ from storage import Store
 from . import commands as cmds
 from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
-from .render import action_text, error_text, notice_text, result_text, status_text
+from .render import (
+    action_text, error_text, notice_text, result_text, status_text, undone_notices,
+)
 from .service import Outcome, Service, ServiceError
 
 CHAT = "console:local"
@@ -60,21 +69,33 @@ class Session:
         self.chat = chat
         self.user = user
         self.judge_view = judge_view
-        self._pending_new = True  # no unfinished game yet: the first game command creates one
+        self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
+        self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
 
     # --- starting -------------------------------------------------------------------------------
-    async def open(self, *, new: bool = False) -> list[str]:
-        """Resume the chat's unfinished game (its state is refolded from the store), or start a
-        fresh one now (``new``) or at the first game command."""
+    async def open(self, *, new: Union[bool, int] = False) -> list[str]:
+        """Resume the chat's current game (its state is refolded from the store), or start a
+        fresh one now (``new``) or at the first game command (no game yet).
+
+        ``new`` over an unfinished game asks first, as ``/new`` does: the game is kept and
+        resumed, and a ``/new`` typed next confirms (``refused_new`` is set); ``new=2`` (the
+        flag given twice) replaces it at once. A finished game stays current, as it was before
+        the restart: ``/undo`` takes back its last action, game commands say it is over."""
         current = await self.service.current(self.chat)
-        if new:
+        unfinished = current is not None and current.state.phase is not rules.Phase.GAME_OVER
+        if new and (not unfinished or int(new) >= 2):
             return await self._new_game(NewGame())
-        if current is not None and current.state.phase is not rules.Phase.GAME_OVER:
-            self._pending_new = False
-            return [self.cat.text("console-resumed", game=current.game_id),
-                    action_text(current.state, self.cat)]
-        return [self.cat.text("console-ready")]
+        if current is None:
+            return [self.cat.text("console-ready")]
+        self._pending_new = False
+        if not unfinished:
+            return [self.cat.text("console-finished", game=current.game_id)]
+        lines = [self.cat.text("console-resumed", game=current.game_id)]
+        if new:
+            self.refused_new = self._confirm_new = True
+            lines.append(self.cat.text("console-new-confirm", game=current.game_id))
+        return lines + [action_text(current.state, self.cat)]
 
     # --- one command ----------------------------------------------------------------------------
     async def handle(self, text: str) -> Reply:
@@ -84,8 +105,21 @@ class Session:
             state = await self._state()
             command = cmds.parse(text, state)
             return await self._run(command)
+        except ServiceError as error:
+            if error.code == "stale":
+                return Reply(await self._stale_lines(), accepted=False)
+            return Reply([error_text(error, self.cat)], accepted=False)
         except _REFUSALS as error:
             return Reply([error_text(error, self.cat)], accepted=False)
+
+    async def _stale_lines(self) -> list[str]:
+        """Another writer (a second console, a bot) changed the game since this one read it:
+        nothing was done; say so in the console's words and show where the game stands now."""
+        lines = [self.cat.text("console-stale")]
+        current = await self.service.current(self.chat)
+        if current is not None:
+            lines.append(status_text(current.state, self.cat, for_judge=self.judge_view))
+        return lines
 
     async def _state(self) -> rules.GameState | None:
         if self._pending_new:
@@ -104,6 +138,7 @@ class Session:
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             outcome = await self.service.undo(self.chat, self.user, steps=command.steps)
             lines = [self.cat.text("console-undone", count=len(outcome.undone))]
+            lines.extend(self._undone_lines(outcome))
             return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
         if isinstance(command, NewGame):
             current = None if self._pending_new else await self.service.current(self.chat)
@@ -161,6 +196,12 @@ class Session:
                 out.append(text)
         return out
 
+    def _undone_lines(self, outcome: Outcome) -> list[str]:
+        """What the undo took back: the announcements of the undone events, as Telegram's
+        correction shows them (private ones only in the judge's view)."""
+        taken = self.notice_lines(undone_notices(outcome.state, outcome.undone))
+        return [self.cat.text("console-undone-what", what=text) for text in taken]
+
     def _next_lines(self, state: rules.GameState) -> list[str]:
         if not self.judge_view:
             return []
@@ -212,11 +253,38 @@ def _emit(out: TextIO, lines: Iterable[str]) -> None:
     out.flush()
 
 
-async def run_console(db: Path, *, new: bool = False, strict: bool = False, lang: str | None = None,
-                      stdin: TextIO | None = None, out: TextIO | None = None,
-                      default_lang: str = DEFAULT_LANG) -> int:
+async def run_console(db: Path, *, new: Union[bool, int] = False, strict: bool = False,
+                      lang: str | None = None, stdin: TextIO | None = None,
+                      out: TextIO | None = None, default_lang: str = DEFAULT_LANG) -> int:
     """The console loop. Returns the exit status: 0, or 1 when ``strict`` and a command was
-    refused."""
+    refused (``new`` over an unfinished game counts as refused: it only asked, see
+    :meth:`Session.open`)."""
+    with _logs_off_the_console():
+        return await _run_console(db, new=new, strict=strict, lang=lang, stdin=stdin, out=out,
+                                  default_lang=default_lang)
+
+
+@contextmanager
+def _logs_off_the_console() -> Iterator[None]:
+    """The console's user is the judge: the service's warnings (``the log moved under the
+    cache`` when another writer changed the game) are for an operator's log, and the console
+    already says what happened in its own words. Unless logging was set up by the caller, only
+    errors reach stderr while the console runs."""
+    root = logging.getLogger()
+    if root.handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.ERROR)
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: str | None,
+                       stdin: TextIO | None, out: TextIO | None, default_lang: str) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     store = await Store.open(db)
@@ -227,6 +295,8 @@ async def run_console(db: Path, *, new: bool = False, strict: bool = False, lang
         if lang:
             await store.set_lang(CHAT, lang)
         _emit(out, await session.open(new=new))
+        if strict and session.refused_new:
+            return 1
         interactive = stdin.isatty()
         if interactive:
             _enable_history()

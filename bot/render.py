@@ -29,7 +29,7 @@ GENERIC_REASONS = frozenset({"warning", "foul", "dq", "ppk"})  # codes without a
 
 # Parameters that hold one seat, or a list of seats.
 _SEAT_PARAMS = frozenset({"seat", "speaker", "expected", "target", "by", "nominee", "opener", "killed"})
-_SEATS_PARAMS = frozenset({"seats", "nominees", "guesses"})
+_SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent"})
 
 # The kinds of rules.Action (rules.queries.next_action).
 ACTION_KINDS = (
@@ -193,6 +193,9 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
             cat.text("shot", shooter=seat_label(a, cat),
                      target=NONE if b is None else seat_label(b, cat)) for a, b in shots)
         args["has_shots"] = _yes_no(bool(shots))
+        # R5.4 (F24 §4.5.5): a black left out of /shots did not shoot — say who (judge only)
+        args.setdefault("silent", NONE)
+        args.setdefault("silent_n", 0)
     elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
         args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat)
         roles = params.get("roles")
@@ -203,6 +206,20 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         log.error("catalog %s has no %s", cat.lang, key)
         return cat.text("notice-unknown", kind=kind.value)
     return cat.text(key, **args)
+
+
+def undone_notices(state: rules.GameState, undone: Iterable[rules.Event]) -> list[Notice]:
+    """What the undone events had announced: re-applied, oldest first, to the restored state
+    (``undone`` newest first, as :attr:`bot.service.Outcome.undone`). An event that no longer
+    applies (it cannot happen: the state is the one it was applied to) ends the list."""
+    notices: list[Notice] = []
+    for event in reversed(list(undone)):
+        try:
+            state, new = rules.apply(state, event)
+        except (rules.RuleError, TypeError):
+            break
+        notices.extend(new)
+    return notices
 
 
 def _removal_mode(params: Mapping[str, Any]) -> str:
@@ -246,6 +263,10 @@ def error_text(error: Exception, cat: Catalog) -> str:
         log.error("catalog %s has no %s", cat.lang, key)
         return cat.text("error-unknown", code=code)
     args = _args(params, cat)
+    if code == "wrong_phase":  # in setup the refusal names /start (the game has not begun)
+        args["phase_code"] = str(params.get("phase"))
+    elif code == "bad_name":
+        args.setdefault("why", "length")
     if code == "unknown_reason":  # an unknown code has no words of its own: show it as typed
         args["reason"] = str(params.get("reason"))
     if prefix == "command" and code == "missing_argument":

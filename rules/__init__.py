@@ -15,7 +15,7 @@ from .config import (
     DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, Reason, RevoteOrder, RulesConfig,
     Severity, ThirdFoul, Timers, config_from_dict, config_to_dict,
 )
-from .engine import apply, check, fold, vote_plan
+from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
 from .errors import Code, RuleError
 from .events import (
     BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,

@@ -7,6 +7,8 @@ was. Every rule is cited by its number: seed x.y (``seed-rules.ru.txt``), F24 / 
 
 from __future__ import annotations
 
+import unicodedata
+from enum import Enum
 from typing import Callable, Iterable
 
 from . import events as ev
@@ -19,6 +21,63 @@ from .state import (
 )
 
 ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # R1.1
+
+MAX_NAME = 64  # characters of a player's name
+# Input hygiene, not a rule: the bidirectional-text controls of Unicode TR9 (LRM, RLM, ALM and
+# the embeddings, overrides and isolates) would reorder the text around a name in every message.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+# Letters that draw nothing (Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+class NameFault(Enum):
+    """Why a name is refused (``RuleError(BAD_NAME, why=...)``)."""
+
+    LENGTH = "length"  # empty, or longer than MAX_NAME
+    INVISIBLE = "invisible"  # nothing visible: only spaces, zero-width, control or blank characters
+
+
+def _visible(ch: str) -> bool:
+    """A character that draws something: a letter, digit, punctuation mark or symbol."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS
+
+
+def _invisible(ch: str) -> bool:
+    """Spaces and format characters (zero-width space, joiners, BOM …)."""
+    return ch.isspace() or unicodedata.category(ch) == "Cf"
+
+
+def _plain(ch: str) -> str:
+    """A control character (category Cc) or a bidirectional-text control (Unicode TR9) taken
+    out: a spacing control (tab, line break) becomes a space, the others nothing."""
+    if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
+        return " " if ch.isspace() else ""
+    return ch
+
+
+def clean_name(raw: object) -> str | NameFault:
+    """A player's name as it is kept, or why it is refused. Input hygiene, not a rule: control
+    characters and text-direction controls are taken out (they would reorder or break every
+    message around the name; taken out rather than refused, so that a platform's display name
+    or an older log still passes), then spaces and invisible format characters around the name;
+    a name with nothing visible, or longer than :data:`MAX_NAME` characters, is refused."""
+    if not isinstance(raw, str):
+        return NameFault.LENGTH
+    text = "".join(_plain(ch) for ch in raw)
+    start, end = 0, len(text)
+    while start < end and _invisible(text[start]):
+        start += 1
+    while end > start and _invisible(text[end - 1]):
+        end -= 1
+    name = text[start:end]
+    if not name and raw.strip():
+        return NameFault.INVISIBLE  # only zero-width, control or other invisible characters
+    if not name or len(name) > MAX_NAME:
+        return NameFault.LENGTH
+    if not any(_visible(ch) for ch in name):
+        return NameFault.INVISIBLE
+    return name
 
 
 def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
@@ -116,10 +175,11 @@ class _Move:
     # --- setup ------------------------------------------------------------------------------
     def set_name(self, e: ev.SetName) -> None:
         seat = self.valid_seat(e.seat)
-        name = e.name.strip() if isinstance(e.name, str) else ""
-        if not name or len(name) > 64:
-            raise RuleError(Code.BAD_NAME, seat=seat)
-        self.s.seat(seat).name = name
+        name = clean_name(e.name)
+        if isinstance(name, str):
+            self.s.seat(seat).name = name
+        else:
+            raise RuleError(Code.BAD_NAME, seat=seat, why=name.value)
         self.say(Kind.NAME_SET, seat=seat, name=name)
 
     def set_roles(self, e: ev.SetRoles) -> None:
@@ -506,15 +566,21 @@ class _Move:
         blacks = {n for n in self.s.at_table if self.s.team_of(n) is Team.BLACK}
         everyone_shot = shooters == blacks if self.s.roles_known else bool(shooters)
         target = next(iter(targets)) if everyone_shot and len(targets) == 1 else None
-        self.record_shooting(night, target, "shots")
+        # R5.4 (F24 §4.5.5): a black at the table left out of the shots did not shoot — a miss;
+        # the judge's notice names him (roles unknown: nobody can be named).
+        self.record_shooting(night, target, "shots", silent=sorted(blacks - shooters))
 
-    def record_shooting(self, night: Night, target: int | None, how: str) -> None:
+    def record_shooting(self, night: Night, target: int | None, how: str,
+                        silent: list[int] | None = None) -> None:
+        """The shooting's outcome, private to the judge; ``silent`` (for ``/shots`` only): the
+        blacks at the table whose shot was not given (R5.4: they did not shoot)."""
         night.shot = True
         killed = target if target is not None and self.s.seat(target).at_table else None
         why = "kill" if killed else ("not_at_table" if target is not None else "miss")
         night.killed = killed
+        extra = {} if silent is None else {"silent": silent}
         self.say(Kind.SHOOTING_RESULT, private=True, killed=killed, why=why,
-                 shots=[list(x) for x in night.shots])
+                 shots=[list(x) for x in night.shots], **extra)
         if killed is not None:
             self.depart(killed, Cause.KILL)
             self.check_end(decisive=True)

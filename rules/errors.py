@@ -38,7 +38,7 @@ class Code(str, enum.Enum):
     FOUL_HAS_CONSEQUENCES = "foul_has_consequences"  # params: seat, why
     GAME_OVER = "game_over"  # params: -
     NOTHING_TO_UNDO = "nothing_to_undo"  # params: -
-    BAD_NAME = "bad_name"  # params: seat
+    BAD_NAME = "bad_name"  # params: seat, why (rules.engine.NameFault: length, invisible)
 
 
 class RuleError(Exception):

@@ -39,7 +39,7 @@ class Kind(str, enum.Enum):
     NEXT_VOTE_CANCELLED = "next_vote_cancelled"  # day, seat, rule
     NIGHT_FALLS = "night_falls"  # night
     # night
-    SHOOTING_RESULT = "shooting_result"  # killed or None, why        (private: who shot)
+    SHOOTING_RESULT = "shooting_result"  # killed or None, why, shots; silent (Shots only) (private)
     DON_CHECK = "don_check"  # target, sheriff (bool or None)           (private)
     SHERIFF_CHECK = "sheriff_check"  # target, black (bool or None)     (private)
     BEST_MOVE_DUE = "best_move_due"  # seat, seconds

@@ -9,6 +9,8 @@ import pytest
 import rules
 from bot import commands as c
 from bot.commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd, parse
+from bot.i18n import catalog
+from bot.render import error_text
 
 ROLES_2_5_7_8 = ("civilian", "don", "civilian", "civilian", "mafia", "civilian", "mafia",
                  "sheriff", "civilian", "civilian")
@@ -204,14 +206,16 @@ BAD_INPUT = [
     ("/bestmove 1 2 3 4", "too_many_arguments", {}),
     ("/foul 5 4.1.3 4.1.1", "too_many_arguments", {"argument": "4.1.1"}),
     ("/ppk 5 red black", "too_many_arguments", {"argument": "black"}),
-    ("/vote 7 11", "bad_argument", {"argument": "11"}),  # more hands than seats
     ("/vote 7 x", "bad_argument", {"argument": "x"}),
     ("/raise many", "bad_argument", {"argument": "many"}),
     ("/roles X2 M5 M7 S8", "bad_argument", {"argument": "X2"}),
     ("/roles D M5 M7 S8", "bad_argument", {"argument": "D"}),
     ("/shots 27", "bad_argument", {"argument": "27"}),
     ("/result pink", "bad_argument", {"argument": "pink"}),
-    ("/undo 0", "bad_argument", {"argument": "0"}),
+    ("/undo 0", "bad_undo", {"argument": "0", "limit": c.MAX_UNDO}),
+    ("/undo 101", "bad_undo", {"argument": "101", "limit": c.MAX_UNDO}),
+    ("/undo 123456", "bad_undo", {"argument": "123456"}),
+    ("/ppk 6 4.3.1 green", "bad_team", {"argument": "green"}),
     ("/undo lots", "bad_argument", {"argument": "lots"}),
     ("/warn 5 4.2.7", "wrong_reason", {"reason": "4.2.7"}),  # a disqualifying item, not a warning
     ("/foul 5 dq", "wrong_reason", {"reason": "dq"}),
@@ -256,7 +260,7 @@ def test_next_during_the_shooting_is_refused() -> None:
 
 def test_every_error_code_is_raised_somewhere() -> None:
     """Each code listed for the catalogs is one the parser really uses."""
-    raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker", "shooting_first"}
+    raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker", "shooting_first", "result_known"}
     assert raised == set(c.COMMAND_ERROR_CODES)
 
 
@@ -268,3 +272,85 @@ def test_a_long_but_allowed_line_is_parsed() -> None:
     with pytest.raises(rules.RuleError) as caught:
         rules.apply(rules.new_game(), command.event)
     assert caught.value.code is rules.Code.BAD_NAME
+
+
+# --- the refusals say what to do (newcomer's report №12) -----------------------------------
+
+RU = catalog("ru")
+
+
+def refusal(text: str, state: rules.GameState) -> str:
+    """The message the judge reads for ``text`` typed in ``state`` (parser or engine refusal)."""
+    try:
+        command = parse(text, state)
+        assert isinstance(command, Act), text
+        rules.apply(state, command.event)
+    except (CommandError, rules.RuleError) as error:
+        return error_text(error, RU)
+    raise AssertionError(f"{text} was accepted")
+
+
+def voting() -> rules.GameState:
+    """Day 1 with #5 and #7 nominated: the vote (F24 §4.4.4)."""
+    return play("/roles D2 M5 M7 S8", "/start", "/next", "/nominate 5", "/next", "/nominate 7",
+                *["/next"] * 9)
+
+
+def test_too_many_hands_by_count_is_the_engines_message() -> None:
+    """F24 §4.4.8: no more hands than players at the table — ``/vote 5 11`` gets the same
+    message as ``/vote 5 7`` when fewer are left, not a parse error."""
+    state = voting()
+    assert state.phase is rules.Phase.VOTING
+    text = refusal("/vote 5 11", state)
+    assert text == RU.text("error-too_many_hands", count=11, left=10)
+    assert "Слишком много рук: 11" in text
+
+
+@pytest.mark.parametrize("steps", ["0", "101"])
+def test_undo_out_of_range_names_the_range(steps: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse(f"/undo {steps}", day_one())
+    text = error_text(caught.value, RU)
+    assert text == RU.text("command-bad_undo", command="undo", argument=steps, limit=c.MAX_UNDO)
+    assert f"от 1 до {c.MAX_UNDO}" in text
+
+
+@pytest.mark.parametrize("text", ["/next", "/foul 5", "/vote 5 3"])
+def test_a_play_command_in_setup_points_to_start(text: str) -> None:
+    """Nothing is played before /start (F24 §4.3.1: the game begins with the night's meeting):
+    the refusal in setup says so and names /start."""
+    state = rules.new_game(rules.PRESETS["seed"])
+    event = parse(text, state)
+    assert isinstance(event, Act)
+    with pytest.raises(rules.RuleError) as caught:
+        rules.apply(state, event.event)
+    assert caught.value.code is rules.Code.WRONG_PHASE
+    expected = RU.text("error-wrong_phase", phase_code="setup",
+                       event=RU.text(f"event-{caught.value.params['event']}"), phase="-")
+    assert error_text(caught.value, RU) == expected
+    assert "/start" in expected
+
+
+def test_the_wrong_phase_outside_setup_names_the_phase() -> None:
+    message = refusal("/start", day_one())
+    assert "/start" not in message.split(":", 1)[1] and "«" in message
+
+
+def test_result_after_the_end_says_it_is_known() -> None:
+    """F24 §1.4: a finished game has its result; ``/result draw`` cannot declare another."""
+    state = play("/roles unknown", "/start", "/result draw")
+    assert state.phase is rules.Phase.GAME_OVER
+    with pytest.raises(CommandError) as caught:
+        parse("/result red", state)
+    assert caught.value.code == "result_known"
+    assert error_text(caught.value, RU) == RU.text("command-result_known", command="result")
+    assert parse("/result", state) == Show("result")  # showing it is still fine
+
+
+def test_ppk_with_a_stray_word_names_the_teams() -> None:
+    """Seed 4.3 / F24 §4.3: a team-loss penalty may name the team, red or black."""
+    with pytest.raises(CommandError) as caught:
+        parse("/ppk 6 4.3.1 green", day_one())
+    text = error_text(caught.value, RU)
+    assert text == RU.text("command-bad_team", command="ppk", argument="green")
+    assert "red или black" in text

@@ -14,7 +14,7 @@ import rules
 from bot import console
 from bot.cli import main
 from bot.i18n import catalog
-from bot.render import action_text
+from bot.render import action_text, error_text
 from storage import Store
 
 SETUP = """\
@@ -99,8 +99,10 @@ def test_restart_resumes_the_same_game(monkeypatch, capsys, db_path: Path) -> No
 def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
     run(monkeypatch, capsys, db_path, SETUP)
     first_id, _, _ = stored(db_path)
-    status, _ = run(monkeypatch, capsys, db_path, "/name 3 Вера\n", "--new")
+    # --new over an unfinished game asks, as /new does: a /new typed next confirms it
+    status, out = run(monkeypatch, capsys, db_path, "/new\n/name 3 Вера\n", "--new")
     assert status == 0
+    assert catalog("en").text("console-new-confirm", game=first_id) in out
     second_id, state, count = stored(db_path)
     assert second_id != first_id
     assert count == 1 and state.phase is rules.Phase.SETUP and state.seat(3).name == "Вера"
@@ -116,6 +118,46 @@ def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
     third_id, state, _ = stored(db_path)
     assert third_id not in (first_id, second_id)
     assert state.config.preset == "fiim2024" and state.config.timers.speech == 45
+
+
+def test_new_flag_keeps_an_unfinished_game(monkeypatch, capsys, db_path: Path) -> None:
+    """Newcomer's report №1: ``console --new`` over an unfinished game must not shelve it
+    silently. It says what ``/new`` says, and the game goes on (with --strict the run ends with
+    status 1 before the script, which was meant for a new game)."""
+    run(monkeypatch, capsys, db_path, SETUP + "/next\n/foul 5\n")
+    first_id, before, count_before = stored(db_path)
+    status, out = run(monkeypatch, capsys, db_path, "/status\n", "--new")
+    assert status == 0
+    assert catalog("en").text("console-new-confirm", game=first_id) in out
+    assert "> /status" in out
+    game_id, after, count_after = stored(db_path)
+    assert (game_id, count_after) == (first_id, count_before)
+    assert len(after.seat(5).fouls) == 1 and after.phase is before.phase
+    # the README's script form: refused with status 1, nothing read from the script
+    status, out = run(monkeypatch, capsys, db_path, "/name 3 Вера\n", "--new", "--strict")
+    assert status == 1
+    assert "> /name" not in out
+    assert stored(db_path)[:3:2] == (first_id, count_before)
+
+
+def test_new_flag_twice_replaces_and_over_a_finished_game_starts_at_once(db_path: Path) -> None:
+    """``new=2`` (the flag given twice) replaces an unfinished game without asking; over a
+    finished game (or none) ``--new`` starts the new game at once, as ``/new`` does."""
+    out = io.StringIO()
+    script = io.StringIO("/roles unknown\n/start\n")
+    assert asyncio.run(console.run_console(db_path, stdin=script, out=out, lang="en")) == 0
+    first_id, _, _ = stored(db_path)
+    assert asyncio.run(console.run_console(db_path, new=2, stdin=io.StringIO(""), out=out)) == 0
+    second_id, state, count = stored(db_path)
+    assert second_id != first_id and count == 0 and state.phase is rules.Phase.SETUP
+    script = io.StringIO("/roles unknown\n/start\n/result draw\n")
+    assert asyncio.run(console.run_console(db_path, stdin=script, out=out)) == 0
+    assert stored(db_path)[1].phase is rules.Phase.GAME_OVER
+    status = asyncio.run(console.run_console(db_path, new=True, strict=True,
+                                             stdin=io.StringIO("/name 1 Анна\n"), out=out))
+    assert status == 0
+    third_id, state, _ = stored(db_path)
+    assert third_id != second_id and state.seat(1).name == "Анна"
 
 
 def test_strict_stops_at_the_first_refused_command(monkeypatch, capsys, db_path: Path) -> None:
@@ -181,13 +223,16 @@ def test_lang_is_remembered_for_the_chat(monkeypatch, capsys, db_path: Path) -> 
     assert asyncio.run(lang()) == "ru"
 
 
-def test_a_finished_game_is_not_resumed(monkeypatch, capsys, db_path: Path) -> None:
-    """With roles unknown the judge declares the end; the next run starts a fresh game at the
-    first game command."""
+def test_a_finished_game_stays_current_after_a_restart(monkeypatch, capsys, db_path: Path) -> None:
+    """With roles unknown the judge declares the end (F24 §1.4). After a restart that game is
+    still the current one: game commands say it is over, and ``/new`` starts the next one."""
     run(monkeypatch, capsys, db_path, "/roles unknown\n/start\n/result draw\n")
     first_id, state, _ = stored(db_path)
     assert state.phase is rules.Phase.GAME_OVER and state.result.winner is None
-    status, _ = run(monkeypatch, capsys, db_path, "/name 1 Анна\n", "--strict")
+    status, out = run(monkeypatch, capsys, db_path, "/next\n", "--strict")
+    assert status == 1
+    assert error_text(rules.RuleError(rules.Code.GAME_OVER), catalog("en")) in out
+    status, _ = run(monkeypatch, capsys, db_path, "/new\n/name 1 Анна\n", "--strict")
     assert status == 0
     second_id, state, _ = stored(db_path)
     assert second_id != first_id and state.phase is rules.Phase.SETUP
@@ -207,7 +252,7 @@ def test_replay_is_delegated(monkeypatch, tmp_path: Path) -> None:
     calls: list[tuple[Path, bool, object]] = []
     fake = types.ModuleType("bot.replay_cli")
 
-    def run_replay_cli(path: Path, as_json: bool, out: object) -> int:
+    def run_replay_cli(path: Path, as_json: bool, out: object, **options: object) -> int:
         calls.append((path, as_json, out))
         return 3
 
@@ -234,3 +279,17 @@ def test_a_refused_first_command_creates_no_game(monkeypatch, capsys, db_path: P
             await store.close()
 
     assert asyncio.run(current()) is None
+
+
+def test_quit_is_listed_by_the_console_only() -> None:
+    """Newcomer's report №14: /quit is a console command; Telegram's /help shows the shared
+    command list (``commands-help``) without it."""
+    from bot.telegram import app as telegram_app
+
+    for lang in ("ru", "en"):
+        cat = catalog(lang)
+        assert "/quit" in cat.text("console-help")
+        assert "/quit" not in cat.text("commands-help")
+        assert cat.text("console-help").startswith(cat.text("commands-help"))
+    source = Path(telegram_app.__file__).read_text(encoding="utf-8")
+    assert "'console-help'" not in source and "'commands-help'" in source

@@ -17,7 +17,7 @@ from bot.render import (
 )
 from rules import (
     BestMove, DonCheck, Kind, Next, NightKill, Nominate, Notice, Penalty, RaiseVote, SetName,
-    SetRoles, SheriffCheck, StartGame, Vote,
+    SetRoles, SheriffCheck, Shots, StartGame, Vote,
 )
 
 RU = catalog("ru")
@@ -143,6 +143,8 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
     yield Kind.ROLES_SET, {"known": False}
     for killed, why in ((None, "miss"), (None, "not_at_table")):
         yield Kind.SHOOTING_RESULT, {"killed": killed, "why": why, "shots": []}
+    for silent in ([], [7], [5, 7]):
+        yield Kind.SHOOTING_RESULT, {"killed": None, "why": "miss", "shots": [[2, 1]], "silent": silent}
     for answer in (False, None):
         yield Kind.DON_CHECK, {"target": 8, "sheriff": answer}
         yield Kind.SHERIFF_CHECK, {"target": 2, "black": answer}
@@ -295,7 +297,7 @@ def test_tie_revote_and_raise_vote_f24_4_4_12() -> None:
     assert "Кто за то, чтобы игрок №3 покинул игровой стол? Осталось: 10 голосов." in status
     tie = texts(game.apply(Vote(3, 5)))
     assert tie[0] == "Против игрока №3 — 5 голосов."
-    assert tie[1].startswith("Против игрока №7 — 5 голосов: не поднятые руки отходят")
+    assert tie[1].startswith("Против игрока №7 — 5 голосов: неподнятые руки отходят")
     assert tie[2].startswith("Равное количество голосов: игроки №3, №7.")
     assert tie[3] == "Слово игроку №3 перед переголосованием — 30 секунд."
     revote = texts(game.apply(Next(), Next()))
@@ -509,3 +511,86 @@ def test_reason_text() -> None:
     assert reason_text("4.2.7", RU) == "слёзы за игровым столом"
     assert reason_text("4.2.7", EN) == "tears at the table"
     assert reason_text("6.6.9", RU) == "отказ снять маску по требованию Судьи"
+
+
+# --- the newcomer's report: the shooting, the names, the Russian words ---------------------
+
+def night_one() -> Game:
+    """Day 1 without nominees (no vote, seed 5.x / F24 §4.4.10), then night 1's shooting."""
+    game = Game().to_day_one()
+    game.speeches(10)
+    assert game.state.night is not None and game.state.night.step is rules.NightStep.SHOOTING
+    return game
+
+
+def test_a_black_left_out_of_the_shots_is_named_r5_4() -> None:
+    """RULES.md R5.4 (F24 §4.5.5): a black who does not shoot makes it a miss. The engine's
+    ruling stands; the judge is told who did not shoot (blacks #2, #5, #7 at the table)."""
+    game = night_one()
+    notice = first(game.apply(Shots(((2, 1), (5, 1)))), Kind.SHOOTING_RESULT)
+    assert notice.private and notice.params["why"] == "miss" and notice.params["killed"] is None
+    assert notice.params["silent"] == [7]
+    text = notice_text(notice, RU)
+    assert text is not None and text.startswith("Стрельба: промах (не стрелял игрок №7).")
+    assert notice_text(notice, EN).startswith("Shooting: a miss (player #7 did not shoot).")
+    assert game.state.seat(1).at_table  # a miss: nobody leaves
+
+
+def test_two_blacks_left_out_and_everyone_shooting() -> None:
+    game = night_one()
+    notice = first(game.apply(Shots(((2, 1),))), Kind.SHOOTING_RESULT)
+    assert "(не стреляли игроки №5, №7)" in (notice_text(notice, RU) or "")
+    game = night_one()
+    notice = first(game.apply(Shots(((2, 1), (5, 1), (7, 1)))), Kind.SHOOTING_RESULT)
+    assert notice.params["silent"] == [] and notice.params["killed"] == 1  # R5.3: a kill
+    assert "не стрел" not in (notice_text(notice, RU) or "")
+
+
+def test_a_shot_given_twice_names_the_seat_once() -> None:
+    game = night_one()
+    text = error_text(refusal(game, Shots(((2, 1), (2, 3)))), RU)
+    assert text == "Игрок №2 уже выстрелил этой ночью: у каждого один выстрел."
+
+
+@pytest.mark.parametrize(("length", "word"), [(501, "символ"), (502, "символа"), (521, "символ"),
+                                              (505, "символов"), (511, "символов")])
+def test_the_length_limit_has_its_plural(length: int, word: str) -> None:
+    commands = pytest.importorskip("bot.commands")
+    with pytest.raises(commands.CommandError) as caught:
+        commands.parse("x" * length, None)
+    assert error_text(caught.value, RU).startswith(f"Слишком длинное сообщение: {length} {word},")
+
+
+def test_unraised_hands_is_one_word() -> None:
+    text = notice_text(Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 4, "derived": True}, False), RU)
+    assert text is not None and "неподнятые руки" in text
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("\u200b", "invisible"), (" \u200b\u2060 ", "invisible"), ("\u3164", "invisible"),
+    ("\u202e", "invisible"), ("\x07\x1b", "invisible"), ("", "length"), ("я" * 65, "length"),
+])
+def test_a_name_must_have_something_visible(name: str, why: str) -> None:
+    """Input hygiene, not a rule: a name with nothing visible (a zero-width space, a Hangul
+    filler, only controls) is refused with a message saying why."""
+    game = Game(roles=None)
+    error = refusal(game, SetName(seat=3, name=name))
+    assert error.code is rules.Code.BAD_NAME and error.params["why"] == why
+    expected = {"invisible": "в нём нет ни одного видимого знака",
+                "length": "от 1 до 64 символов"}[why]
+    assert expected in error_text(error, RU)
+
+
+@pytest.mark.parametrize(("name", "kept"), [
+    ("\u200b Вася\ufeff", "Вася"),  # invisible characters around a name are dropped
+    ("Вася\u202eяилатИ", "ВасяяилатИ"),  # a right-to-left override would reverse what follows
+    ("\u2067Али\u2069", "Али"), ("\u200fAli\u200f", "Ali"),  # isolates and marks (Unicode TR9)
+    ("Ва\x07ся", "Вася"), ("Анна\tМария", "Анна Мария"),  # control characters
+    ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # a joiner inside a name is kept
+])
+def test_controls_are_taken_out_of_a_name(name: str, kept: str) -> None:
+    """Control characters and text-direction controls are taken out of a name (not refused, so
+    that a platform's display name still seats its player)."""
+    game = Game(roles=None)
+    game.apply(SetName(seat=3, name=name))
+    assert game.state.seat(3).name == kept

@@ -662,7 +662,7 @@ class TelegramReferee:
                 await self._show_panel(home, live, fresh=True)
             return
         if name == "help":
-            await self._send(chat, f"{cat.text('console-help')}\n\n{cat.text('tg-help')}")
+            await self._send(chat, f"{cat.text('commands-help')}\n\n{cat.text('tg-help')}")
             return
         if name in ("link", "unlink", "takeover"):
             await self._send(chat, cat.text("tg-group-only", command=name))
@@ -712,7 +712,7 @@ class TelegramReferee:
                     current: Outcome | None) -> None:
         cat = await self.cat(chat)
         if what == "help":
-            await self._send(chat, f"{cat.text('console-help')}\n\n{cat.text('tg-help')}")
+            await self._send(chat, f"{cat.text('commands-help')}\n\n{cat.text('tg-help')}")
             return
         if current is None:
             raise ServiceError("no_game")

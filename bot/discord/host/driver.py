@@ -363,7 +363,8 @@ class DiscordHost:
             await self._answer(interaction, cat.text("host-join-full"))
             return
         if player is None:
-            name = (getattr(interaction.user, "display_name", "") or str(interaction.user.id))[:64]
+            cleaned = rules.clean_name((getattr(interaction.user, "display_name", "") or "")[:128])
+            name = cleaned[:rules.MAX_NAME] if isinstance(cleaned, str) else str(interaction.user.id)
             player = {"user": who, "name": name, "reachable": False}
             table.players.append(player)
         hello = await self._dm(who, (await self._cat(table.chat)).text(

@@ -2,6 +2,8 @@
 
 console-ready = The judge's console. A new game — /new, the commands — /help.
 console-resumed = Game #{ $game } continues.
+console-finished = Game #{ $game } is over: the result — /result, take back the last action — /undo, a new game — /new.
+console-undone-what = Taken back: { $what }
 console-new-game = New game #{ $game }: { $preset }.
 console-replaced = The unfinished game #{ $game } is set aside.
 console-undone = { $count ->
@@ -10,7 +12,8 @@ console-undone = { $count ->
    *[other] { $count } actions undone.
  }
 console-lang = Language: English.
-console-help =
+# commands-help: the commands of every adapter; console-help adds /quit (console only).
+commands-help =
     The judge's commands (the "/" is optional):
     /new [seed|fiim2024|fsm2024] [option=value …] — a new game
     /name 3 Vasya — the name of the player on seat 3
@@ -27,5 +30,8 @@ console-help =
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
     /undo [n] — undo the last actions
-    /status — the game now; /log — the game so far; /lang ru|en — language; /quit — quit
+    /status — the game now; /log — the game so far; /lang ru|en — language
+console-help =
+    { commands-help }
+    /quit — leave the console
 cli-telegram-unavailable = The Telegram bot is not available yet. Try the console: mafia-referee console.

@@ -5,7 +5,10 @@ error-unknown = Refused ({ $code }).
 
 ## Rules
 
-error-wrong_phase = You can't { $event } now: the phase is “{ $phase }”.
+error-wrong_phase = { $phase_code ->
+    [setup] You can't { $event } now: the game has not started. Enter the names and roles and start it: /start.
+   *[other] You can't { $event } now: the phase is “{ $phase }”.
+ }
 error-no_such_seat = There is no seat { $seat }: seats are 1 to 10.
 error-not_at_table = Player { $seat } is no longer at the table.
 error-not_speaker = { $speaker ->
@@ -41,15 +44,19 @@ error-foul_has_consequences = { $why ->
     [removal] Player { $seat }'s foul can't be withdrawn: he has already left the game by it.
    *[silence_served] Player { $seat }'s foul can't be withdrawn: he has already served the third foul's silence.
  }
-error-game_over = The game is over.
+error-game_over = The game is over. The result: /result; a new game: /new.
 error-nothing_to_undo = Nothing to undo.
-error-bad_name = Invalid name for seat { $seat }: 1 to 64 characters.
+error-bad_name = { $why ->
+    [invisible] Invalid name for seat { $seat }: it has no visible character.
+   *[length] Invalid name for seat { $seat }: 1 to 64 characters.
+ }
 
 ## Service
 
 service-no_game = There is no game in this chat. Start one: /new.
 service-not_judge = Only the game's judge can do this.
 service-stale = This button is out of date: the game has moved on. Here is where it stands.
+console-stale = The game was changed elsewhere (another console or a bot on the same database): the command was not carried out. Here is where it stands:
 service-game_exists = A game is already running in this chat. Finish it or start over.
 service-nothing_to_undo = { $available ->
     [0] Nothing to undo.
@@ -63,7 +70,10 @@ service-nothing_to_undo = { $available ->
 
 command-empty_command = An empty command. The commands: /help.
 command-unknown_command = Unknown command: { $command }. The commands: /help.
-command-too_long = The message is too long: { $length } characters, at most { $limit }.
+command-too_long = The message is too long: { $length } { $length ->
+    [one] character
+   *[other] characters
+ }, at most { $limit }.
 command-missing_argument = /{ $command }: missing { $argument }. See /help.
 command-too_many_arguments = /{ $command }: “{ $argument }” is one too many. See /help.
 command-bad_seat = /{ $command }: “{ $argument }” is not a seat number (seats are 1 to 10).
@@ -75,6 +85,9 @@ command-unknown_preset = Unknown rule set: “{ $preset }”. Known: seed, fiim2
 command-unknown_option = Unknown option: “{ $option }”.
 command-bad_option_value = Invalid value for option { $option }: “{ $value }”.
 command-unknown_lang = Unknown language: “{ $lang }”. Known: ru, en.
+command-bad_undo = /{ $command }: you can undo 1 to { $limit } steps, not “{ $argument }”.
+command-result_known = /{ $command }: the result is already known — the game is over. The result: /result; a new game: /new.
+command-bad_team = /{ $command }: “{ $argument }” is not a team. The team is red or black.
 
 what-seat = a seat number
 what-name = a name

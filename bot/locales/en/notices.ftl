@@ -70,7 +70,11 @@ notice-night_step = { $step ->
 notice-shooting_result = { $why ->
     [kill] Shooting: player { $killed } is killed.
     [not_at_table] Shooting: a miss — that player is no longer at the table.
-   *[miss] Shooting: a miss.
+   *[miss] Shooting: a miss{ $silent_n ->
+        [0] .
+        [one] { " " }(player { $silent } did not shoot).
+       *[other] { " " }(players { $silent } did not shoot).
+    }
  }{ $has_shots ->
     [yes] { " " }Shots: { $shots }.
    *[no] { "" }

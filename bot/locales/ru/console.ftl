@@ -2,6 +2,8 @@
 
 console-ready = Судейская консоль. Новая игра — /new, список команд — /help.
 console-resumed = Продолжается игра №{ $game }.
+console-finished = Игра №{ $game } окончена: итоги — /result, отмена последнего действия — /undo, новая игра — /new.
+console-undone-what = Отменено: { $what }
 console-new-game = Новая игра №{ $game }: { $preset }.
 console-replaced = Незаконченная игра №{ $game } отложена.
 console-undone = { $count ->
@@ -11,7 +13,8 @@ console-undone = { $count ->
    *[many] Отменено { $count } действий.
  }
 console-lang = Язык: русский.
-console-help =
+# commands-help: the commands of every adapter; console-help adds /quit (console only).
+commands-help =
     Команды судьи («/» можно не писать):
     /new [seed|fiim2024|fsm2024] [опция=значение …] — новая игра
     /name 3 Вася — имя игрока на месте №3
@@ -28,5 +31,8 @@ console-help =
     /unfoul 5 — снять последний фол
     /result red|black|draw — объявить итог (роли не внесены); /result — итоги
     /undo [n] — отменить последние действия
-    /status — положение игры; /log — ход игры; /lang ru|en — язык; /quit — выход
+    /status — положение игры; /log — ход игры; /lang ru|en — язык
+console-help =
+    { commands-help }
+    /quit — выход из консоли
 cli-telegram-unavailable = Telegram-бот пока недоступен. Попробуйте консоль: mafia-referee console.

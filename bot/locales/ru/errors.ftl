@@ -5,7 +5,10 @@ error-unknown = Действие не выполнено ({ $code }).
 
 ## Правила
 
-error-wrong_phase = Сейчас нельзя { $event }: идёт фаза «{ $phase }».
+error-wrong_phase = { $phase_code ->
+    [setup] Сейчас нельзя { $event }: игра ещё не началась. Внесите имена и роли и начните игру: /start.
+   *[other] Сейчас нельзя { $event }: идёт фаза «{ $phase }».
+ }
 error-no_such_seat = Нет места { $seat }: места за столом — с 1 по 10.
 error-not_at_table = Игрок { $seat } уже не за столом.
 error-not_speaker = { $speaker ->
@@ -18,7 +21,7 @@ error-self_nomination = Выставлять себя нельзя (правил
 error-nomination_in_last_word = В последнем слове выставлять кандидатуру нельзя.
 error-not_current_nominee = Сейчас голосуют против игрока { $expected }, а не { $seat }: голосование идёт в порядке выставления (4.4.4).
 error-too_many_hands = Слишком много рук: { $count }, а поднять можно не больше { $left }.
-error-duplicate_shot = Игрок №{ $seat } уже выстрелил этой ночью: у каждого один выстрел.
+error-duplicate_shot = Игрок { $seat } уже выстрелил этой ночью: у каждого один выстрел.
 error-already_voted = Игрок { $seat } уже проголосовал: голосовать можно только против одной кандидатуры (4.1.8).
 error-bad_count = Неверное значение: { $count }.
 error-unknown_reason = Неизвестная причина наказания: «{ $reason }». Причины — номера пунктов правил (4.1.1 … 4.3.3) или foul, warning, dq, ppk.
@@ -41,15 +44,19 @@ error-foul_has_consequences = { $why ->
     [removal] Фол игрока { $seat } снять нельзя: по нему игрок уже покинул игру.
    *[silence_served] Фол игрока { $seat } снять нельзя: игрок уже отбыл молчание за третий фол.
  }
-error-game_over = Игра окончена.
+error-game_over = Игра окончена. Итоги — /result, новая игра — /new.
 error-nothing_to_undo = Отменять нечего.
-error-bad_name = Неверное имя для места { $seat }: от 1 до 64 символов.
+error-bad_name = { $why ->
+    [invisible] Неверное имя для места { $seat }: в нём нет ни одного видимого знака.
+   *[length] Неверное имя для места { $seat }: от 1 до 64 символов.
+ }
 
 ## Сервис
 
 service-no_game = В этом чате нет игры. Начните новую: /new.
 service-not_judge = Это может делать только судья игры.
 service-stale = Кнопка устарела: игра уже изменилась. Вот текущее положение.
+console-stale = Игру изменили в другом месте (другая консоль или бот на той же базе): команда не выполнена. Вот текущее положение:
 service-game_exists = В этом чате уже идёт игра. Доиграйте её или начните заново.
 service-nothing_to_undo = { $available ->
     [0] Отменять нечего.
@@ -63,7 +70,11 @@ service-nothing_to_undo = { $available ->
 
 command-empty_command = Пустая команда. Список команд: /help.
 command-unknown_command = Неизвестная команда: { $command }. Список команд: /help.
-command-too_long = Слишком длинное сообщение: { $length } символов, можно не больше { $limit }.
+command-too_long = Слишком длинное сообщение: { $length } { $length ->
+    [one] символ
+    [few] символа
+   *[many] символов
+ }, можно не больше { $limit }.
 command-missing_argument = /{ $command }: не хватает: { $argument }. Подробнее: /help.
 command-too_many_arguments = /{ $command }: лишнее «{ $argument }». Подробнее: /help.
 command-bad_seat = /{ $command }: «{ $argument }» — не номер места (места с 1 по 10).
@@ -75,6 +86,9 @@ command-unknown_preset = Неизвестный набор правил: «{ $pr
 command-unknown_option = Неизвестная опция: «{ $option }».
 command-bad_option_value = Неверное значение опции { $option }: «{ $value }».
 command-unknown_lang = Неизвестный язык: «{ $lang }». Есть: ru, en.
+command-bad_undo = /{ $command }: отменить можно от 1 до { $limit } шагов, а не «{ $argument }».
+command-result_known = /{ $command }: итог уже известен — игра окончена. Посмотреть итоги: /result; новая игра: /new.
+command-bad_team = /{ $command }: «{ $argument }» — не команда. Команда: red или black (красные или чёрные).
 
 what-seat = номер места
 what-name = имя

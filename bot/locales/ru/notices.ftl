@@ -41,7 +41,7 @@ notice-voting_starts = { $round ->
    *[other] Переголосование: игроки { $nominees }.
  }
 notice-vote_counted = { $derived ->
-    [yes] Против игрока { $nominee } — { $votes }: не поднятые руки отходят последней кандидатуре (4.4.8).
+    [yes] Против игрока { $nominee } — { $votes }: неподнятые руки отходят последней кандидатуре (4.4.8).
    *[no] Против игрока { $nominee } — { $votes }.
  }
 notice-tie = Равное количество голосов: игроки { $seats }. Каждому — слово перед переголосованием (4.4.12).
@@ -72,7 +72,11 @@ notice-night_step = { $step ->
 notice-shooting_result = { $why ->
     [kill] Стрельба: убит игрок { $killed }.
     [not_at_table] Стрельба: промах — этот игрок уже не за столом.
-   *[miss] Стрельба: промах.
+   *[miss] Стрельба: промах{ $silent_n ->
+        [0] .
+        [one] { " " }(не стрелял игрок { $silent }).
+       *[other] { " " }(не стреляли игроки { $silent }).
+    }
  }{ $has_shots ->
     [yes] { " " }Выстрелы: { $shots }.
    *[no] { "" }

@@ -120,9 +120,13 @@ def step_slot(no: int, step_key: str) -> str:
 
 
 def display_name(user: Any) -> str:
-    """A player's name for the table (1–64 characters, as :class:`rules.SetName` accepts)."""
-    name = (getattr(user, "full_name", "") or "").strip() or (getattr(user, "username", "") or "")
-    return (name or str(getattr(user, "id", "?")))[:64]
+    """A player's name for the table, as :class:`rules.SetName` accepts it: his Telegram name
+    cleaned (:func:`rules.clean_name`), else his username, else his id; at most 64 characters."""
+    for raw in (getattr(user, "full_name", None), getattr(user, "username", None)):
+        name = rules.clean_name((raw or "")[:rules.MAX_NAME * 2])
+        if isinstance(name, str):
+            return name[:rules.MAX_NAME]
+    return str(getattr(user, "id", "?"))
 
 
 def _markup(rows: vw.Rows | None) -> InlineKeyboardMarkup | None:
