@@ -2,19 +2,22 @@
 
     mafia-referee [demo] [--db PATH] [--lang ru|en]      play the shipped example game (default)
     mafia-referee console [--db PATH] [--new] [--strict] [--lang ru|en]
-    mafia-referee replay FILE [--json]                   check a recorded game against the rules
-    mafia-referee telegram                               the judge's assistant in Telegram
+    mafia-referee replay FILE [--json] [--lang ru|en]    check a recorded game against the rules
+    mafia-referee telegram [--db PATH]                   the judge's assistant in Telegram
                                                          (token from the environment; exit
-                                                         status 2 when it is missing)
-    mafia-referee discord [--guild ID] [--invite APP_ID] the judge's assistant in Discord (token
+                                                         status 2 when it is missing or refused)
+    mafia-referee discord [--db PATH] [--guild ID] [--invite APP_ID]
+                                                         the judge's assistant in Discord (token
                                                          from the environment; --invite only
                                                          prints the link that adds the bot)
-    mafia-referee both                                   both bots in one process, one game log
-    mafia-referee health [--db PATH] [--max-age S]       the database (and the bot's heartbeat) is
+    mafia-referee both [--db PATH]                       both bots in one process, one game log
+    mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S]
+                                                         the database (and the bot's heartbeat) is
                                                          well: exit 0, else 1 (deploy/)
     mafia-referee backup DEST [--db PATH]                an online backup of the database
 
-``main`` returns the exit status; the console-script wrapper passes it to ``sys.exit``.
+``main`` returns the exit status (0 ok; 1 a runtime failure or a disagreement; 2 bad input or
+settings); the console-script wrapper (:mod:`bot.entry`) passes it to ``sys.exit``.
 """
 
 from __future__ import annotations
@@ -23,48 +26,75 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence, TextIO
 
 from .i18n import DEFAULT_LANG, LANGS, catalog
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 COMMANDS = ("demo", "console", "replay", "telegram", "discord", "both", "health", "backup")
 EXIT_UNAVAILABLE = 2
 
 
+DB_HELP = "the SQLite database (default: MAFIA_REFEREE_DB, else ~/.local/share/mafia-referee/referee.sqlite3)"
+LANG_HELP = "the language of messages (default: MAFIA_REFEREE_LANG, else ru)"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mafia-referee")
+    parser = argparse.ArgumentParser(
+        prog="mafia-referee",
+        description="A referee for sports mafia (FIIM rules): the console, the Telegram and Discord "
+                    "bots, and the tools around them. Without a command: the demo.",
+        epilog="Exit status: 0 ok, 1 a runtime failure (or a replay that disagrees), "
+               "2 bad input or settings.")
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
 
-    demo = sub.add_parser("demo")
-    demo.add_argument("--db", type=Path, default=None)
-    demo.add_argument("--lang", choices=LANGS, default=None)
+    demo = sub.add_parser("demo", help="play the shipped example game (the default command)")
+    demo.add_argument("--db", type=Path, default=None,
+                      help="keep the demo game in this database (default: a temporary one)")
+    demo.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
 
-    console = sub.add_parser("console")
-    console.add_argument("--db", type=Path, default=None)
-    console.add_argument("--new", action="store_true")
-    console.add_argument("--strict", action="store_true")
-    console.add_argument("--lang", choices=LANGS, default=None)
+    console = sub.add_parser("console", help="record a game by typing commands (a script on stdin works too)")
+    console.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    console.add_argument("--new", action="count", default=0,
+                         help="start a new game; over an unfinished one it only asks (like /new): "
+                              "give --new twice to set the unfinished game aside")
+    console.add_argument("--strict", action="store_true",
+                         help="stop with exit status 1 at the first refused command (for scripts)")
+    console.add_argument("--lang", choices=LANGS, default=None,
+                         help="the language of messages (default: the last one chosen, else MAFIA_REFEREE_LANG)")
 
-    replay = sub.add_parser("replay")
-    replay.add_argument("file", type=Path)
-    replay.add_argument("--json", action="store_true", dest="as_json")
+    replay = sub.add_parser("replay", help="replay a recorded game (Polemica, MafiaRatings JSON) "
+                                           "through the rules; exit 0 agrees, 1 disagrees, 2 unreadable")
+    replay.add_argument("file", type=Path, help="the game record (JSON)")
+    replay.add_argument("--json", action="store_true", dest="as_json",
+                        help="print one JSON object instead of text")
+    replay.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
 
-    sub.add_parser("telegram")
+    telegram = sub.add_parser("telegram", help="the judge's assistant in Telegram "
+                                               "(token: MAFIA_REFEREE_TELEGRAM_TOKEN)")
+    telegram.add_argument("--db", type=Path, default=None, help=DB_HELP)
 
-    discord = sub.add_parser("discord")
-    discord.add_argument("--guild", type=int, default=None,
+    discord = sub.add_parser("discord", help="the judge's assistant in Discord "
+                                             "(token: MAFIA_REFEREE_DISCORD_TOKEN)")
+    discord.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    discord.add_argument("--guild", type=int, default=None, metavar="ID",
                          help="also publish the slash commands to this server (at once)")
     discord.add_argument("--invite", type=int, default=None, metavar="APP_ID",
                          help="print the link that adds the bot to a server, and exit")
-    sub.add_parser("both")
+    both = sub.add_parser("both", help="the Telegram and the Discord bot in one process (both tokens)")
+    both.add_argument("--db", type=Path, default=None, help=DB_HELP)
 
     health = sub.add_parser("health", help="check the database (and the bot's heartbeat); exit 1 if unwell")
-    health.add_argument("--db", type=Path, default=None)
-    health.add_argument("--heartbeat", type=Path, default=None)
-    health.add_argument("--max-age", type=float, default=None, metavar="SECONDS")
+    health.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    health.add_argument("--heartbeat", type=Path, default=None, metavar="FILE",
+                        help="the heartbeat file (default: MAFIA_REFEREE_HEARTBEAT)")
+    health.add_argument("--max-age", type=float, default=None, metavar="SECONDS",
+                        help="also require a heartbeat younger than this")
     backup = sub.add_parser("backup", help="copy the database with SQLite's online backup")
     backup.add_argument("dest", help="a file, or a directory (for a dated file name)")
-    backup.add_argument("--db", type=Path, default=None)
+    backup.add_argument("--db", type=Path, default=None, help=DB_HELP)
     return parser
 
 
@@ -95,38 +125,109 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         settings = Settings()
         return asyncio.run(run_console(args.db or settings.db, new=args.new, strict=args.strict,
-                                       lang=args.lang, default_lang=settings.lang))
+                                       lang=args.lang, default_lang=settings.lang,
+                                       stdin=script_input(sys.stdin)))
     if args.command == "replay":
         from .replay_cli import run_replay_cli
 
-        return int(run_replay_cli(args.file, args.as_json, sys.stdout))
+        return int(run_replay_cli(args.file, args.as_json, sys.stdout,
+                                  lang=args.lang or _settings_lang()))
     if args.command == "discord":
-        return _discord(args.guild, args.invite)
+        return _discord(args.db, args.guild, args.invite)
     if args.command == "both":
-        return _both()
+        return _both(args.db)
     if args.command in ("health", "backup"):
         return _deploy(args)
-    return _telegram()
+    return _telegram(args.db)
 
 
-def _telegram() -> int:
+class ScriptInput:
+    """Standard input that never fails on its encoding: a script's lines are read as bytes and
+    decoded one by one — UTF-8, else cp1251 (a file saved by a Windows editor), any byte neither
+    knows becoming U+FFFD; a terminal's ``input()`` replaces what it cannot decode."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def __iter__(self) -> Iterator[str]:
+        buffer = getattr(self._stream, "buffer", None)
+        if buffer is None:  # already text (a StringIO in tests)
+            yield from self._stream
+            return
+        for raw in buffer:
+            yield decode_line(raw)
+
+
+def decode_line(raw: bytes) -> str:
+    """One line of a script: UTF-8 (a BOM dropped), else cp1251, never an exception."""
+    try:
+        return raw.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return raw.decode("cp1251", errors="replace")
+
+
+def script_input(stream: TextIO | None) -> TextIO:
+    """``stream`` (stdin) wrapped in :class:`ScriptInput`; a terminal's decoding made lenient;
+    no stdin at all (closed by a service manager) is an empty script."""
+    if stream is None:
+        import io
+
+        return io.StringIO("")
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None and stream.isatty():
+        reconfigure(errors="replace")
+    return ScriptInput(stream)  # type: ignore[return-value]
+
+
+def _settings_with_db(db: Path | None) -> "Settings":
+    from .settings import Settings
+
+    settings = Settings()
+    return settings if db is None else settings.model_copy(update={"db": db})
+
+
+def _probe_database(db: Path) -> None:
+    """Open (create, migrate) and close the store at ``db`` before a bot connects anywhere: a
+    database that cannot be opened is a bad setting (``sqlite3.Error``: exit 2 in
+    :mod:`bot.entry`), said at once rather than after the network is up."""
+    from storage import Store
+
+    async def probe() -> None:
+        store = await Store.open(db)
+        await store.close()
+
+    asyncio.run(probe())
+
+
+def _no_heartbeat(settings: "Settings", mode: str) -> None:
+    """Only ``telegram`` touches ``MAFIA_REFEREE_HEARTBEAT``: the other long-running modes say so
+    in the file, and ``health --max-age`` (the Dockerfile's check) then judges the database alone."""
+    if settings.heartbeat is not None:
+        from .health import mark_no_heartbeat
+
+        mark_no_heartbeat(settings.heartbeat, mode)
+
+
+def _telegram(db: Path | None = None) -> int:
     """``mafia-referee telegram``: the bot, with the token from the environment (never logged);
     a clear message and exit status 2 without one."""
     import os
 
-    from .settings import Settings
-
-    settings = Settings()
+    settings = _settings_with_db(db)
     if settings.telegram_token is None or not settings.telegram_token.get_secret_value().strip():
         print(catalog(settings.lang).text("cli-telegram-no-token"), file=sys.stderr)
         return EXIT_UNAVAILABLE
+    _probe_database(settings.db)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .telegram.app import run
 
     return run(settings)
 
 
-def _discord(guild: int | None, invite: int | None) -> int:
+def _discord(db: Path | None, guild: int | None, invite: int | None) -> int:
     """``mafia-referee discord``: the bot, with the token from the environment (never logged);
     a clear message and exit status 2 without one. ``--invite APP_ID`` prints the invite link."""
     if invite is not None:
@@ -134,29 +235,29 @@ def _discord(guild: int | None, invite: int | None) -> int:
 
         print(invite_url(invite))
         return 0
-    from .settings import Settings
-
-    settings = Settings()
+    settings = _settings_with_db(db)
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(catalog(settings.lang).text("cli-discord-no-token"), file=sys.stderr)
         return EXIT_UNAVAILABLE
+    _probe_database(settings.db)
+    _no_heartbeat(settings, "discord")
     from .discord.app import run
 
     return run(settings, sync_guild=guild)
 
 
-def _both() -> int:
+def _both(db: Path | None = None) -> int:
     """``mafia-referee both``: the Telegram and the Discord bot in one process over one game
     log (one process per database); both tokens are required."""
     import os
 
-    from .settings import Settings
-
-    settings = Settings()
+    settings = _settings_with_db(db)
     tokens = (settings.telegram_token, settings.discord_token)
     if any(t is None or not t.get_secret_value().strip() for t in tokens):
         print(catalog(settings.lang).text("cli-both-no-token"), file=sys.stderr)
         return EXIT_UNAVAILABLE
+    _probe_database(settings.db)
+    _no_heartbeat(settings, "both")
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .discord.both import run_both
 
@@ -166,7 +267,8 @@ def _both() -> int:
 def _deploy(args: argparse.Namespace) -> int:
     """``mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S]``: one line, exit 0
     when well, 1 when not (Docker's HEALTHCHECK convention); ``mafia-referee backup DEST
-    [--db PATH]``: SQLite's online backup, safe while the bot runs (:mod:`bot.health`)."""
+    [--db PATH]``: SQLite's online backup, safe while the bot runs (:mod:`bot.health`); exit 2
+    when it cannot be made."""
     from . import health
     from .settings import Settings
 
@@ -177,8 +279,10 @@ def _deploy(args: argparse.Namespace) -> int:
         try:
             written, games = health.backup(db, args.dest)
         except health.BackupError as error:
+            # a source that is not a database, a destination that cannot be written or is the
+            # live database itself: bad input, exit 2 (README)
             print(cat.text(f"backup-{error.code}", **error.params), file=sys.stderr)
-            return 1
+            return EXIT_UNAVAILABLE
         print(cat.text("backup-done", path=str(written), count=games))
         return 0
     verdict = health.check(db, heartbeat=args.heartbeat or settings.heartbeat, max_age=args.max_age)

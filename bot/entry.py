@@ -1,7 +1,8 @@
 """The ``mafia-referee`` console script: :func:`bot.cli.main` with the failures a user can cause
 turned into one clear line (from the catalogs) and an exit status instead of a traceback.
 
-* a bad setting in the environment or ``.env`` (pydantic's ``ValidationError``) → status 2;
+* a bad setting in the environment or ``.env`` (pydantic's ``ValidationError``) → status 2, the
+  common problems (a choice, a number out of range, not a number) in the catalog's words;
 * a database file that cannot be opened (not SQLite, read-only, a directory) → status 2;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
@@ -9,13 +10,37 @@ turned into one clear line (from the catalogs) and an exit status instead of a t
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import sys
+from typing import Any, Mapping
 
-from .i18n import DEFAULT_LANG, LANGS, catalog
+from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+PREFIX = "MAFIA_REFEREE_"
+#: pydantic error types said in the user's language (catalog ``setting-problem-<type>``, cli.ftl);
+#: any other keeps pydantic's own (English) text.
+PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
+            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing")
+
+
+def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
+    """What is wrong with one setting, in the catalog's words for the common cases (a choice
+    among values, a number out of range, not a number), else pydantic's message."""
+    kind = str(problem.get("type", ""))
+    ctx = problem.get("ctx") or {}
+    if kind not in PROBLEMS:
+        return str(problem.get("msg", ""))
+    if kind == "literal_error":
+        choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        return cat.text("setting-problem-literal_error", expected=", ".join(choices))
+    limit = next((ctx[key] for key in ("gt", "ge", "lt", "le") if key in ctx), "")
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)  # "больше 0", not "больше 0.0"
+    return cat.text(f"setting-problem-{kind}", limit=str(limit),
+                    value=str(problem.get("input", ""))[:40])
 
 
 def _lang() -> str:
@@ -41,8 +66,9 @@ def run() -> int:
     except ValidationError as error:
         for problem in error.errors():
             field = ".".join(str(part) for part in problem.get("loc", ())) or "?"
-            print(cat.text("cli-bad-setting", name=f"MAFIA_REFEREE_{field.upper()}",
-                           problem=problem.get("msg", "")), file=sys.stderr)
+            name = field.upper() if field.upper().startswith(PREFIX) else PREFIX + field.upper()
+            print(cat.text("cli-bad-setting", name=name, problem=setting_problem(problem, cat)),
+                  file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.Error as error:
         print(cat.text("cli-bad-database", problem=str(error)), file=sys.stderr)

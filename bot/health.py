@@ -4,7 +4,9 @@ systemd timer or a judge at the console runs beside the bot (``deploy/``).
 * :func:`check` — the database at ``db`` exists, opens, is SQLite, its schema is the one this code
   migrates to (``PRAGMA user_version`` = the number of bundled migrations) and a read of ``games``
   works; with ``max_age``, the heartbeat file the running bot touches every
-  ``MAFIA_REFEREE_HEARTBEAT_INTERVAL`` seconds (:func:`heartbeat_job`) is younger than that.
+  ``MAFIA_REFEREE_HEARTBEAT_INTERVAL`` seconds (:func:`heartbeat_job`) is younger than that —
+  unless the running mode (``discord``, ``both``: no heartbeat of their own) wrote in it that it
+  does not beat (:func:`mark_no_heartbeat`), when the database alone is judged.
   It never creates nor migrates anything: a health check must not write.
 * :func:`backup` — SQLite's online backup (``sqlite3.Connection.backup``) into a new file: one
   consistent snapshot taken in one read transaction, safe while the bot writes (WAL: the writer is
@@ -13,6 +15,8 @@ systemd timer or a judge at the console runs beside the bot (``deploy/``).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import sqlite3
 import time
@@ -27,8 +31,10 @@ from storage.migrate import bundled
 HEALTH_CODES = ("ok", "no_database", "bad_database", "old_schema", "new_schema",
                 "no_heartbeat_setting", "no_heartbeat", "stale_heartbeat")
 #: The ``code`` of a :class:`BackupError`; catalog key ``backup-<code>``.
-BACKUP_CODES = ("no_database", "failed")
+BACKUP_CODES = ("no_database", "bad_source", "same_file", "failed")
 BUSY_TIMEOUT_S = 5.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -85,13 +91,42 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
             return Health("no_heartbeat_setting")
         try:
             age = now() - heartbeat.stat().st_mtime
+            unbeaten = _unbeaten_mode(heartbeat)
         except OSError:
             return Health("no_heartbeat", {"path": str(heartbeat)})
+        if unbeaten is not None:  # discord / both: no heartbeat to judge, the database is well
+            return Health("ok", {"path": str(db), "version": version, "count": games})
         if age > max_age:
             # As strings: seconds read better without Fluent's digit grouping ("3 600").
             return Health("stale_heartbeat", {"path": str(heartbeat), "age": str(round(age)),
                                               "limit": str(round(max_age))})
     return Health("ok", {"path": str(db), "version": version, "count": games})
+
+
+#: The first word of the heartbeat file written by a mode that does not beat (:func:`mark_no_heartbeat`).
+NO_HEARTBEAT = "no-heartbeat:"
+
+
+def mark_no_heartbeat(path: Path, mode: str) -> bool:
+    """Say in the heartbeat file that the running mode (``discord``, ``both``) does not touch it,
+    so that ``health --max-age`` (the Dockerfile's health check) judges the database alone
+    instead of waiting for a beat that never comes. Returns whether the file was written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{NO_HEARTBEAT} {mode}\n", encoding="utf-8")
+    except OSError as error:
+        log.warning("cannot write the heartbeat file %s: %s", path, error.strerror or error)
+        return False
+    return True
+
+
+def _unbeaten_mode(path: Path) -> str | None:
+    """The mode named by :func:`mark_no_heartbeat` in the file, else ``None`` (a real beat)."""
+    with open(path, "rb") as handle:
+        head = handle.read(64).decode("utf-8", errors="replace")
+    if not head.startswith(NO_HEARTBEAT):
+        return None
+    return head[len(NO_HEARTBEAT):].strip() or "?"
 
 
 def touch_heartbeat(path: Path) -> None:
@@ -102,10 +137,24 @@ def touch_heartbeat(path: Path) -> None:
 
 def heartbeat_job(path: Path) -> Callable[[Any], Awaitable[None]]:
     """A JobQueue callback that touches ``path``: it runs on the bot's event loop, so a stale
-    file means the loop is stuck or the process is gone."""
+    file means the loop is stuck or the process is gone. A file that cannot be written is one
+    warning line when it starts failing (and one info line when it works again), never an
+    exception each interval: the bot itself is well, only its health check will say otherwise."""
+    failing: list[str] = []  # the last failure's text, while it lasts
 
     async def beat(_context: Any) -> None:
-        touch_heartbeat(path)
+        try:
+            touch_heartbeat(path)
+        except OSError as error:
+            problem = error.strerror or str(error)
+            if failing != [problem]:
+                log.warning("cannot write the heartbeat file %s: %s (MAFIA_REFEREE_HEARTBEAT); "
+                            "the bot goes on, its health check will fail", path, problem)
+                failing[:] = [problem]
+            return
+        if failing:
+            log.info("the heartbeat file %s is written again", path)
+            failing.clear()
 
     return beat
 
@@ -119,13 +168,39 @@ def backup_path(dest: str | os.PathLike[str], now: Callable[[], float] = time.ti
     return Path(dest)
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (a link, ``..`` or a relative path notwithstanding)."""
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def _check_source(db: Path) -> None:
+    """The source opens as an SQLite database with a ``games`` table, or :class:`BackupError`
+    ``bad_source`` names it (not the destination) as the problem."""
+    try:
+        source = _connect_existing(db)
+        try:
+            _games(source)
+        finally:
+            source.close()
+    except sqlite3.Error as error:
+        raise BackupError("bad_source", path=str(db), problem=str(error)) from error
+
+
 def backup(db: Path, dest: str | os.PathLike[str]) -> tuple[Path, int]:
     """Copy the database at ``db`` to ``dest`` (a file, or a directory for a dated file) with
     SQLite's online backup; returns the file written and its number of games (read back from
-    the copy, which is checked with ``PRAGMA quick_check``)."""
+    the copy, which is checked with ``PRAGMA quick_check``). Refused (:class:`BackupError`): no
+    database at ``db`` or not one (``no_database``, ``bad_source``), ``dest`` is the live database
+    itself (``same_file``: the copy would replace it), ``dest`` cannot be written (``failed``)."""
     if not db.is_file():
         raise BackupError("no_database", path=str(db))
     target = backup_path(dest)
+    if _same_file(db, target):
+        raise BackupError("same_file", path=str(target))
+    _check_source(db)
     partial = target.with_name(f".{target.name}.partial")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -147,6 +222,8 @@ def backup(db: Path, dest: str | os.PathLike[str]) -> tuple[Path, int]:
             source.close()
         os.replace(partial, target)
     except (sqlite3.Error, OSError) as error:
-        partial.unlink(missing_ok=True)
-        raise BackupError("failed", path=str(target), problem=str(error)) from error
+        with contextlib.suppress(OSError):  # a folder that cannot be written holds no partial file
+            partial.unlink(missing_ok=True)
+        problem = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise BackupError("failed", path=str(target), problem=problem) from error
     return target, games

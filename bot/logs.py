@@ -94,11 +94,22 @@ class JsonFormatter(RedactingFormatter):
 class NetworkNoise(logging.Filter):
     """A network failure (no route to the Bot API, a timeout) is one line, not a traceback:
     the exception's text joins the message and its traceback is dropped. PTB logs each failed
-    try of its start-up retry loop this way; every other exception keeps its traceback."""
+    try of its start-up retry loop this way; every other exception keeps its traceback.
+
+    A token Telegram refuses (``InvalidToken``, HTTP 401) is not logged by PTB at all: its
+    start-up loop's record is dropped, and ``mafia-referee telegram`` says it in one line of its
+    own (catalog ``cli-telegram-bad-token``) before it exits with status 2."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if error is not None and _is_network(error):
+        if error is not None and _is_invalid_token(error):
+            if record.name.startswith("telegram"):
+                return False
+            record.msg = f"{record.getMessage()}: {type(error).__name__}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        elif error is not None and _is_network(error):
             record.msg = f"{record.getMessage()}: {type(error).__name__}: {error}"
             record.args = None
             record.exc_info = None
@@ -112,6 +123,14 @@ def _is_network(error: BaseException) -> bool:
     except ImportError:  # pragma: no cover - python-telegram-bot is a dependency
         return False
     return isinstance(error, NetworkError)
+
+
+def _is_invalid_token(error: BaseException) -> bool:
+    try:
+        from telegram.error import InvalidToken
+    except ImportError:  # pragma: no cover - python-telegram-bot is a dependency
+        return False
+    return isinstance(error, InvalidToken)
 
 
 def formatter(secrets: Iterable[str], fmt: LogFormat = "text") -> RedactingFormatter:

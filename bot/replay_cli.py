@@ -1,43 +1,103 @@
-"""``mafia-referee replay FILE [--json]``: replay a real game record through the rules engine.
+"""``mafia-referee replay FILE [--json] [--lang ru|en]``: replay a real game record through the
+rules engine.
 
 Reads a Polemica v4 or MafiaRatings JSON record, replays it under the rules it was played by
 (:func:`rules.records.replay`) and prints the engine's announcements, then the comparison with
 the record. Exit status: 0 the replay agrees with the record, 1 it disagrees, 2 the file is
-unreadable or the record carries an option or value the importer does not know.
+unreadable (missing, over :data:`MAX_BYTES`, not JSON, nested deeper than Python can read, a
+list of a known section that is ``null`` or longer than :data:`MAX_ENTRIES`) or the record
+carries an option or value the importer does not know.
 
-Announcements are printed from the message catalogs (``--lang``; private notices too: the
-record's roles are known). ``--json`` prints one JSON object instead: the engine's outcome
-``{"winner", "departures", "cancelled_votes"}`` at the top level, plus ``agrees``,
-``differences``, ``notes`` and the record's own outcome under ``"record"``.
+Announcements and the comparison are printed from the message catalogs (``--lang``, default
+``MAFIA_REFEREE_LANG``; private notices too: the record's roles are known); the importer's notes
+and differences stay technical English. ``--json`` prints one JSON object instead (README,
+"Commands"): the engine's outcome ``winner`` (``"red"``, ``"black"``, ``"draw"`` or ``null``),
+``departures`` (``[{"seat", "day", "phase", "cause"}]``) and ``cancelled_votes`` (days) at the
+top level, plus ``agrees``, ``differences``, ``notes``, ``complete`` (the record reaches the end
+of the game) and the record's own outcome under ``record`` (same three keys); on an unreadable
+file ``{"error", "field", "message", "file"}`` instead.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, TextIO
 
 from rules.records import RecordError, ReplayReport, replay
 
 from .i18n import DEFAULT_LANG, Catalog, catalog
-from .render import notice_text
+from .render import notice_text, seat_label
 
 EXIT_AGREES = 0
 EXIT_DISAGREES = 1
 EXIT_UNREADABLE = 2
 
+#: A record is a few kilobytes (a real one: under 100 KB); a larger file is refused before reading.
+MAX_BYTES = 20 * 1024 * 1024
+#: The most entries a record's list may hold (a game has at most a few hundred votes).
+MAX_ENTRIES = 10_000
+#: Sections the importers read as lists: ``null`` there is a malformed record, not "none".
+LIST_SECTIONS = ("players", "votes", "shots", "checks")
 
-def _load(path: str | Path) -> Any:
+
+class Unreadable(Exception):
+    """The file cannot be read as a record: ``message`` says why (already in the user's words)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _load(path: str | Path, cat: Catalog) -> Any:
+    """The JSON in ``path``: its size checked first, its nesting depth caught."""
+    size = os.stat(path).st_size
+    if size > MAX_BYTES:
+        raise Unreadable(cat.text("replay-too-large", size=str(size // (1024 * 1024) or 1),
+                                  limit=str(MAX_BYTES // (1024 * 1024))))
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        try:
+            return json.load(handle)
+        except RecursionError:
+            raise Unreadable(cat.text("replay-too-deep")) from None
 
 
-def _departures(outcome: dict[str, Any]) -> str:
-    parts = [
-        f"{d['seat']}:{d['cause']}@{'N' if d['phase'] == 'night' else 'D'}{d['day']}"
-        for d in outcome["departures"]
-    ]
-    return " ".join(parts) or "-"
+def _check_shape(record: Any, cat: Catalog) -> None:
+    """Refuse what the importers would misread rather than reject: a known list section that is
+    ``null``, and any list longer than :data:`MAX_ENTRIES` (walked without recursion)."""
+    if isinstance(record, dict):
+        for key in LIST_SECTIONS:
+            if key in record and record[key] is None:
+                raise Unreadable(cat.text("replay-null-list"), key)
+    stack: list[tuple[Any, str]] = [(record, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, list):
+            if len(value) > MAX_ENTRIES:
+                raise Unreadable(cat.text("replay-too-many", count=str(len(value)),
+                                          limit=str(MAX_ENTRIES)), where or "record")
+            stack.extend((item, f"{where}[{i}]") for i, item in enumerate(value))
+        elif isinstance(value, dict):
+            stack.extend((item, f"{where}.{key}" if where else str(key)) for key, item in value.items())
+
+
+def _winner(winner: str | None, cat: Catalog) -> str:
+    """``победа красных`` / ``ничья`` / ``итог не записан``: the catalogs' team words."""
+    if winner in ("red", "black"):
+        return cat.text("replay-winner", winner="team", team=cat.text(f"team-of-{winner}"))
+    return cat.text("replay-winner", winner=winner or "none", team="")
+
+
+def _departures(outcome: dict[str, Any], cat: Catalog) -> str:
+    parts = []
+    for d in outcome["departures"]:
+        cause = f"cause-{d['cause']}"
+        parts.append(cat.text("replay-departure", seat=seat_label(d["seat"], cat),
+                              cause=cat.text(cause) if cat.has(cause) else str(d["cause"]),
+                              phase=d["phase"], day=str(d["day"])))
+    return "; ".join(parts) or "-"
 
 
 def _print_text(report: ReplayReport, out: TextIO, cat: Catalog) -> None:
@@ -49,9 +109,9 @@ def _print_text(report: ReplayReport, out: TextIO, cat: Catalog) -> None:
     print(cat.text("replay-record", source=report.source, game=str(report.game_id),
                    partial="no" if report.complete else "yes"), file=out)
     for label, outcome in (("replay", report.report), ("record", report.recorded)):
-        print(cat.text("replay-outcome", label=label, winner=outcome["winner"] or "-",
-                       departures=_departures(outcome),
-                       cancelled=str(outcome["cancelled_votes"] or "-")), file=out)
+        cancelled = ", ".join(str(day) for day in outcome["cancelled_votes"] or ()) or "-"
+        print(cat.text("replay-outcome", label=label, winner=_winner(outcome["winner"], cat),
+                       departures=_departures(outcome, cat), cancelled=cancelled), file=out)
     for note in report.notes:  # the importer's notes and differences are technical, in English
         print(cat.text("replay-note", note=note), file=out)
     for difference in report.differences:
@@ -69,19 +129,26 @@ def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEF
     """Replay the record in ``path``; print to ``out``; return the exit status (0/1/2)."""
     cat = catalog(lang)
     try:
-        record = _load(path)
+        record = _load(path, cat)
+        _check_shape(record, cat)
+    except Unreadable as error:
+        _fail(out, as_json, "unreadable", error.message, error.field, path, cat)
+        return EXIT_UNREADABLE
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        _fail(out, as_json, "unreadable", str(error), None, cat)
+        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        _fail(out, as_json, "unreadable", message, None, path, cat)
         return EXIT_UNREADABLE
     try:
         report = replay(record)
     except RecordError as error:
-        _fail(out, as_json, "record", error.message, error.field, cat)
+        _fail(out, as_json, "record", error.message, error.field, path, cat)
         return EXIT_UNREADABLE
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError,
+            OverflowError, MemoryError) as error:
         # A value of the wrong shape that the importer's checks did not name: still a record we
         # cannot read (exit 2), never a disagreement (exit 1).
-        _fail(out, as_json, "record", f"malformed record ({type(error).__name__}: {error})", None, cat)
+        _fail(out, as_json, "record", f"malformed record ({type(error).__name__}: {error})"[:500],
+              None, path, cat)
         return EXIT_UNREADABLE
     if as_json:
         _print_json(report, out)
@@ -91,10 +158,10 @@ def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEF
 
 
 def _fail(out: TextIO, as_json: bool, kind: str, message: str, field: str | None,
-          cat: Catalog) -> None:
+          path: str | Path, cat: Catalog) -> None:
     if as_json:
-        print(json.dumps({"error": kind, "field": field, "message": message},
+        print(json.dumps({"error": kind, "field": field, "message": message, "file": str(path)},
                          ensure_ascii=False), file=out)
     else:
-        print(cat.text("replay-error", kind=kind, field=f" {field}:" if field else "",
+        print(cat.text("replay-error", kind=kind, file=str(path), field=f" {field}:" if field else "",
                        message=message), file=out)

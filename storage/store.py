@@ -248,7 +248,11 @@ class Store:
     async def open(cls, path: str | os.PathLike[str]) -> "Store":
         """Open (creating the directories and the file) and migrate the database at ``path``."""
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:  # a read-only file system, a file in the way: like SQLite's own
+                raise sqlite3.OperationalError(
+                    f"cannot create the folder {Path(path).parent}: {error.strerror or error}") from error
             # Probe synchronously first: a path SQLite cannot open (a directory, no write access)
             # then fails here with sqlite3.Error, not inside aiosqlite's worker thread.
             sqlite3.connect(path).close()

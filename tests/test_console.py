@@ -293,3 +293,14 @@ def test_quit_is_listed_by_the_console_only() -> None:
         assert cat.text("console-help").startswith(cat.text("commands-help"))
     source = Path(telegram_app.__file__).read_text(encoding="utf-8")
     assert "'console-help'" not in source and "'commands-help'" in source
+
+
+def test_the_new_flag_given_twice_on_the_command_line(monkeypatch, capsys, db_path: Path) -> None:
+    """``mafia-referee console --new --new``: the unfinished game is set aside without asking
+    (``--new`` alone only asks, as ``/new`` does)."""
+    run(monkeypatch, capsys, db_path, "/roles unknown\n/start\n")
+    first_id, _, _ = stored(db_path)
+    run(monkeypatch, capsys, db_path, "", "--new")
+    assert stored(db_path)[0] == first_id
+    status, _ = run(monkeypatch, capsys, db_path, "", "--new", "--new")
+    assert status == 0 and stored(db_path)[0] != first_id

@@ -8,6 +8,7 @@ No Docker engine runs here: the Dockerfile is checked as text, never built."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import io
 import json
@@ -317,7 +318,8 @@ async def test_backup_while_another_connection_writes(clean_env: Path) -> None:
 
 def test_backup_command(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = clean_env / "none.sqlite3"
-    assert main(["backup", str(clean_env / "copy.sqlite3"), "--db", str(missing)]) == 1
+    # README "Commands": bad input (no database to copy) is exit status 2
+    assert main(["backup", str(clean_env / "copy.sqlite3"), "--db", str(missing)]) == 2
     assert capsys.readouterr().err.strip() == _en("backup-no_database", path=str(missing))
     assert main(["demo", "--db", str(clean_env / "club.sqlite3"), "--lang", "en"]) == 0
     capsys.readouterr()
@@ -325,6 +327,97 @@ def test_backup_command(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["backup", str(dest), "--db", str(clean_env / "club.sqlite3")]) == 0
     assert capsys.readouterr().out.strip() == _en("backup-done", path=str(dest), count=1)
     assert health.check(dest).ok and not Path(f"{dest}-wal").exists()
+
+
+def test_backup_refuses_to_write_over_the_live_database(clean_env: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``backup live --db live`` would replace the database by a copy of itself mid-write: refused,
+    exit 2, one line; the same file by another name (``x/../live``) too."""
+    db = clean_env / "live.sqlite3"
+    assert main(["demo", "--db", str(db), "--lang", "en"]) == 0
+    capsys.readouterr()
+    before = db.read_bytes()
+    for dest in (str(db), "live.sqlite3", f"{clean_env}/sub/../live.sqlite3"):
+        assert main(["backup", dest, "--db", "live.sqlite3"]) == 2
+        err = capsys.readouterr().err
+        assert err.strip() == _en("backup-same_file", path=dest) and "Traceback" not in err
+    assert db.read_bytes() == before and health.check(db).ok
+
+
+def test_backup_to_a_place_that_cannot_be_written(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A destination whose folder cannot be created (a file stands in the way; as root, whom
+    permissions do not stop, this is the failure that can be staged): one line, exit 2, no
+    partial file and no traceback, for a file name and for a folder."""
+    db = clean_env / "club.sqlite3"
+    assert main(["demo", "--db", str(db), "--lang", "en"]) == 0
+    (clean_env / "blocker").write_text("a file, not a folder")
+    capsys.readouterr()
+    for dest in (f"{clean_env}/blocker/b.sqlite3", f"{clean_env}/blocker/sub/"):
+        assert main(["backup", dest, "--db", str(db)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and "Traceback" not in captured.err
+        assert len(captured.err.strip().splitlines()) == 1
+        assert captured.err.startswith(_en("backup-failed", path="", problem="").split(":")[0])
+    assert sorted(p.name for p in clean_env.iterdir()) == ["blocker", "club.sqlite3"]
+
+
+def test_backup_of_a_source_that_is_not_a_database_blames_the_source(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = clean_env / "bad.json"
+    bad.write_text('{"not": "a database"}\n' * 100, encoding="utf-8")
+    dest = clean_env / "copy.sqlite3"
+    assert main(["backup", str(dest), "--db", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(_en("backup-bad_source", path=str(bad), problem="").split(":")[0] + ":")
+    assert str(bad) in err and str(dest) not in err
+    assert not dest.exists()
+
+
+# --- the heartbeat in every long-running mode -------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["discord", "both"])
+def test_the_image_health_check_fits_discord_and_both(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            mode: str) -> None:
+    """The image runs ``health --max-age 120`` whatever the mode. ``discord`` and ``both`` touch
+    no heartbeat: they say so in the file at start, and the check then judges the database alone
+    (healthy), while a missing or stale Telegram heartbeat still fails."""
+    from bot.discord import app as discord_app
+    from bot.discord import both as discord_both
+
+    db, beat = clean_env / "referee.sqlite3", clean_env / "run" / "heartbeat"
+    monkeypatch.setenv("MAFIA_REFEREE_DB", str(db))
+    monkeypatch.setenv("MAFIA_REFEREE_HEARTBEAT", str(beat))
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("MAFIA_REFEREE_DISCORD_TOKEN", "discord-token")
+    monkeypatch.setattr(discord_app, "run", lambda settings, **kw: 0)
+    monkeypatch.setattr(discord_both, "run_both", lambda settings: 0)
+    (check,) = _instruction("HEALTHCHECK")
+    argv = json.loads(check[check.index("CMD") + len("CMD"):].strip())
+    assert main([mode]) == 0
+    assert beat.read_text("utf-8").startswith(health.NO_HEARTBEAT)
+    os.utime(beat, (time.time() - 3600, time.time() - 3600))  # the mark is not a beat: age does not matter
+    assert main(argv[1:]) == 0
+    health.touch_heartbeat(beat)  # then telegram runs on the same file: its beats count again
+    os.utime(beat, (time.time() - 3600, time.time() - 3600))
+    assert main(argv[1:]) == 1
+
+
+async def test_an_unwritable_heartbeat_is_one_warning_not_a_traceback_each_time(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, not a folder")
+    beat = health.heartbeat_job(blocker / "heartbeat")
+    with caplog.at_level(logging.INFO, logger="bot.health"):
+        for _ in range(5):
+            await beat(None)  # never raises: the JobQueue would log a traceback each interval
+        warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1 and warnings[0].exc_info is None
+        assert "heartbeat" in warnings[0].getMessage()
+        blocker.unlink()
+        await beat(None)
+        await beat(None)
+    assert (blocker / "heartbeat").is_file()
+    assert [r.levelno for r in caplog.records] == [logging.WARNING, logging.INFO]
 
 
 # --- logs ------------------------------------------------------------------------------------------
@@ -548,3 +641,104 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path) -> None:
         assert process.returncode == 0, err.decode()
         log = out.decode() + err.decode()
         assert fake.token not in log and fake.token.split(":")[1] not in log and secret not in log
+
+
+# --- one clear line for what the user got wrong ------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_refused_token_is_no_traceback_in_the_log(fmt: logs.LogFormat, restore_logging: None) -> None:
+    """PTB logs its start-up loop's InvalidToken with a traceback: that record is dropped (the
+    bot says it in one line of its own); the exception elsewhere loses its traceback."""
+    from telegram.error import InvalidToken
+
+    stream = io.StringIO()
+    logs.configure_logging(TOKEN, fmt=fmt, stream=stream)
+    try:
+        raise InvalidToken(f"The token `{TOKEN}` was rejected by the server.")
+    except InvalidToken:
+        logging.getLogger("telegram.ext").exception("Network Retry Loop: Invalid token. Aborting.")
+        logging.getLogger("bot.elsewhere").exception("refused")
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stream.getvalue()
+    assert "refused" in lines[0] and TOKEN not in lines[0] and TOKEN.split(":")[1] not in lines[0]
+    if fmt == "json":
+        assert "exception" not in json.loads(lines[0])
+
+
+def test_discord_voice_warnings_are_silenced(restore_logging: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bot never joins a voice channel: discord.py's "PyNaCl/davey is not installed, voice
+    will NOT be supported" warnings at start are noise; its other warnings stay."""
+    from bot.discord.app import configure_logging
+
+    configure_logging("discord-token")
+    client_log = logging.getLogger("discord.client")
+    client_log.warning("PyNaCl is not installed, voice will NOT be supported")
+    client_log.warning("davey is not installed, voice will NOT be supported")
+    client_log.warning("something else")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].endswith("WARNING discord.client: something else")
+
+
+@pytest.mark.parametrize(("lang", "variable", "value", "key", "params"), [
+    ("ru", "MAFIA_REFEREE_LANG", "de", "setting-problem-literal_error", {"expected": "ru, en"}),
+    ("en", "MAFIA_REFEREE_LOG_FORMAT", "xml", "setting-problem-literal_error", {"expected": "text, json"}),
+    ("ru", "MAFIA_REFEREE_TELEGRAM_PANEL_LAG", "-1", "setting-problem-greater_than_equal", {"limit": "0"}),
+    ("ru", "MAFIA_REFEREE_TELEGRAM_TIMER_SCALE", "0", "setting-problem-greater_than", {"limit": "0"}),
+    ("en", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT", "70000", "setting-problem-less_than_equal", {"limit": "65535"}),
+    ("ru", "MAFIA_REFEREE_TELEGRAM_PANEL_LAG", "abc", "setting-problem-int_parsing", {"value": "abc"}),
+    ("en", "MAFIA_REFEREE_HEARTBEAT_INTERVAL", "soon", "setting-problem-float_parsing", {"value": "soon"}),
+])
+def test_a_bad_setting_is_said_in_the_users_language(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        lang: str, variable: str, value: str, key: str, params: dict[str, str]) -> None:
+    from bot.entry import run
+
+    if variable != "MAFIA_REFEREE_LANG":
+        monkeypatch.setenv("MAFIA_REFEREE_LANG", lang)
+    monkeypatch.setenv(variable, value)
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", "health"])
+    assert run() == 2
+    problem = catalog(lang).text(key, **{"limit": "", "value": "", "expected": "", **params})
+    assert capsys.readouterr().err.strip() == catalog(lang).text("cli-bad-setting", name=variable, problem=problem)
+    assert "Input should" not in problem
+
+
+@pytest.mark.parametrize("command", ["console", "demo", "telegram", "discord", "both"])
+def test_a_database_folder_that_cannot_be_created_is_one_line_and_exit_2(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: str) -> None:
+    """``--db /read-only/sub/x.sqlite3``: the folder cannot be created (here a file stands in the
+    way) — the same clean ``cli-bad-database`` line as an unopenable file, exit 2 (README), before
+    any bot connects anywhere."""
+    from bot.entry import run
+
+    (clean_env / "blocker").write_text("a file, not a folder")
+    db = clean_env / "blocker" / "sub" / "x.sqlite3"
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("MAFIA_REFEREE_DISCORD_TOKEN", "discord-token")
+    monkeypatch.setattr("sys.stdin", io.StringIO("/status\n"))
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", command, "--db", str(db)])
+    assert run() == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in captured.err
+    head = _en("cli-bad-database", problem="").split(":")[0]
+    assert err.startswith(head) and "blocker" in err
+
+
+def test_every_subcommand_and_option_has_help() -> None:
+    """``mafia-referee --help`` and ``mafia-referee COMMAND --help`` describe everything."""
+    parser = _parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helped = {choice.dest for choice in sub._choices_actions if choice.help}
+    assert helped == set(COMMANDS)
+    for name, command in sub.choices.items():
+        for action in command._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, f"{name} {action.option_strings or action.dest}"
+
+
+def test_gitignore_keeps_tokens_and_databases_out() -> None:
+    """The README puts the token in ``deploy/.env`` (or ``.env``): git must not pick it up."""
+    ignored = {line.strip() for line in (ROOT / ".gitignore").read_text("utf-8").splitlines()}
+    assert {".env", "deploy/.env", "*.sqlite3"} <= ignored

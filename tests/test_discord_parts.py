@@ -266,3 +266,22 @@ async def test_both_bots_run_in_one_process_over_one_service(tmp_path: Path,
             await task
     with pytest.raises(Exception):
         await service.store.game(1)  # closed with the process
+
+
+@pytest.mark.parametrize("refusal", [discord.LoginFailure("Improper token has been passed."),
+                                     discord.PrivilegedIntentsRequired(shard_id=None)])
+def test_a_refused_token_or_intent_exits_2(refusal: Exception, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exit 2, as bad settings: the systemd unit (RestartPreventExitStatus=2) stops restarting a
+    bot whose token Discord refuses; restarting would not help."""
+    from pydantic import SecretStr
+
+    from bot.discord import app as dc_app
+    from bot.settings import Settings
+
+    def refused(self: discord.Client, token: str, **kwargs: object) -> None:
+        raise refusal
+
+    monkeypatch.setattr(discord.Client, "run", refused)
+    settings = Settings(discord_token=SecretStr("x" * 59), db=tmp_path / "r.sqlite3")
+    assert dc_app.run(settings) == 2

@@ -503,3 +503,112 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     broken.write_text("{not json", encoding="utf-8")
     assert run_replay_cli(str(broken), False, io.StringIO()) == 2
     assert run_replay_cli(str(tmp_path / "missing.json"), False, io.StringIO()) == 2
+
+
+# --- the command line: what it cannot read is exit 2, in the user's words ---------------------------
+
+def _write(tmp_path: Path, name: str, record: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("section", ["votes", "shots", "checks", "players"])
+def test_cli_a_null_section_is_unreadable_not_a_disagreement(tmp_path: Path, section: str) -> None:
+    """``"votes": null`` is a malformed record (exit 2), not a game without votes that then
+    disagrees with its own result (exit 1)."""
+    game = polemica_game()
+    game[section] = None
+    path = _write(tmp_path, "null.json", game)
+    out = io.StringIO()
+    assert run_replay_cli(str(path), True, out) == 2
+    assert json.loads(out.getvalue()) == {"error": "unreadable", "field": section, "file": str(path),
+                                          "message": catalog("ru").text("replay-null-list")}
+
+
+def test_cli_a_giant_list_is_unreadable(tmp_path: Path) -> None:
+    game = polemica_game()
+    game["votes"] = [{"day": 1, "num": 0, "voter": 4, "candidate": 1}] * 100_000
+    path = _write(tmp_path, "giant.json", game)
+    out = io.StringIO()
+    assert run_replay_cli(str(path), False, out, lang="en") == 2
+    assert out.getvalue().strip() == catalog("en").text(
+        "replay-error", kind="unreadable", file=str(path), field=" votes:",
+        message=catalog("en").text("replay-too-many", count="100000", limit="10000"))
+
+
+def test_cli_json_nested_too_deep_is_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    out = io.StringIO()
+    assert run_replay_cli(str(path), False, out, lang="en") == 2
+    assert out.getvalue().strip() == catalog("en").text(
+        "replay-error", kind="unreadable", file=str(path), field="",
+        message=catalog("en").text("replay-too-deep"))
+
+
+def test_cli_a_file_over_the_size_limit_is_refused_before_reading(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import replay_cli
+
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:  # sparse: 21 MB of nothing, never read
+        handle.truncate(replay_cli.MAX_BYTES + 1024 * 1024)
+    monkeypatch.setattr("builtins.open", _no_open(path))
+    out = io.StringIO()
+    assert run_replay_cli(str(path), False, out, lang="en") == 2
+    assert str(path) in out.getvalue()
+    assert catalog("en").text("replay-too-large", size="21", limit="20") in out.getvalue()
+
+
+def _no_open(path: Path) -> Any:
+    import builtins
+
+    real = builtins.open
+
+    def guarded(file: Any, *args: Any, **kwargs: Any) -> Any:
+        assert Path(str(file)) != path, "the oversized file was opened"
+        return real(file, *args, **kwargs)
+
+    return guarded
+
+
+def test_cli_the_unreadable_line_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text("", encoding="utf-8")
+    out = io.StringIO()
+    assert run_replay_cli(str(path), False, out) == 2
+    line = out.getvalue().strip()
+    assert line.startswith(catalog("ru").text("replay-error", kind="unreadable", file=str(path),
+                                              field="", message="").strip().rstrip(":"))
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_cli_the_comparison_is_in_the_users_language(tmp_path: Path, lang: str) -> None:
+    """The winner and the departures in the catalog's words (team-of-red, cause-*), never codes."""
+    path = _write(tmp_path, "game.json", polemica_game())
+    out = io.StringIO()
+    assert run_replay_cli(str(path), False, out, lang=lang) == 0
+    cat = catalog(lang)
+    text = out.getvalue()
+    assert cat.text("replay-winner", winner="team", team=cat.text("team-of-red")) in text
+    assert cat.text("cause-kill") in text and cat.text("cause-vote") in text
+    assert "1:vote@D1" not in text and "red," not in text
+
+
+def test_cli_replay_lang_option_and_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """``replay --lang en``; without it, MAFIA_REFEREE_LANG (like the other commands)."""
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    path = _write(tmp_path, "game.json", polemica_game())
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "ru")
+    assert main(["replay", str(path), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(catalog("en").text("replay-agrees"))
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(catalog("en").text("replay-agrees"))
+    monkeypatch.delenv("MAFIA_REFEREE_LANG")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(catalog("ru").text("replay-agrees"))

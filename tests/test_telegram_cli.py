@@ -6,6 +6,7 @@ Telegram section up to the point where a real token is needed."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -87,3 +88,36 @@ async def test_without_a_route_to_telegram_it_tries_a_few_times_and_exits_1(tmp_
     assert "cannot reach the Telegram Bot API" in log
     assert "Traceback" not in log
     assert token not in log and "secret-part-of-the-token" not in log
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+async def test_a_token_telegram_refuses_is_one_line_and_exit_2(tmp_path: Path, fmt: str) -> None:
+    """The Bot API answers 401 Unauthorized (a wrong or revoked token): restarting cannot help,
+    so the exit status is 2 (README; the systemd unit's RestartPreventExitStatus=2 stops there),
+    one line from the catalog, no traceback, the token nowhere — in text and in JSON logs."""
+    from bot.i18n import catalog
+
+    async with FakeBotAPI() as fake:
+        wrong = "123456789:AAFakeTokenThatTelegramRefuses_x"
+        assert wrong != fake.token  # the fake answers 401 to any other token
+        env = {k: v for k, v in os.environ.items() if k not in TOKEN_VARS and not k.startswith("MAFIA_REFEREE_")}
+        env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": wrong, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+                    "MAFIA_REFEREE_DB": str(tmp_path / "referee.sqlite3"), "MAFIA_REFEREE_LANG": "en",
+                    "MAFIA_REFEREE_LOG_FORMAT": fmt})
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+        log = out.decode() + err.decode()
+        assert process.returncode == 2, log
+        assert "Traceback" not in log
+        assert wrong not in log and wrong.split(":")[1] not in log
+        lines = [line for line in log.splitlines() if line.strip()]
+        assert len(lines) == 1, log
+        expected = catalog("en").text("cli-telegram-bad-token")
+        if fmt == "json":
+            record = json.loads(lines[0])
+            assert record["message"] == expected and "exception" not in record
+        else:
+            assert lines[0].endswith(expected)
+        assert fake.calls_to("getMe")

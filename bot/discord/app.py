@@ -53,6 +53,7 @@ from storage import Store
 from .. import commands as cmds
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from ..logs import NetworkNoise
 from ..protocol import ExportError, render_sheet, to_json
 from ..protocol import error_text as protocol_error_text
 from ..render import error_text, notice_text, result_text, status_text
@@ -833,7 +834,7 @@ class DiscordReferee:
     async def _show(self, home: str, user: str, what: str, current: Outcome | None) -> list[str]:
         cat = await self.cat(home)
         if what == "help":
-            return [f"{cat.text('console-help')}\n\n{cat.text('dc-help')}"]
+            return [f"{cat.text('commands-help')}\n\n{cat.text('dc-help')}"]
         if current is None:
             raise ServiceError("no_game")
         judge = current.judge == user
@@ -1062,31 +1063,48 @@ class _Redacting(logging.Formatter):
         return text
 
 
+class _NoVoice(logging.Filter):
+    """discord.py warns at start-up that PyNaCl and davey (voice) are not installed: the bot
+    never joins a voice channel, so the warning is noise."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
+_NO_VOICE = _NoVoice()
+
+
 def configure_logging(*secrets: str, level: int = logging.INFO) -> None:
-    """INFO logs on stderr with every token redacted; chatty libraries at WARNING."""
+    """INFO logs on stderr with every token redacted; chatty libraries at WARNING; discord.py's
+    "voice will NOT be supported" warnings dropped (:class:`_NoVoice`)."""
     handler = logging.StreamHandler()
     handler.setFormatter(_Redacting(secrets, "%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(NetworkNoise())  # `both`: Telegram's start-up failures in one line too
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     for noisy in ("httpx", "httpcore", "apscheduler", "discord.gateway", "discord.http"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    client_log = logging.getLogger("discord.client")
+    if _NO_VOICE not in client_log.filters:
+        client_log.addFilter(_NO_VOICE)
 
 
 def run(settings: Settings, *, sync_guild: int | None = None) -> int:
-    """``mafia-referee discord``: the gateway until interrupted. Returns the exit status."""
+    """``mafia-referee discord``: the gateway until interrupted. Returns the exit status: 0
+    interrupted, 1 Discord cannot be reached, 2 the token or the intents are refused."""
     assert settings.discord_token is not None
     token = settings.discord_token.get_secret_value().strip()
     configure_logging(token)
     client = build_client(settings, sync_guild=sync_guild)
     try:
         client.run(token, log_handler=None)
-    except discord.LoginFailure:
+    except discord.LoginFailure:  # a setting: restarting will not help (exit 2, as bad settings)
         log.error("Discord refused the token")
-        return 1
-    except discord.PrivilegedIntentsRequired:
+        return 2
+    except discord.PrivilegedIntentsRequired:  # the bot's page on Discord must change first
         log.error("Discord refused the gateway intents")
-        return 1
+        return 2
     except (OSError, aiohttp.ClientError) as error:
         log.error("cannot reach Discord: %s", error)
         return 1

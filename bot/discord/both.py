@@ -75,7 +75,7 @@ async def serve_both(settings: Settings) -> None:
 
 
 def run_both(settings: Settings) -> int:
-    """``mafia-referee both``: returns the exit status."""
+    """``mafia-referee both``: returns the exit status (2: a token is refused)."""
     import discord
     from telegram.error import InvalidToken
 
@@ -88,10 +88,10 @@ def run_both(settings: Settings) -> int:
         asyncio.run(serve_both(settings))
     except KeyboardInterrupt:
         return 0
-    except InvalidToken:
+    except InvalidToken:  # a setting: restarting will not help (exit 2, as bad settings)
         log.error("Telegram refused the token")
-        return 1
+        return 2
     except discord.LoginFailure:
         log.error("Discord refused the token")
-        return 1
+        return 2
     return 0

@@ -1034,7 +1034,8 @@ def run(settings: Settings) -> int:
     """``mafia-referee telegram``: long polling, or a webhook server when
     ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL`` is set (:mod:`.webhook`), until interrupted; logs
     through :func:`bot.logs.configure_logging` (text or JSON, the token and the webhook secret
-    redacted). Returns the exit status."""
+    redacted). Returns the exit status: 0 interrupted, 1 no route to the Bot API at start-up
+    (the service manager retries), 2 the token is refused or webhook mode cannot run."""
     assert settings.telegram_token is not None
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     secret = settings.telegram_webhook_secret
@@ -1052,8 +1053,10 @@ def run(settings: Settings) -> int:
             # a few tries with PTB's backoff before giving up to the service manager's restart
             app.run_polling(allowed_updates=list(ALLOWED_UPDATES), bootstrap_retries=START_RETRIES)
     except InvalidToken:
-        log.error("Telegram refused the token")
-        return 1
+        # A wrong or revoked token: restarting will not help (exit 2 stops systemd's
+        # RestartPreventExitStatus=2 loop); one line, the token never in it.
+        log.error("%s", catalog(settings.lang).text("cli-telegram-bad-token"))
+        return 2
     except NetworkError as error:  # TimedOut too: no route to the Bot API at start-up
         log.error("cannot reach the Telegram Bot API at %s: %s (the service manager restarts "
                   "the bot; nothing stored is lost)", settings.telegram_base_url or

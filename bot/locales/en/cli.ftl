@@ -1,7 +1,21 @@
 cli-bad-setting = Bad setting { $name }: { $problem }. Fix the environment variable or the .env file.
 cli-bad-database = Cannot open the database: { $problem }. Choose another file (--db or MAFIA_REFEREE_DB).
+cli-telegram-bad-token = Telegram refuses the bot token (401 Unauthorized). Check MAFIA_REFEREE_TELEGRAM_TOKEN (or TELEGRAM_BOT_TOKEN): @BotFather gives it.
 command-shooting_first = Record the shooting first: /kill and a seat, /miss or /shots.
 console-new-confirm = Game { $game } is not over. A new game shelves it for good: type /new again to confirm.
+
+
+## Bad settings: pydantic's common problems (bot/entry.py)
+setting-problem-literal_error = must be one of: { $expected }
+setting-problem-greater_than = must be a number over { $limit }
+setting-problem-greater_than_equal = must be a number of at least { $limit }
+setting-problem-less_than = must be a number under { $limit }
+setting-problem-less_than_equal = must be a number of at most { $limit }
+setting-problem-int_parsing = must be a whole number, not “{ $value }”
+setting-problem-int_from_float = must be a whole number, not “{ $value }”
+setting-problem-float_parsing = must be a number, not “{ $value }”
+setting-problem-bool_parsing = must be true or false, not “{ $value }”
+setting-problem-missing = is not set
 
 ## mafia-referee replay: the comparison with the record
 replay-record = Record { $source } { $game }{ $partial ->
@@ -11,9 +25,25 @@ replay-record = Record { $source } { $game }{ $partial ->
 replay-outcome = { $label ->
     [replay] Replay
    *[record] Record
-}: winner { $winner }, departures { $departures }, cancelled votes { $cancelled }
+}: { $winner }, departures: { $departures }; cancelled votes (days): { $cancelled }
+replay-winner = { $winner ->
+    [team] { $team } wins
+    [draw] a draw
+   *[none] no result recorded
+}
+replay-departure = { $seat } — { $cause } ({ $phase ->
+    [night] night
+   *[day] day
+} { $day })
 replay-note = note: { $note }
 replay-difference = difference: { $difference }
 replay-agrees = result: agrees
 replay-disagrees = result: disagrees
-replay-error = error ({ $kind }):{ $field } { $message }
+replay-error = { $kind ->
+    [unreadable] Cannot read { $file }
+   *[record] Cannot read the record { $file }
+}:{ $field } { $message }
+replay-too-large = the file is over { $limit } MB ({ $size } MB)
+replay-too-deep = JSON nested too deep
+replay-null-list = null instead of a list
+replay-too-many = { $count } entries in a list, over { $limit }

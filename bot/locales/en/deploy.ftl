@@ -10,3 +10,5 @@ health-stale_heartbeat = Unhealthy: the heartbeat { $path } is { $age } s old (l
 backup-done = Backup written: { $path } (games: { $count }).
 backup-no_database = No backup: there is no database at { $path }. Set MAFIA_REFEREE_DB (--db).
 backup-failed = No backup: { $path } could not be written: { $problem }.
+backup-bad_source = No backup: { $path } is not a mafia-referee database or cannot be read: { $problem }. Check --db (MAFIA_REFEREE_DB).
+backup-same_file = No backup: { $path } is the live database itself. Choose another file or a folder for the copy.

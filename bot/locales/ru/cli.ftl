@@ -1,7 +1,21 @@
 cli-bad-setting = Неверная настройка { $name }: { $problem }. Исправьте переменную окружения или файл .env.
 cli-bad-database = Не удаётся открыть базу данных: { $problem }. Укажите другой файл (--db или MAFIA_REFEREE_DB).
+cli-telegram-bad-token = Telegram не принимает токен бота (401 Unauthorized). Проверьте MAFIA_REFEREE_TELEGRAM_TOKEN (или TELEGRAM_BOT_TOKEN): его выдаёт @BotFather.
 command-shooting_first = Сначала запишите стрельбу: /kill и номер, /miss (промах) или /shots.
 console-new-confirm = Игра №{ $game } не окончена. Новая игра отложит её насовсем: повторите /new, чтобы подтвердить.
+
+
+## Bad settings: pydantic's common problems (bot/entry.py)
+setting-problem-literal_error = допустимо одно из: { $expected }
+setting-problem-greater_than = нужно число больше { $limit }
+setting-problem-greater_than_equal = нужно число не меньше { $limit }
+setting-problem-less_than = нужно число меньше { $limit }
+setting-problem-less_than_equal = нужно число не больше { $limit }
+setting-problem-int_parsing = нужно целое число, а не «{ $value }»
+setting-problem-int_from_float = нужно целое число, а не «{ $value }»
+setting-problem-float_parsing = нужно число, а не «{ $value }»
+setting-problem-bool_parsing = нужно true или false, а не «{ $value }»
+setting-problem-missing = не задана
 
 ## mafia-referee replay: the comparison with the record
 replay-record = Запись { $source } { $game }{ $partial ->
@@ -11,9 +25,25 @@ replay-record = Запись { $source } { $game }{ $partial ->
 replay-outcome = { $label ->
     [replay] Повтор
    *[record] Запись
-}: победа { $winner }, выбыли { $departures }, несостоявшиеся голосования { $cancelled }
+}: { $winner }, выбыли: { $departures }; несостоявшиеся голосования (дни): { $cancelled }
+replay-winner = { $winner ->
+    [team] победа { $team }
+    [draw] ничья
+   *[none] итог не записан
+}
+replay-departure = { $seat } — { $cause } ({ $phase ->
+    [night] ночь
+   *[day] день
+} { $day })
 replay-note = примечание: { $note }
 replay-difference = расхождение: { $difference }
 replay-agrees = итог: совпадает
 replay-disagrees = итог: не совпадает
-replay-error = ошибка ({ $kind }):{ $field } { $message }
+replay-error = { $kind ->
+    [unreadable] Не удаётся прочитать { $file }
+   *[record] Запись { $file } не читается
+}:{ $field } { $message }
+replay-too-large = файл больше { $limit } МБ ({ $size } МБ)
+replay-too-deep = слишком глубокая вложенность JSON
+replay-null-list = null вместо списка
+replay-too-many = { $count } записей в списке, больше { $limit }

@@ -10,3 +10,5 @@ health-stale_heartbeat = Неисправно: пульсу { $path } уже { $
 backup-done = Резервная копия записана: { $path } (игр: { $count }).
 backup-no_database = Копии нет: базы данных { $path } нет. Укажите MAFIA_REFEREE_DB (--db).
 backup-failed = Копии нет: { $path } не удалось записать: { $problem }.
+backup-bad_source = Копии нет: { $path } — не база данных mafia-referee или не читается: { $problem }. Проверьте --db (MAFIA_REFEREE_DB).
+backup-same_file = Копии нет: { $path } — это сама рабочая база данных. Укажите другой файл или папку для копии.
