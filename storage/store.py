@@ -321,7 +321,10 @@ class Store:
             conn = self.conn
             if self._batch is None:
                 await conn.execute_fetchall("BEGIN IMMEDIATE")
-                self._batch = _Batch(asyncio.get_running_loop().create_future())
+                done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                # the error is each unit's to raise; retrieved here too, in case none is left
+                done.add_done_callback(lambda f: f.cancelled() or f.exception())
+                self._batch = _Batch(done)
                 self._batch.committer = asyncio.create_task(self._commit_when_idle())
             batch = self._batch
             hooks = len(batch.hooks)
