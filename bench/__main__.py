@@ -21,7 +21,10 @@ SECTIONS: dict[str, str] = {
     "engine": "bench.engine",
     "storage": "bench.storage",
     "e2e": "bench.e2e",
+    "kill": "bench.kill",
 }
+#: Sections run only when named in ``--only`` (kill points take minutes: bench/kill.py).
+OPT_IN = frozenset({"kill"})
 
 
 def _modules() -> dict[str, ModuleType]:
@@ -33,8 +36,10 @@ def _parser(modules: dict[str, ModuleType]) -> argparse.ArgumentParser:
         prog="python -m bench", description="Measure mafia-referee and print a table.")
     parser.add_argument("--quick", action="store_true",
                         help="small sizes and single passes: a check that the bench runs (seconds)")
-    parser.add_argument("--only", default=",".join(modules), metavar="NAMES",
-                        help=f"comma-separated sections to run (default: {','.join(modules)})")
+    default = ",".join(name for name in modules if name not in OPT_IN)
+    parser.add_argument("--only", default=default, metavar="NAMES",
+                        help=f"comma-separated sections to run (default: {default}; "
+                             f"also: {','.join(sorted(OPT_IN))})")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE",
                         help="also write every figure to FILE as JSON")
     for name, module in modules.items():

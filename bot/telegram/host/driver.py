@@ -407,13 +407,13 @@ class TelegramHost:
                 continue  # another adapter's table (``mafia-referee both``: one game log)
             table = self._tables.get(row.id) or Table.from_row(row)
             self._tables[table.id] = table
-            if table.status != "running" and not table.seats:
+            if table.status != "running" and not (table.seats or self._ready(table)):
                 continue  # a lobby: it waits for its players
             async with self._lock(table.chat):
                 try:
                     if table.status == "running":
                         await self._resume_table(table)
-                    else:  # seated, then the process died during the deal: finish it
+                    else:  # full, or seated: the process died before or during the deal
                         await self._start(table)
                 except Exception:  # one broken table must not keep the others down
                     log.exception("host: cannot resume table %s", table.id)
@@ -445,11 +445,16 @@ class TelegramHost:
         return await self.service.act(table.chat, BOT, event, render=render)
 
     async def _act_and_advance(self, table: Table, event: rules.Event, *,
-                               lead: list[str] | None = None) -> Outcome:
+                               lead: list[str] | None = None,
+                               acknowledge: Callable[[], Awaitable[None]] | None = None) -> Outcome:
         """Apply one event (the rules may refuse it): what it announces — ``lead`` lines first —
-        is queued with it in the outbox (:meth:`_renderer`); then the step the rules expect."""
+        is queued with it in the outbox (:meth:`_renderer`); ``acknowledge`` (the answer to the
+        press that asked for it) once it is committed, never before; then the step the rules
+        expect."""
         box: dict[str, Any] = {"lead": list(lead or [])}
         outcome = await self._act(table, event, self._renderer(table, box))
+        if acknowledge is not None:
+            await acknowledge()
         await self._advance(table, outcome, box)
         return outcome
 
@@ -930,6 +935,7 @@ class TelegramHost:
                 await self._reachable(table, who)
             else:
                 await self._answer(query, cat.text("host-join-already"))
+                await self._maybe_start(table)  # a start a restart cut short
             return
         if table.full:
             await self._answer(query, cat.text("host-join-full"), alert=True)
@@ -971,9 +977,13 @@ class TelegramHost:
         await self._show_lobby(table)
         await self._maybe_start(table)
 
+    def _ready(self, table: Table) -> bool:
+        """Ten players who can all be written to privately (R1.1)."""
+        return table.status == "lobby" and table.full and all(p.get("reachable") for p in table.players)
+
     async def _maybe_start(self, table: Table) -> None:
-        """Ten players who can all be written to privately: the deal and night 0 (R1.1)."""
-        if table.status == "lobby" and table.full and all(p.get("reachable") for p in table.players):
+        """A ready table: the deal and night 0 (R1.1)."""
+        if self._ready(table):
             await self._start(table)
 
     def _rng(self, table: Table) -> random.Random:
@@ -1398,8 +1408,7 @@ class TelegramHost:
             return
         await self._active(table, step)
         if press.action == vw.PASS:
-            await self._answer(query)
-            await self._act_and_advance(table, rules.Next())
+            await self._act_and_advance(table, rules.Next(), acknowledge=lambda: self._answer(query))
         elif press.action in (vw.NOM_VIEW, vw.BACK):
             step.view = "nominate" if press.action == vw.NOM_VIEW else ""
             await self._save(table, "step")
@@ -1409,8 +1418,10 @@ class TelegramHost:
             target = press.seat()
             if target is None:
                 raise ValueError("no target")
-            await self._act_and_advance(table, rules.Nominate(by=seat, target=target))
-            await self._answer(query, cat.text("host-nominated", seat=seat_label(target, cat)))
+            await self._act_and_advance(table, rules.Nominate(by=seat, target=target),
+                                        acknowledge=lambda: self._answer(
+                                            query, cat.text("host-nominated",
+                                                            seat=seat_label(target, cat))))
 
     async def _hand(self, query: Any, table: Table, step: Step, state: rules.GameState, seat: int) -> None:
         """A hand up or down in the window of one nominee (F24 §4.4.5; seed 4.1.8: one vote a

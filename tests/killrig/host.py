@@ -1,0 +1,508 @@
+"""Host mode under SIGKILL: tables of ten simulated players in groups, run by ONE bot process
+(``python -m bot telegram``, host mode, a scaled clock) that is killed at seeded random points and
+started again over the same SQLite file.
+
+The players' stream, the same in the reference run and in a killed run (it only uses inputs whose
+effect does not depend on timing, so the two runs can be compared message for message):
+
+* the host types ``/newgame`` (longer windows, the tests' ``FAST`` options); the ten players press
+  «Записаться» one by one (acknowledged by the answer to the press; pressed again after a restart
+  if unanswered: "already at the table" is an answer too);
+* night 0 and every night step run out by time (nobody shoots or checks: a miss, F24 §4.5.5);
+* on day 1 each speaker presses «Пас» when he gets the floor (acknowledged when his step message
+  loses its buttons or a later step is posted: the floor moved on); #1 first nominates #7
+  (F24 §4.4.2; acknowledged by the answer "Вы выставили …", which comes after the commit; one
+  nominee on day 1 is not voted, F24 §4.4.10);
+* the stream ends when the eleventh speaking step is posted (day 2 has begun).
+
+Kills: half after a seeded number of acknowledged inputs and posted floors, half after a seeded
+time (those land mostly in the night steps); from night 0 on unless ``lobby_kills``
+(:data:`LOBBY_KILLS`).
+
+A step running at a kill (a night step, night 0, a vote window, or a speech whose «Пас» was not in
+flight — that speaker then lets his time run out) must close at its stored deadline, or at once if
+that passed while the bot was down (the next step's ``opened_at`` in ``host_steps``).
+
+Checked against the reference: the log is the same, event for event; every nomination and seat
+acknowledged before a kill was in the store when the process died; the group got the same
+messages in the same order, at most one repeated per kill, just after it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fakebot import FakeChat, FakeMessage, FakeUser
+
+from .rig import BotProcess, KillFake, Seen, bot_env, connect_ro, expected_ends, read_games, read_host_tables
+from .sequences import compare_announcements
+
+HOST_SCALE = 0.06  # a 60 s speech: 3.6 s; a 20 s night step: 1.2 s
+HOST_SEED = 7  # the seating and the deal (MAFIA_REFEREE_TELEGRAM_HOST_SEED)
+# Windows long enough for ten presses (test_host_support.FAST).
+OPTIONS = ("timers.vote_window=30 timers.mafia_meeting=20 timers.don_check=20 "
+           "timers.sheriff_check=20 timers.best_move=20 shooting=20")
+NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")
+NOMINATOR, NOMINEE = 1, 7
+FLOORS = 11  # the stream ends when this many speaking steps have been posted
+TOLERANCE = 0.6
+ACK_TIMEOUT = 25.0
+PASS, JOIN, NOMINATE, BACK = "Пас", "Записаться", "Выставить", "Назад"
+#: Whether kills may land in the lobby (the joins and the deal) too; False: only once every
+#: table has started (night 0 posted). A kill there can leave a table that never starts: two
+#: windows were fixed in d0be8e8, one is not yet (tests/test_kill.py's lobby tests pin all three
+#: down; the xfail one is the open bug). The bench passes True and counts the stuck runs.
+LOBBY_KILLS = False
+
+
+@dataclass
+class HostKillPoint:
+    kill: int
+    table: int
+    at: float
+    acked: list[str]  # what the players had been told, as "join N" / "nominate"
+    missing: list[str]  # of those, what the store did not hold
+
+
+@dataclass
+class StepCheck:
+    table: int
+    kill: int
+    no: int
+    kind: str
+    deadline: float
+    expected: float | None = None
+    closed_at: float | None = None
+
+    candidates: list[float] = field(default_factory=list)
+
+    @property
+    def late(self) -> bool:
+        return self.closed_at is None or \
+            not any(abs(self.closed_at - c) <= TOLERANCE for c in self.candidates)
+
+
+@dataclass
+class HostRun:
+    seed: int
+    tables: int
+    kills: int
+    points: list[HostKillPoint] = field(default_factory=list)
+    steps: list[StepCheck] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    log_errors: list[str] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    duplicates: int = 0
+    repeats: int = 0
+    resent: int = 0
+    bot_errors: list[str] = field(default_factory=list)
+    stale_floors: int = 0  # floors over whose message still shows «Пас» (reported, not failed)
+    seconds: float = 0.0
+    group_texts: dict[int, list[str]] = field(default_factory=dict)
+    events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+    @property
+    def kill_points(self) -> int:
+        return len(self.points)
+
+    @property
+    def late_steps(self) -> int:
+        return sum(1 for s in self.steps if s.late)
+
+    def problems(self) -> list[str]:
+        out = [*self.lost, *self.log_errors, *self.announcements]
+        out += [f"table {s.table}: step {s.no} ({s.kind}) running at kill {s.kill}: deadline "
+                f"{s.deadline:.2f}, expected to close at {s.expected}, closed {s.closed_at}"
+                for s in self.steps if s.late]
+        if self.duplicates:
+            out.append(f"{self.duplicates} announcement(s) repeated beyond one per kill")
+        return out
+
+
+def _speaker(message: FakeMessage) -> int | None:
+    text = message.text or ""
+    found = re.findall(r"№(\d+)", text.rsplit("\n\n", 1)[-1])
+    return int(found[0]) if found else None
+
+
+def _has(message: FakeMessage, label: str) -> bool:
+    return any(label in str(b.get("text", "")) for b in message.buttons) and not message.deleted
+
+
+def _is_floor(message: FakeMessage) -> bool:
+    """A speaking step's message with its buttons («Пас», or the nomination picker's «Назад»)."""
+    return _has(message, PASS) or _has(message, BACK)
+
+
+STEP_MARKS = ("⏱", "🌙", "✋", "🔇")  # the step line under a step's group message (views.step_line)
+FLOOR_MARKS = ("⏱", "🔇")  # a speech, a last word, a tie speech; a silenced minute (seed 4.4)
+
+
+def _is_step(message: FakeMessage) -> bool:
+    return (message.text or "").rsplit("\n\n", 1)[-1].startswith(STEP_MARKS)
+
+
+class Players:
+    """One table: its host, its ten players (seat = order of joining), its group."""
+
+    def __init__(self, fake: KillFake, n: int) -> None:
+        self.fake = fake
+        self.n = n
+        self.host: FakeUser = fake.add_user(f"Ведущий{n}", f"host{n}", started=True)
+        self.players = [fake.add_user(name, f"t{n}p{i}", started=True) for i, name in enumerate(NAMES, 1)]
+        self.group: FakeChat = fake.add_group(f"Клуб {n}", creator=self.host, members=self.players)
+        self.acked: list[str] = []
+        self.in_flight: str | None = None
+        self.passing: int | None = None  # the step message whose «Пас» is in flight
+        self.hold: set[int] = set()  # step messages whose speaker lets the time run out
+        self.floors: list[int] = []  # speaking step messages seen, in order
+        self.table_id: int | None = None
+        self.nominated = False
+        self.end_events = 0  # events in the log when the stream ended
+        self._repeats: set[int] = set()
+
+    # --- looking ----------------------------------------------------------------------------------
+    def group_messages(self) -> list[FakeMessage]:
+        return self.fake.sent(self.group)
+
+    def lobby(self) -> FakeMessage | None:
+        return next((m for m in reversed(self.group_messages()) if _has(m, JOIN)), None)
+
+    def floor(self) -> FakeMessage | None:
+        """The newest speaking step's message while it has its buttons."""
+        for m in reversed(self.group_messages()):
+            if _is_floor(m):
+                return m
+        return None
+
+    def _note_floors(self) -> None:
+        """Every speaking step's message, in order, by its step line in any version of its
+        text (a floor that came and went between two looks is counted all the same)."""
+        for m in self.group_messages():
+            if m.message_id in self.floors or not any(
+                    (t or "").rsplit("\n\n", 1)[-1].startswith(FLOOR_MARKS) for t in m.texts):
+                continue
+            if self.floors and self.fake.message(self.group, self.floors[-1]).texts[0] == m.texts[0]:
+                self._repeats.add(m.message_id)  # the same step's message sent again after a kill
+                continue
+            if m.message_id not in self._repeats:
+                self.floors.append(m.message_id)
+
+    def _moved_on(self, message_id: int) -> bool:
+        """The floor of ``message_id`` is over: its message lost its buttons, or a later step
+        (a floor, a night step, a vote window) has been posted."""
+        if not _is_floor(self.fake.message(self.group, message_id)):
+            return True
+        return any(m.message_id > message_id and _is_step(m) for m in self.group_messages())
+
+    def stale_floors(self) -> list[int]:
+        """Floors that are over (a later step was posted) and still show their buttons."""
+        return [f for f in self.floors[:-1] if _is_floor(self.fake.message(self.group, f))]
+
+    # --- acting ---------------------------------------------------------------------------------
+    async def _press(self, user: FakeUser, message: FakeMessage, label: str, bot: BotProcess,
+                     run: HostRun, what: str, done: Any = None) -> str | None:
+        """Press ``label`` until the press is answered (or ``done()`` holds): pressed again
+        after each restart that left it unanswered. Returns the answer's text."""
+        data = message.callback_data(label)
+        self.in_flight = what
+        query = self.fake.user_presses(user, message, data)
+        kills = bot.kills
+        end = time.time() + ACK_TIMEOUT
+        while True:
+            if done is not None and done():
+                self.in_flight = None
+                return None
+            if done is None and query in self.fake.answers:
+                self.in_flight = None
+                return self.fake.answers[query][1] or ""
+            if bot.kills > kills and bot.up:
+                kills = bot.kills
+                end = time.time() + ACK_TIMEOUT
+                if done is None or not done():
+                    run.resent += 1
+                    query = self.fake.user_presses(user, message, data, strict=False)
+                continue
+            if time.time() > end:
+                raise AssertionError(f"table {self.n}: no answer to {what}")
+            await self.fake.wait_for(
+                lambda: (done() if done is not None else query in self.fake.answers)
+                or (bot.kills > kills and bot.up), ACK_TIMEOUT, f"table {self.n}: {what}")
+
+    async def setup(self) -> None:
+        self.fake.user_sends(self.host, self.group, f"/newgame {OPTIONS}")
+        await self.fake.wait_for(lambda: self.lobby() is not None, ACK_TIMEOUT, f"table {self.n}: lobby")
+
+    async def play(self, bot: BotProcess, run: HostRun) -> None:
+        for seat, user in enumerate(self.players, 1):
+            lobby = await self.fake.wait_for(self.lobby, ACK_TIMEOUT, f"table {self.n}: lobby")
+            await self._press(user, lobby, JOIN, bot, run, f"join {seat}")
+            self.acked.append(f"join {seat}")
+        handled: set[int] = set()
+        while True:
+            self._note_floors()
+            if len(self.floors) >= FLOORS:
+                return  # play_tables notes the log's length now (later events come by time)
+            floor = self.floor()
+            if floor is None or floor.message_id in handled:
+                count = len(self.floors)
+                await self.fake.wait_for(
+                    lambda: (self._note_floors() or True) and (
+                        len(self.floors) > count or
+                        ((f := self.floor()) is not None and f.message_id not in handled)),
+                    60.0, f"table {self.n}: the next floor")
+                continue
+            handled.add(floor.message_id)
+            await self._take_floor(floor, bot, run)
+
+    async def _take_floor(self, floor: FakeMessage, bot: BotProcess, run: HostRun) -> None:
+        """The speaker (#1 nominates first) passes, unless he lets his time run out (a kill
+        left his step running: its deadline is checked)."""
+        seat = _speaker(floor)
+        assert seat is not None, floor.text
+        user = self.players[seat - 1]
+        message_id = floor.message_id
+        if seat == NOMINATOR and not self.nominated:
+            await self._nominate(user, floor, bot, run)
+            self.nominated = True
+            self.acked.append("nominate")
+        while message_id not in self.hold:
+            message = self.fake.message(self.group, message_id)
+            if not _is_floor(message):
+                return  # the floor moved on
+            if _has(message, PASS):
+                self.passing = message_id
+                await self._press(user, message, PASS, bot, run, f"pass {seat}",
+                                  done=lambda: self._moved_on(message_id))
+                self.passing = None
+                return
+            # the nomination picker is still open (a restart came between the nomination and
+            # the message's redraw): back to the speaker's buttons
+            await self._press(user, message, BACK, bot, run, "back from the picker",
+                              done=lambda: not _has(self.fake.message(self.group, message_id), BACK))
+
+    async def _nominate(self, user: FakeUser, floor: FakeMessage, bot: BotProcess, run: HostRun) -> None:
+        """«Выставить ▸» then the seat; after a restart, whichever of the two the message shows."""
+        message_id = floor.message_id
+        while True:
+            message = self.fake.message(self.group, message_id)
+            if _has(message, str(NOMINEE)) and any(str(b.get("text")) == str(NOMINEE) for b in message.buttons):
+                answer = await self._press(user, message, str(NOMINEE), bot, run, "nominate")
+                if answer is not None and "выставили" in answer:
+                    return
+                if answer and "уже" in answer:  # already nominated: the first press was committed
+                    return
+                continue
+            if _has(message, NOMINATE):
+                kills = bot.kills
+                await self._press(user, message, NOMINATE, bot, run, "the nomination picker")
+                await self.fake.wait_for(
+                    lambda: any(str(b.get("text")) == str(NOMINEE)
+                                for b in self.fake.message(self.group, message_id).buttons)
+                    or bot.kills > kills, ACK_TIMEOUT, f"table {self.n}: the picker")
+                continue
+            raise AssertionError(f"table {self.n}: cannot nominate on {message.text!r}: {message.buttons}")
+
+
+# --- one run --------------------------------------------------------------------------------------
+
+@dataclass
+class HostReference:
+    group_texts: dict[int, list[str]]
+    events: dict[int, list[dict[str, Any]]]
+
+
+def _cut(items: list[Seen], floors: list[int]) -> list[Seen]:
+    """The group's messages up to the last floor of the stream (what comes later depends on
+    when the bot was stopped)."""
+    if len(floors) < FLOORS:
+        return items
+    last = floors[FLOORS - 1]
+    for i, item in enumerate(items):
+        if item.message_id == last:
+            return items[: i + 1]
+    return items
+
+
+async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
+                      scale: float = HOST_SCALE, lobby_kills: bool = LOBBY_KILLS,
+                      reference: HostReference | None = None) -> tuple[HostRun, HostReference]:
+    if reference is None and kills:
+        _, reference = await play_tables(folder / "reference", seed=seed, tables=tables, kills=0,
+                                         scale=scale)
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    run = HostRun(seed=seed, tables=tables, kills=kills)
+    started = time.perf_counter()
+    db = folder / "referee.sqlite3"
+    async with KillFake() as fake:
+        sides = [Players(fake, n) for n in range(tables)]
+        bot = BotProcess(fake, folder, bot_env(fake, db, scale=scale, host_seed=HOST_SEED))
+        try:
+            await bot.start()
+            for side in sides:  # one after another: the same table ids in every run
+                await side.setup()
+            for table in read_host_tables(db):
+                for side in sides:
+                    if table["chat"] == f"tg:{side.group.id}":
+                        side.table_id = table["id"]
+            async def side_plays(side: Players) -> None:
+                await side.play(bot, run)
+                side.end_events = len(_stored(db, side)[1])  # the stream's end
+
+            players = [asyncio.create_task(side_plays(s)) for s in sides]
+            killer = asyncio.create_task(_killer(bot, sides, rng, kills, run, db, lobby_kills))
+            try:
+                await asyncio.gather(*players, killer)
+            except Exception as error:  # a player got stuck: say first what the kills found
+                _dump(folder / "dump.txt", fake, sides, bot)
+                if run.lost:
+                    raise AssertionError("acknowledged inputs lost at a kill: "
+                                         + "; ".join(run.lost[:10])) from error
+                raise
+            finally:
+                for task in (*players, killer):
+                    task.cancel()
+            await asyncio.sleep(0.3)  # the last floor's own calls
+        finally:
+            bot.close()
+        run.bot_errors = bot.errors()
+        run.stale_floors = sum(len(s.stale_floors()) for s in sides)
+        groups = {s.n: _cut([x for x in fake.seen_in(s.group.id, "sendmessage")], s.floors) for s in sides}
+        _check_steps(run, bot, db, sides)
+    run.group_texts = {n: [x.text or "" for x in items] for n, items in groups.items()}
+    games = read_games(db)
+    tables_ = {t["id"]: t for t in read_host_tables(db)}
+    for s in sides:
+        table = tables_.get(s.table_id or -1)
+        game = games.get(table["game_id"]) if table and table["game_id"] else None
+        run.events[s.n] = (game.events if game is not None else [])[: s.end_events]
+    if reference is None:
+        reference = HostReference(run.group_texts, run.events)
+    else:
+        for s in sides:
+            errors, repeats, beyond = compare_announcements(groups[s.n], reference.group_texts[s.n])
+            run.announcements += [f"table {s.n}, group: {e}" for e in errors]
+            run.repeats += repeats
+            run.duplicates += beyond
+            got, want = run.events[s.n], reference.events[s.n]
+            if got != want:
+                first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+                run.log_errors.append(f"table {s.n}: the log differs from the reference at event "
+                                      f"{first + 1} ({len(got)} vs {len(want)} events): "
+                                      f"{got[first] if first < len(got) else None} vs "
+                                      f"{want[first] if first < len(want) else None}")
+    run.seconds = time.perf_counter() - started
+    return run, reference
+
+
+def _dump(path: Path, fake: KillFake, sides: list[Players], bot: BotProcess) -> None:
+    """What each group shows and when the bot lived (to read a failure)."""
+    lines = [f"lives: {[(round(x.started, 2), x.ready and round(x.ready, 2), x.killed and round(x.killed, 2)) for x in bot.lives]}"]
+    for s in sides:
+        lines.append(f"== table {s.n} acked={s.acked} floors={s.floors} hold={s.hold}")
+        for item in fake.seen_in(s.group.id):
+            lines.append(f"  life {item.life} {item.at:.2f} {item.method} #{item.message_id} "
+                         f"{(item.text or '')[-70:]!r} {[b.get('text') for b in item.buttons]}")
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _stored(db: Path, side: Players) -> tuple[list[int], list[dict[str, Any]], dict[str, Any] | None]:
+    """Who sits at the table (by join order), the game's log, the running step."""
+    conn = connect_ro(db)
+    try:
+        row = conn.execute("SELECT players, game_id, step FROM host_tables WHERE id = ?",
+                           (side.table_id,)).fetchone()
+        if row is None:
+            return [], [], None
+        users = [p["user"] for p in json.loads(row[0] or "[]")]
+        events = [json.loads(r[0]) for r in conn.execute(
+            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (row[1],))] if row[1] else []
+        return ([side.players.index(p) + 1 for p in side.players if f"tg:{p.id}" in users],
+                events, json.loads(row[2]) if row[2] else None)
+    except sqlite3.Error:
+        return [], [], None
+    finally:
+        conn.close()
+
+
+def started(side: Players) -> bool:
+    """Night 0's step is posted: the lobby is over (see :data:`LOBBY_KILLS`)."""
+    return any("Договорка" in (m.text or "") for m in side.group_messages())
+
+
+STREAM_SECONDS = 5.0  # about how long the stream runs from night 0 at HOST_SCALE (no kill)
+
+
+async def _killer(bot: BotProcess, sides: list[Players], rng: random.Random, kills: int,
+                  run: HostRun, db: Path, lobby_kills: bool) -> None:
+    """SIGKILL the bot ``kills`` times at seeded points of the stream: the even kills after a
+    number of acknowledged inputs and posted floors (they land in the speeches), the odd ones
+    after a time (they land mostly in night steps, which run by time), plus a few milliseconds."""
+    fake = bot.fake
+    if not lobby_kills:
+        await fake.wait_for(lambda: all(started(s) for s in sides), 60.0, "every table started")
+
+    def count() -> int:
+        for s in sides:
+            s._note_floors()
+        return sum(len(s.acked) + len(s.floors) for s in sides)
+
+    base, begun = count(), time.time()
+    span = len(sides) * (FLOORS + 1 + (10 if lobby_kills else 0))
+    marks = sorted(rng.uniform(0.02, 0.9) * span for _ in range(kills))
+    times = sorted(rng.uniform(0.1, STREAM_SECONDS) for _ in range(kills))
+    def over() -> bool:
+        return all(len(s.floors) >= FLOORS for s in sides)
+
+    for k in range(kills):
+        if k % 2 == 0:
+            await fake.wait_for(lambda: count() - base >= marks[k] or over(), 120.0, f"host kill {k}")
+        else:
+            await fake.wait_for(lambda: time.time() - begun >= times[k] or over(), 120.0, f"host kill {k}")
+        if over():
+            return  # the stream is over
+        await asyncio.sleep(rng.uniform(0.0, 0.05))
+        acked = {s.n: list(s.acked) for s in sides}
+        passing = {s.n: s.passing for s in sides}
+        at = bot.kill()
+        for s in sides:
+            acked[s.n] = list(s.acked)
+            seats, events, step = _stored(db, s)
+            missing = [a for a in acked[s.n] if a.startswith("join ") and int(a.split()[1]) not in seats]
+            if "nominate" in acked[s.n] and not any(e.get("type") == "nominate" for e in events):
+                missing.append("nominate")
+            run.points.append(HostKillPoint(k, s.n, at, acked[s.n], missing))
+            run.lost += [f"kill {k}, table {s.n}: {m} acknowledged, not stored" for m in missing]
+            if step is None or step.get("deadline") is None or len(s.floors) >= FLOORS:
+                continue
+            floor = s.floor()
+            if step["kind"] in ("speech", "last_word", "tie_speech", "silenced"):
+                if floor is None or passing[s.n] == floor.message_id or step.get("message") != floor.message_id:
+                    continue  # his «Пас» was in flight: the step may close at once
+                s.hold.add(floor.message_id)
+            run.steps = [c for c in run.steps if not (c.table == s.n and c.no == step["no"])]
+            run.steps.append(StepCheck(s.n, k, step["no"], step["kind"], step["deadline"]))
+        await asyncio.sleep(rng.uniform(0.0, 0.3))
+        await bot.start()
+
+
+def _check_steps(run: HostRun, bot: BotProcess, db: Path, sides: list[Players]) -> None:
+    """When did each step running at a kill close: the next step's ``opened_at``."""
+    conn = connect_ro(db)
+    try:
+        opened = {(t, no): at for t, no, at in conn.execute("SELECT table_id, no, opened_at FROM host_steps")}
+    finally:
+        conn.close()
+    ids = {s.n: s.table_id for s in sides}
+    for check in run.steps:
+        check.closed_at = opened.get((ids.get(check.table), check.no + 1))
+        check.candidates = expected_ends(bot.lives[check.kill + 1:], check.deadline, TOLERANCE)
+        check.expected = check.candidates[-1] if check.candidates else None

@@ -1,0 +1,286 @@
+"""The pieces every kill run shares: the fake Bot API that notes what the bot did and when, the
+bot as a child process (``python -m bot telegram``) that is killed with SIGKILL and started
+again over the same SQLite file, and read-only looks at that file between two lives.
+
+The fake runs in the test's own event loop; the bot is a separate process talking HTTP to it on
+127.0.0.1, exactly as in production (bench/e2e.py does the same for its load). So a SIGKILL cuts
+the bot wherever it is — inside a handler, between a commit and the send it queued, in the middle
+of a send — and nothing in the test process is cut with it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from fakebot import FakeBotAPI
+
+PROJECT = Path(__file__).resolve().parents[2]
+REPLIES = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup"})
+
+
+@dataclass
+class Seen:
+    """A call of the bot that the fake answered with success, as a user would see it."""
+
+    method: str  # lower case
+    chat: int
+    at: float  # when it arrived (time.time)
+    message_id: int | None
+    text: str | None
+    buttons: list[dict[str, Any]]
+    params: dict[str, Any]
+    life: int  # which life of the bot made it (0: the first process)
+
+
+class KillFake(FakeBotAPI):  # type: ignore[misc]
+    """The fake Bot API, also keeping every successful send/edit/answer in arrival order
+    (:attr:`seen`), tagged with the life of the bot process that made it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[Seen] = []
+        self.answers: dict[str, tuple[float, str | None]] = {}  # callback id -> (at, text)
+        self.life = 0
+
+    async def _run_call(self, call: Any, method: str, params: Any) -> Any:
+        try:
+            return await super()._run_call(call, method, params)
+        finally:
+            self._observe(method.lower(), call)
+
+    def _observe(self, key: str, call: Any) -> None:
+        if not call.ok:
+            return
+        if key == "answercallbackquery":
+            self.answers[str(call.params.get("callback_query_id"))] = (call.at, call.params.get("text"))
+            return
+        if key not in REPLIES or not isinstance(call.result, dict):
+            return
+        result = call.result
+        markup = result.get("reply_markup") or {}
+        buttons = [b for row in markup.get("inline_keyboard", []) for b in row]
+        chat = int(result.get("chat", {}).get("id", call.params.get("chat_id") or 0))
+        self.seen.append(Seen(key, chat, call.at, result.get("message_id"), result.get("text"),
+                              buttons, dict(call.params), self.life))
+
+    def seen_in(self, chat: int, *methods: str) -> Iterator[Seen]:
+        for item in self.seen:
+            if item.chat == chat and (not methods or item.method in methods):
+                yield item
+
+
+@dataclass
+class Life:
+    """One life of the bot process: when it started, became ready (first long poll), died."""
+
+    started: float
+    ready: float | None = None
+    killed: float | None = None
+
+
+def bot_env(fake: FakeBotAPI, db: Path, *, scale: float, host_seed: int | None = None,
+            **extra: str) -> dict[str, str]:
+    """The environment of ``python -m bot telegram`` against the fake: its own settings only
+    (nothing inherited from a developer's ``MAFIA_REFEREE_*``), the rate limiter off (the fake
+    has no flood limits here)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("MAFIA_REFEREE_") and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+    env.update({
+        "PYTHONPATH": os.pathsep.join(p for p in (str(PROJECT), os.environ.get("PYTHONPATH", "")) if p),
+        "PTB_TIMEDELTA": "1",
+        "MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token,
+        "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+        "MAFIA_REFEREE_DB": str(db),
+        "MAFIA_REFEREE_LANG": "ru",
+        "MAFIA_REFEREE_TELEGRAM_TIMER_SCALE": repr(scale),
+        "MAFIA_REFEREE_TELEGRAM_RATE_OVERALL": "0",
+        "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0",
+    })
+    if host_seed is not None:
+        env["MAFIA_REFEREE_TELEGRAM_HOST_SEED"] = str(host_seed)
+    env.update(extra)
+    return env
+
+
+@dataclass
+class BotProcess:
+    """``python -m bot telegram`` as a child of the test, started again after each kill. Its
+    stderr (the bot's log) goes to ``<folder>/bot-<life>.log``."""
+
+    fake: KillFake
+    folder: Path
+    env: dict[str, str]
+    lives: list[Life] = field(default_factory=list)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def up(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None and bool(self.lives) \
+            and self.lives[-1].ready is not None
+
+    @property
+    def kills(self) -> int:
+        return sum(1 for life in self.lives if life.killed is not None)
+
+    async def start(self, timeout: float = 20.0) -> Life:
+        """Start a new life and wait until it long-polls the fake (its post_init has run: the
+        store is open, the timers and the outbox are being re-armed and drained)."""
+        assert self.proc is None or self.proc.poll() is not None, "the bot is still running"
+        await asyncio.sleep(0.05)  # what the dead process had written is read (its life) first
+        self.fake.life = len(self.lives)
+        log = (self.folder / f"bot-{len(self.lives)}.log").open("wb")
+        life = Life(started=time.time())
+        polls = len(self.fake.calls_to("getUpdates"))
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=self.folder,
+                                         env=self.env, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=log)
+        finally:
+            log.close()
+        self.lives.append(life)
+        proc = self.proc
+
+        def polling() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the bot exited with {proc.returncode}: see {self.folder}")
+            return len(self.fake.calls_to("getUpdates")) > polls
+
+        await self.fake.wait_for(polling, timeout, "the bot's first long poll")
+        life.ready = time.time()
+        return life
+
+    def kill(self) -> float:
+        """SIGKILL: no handler, no finally, no flush runs in the bot."""
+        assert self.proc is not None
+        at = time.time()
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.lives[-1].killed = at
+        return at
+
+    def close(self) -> None:
+        """Kill the process if it still runs (always call this in ``finally``)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def errors(self) -> list[str]:
+        """Tracebacks and ERROR lines in the bot's logs (a crash or a failed handler)."""
+        out: list[str] = []
+        for path in sorted(self.folder.glob("bot-*.log")):
+            for line in path.read_text(errors="replace").splitlines():
+                if " ERROR " in line or line.startswith("Traceback"):
+                    out.append(f"{path.name}: {line}")
+        return out
+
+
+def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[float]:
+    """Where a timer with a stored ``deadline``, running when the life before ``lives[0]`` was
+    killed, may end: in the first life that lasts past the deadline, at the deadline (or at its
+    start if the deadline had passed). A life killed within ``tolerance`` after that moment may
+    have cut the edit: then the next life's candidate counts too."""
+    out: list[float] = []
+    for life in lives:
+        if life.ready is None:
+            continue
+        end = max(deadline, life.ready)
+        if life.killed is not None and life.killed <= end:
+            continue  # killed before it was due in this life
+        out.append(end)
+        if life.killed is None or life.killed > end + tolerance:
+            break
+    return out
+
+
+# --- reading the store the bot left --------------------------------------------------------------
+
+def connect_ro(db: Path) -> sqlite3.Connection:
+    """The SQLite file opened read-only (no process writes it while we look: the bot is dead or
+    has been stopped). WAL mode: the committed transactions in the ``-wal`` file are read too."""
+    return sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    chat: str
+    config: dict[str, Any]
+    names: dict[int, str]
+    events: list[dict[str, Any]]  # in seq order
+    event_at: list[float]  # each event's commit time (one transaction: one value)
+    timer: dict[str, Any] | None
+    result: str | None
+
+
+@dataclass(frozen=True)
+class StoredOutbox:
+    id: int
+    chat: str
+    game_id: int | None
+    payload: dict[str, Any]
+    created_at: float
+    message_id: int | None
+    state: str
+
+
+def read_games(db: Path) -> dict[int, StoredGame]:
+    conn = connect_ro(db)
+    try:
+        games = {}
+        for gid, chat, config, names, timer, result in conn.execute(
+                "SELECT id, chat, config, names, timer, result FROM games ORDER BY id"):
+            rows = conn.execute("SELECT event, at FROM events WHERE game_id = ? ORDER BY seq",
+                                (gid,)).fetchall()
+            games[gid] = StoredGame(
+                gid, chat, json.loads(config), {int(k): v for k, v in json.loads(names or "{}").items()},
+                [json.loads(r[0]) for r in rows], [r[1] for r in rows],
+                json.loads(timer) if timer else None, result)
+        return games
+    finally:
+        conn.close()
+
+
+def read_outbox(db: Path) -> list[StoredOutbox]:
+    conn = connect_ro(db)
+    try:
+        return [StoredOutbox(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in conn.execute(
+            "SELECT id, chat, game_id, payload, created_at, message_id, state FROM outbox ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def read_host_tables(db: Path) -> list[dict[str, Any]]:
+    conn = connect_ro(db)
+    try:
+        return [{"id": r[0], "chat": r[1], "game_id": r[2], "status": r[3],
+                 "step": json.loads(r[4]) if r[4] else None,
+                 "seats": {int(k): v for k, v in json.loads(r[5] or "{}").items()},
+                 "players": json.loads(r[6] or "[]")}
+                for r in conn.execute(
+                    "SELECT id, chat, game_id, status, step, seats, players FROM host_tables ORDER BY id")]
+    finally:
+        conn.close()
+
+
+async def quiet(fake: KillFake, seconds: float = 0.3, timeout: float = 15.0) -> None:
+    """Wait until the bot has made no call but long polls for ``seconds``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    count, since = -1, loop.time()
+    while loop.time() < end:
+        now_count = sum(1 for c in fake.calls if c.method.lower() != "getupdates")
+        if now_count != count:
+            count, since = now_count, loop.time()
+        elif loop.time() - since >= seconds:
+            return
+        await asyncio.sleep(0.05)
