@@ -516,7 +516,8 @@ async def _run(folder: Path, records: Path, n: int, sample: int, commits: int) -
             note=(f"(db + WAL after a checkpoint − an empty store's) / {n:,}, games written "
                   f"interleaved in {CHUNKS} transactions each. Floor: the same JSON payload.")),
         Row("commit of one action, p50", percentile(full, 50), "s", floor=percentile(off, 50),
-            note=(f"Store.append of one event (one BEGIN IMMEDIATE … COMMIT), {commits} times, "
+            note=(f"Store.append of one event, alone (its own BEGIN IMMEDIATE … COMMIT: nothing "
+                  f"to group it with), {commits} times, "
                   f"with the store's synchronous={back.synchronous}; floor: the same with "
                   "synchronous=OFF (no fsync).")),
         Row("commit of one action, p99", percentile(full, 99), "s", floor=percentile(off, 99)),

@@ -278,3 +278,30 @@ async def test_a_deal_cut_short_is_finished_at_the_restart(
         for player in t.players:  # one card each, from the first process's outbox
             cards = [x for x in t.private_texts(player) if "ваша роль —" in x]
             assert len(cards) == 1, (player.first_name, t.private_texts(player))
+
+
+async def test_a_start_cut_after_the_deal_is_finished_at_the_restart(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dealt and stored as running, and the process dies before the game begins (no StartGame
+    logged; found by the SIGKILL bench): on start-up the game begins and night 0 opens."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        opened = TelegramHost._open_game
+
+        async def dies(self: TelegramHost, table: Any) -> None:
+            raise Died()
+
+        await t.say(t.owner, "/newgame")
+        monkeypatch.setattr(TelegramHost, "_open_game", dies)
+        for player in t.players:
+            await t.press(player, t.lobby(), "Записаться")
+        monkeypatch.setattr(TelegramHost, "_open_game", opened)
+        stored = await t.service.store.host_table(t.table().id)
+        assert stored is not None and stored.status == "running"
+        assert (await t.state()).phase is Phase.SETUP
+    async with host_table(fake, db, world) as t:
+        await t.wait_step("night_zero")
+        assert (await t.state()).phase is Phase.NIGHT_ZERO

@@ -16,8 +16,9 @@ bot's own user as the judge.
 * Only the speaker writes (seed 4.1.1): with **Manage Permissions** in the channel the bot denies
   Send Messages to every seated member but the speaker (member overwrites); else, with
   **Moderate Members**, it times the others out during each speech; else a message out of one's
-  minute is a foul (4.1.1), deleted with **Manage Messages**. A player removed by the rules (the
-  4th foul, seed 4.5; a disqualification, seed 4.2) is timed out until the end of the game.
+  minute is a foul (4.1.1; at night a disqualifying foul, seed 4.2.6), deleted with **Manage
+  Messages**. A player removed by the rules (the 4th foul, seed 4.5; a disqualification, seed
+  4.2) is timed out until the end of the game.
 * Presses: a press from an earlier step is answered "outdated" (ephemerally) and changes
   nothing; a press by a member who is not at the table is refused ephemerally.
 """
@@ -56,7 +57,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute
 REMOVED_CAUSES = (Cause.FOULS, Cause.DISQUALIFICATION)  # seed 4.5, 4.2
 REMOVAL_TIMEOUT = dt.timedelta(hours=6)  # longer than any game; lifted at its end
 SPEECH_TIMEOUT = dt.timedelta(minutes=10)  # a speech-long mute; renewed or lifted each step
@@ -991,9 +991,10 @@ class DiscordHost:
                 await message.delete()
             except discord.HTTPException as error:
                 log.info("host: cannot delete %s: %s", message.id, error)
-        if st.speaks_out_of_turn(state, plan, seat):
+        reason = st.out_of_turn_reason(state, plan, seat)  # 4.1.1 by day, 4.2.6 at night
+        if reason is not None:
             try:
-                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=OUT_OF_TURN))
+                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
             except rules.RuleError as error:
                 log.info("host: no foul for %s: %s", seat, error)
 

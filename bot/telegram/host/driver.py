@@ -429,6 +429,9 @@ class TelegramHost:
             table.status = "stopped"
             await self._save(table, "status")
             return
+        if current.state.phase is Phase.SETUP:  # dealt, stored as running, not yet begun
+            await self._open_game(table)
+            return
         plan = st.plan(current.state, table.spec.options)
         step = table.step
         if step is not None and step.key == plan.key and plan.kind != "over":
@@ -1032,12 +1035,20 @@ class TelegramHost:
         if table.lobby_message is not None:
             await self._edit(table.chat, table.lobby_message, cat.text("host-lobby-started"))
         await self._flush(*seats.values())
-        fallback = "yes" if mute == "restrict" and table.data["mode"] != "restrict" else "no"
+        await self._open_game(table)
+
+    async def _open_game(self, table: Table) -> None:
+        """The dealt game begins (:class:`rules.StartGame`, its words queued with it: the seats,
+        how the table is kept quiet, the club channel's note), then night 0. Also what a
+        restart does for a running table whose game was dealt but not yet begun."""
+        cat = await self._cat(table.chat)
+        mute = table.spec.options.mute
+        fallback = "yes" if mute == "restrict" and table.data.get("mode") != "restrict" else "no"
 
         async def opening(started: Outcome) -> list[OutboxItem]:
             text = cat.text("host-started", host=table.data.get("host_name", ""),
-                            seats=vw.seats_text(started.state, cat), mode=table.data["mode"],
-                            fallback=fallback)
+                            seats=vw.seats_text(started.state, cat),
+                            mode=table.data.get("mode", "foul"), fallback=fallback)
             return [OutboxItem(table.chat, {"text": text}),
                     *await self._channel_start_items(table, started.state)]
 
