@@ -302,3 +302,13 @@ def test_2_3_night_timers() -> None:
     t.next()
     t.expect_night(1, step=NightStep.BEST_MOVE)
     assert t.state.seconds == 20
+
+
+def test_r5_4_the_judge_is_told_who_did_not_shoot() -> None:
+    """R5.4 (F24 §4.5.5): a black left out of the shots did not shoot, so it is a miss; the
+    judge's (private) notice of the shooting names him, so that a forgotten shot is noticed."""
+    t = Table(roles="S5 D8 M9 M10")
+    t.skip_day()
+    t.shots({8: 3, 9: 3})
+    notice = t.expect_notice(Kind.SHOOTING_RESULT, killed=None, why="miss", silent=[10])
+    assert notice.private
