@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,12 +177,18 @@ class BotProcess:
             self.proc.wait()
 
     def errors(self) -> list[str]:
-        """Tracebacks and ERROR lines in the bot's logs (a crash or a failed handler)."""
+        """Tracebacks and ERROR lines in the bot's logs (a crash or a failed handler). The logs
+        of a run with errors are kept (the run's folder is temporary): the first line says where."""
         out: list[str] = []
         for path in sorted(self.folder.glob("bot-*.log")):
             for line in path.read_text(errors="replace").splitlines():
                 if " ERROR " in line or line.startswith("Traceback"):
                     out.append(f"{path.name}: {line}")
+        if out:
+            kept = Path(tempfile.mkdtemp(prefix="killrig-logs-"))
+            for path in self.folder.glob("bot-*.log"):
+                shutil.copy(path, kept / path.name)
+            out.insert(0, f"the bot's logs are kept in {kept}")
         return out
 
 
