@@ -53,7 +53,8 @@ from storage import Store
 from .. import commands as cmds
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
-from ..logs import NetworkNoise
+from ..logs import NOISY, LogFormat
+from ..logs import configure_logging as shared_configure_logging
 from ..protocol import ExportError, render_sheet, to_json
 from ..protocol import error_text as protocol_error_text
 from ..render import error_text, notice_text, result_text, status_text
@@ -1049,20 +1050,6 @@ def build_client(settings: Settings, service: Service | None = None, **options: 
     return RefereeClient(DiscordReferee(settings, service, **options))
 
 
-class _Redacting(logging.Formatter):
-    """Never let a token reach a log line, whatever logged it."""
-
-    def __init__(self, secrets: Sequence[str], fmt: str) -> None:
-        super().__init__(fmt)
-        self._secrets = [s for s in secrets if s]
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        for secret in self._secrets:
-            text = text.replace(secret, "<token>")
-        return text
-
-
 class _NoVoice(logging.Filter):
     """discord.py warns at start-up that PyNaCl and davey (voice) are not installed: the bot
     never joins a voice channel, so the warning is noise."""
@@ -1074,17 +1061,12 @@ class _NoVoice(logging.Filter):
 _NO_VOICE = _NoVoice()
 
 
-def configure_logging(*secrets: str, level: int = logging.INFO) -> None:
-    """INFO logs on stderr with every token redacted; chatty libraries at WARNING; discord.py's
-    "voice will NOT be supported" warnings dropped (:class:`_NoVoice`)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(_Redacting(secrets, "%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(NetworkNoise())  # `both`: Telegram's start-up failures in one line too
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    for noisy in ("httpx", "httpcore", "apscheduler", "discord.gateway", "discord.http"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+def configure_logging(*secrets: str, level: int = logging.INFO, fmt: LogFormat = "text") -> None:
+    """:func:`bot.logs.configure_logging` (every secret redacted, text or JSON lines, network
+    failures in one line) with discord.py's chatty loggers at WARNING too, and its "voice will
+    NOT be supported" warnings dropped (:class:`_NoVoice`)."""
+    shared_configure_logging(*secrets, level=level, fmt=fmt,
+                             noisy=(*NOISY, "discord.gateway", "discord.http"))
     client_log = logging.getLogger("discord.client")
     if _NO_VOICE not in client_log.filters:
         client_log.addFilter(_NO_VOICE)
@@ -1095,7 +1077,7 @@ def run(settings: Settings, *, sync_guild: int | None = None) -> int:
     interrupted, 1 Discord cannot be reached, 2 the token or the intents are refused."""
     assert settings.discord_token is not None
     token = settings.discord_token.get_secret_value().strip()
-    configure_logging(token)
+    configure_logging(token, fmt=settings.log_format)
     client = build_client(settings, sync_guild=sync_guild)
     try:
         client.run(token, log_handler=None)

@@ -83,7 +83,7 @@ def run_both(settings: Settings) -> int:
 
     assert settings.telegram_token is not None and settings.discord_token is not None
     configure_logging(settings.telegram_token.get_secret_value(),
-                      settings.discord_token.get_secret_value().strip())
+                      settings.discord_token.get_secret_value().strip(), fmt=settings.log_format)
     try:
         asyncio.run(serve_both(settings))
     except KeyboardInterrupt:
