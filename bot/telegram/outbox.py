@@ -39,7 +39,8 @@ def _chat_id(chat: str) -> int:
     return int(chat.removeprefix(PREFIX))
 
 
-def _seconds(error: RetryAfter) -> float:
+def retry_seconds(error: RetryAfter) -> float:
+    """The wait a 429 asks for, in seconds (PTB gives an int, or a timedelta with PTB_TIMEDELTA)."""
     value = error.retry_after
     return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
 
@@ -116,7 +117,7 @@ class Outbox:
         try:
             message_id = await self._call(row)
         except RetryAfter as error:
-            wait = _seconds(error)
+            wait = retry_seconds(error)
             await store.mark_attempt(row.id, f"429 retry after {wait:g} s")
             log.info("outbox %s: flood limit, %s waits %g s", row.id, row.chat, wait)
             self._wait(row.chat, wait)

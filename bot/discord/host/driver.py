@@ -363,8 +363,8 @@ class DiscordHost:
             await self._answer(interaction, cat.text("host-join-full"))
             return
         if player is None:
-            cleaned = rules.clean_name((getattr(interaction.user, "display_name", "") or "")[:128])
-            name = cleaned[:rules.MAX_NAME] if isinstance(cleaned, str) else str(interaction.user.id)
+            name = st.seat_name(getattr(interaction.user, "display_name", None),
+                                fallback=str(interaction.user.id))
             player = {"user": who, "name": name, "reachable": False}
             table.players.append(player)
         hello = await self._dm(who, (await self._cat(table.chat)).text(

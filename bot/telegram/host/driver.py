@@ -69,6 +69,7 @@ from ...i18n import Catalog
 from ...render import error_text, result_text, seat_label, status_text
 from ...service import Outcome, Render, Service, ServiceError
 from ...settings import Settings
+from ..outbox import retry_seconds
 from . import steps as st
 from . import views as vw
 from .options import HostError, TableSpec, parse_newgame
@@ -122,11 +123,8 @@ def step_slot(no: int, step_key: str) -> str:
 def display_name(user: Any) -> str:
     """A player's name for the table, as :class:`rules.SetName` accepts it: his Telegram name
     cleaned (:func:`rules.clean_name`), else his username, else his id; at most 64 characters."""
-    for raw in (getattr(user, "full_name", None), getattr(user, "username", None)):
-        name = rules.clean_name((raw or "")[:rules.MAX_NAME * 2])
-        if isinstance(name, str):
-            return name[:rules.MAX_NAME]
-    return str(getattr(user, "id", "?"))
+    return st.seat_name(getattr(user, "full_name", None), getattr(user, "username", None),
+                        fallback=str(getattr(user, "id", "?")))
 
 
 def _markup(rows: vw.Rows | None) -> InlineKeyboardMarkup | None:
@@ -774,9 +772,8 @@ class TelegramHost:
                          "giving up for this step" if wait is None else "retrying", error)
                 if wait is None:
                     return LATER
-                delay = error.retry_after if isinstance(error, RetryAfter) else wait
-                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)
-                await asyncio.sleep(min(seconds, MAX_RESTRICT_WAIT))
+                delay = retry_seconds(error) if isinstance(error, RetryAfter) else wait
+                await asyncio.sleep(min(delay, MAX_RESTRICT_WAIT))
             except TelegramError as error:  # Forbidden: the bot is no longer an admin there
                 log.warning("host: restricting %s in %s failed: %s", user, table.chat, error)
                 return False

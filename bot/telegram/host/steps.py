@@ -154,6 +154,17 @@ OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections 
 NIGHT_TALK = "4.2.6"  # seed 4.2.6: «ночные» разговоры или выкрики — a disqualifying foul
 
 
+def seat_name(*candidates: str | None, fallback: str) -> str:
+    """A player's name for the table, as :class:`rules.SetName` accepts it: the first candidate
+    (his platform's display name, then his username …) that :func:`rules.clean_name` keeps, cut to
+    :data:`rules.MAX_NAME`; else ``fallback`` (his id)."""
+    for raw in candidates:
+        name = rules.clean_name((raw or "")[:rules.MAX_NAME * 2])
+        if isinstance(name, str):
+            return name[:rules.MAX_NAME]
+    return fallback
+
+
 def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | None:
     """The penalty for a group message from ``seat`` now, or ``None`` (his minute, or he has
     left the table). The seed names two: at night — night 0 and every night step — talking is
