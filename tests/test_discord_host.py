@@ -307,3 +307,37 @@ async def test_a_short_hosted_game_to_its_result(t: DiscordTable) -> None:
                    channel=f"<#{TABLE_ID}>") in club
     assert not [o for (c, _), o in t.fake.overwrites.items() if c == TABLE_ID]
     assert all(v is None for v in t.fake.timeouts.values())
+
+
+async def test_a_restart_between_a_pass_and_the_next_step_opens_it_at_once(t: DiscordTable) -> None:
+    """The speaker's «Пас» is committed and the process dies before the next step is stored: at
+    the restart the next speaker gets the floor at once (F24 §4.3.2), not when the old speech's
+    time would have run out, and the old «Пас» pressed again is out of date (it does not pass
+    for the next speaker)."""
+    from bot.discord.host.driver import DiscordHost
+
+    await open_table(t)
+    await expire(t)  # night 0 is over: the first speech
+    host = t.referee.host
+    assert host is not None
+    first = host_table(t).step
+    speaker = player_at(t, first.seat)
+    old = message_with(t, RU.text("host-btn-pass"))
+    old_pass = old.button(RU.text("host-btn-pass"))["custom_id"]
+
+    async def died(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    host._advance = died  # type: ignore[method-assign]  # dies right after the commit
+    await t.press(RU.text("host-btn-pass"), actor=speaker, message=old)
+    assert (await t.state()).speaker == first.seat + 1
+    await host.shutdown()
+    t.referee.host = DiscordHost(t.referee)  # the new process's host, before the gateway
+    await t.referee.host.resume()
+    step = host_table(t).step
+    assert step.no == first.no + 1 and step.seat == first.seat + 1
+    events = len(await t.service.events(t.home))
+    reply = await t.press("", actor=speaker, message=old, custom_id=old_pass)
+    assert RU.text("host-outdated") in reply
+    assert len(await t.service.events(t.home)) == events
+    assert (await t.state()).speaker == first.seat + 1

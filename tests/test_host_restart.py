@@ -305,3 +305,44 @@ async def test_a_start_cut_after_the_deal_is_finished_at_the_restart(
     async with host_table(fake, db, world) as t:
         await t.wait_step("night_zero")
         assert (await t.state()).phase is Phase.NIGHT_ZERO
+
+
+async def test_a_press_before_the_resume_does_not_act_on_the_step_the_process_died_leaving(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#1's «Пас» is committed and the process dies before #2's step is stored (found by the
+    SIGKILL test: the pass, pressed again, came in before the start-up resume, was taken as the
+    pass of the step now running and skipped a turn — there, the night's shooting). After the
+    restart, with the start-up resume not run yet, #1 presses «Пас» again on his old message:
+    the group is resumed first, the press is out of date, and #2 has the floor (F24 §4.3.2)."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill()
+        first = await t.wait_floor(1)
+        seen = t.seen
+
+        async def died(*args: Any, **kwargs: Any) -> None:
+            return None
+
+        t.host._advance = died  # type: ignore[method-assign]  # dies right after the commit
+        await t.press(t.user(1), t.step_message(), "Пас")
+        assert (await t.state()).speaker == 2
+        stored = await t.service.store.host_table(t.table().id)
+        assert stored is not None and stored.step is not None and stored.step["no"] == first.no
+        old, speaker = fake.message(t.group, first.message), t.user(1)
+
+    async def not_yet(self: TelegramHost, context: Any) -> None:  # the start-up job comes late
+        return None
+
+    monkeypatch.setattr(TelegramHost, "_resume", not_yet)
+    async with host_table(fake, db, world) as t:
+        t.seen = seen
+        press = fake.user_presses(speaker, old, button="Пас", strict=False)
+        await fake.wait_for(lambda: press in fake.callback_answers, what="the answer to the press")
+        state = await t.state()
+        assert state.phase is Phase.SPEECH and state.speaker == 2  # not passed for him
+        assert fake.callback_answers[press].text == "Эта кнопка уже не действует."
+        step = await t.wait_floor(2)
+        assert step.no == first.no + 1

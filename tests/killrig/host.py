@@ -377,6 +377,8 @@ async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
         run.stale_floors = sum(len(s.stale_floors()) for s in sides)
         groups = {s.n: _cut([x for x in fake.seen_in(s.group.id, "sendmessage")], s.floors) for s in sides}
         _check_steps(run, bot, db, sides)
+        if run.late_steps:
+            _dump(folder / "dump.txt", fake, sides, bot)
     run.group_texts = {n: [x.text or "" for x in items] for n, items in groups.items()}
     games = read_games(db)
     tables_ = {t["id"]: t for t in read_host_tables(db)}

@@ -147,7 +147,8 @@ class DiscordHost:
             row = await self.service.store.host_table(table_id)
             if row is None or not is_discord(row.chat):
                 return None
-            table = self._tables[table_id] = Table.from_row(row)
+            # one object per table: another handler may have loaded it during the await
+            table = self._tables.setdefault(table_id, Table.from_row(row))
         return table
 
     async def _table_of(self, chat: str, status: str | None = None) -> Table | None:
@@ -620,14 +621,26 @@ class DiscordHost:
             log.exception("host: table %s: a timer failed", table_id)
 
     async def resume(self) -> None:
-        """After a restart: every running Discord table's step is re-armed from its deadline."""
+        """After a restart (before the gateway connects: no press comes first): every running
+        Discord table's step is re-armed from its deadline — or, if the process died between an
+        event and its step, the step the rules expect now is opened at once."""
         for row in await self.service.store.open_host_tables():
             if not is_discord(row.chat):
                 continue
             table = self._tables.get(row.id) or Table.from_row(row)
             self._tables[table.id] = table
-            if table.status == "running" and table.step is not None:
+            if table.status != "running" or table.step is None:
+                continue
+            current = await self.service.current(table.chat)
+            if current is None or current.game_id != table.game_id \
+                    or st.plan(current.state, table.spec.options).key == table.step.key:
                 self._arm(table)
+                continue
+            async with self.referee._lock(table.chat):
+                try:
+                    await self._advance(table, current, [])
+                except Exception:  # one broken table must not keep the others down
+                    log.exception("host: cannot resume table %s", table.id)
 
     async def shutdown(self) -> None:
         for tasks in self._tasks.values():
@@ -872,6 +885,10 @@ class DiscordHost:
         current = await self.service.current(table.chat)
         assert current is not None
         state = current.state
+        if st.plan(state, table.spec.options).key != step.key:  # the step outlived its turn
+            await self._answer(interaction, cat.text("host-outdated"))
+            await self._advance(table, current, [])
+            return
         if press.action in (vw.PASS, vw.NOM_VIEW, vw.BACK, vw.NOMINATE):
             await self._speaker_press(interaction, table, step, state, seat, press)
         elif press.action == vw.HAND:

@@ -40,13 +40,14 @@ business falls through to them untouched.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from telegram import (
     ChatMemberUpdated, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
@@ -179,6 +180,7 @@ class TelegramHost:
         self.app: Any = None
         self._locks: dict[str, asyncio.Lock] = {}
         self._tables: dict[int, Table] = {}
+        self._unresumed: dict[str, list[int]] = {}  # group -> its open tables not yet resumed
 
     # --- life cycle -------------------------------------------------------------------------------
     @property
@@ -204,8 +206,14 @@ class TelegramHost:
                         group=HOST_GROUP)
 
     async def post_init(self, app: Any) -> None:
-        """Resume every open table once the service is open (a job: the JobQueue runs it as
-        soon as the Application has started)."""
+        """Load every open table once the service is open, and resume them (a job: the JobQueue
+        runs it as soon as the Application has started). An update for a group that comes
+        first resumes that group's tables itself (:meth:`_held`)."""
+        for row in await self.service.store.open_host_tables():
+            if not row.chat.startswith(PREFIX):
+                continue  # another adapter's table (``mafia-referee both``: one game log)
+            table = self._tables.setdefault(row.id, Table.from_row(row))
+            self._unresumed.setdefault(table.chat, []).append(table.id)
         if app.job_queue is not None:
             app.job_queue.run_once(self._resume, 0, name="host-resume",
                                    job_kwargs={"misfire_grace_time": None})
@@ -221,6 +229,20 @@ class TelegramHost:
     def _lock(self, chat: str) -> asyncio.Lock:
         return self._locks.setdefault(chat, asyncio.Lock())
 
+    @contextlib.asynccontextmanager
+    async def _held(self, chat: str) -> AsyncIterator[None]:
+        """The group's lock (everything a table does runs under it) — and, the first time in
+        this process's life, the group's tables resumed before anything else is done there: a
+        press or a message that reaches the group before the start-up :meth:`_resume` would
+        otherwise act on a step the process died leaving (the speaker's «Пас» taken for the
+        night's shot)."""
+        async with self._lock(chat):
+            for table_id in self._unresumed.pop(chat, []):
+                table = self._tables.get(table_id)
+                if table is not None:
+                    await self._resume_one(table)
+            yield
+
     async def _cat(self, chat: str) -> Catalog:
         return await self.referee.cat(chat)  # type: ignore[no-any-return]
 
@@ -234,7 +256,8 @@ class TelegramHost:
             row = await self.service.store.host_table(table_id)
             if row is None:
                 return None
-            table = self._tables[table_id] = Table.from_row(row)
+            # one object per table: another handler may have loaded it during the await
+            table = self._tables.setdefault(table_id, Table.from_row(row))
         return table
 
     async def _table_of(self, chat: str) -> Table | None:
@@ -361,7 +384,7 @@ class TelegramHost:
         table = await self._load(table_id)
         if table is None:
             return
-        async with self._lock(table.chat):
+        async with self._held(table.chat):
             step = table.step
             if table.status != "running" or step is None or step.no != no or step.message is not None:
                 return
@@ -375,7 +398,7 @@ class TelegramHost:
         table = await self._load(table_id)
         if table is None:
             return
-        async with self._lock(table.chat):
+        async with self._held(table.chat):
             step = table.step
             if table.status != "running" or step is None or step.no != no or step.stage != "running":
                 return
@@ -390,31 +413,32 @@ class TelegramHost:
         table = await self._load(table_id)
         if table is None:
             return
-        async with self._lock(table.chat):
+        async with self._held(table.chat):
             step = table.step
             if table.status != "running" or step is None or step.no != no:
                 return
             await self._close_step(table)
 
     async def _resume(self, context: Context) -> None:
-        """After a (re)start: every open table is loaded; a running one's step is re-armed from
-        its stored deadline, or — if the process died between an event and its step — the step
-        the rules expect now is opened."""
-        for row in await self.service.store.open_host_tables():
-            if not row.chat.startswith("tg:"):
-                continue  # another adapter's table (``mafia-referee both``: one game log)
-            table = self._tables.get(row.id) or Table.from_row(row)
-            self._tables[table.id] = table
-            if table.status != "running" and not (table.seats or self._ready(table)):
-                continue  # a lobby: it waits for its players
-            async with self._lock(table.chat):
-                try:
-                    if table.status == "running":
-                        await self._resume_table(table)
-                    else:  # full, or seated: the process died before or during the deal
-                        await self._start(table)
-                except Exception:  # one broken table must not keep the others down
-                    log.exception("host: cannot resume table %s", table.id)
+        """After a (re)start: every open table loaded by :meth:`post_init` and not yet resumed
+        by an update of its group is resumed now (:meth:`_held`)."""
+        for chat in list(self._unresumed):
+            async with self._held(chat):
+                pass
+
+    async def _resume_one(self, table: Table) -> None:
+        """One table after a (re)start (under its group's lock): a running one's step is
+        re-armed from its stored deadline, or — if the process died between an event and its
+        step — the step the rules expect now is opened; a full lobby is dealt."""
+        if table.status != "running" and not (table.seats or self._ready(table)):
+            return  # a lobby: it waits for its players
+        try:
+            if table.status == "running":
+                await self._resume_table(table)
+            else:  # full, or seated: the process died before or during the deal
+                await self._start(table)
+        except Exception:  # one broken table must not keep the others down
+            log.exception("host: cannot resume table %s", table.id)
 
     async def _resume_table(self, table: Table) -> None:
         """Resume a running table. What its last events announced is in the outbox (queued with
@@ -1169,7 +1193,7 @@ class TelegramHost:
             return
         chat = key(message.chat.id)
         if message.left_chat_member is not None:
-            async with self._lock(chat):
+            async with self._held(chat):
                 await self._left(chat, key(message.left_chat_member.id))
             return
         if user is None or user.is_bot:
@@ -1180,17 +1204,17 @@ class TelegramHost:
             ours = name in ALWAYS_OURS or (
                 name in HOST_COMMANDS | JUDGE_GROUP_COMMANDS and await self._live(chat) is not None)
             if ours:  # else the judge mode answers (a group linked to a judge's game)
-                async with self._lock(chat):
+                async with self._held(chat):
                     await self._command(message, user, name, text)
                 raise ApplicationHandlerStop
             return
         if message.migrate_to_chat_id:
-            async with self._lock(chat):
+            async with self._held(chat):
                 await self._migrated(chat, key(message.migrate_to_chat_id))
             return  # judge mode's handler moves the chat's link, language and outbox
         if message.new_chat_members or message.migrate_from_chat_id:
             return
-        async with self._lock(chat):
+        async with self._held(chat):
             await self._message(message, key(user.id), text)
 
     async def _migrated(self, old: str, new: str) -> None:
@@ -1201,7 +1225,7 @@ class TelegramHost:
         await self.service.store.move_host_chat(old, new)
         if table is None:
             return
-        async with self._lock(new):
+        async with self._held(new):
             current = await self.service.current(old) if table.game_id is not None else None
             if current is not None and current.game_id == table.game_id:
                 await self.service.take_over(old, current.judge, home=new)
@@ -1368,7 +1392,7 @@ class TelegramHost:
             cat = await self._cat(key(query.from_user.id))
             await self._answer(query, cat.text("host-outdated"))
             raise ApplicationHandlerStop
-        async with self._lock(table.chat):
+        async with self._held(table.chat):
             try:
                 await self._pressed(query, table, press)
             except _Refusal as error:
@@ -1398,6 +1422,10 @@ class TelegramHost:
         current = await self.service.current(table.chat)
         assert current is not None
         state = current.state
+        if st.plan(state, table.spec.options).key != step.key:  # the step outlived its turn
+            await self._answer(query, cat.text("host-outdated"))
+            await self._advance(table, current, {})
+            return
         action = press.action
         if action in (vw.PASS, vw.NOM_VIEW, vw.BACK, vw.NOMINATE):
             await self._speaker_press(query, table, step, state, seat, press)
@@ -1477,13 +1505,13 @@ class TelegramHost:
             if table is None or table.status != "lobby" or table.player(who) is None:
                 await self._send(who, cat.text("host-link-stale"))
             else:
-                async with self._lock(table.chat):
+                async with self._held(table.chat):
                     await self._send(who, cat.text("host-joined", title=table.data.get("title", "")))
                     await self._reachable(table, who)
             raise ApplicationHandlerStop
         if text.split(None, 1)[0].split("@")[0] == "/start":
             for table in [t for t in self._tables.values() if t.status == "lobby" and t.player(who)]:
-                async with self._lock(table.chat):
+                async with self._held(table.chat):
                     await self._reachable(table, who)
             return
         if text.startswith("/"):
@@ -1491,7 +1519,7 @@ class TelegramHost:
         seated = [t for t in self._tables.values() if t.status == "running" and t.seat_of(who)]
         for table in seated:
             if table.step is not None and table.step.kind == "night_zero":
-                async with self._lock(table.chat):
+                async with self._held(table.chat):
                     if await self._relay(table, who, text):
                         raise ApplicationHandlerStop
         if seated:  # a player's stray message is not a judge's command
@@ -1524,12 +1552,12 @@ class TelegramHost:
         who = key(changed.chat.id)
         for table in list(self._tables.values()):
             if table.status == "lobby" and table.player(who) is not None:
-                async with self._lock(table.chat):
+                async with self._held(table.chat):
                     player = table.player(who)
                     if player is not None:
                         player["reachable"] = False
                         await self._save(table, "players")
                         await self._show_lobby(table)
             elif table.status == "running" and table.seat_of(who) is not None:
-                async with self._lock(table.chat):
+                async with self._held(table.chat):
                     await self._left_table(table, who)
