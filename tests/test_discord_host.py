@@ -341,3 +341,35 @@ async def test_a_restart_between_a_pass_and_the_next_step_opens_it_at_once(t: Di
     assert RU.text("host-outdated") in reply
     assert len(await t.service.events(t.home)) == events
     assert (await t.state()).speaker == first.seat + 1
+
+
+async def test_two_silent_speeches_in_a_row_are_leaving_the_table(t: DiscordTable) -> None:
+    """The stated option ``absent`` (default 2) in Discord too: a player whose two own day
+    speeches in a row ran out with nothing written or pressed has left the table — seed 4.2.1,
+    a disqualifying foul, no last word (seed 4.5). A speaker who pressed «Пас» on day 1 and
+    was silent on day 2 stays (one silent speech in a row)."""
+    await open_table(t)
+    assert any("Пропуск ходов" in x for x in t.public())  # the lobby states the option
+    await expire(t)  # night 0
+    for _ in range(10):  # day 1: #2 passes, everyone else lets the time run out
+        step = host_table(t).step
+        if step.seat == 2:
+            await t.press(RU.text("host-btn-pass"), actor=player_at(t, 2),
+                          message=message_with(t, RU.text("host-btn-pass")))
+        else:
+            await expire(t)
+    assert all(s.at_table for s in (await t.state()).seats)  # one silent speech is not enough
+    for _ in range(10):  # night 1, nobody shoots (a miss, F24 §4.5.5); day 2 from #2
+        if (await t.state()).phase is Phase.SPEECH:
+            break
+        await expire(t)
+    assert (await t.state()).speaker == 2
+    await expire(t)  # #2: silent once in a row — he stays
+    assert (await t.state()).seat(2).at_table and (await t.state()).speaker == 3
+    await expire(t)  # #3: twice in a row — he has left the table
+    state = await t.state()
+    departure = state.seat(3).departure
+    assert departure is not None and departure.reason == "4.2.1"
+    assert any(x.startswith("№3: 2 свои речи подряд") and "(4.2.1)" in x for x in t.public())
+    assert not any("Последнее слово, №3" in x for x in t.public())  # seed 4.5
+    assert state.phase is Phase.SPEECH and state.speaker == 4

@@ -21,7 +21,9 @@ time (those land mostly in the night steps); from night 0 on unless ``lobby_kill
 
 A step running at a kill (a night step, night 0, a vote window, or a speech whose «Пас» was not in
 flight — that speaker then lets his time run out) must close at its stored deadline, or at once if
-that passed while the bot was down (the next step's ``opened_at`` in ``host_steps``).
+that passed while the bot was down (the next step's ``opened_at`` in ``host_steps``). A step stored
+with fewer events than the log holds is not checked: the event that ended it may be committed (a
+«Пас» acknowledged, the next step not yet stored), and then it rightly closes at the restart.
 
 Checked against the reference: the log is the same, event for event; every nomination and seat
 acknowledged before a kill was in the store when the process died; the group got the same
@@ -485,6 +487,8 @@ async def _killer(bot: BotProcess, sides: list[Players], rng: random.Random, kil
             run.lost += [f"kill {k}, table {s.n}: {m} acknowledged, not stored" for m in missing]
             if step is None or step.get("deadline") is None or len(s.floors) >= FLOORS:
                 continue
+            if len(events) > int(step.get("revision", 0)):
+                continue  # an event came after the step last changed: its end may be committed
             floor = s.floor()
             if step["kind"] in ("speech", "last_word", "tie_speech", "silenced"):
                 if floor is None or passing[s.n] == floor.message_id or step.get("message") != floor.message_id:

@@ -45,7 +45,7 @@ from ...render import error_text, result_text, seat_label, status_text
 from ...service import Outcome, ServiceError
 from ...telegram.host import steps as st
 from ...telegram.host import views as vw
-from ...telegram.host.driver import TABLE_SIZE, Table
+from ...telegram.host.driver import LEFT_TABLE, TABLE_SIZE, Table
 from ...telegram.host.options import HostError, parse_newgame
 from ...telegram.host.steps import Plan, Step
 from ..countdown import countdown
@@ -257,6 +257,7 @@ class DiscordHost:
         step = table.step
         if seat is None or step is None or step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
             return [cat.text("host-not-speaker")]
+        await self._active(table, step)
         if name == "pass":
             await self._act_and_advance(table, rules.Next())
             return [cat.text("dc-done-host")]
@@ -328,6 +329,7 @@ class DiscordHost:
         count = len(table.players)
         lines = [cat.text("host-lobby", preset=preset, count=count, left=TABLE_SIZE - count,
                           seating=table.spec.options.seating, host=table.data.get("host_name", ""))]
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
                                   reachable="yes" if player.get("reachable") else "no"))
@@ -439,11 +441,14 @@ class DiscordHost:
     async def _act(self, table: Table, event: rules.Event) -> Outcome:
         return await self.service.act(table.chat, self.bot_key, event)  # type: ignore[no-any-return]
 
-    async def _act_and_advance(self, table: Table, event: rules.Event) -> Outcome:
+    async def _act_and_advance(self, table: Table, event: rules.Event, *,
+                               lead: list[str] | None = None) -> Outcome:
+        """Apply one event (the rules may refuse it); its public lines — ``lead`` first — are
+        posted, then the step the rules expect."""
         outcome = await self._act(table, event)
         await self._answers(table, outcome.state, outcome.notices)
         cat = await self._cat(table.chat)
-        await self._advance(table, outcome, vw.public_lines(outcome.notices, cat))
+        await self._advance(table, outcome, [*(lead or []), *vw.public_lines(outcome.notices, cat)])
         return outcome
 
     async def _answers(self, table: Table, state: rules.GameState, notices: list[rules.Notice]) -> None:
@@ -521,10 +526,14 @@ class DiscordHost:
             await self._save(table, "step")
 
     async def _retire_step(self, table: Table, state: rules.GameState, following: Plan) -> None:
+        """The step is over: its timer stops, its message loses its buttons, its prompts close;
+        a day speech counts for ``absent_after`` (:func:`steps.count_silence`)."""
         self._cancel(table)
         step = table.step
         if step is None:
             return
+        if st.count_silence(step, table.data.setdefault("silent", {})):
+            await self._save(table, "data")
         same_night = step.at_night and following.kind in st.NIGHT_STEPS and following.night == step.night
         cat = await self._cat(table.chat)
         if step.message is not None and not same_night:
@@ -573,6 +582,30 @@ class DiscordHost:
                 await self._act_and_advance(table, rules.Next())
             except rules.RuleError:
                 log.exception("host: table %s cannot move on", table.id)
+        if step.kind == "speech" and step.seat is not None:
+            await self._absent(table, step.seat)
+
+    async def _active(self, table: Table, step: Step) -> None:
+        """The speaker wrote or pressed something: this speech is not a silent one."""
+        if not step.active:
+            step.active = True
+            await self._save(table, "step")
+
+    async def _absent(self, table: Table, seat: int) -> None:
+        """``absent_after`` own speeches in a row silent: he has left the table — seed 4.2.1, a
+        disqualifying foul (seed 4.5: he leaves at once, without a last word; seed 5.1–5.2)."""
+        silent = st.absent_due(table.data.get("silent", {}), table.spec.options.absent_after, seat)
+        if silent is None or table.status != "running":
+            return
+        current = await self.service.current(table.chat)
+        if current is None or not current.state.seat(seat).at_table:
+            return
+        cat = await self._cat(table.chat)
+        lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
+        try:
+            await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE), lead=lead)
+        except rules.RuleError as error:
+            log.info("host: %s silent, no penalty: %s", seat, error)
 
     # --- timers ------------------------------------------------------------------------------
     def _cancel(self, table: Table) -> None:
@@ -904,6 +937,7 @@ class DiscordHost:
         if step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
             await self._answer(interaction, cat.text("host-not-speaker"))
             return
+        await self._active(table, step)
         if press.action == vw.PASS:
             await self._answer(interaction)
             await self._act_and_advance(table, rules.Next())
@@ -1000,6 +1034,7 @@ class DiscordHost:
         if plan.key != table.step.key:
             return
         if seat in st.writers(state, plan):
+            await self._active(table, table.step)
             if message.content and st.is_pass(message.content):
                 await self._act_and_advance(table, rules.Next())
             return

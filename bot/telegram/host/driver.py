@@ -705,14 +705,10 @@ class TelegramHost:
         """``absent_after``: the speaker's silent own day speeches in a row, kept with the table.
         A silenced minute (seed 4.4) is not a speech of his: it neither counts nor resets. A bot
         that cannot read the group's messages cannot tell silence from speech: nothing counts."""
-        if step.kind != "speech" or step.seat is None:
-            return
         if not table.data.get("rights", {}).get("read", True):
             return
-        counts: dict[str, int] = table.data.setdefault("silent", {})
-        seat = str(step.seat)
-        counts[seat] = 0 if step.active else counts.get(seat, 0) + 1
-        await self._save(table, "data")
+        if st.count_silence(step, table.data.setdefault("silent", {})):
+            await self._save(table, "data")
 
     async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
         """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
@@ -758,9 +754,8 @@ class TelegramHost:
     async def _absent(self, table: Table, seat: int) -> None:
         """``absent_after`` reached: he has left the table — seed 4.2.1, a disqualifying foul
         (seed 4.5: he leaves at once, without a last word; seed 5.1–5.2 for the vote)."""
-        limit = table.spec.options.absent_after
-        silent = int(table.data.get("silent", {}).get(str(seat), 0))
-        if limit <= 0 or silent < limit or table.status != "running":
+        silent = st.absent_due(table.data.get("silent", {}), table.spec.options.absent_after, seat)
+        if silent is None or table.status != "running":
             return
         current = await self.service.current(table.chat)
         if current is None or not current.state.seat(seat).at_table:

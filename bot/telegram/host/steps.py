@@ -286,6 +286,26 @@ def closing_event(state: rules.GameState, step: Step) -> rules.Event:
     return rules.Next()
 
 
+def count_silence(step: Step, counts: dict[str, int]) -> bool:
+    """``absent_after`` (:class:`.options.HostOptions`, seed 4.2.1): a day speech that is over
+    counts in ``counts`` (seat as text -> own silent speeches in a row): silent, one more;
+    the speaker wrote or pressed something (:attr:`Step.active`), back to 0. Only a speech
+    counts: a silenced minute (seed 4.4) is not his speech and neither counts nor resets.
+    Returns whether ``counts`` changed."""
+    if step.kind != "speech" or step.seat is None:
+        return False
+    seat = str(step.seat)
+    counts[seat] = 0 if step.active else counts.get(seat, 0) + 1
+    return True
+
+
+def absent_due(counts: Mapping[str, int], limit: int, seat: int) -> int | None:
+    """The silent own speeches in a row of ``seat`` when they reach ``limit`` (> 0): he has
+    left the table, seed 4.2.1; ``None`` otherwise (``limit`` 0 is the option off)."""
+    silent = int(counts.get(str(seat), 0))
+    return silent if 0 < limit <= silent else None
+
+
 def nominable(state: rules.GameState, speaker: int) -> list[int]:
     """The seats ``speaker`` may nominate now (the engine's :func:`rules.can_nominate`)."""
     return [s for s in rules.SEATS if rules.can_nominate(state, speaker, s) is None]
