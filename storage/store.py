@@ -801,10 +801,13 @@ class Store:
                 " ORDER BY id")
         return [_host_row(r) for r in rows]
 
-    async def update_host_table(self, table_id: int, **fields: Any) -> None:
+    async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
+                                **fields: Any) -> None:
         """Change a table's fields: ``players``, ``seats``, ``step``, ``data`` (JSON-ready),
         ``game_id``, ``lobby_message``, ``status``; a status of ``over`` or ``stopped`` also
-        stamps ``closed_at``. ``step`` and ``lobby_message`` may be ``None``."""
+        stamps ``closed_at``. ``step`` and ``lobby_message`` may be ``None``. ``opened``: the
+        step just stored is recorded in ``host_steps`` in the same transaction (as
+        :meth:`log_host_step`). Raises :class:`StorageError` for an unknown field or table."""
         sets: list[str] = []
         params: list[Any] = []
         for name, value in fields.items():
@@ -819,22 +822,29 @@ class Store:
             if name == "status" and value in ("over", "stopped"):
                 sets.append("closed_at = ?")
                 params.append(time.time())
-        if not sets:
+        if not sets and opened is None:
             return
         async with self._write() as conn:
-            cursor = await conn.execute(
-                f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?", (*params, table_id))
-            if cursor.rowcount == 0:
-                raise StorageError(f"no host table {table_id}")
+            if sets:
+                cursor = await conn.execute(
+                    f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?", (*params, table_id))
+                if cursor.rowcount == 0:
+                    raise StorageError(f"no host table {table_id}")
+            if opened is not None:
+                await self._log_host_step(conn, table_id, opened)
 
     async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
                             opened_at: float) -> None:
         """Record a step the bot opened (repeating a step number keeps the first record)."""
         async with self._write() as conn:
-            await conn.execute_fetchall(
-                "INSERT INTO host_steps(table_id, no, key, kind, seconds, opened_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(table_id, no) DO NOTHING",
-                (table_id, no, key, kind, int(seconds), opened_at))
+            await self._log_host_step(conn, table_id, HostStepRow(no, key, kind, seconds, opened_at))
+
+    @staticmethod
+    async def _log_host_step(conn: aiosqlite.Connection, table_id: int, row: HostStepRow) -> None:
+        await conn.execute_fetchall(
+            "INSERT INTO host_steps(table_id, no, key, kind, seconds, opened_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(table_id, no) DO NOTHING",
+            (table_id, row.no, row.key, row.kind, int(row.seconds), row.opened_at))
 
     async def host_steps(self, table_id: int) -> list[HostStepRow]:
         async with self._read() as conn:

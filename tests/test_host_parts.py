@@ -19,7 +19,7 @@ from bot.telegram.host.limiter import HostRateLimiter
 from bot.telegram.host.options import HostError, HostOptions, TableSpec, parse_newgame
 from bot.telegram.host.steps import Step
 from rules import Role
-from storage import Store, user_version
+from storage import HostStepRow, StorageError, Store, user_version
 from test_host_support import RU_SECRETS
 
 ROLES = ("civilian", "don", "civilian", "sheriff", "mafia", "civilian", "mafia", "civilian",
@@ -274,6 +274,14 @@ async def test_host_tables_in_sqlite(store: Store) -> None:
     await store.log_host_step(table, 1, "again", "again", 1, 2.0)  # the first record stays
     steps = await store.host_steps(table)
     assert [(s.no, s.kind, s.seconds) for s in steps] == [(1, "shooting", 20)]
+    # a step stored with its record: one transaction — both, or neither
+    await store.update_host_table(table, step={"no": 2},
+                                  opened=HostStepRow(2, "night:1:don_check", "don_check", 20, 3.0))
+    assert (await store.host_table(table)).step == {"no": 2}  # type: ignore[union-attr]
+    with pytest.raises(StorageError):
+        await store.update_host_table(table + 1, step={"no": 3}, opened=HostStepRow(3, "x", "x", 1, 4.0))
+    assert [s.no for s in await store.host_steps(table)] == [1, 2]
+    assert await store.host_steps(table + 1) == []
     await store.set_host_channel("tg:-100", "tg:-1009", "Канал")
     assert await store.host_channel("tg:-100") == ("tg:-1009", "Канал")
     await store.set_host_channel("tg:-100", None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
 import pytest
 
@@ -121,3 +121,39 @@ async def test_a_restart_resumes_the_game_rearms_the_timer_and_edits_the_same_pa
         assert (await t.state()).speaker == 3
         assert t.panel().message_id == panel.message_id  # the same message, edited
         assert "Говорит игрок №3" in (t.fake.message(judge, panel.message_id).text or "")
+
+
+async def test_a_process_dying_at_the_time_up_edit_makes_it_after_the_restart(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The speech's time is up and the process dies just as it edits «время вышло» (found by
+    the SIGKILL test): the edit is not lost — the new process makes it from the stored
+    deadline, on the group's announcement and on the judge's panel."""
+    from bot.telegram.app import TelegramReferee
+
+    db = tmp_path / "db.sqlite3"
+    judge, group, people = make_world(fake)
+    edit = TelegramReferee._edit_group_timer
+    died: list[str] = []
+
+    async def dies_at_the_end(self: TelegramReferee, timer: Any) -> None:
+        if timer.stage == "over":
+            died.append(timer.key)
+            raise asyncio.CancelledError()  # the process is gone here
+        await edit(self, timer)
+
+    async with bot_running(fake, db, scale=0.05) as (app, service):
+        t = Table(fake, app, service, judge, group, people)
+        await start_day_one(t)
+        await t.press("Далее ▶")  # #2 speaks: 60 timer seconds = 3 s
+        panel = t.panel()
+        message = timer_message(t, 2)
+        monkeypatch.setattr(TelegramReferee, "_edit_group_timer", dies_at_the_end)
+        await fake.wait_for(lambda: died, timeout=8, what="the time-up edit")
+    monkeypatch.setattr(TelegramReferee, "_edit_group_timer", edit)
+    assert "время вышло" not in (message.text or "")
+    async with bot_running(fake, db, scale=0.05) as (app, service):
+        t = Table(fake, app, service, judge, group, people)
+        await fake.wait_for(lambda: "время вышло" in (message.text or "")
+                            and "время вышло" in (t.fake.message(judge, panel.message_id).text or ""),
+                            timeout=5, what="the time-up edit after the restart")
+        assert (await t.state()).speaker == 2  # the timer moves nothing (F24 §4.3.1)

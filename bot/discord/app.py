@@ -675,8 +675,10 @@ class DiscordReferee:
                 await self.service.set_timer(game_id, None)
                 return
             timer.stage = stage
-            await self.service.set_timer(game_id, timer.to_dict())
+            # The edit before the store: a process killed between the two edits again after the
+            # restart (the same text: harmless); stored first, the edit would be lost for good.
             await self._edit_channel_timer(timer)
+            await self.service.set_timer(game_id, timer.to_dict())
             await self._show_panel(row.chat, current, repost=False)
             self._arm(game_id, timer)
 

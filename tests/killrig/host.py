@@ -17,7 +17,8 @@ effect does not depend on timing, so the two runs can be compared message for me
 
 Kills: half after a seeded number of acknowledged inputs and posted floors, half after a seeded
 time (those land mostly in the night steps); from night 0 on unless ``lobby_kills``
-(:data:`LOBBY_KILLS`).
+(:data:`LOBBY_KILLS`); at most one inside #1's nomination (his two presses and the restarts must
+fit in his minute, or it rightly runs out first and the stream is no longer the reference's).
 
 A step running at a kill (a night step, night 0, a vote window, or a speech whose «Пас» was not in
 flight — that speaker then lets his time run out) must close at its stored deadline, or at once if
@@ -167,6 +168,8 @@ class Players:
         self.floors: list[int] = []  # speaking step messages seen, in order
         self.table_id: int | None = None
         self.nominated = False
+        self.nominating = False  # #1 is nominating (two presses inside his minute)
+        self.nomination_kills = 0  # kills that landed while he was
         self.end_events = 0  # events in the log when the stream ended
         self._repeats: set[int] = set()
 
@@ -272,7 +275,11 @@ class Players:
         user = self.players[seat - 1]
         message_id = floor.message_id
         if seat == NOMINATOR and not self.nominated:
-            await self._nominate(user, floor, bot, run)
+            self.nominating = True
+            try:
+                await self._nominate(user, floor, bot, run)
+            finally:
+                self.nominating = False
             self.nominated = True
             self.acked.append("nominate")
         while message_id not in self.hold:
@@ -299,8 +306,8 @@ class Players:
                 answer = await self._press(user, message, str(NOMINEE), bot, run, "nominate")
                 if answer is not None and "выставили" in answer:
                     return
-                if answer and "уже" in answer:  # already nominated: the first press was committed
-                    return
+                if answer and ("уже выставлен" in answer or "уже выставил" in answer):
+                    return  # already nominated: the first press was committed
                 continue
             if _has(message, NOMINATE):
                 kills = bot.kills
@@ -473,11 +480,18 @@ async def _killer(bot: BotProcess, sides: list[Players], rng: random.Random, kil
             await fake.wait_for(lambda: time.time() - begun >= times[k] or over(), 120.0, f"host kill {k}")
         if over():
             return  # the stream is over
+        # One kill at most inside #1's nomination: his two presses and the restarts must fit in
+        # his minute, or it runs out first (rightly) and the stream is not the reference's.
+        await fake.wait_for(lambda: not any(s.nominating and s.nomination_kills for s in sides),
+                            120.0, f"host kill {k}: a nomination to finish")
         await asyncio.sleep(rng.uniform(0.0, 0.05))
+        if over():
+            return
         acked = {s.n: list(s.acked) for s in sides}
         passing = {s.n: s.passing for s in sides}
         at = bot.kill()
         for s in sides:
+            s.nomination_kills += s.nominating
             acked[s.n] = list(s.acked)
             seats, events, step = _stored(db, s)
             missing = [a for a in acked[s.n] if a.startswith("join ") and int(a.split()[1]) not in seats]

@@ -37,6 +37,7 @@ import discord
 
 import rules
 from rules import Cause, Kind, Phase
+from storage import HostStepRow
 
 from ... import commands as cmds
 from ...commands import Act, CommandError
@@ -496,8 +497,9 @@ class DiscordHost:
             if lines:
                 await self._post(table.chat, "\n".join(lines))
         table.step = step
-        await self._save(table, "step")
-        await self.service.store.log_host_step(table.id, step.no, step.key, step.kind, step.seconds, now)
+        await self.service.store.update_host_table(  # the step and its record: one transaction
+            table.id, step=step.to_dict(),
+            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
         await self._sync_mutes(table, state, plan)
         await self._show(table, state)
         await self._prompt_all(table, state)
@@ -643,10 +645,10 @@ class DiscordHost:
                     if step.stage != "running":
                         return
                     step.stage = "warned"
-                    await self._save(table, "step")
                     current = await self.service.current(table.chat)
-                    if current is not None:
+                    if current is not None:  # shown, then stored: a kill between shows it again
                         await self._show(table, current.state)
+                    await self._save(table, "step")
                     return
                 self._tasks.pop(table.id, None)
                 await self._close_step(table)

@@ -62,7 +62,7 @@ from telegram.ext import (
 
 import rules
 from rules import Kind, Phase
-from storage import OutboxItem
+from storage import HostStepRow, OutboxItem
 
 from ... import commands as cmds
 from ...commands import Act, CommandError
@@ -403,10 +403,10 @@ class TelegramHost:
             if table.status != "running" or step is None or step.no != no or step.stage != "running":
                 return
             step.stage = "warned"
-            await self._save(table, "step")
             current = await self.service.current(table.chat)
-            if current is not None:
+            if current is not None:  # shown, then stored: a kill between shows it again
                 await self._show(table, current.state)
+            await self._save(table, "step")
 
     async def _on_deadline(self, context: Context) -> None:
         table_id, no = context.job.data  # type: ignore[union-attr, misc]
@@ -604,9 +604,9 @@ class TelegramHost:
                 step.slot = slot
                 step.base = base if base is not None else await self._base_since(table, old)
         table.step = step
-        await self._save(table, "step")
-        await self.service.store.log_host_step(table.id, step.no, step.key, step.kind,
-                                               step.seconds, now)
+        await self.service.store.update_host_table(  # the step and its record: one transaction
+            table.id, step=step.to_dict(),
+            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
         return step
 
     async def _base_since(self, table: Table, old: Step | None) -> str:
