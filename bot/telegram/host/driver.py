@@ -690,9 +690,15 @@ class TelegramHost:
         if step.message is None and step.slot and not same_night:
             found = await self._adopt(table, step)
             step.message = found if found is not None else step.message
-        if step.message is not None and not same_night:
+        if not same_night:
             cat = await self._cat(table.chat)
-            await self._edit(table.chat, step.message, vw.step_text(step, state, cat, closed=True))
+            closed = vw.step_text(step, state, cat, closed=True)
+            if step.message is not None:
+                await self._edit(table.chat, step.message, closed)
+            elif step.slot:  # still in the outbox (a 429): its closing edit queued behind it
+                await self.service.store.enqueue(
+                    [OutboxItem(table.chat, {"text": closed}, kind="edit", slot=step.slot)],
+                    game_id=table.game_id)
         for user, message_id in step.prompts.items():
             cat = await self._cat(user)
             seat = table.seat_of(user)
