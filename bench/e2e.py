@@ -554,8 +554,8 @@ async def store_restart_games(db: Path, m: int) -> tuple[int, int]:
     speech timer where a speech runs now. Returns (games, timers)."""
     import rules
     from bench.storage import SHARED_GAMES, templates
-    from bot.telegram.routing import turn_key
-    from bot.telegram.timer import Timer
+    from bot.judge.routing import turn_key
+    from bot.judge.timer import Timer
     from storage import Store
 
     logs = templates(SHARED_GAMES)

@@ -458,3 +458,36 @@ def _best_move_lines(state: rules.GameState, cat: Catalog) -> list[str]:
         hits = sum(1 for g in first.best_move if state.team_of(g) is Team.BLACK)
         return [cat.text("result-best-move-hits", seat=who, guesses=guesses, hits=hits)]
     return [cat.text("result-best-move", seat=who, guesses=guesses)]
+
+
+def text_length(text: str) -> int:
+    """The length Telegram counts a message text in: UTF-16 code units (Discord's character
+    count is never larger, so a text within this limit fits there too)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` (:func:`text_length`), with an ellipsis when cut."""
+    if text_length(text) <= limit:
+        return text
+    out = text
+    while text_length(out) > limit - 1:
+        out = out[: max(1, len(out) - max(1, (text_length(out) - limit) // 2 + 1))]
+    return out + "…"
+
+
+def chunks(text: str, limit: int) -> list[str]:
+    """``text`` split at line ends into messages within ``limit`` (a longer line is cut)."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        candidate = f"{current}\n{line}" if current else line
+        if text_length(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            out.append(current)
+        current = fit(line, limit)
+    if current:
+        out.append(current)
+    return out

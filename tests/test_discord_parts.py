@@ -19,8 +19,8 @@ from bot.discord import keys, layout, rights, slash
 from bot.discord.both import ScopedService
 from bot.i18n import catalog
 from bot.service import Service
-from bot.telegram import panel as pn
-from bot.telegram.callbacks import Press, decode
+from bot.judge import panel as pn
+from bot.judge.callbacks import Press, decode
 from storage import Store
 
 # --- the panel within Discord's limits ----------------------------------------------------------

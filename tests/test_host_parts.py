@@ -13,11 +13,11 @@ import pytest
 import rules
 from bot.commands import CommandError
 from bot.i18n import catalog
-from bot.telegram.host import steps as st
-from bot.telegram.host import views as vw
+from bot.host import steps as st
+from bot.host import views as vw
 from bot.telegram.host.limiter import HostRateLimiter
-from bot.telegram.host.options import HostError, HostOptions, TableSpec, parse_newgame
-from bot.telegram.host.steps import Step
+from bot.host.options import HostError, HostOptions, TableSpec, parse_newgame
+from bot.host.steps import Step
 from rules import Role
 from storage import HostStepRow, StorageError, Store, user_version
 from test_host_support import RU_SECRETS

@@ -17,8 +17,9 @@ import rules
 from bot.service import Service
 from bot.settings import Settings
 from bot.telegram.app import ALLOWED_UPDATES, PerChatUpdateProcessor, build_application
-from bot.telegram.host import Table, TelegramHost
-from bot.telegram.host.steps import Step
+from bot.host.table import Table
+from bot.telegram.host import TelegramHost
+from bot.host.steps import Step
 from fakebot import FakeBotAPI, FakeChat, FakeMessage, FakeUser, running
 from rules import Role, Team
 from storage import Store

@@ -24,8 +24,8 @@ from telegram import Update
 import rules
 from bot.i18n import catalog
 from bot.render import error_text
-from bot.telegram import panel as pn
-from bot.telegram.callbacks import decode, encode
+from bot.judge import panel as pn
+from bot.judge.callbacks import decode, encode
 from fakebot import FakeBotAPI
 from rules import Phase
 from test_telegram_support import Table, bot_running, make_world

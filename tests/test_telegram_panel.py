@@ -10,10 +10,10 @@ from bot import demo
 from bot.commands import Act, NewGame, parse
 from bot.i18n import catalog
 from bot.render import notice_text
-from bot.telegram import panel as pn
-from bot.telegram.callbacks import MAX_BYTES, Press, decode, encode
-from bot.telegram.routing import judge_text, public_text, turn_key, undo_texts
-from bot.telegram.timer import Timer
+from bot.judge import panel as pn
+from bot.judge.callbacks import MAX_BYTES, Press, decode, encode
+from bot.judge.routing import judge_text, public_text, turn_key, undo_texts
+from bot.judge.timer import Timer
 from rules import Phase
 
 BIG_GAME, BIG_REVISION = 10**11, 99_999  # the worst case for the 64-byte limit

@@ -12,7 +12,7 @@ from typing import AsyncIterator
 import pytest
 
 import rules
-from bot.telegram.callbacks import decode
+from bot.judge.callbacks import decode
 from fakebot import FakeBotAPI
 from rules import Phase
 from test_telegram_support import Table, table

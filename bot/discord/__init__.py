@@ -6,11 +6,11 @@ announcements, the judge's control panel and every private notice (roles, shots,
 the best move's hits, a night removal's reason) go to the judge's direct messages only.
 
 * :mod:`.keys` — the service's chat, user and server keys of Discord ids;
-* :mod:`.layout` — the judge's panel (:mod:`bot.telegram.panel`, shared) as a ``discord.ui.View``
+* :mod:`.layout` — the judge's panel (:mod:`bot.judge.panel`, shared) as a ``discord.ui.View``
   of buttons whose ``custom_id`` is ``"<game_id>:<revision>:<action>[:<arg>]"``
-  (:mod:`bot.telegram.callbacks`, shared), dispatched by a ``discord.ui.DynamicItem``;
+  (:mod:`bot.judge.callbacks`, shared), dispatched by a ``discord.ui.DynamicItem``;
 * :mod:`.countdown` — the speech timer's lines with Discord's live relative timestamp
-  (the timer itself is :class:`bot.telegram.timer.Timer`, shared);
+  (the timer itself is :class:`bot.judge.timer.Timer`, shared);
 * :mod:`.rights` — the permissions the bot needs in a channel, and its invite link;
 * :mod:`.slash` — the slash commands (``app_commands``): the console's and Telegram's command
   language (:mod:`bot.commands`) with typed options, plus ``/link``, ``/seat``, ``/takeover`` …;
@@ -18,9 +18,9 @@ the best move's hits, a night removal's reason) go to the judge's direct message
 * :mod:`.both` — the Telegram bot and the Discord bot in one process over one service.
 
 No rule lives here: every action goes through the service and the rules engine, and which notice
-may be shown in public is decided by :mod:`bot.telegram.routing` (shared).
+may be shown in public is decided by :mod:`bot.judge.routing` (shared).
 
 Host mode (the bot runs the table: a lobby, roles dealt in direct messages, players' votes by
 buttons, night actions by the players themselves in direct messages) is :mod:`.host`; its
-rules' half (steps, texts, layouts, options) is shared with Telegram's :mod:`bot.telegram.host`.
+rules' half (steps, texts, layouts, options) is adapter-neutral (:mod:`bot.host`).
 """

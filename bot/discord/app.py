@@ -6,8 +6,8 @@ announcements. Then:
 
 * every notice of an action goes to the judge's direct messages as ONE message (private ones
   included); the public ones go to the channel as one message; private notices never reach a
-  channel (:mod:`bot.telegram.routing`, shared): roles, shots, check answers, best-move hits;
-* the panel (:mod:`bot.telegram.panel`, shared; :mod:`.layout`) is one message in the judge's
+  channel (:mod:`bot.judge.routing`, shared): roles, shots, check answers, best-move hits;
+* the panel (:mod:`bot.judge.panel`, shared; :mod:`.layout`) is one message in the judge's
   direct messages, edited in place; when a notice was posted below it, it is posted afresh at the
   bottom and the old one deleted; its id is stored with the game, so a restart edits the same one;
 * a button's custom_id carries ``game:revision:action``: a press by anyone but the game's judge is
@@ -15,7 +15,7 @@ announcements. Then:
   panel is refreshed; neither changes anything;
 * slash commands (:mod:`.slash`) do what the typed commands do on Telegram and in the console; each
   is acknowledged at once (an ephemeral "thinking…") and answered ephemerally;
-* the speech timer (:class:`bot.telegram.timer.Timer`, shared) is a deadline stored with the game,
+* the speech timer (:class:`bot.judge.timer.Timer`, shared) is a deadline stored with the game,
   shown under the channel's announcement and on the panel with Discord's live countdown, edited at
   10 s left and at the end by an asyncio task; it never moves the game on;
 * ``/seat 5 @member`` maps a seat to a member: when the rules remove that seat (the 4th foul, seed
@@ -57,14 +57,13 @@ from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
 from ..protocol import ExportError, render_sheet, to_json
 from ..protocol import error_text as protocol_error_text
-from ..render import error_text, notice_text, result_text, status_text
+from ..render import chunks, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
-from ..telegram import panel as pn
-from ..telegram.app import chunks
-from ..telegram.callbacks import Press, decode
-from ..telegram.routing import judge_text, public_text, turn_key, undo_texts
-from ..telegram.timer import PAUSED, WARNED, Timer, pause_or_resume
+from ..judge import panel as pn
+from ..judge.callbacks import Press, decode
+from ..judge.routing import judge_text, public_text, turn_key, undo_texts
+from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from . import layout, slash
 from .countdown import channel_text, timer_line
 from .host import DiscordHost, HostButton

@@ -1,9 +1,9 @@
 """The speech timer's words on Discord.
 
-The timer is :class:`bot.telegram.timer.Timer` (shared: stages, deadline, pause, the stored
+The timer is :class:`bot.judge.timer.Timer` (shared: stages, deadline, pause, the stored
 form). Discord adds a live countdown for free: a relative timestamp ``<t:UNIX:R>`` that every
 client redraws by itself ("in 42 seconds"), so the line counts down with no edits; the bot still
-edits it at :data:`bot.telegram.timer.WARN_LEFT` seconds left and at the end, like on Telegram.
+edits it at :data:`bot.judge.timer.WARN_LEFT` seconds left and at the end, like on Telegram.
 The deadline is wall-clock time (``time.time``), which is what the timestamp needs.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..i18n import Catalog
-from ..telegram.timer import RUNNING, WARNED, Timer
+from ..judge.timer import RUNNING, WARNED, Timer
 
 
 def countdown(deadline: float) -> str:

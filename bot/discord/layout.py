@@ -1,7 +1,7 @@
 """The judge's panel as Discord sees it: an embed and a ``discord.ui.View`` of buttons.
 
 The panel itself — its text, and which buttons the rules call for now — is built by
-:func:`bot.telegram.panel.render_panel`, shared with Telegram; nothing about the game is decided
+:func:`bot.judge.panel.render_panel`, shared with Telegram; nothing about the game is decided
 here. This module only fits it into Discord's limits:
 
 * at most 5 buttons in a row and 5 rows in a message (Telegram has neither limit): a row of hand
@@ -24,8 +24,8 @@ from typing import Any, Sequence
 
 import discord
 
-from ..telegram import panel as pn
-from ..telegram.callbacks import decode
+from ..judge import panel as pn
+from ..judge.callbacks import decode
 
 log = logging.getLogger(__name__)
 

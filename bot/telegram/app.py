@@ -57,22 +57,21 @@ from .. import commands as cmds
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..logs import configure_logging
-from ..render import error_text, notice_text, result_text, status_text
+from ..render import chunks, error_text, fit, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..settings import Settings
-from . import panel as pn
-from .callbacks import Press, decode
+from ..judge import panel as pn
+from ..judge.callbacks import Press, decode
 from .host import HostRateLimiter, TelegramHost
-from .outbox import Outbox
-from .routing import judge_text, public_text, turn_key, undo_texts
-from .timer import PAUSED, WARNED, Timer, pause_or_resume
+from .outbox import MAX_TEXT, Outbox
+from ..judge.routing import judge_text, public_text, turn_key, undo_texts
+from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
 
 PREFIX = "tg:"
 PANEL = "panel"  # the message slot of the judge's panel
-MAX_TEXT = 4096  # Bot API: message text, UTF-16 code units
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover")
@@ -89,37 +88,6 @@ def chat_key(chat_id: int) -> str:
 
 def chat_id_of(key: str) -> int:
     return int(key.removeprefix(PREFIX))
-
-
-def _utf16(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def fit(text: str, limit: int = MAX_TEXT) -> str:
-    """``text`` cut to Telegram's limit (UTF-16 units), with an ellipsis when cut."""
-    if _utf16(text) <= limit:
-        return text
-    out = text
-    while _utf16(out) > limit - 1:
-        out = out[: max(1, len(out) - max(1, (_utf16(out) - limit) // 2 + 1))]
-    return out + "…"
-
-
-def chunks(text: str, limit: int = MAX_TEXT) -> list[str]:
-    """``text`` split at line ends into messages within the limit."""
-    out: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        candidate = f"{current}\n{line}" if current else line
-        if _utf16(candidate) <= limit:
-            current = candidate
-            continue
-        if current:
-            out.append(current)
-        current = fit(line, limit)
-    if current:
-        out.append(current)
-    return out
 
 
 def _command_name(text: str) -> str:
@@ -218,7 +186,7 @@ class TelegramReferee:
         #: the persistent outbox's sender (ENGINEERING.md §1): the announcements of an action
         self.outbox = Outbox(lambda: self.service.store, lambda: self._bot,
                              on_migrate=self.service_migrate,
-                             on_sent=lambda chat, mid: self._seen(chat_id_of(chat), mid), fit=fit)
+                             on_sent=lambda chat, mid: self._seen(chat_id_of(chat), mid))
         self._confirm_new: set[str] = set()  # home chats whose judge typed /new over a live game
         self._timer_jobs: dict[int, Job] = {}  # game id -> its timer's scheduled job
 
@@ -301,7 +269,7 @@ class TelegramReferee:
         write to is logged and skipped (the game goes on)."""
         target = chat_id_of(chat)
         try:
-            sent = await self._bot.send_message(target, fit(text), reply_markup=markup)
+            sent = await self._bot.send_message(target, fit(text, MAX_TEXT), reply_markup=markup)
         except ChatMigrated as moved:
             await self.service.migrate_chat(chat, chat_key(moved.new_chat_id))
             if retry:
@@ -317,14 +285,14 @@ class TelegramReferee:
         return sent
 
     async def _send_long(self, chat: str, text: str) -> None:
-        for part in chunks(text):
+        for part in chunks(text, MAX_TEXT):
             await self._send(chat, part)
 
     async def _edit(self, chat: str, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> bool:
         """Edit in place; "message is not modified" counts as success (ENGINEERING.md §2)."""
         try:
-            await self._bot.edit_message_text(fit(text), chat_id=chat_id_of(chat),
+            await self._bot.edit_message_text(fit(text, MAX_TEXT), chat_id=chat_id_of(chat),
                                               message_id=message_id, reply_markup=markup)
         except BadRequest as error:
             if "not modified" in str(error).lower():
@@ -440,7 +408,7 @@ class TelegramReferee:
             timer = self._new_timer(before, outcome.state)
             items: list[OutboxItem] = []
             if judge:
-                items.extend(OutboxItem(home, {"text": part}) for part in chunks(judge))
+                items.extend(OutboxItem(home, {"text": part}) for part in chunks(judge, MAX_TEXT))
             index: int | None = None
             if group and public_msg and group_cat is not None:
                 text = (public_msg if timer is None

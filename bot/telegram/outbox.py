@@ -30,9 +30,12 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 
 from storage import OutboxRow, Store
 
+from ..render import fit
+
 log = logging.getLogger(__name__)
 
 PREFIX = "tg:"
+MAX_TEXT = 4096  # Bot API: a message's text, in UTF-16 code units
 
 
 def _chat_id(chat: str) -> int:
@@ -50,12 +53,12 @@ class Outbox:
 
     ``on_migrate(old, new)`` is awaited when a chat turned out to have moved (it must move the
     chat's pending rows: :meth:`bot.service.Service.migrate_chat` does); ``on_sent(chat, id)`` is
-    told of every message sent. ``fit`` cuts a text to Telegram's limit."""
+    told of every message sent. ``fit`` cuts a text to Telegram's limit (:data:`MAX_TEXT`)."""
 
     def __init__(self, store: Callable[[], Store], bot: Callable[[], Any], *,
                  on_migrate: Callable[[str, str], Awaitable[None]],
                  on_sent: Callable[[str, int], None] | None = None,
-                 fit: Callable[[str], str] = lambda text: text,
+                 fit: Callable[[str], str] = lambda text: fit(text, MAX_TEXT),
                  retry_delay: float = 5.0) -> None:
         self._store = store
         self._bot = bot

@@ -515,8 +515,8 @@ async def _killer(bot: BotProcess, judges: list[Judge], script: Script, rng: ran
 def _live_timer(j: Judge, game: Any, script: Script, scale: float, kill: int) -> TimerCheck | None:
     """The speech timer stored as running for the turn the stored log is in, if any."""
     from bot.i18n import catalog
-    from bot.telegram.routing import turn_key
-    from bot.telegram.timer import OVER, Timer
+    from bot.judge.routing import turn_key
+    from bot.judge.timer import OVER, Timer
 
     data = game.timer
     if data is None:
@@ -563,7 +563,7 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake, bot: BotPr
 
 def _turn_end_revision(script: Script, key: str) -> int | None:
     """The revision (log length) at which the turn ``key`` ends in the script."""
-    from bot.telegram.routing import turn_key
+    from bot.judge.routing import turn_key
 
     state = rules.new_game(rules.config_from_dict(script.config))
     inside = False

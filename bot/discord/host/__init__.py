@@ -1,10 +1,10 @@
 """Host mode on Discord: the bot runs the whole table in a server's text channel (issue 5).
 
-The rules' half is shared with Telegram's host mode (:mod:`bot.telegram.host`): the options of
-``/newgame`` (:mod:`~bot.telegram.host.options`), the step the rules expect now, its length, who
+The rules' half is shared with Telegram's host mode (:mod:`bot.host`): the options of
+``/newgame`` (:mod:`~bot.host.options`), the step the rules expect now, its length, who
 may write, who is asked what in private and the engine event a closing step becomes
-(:mod:`~bot.telegram.host.steps`), the texts and the button layouts
-(:mod:`~bot.telegram.host.views`). What is Discord's own lives here:
+(:mod:`~bot.host.steps`), the texts and the button layouts
+(:mod:`~bot.host.views`). What is Discord's own lives here:
 
 * :mod:`.commands` — the slash commands only host mode has (``/newgame``, ``/stop``, ``/pass``,
   ``/protocol``, ``/channel``);

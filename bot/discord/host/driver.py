@@ -1,11 +1,11 @@
 """Host mode's Discord driver: the lobby, the deal, the steps, "only the speaker writes", the
 removal timeout, the result, the club channel and the protocol.
 
-The rules engine says what comes next (:func:`bot.telegram.host.steps.plan`, shared); the driver
+The rules engine says what comes next (:func:`bot.host.steps.plan`, shared); the driver
 opens the step (a channel message with Discord's live countdown ``<t:…:R>`` and its buttons,
 prompts in direct messages at night), collects the players' presses and, when the step closes —
 its time is up or the speaker passes — turns them into ONE engine event
-(:func:`~bot.telegram.host.steps.closing_event`) through :class:`bot.service.Service` with the
+(:func:`~bot.host.steps.closing_event`) through :class:`bot.service.Service` with the
 bot's own user as the judge.
 
 * Everything a table does runs under the adapter's lock of its channel (slash commands, presses,
@@ -44,11 +44,11 @@ from ...commands import Act, CommandError
 from ...i18n import Catalog
 from ...render import error_text, result_text, seat_label, status_text
 from ...service import Outcome, ServiceError
-from ...telegram.host import steps as st
-from ...telegram.host import views as vw
-from ...telegram.host.driver import LEFT_TABLE, TABLE_SIZE, Table
-from ...telegram.host.options import HostError, parse_newgame
-from ...telegram.host.steps import Plan, Step
+from ...host import steps as st
+from ...host import views as vw
+from ...host.table import LEFT_TABLE, TABLE_SIZE, Table
+from ...host.options import HostError, parse_newgame
+from ...host.steps import Plan, Step
 from ..countdown import countdown
 from ..keys import chat_key, id_of, is_discord, mention_channel, mention_user, user_key
 from ..rights import rights_text
@@ -97,7 +97,7 @@ def rows_view(rows: vw.Rows | None) -> discord.ui.View | None:
 
 
 class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """A host-mode button (``h:<table>:<step>:<action>[:<arg>]``, :mod:`bot.telegram.host.views`):
+    """A host-mode button (``h:<table>:<step>:<action>[:<arg>]``, :mod:`bot.host.views`):
     rebuilt by discord.py from any matching custom_id, after a restart too."""
 
     def __init__(self, button: discord.ui.Button[Any]) -> None:

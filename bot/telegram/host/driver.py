@@ -46,7 +46,6 @@ import json
 import logging
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 from telegram import (
@@ -67,22 +66,21 @@ from storage import HostStepRow, OutboxItem
 from ... import commands as cmds
 from ...commands import Act, CommandError
 from ...i18n import Catalog
-from ...render import error_text, result_text, seat_label, status_text
+from ...render import error_text, fit, result_text, seat_label, status_text
 from ...service import Outcome, Render, Service, ServiceError
 from ...settings import Settings
-from ..outbox import retry_seconds
-from . import steps as st
-from . import views as vw
-from .options import HostError, TableSpec, parse_newgame
-from .steps import Plan, Step
+from ..outbox import MAX_TEXT, retry_seconds
+from ...host import steps as st
+from ...host import views as vw
+from ...host.options import HostError, parse_newgame
+from ...host.steps import Plan, Step
+from ...host.table import LEFT_TABLE, TABLE_SIZE, Table, same_night
 
 log = logging.getLogger(__name__)
 
 BOT = "tg:bot"  # the judge of every hosted game
 PREFIX = "tg:"
 HOST_GROUP = -1  # PTB handler group: before the judge mode's handlers (group 0)
-TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
-LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table (a disqualifying foul)
 #: A mute that failed for a passing reason (the network, a flood wait) is tried again after
 #: these seconds, then left to the next step; waits are capped (the step's clock runs meanwhile).
 RESTRICT_BACKOFF = (0.3, 1.0)
@@ -110,12 +108,6 @@ def chat_id_of(chat: str) -> int:
     return int(chat.removeprefix(PREFIX))
 
 
-def _same_night(old: Step | None, plan: Plan) -> bool:
-    """The next step of the same night: the night keeps one group message, edited (F24 §4.5)."""
-    return (old is not None and old.at_night and plan.kind in st.NIGHT_STEPS
-            and plan.night == old.night)
-
-
 def step_slot(no: int, step_key: str) -> str:
     """The outbox slot of step ``no``'s group message (its id is stored under it once sent)."""
     return f"host:{no}:{step_key}"
@@ -133,41 +125,6 @@ def _markup(rows: vw.Rows | None) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data, url=b.url)
                                   for b in row] for row in rows if row])
-
-
-@dataclass
-class Table:
-    """A table as the driver holds it (the ``host_tables`` row, decoded)."""
-
-    id: int
-    chat: str
-    host: str
-    spec: TableSpec
-    players: list[dict[str, Any]] = field(default_factory=list)  # {"user", "name", "reachable"}
-    seats: dict[int, str] = field(default_factory=dict)
-    game_id: int | None = None
-    lobby_message: int | None = None
-    step: Step | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    status: str = "lobby"
-
-    @classmethod
-    def from_row(cls, row: Any) -> "Table":
-        return cls(id=row.id, chat=row.chat, host=row.host, spec=TableSpec.from_dict(row.options),
-                   players=list(row.players), seats=dict(row.seats), game_id=row.game_id,
-                   lobby_message=row.lobby_message,
-                   step=Step.from_dict(row.step) if row.step else None, data=dict(row.data),
-                   status=row.status)
-
-    def seat_of(self, user: str) -> int | None:
-        return next((s for s, u in self.seats.items() if u == user), None)
-
-    def player(self, user: str) -> dict[str, Any] | None:
-        return next((p for p in self.players if p["user"] == user), None)
-
-    @property
-    def full(self) -> bool:
-        return len(self.players) >= TABLE_SIZE
 
 
 class TelegramHost:
@@ -276,17 +233,15 @@ class TelegramHost:
         await self.service.store.update_host_table(table.id, **values)
 
     async def _send(self, chat: str, text: str, rows: vw.Rows | None = None) -> Message | None:
-        from ..app import fit
         try:
-            return await self._bot.send_message(chat_id_of(chat), fit(text), reply_markup=_markup(rows))
+            return await self._bot.send_message(chat_id_of(chat), fit(text, MAX_TEXT), reply_markup=_markup(rows))
         except TelegramError as error:
             log.warning("host: cannot send to %s: %s", chat, error)
             return None
 
     async def _edit(self, chat: str, message_id: int, text: str, rows: vw.Rows | None = None) -> bool:
-        from ..app import fit
         try:
-            await self._bot.edit_message_text(fit(text), chat_id=chat_id_of(chat),
+            await self._bot.edit_message_text(fit(text, MAX_TEXT), chat_id=chat_id_of(chat),
                                               message_id=message_id, reply_markup=_markup(rows))
         except BadRequest as error:
             if "not modified" in str(error).lower():
@@ -526,7 +481,7 @@ class TelegramHost:
             text = "\n".join([*lines, "", result_text(state, cat)]).strip()
             return [OutboxItem(table.chat, {"text": text}, slot=OVER_SLOT),
                     *await self._channel_result_items(table, state)]
-        if (old is not None and old.key == plan.key) or _same_night(old, plan):
+        if (old is not None and old.key == plan.key) or same_night(old, plan):
             return [OutboxItem(table.chat, {"text": "\n".join(lines)})] if lines else []
         step = self._new_step(plan, old, 0.0, "\n".join(lines), outcome.revision)
         box["slot"], box["base"] = step_slot(step.no, step.key), step.base
@@ -593,7 +548,7 @@ class TelegramHost:
         only: nothing is posted again)."""
         now = self.clock()
         step = self._new_step(plan, old, now, "", revision)
-        if _same_night(old, plan) and old is not None:
+        if same_night(old, plan) and old is not None:
             step.message, step.base, step.slot = old.message, old.base, old.slot  # one message
         elif box.get("slot"):
             step.slot, step.base = box["slot"], box.get("base", "")

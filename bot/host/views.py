@@ -18,8 +18,8 @@ from typing import Iterable, Sequence
 import rules
 from rules import Kind, Role
 
-from ...i18n import Catalog
-from ...render import duration, notice_text, player_label, seat_label, seat_list
+from ..i18n import Catalog
+from ..render import duration, notice_text, player_label, seat_label, seat_list
 from .steps import BEST, CHECK, SHOOT, Step, nominable
 
 PREFIX = "h"

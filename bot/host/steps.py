@@ -30,7 +30,7 @@ from typing import Any, Mapping
 import rules
 from rules import Role, Team
 
-from ..routing import turn_key
+from ..judge.routing import turn_key
 from .options import HostOptions
 
 SPEAKING = ("speech", "last_word", "tie_speech")  # a player has the floor

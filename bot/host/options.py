@@ -14,8 +14,8 @@ from typing import Any, Mapping
 
 import rules
 
-from ... import commands as cmds
-from ...commands import CommandError, NewGame
+from .. import commands as cmds
+from ..commands import CommandError, NewGame
 
 SEATINGS = ("join", "shuffle")  # seats by join order, or shuffled at the start
 MUTES = ("auto", "restrict", "foul")  # how "only the speaker writes" is enforced

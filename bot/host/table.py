@@ -1,0 +1,56 @@
+"""A host-mode table as the drivers hold it (the ``host_tables`` row, decoded): its players, seats,
+game, running step and bookkeeping. Shared by the Telegram and the Discord host drivers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+
+from .options import TableSpec
+from .steps import NIGHT_STEPS, Plan, Step
+
+TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
+LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table (a disqualifying foul)
+
+
+def same_night(old: Step | None, plan: Plan) -> bool:
+    """The next step of the same night: the night keeps one group message, edited (F24 §4.5)."""
+    return (old is not None and old.at_night and plan.kind in NIGHT_STEPS
+            and plan.night == old.night)
+
+
+@dataclass
+class Table:
+    """A table as the driver holds it (the ``host_tables`` row, decoded)."""
+
+    id: int
+    chat: str
+    host: str
+    spec: TableSpec
+    players: list[dict[str, Any]] = field(default_factory=list)  # {"user", "name", "reachable"}
+    seats: dict[int, str] = field(default_factory=dict)
+    game_id: int | None = None
+    lobby_message: int | None = None
+    step: Step | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    status: str = "lobby"
+
+    @classmethod
+    def from_row(cls, row: Any) -> "Table":
+        return cls(id=row.id, chat=row.chat, host=row.host, spec=TableSpec.from_dict(row.options),
+                   players=list(row.players), seats=dict(row.seats), game_id=row.game_id,
+                   lobby_message=row.lobby_message,
+                   step=Step.from_dict(row.step) if row.step else None, data=dict(row.data),
+                   status=row.status)
+
+    def seat_of(self, user: str) -> int | None:
+        return next((s for s, u in self.seats.items() if u == user), None)
+
+    def player(self, user: str) -> dict[str, Any] | None:
+        return next((p for p in self.players if p["user"] == user), None)
+
+    @property
+    def full(self) -> bool:
+        return len(self.players) >= TABLE_SIZE
