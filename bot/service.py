@@ -45,6 +45,7 @@ class Outcome:
     judge: str
     undone: tuple[rules.Event, ...] = ()  # for undo: the events taken back, newest first
     outbox: tuple[int, ...] = ()  # the ids of the messages queued with it, in render's order
+    finished: bool = False  # the game is recorded as finished: over by the rules, or abandoned
 
 
 @dataclass(frozen=True)
@@ -411,5 +412,5 @@ def _checked_names(config: rules.RulesConfig, names: dict[int, str]) -> dict[int
 
 def _outcome(game: _Game, notices: list[rules.Notice], undone: tuple[rules.Event, ...] = ()) -> Outcome:
     return Outcome(game_id=game.id, revision=game.revision, state=copy.deepcopy(game.state),
-                   notices=notices, judge=game.judge, undone=undone)
+                   notices=notices, judge=game.judge, undone=undone, finished=game.finished)
 

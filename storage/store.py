@@ -768,12 +768,14 @@ class Store:
 
 
     # --- host mode: tables, their step log, club channels (0003) ------------------------------
-    async def create_host_table(self, chat: str, host: str, options: Mapping[str, Any]) -> int:
-        """Open a host-mode table (a lobby) in ``chat``, opened by ``host``. Returns its id."""
+    async def create_host_table(self, chat: str, host: str, options: Mapping[str, Any], *,
+                                data: Mapping[str, Any] | None = None) -> int:
+        """Open a host-mode table (a lobby) in ``chat``, opened by ``host``, with its ``data``
+        (JSON-ready). Returns its id."""
         async with self._write() as conn:
             row = await conn.execute_insert(
-                "INSERT INTO host_tables(chat, host, options, created_at) VALUES (?, ?, ?, ?)",
-                (chat, host, _dumps(dict(options)), time.time()))
+                "INSERT INTO host_tables(chat, host, options, data, created_at) VALUES (?, ?, ?, ?, ?)",
+                (chat, host, _dumps(dict(options)), _dumps(dict(data or {})), time.time()))
         assert row is not None
         return int(row[0])
 

@@ -373,3 +373,14 @@ async def test_two_silent_speeches_in_a_row_are_leaving_the_table(t: DiscordTabl
     assert any(x.startswith("№3: 2 свои речи подряд") and "(4.2.1)" in x for x in t.public())
     assert not any("Последнее слово, №3" in x for x in t.public())  # seed 4.5
     assert state.phase is Phase.SPEECH and state.speaker == 4
+
+
+async def test_a_stopped_table_lets_the_channel_open_a_new_one(t: DiscordTable) -> None:
+    """/stop records the game as abandoned; the channel may then open a new table at once."""
+    await open_table(t)
+    first = host_table(t).id
+    await t.slash("stop")
+    assert host_table(t).status == "stopped"
+    answer = await t.slash("newgame", options="seed")
+    assert RU.text("dc-host-opened") in answer
+    assert host_table(t).id != first and host_table(t).status == "lobby"

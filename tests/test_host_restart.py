@@ -18,7 +18,7 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Phase, Role
-from test_host_support import SCALE, host_table, make_world
+from test_host_support import FAST, SCALE, host_table, make_world
 
 
 @pytest.fixture(autouse=True)
@@ -373,3 +373,83 @@ async def test_a_step_that_ends_while_its_message_waits_out_a_429_is_shown_ended
         await t.press(t.user(3), t.step_message(), "Пас")
         await t.wait_floor(4)
         assert await t.service.store.pending() == []
+
+
+async def test_a_stopped_table_lets_the_group_open_a_new_one(fake: FakeBotAPI, tmp_path: Path) -> None:
+    """/stop records the game as abandoned, its log kept as played; the group may then open a
+    new table at once (a stopped game does not hold the group, though the rules never ended
+    it)."""
+    async with host_table(fake, tmp_path / "db.sqlite3") as t:
+        await t.open_and_fill()
+        await t.wait_floor(1)
+        first = t.table().id
+        await t.say(t.owner, "/stop")
+        assert t.table().status == "stopped"
+        await t.say(t.owner, "/newgame")
+        assert t.table().id != first and t.table().status == "lobby"
+        assert not any("уже идёт набор или игра" in x for x in t.group_texts())
+
+
+async def test_a_stop_cut_short_after_the_abandon_is_finished_at_the_restart(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies in /stop after the game is recorded as abandoned, before the table is
+    stored as stopped: at the restart the stop is finished — the table stopped, the group told
+    who stopped it — and the abandoned game is not played on (its log stays as it was)."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill()
+        await t.wait_floor(1)
+        table_id, game_id = t.table().id, t.table().game_id
+
+        async def dies(self: TelegramHost, table: Any) -> None:
+            raise Died()
+
+        monkeypatch.setattr(TelegramHost, "_unmute_all", dies)
+        await t.say(t.owner, "/stop")
+        monkeypatch.undo()
+        stored = await t.service.store.host_table(table_id)
+        assert stored is not None and stored.status == "running"
+        game = await t.service.store.game(game_id)
+        assert game is not None and game.result == "abandoned"
+        events = len(await t.service.store.events(game_id))
+    async with host_table(fake, db, world) as t:
+        await fake.wait_for(lambda: any(x.startswith("⏹ Игру остановил(а)") for x in t.group_texts()),
+                            timeout=5, what="the stop finished")
+        stored = await t.service.store.host_table(table_id)
+        assert stored is not None and stored.status == "stopped"
+        await asyncio.sleep(60 * SCALE + 0.5)  # the stopped speech's deadline passes: nothing
+        game = await t.service.store.game(game_id)
+        assert game is not None and game.result == "abandoned"
+        assert len(await t.service.store.events(game_id)) == events
+
+
+async def test_a_silent_players_removal_cut_short_is_applied_at_the_restart(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``absent=1``: #1's minute runs out with nothing written or pressed — he has left the
+    table, seed 4.2.1 — and the process dies before the removal is logged: the silence is stored
+    with the next step, and at the restart #1 is removed (a disqualifying foul, seed 4.5)."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill(f"{FAST} absent=1")
+        await t.wait_floor(1)
+        died: list[bool] = []
+
+        async def dies(self: TelegramHost, table: Any) -> None:
+            died.append(True)
+            raise Died()
+
+        monkeypatch.setattr(TelegramHost, "_absent", dies)
+        await fake.wait_for(lambda: died, timeout=60 * SCALE + 5, what="#1's minute over")
+        monkeypatch.undo()
+        assert (await t.state()).seat(1).at_table
+    async with host_table(fake, db, world) as t:
+        await fake.wait_for(lambda: any(x.startswith("№1: 1 своя речь подряд") for x in t.group_texts()),
+                            timeout=5, what="the removal")
+        departure = (await t.state()).seat(1).departure
+        assert departure is not None and departure.reason == "4.2.1"

@@ -276,7 +276,7 @@ class DiscordHost:
         if await self.live(home) is not None:
             return [cat.text("dc-host-busy")]
         current = await self.service.current(home)
-        if current is not None and current.state.phase is not Phase.GAME_OVER:
+        if current is not None and not current.finished:  # over, or stopped: a new table may open
             return [cat.text("dc-host-judge-game", game=current.game_id)]
         settings = self.referee.settings
         spec = parse_newgame(args, vote_window=settings.telegram_host_vote_window,
@@ -668,12 +668,16 @@ class DiscordHost:
                 continue
             current = await self.service.current(table.chat)
             if current is None or current.game_id != table.game_id \
-                    or st.plan(current.state, table.spec.options).key == table.step.key:
+                    or (not current.finished
+                        and st.plan(current.state, table.spec.options).key == table.step.key):
                 self._arm(table)
                 continue
             async with self.referee._lock(table.chat):
                 try:
-                    await self._advance(table, current, [])
+                    if current.finished and current.state.phase is not Phase.GAME_OVER:
+                        await self._stopped(table, str(table.data.get("stopped_by", "")))  # cut short
+                    else:
+                        await self._advance(table, current, [])
                 except Exception:  # one broken table must not keep the others down
                     log.exception("host: cannot resume table %s", table.id)
 
@@ -818,16 +822,24 @@ class DiscordHost:
             if current is not None and step is not None and step.message is not None:
                 await self._edit(table.chat, step.message,
                                  self._step_text(table, step, current.state, cat, closed=True), None)
+            table.data["stopped_by"] = who  # a restart after the abandon finishes the stop
+            await self._save(table, "data")
             try:
                 await self.service.abandon(table.chat, self.bot_key)
             except ServiceError as error:
                 log.info("host: table %s: %s", table.id, error)
-            await self._unmute_all(table)
         elif table.lobby_message is not None:
             await self._edit(table.chat, table.lobby_message, cat.text("host-lobby-closed"), None)
+        await self._stopped(table, who)
+
+    async def _stopped(self, table: Table, who: str) -> None:
+        """The end of a stop (its game abandoned, if it had one): the mutes lifted, the table
+        stored as stopped, the channel told."""
+        await self._unmute_all(table)
         table.step = None
         table.status = "stopped"
         await self._save(table, "step", "status")
+        cat = await self._cat(table.chat)
         await self._post(table.chat, cat.text("host-stopped", who=who))
 
     # --- the club channel and the protocol ----------------------------------------------------------

@@ -384,10 +384,13 @@ class TelegramHost:
     async def _resume_one(self, table: Table) -> None:
         """One table after a (re)start (under its group's lock): a running one's step is
         re-armed from its stored deadline, or — if the process died between an event and its
-        step — the step the rules expect now is opened; a full lobby is dealt."""
-        if table.status != "running" and not (table.seats or self._ready(table)):
-            return  # a lobby: it waits for its players
+        step — the step the rules expect now is opened; a full lobby is dealt; a lobby whose
+        message was never stored (a /newgame cut short) is posted."""
         try:
+            if table.status == "lobby" and not (table.seats or self._ready(table)):
+                if table.lobby_message is None:
+                    await self._show_lobby(table)
+                return  # a lobby: it waits for its players
             if table.status == "running":
                 await self._resume_table(table)
             else:  # full, or seated: the process died before or during the deal
@@ -406,6 +409,9 @@ class TelegramHost:
             table.status = "stopped"
             await self._save(table, "status")
             return
+        if current.finished and current.state.phase is not Phase.GAME_OVER:  # a stop cut short
+            await self._stopped(table, str(table.data.get("stopped_by") or table.data.get("host_name", "")))
+            return
         if current.state.phase is Phase.SETUP:  # dealt, stored as running, not yet begun
             await self._open_game(table)
             return
@@ -417,8 +423,9 @@ class TelegramHost:
             await self._prompt_all(table, current.state)  # any prompt not sent before the stop
             await self._sync_mutes(table, current.state, plan)
             self._arm(table)
-            return
-        await self._advance(table, current, {})
+        else:
+            await self._advance(table, current, {})
+        await self._absent(table)  # a silent player's removal the stop cut short
 
     # --- the game: acting, and moving from step to step ------------------------------------------
     async def _act(self, table: Table, event: rules.Event, render: Render | None = None) -> Outcome:
@@ -559,9 +566,10 @@ class TelegramHost:
                 step.slot = slot
                 step.base = base if base is not None else await self._base_since(table, old)
         table.step = step
-        await self.service.store.update_host_table(  # the step and its record: one transaction
-            table.id, step=step.to_dict(),
-            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
+        data = {"data": table.data} if old is not None and self._count_silence(table, old) else {}
+        await self.service.store.update_host_table(  # the step, its record and the old step's
+            table.id, step=step.to_dict(),            # silence count: one transaction
+            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now), **data)
         return step
 
     async def _base_since(self, table: Table, old: Step | None) -> str:
@@ -636,11 +644,10 @@ class TelegramHost:
                            following: Plan) -> None:
         """The step ``step`` is over: its timer stops, its message loses its buttons and shows
         how it ended (a night's message is kept for the night's next step), its prompts close.
-        A day speech also counts for ``absent_after``: silent, one more; otherwise back to 0."""
+        (Its silence was counted when the next step was stored: :meth:`_count_silence`.)"""
         self._cancel(table)
         if step is None:
             return
-        await self._count_silence(table, step)
         same_night = step.at_night and following.kind in st.NIGHT_STEPS and following.night == step.night
         if step.message is None and step.slot and not same_night:
             found = await self._adopt(table, step)
@@ -662,14 +669,20 @@ class TelegramHost:
             text, _ = vw.prompt(step, state, seat, table.id, cat)
             await self._edit(user, message_id, f"{text}\n\n{cat.text('host-prompt-closed')}")
 
-    async def _count_silence(self, table: Table, step: Step) -> None:
-        """``absent_after``: the speaker's silent own day speeches in a row, kept with the table.
-        A silenced minute (seed 4.4) is not a speech of his: it neither counts nor resets. A bot
-        that cannot read the group's messages cannot tell silence from speech: nothing counts."""
+    def _count_silence(self, table: Table, step: Step) -> bool:
+        """``absent_after``: the speaker's silent own day speeches in a row, kept with the table
+        (stored with the next step, in its transaction). A silenced minute (seed 4.4) is not a
+        speech of his: it neither counts nor resets. A bot that cannot read the group's messages
+        cannot tell silence from speech: nothing counts. When the count reaches the option the
+        seat is noted as ``absent_due`` (:meth:`_absent`). Returns whether ``data`` changed."""
         if not table.data.get("rights", {}).get("read", True):
-            return
-        if st.count_silence(step, table.data.setdefault("silent", {})):
-            await self._save(table, "data")
+            return False
+        counts: dict[str, int] = table.data.setdefault("silent", {})
+        if not st.count_silence(step, counts):
+            return False
+        if step.seat is not None and st.absent_due(counts, table.spec.options.absent_after, step.seat):
+            table.data["absent_due"] = step.seat
+        return True
 
     async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
         """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
@@ -685,9 +698,9 @@ class TelegramHost:
             cat = await self._cat(user)
             text, rows = vw.prompt(step, state, seat, table.id, cat)
             sent = await self._send(user, text, rows)
-            if sent is not None:
+            if sent is not None:  # stored at once: a restart sends only the prompts not sent
                 step.prompts[user] = sent.message_id
-        await self._save(table, "step")
+                await self._save(table, "step")
 
     async def _close_step(self, table: Table) -> None:
         """The step's time is up: its inputs become the engine's event (:func:`steps.closing_event`).
@@ -709,24 +722,29 @@ class TelegramHost:
                 await self._act_and_advance(table, rules.Next())
             except rules.RuleError:
                 log.exception("host: table %s cannot move on", table.id)
-        if step.kind == "speech" and step.seat is not None:
-            await self._absent(table, step.seat)
+        await self._absent(table)
 
-    async def _absent(self, table: Table, seat: int) -> None:
-        """``absent_after`` reached: he has left the table — seed 4.2.1, a disqualifying foul
-        (seed 4.5: he leaves at once, without a last word; seed 5.1–5.2 for the vote)."""
-        silent = st.absent_due(table.data.get("silent", {}), table.spec.options.absent_after, seat)
-        if silent is None or table.status != "running":
+    async def _absent(self, table: Table) -> None:
+        """The seat noted ``absent_due`` (:meth:`_count_silence`) has left the table — seed
+        4.2.1, a disqualifying foul (seed 4.5: he leaves at once, without a last word; seed
+        5.1–5.2 for the vote). The note is cleared after the penalty is stored: a restart in
+        between applies it then (a seat no longer at the table is not penalised twice)."""
+        seat = table.data.get("absent_due")
+        if seat is None:
             return
         current = await self.service.current(table.chat)
-        if current is None or not current.state.seat(seat).at_table:
-            return
-        cat = await self._cat(table.chat)
-        lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
-        try:
-            await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE), lead=lead)
-        except rules.RuleError as error:
-            log.info("host: %s silent, no penalty: %s", seat, error)
+        if table.status == "running" and current is not None and not current.finished \
+                and current.state.seat(seat).at_table:
+            cat = await self._cat(table.chat)
+            silent = int(table.data.get("silent", {}).get(str(seat), 0))
+            lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
+            try:
+                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
+                                            lead=lead)
+            except rules.RuleError as error:
+                log.info("host: %s silent, no penalty: %s", seat, error)
+        table.data.pop("absent_due", None)
+        await self._save(table, "data")
 
     # --- mutes --------------------------------------------------------------------------------------
     async def _restrict(self, table: Table, user: str, *, mute: bool) -> bool | None | str:
@@ -798,23 +816,30 @@ class TelegramHost:
     async def _finish(self, table: Table, outcome: Outcome, box: dict[str, Any]) -> None:
         """The result (F24 §1.4) with the roles revealed — queued with the last event (a resumed
         table finds it queued; posted here only if the event was logged without it) — the mutes
-        lifted, the club channel's protocol sent."""
+        lifted, the club channel's protocol sent; the table is stored as over last (nothing
+        resumes a table that is over: a process that dies before does all this again at the
+        restart — the result not twice, it is in the outbox)."""
         state = outcome.state
         if box.get("over") is None and not (await self._queued(table, OVER_SLOT))[0]:
             await self._send(table.chat, result_text(state, await self._cat(table.chat)))
         await self._flush(table.chat)
-        table.step = None
-        table.status = "over"
-        await self._save(table, "step", "status")
         await self._unmute_all(table)
         linked = await self.service.store.host_channel(table.chat)
         if linked is not None:
             await self._send_protocol(table, linked[0])
+        table.step = None
+        table.status = "over"
+        await self._save(table, "step", "status")
 
     async def _stop(self, table: Table, who: str) -> None:
+        """The host (or an admin) stops the table: a running game is recorded as abandoned, its
+        log kept as played. Who stopped it is stored first: a process that dies after the
+        abandon finishes the stop at the restart (:meth:`_stopped`)."""
         cat = await self._cat(table.chat)
         self._cancel(table)
         if table.status == "running":
+            table.data["stopped_by"] = who
+            await self._save(table, "data")
             current = await self.service.current(table.chat)
             if current is not None:
                 table_state = current.state
@@ -826,12 +851,18 @@ class TelegramHost:
                 await self.service.abandon(table.chat, BOT)
             except ServiceError as error:
                 log.info("host: table %s: %s", table.id, error)
-            await self._unmute_all(table)
         elif table.lobby_message is not None:
             await self._edit(table.chat, table.lobby_message, cat.text("host-lobby-closed"))
+        await self._stopped(table, who)
+
+    async def _stopped(self, table: Table, who: str) -> None:
+        """The end of a stop (its game abandoned, if it had one): the mutes lifted, the table
+        stored as stopped, the group told."""
+        await self._unmute_all(table)
         table.step = None
         table.status = "stopped"
         await self._save(table, "step", "status")
+        cat = await self._cat(table.chat)
         await self._send(table.chat, cat.text("host-stopped", who=who))
 
     # --- the lobby --------------------------------------------------------------------------------------
@@ -882,20 +913,20 @@ class TelegramHost:
             await self._send(chat, cat.text("host-judge-linked"))
             return
         current = await self.service.current(chat)
-        if current is not None and current.state.phase is not Phase.GAME_OVER:
+        if current is not None and not current.finished:  # over, or stopped: a new table may open
             await self._send(chat, cat.text("host-busy"))
             return
         settings = self.settings
         spec = parse_newgame(args, vote_window=settings.telegram_host_vote_window,
                              shooting=settings.telegram_host_shooting,
                              silenced=settings.telegram_host_silenced)
-        table_id = await self.service.store.create_host_table(chat, key(user.id), spec.to_dict())
+        data = {"rights": await self._rights(chat, message.chat.type),
+                "host_name": display_name(user), "title": message.chat.title or "",
+                "chat_type": message.chat.type}
+        table_id = await self.service.store.create_host_table(chat, key(user.id), spec.to_dict(),
+                                                              data=data)
         table = await self._load(table_id)
         assert table is not None
-        table.data = {"rights": await self._rights(chat, message.chat.type),
-                      "host_name": display_name(user), "title": message.chat.title or "",
-                      "chat_type": message.chat.type}
-        await self._save(table, "data")
         await self._show_lobby(table)
 
     async def _hello(self, table: Table, user: str) -> bool:
@@ -1008,9 +1039,9 @@ class TelegramHost:
         table.data["mode"] = "restrict" if mute != "foul" and rights["restrict"] else "foul"
         table.data["delete"] = rights["delete"]
         table.data.setdefault("muted", [])
-        await self._save(table, "seats", "game_id", "status", "data")
-        if table.lobby_message is not None:
+        if table.lobby_message is not None:  # before the store: a restart after it redoes this
             await self._edit(table.chat, table.lobby_message, cat.text("host-lobby-started"))
+        await self._save(table, "seats", "game_id", "status", "data")
         await self._flush(*seats.values())
         await self._open_game(table)
 
@@ -1291,14 +1322,14 @@ class TelegramHost:
             if text and st.is_pass(text):
                 await self._act_and_advance(table, rules.Next())
             return
-        if table.data.get("delete"):
-            await self._delete(message)
         reason = st.out_of_turn_reason(state, plan, seat)  # seed 4.1.1 by day, 4.2.6 at night
         if reason is not None:
             try:
                 await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
             except rules.RuleError as error:
                 log.info("host: no foul for %s: %s", seat, error)
+        if table.data.get("delete"):  # after the foul is stored: the message is its evidence
+            await self._delete(message)
 
     async def _active(self, table: Table, step: Step) -> None:
         """The speaker wrote or pressed something: this speech is not a silent one."""
