@@ -453,3 +453,32 @@ async def test_a_silent_players_removal_cut_short_is_applied_at_the_restart(
                             timeout=5, what="the removal")
         departure = (await t.state()).seat(1).departure
         assert departure is not None and departure.reason == "4.2.1"
+
+
+async def test_a_step_stored_over_but_not_closed_is_closed_at_the_restart(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#1 passes; the process dies after #2's step is stored, before #1's message is closed:
+    at the restart #1's message shows his speech ended, without buttons (no live «Пас» left
+    standing for a speech that is over), and #2 has the floor."""
+    from bot.telegram.host.driver import TelegramHost
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.open_and_fill()
+        first = await t.wait_floor(1)
+        seen = t.seen
+
+        async def dies(self: TelegramHost, *args: Any, **kwargs: Any) -> None:
+            raise Died()
+
+        monkeypatch.setattr(TelegramHost, "_retire_step", dies)
+        await t.press(t.user(1), t.step_message(), "Пас")
+        monkeypatch.undo()
+        old = fake.message(t.group, first.message)
+        assert old.buttons  # still standing when the process died
+    async with host_table(fake, db, world) as t:
+        t.seen = seen
+        await t.wait_floor(2)
+        await fake.wait_for(lambda: (old.text or "").endswith("окончено.") and not old.buttons,
+                            timeout=5, what="#1's speech shown ended")

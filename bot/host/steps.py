@@ -81,6 +81,7 @@ class Step:
     revision: int = 0  # the game's log length when the step last changed (bookkeeping only)
     slot: str = ""  # the outbox slot of the message's first post, while it is the outbox's
     active: bool = False  # the speaker wrote or pressed something in this step (``absent_after``)
+    previous: dict[str, Any] | None = None  # the step before, until its message and prompts are closed
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

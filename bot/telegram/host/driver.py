@@ -417,6 +417,9 @@ class TelegramHost:
             return
         plan = st.plan(current.state, table.spec.options)
         step = table.step
+        if step is not None and step.previous is not None:  # stored over, not yet closed
+            await self._retire_step(table, Step.from_dict(step.previous), current.state, plan)
+            await self._retired(table)
         if step is not None and step.key == plan.key and plan.kind != "over":
             if step.message is None:
                 await self._show(table, current.state)
@@ -532,6 +535,7 @@ class TelegramHost:
             return
         await self._store_step(table, plan, old, outcome.revision, box)
         await self._retire_step(table, old, state, plan)
+        await self._retired(table)
         await self._flush(*others)
         await self._open(table, state, plan)
 
@@ -555,6 +559,8 @@ class TelegramHost:
         only: nothing is posted again)."""
         now = self.clock()
         step = self._new_step(plan, old, now, "", revision)
+        if old is not None:  # closed after this store; a restart in between closes it then
+            step.previous = {**old.to_dict(), "previous": None}
         if same_night(old, plan) and old is not None:
             step.message, step.base, step.slot = old.message, old.base, old.slot  # one message
         elif box.get("slot"):
@@ -668,6 +674,12 @@ class TelegramHost:
                 continue
             text, _ = vw.prompt(step, state, seat, table.id, cat)
             await self._edit(user, message_id, f"{text}\n\n{cat.text('host-prompt-closed')}")
+
+    async def _retired(self, table: Table) -> None:
+        """The step before the running one is closed (:meth:`_retire_step`): forget it."""
+        if table.step is not None and table.step.previous is not None:
+            table.step.previous = None
+            await self._save(table, "step")
 
     def _count_silence(self, table: Table, step: Step) -> bool:
         """``absent_after``: the speaker's silent own day speeches in a row, kept with the table
