@@ -409,15 +409,22 @@ class Store:
 
     # --- games --------------------------------------------------------------------------------
     async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
-                          names: Mapping[int, str]) -> int:
-        """Create a game and make it the chat's current game. Returns its id."""
+                          names: Mapping[int, str], *, announce: str | None = None,
+                          abandon: int | None = None) -> int:
+        """Create a game and make it the chat's current game, in one transaction with where its
+        announcements go (``announce``, as :meth:`set_announce`) and the game it replaces
+        recorded as ``"abandoned"`` (``abandon``: its id). Returns the new game's id."""
         async with self._write() as conn:
+            if abandon is not None:
+                await self._update_game(conn, abandon, "finished_at = ?, result = ?",
+                                        (time.time(), "abandoned"))
             await conn.execute_fetchall(
                 "INSERT INTO chats(chat) VALUES (?) ON CONFLICT(chat) DO NOTHING", (chat,))
             row = await conn.execute_insert(
-                "INSERT INTO games(chat, judge, config, names, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games(chat, judge, config, names, announce, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 (chat, judge, _dumps(dict(config)), _dumps({str(k): v for k, v in names.items()}),
-                 time.time()),
+                 announce, time.time()),
             )
             assert row is not None
             game_id = int(row[0])

@@ -343,3 +343,18 @@ def test_acknowledged_appends_survive_kill_9(db_path: Path) -> None:
             return len(rows)
 
     assert asyncio.run(count()) >= acknowledged
+
+
+async def test_a_new_game_is_created_with_its_group_and_the_game_it_replaces_in_one_go(
+        store: Store) -> None:
+    """A judge's new game keeps his linked group (announce) and records the game it replaces as
+    abandoned in the same transaction: a process that dies after it never leaves a game without
+    its group, nor two unfinished games in one chat."""
+    old = await store.create_game("tg:1", "tg:1", {"preset": "seed"}, {})
+    new = await store.create_game("tg:1", "tg:1", {"preset": "seed"}, {}, announce="tg:-100",
+                                  abandon=old)
+    assert await store.announce(new) == "tg:-100"
+    replaced = await store.game(old)
+    assert replaced is not None and replaced.finished and replaced.result == "abandoned"
+    current = await store.current_game("tg:1")
+    assert current is not None and current.id == new and not current.finished

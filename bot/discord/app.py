@@ -702,10 +702,10 @@ class DiscordReferee:
     # --- games ----------------------------------------------------------------------------------
     async def _create(self, home: str, user: str, config: rules.RulesConfig, *,
                       previous: Outcome | None, names: dict[int, str] | None = None,
-                      quiet: bool = False) -> Outcome:
+                      roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
         """A new game in the channel. An unfinished game is replaced only by its own judge (it
-        is recorded as abandoned); the linked club channel stays linked. Posts the news in the
-        channel; the caller shows the panel."""
+        is recorded as abandoned); the linked club channel stays linked; ``roles`` (R1.1), if
+        given, are entered at once. Posts the news in the channel; the caller shows the panel."""
         cat = await self.cat(home)
         club: str | None = None
         replaced = False
@@ -716,9 +716,9 @@ class DiscordReferee:
                 replaced = True
             club = await self._club(previous.game_id, home)
             await self._retire(home, previous)
-        outcome = await self.service.new_game(home, user, config, names, replace=True)
-        if club is not None:
-            await self.service.set_announce(outcome.game_id, club)
+        outcome = await self.service.new_game(home, user, config, names, replace=True, announce=club)
+        if roles is not None:
+            outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
         if not quiet:
             lines = [cat.text("console-replaced", game=previous.game_id)] if replaced and previous else []
             lines.append(cat.text("dc-new-game", game=outcome.game_id, judge=mention_user(user),
@@ -1030,13 +1030,12 @@ class DiscordReferee:
             return
         names = {s.number: s.name for s in state.seats if s.name}
         seats = await self._slots(current.game_id, home, SEAT_SLOT)
+        roles = tuple(s.role.value if s.role else None for s in state.seats) \
+            if state.roles_known else None
         outcome = await self._create(home, user, rules.PRESETS[name], previous=current, names=names,
-                                     quiet=True)
+                                     roles=roles, quiet=True)
         for seat, member in seats.items():  # the seating stays with the table
             await self.service.set_message(outcome.game_id, home, f"{SEAT_SLOT}{seat}", member)
-        if state.roles_known:
-            roles = tuple(s.role.value if s.role else None for s in state.seats)
-            outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
         cat = await self.cat(home)
         await self._post(home, cat.text("dc-preset", game=outcome.game_id,
                                         preset=cat.text(f"preset-{name}")))

@@ -565,9 +565,10 @@ class TelegramReferee:
     # --- games ----------------------------------------------------------------------------------
     async def _create(self, home: str, user: str, config: rules.RulesConfig, *,
                       previous: Outcome | None, names: dict[int, str] | None = None,
-                      quiet: bool = False) -> Outcome:
+                      roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
         """A new game in the judge's chat: an unfinished one of his is set aside, the linked
-        group stays linked. Posts the news (judge and group); the caller shows the panel."""
+        group stays linked; ``roles`` (R1.1), if given, are entered at once, before anything is
+        sent. Posts the news (judge and group); the caller shows the panel."""
         cat = await self.cat(home)
         lines: list[str] = []
         announce: str | None = None
@@ -579,9 +580,10 @@ class TelegramReferee:
                     lines.append(cat.text("console-replaced", game=previous.game_id))
             announce = await self._group(previous.game_id, home)
             await self._retire(previous.game_id, home)
-        outcome = await self.service.new_game(home, user, config, names, replace=True)
-        if announce is not None:
-            await self.service.set_announce(outcome.game_id, announce)
+        outcome = await self.service.new_game(home, user, config, names, replace=True,
+                                              announce=announce)
+        if roles is not None:
+            outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
         lines.append(cat.text("console-new-game", game=outcome.game_id,
                               preset=cat.text(f"preset-{config.preset}")))
         await self._send(home, "\n".join(lines))
@@ -791,15 +793,15 @@ class TelegramReferee:
         state = current.state
         if name not in rules.PRESETS or state.phase is not Phase.SETUP:
             raise ValueError(name)
-        await self._answer(query)
         if name == state.config.preset:
+            await self._answer(query)
             return
         names = {s.number: s.name for s in state.seats if s.name}
+        roles = tuple(s.role.value if s.role else None for s in state.seats) \
+            if state.roles_known else None
         outcome = await self._create(home, user, rules.PRESETS[name], previous=current, names=names,
-                                     quiet=True)
-        if state.roles_known:
-            roles = tuple(s.role.value if s.role else None for s in state.seats)
-            outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
+                                     roles=roles, quiet=True)
+        await self._answer(query)  # after the new game and its roles are stored
         await self._show_panel(home, outcome, fresh=True)
 
     # --- the group ------------------------------------------------------------------------------
