@@ -157,3 +157,30 @@ async def test_a_process_dying_at_the_time_up_edit_makes_it_after_the_restart(
                             and "время вышло" in (t.fake.message(judge, panel.message_id).text or ""),
                             timeout=5, what="the time-up edit after the restart")
         assert (await t.state()).speaker == 2  # the timer moves nothing (F24 §4.3.1)
+
+
+async def test_a_speech_ended_after_its_warning_is_shown_ended_even_if_the_process_dies(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#1's countdown says "10 seconds left" in the group; the judge ends the speech and the
+    process dies right after the commit: the group's line for #1 is not left saying "10 seconds
+    left" — its "ended" edit was queued with the action and is made after the restart."""
+    from bot.telegram.app import TelegramReferee
+
+    db = tmp_path / "db.sqlite3"
+    judge, group, people = make_world(fake)
+    async with bot_running(fake, db, scale=0.05) as (app, service):
+        t = Table(fake, app, service, judge, group, people)
+        await start_day_one(t)
+        message = timer_message(t, 1)
+        await fake.wait_for(lambda: "осталось 10 секунд" in (message.text or ""), timeout=5)
+
+        async def dies(self: TelegramReferee, *args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError()  # the process is gone right after the commit
+
+        monkeypatch.setattr(TelegramReferee, "_after_action", dies)
+        await t.say("/next")
+        monkeypatch.undo()
+        assert "окончено" not in (message.text or "")
+    async with bot_running(fake, db, scale=0.05) as (app, service):
+        await fake.wait_for(lambda: (message.text or "").endswith("⏹ Речь игрока №1: окончено."),
+                            timeout=5, what="#1's countdown shown ended")

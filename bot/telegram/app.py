@@ -409,6 +409,13 @@ class TelegramReferee:
             items: list[OutboxItem] = []
             if judge:
                 items.extend(OutboxItem(home, {"text": part}) for part in chunks(judge, MAX_TEXT))
+            turned = turn_key(before) != turn_key(outcome.state)
+            if turned:  # the speech that ends: its countdown shown stopped, queued with the action
+                plan["ended"] = await self.service.timer(outcome.game_id)
+                stopped = await self._stopped_item(plan["ended"])
+                if stopped is not None:
+                    items.append(stopped)
+                    plan["ended"], plan["stopped"] = None, stopped.chat
             index: int | None = None
             if group and public_msg and group_cat is not None:
                 text = (public_msg if timer is None
@@ -416,9 +423,8 @@ class TelegramReferee:
                 plan["group"], index = group, len(items)
                 items.append(OutboxItem(group, {"text": text}))
             plan["timer"] = timer
-            if turn_key(before) == turn_key(outcome.state):
+            if not turned:
                 return Staged(items)  # the same speech goes on: its timer too
-            plan["ended"] = await self.service.timer(outcome.game_id)  # the speech's that ends
 
             def stored(ids: Sequence[int]) -> dict[str, Any] | None:
                 if timer is None:
@@ -459,8 +465,8 @@ class TelegramReferee:
         if timer is not None:
             self._arm(game_id, timer)
         await self.outbox.flush(home)
-        if plan.get("group"):
-            await self.outbox.flush(plan["group"])
+        for chat in dict.fromkeys(c for c in (plan.get("stopped"), plan.get("group")) if c):
+            await self.outbox.flush(chat)
         self._views.pop(game_id, None)
         await self._show_panel(home, outcome)
 
@@ -493,6 +499,21 @@ class TelegramReferee:
             return
         await self.service.set_timer(game_id, None)
         await self._show_stopped(Timer.from_dict(data))
+
+    async def _stopped_item(self, data: dict[str, Any] | None) -> OutboxItem | None:
+        """The edit that shows an ended speech's countdown stopped (only one that said "10 s
+        left" or "paused" needs it), for the outbox; ``None`` when none is due or the message
+        carrying it is not known yet (:meth:`_show_stopped` does it after the commit)."""
+        if data is None:
+            return None
+        timer = Timer.from_dict(data)
+        if timer.stage not in (WARNED, PAUSED) or timer.group_chat is None \
+                or timer.group_message is None:
+            return None
+        timer.stage = "stopped"
+        cat = await self.cat(timer.group_chat)
+        return OutboxItem(timer.group_chat, {"text": timer.group_text(cat, self.clock()),
+                                             "message_id": timer.group_message}, kind="edit")
 
     async def _show_stopped(self, timer: Timer) -> None:
         """A speech's timer has stopped: a countdown left standing in the group would mislead."""
