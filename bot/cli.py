@@ -11,22 +11,30 @@
                                                          from the environment; --invite only
                                                          prints the link that adds the bot)
     mafia-referee both [--db PATH]                       both bots in one process, one game log
-    mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S]
+    mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S] [--lang ru|en]
                                                          the database (and the bot's heartbeat) is
-                                                         well: exit 0, else 1 (deploy/)
-    mafia-referee backup DEST [--db PATH]                an online backup of the database
+                                                         well: exit 0, else 1 (deploy/); S is a
+                                                         positive finite number of seconds
+    mafia-referee backup DEST [--db PATH] [--force] [--lang ru|en]
+                                                         an online backup of the database
+    mafia-referee --version                              the installed version
 
 ``main`` returns the exit status (0 ok; 1 a runtime failure or a disagreement; 2 bad input or
-settings); the console-script wrapper (:mod:`bot.entry`) passes it to ``sys.exit``.
+settings); the console-script wrapper (:mod:`bot.entry`) passes it to ``sys.exit``. A command line
+argparse cannot read is one line in the chosen language (``--lang``, else ``MAFIA_REFEREE_LANG``)
+with argparse's own reason, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import math
+import sqlite3
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Sequence, TextIO
+from typing import TYPE_CHECKING, Iterator, NoReturn, Sequence, TextIO
 
 from .i18n import DEFAULT_LANG, LANGS, catalog
 
@@ -35,20 +43,61 @@ if TYPE_CHECKING:
 
 COMMANDS = ("demo", "console", "replay", "telegram", "discord", "both", "health", "backup")
 EXIT_UNAVAILABLE = 2
+DISTRIBUTION = "mafia-referee"
+#: A Discord application (client) id is a snowflake: a positive 64-bit integer, at most 20 digits.
+MAX_SNOWFLAKE_DIGITS = 20
+
+
+class DatabaseNotWritable(sqlite3.OperationalError):
+    """SQLite could not open the database because ``path`` (the file, its ``-wal``/``-shm``, or
+    its folder) is not writable: said as such (:mod:`bot.entry`), not as a broken database."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors as one line in the chosen language (catalog ``cli-usage``):
+    argparse's own reason, then where to find the help; exit status 2."""
+
+    def __init__(self, *args: object, lang: str = DEFAULT_LANG, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lang = lang
+
+    def error(self, message: str) -> NoReturn:
+        line = catalog(self.lang).text("cli-usage", problem=message, prog=self.prog)
+        self.exit(EXIT_UNAVAILABLE, line + "\n")
+
+
+def installed_version() -> str:
+    """The installed distribution's version (``importlib.metadata``), or ``unknown`` when the
+    package is run from a tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 DB_HELP = "the SQLite database (default: MAFIA_REFEREE_DB, else ~/.local/share/mafia-referee/referee.sqlite3)"
 LANG_HELP = "the language of messages (default: MAFIA_REFEREE_LANG, else ru)"
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
+    parser = _Parser(
+        lang=lang,
         prog="mafia-referee",
         description="A referee for sports mafia (FIIM rules): the console, the Telegram and Discord "
                     "bots, and the tools around them. Without a command: the demo.",
         epilog="Exit status: 0 ok, 1 a runtime failure (or a replay that disagrees), "
                "2 bad input or settings.")
-    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}",
+                        help="print the installed version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}",
+                                parser_class=functools.partial(_Parser, lang=lang))
 
     demo = sub.add_parser("demo", help="play the shipped example game (the default command)")
     demo.add_argument("--db", type=Path, default=None,
@@ -90,11 +139,15 @@ def _parser() -> argparse.ArgumentParser:
     health.add_argument("--db", type=Path, default=None, help=DB_HELP)
     health.add_argument("--heartbeat", type=Path, default=None, metavar="FILE",
                         help="the heartbeat file (default: MAFIA_REFEREE_HEARTBEAT)")
-    health.add_argument("--max-age", type=float, default=None, metavar="SECONDS",
-                        help="also require a heartbeat younger than this")
+    health.add_argument("--max-age", default=None, metavar="SECONDS",
+                        help="also require a heartbeat younger than this (a positive number)")
+    health.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
     backup = sub.add_parser("backup", help="copy the database with SQLite's online backup")
     backup.add_argument("dest", help="a file, or a directory (for a dated file name)")
     backup.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    backup.add_argument("--force", action="store_true",
+                        help="replace an existing DEST that is not an SQLite database")
+    backup.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
     return parser
 
 
@@ -108,12 +161,26 @@ def _settings_lang() -> str:
         return DEFAULT_LANG
 
 
+def _usage_lang(args: Sequence[str]) -> str:
+    """The language of a command-line error: ``--lang X`` (or ``--lang=X``) when it is one we
+    have, else the configured one."""
+    for i, arg in enumerate(args):
+        value = None
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        if value in LANGS:
+            return value
+    return _settings_lang()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; no subcommand (or only options) plays the demo."""
     args_in = list(sys.argv[1:] if argv is None else argv)
-    if not args_in or (args_in[0].startswith("-") and args_in[0] not in ("-h", "--help")):
+    if not args_in or (args_in[0].startswith("-") and args_in[0] not in ("-h", "--help", "--version")):
         args_in.insert(0, "demo")
-    args = _parser().parse_args(args_in)
+    args = _parser(_usage_lang(args_in)).parse_args(args_in)
 
     if args.command == "demo":
         from .demo import run_demo
@@ -124,9 +191,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .settings import Settings
 
         settings = Settings()
-        return asyncio.run(run_console(args.db or settings.db, new=args.new, strict=args.strict,
-                                       lang=args.lang, default_lang=settings.lang,
-                                       stdin=script_input(sys.stdin)))
+        db = args.db or settings.db
+        try:
+            return asyncio.run(run_console(db, new=args.new, strict=args.strict,
+                                           lang=args.lang, default_lang=settings.lang,
+                                           stdin=script_input(sys.stdin)))
+        except sqlite3.Error as error:
+            raise _why_not_opened(db, error) from error
     if args.command == "replay":
         from .replay_cli import run_replay_cli
 
@@ -189,6 +260,18 @@ def _settings_with_db(db: Path | None) -> "Settings":
     return settings if db is None else settings.model_copy(update={"db": db})
 
 
+def _why_not_opened(db: Path, error: sqlite3.Error) -> sqlite3.Error:
+    """``error`` (SQLite could not open ``db``) as :class:`DatabaseNotWritable` when the file is
+    missing or is an SQLite database and the file, its ``-wal``/``-shm`` or its folder is not
+    writable (a read-only mount, another owner); else ``error`` itself (not a database: corrupt)."""
+    from .health import is_sqlite_file, unwritable
+
+    if db.exists() and not is_sqlite_file(db):
+        return error
+    place = unwritable(db)
+    return error if place is None else DatabaseNotWritable(place, str(error))
+
+
 def _probe_database(db: Path) -> None:
     """Open (create, migrate) and close the store at ``db`` before a bot connects anywhere: a
     database that cannot be opened is a bad setting (``sqlite3.Error``: exit 2 in
@@ -199,7 +282,10 @@ def _probe_database(db: Path) -> None:
         store = await Store.open(db)
         await store.close()
 
-    asyncio.run(probe())
+    try:
+        asyncio.run(probe())
+    except sqlite3.Error as error:
+        raise _why_not_opened(db, error) from error
 
 
 def _no_heartbeat(settings: "Settings", mode: str) -> None:
@@ -233,6 +319,9 @@ def _discord(db: Path | None, guild: int | None, invite: int | None) -> int:
     if invite is not None:
         from .discord.rights import invite_url
 
+        if invite < 1 or len(str(invite)) > MAX_SNOWFLAKE_DIGITS:
+            print(catalog(_settings_lang()).text("cli-bad-invite", value=str(invite)[:30]), file=sys.stderr)
+            return EXIT_UNAVAILABLE
         print(invite_url(invite))
         return 0
     settings = _settings_with_db(db)
@@ -264,20 +353,30 @@ def _both(db: Path | None = None) -> int:
     return run_both(settings)
 
 
+def max_age_seconds(text: str) -> float | None:
+    """``--max-age``: a positive finite number of seconds, else ``None`` (``nan`` would turn the
+    heartbeat check off, ``inf``/``1e400`` likewise, ``0`` and negatives would always fail)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
 def _deploy(args: argparse.Namespace) -> int:
     """``mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S]``: one line, exit 0
-    when well, 1 when not (Docker's HEALTHCHECK convention); ``mafia-referee backup DEST
-    [--db PATH]``: SQLite's online backup, safe while the bot runs (:mod:`bot.health`); exit 2
-    when it cannot be made."""
+    when well, 1 when not (Docker's HEALTHCHECK convention), 2 when ``S`` is not a positive finite
+    number of seconds; ``mafia-referee backup DEST [--db PATH] [--force]``: SQLite's online
+    backup, safe while the bot runs (:mod:`bot.health`); exit 2 when it cannot be made."""
     from . import health
     from .settings import Settings
 
     settings = Settings()
-    cat = catalog(settings.lang)
+    cat = catalog(args.lang or settings.lang)
     db = args.db or settings.db
     if args.command == "backup":
         try:
-            written, games = health.backup(db, args.dest)
+            written, games = health.backup(db, args.dest, force=args.force)
         except health.BackupError as error:
             # a source that is not a database, a destination that cannot be written or is the
             # live database itself: bad input, exit 2 (README)
@@ -285,7 +384,13 @@ def _deploy(args: argparse.Namespace) -> int:
             return EXIT_UNAVAILABLE
         print(cat.text("backup-done", path=str(written), count=games))
         return 0
-    verdict = health.check(db, heartbeat=args.heartbeat or settings.heartbeat, max_age=args.max_age)
+    max_age = None
+    if args.max_age is not None:
+        max_age = max_age_seconds(args.max_age)
+        if max_age is None:
+            print(cat.text("health-bad_max_age", value=str(args.max_age)[:40]), file=sys.stderr)
+            return EXIT_UNAVAILABLE
+    verdict = health.check(db, heartbeat=args.heartbeat or settings.heartbeat, max_age=max_age)
     print(cat.text(f"health-{verdict.code}", **verdict.params), file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
 

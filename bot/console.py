@@ -10,7 +10,9 @@ takes back its last action, game commands say it is over) until ``/new``. ``--ne
 unfinished game asks first, as ``/new`` does. A command made stale by another writer on the same
 database (a second console) is refused in the console's words, followed by the position.
 
-When stdin is not a terminal the commands are read line by line (blank lines and ``#`` comments
+At a terminal, Ctrl-C at the prompt quits at once with one line (every accepted command is already
+saved) and exit status 130; the line being typed is dropped, nothing else is. When stdin is not a
+terminal the commands are read line by line (blank lines and ``#`` comments
 skipped) and echoed after ``"> "``, so the output reads as a transcript. ``--strict`` ends the run
 with status 1 at the first refused command.
 
@@ -22,7 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +46,8 @@ from .service import Outcome, Service, ServiceError
 CHAT = "console:local"
 JUDGE = "console:judge"
 PROMPT = "> "
+#: The exit status after Ctrl-C at the prompt (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED = 130
 
 _REFUSALS = (CommandError, ServiceError, rules.RuleError)
 
@@ -240,11 +246,33 @@ def script_lines(lines: Iterable[str]) -> Iterator[str]:
             yield line
 
 
-async def _read_tty(prompt: str) -> str | None:
+class Interrupted(Exception):
+    """Ctrl-C at the prompt."""
+
+
+def _read_tty(prompt: str) -> str | None:
+    """One line typed at the terminal, ``None`` at end of input (Ctrl-D). Ctrl-C raises
+    :class:`Interrupted` at once.
+
+    ``input`` runs in the main thread, with Python's own SIGINT handler while it waits: in a
+    worker thread (``asyncio.to_thread``) the signal reached only asyncio's handler, which
+    cancelled the loop, and the process then waited for that thread's ``input`` to return — the
+    next Enter — and dropped the line typed. Blocking the event loop is harmless here: nothing
+    else runs in the console while it waits for the judge. readline (line editing) restores the
+    terminal when the signal interrupts it."""
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if in_main else None
+    if in_main:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return await asyncio.to_thread(input, prompt)
+        return input(prompt)
     except EOFError:
         return None
+    except KeyboardInterrupt:
+        raise Interrupted from None
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _emit(out: TextIO, lines: Iterable[str]) -> None:
@@ -258,7 +286,7 @@ async def run_console(db: Path, *, new: Union[bool, int] = False, strict: bool =
                       out: TextIO | None = None, default_lang: str = DEFAULT_LANG) -> int:
     """The console loop. Returns the exit status: 0, or 1 when ``strict`` and a command was
     refused (``new`` over an unfinished game counts as refused: it only asked, see
-    :meth:`Session.open`)."""
+    :meth:`Session.open`), or :data:`EXIT_INTERRUPTED` after Ctrl-C at a terminal's prompt."""
     with _logs_off_the_console():
         return await _run_console(db, new=new, strict=strict, lang=lang, stdin=stdin, out=out,
                                   default_lang=default_lang)
@@ -303,7 +331,12 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
         pending = None if interactive else script_lines(stdin)
         while True:
             if pending is None:
-                line = await _read_tty(PROMPT)
+                try:
+                    line = _read_tty(PROMPT)
+                except Interrupted:
+                    print(file=out)
+                    _emit(out, [session.cat.text("console-interrupted")])
+                    return EXIT_INTERRUPTED
                 if line is None:
                     print(file=out)
                     return 0

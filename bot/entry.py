@@ -2,8 +2,12 @@
 turned into one clear line (from the catalogs) and an exit status instead of a traceback.
 
 * a bad setting in the environment or ``.env`` (pydantic's ``ValidationError``) → status 2, the
-  common problems (a choice, a number out of range, not a number) in the catalog's words;
-* a database file that cannot be opened (not SQLite, read-only, a directory) → status 2;
+  common problems (a choice, a number out of range, not a number, not an http(s) URL) in the
+  catalog's words; an env file that is not UTF-8 or cannot be read (:class:`bot.settings.EnvFileError`)
+  → status 2, naming the file;
+* a database file that cannot be opened (not SQLite, read-only, a directory) → status 2; when it
+  is a good (or a missing) file whose folder or files are not writable
+  (:class:`bot.cli.DatabaseNotWritable`), the line says so;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
 
@@ -23,7 +27,7 @@ PREFIX = "MAFIA_REFEREE_"
 #: pydantic error types said in the user's language (catalog ``setting-problem-<type>``, cli.ftl);
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
-            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing")
+            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url")
 
 
 def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
@@ -52,7 +56,8 @@ def run() -> int:
     """The console-script entry point (``pyproject.toml``)."""
     from pydantic import ValidationError
 
-    from .cli import main
+    from .cli import DatabaseNotWritable, main
+    from .settings import EnvFileError
 
     cat = catalog(_lang())
     try:
@@ -69,6 +74,14 @@ def run() -> int:
             name = field.upper() if field.upper().startswith(PREFIX) else PREFIX + field.upper()
             print(cat.text("cli-bad-setting", name=name, problem=setting_problem(problem, cat)),
                   file=sys.stderr)
+        return EXIT_USAGE
+    except EnvFileError as error:
+        print(cat.text("cli-bad-env-file", path=error.path, problem=error.problem, detail=error.detail,
+                       offset=str(error.offset)),
+              file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseNotWritable as error:
+        print(cat.text("cli-db-not-writable", path=str(error.path), problem=error.problem), file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.Error as error:
         print(cat.text("cli-bad-database", problem=str(error)), file=sys.stderr)

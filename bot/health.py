@@ -11,6 +11,11 @@ systemd timer or a judge at the console runs beside the bot (``deploy/``).
 * :func:`backup` — SQLite's online backup (``sqlite3.Connection.backup``) into a new file: one
   consistent snapshot taken in one read transaction, safe while the bot writes (WAL: the writer is
   never blocked); written beside ``dest`` and renamed into place, so ``dest`` is never half a file.
+  It writes only a new file, an empty one, or over an earlier SQLite file (a backup): never over a
+  device, a FIFO, a link, a file that is not SQLite (unless ``force``) nor the live database's own
+  files.
+* :func:`unwritable` — the database file or folder a process cannot write (SQLite's WAL mode needs
+  ``-wal`` and ``-shm`` files beside the database), to say so instead of "restore a backup".
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -28,11 +34,16 @@ from typing import Any, Awaitable, Callable
 from storage.migrate import bundled
 
 #: The ``code`` of a :class:`Health`; catalog key ``health-<code>`` (``bot/locales/*/deploy.ftl``).
-HEALTH_CODES = ("ok", "no_database", "bad_database", "old_schema", "new_schema",
+HEALTH_CODES = ("ok", "no_database", "bad_database", "read_only", "old_schema", "new_schema",
                 "no_heartbeat_setting", "no_heartbeat", "stale_heartbeat")
 #: The ``code`` of a :class:`BackupError`; catalog key ``backup-<code>``.
-BACKUP_CODES = ("no_database", "bad_source", "same_file", "failed")
+BACKUP_CODES = ("no_database", "bad_source", "empty_dest", "same_file", "not_a_file", "not_sqlite",
+                "failed")
 BUSY_TIMEOUT_S = 5.0
+#: The first 16 bytes of every SQLite 3 database file (https://sqlite.org/fileformat.html §1.3.1).
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: The files SQLite keeps beside a database ``X``: ``X-wal``, ``X-shm`` (WAL mode), ``X-journal``.
+COMPANIONS = ("-wal", "-shm", "-journal")
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +80,10 @@ def _games(conn: sqlite3.Connection) -> int:
 
 def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = None,
           now: Callable[[], float] = time.time) -> Health:
-    """The health of the database at ``db`` and, with ``max_age``, of the bot's heartbeat."""
+    """The health of the database at ``db`` and, with ``max_age`` (seconds, positive and finite:
+    ``bot.cli`` refuses anything else), of the bot's heartbeat. A file that begins as an SQLite
+    database but cannot be opened because it, its ``-wal``/``-shm`` or its folder is not writable
+    is ``read_only`` (nothing to restore), anything else SQLite refuses is ``bad_database``."""
     if not db.is_file():
         return Health("no_database", {"path": str(db)})
     expected = len(bundled())
@@ -85,6 +99,9 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
         finally:
             conn.close()
     except sqlite3.Error as error:
+        place = unwritable(db) if is_sqlite_file(db) else None
+        if place is not None:  # a good file SQLite cannot open for writing: no restore needed
+            return Health("read_only", {"path": str(place), "problem": str(error)})
         return Health("bad_database", {"path": str(db), "problem": str(error)})
     if max_age is not None:
         if heartbeat is None:
@@ -101,6 +118,33 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
             return Health("stale_heartbeat", {"path": str(heartbeat), "age": str(round(age)),
                                               "limit": str(round(max_age))})
     return Health("ok", {"path": str(db), "version": version, "count": games})
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file that begins with :data:`SQLITE_HEADER`."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # never open a FIFO (it would block) or a device
+            return False
+        with open(path, "rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def unwritable(db: Path) -> Path | None:
+    """The first of the database's folder (or the nearest existing one above, which the folder
+    would be created in), the database file and its ``-wal``/``-shm`` files (those that exist)
+    that this process may not write (``os.access``, which also sees a read-only mount, even as
+    root), else ``None``. SQLite in WAL mode writes all of them, even to read."""
+    folder = db.parent
+    while not folder.exists() and folder != folder.parent:  # the console creates missing folders
+        folder = folder.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+        return folder
+    for place in (db, *(Path(f"{db}{suffix}") for suffix in COMPANIONS[:2])):
+        if place.exists() and not os.access(place, os.W_OK):
+            return place
+    return None
 
 
 #: The first word of the heartbeat file written by a mode that does not beat (:func:`mark_no_heartbeat`).
@@ -176,6 +220,30 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _live_files(db: Path) -> tuple[Path, ...]:
+    """The live database and the files SQLite keeps beside it (:data:`COMPANIONS`)."""
+    return (db, *(Path(f"{db}{suffix}") for suffix in COMPANIONS))
+
+
+def _check_target(db: Path, target: Path, *, force: bool) -> None:
+    """Refuse (:class:`BackupError`) a ``target`` that is one of the live database's files
+    (``same_file``), that exists and is not a regular file — a device such as ``/dev/null``, a
+    FIFO, a socket, a symbolic link, a folder (``not_a_file``) — or a non-empty regular file that
+    is not an SQLite database (``not_sqlite``: it would be lost) unless ``force``."""
+    if any(_same_file(live, target) for live in _live_files(db)):
+        raise BackupError("same_file", path=str(target))
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise BackupError("failed", path=str(target), problem=error.strerror or str(error)) from error
+    if not stat.S_ISREG(info.st_mode):
+        raise BackupError("not_a_file", path=str(target))
+    if info.st_size and not force and not is_sqlite_file(target):
+        raise BackupError("not_sqlite", path=str(target))
+
+
 def _check_source(db: Path) -> None:
     """The source opens as an SQLite database with a ``games`` table, or :class:`BackupError`
     ``bad_source`` names it (not the destination) as the problem."""
@@ -189,17 +257,22 @@ def _check_source(db: Path) -> None:
         raise BackupError("bad_source", path=str(db), problem=str(error)) from error
 
 
-def backup(db: Path, dest: str | os.PathLike[str]) -> tuple[Path, int]:
+def backup(db: Path, dest: str | os.PathLike[str], *, force: bool = False) -> tuple[Path, int]:
     """Copy the database at ``db`` to ``dest`` (a file, or a directory for a dated file) with
     SQLite's online backup; returns the file written and its number of games (read back from
-    the copy, which is checked with ``PRAGMA quick_check``). Refused (:class:`BackupError`): no
-    database at ``db`` or not one (``no_database``, ``bad_source``), ``dest`` is the live database
-    itself (``same_file``: the copy would replace it), ``dest`` cannot be written (``failed``)."""
+    the copy, which is checked with ``PRAGMA quick_check``). Refused (:class:`BackupError`),
+    nothing written: no database at ``db`` or not one (``no_database``, ``bad_source``), an empty
+    ``dest`` (``empty_dest``), ``dest`` is the live database or its ``-wal``/``-shm``/``-journal``
+    file (``same_file``: the copy would replace it), ``dest`` exists and is not a regular file
+    (``not_a_file``: ``/dev/null``, a FIFO, a link), ``dest`` is a non-empty file that is not an
+    SQLite database and ``force`` is not given (``not_sqlite``), ``dest`` cannot be written
+    (``failed``)."""
+    if not str(dest).strip():
+        raise BackupError("empty_dest")
     if not db.is_file():
         raise BackupError("no_database", path=str(db))
     target = backup_path(dest)
-    if _same_file(db, target):
-        raise BackupError("same_file", path=str(target))
+    _check_target(db, target, force=force)
     _check_source(db)
     partial = target.with_name(f".{target.name}.partial")
     try:

@@ -4,9 +4,10 @@ rules engine.
 Reads a Polemica v4 or MafiaRatings JSON record, replays it under the rules it was played by
 (:func:`rules.records.replay`) and prints the engine's announcements, then the comparison with
 the record. Exit status: 0 the replay agrees with the record, 1 it disagrees, 2 the file is
-unreadable (missing, over :data:`MAX_BYTES`, not JSON, nested deeper than Python can read, a
-list of a known section that is ``null`` or longer than :data:`MAX_ENTRIES`) or the record
-carries an option or value the importer does not know.
+unreadable (missing; over :data:`MAX_BYTES`, and then read no further, even from a device or a
+pipe; not JSON; nested deeper than Python can read; a list of a known section that is ``null`` or
+longer than :data:`MAX_ENTRIES`) or the record carries an option or value the importer does not
+know.
 
 Announcements and the comparison are printed from the message catalogs (``--lang``, default
 ``MAFIA_REFEREE_LANG``; private notices too: the record's roles are known); the importer's notes
@@ -52,16 +53,21 @@ class Unreadable(Exception):
 
 
 def _load(path: str | Path, cat: Catalog) -> Any:
-    """The JSON in ``path``: its size checked first, its nesting depth caught."""
+    """The JSON in ``path``: a regular file's size checked before reading; from anything else (a
+    device such as ``/dev/zero``, a FIFO, ``/dev/stdin``, whose size says nothing) at most
+    :data:`MAX_BYTES` + 1 bytes are read and the extra byte refuses it; the nesting depth caught."""
     size = os.stat(path).st_size
     if size > MAX_BYTES:
         raise Unreadable(cat.text("replay-too-large", size=str(size // (1024 * 1024) or 1),
                                   limit=str(MAX_BYTES // (1024 * 1024))))
-    with open(path, encoding="utf-8") as handle:
-        try:
-            return json.load(handle)
-        except RecursionError:
-            raise Unreadable(cat.text("replay-too-deep")) from None
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise Unreadable(cat.text("replay-too-large-stream", limit=str(MAX_BYTES // (1024 * 1024))))
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise Unreadable(cat.text("replay-too-deep")) from None
 
 
 def _check_shape(record: Any, cat: Catalog) -> None:

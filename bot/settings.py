@@ -40,7 +40,10 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused
   (1–256 characters of ``A-Z a-z 0-9 _ -``).
 
-Tokens are :class:`pydantic.SecretStr`: they never show in a repr or a log line.
+The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``) must be ``http://`` or
+``https://`` URLs with a host (an empty value is "unset"). Tokens are :class:`pydantic.SecretStr`:
+they never show in a repr or a log line. An env file that cannot be read or is not UTF-8 raises
+:class:`EnvFileError` (one line and exit status 2 in :mod:`bot.entry`), never a traceback.
 """
 
 from __future__ import annotations
@@ -48,14 +51,63 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+class EnvFileError(Exception):
+    """The env file at ``path`` cannot be used: ``problem`` is ``"encoding"`` (not UTF-8: the
+    first offending byte as ``0xNN`` in ``detail``, its offset in bytes in ``offset``) or
+    ``"unreadable"`` (the OS error in ``detail``)."""
+
+    def __init__(self, path: str, problem: str, detail: str, offset: int = 0) -> None:
+        super().__init__(f"{path}: {problem}: {detail}")
+        self.path = path
+        self.problem = problem
+        self.detail = detail
+        self.offset = offset  # of the first byte that is not UTF-8 (``encoding``)
+
+
+def _env_files(env_file: Any) -> list[Path]:
+    """``env_file`` (pydantic-settings: one path, a sequence of them, or ``None``) as paths."""
+    if env_file is None:
+        return []
+    if isinstance(env_file, (str, os.PathLike)):
+        return [Path(env_file)]
+    return [Path(item) for item in env_file]
+
+
+def check_env_files(env_file: Any, encoding: str = "utf-8") -> None:
+    """Raise :class:`EnvFileError` for the first existing env file that cannot be read or decoded
+    with ``encoding``; pydantic-settings would raise a bare ``UnicodeDecodeError``/``OSError``."""
+    for path in _env_files(env_file):
+        if not path.is_file():  # pydantic-settings skips a missing one (and a folder) too
+            continue
+        try:
+            path.read_bytes().decode(encoding)
+        except UnicodeDecodeError as error:
+            byte = error.object[error.start:error.start + 1].hex()
+            raise EnvFileError(str(path), "encoding", f"0x{byte}", error.start) from None
+        except OSError as error:
+            raise EnvFileError(str(path), "unreadable", error.strerror or str(error)) from None
+
+
+def http_url(value: str | None) -> str | None:
+    """An ``http://`` or ``https://`` URL with a host; ``None`` or an empty value is "unset"."""
+    if value is None or not value.strip():
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise PydanticCustomError("http_url", "must be an http:// or https:// URL")
+    return value.strip()
 
 
 def default_db_path() -> Path:
@@ -107,6 +159,21 @@ class Settings(BaseSettings):
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     telegram_webhook_secret: SecretStr | None = None
+
+    def __init__(self, **values: Any) -> None:
+        """Read the environment and the env file (``_env_file`` overrides ``.env``); an env file
+        that is not UTF-8 or cannot be read is :class:`EnvFileError`, not a traceback."""
+        env_file = values.get("_env_file", self.model_config.get("env_file"))
+        encoding = values.get("_env_file_encoding") or self.model_config.get("env_file_encoding") or "utf-8"
+        check_env_files(env_file, encoding)
+        super().__init__(**values)
+
+    @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        """The Bot API server and the webhook are reached over HTTP(S): anything else is a typo
+        that would otherwise surface later as "cannot reach Telegram" (exit 1, restarted)."""
+        return http_url(value)
 
     @field_validator("telegram_webhook_secret")
     @classmethod

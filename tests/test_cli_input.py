@@ -77,3 +77,68 @@ def test_the_installed_command_reads_cp1251_in_a_c_locale(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     assert b"Traceback" not in done.stderr
     assert _names(db) == {1: "Иван", 2: "Пётр"}
+
+
+# --- replay: a file whose size says nothing ---------------------------------------------------------
+
+def test_replay_reads_no_further_than_its_limit_from_a_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``replay /dev/zero`` read without end (its ``st_size`` is 0, like a FIFO's or /dev/stdin's):
+    at most the limit + 1 byte is read, then refused in one line, exit 2."""
+    from bot import replay_cli
+    from bot.i18n import catalog
+
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero on this system")
+    monkeypatch.setattr(replay_cli, "MAX_BYTES", 64 * 1024)
+    out = io.StringIO()
+    assert replay_cli.run_replay_cli("/dev/zero", False, out, lang="en") == 2
+    cat = catalog("en")
+    reason = cat.text("replay-too-large-stream", limit="0")
+    assert out.getvalue().strip() == cat.text("replay-error", kind="unreadable", file="/dev/zero",
+                                              field="", message=reason)
+
+
+def test_replay_of_a_fifo_over_the_limit_stops_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FIFO (``replay <(…)``) that would feed 1 MB against a 64 KB limit: refused after the limit
+    + 1 byte, the writer is cut off (EPIPE), exit 2, well within the timeout."""
+    import threading
+
+    from bot import replay_cli
+
+    monkeypatch.setattr(replay_cli, "MAX_BYTES", 64 * 1024)
+    fifo = tmp_path / "record.json"
+    os.mkfifo(fifo)
+    fed: list[int] = []
+
+    def feed() -> None:
+        written = 0
+        try:
+            with open(fifo, "wb") as pipe:
+                while written < 1024 * 1024:
+                    written += pipe.write(b" " * 4096)
+        except BrokenPipeError:
+            pass
+        fed.append(written)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    out = io.StringIO()
+    assert replay_cli.run_replay_cli(fifo, True, out, lang="en") == 2
+    writer.join(timeout=10)
+    assert fed and fed[0] < 1024 * 1024
+    assert '"error": "unreadable"' in out.getvalue()
+
+
+def test_replay_of_a_small_record_from_a_fifo_still_works(tmp_path: Path) -> None:
+    """Under the limit a FIFO reads as a file does: ``{}`` is not a record (exit 2, the importer's
+    reason), not "too large"."""
+    import threading
+
+    from bot import replay_cli
+
+    fifo = tmp_path / "record.json"
+    os.mkfifo(fifo)
+    threading.Thread(target=lambda: fifo.write_bytes(b"{}"), daemon=True).start()
+    out = io.StringIO()
+    assert replay_cli.run_replay_cli(fifo, True, out, lang="en") == 2
+    assert '"error": "record"' in out.getvalue()

@@ -304,3 +304,66 @@ def test_the_new_flag_given_twice_on_the_command_line(monkeypatch, capsys, db_pa
     assert stored(db_path)[0] == first_id
     status, _ = run(monkeypatch, capsys, db_path, "", "--new", "--new")
     assert status == 0 and stored(db_path)[0] != first_id
+
+
+# --- Ctrl-C at a terminal's prompt ------------------------------------------------------------------
+
+def _pty_read_until(fd: int, token: bytes, timeout: float) -> bytes:
+    """What the pty printed until ``token`` appeared, the child closed it, or ``timeout`` passed."""
+    import os
+    import select
+    import time
+
+    buf = b""
+    end = time.monotonic() + timeout
+    while token not in buf and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the child is gone
+            break
+        if not chunk:
+            break
+        buf += chunk
+    return buf
+
+
+def test_ctrl_c_at_the_prompt_quits_at_once_and_keeps_the_game(tmp_path: Path) -> None:
+    """In a real terminal Ctrl-C did nothing visible, then swallowed the next command and exited
+    130. Now: one line at once (the game is saved), exit 130, and every accepted command is in
+    the store — the judge resumes with ``mafia-referee console``."""
+    import os
+    import sys
+    import time
+
+    pty = pytest.importorskip("pty")
+    db = tmp_path / "referee.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAFIA_REFEREE_")}
+    env["MAFIA_REFEREE_LANG"] = "en"
+    status: int | None = None
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the console at a terminal
+        os.chdir(tmp_path)
+        os.execve(sys.executable, [sys.executable, "-m", "bot", "console", "--db", str(db)], env)
+    try:
+        assert _pty_read_until(fd, b"> ", 30).endswith(b"> ")
+        os.write(fd, "/name 1 Анна\r".encode())
+        assert _pty_read_until(fd, b"> ", 30).endswith(b"> ")
+        start = time.monotonic()
+        os.write(fd, b"\x03")
+        said = _pty_read_until(fd, catalog("en").text("console-interrupted").encode(), 5)
+        assert catalog("en").text("console-interrupted").encode() in said
+        while status is None and time.monotonic() - start < 5:
+            done, raw = os.waitpid(pid, os.WNOHANG)
+            status = os.waitstatus_to_exitcode(raw) if done else None
+            time.sleep(0.02)
+        assert status == console.EXIT_INTERRUPTED
+    finally:
+        if status is None:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    _, state, _ = stored(db)
+    assert state.seat(1).name == "Анна"

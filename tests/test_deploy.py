@@ -18,6 +18,7 @@ import re
 import shlex
 import signal
 import sqlite3
+import stat
 import sys
 import time
 import tomllib
@@ -28,7 +29,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot import health, logs
-from bot.cli import COMMANDS, _parser, main
+from bot.cli import COMMANDS, _parser, main, max_age_seconds
 from bot.i18n import LANGS, catalog
 from bot.telegram.webhook import START_RETRIES
 from bot.settings import Settings
@@ -162,6 +163,42 @@ def test_the_backup_timer_runs_the_backup_script() -> None:
     assert "OnCalendar" in _unit(DEPLOY / "mafia-referee-backup.timer")
 
 
+def test_the_health_timer_restarts_a_stuck_bot() -> None:
+    """systemd's ``Restart=on-failure`` sees only a process that exits; a stuck event loop never
+    does. ``mafia-referee-health.timer`` runs ``mafia-referee-health.service`` every minute: its
+    ``ExecStart`` is a real ``health --max-age`` (the Dockerfile's limit) on the bot's database and
+    heartbeat, skipped while the bot is not active (a bot stopped on purpose stays stopped), and
+    on exit status 1 (unhealthy; not 2, a bad setting) it restarts the bot's unit, as root."""
+    unit = _unit(DEPLOY / "mafia-referee-health.service")
+    bot = _unit(DEPLOY / "mafia-referee.service")
+    (exec_start,) = unit["ExecStart"]
+    argv = shlex.split(exec_start)
+    assert Path(argv[0]).is_absolute() and argv[0] == shlex.split(bot["ExecStart"][0])[0]
+    _assert_runs_a_subcommand(argv)
+    args = _parser().parse_args(argv[1:])
+    assert args.command == "health" and max_age_seconds(args.max_age) == 120
+    (check,) = _instruction("HEALTHCHECK")
+    assert f"--max-age {args.max_age}" in " ".join(json.loads(check[check.index("CMD") + 3:].strip()))
+    # The same user, database and heartbeat file as the bot.
+    assert unit["User"] == bot["User"] and unit["Type"] == ["oneshot"]
+    assert sorted(unit["Environment"]) == sorted(value for value in bot["Environment"])
+    assert unit["StateDirectory"] == bot["StateDirectory"]
+    assert "RuntimeDirectory" not in unit  # it would remove the bot's /run folder when it stops
+    (condition,) = unit["ExecCondition"]
+    assert shlex.split(condition)[1:] == ["is-active", "--quiet", "mafia-referee.service"]
+    (restart,) = unit["ExecStopPost"]
+    assert restart.startswith("+/bin/sh -c ")  # "+": as root, systemctl may restart a unit
+    script = shlex.split(restart[1:])[2]
+    assert '[ "$$EXIT_STATUS" = 1 ]' in script and "is-active --quiet mafia-referee.service" in script
+    assert "restart --no-block mafia-referee.service" in script
+    assert (DEPLOY / "mafia-referee.service").exists()
+    timer = _unit(DEPLOY / "mafia-referee-health.timer")
+    assert timer["OnUnitActiveSec"] == ["1min"] and timer["OnBootSec"]
+    assert timer["WantedBy"] == ["timers.target"]
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "mafia-referee-health.timer" in readme and "autoheal" in readme
+
+
 def _dockerfile() -> list[str]:
     """The Dockerfile's instructions, continuation lines joined."""
     text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text("utf-8"))
@@ -180,7 +217,7 @@ def test_the_dockerfiles_cmd_and_healthcheck_run_real_subcommands() -> None:
     argv = json.loads(check[check.index("CMD") + len("CMD"):].strip())
     _assert_runs_a_subcommand(argv)
     args = _parser().parse_args(argv[1:])
-    assert args.command == "health" and args.max_age == 120
+    assert args.command == "health" and max_age_seconds(args.max_age) == 120
 
 
 def test_the_image_runs_as_a_user_with_the_database_on_the_volume() -> None:
@@ -204,6 +241,8 @@ def test_compose_runs_the_image_with_the_env_file_and_the_volume() -> None:
     assert re.search(r"^\s*dockerfile:\s*deploy/Dockerfile\s*$", text, re.M)
     assert re.search(r"^\s*env_file:\s*\n\s*-\s*\.env\s*$", text, re.M)
     assert re.search(r"^\s*restart:\s*unless-stopped\s*$", text, re.M)
+    # Docker does not restart an unhealthy container: the label is what an autoheal container uses.
+    assert re.search(r"^\s*labels:\s*\n\s*autoheal:\s*\"true\"\s*$", text, re.M)
     assert re.search(r"^\s*-\s*referee-data:/data\s*$", text, re.M)
 
 
@@ -371,6 +410,199 @@ def test_backup_of_a_source_that_is_not_a_database_blames_the_source(
     assert err.startswith(_en("backup-bad_source", path=str(bad), problem="").split(":")[0] + ":")
     assert str(bad) in err and str(dest) not in err
     assert not dest.exists()
+
+
+def _club(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A real database with one game (the demo's), output cleared."""
+    db = clean_env / "club.sqlite3"
+    assert main(["demo", "--db", str(db), "--lang", "en"]) == 0
+    capsys.readouterr()
+    return db
+
+
+def _refused(capsys: pytest.CaptureFixture[str], key: str, **params: Any) -> None:
+    """One line on stderr, exactly the catalog's ``key``; nothing on stdout; no traceback."""
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.strip() == _en(key, **params)
+
+
+def test_backup_refuses_an_empty_destination(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``backup ''`` wrote a dated file into the current folder: an empty DEST is no DEST."""
+    db = _club(clean_env, capsys)
+    for dest in ("", "  "):
+        assert main(["backup", dest, "--db", str(db)]) == 2
+        _refused(capsys, "backup-empty_dest")
+    assert sorted(p.name for p in clean_env.iterdir()) == ["club.sqlite3"]
+
+
+def test_backup_never_replaces_what_is_not_a_regular_file(clean_env: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``backup /dev/null`` replaced the device by a file (as root): a DEST that exists and is not a
+    regular file — a FIFO, a symbolic link, a character device — is refused and left as it was.
+    (Staged in the test's folder, never on /dev itself.)"""
+    db = _club(clean_env, capsys)
+    fifo = clean_env / "pipe"
+    os.mkfifo(fifo)
+    target = clean_env / "elsewhere.txt"
+    target.write_text("keep me\n", encoding="utf-8")
+    link = clean_env / "link.sqlite3"
+    link.symlink_to(target)
+    dests = [fifo, link]
+    device = clean_env / "null"
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        dests.append(device)
+    except (PermissionError, OSError):  # not root: the FIFO and the link stand for it
+        pass
+    for dest in dests:
+        before = os.lstat(dest)
+        assert main(["backup", str(dest), "--db", str(db), "--force"]) == 2
+        _refused(capsys, "backup-not_a_file", path=str(dest))
+        after = os.lstat(dest)
+        assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert target.read_text(encoding="utf-8") == "keep me\n"
+    assert not list(clean_env.glob(".*partial"))
+
+
+def test_backup_keeps_a_file_that_is_not_a_database_unless_forced(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An existing text file is not overwritten by a backup (it would be lost) unless the admin
+    says ``--force``; an earlier backup (an SQLite file) and an empty file are replaced as before."""
+    db = _club(clean_env, capsys)
+    text = clean_env / "mixed.txt"
+    text.write_text("notes of the club\n", encoding="utf-8")
+    assert main(["backup", str(text), "--db", str(db)]) == 2
+    _refused(capsys, "backup-not_sqlite", path=str(text))
+    assert text.read_text(encoding="utf-8") == "notes of the club\n"
+    assert main(["backup", str(text), "--db", str(db), "--force"]) == 0
+    assert health.check(text).ok
+    capsys.readouterr()
+    assert main(["backup", str(text), "--db", str(db)]) == 0  # now an SQLite file: a backup again
+    empty = clean_env / "empty.sqlite3"
+    empty.touch()
+    assert main(["backup", str(empty), "--db", str(db)]) == 0
+    assert health.check(empty).ok
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+async def test_backup_refuses_the_live_databases_own_files(
+        clean_env: Path, capsys: pytest.CaptureFixture[str], suffix: str) -> None:
+    """The live database's ``-wal``/``-shm``/``-journal`` are part of it: a copy over them would
+    corrupt it. Refused, also under another spelling of the path, and the file is left alone."""
+    db = await asyncio.to_thread(_club, clean_env, capsys)
+    store = await Store.open(db)  # an open connection in WAL mode: -wal and -shm exist
+    try:
+        companion = Path(f"{db}{suffix}")
+        existed = companion.exists()
+        before = companion.read_bytes() if existed else None
+        for dest in (str(companion), f"{clean_env}/sub/../{companion.name}"):
+            assert await asyncio.to_thread(main, ["backup", dest, "--db", str(db), "--force"]) == 2
+            _refused(capsys, "backup-same_file", path=dest)
+        assert companion.exists() == existed
+        if existed:
+            assert companion.read_bytes() == before
+    finally:
+        await store.close()
+    assert health.check(db).ok
+
+
+# --- health: its arguments and a read-only database ----------------------------------------------
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e400", "0", "-5", "abc", ""])
+async def test_health_max_age_must_be_a_positive_finite_number(
+        clean_env: Path, capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """``--max-age nan`` passed a two-day-old heartbeat (every comparison with NaN is false), ``inf``
+    and ``1e400`` too, and ``0``/``-5`` always failed: refused, one line, exit 2."""
+    db = clean_env / "referee.sqlite3"
+    await (await Store.open(db)).close()
+    beat = clean_env / "heartbeat"
+    health.touch_heartbeat(beat)
+    old = time.time() - 2 * 86400
+    os.utime(beat, (old, old))
+    assert main(["health", "--db", str(db), "--heartbeat", str(beat), f"--max-age={value}"]) == 2
+    _refused(capsys, "health-bad_max_age", value=value)
+
+
+def test_health_and_backup_speak_the_language_asked_for(clean_env: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang`` wins over ``MAFIA_REFEREE_LANG`` (en here) for ``health`` and ``backup`` too."""
+    db = _club(clean_env, capsys)
+    assert main(["health", "--db", str(db), "--max-age=0", "--lang", "ru"]) == 2
+    assert capsys.readouterr().err.strip() == catalog("ru").text("health-bad_max_age", value="0")
+    assert main(["backup", "", "--db", str(db), "--lang", "ru"]) == 2
+    assert capsys.readouterr().err.strip() == catalog("ru").text("backup-empty_dest")
+
+
+def test_health_max_age_reads_seconds() -> None:
+    assert max_age_seconds("120") == 120 and max_age_seconds("0.5") == 0.5
+    assert max_age_seconds("1e400") is None and max_age_seconds("nan") is None
+
+
+def _read_only_mount(folder: Path) -> list[str] | None:
+    """A command prefix that runs a command with ``folder`` bind-mounted read-only (a user and
+    mount namespace: ``unshare -rm``), as a read-only volume is; ``None`` where that cannot be
+    done. Root ignores permission bits, a read-only mount stops it too."""
+    import shutil
+    import subprocess
+
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return None
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"'
+    prefix = ["unshare", "-rm", "sh", "-c", script, str(folder)]
+    probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=30)
+    return prefix if probe.returncode == 0 else None
+
+
+@pytest.mark.parametrize("command", ["health", "console"])
+async def test_a_database_in_a_read_only_folder_is_said_so(clean_env: Path, command: str) -> None:
+    """A good database in a folder that cannot be written (SQLite's WAL needs ``-shm``/``-wal``
+    beside it): ``health`` and ``console`` say the folder is not writable — never "restore it from
+    a backup", which could lose data — and the file is left as it was."""
+    import subprocess
+
+    folder = clean_env / "ro"
+    folder.mkdir()
+    db = folder / "ro.sqlite3"
+    store = await Store.open(db)
+    await store.create_game("console:local", "console:judge", {"preset": "seed"}, {1: "Ann"})
+    await store.close()
+    for extra in ("-wal", "-shm"):
+        Path(f"{db}{extra}").unlink(missing_ok=True)
+    before = db.read_bytes()
+    prefix = _read_only_mount(folder)
+    if prefix is None:
+        if os.geteuid() == 0:
+            pytest.skip("cannot make a read-only folder here: root ignores modes and unshare is unavailable")
+        folder.chmod(0o555)
+        prefix = []
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX)} | {"MAFIA_REFEREE_LANG": "en"}
+    try:
+        done = subprocess.run([*prefix, sys.executable, "-m", "bot", command, "--db", str(db)],
+                              input="/status\n", capture_output=True, text=True, timeout=60,
+                              cwd=clean_env, env=env)
+    finally:
+        folder.chmod(0o755)
+    assert "Traceback" not in done.stderr and "backup" not in done.stderr.lower()
+    (line,) = done.stderr.strip().splitlines()
+    if command == "health":
+        assert done.returncode == 1
+        assert line.startswith(_en("health-read_only", path=str(folder), problem="").split(":")[0] + ":")
+    else:
+        assert done.returncode == 2
+        assert line.startswith(_en("cli-db-not-writable", path=str(folder), problem="").split("(")[0])
+    assert str(folder) in line
+    assert db.read_bytes() == before
+
+
+def test_health_still_advises_a_restore_for_a_file_that_is_not_a_database(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a good SQLite file gets the "not writable" verdict: a corrupt one in a read-only folder
+    is still ``bad_database`` (restore it)."""
+    db = clean_env / "referee.sqlite3"
+    db.write_bytes(b"this is not SQLite\n" * 300)
+    monkeypatch.setattr(health.os, "access", lambda *_args, **_kw: False)
+    assert health.check(db).code == "bad_database"
 
 
 # --- the heartbeat in every long-running mode -------------------------------------------------------
@@ -687,6 +919,12 @@ def test_discord_voice_warnings_are_silenced(restore_logging: None, capsys: pyte
     ("en", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT", "70000", "setting-problem-less_than_equal", {"limit": "65535"}),
     ("ru", "MAFIA_REFEREE_TELEGRAM_PANEL_LAG", "abc", "setting-problem-int_parsing", {"value": "abc"}),
     ("en", "MAFIA_REFEREE_HEARTBEAT_INTERVAL", "soon", "setting-problem-float_parsing", {"value": "soon"}),
+    # Bot API setWebhook and the base URL are HTTP(S): anything else was accepted (the webhook)
+    # or ended in exit 1 — restarted every 5 s by systemd — instead of exit 2.
+    ("ru", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "ftp://x", "setting-problem-http_url", {"value": "ftp://x"}),
+    ("en", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "notaurl", "setting-problem-http_url", {"value": "notaurl"}),
+    ("en", "MAFIA_REFEREE_TELEGRAM_BASE_URL", "notaurl", "setting-problem-http_url", {"value": "notaurl"}),
+    ("ru", "MAFIA_REFEREE_TELEGRAM_BASE_FILE_URL", "https://", "setting-problem-http_url", {"value": "https://"}),
 ])
 def test_a_bad_setting_is_said_in_the_users_language(
         clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -701,6 +939,100 @@ def test_a_bad_setting_is_said_in_the_users_language(
     problem = catalog(lang).text(key, **{"limit": "", "value": "", "expected": "", **params})
     assert capsys.readouterr().err.strip() == catalog(lang).text("cli-bad-setting", name=variable, problem=problem)
     assert "Input should" not in problem
+
+
+def test_http_urls_are_accepted_and_an_empty_one_is_unset(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "https://referee.example.org/telegram/hook")
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_URL", "http://127.0.0.1:8081/bot")
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_FILE_URL", "")
+    loaded = Settings()
+    assert loaded.telegram_webhook_url == "https://referee.example.org/telegram/hook"
+    assert loaded.telegram_base_url == "http://127.0.0.1:8081/bot"
+    assert loaded.telegram_base_file_url is None
+
+
+@pytest.mark.parametrize("command", [["console"], ["health"], ["backup", "copy.sqlite3"], ["telegram"],
+                                     ["discord"], ["both"]])
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_env_file_that_is_not_utf8_is_one_line_and_exit_2(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str], lang: str) -> None:
+    """A ``.env`` saved by Notepad in cp1251 (a Russian comment) was a 30-line UnicodeDecodeError
+    traceback with exit 1: now one line naming the file and the problem, exit 2 (README)."""
+    from bot.entry import run
+
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", lang)
+    (clean_env / ".env").write_bytes("# токен клуба\nMAFIA_REFEREE_TELEGRAM_TOKEN=x\n".encode("cp1251"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("/status\n"))
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", *command, "--db", str(clean_env / "x.sqlite3")])
+    assert run() == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and captured.out == ""
+    assert captured.err.strip() == catalog(lang).text("cli-bad-env-file", path=".env", problem="encoding",
+                                                      detail="0xf2", offset="2")
+    assert not (clean_env / "x.sqlite3").exists() and not (clean_env / "copy.sqlite3").exists()
+
+
+def test_an_env_file_that_cannot_be_read_is_one_line_and_exit_2(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unreadable ``.env`` (mode 000 for another user; staged by refusing the read, since root
+    reads anything): one line naming it and the OS's reason, exit 2."""
+    from bot.entry import run
+
+    env = clean_env / ".env"
+    env.write_text("MAFIA_REFEREE_LANG=en\n", encoding="utf-8")
+    real = Path.read_bytes
+
+    def refuse(path: Path) -> bytes:
+        if path.name == ".env":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", "health"])
+    assert run() == 2
+    assert capsys.readouterr().err.strip() == _en("cli-bad-env-file", path=".env", problem="unreadable",
+                                                  detail="Permission denied", offset="0")
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """``mafia-referee --version``: the installed distribution's version, exit 0."""
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mafia-referee {version('mafia-referee')}"
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "99999999999999999999999999999", "123456789012345678901"])
+def test_discord_invite_needs_an_application_id(clean_env: Path, capsys: pytest.CaptureFixture[str],
+                                                value: str) -> None:
+    """A Discord application id is a snowflake (a positive integer, at most 20 digits): anything
+    else printed a link that cannot work, with exit 0."""
+    assert main(["discord", f"--invite={value}"]) == 2
+    _refused(capsys, "cli-bad-invite", value=value)
+    assert main(["discord", "--invite", "18446744073709551615"]) == 0
+    assert "client_id=18446744073709551615" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "lang"), [
+    (["health", "--max-age"], "ru"), (["discord", "--guild", "abc", "--lang", "en"], "en"),
+    (["nosuch"], "ru"), (["replay", "x.json", "--lang", "en", "--bogus"], "en"),
+])
+def test_a_bad_command_line_is_one_line_in_the_chosen_language(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], lang: str) -> None:
+    """argparse's usage and English error were two lines whatever ``--lang`` said: one line, in
+    the chosen language (``--lang``, else ``MAFIA_REFEREE_LANG``), argparse's reason inside it."""
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "ru")
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    captured = capsys.readouterr()
+    (line,) = captured.err.strip().splitlines()
+    head = catalog(lang).text("cli-usage", problem="", prog="").split(":")[0]
+    assert line.startswith(head) and "usage:" not in captured.err
 
 
 @pytest.mark.parametrize("command", ["console", "demo", "telegram", "discord", "both"])

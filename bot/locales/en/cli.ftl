@@ -1,5 +1,12 @@
 cli-bad-setting = Bad setting { $name }: { $problem }. Fix the environment variable or the .env file.
+cli-bad-env-file = Cannot read the settings file { $path }: { $problem ->
+    [encoding] it is not UTF-8 (byte { $detail } at offset { $offset }). Save it as UTF-8.
+   *[unreadable] { $detail }.
+}
 cli-bad-database = Cannot open the database: { $problem }. Choose another file (--db or MAFIA_REFEREE_DB).
+cli-db-not-writable = Cannot open the database: { $path } is not writable (SQLite writes -wal and -shm files beside the database): { $problem }. Grant write access or choose another file (--db or MAFIA_REFEREE_DB).
+cli-usage = Bad command line: { $problem }. Help: { $prog } --help
+cli-bad-invite = Bad --invite { $value }: it must be the Discord application ID, a whole number over 0 of at most 20 digits.
 cli-telegram-bad-token = Telegram refuses the bot token (401 Unauthorized). Check MAFIA_REFEREE_TELEGRAM_TOKEN (or TELEGRAM_BOT_TOKEN): @BotFather gives it.
 command-shooting_first = Record the shooting first: /kill and a seat, /miss or /shots.
 console-new-confirm = Game { $game } is not over. A new game shelves it for good: type /new again to confirm.
@@ -15,6 +22,7 @@ setting-problem-int_parsing = must be a whole number, not “{ $value }”
 setting-problem-int_from_float = must be a whole number, not “{ $value }”
 setting-problem-float_parsing = must be a number, not “{ $value }”
 setting-problem-bool_parsing = must be true or false, not “{ $value }”
+setting-problem-http_url = must be an http:// or https:// URL, not “{ $value }”
 setting-problem-missing = is not set
 
 ## mafia-referee replay: the comparison with the record
@@ -44,6 +52,7 @@ replay-error = { $kind ->
    *[record] Cannot read the record { $file }
 }:{ $field } { $message }
 replay-too-large = the file is over { $limit } MB ({ $size } MB)
+replay-too-large-stream = over { $limit } MB: not read any further
 replay-too-deep = JSON nested too deep
 replay-null-list = null instead of a list
 replay-too-many = { $count } entries in a list, over { $limit }

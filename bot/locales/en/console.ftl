@@ -11,6 +11,7 @@ console-undone = { $count ->
     [one] { $count } action undone.
    *[other] { $count } actions undone.
  }
+console-interrupted = Quit (Ctrl-C): the game is saved; mafia-referee console resumes it.
 console-lang = Language: English.
 # commands-help: the commands of every adapter; console-help adds /quit (console only).
 commands-help =

@@ -1,5 +1,12 @@
 cli-bad-setting = Неверная настройка { $name }: { $problem }. Исправьте переменную окружения или файл .env.
+cli-bad-env-file = Не удаётся прочитать файл настроек { $path }: { $problem ->
+    [encoding] он не в кодировке UTF-8 (байт { $detail } на позиции { $offset }). Сохраните его в UTF-8.
+   *[unreadable] { $detail }.
+}
 cli-bad-database = Не удаётся открыть базу данных: { $problem }. Укажите другой файл (--db или MAFIA_REFEREE_DB).
+cli-db-not-writable = Не удаётся открыть базу данных: { $path } недоступно для записи (SQLite пишет файлы -wal и -shm рядом с базой): { $problem }. Дайте право записи или укажите другой файл (--db или MAFIA_REFEREE_DB).
+cli-usage = Неверная команда: { $problem }. Справка: { $prog } --help
+cli-bad-invite = Неверный --invite { $value }: нужен идентификатор приложения Discord (Application ID) — целое число больше 0, не длиннее 20 цифр.
 cli-telegram-bad-token = Telegram не принимает токен бота (401 Unauthorized). Проверьте MAFIA_REFEREE_TELEGRAM_TOKEN (или TELEGRAM_BOT_TOKEN): его выдаёт @BotFather.
 command-shooting_first = Сначала запишите стрельбу: /kill и номер, /miss (промах) или /shots.
 console-new-confirm = Игра №{ $game } не окончена. Новая игра отложит её насовсем: повторите /new, чтобы подтвердить.
@@ -15,6 +22,7 @@ setting-problem-int_parsing = нужно целое число, а не «{ $val
 setting-problem-int_from_float = нужно целое число, а не «{ $value }»
 setting-problem-float_parsing = нужно число, а не «{ $value }»
 setting-problem-bool_parsing = нужно true или false, а не «{ $value }»
+setting-problem-http_url = нужен адрес http:// или https://, а не «{ $value }»
 setting-problem-missing = не задана
 
 ## mafia-referee replay: the comparison with the record
@@ -44,6 +52,7 @@ replay-error = { $kind ->
    *[record] Запись { $file } не читается
 }:{ $field } { $message }
 replay-too-large = файл больше { $limit } МБ ({ $size } МБ)
+replay-too-large-stream = больше { $limit } МБ: дальше не читается
 replay-too-deep = слишком глубокая вложенность JSON
 replay-null-list = null вместо списка
 replay-too-many = { $count } записей в списке, больше { $limit }

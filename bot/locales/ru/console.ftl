@@ -12,6 +12,7 @@ console-undone = { $count ->
     [few] Отменено { $count } действия.
    *[many] Отменено { $count } действий.
  }
+console-interrupted = Выход (Ctrl-C): игра сохранена, продолжить — mafia-referee console.
 console-lang = Язык: русский.
 # commands-help: the commands of every adapter; console-help adds /quit (console only).
 commands-help =
