@@ -28,8 +28,9 @@ NONE = "none"  # the value a select expression sees for a missing seat or answer
 GENERIC_REASONS = frozenset({"warning", "foul", "dq", "ppk"})  # codes without an item number
 
 # Parameters that hold one seat, or a list of seats.
-_SEAT_PARAMS = frozenset({"seat", "speaker", "expected", "target", "by", "nominee", "opener", "killed"})
-_SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent"})
+_SEAT_PARAMS = frozenset({"seat", "speaker", "expected", "target", "by", "nominee", "opener", "killed",
+                          "last"})
+_SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent", "removed"})
 
 # The kinds of rules.Action (rules.queries.next_action).
 ACTION_KINDS = (
@@ -141,9 +142,23 @@ def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
     return out
 
 
-def _outcome(winner: str | None, why: str, cat: Catalog) -> str:
-    """How the game ended, in one sentence (F24 §1.4, seed 5.8, 4.3)."""
+def _outcome(winner: str | None, why: str, cat: Catalog, draw_rule: Any = None,
+             nights: Any = None) -> str:
+    """How the game ended, in one sentence (F24 §1.4, seed 4.3). A draw says what its preset
+    counts (``draw_rule``, a :class:`rules.DrawDeclared` value): seed 5.8, «ночи» and «дни»
+    from a night; F24/S24 §7.7, «ночи». Without it (an older notice): the seed's wording."""
+    if why == "draw" and isinstance(draw_rule, str) and cat.has(f"end-draw-{draw_rule}"):
+        count = nights if isinstance(nights, int) and not isinstance(nights, bool) else 3
+        return cat.text(f"end-draw-{draw_rule}", nights_text=cat.text("draw-nights", count=count),
+                        days_text=cat.text("draw-days", count=count))
     return cat.text(f"end-{why}", winner=winner or "draw")
+
+
+def outcome_text(result: rules.Result, config: rules.RulesConfig, cat: Catalog) -> str:
+    """The result of a game played under ``config`` in one sentence (F24 §1.4; seed 5.8 or
+    F24 §7.7 for a draw, by the preset; seed 4.3)."""
+    return _outcome(result.winner.value if result.winner else None, result.why, cat,
+                    config.draw_declared.value, config.draw_quiet_nights)
 
 
 def _roles_text(roles: Mapping[Any, str], cat: Catalog) -> str:
@@ -187,6 +202,9 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
             args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
     elif kind is Kind.TEAM_LOSS:
         args["team_of"] = cat.text(f"team-of-{params.get('team')}")
+    elif kind is Kind.NIGHT_RESULT:
+        args.setdefault("removed", NONE)  # seed 4.5: removed tonight (absent from older notices)
+        args.setdefault("removed_n", 0)
     elif kind is Kind.SHOOTING_RESULT:
         shots = params.get("shots") or []
         args["shots"] = ", ".join(
@@ -197,7 +215,8 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("silent", NONE)
         args.setdefault("silent_n", 0)
     elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
-        args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat)
+        args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat,
+                                   params.get("draw_rule"), params.get("nights"))
         roles = params.get("roles")
         args["has_roles"] = _yes_no(bool(roles))
         args["roles"] = _roles_text(roles, cat) if roles else ""
@@ -304,10 +323,8 @@ def _header(state: rules.GameState, cat: Catalog) -> str:
     if phase is Phase.NIGHT_ZERO:
         return cat.text("status-night-zero")
     if phase is Phase.GAME_OVER:
-        result = state.result
-        outcome = _outcome(result.winner.value if result and result.winner else None,
-                           result.why if result else "declared", cat)
-        return cat.text("status-over", outcome=outcome)
+        result = state.result or rules.Result(None, "declared")
+        return cat.text("status-over", outcome=outcome_text(result, state.config, cat))
     night = state.night
     if night is not None:
         return cat.text("status-night", night=night.number, step=cat.text(f"step-{night.step.value}"))
@@ -356,8 +373,7 @@ def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
     if state.phase is Phase.RAISE_VOTE:
         lines.append(cat.text("status-raise", seats=seat_list(state.raise_candidates, cat)))
     if state.result is not None and state.phase is not Phase.GAME_OVER:
-        outcome = _outcome(state.result.winner.value if state.result.winner else None,
-                           state.result.why, cat)
+        outcome = outcome_text(state.result, state.config, cat)
         lines.append(cat.text("status-result-fixed", outcome=outcome))  # F24 §7.9
     return lines
 
@@ -418,8 +434,7 @@ def result_text(state: rules.GameState, cat: Catalog) -> str:
     lines: list[str] = []
     result = state.result
     if state.phase is Phase.GAME_OVER and result is not None:
-        winner = result.winner.value if result.winner else None
-        lines.append(cat.text("result-title", outcome=_outcome(winner, result.why, cat)))
+        lines.append(cat.text("result-title", outcome=outcome_text(result, state.config, cat)))
     else:
         lines.append(cat.text("result-not-over"))
     departures = sorted(state.departures(), key=lambda item: item[1].order)

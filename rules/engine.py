@@ -352,9 +352,7 @@ class _Move:
         self.maybe_close_round()
 
     def hands_left(self) -> int:
-        ballot = self.s.ballot
-        assert ballot is not None
-        return max(0, len(self.s.at_table) - sum(ballot.counts.values()))
+        return hands_left(self.s)
 
     def maybe_close_round(self) -> None:
         """Unvoted hands go to the last nominee (F24 §4.4.8), so the round closes after the last
@@ -673,7 +671,12 @@ class _Move:
         assert night is not None
         if night.departures == 0:
             s.quiet_nights += 1
-        self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed)
+        # Seed 4.5, 4.2: a player removed tonight on a 4th or disqualifying foul has left the
+        # game too, so a miss is not "nobody left" (his reason stays with the judge).
+        removed = sorted(n for n, d in s.departures()
+                         if (d.phase, d.day) == ("night", night.number)
+                         and d.cause in (Cause.FOULS, Cause.DISQUALIFICATION))
+        self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed, removed=removed)
         if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
                 and s.quiet_nights >= self.cfg.draw_quiet_nights and s.result is None):
             self.game_over(None, "draw")
@@ -763,12 +766,33 @@ class _Move:
             return
         if cancels_current:
             self.end_day()
+        elif s.phase is Phase.VOTING:
+            self.drop_from_ballot(number)
         elif s.phase is Phase.SPEECH and s.speaker == number:
             s.speech_index += 1
             self.start_speech()
         elif s.phase is Phase.TIE_SPEECH and s.tie_queue and s.tie_queue[0] == number:
             s.tie_queue.pop(0)
             self.next_tie_speech()
+
+    def drop_from_ballot(self, number: int) -> None:
+        """A nominee who leaves the table while the vote goes on (seed 5.2: its result is known,
+        so it is not cancelled) can no longer be voted out: he is taken off the rest of the
+        ballot. The unvoted hands go to the last nominee still at the table (F24 §4.4.8), so if he
+        was the last, the one before him becomes last. Hands already counted against him stand
+        (they were raised), and the decided leader, who «является покинувшим игру по результату
+        голосования» (seed 5.1), is always counted already."""
+        ballot = self.s.ballot
+        assert ballot is not None
+        if number not in ballot.candidates[ballot.index:]:
+            return
+        was_last = ballot.candidates[-1] == number
+        ballot.candidates.remove(number)
+        ballot.counts.pop(number, None)
+        still = ballot.candidates[ballot.index:]
+        last = still[-1] if was_last and still and self.cfg.unvoted_hands_to_last else None
+        self.say(Kind.OFF_BALLOT, seat=number, nominees=list(still), last=last)
+        self.maybe_close_round()
 
     def ban_vote(self, number: int) -> bool:
         """Which vote a removal cancels (seed 5.1, 5.2). Returns True if it cancels the vote
@@ -805,13 +829,17 @@ class _Move:
         """Seed 4.3 (F24 §6.8): the offender's team loses at once."""
         s = self.s
         offender = s.team_of(number)
+        try:
+            given = Team(team) if team is not None else None
+        except ValueError:
+            given = None
         if offender is None:
-            try:
-                offender = Team(team) if team is not None else None
-            except ValueError:
-                offender = None
+            offender = given
             if offender is None:
                 raise RuleError(Code.TEAM_REQUIRED, seat=number)
+        elif given is not None and given is not offender:
+            # seed 4.3: the team named is the offender's; the entered roles say otherwise
+            raise RuleError(Code.TEAM_MISMATCH, seat=number, team=given.value, actual=offender.value)
         if s.result is not None:  # F24 §6.8.6, §7.9: the result stands
             self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code)
             return
@@ -885,12 +913,17 @@ class _Move:
         self.game_over(None if e.winner == "draw" else Team(e.winner), "declared")
 
     def game_over(self, winner: Team | None, why: str) -> None:
+        """The end. A draw also says what was counted: seed 5.8 (nights and days from a night) or
+        F24/S24 §7.7 (nights), ``draw_quiet_nights`` of them."""
         s = self.s
         s.result = Result(winner, why)
         s.phase = Phase.GAME_OVER
         s.seconds = 0
         roles = {x.number: x.role.value for x in s.seats if x.role} or None
-        self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles)
+        extra: dict[str, object] = {}
+        if why == "draw":
+            extra = {"draw_rule": self.cfg.draw_declared.value, "nights": self.cfg.draw_quiet_nights}
+        self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles, **extra)
 
 
 def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
@@ -913,6 +946,18 @@ def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
         if len(nominees) == 1 and rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.RAISE_ONLY):
             return False, "4.4.10", None
     return True, None, None
+
+
+def hands_left(state: GameState) -> int:
+    """Hands still to be raised in the running round (F24 §4.4.5, §4.4.8): one per player at the
+    table who has not voted. A listed voter who has left since (seed 5.2: the vote goes on) keeps
+    his counted hand; with counts only, such a hand is taken as one of the players still here
+    (never more hands than players)."""
+    ballot = state.ballot
+    if ballot is None:
+        return 0
+    gone = sum(1 for voter in ballot.voters if not state.seat(voter).at_table)
+    return max(0, len(state.at_table) + gone - sum(ballot.counts.values()))
 
 
 def _result_required(state: GameState) -> bool:

@@ -29,6 +29,7 @@ class Code(str, enum.Enum):
     ROLES_KNOWN = "roles_known"  # params: - (the engine decides the result itself)
     RESULT_REQUIRED = "result_required"  # params: at_table (roles unknown, the game must be over)
     TEAM_REQUIRED = "team_required"  # params: seat
+    TEAM_MISMATCH = "team_mismatch"  # params: seat, team (as given), actual (by the roles; seed 4.3)
     NOT_BLACK = "not_black"  # params: seat
     NO_DON = "no_don"  # params: -
     NO_SHERIFF = "no_sheriff"  # params: -

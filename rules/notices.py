@@ -20,7 +20,8 @@ class Kind(str, enum.Enum):
     NIGHT_ZERO = "night_zero"  # seconds (the договорка, F24 §4.2.1)
     # day
     DAY_STARTS = "day_starts"  # day, opener, at_table
-    NIGHT_RESULT = "night_result"  # night, killed (seat or None for a miss)
+    NIGHT_RESULT = "night_result"  # night, killed (seat or None for a miss), removed (seats removed
+    #                                 that night on a 4th or disqualifying foul, seed 4.5)
     LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
     SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why
@@ -28,6 +29,8 @@ class Kind(str, enum.Enum):
     VOTE_NOT_HELD = "vote_not_held"  # day, why (rule code), seat (the removal, if any)
     VOTING_STARTS = "voting_starts"  # day, nominees, round
     VOTE_COUNTED = "vote_counted"  # nominee, count, derived
+    OFF_BALLOT = "off_ballot"  # seat, nominees (still to vote), last (the new last nominee, if he
+    #                            was the last, else None; seed 5.2, F24 §4.4.8)
     TIE = "tie"  # seats, round
     TIE_SPEECH = "tie_speech"  # seat, seconds
     RAISE_VOTE = "raise_vote"  # seats, at_table
@@ -57,7 +60,8 @@ class Kind(str, enum.Enum):
     PENALTY_AFTER_RESULT = "penalty_after_result"  # seat (F24 §7.9: the result stands)
     # the end
     RESULT_FIXED = "result_fixed"  # winner: announced after the last word (F24 §7.9)   (private)
-    GAME_OVER = "game_over"  # winner ("red" | "black" | None for a draw), why
+    GAME_OVER = "game_over"  # winner ("red" | "black" | None for a draw), why, roles; for a draw
+    #                           also draw_rule (rules.DrawDeclared value) and nights (seed 5.8, F24 §7.7)
     JUDGE_MUST_CHECK_END = "judge_must_check_end"  # at_table (roles unknown)
 
 

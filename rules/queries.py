@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import events as ev
-from .engine import check
+from .engine import check, hands_left
 from .errors import RuleError
 from .state import GameState, NightStep, Phase
 
@@ -68,7 +68,7 @@ def next_action(state: GameState) -> Action:
         return Action(turn.kind, {"seat": turn.seat, "seconds": turn.seconds})
     if phase is Phase.VOTING and state.ballot is not None:
         ballot = state.ballot
-        left = max(0, len(state.at_table) - sum(ballot.counts.values()))
+        left = hands_left(state)
         return Action("vote", {"nominee": ballot.candidates[ballot.index], "hands_left": left,
                                "nominees": list(ballot.candidates), "round": ballot.round})
     if phase is Phase.RAISE_VOTE:

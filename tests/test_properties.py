@@ -13,8 +13,10 @@ presets, with the roles known and unknown, and checks after every event:
 * fouls: a seat at the table has at most 3 fouls, the 4th removes him (seed 4.5);
 * nobody acts after leaving: a departed seat never gets a speech or tie speech, his last word
   follows his own vote/kill departure only (seed 4.5: no last word after a 4th foul or a DQ), he is
-  never nominated, put on a new ballot, voted against (unless he was removed after the result was
-  known, seed 5.2), shot, shooting (his shot is ignored, R6.12) or checking (R5.8);
+  never nominated, put on a new ballot, left on the rest of a running one or voted against (seed
+  5.2: removed after the result is known, he leaves the ballot; F24 §4.4.8: the unvoted hands go
+  to the last nominee still at the table), shot, shooting (his shot is ignored, R6.12) or
+  checking (R5.8);
 * hands counted in a round never exceed the players at the table (F24 §4.4.5: one hand each);
 * ``rules.fold`` of the log (with Undo entries) gives the state built step by step, twice alike;
 * after GAME_OVER every event but SetName is refused with ``Code.GAME_OVER``;
@@ -322,6 +324,9 @@ def check_ballot(state: GameState) -> None:
     ballot = state.ballot
     if state.phase is Phase.VOTING:
         assert ballot is not None and 0 <= ballot.index < len(ballot.candidates)
+    if state.phase is Phase.VOTING and ballot is not None:  # seed 5.2, F24 §4.4.8
+        waiting = ballot.candidates[ballot.index:]
+        assert all(state.seat(n).at_table for n in waiting), f"departed seat on the ballot {waiting}"
     if ballot is not None:
         assert len(set(ballot.voters)) == len(ballot.voters)
         assert all(c >= 0 for c in ballot.counts.values())
@@ -402,9 +407,8 @@ def check_transition(before: GameState, event: Event, after: GameState, notices:
     if isinstance(event, Nominate):
         assert before.phase is Phase.SPEECH and event.by == before.speaker
         assert before.seat(event.by).at_table and before.seat(event.target).at_table
-    if isinstance(event, Vote):  # a nominee removed after the result is known stays on the ballot
-        assert before.seat(event.nominee).at_table or before.result_determined, \
-            f"vote against departed seat {event.nominee}"
+    if isinstance(event, Vote):  # seed 5.2: a nominee removed during the vote leaves the ballot
+        assert before.seat(event.nominee).at_table, f"vote against departed seat {event.nominee}"
         assert all(before.seat(v).at_table for v in event.voters)
     if isinstance(event, RaiseVote):
         assert all(before.seat(v).at_table for v in event.voters)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 import rules
+from bot import render as render_module
 from bot.i18n import LANGS, Catalog, catalog
 from bot.render import (
     END_REASONS, NO_VOTE_REASONS, error_text, notice_text, reason_text, result_text, status_text,
@@ -86,6 +88,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.VOTE_NOT_HELD: {"day": 1, "why": "4.4.10", "seat": None},
     Kind.VOTING_STARTS: {"day": 2, "nominees": [3, 7], "round": 0},
     Kind.VOTE_COUNTED: {"nominee": 3, "count": 4, "derived": False},
+    Kind.OFF_BALLOT: {"seat": 8, "nominees": [7], "last": 7},
     Kind.TIE: {"seats": [3, 7], "round": 0},
     Kind.TIE_SPEECH: {"seat": 3, "seconds": 30},
     Kind.RAISE_VOTE: {"seats": [3, 7], "at_table": 10},
@@ -133,6 +136,11 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
     for step in rules.NightStep:
         yield Kind.NIGHT_STEP, {"step": step.value, "seconds": 10}
     yield Kind.NIGHT_RESULT, {"night": 1, "killed": None}
+    for removed in ([], [9], [3, 9]):
+        yield Kind.NIGHT_RESULT, {"night": 2, "killed": None, "removed": removed}
+        yield Kind.NIGHT_RESULT, {"night": 2, "killed": 4, "removed": removed}
+    yield Kind.OFF_BALLOT, {"seat": 7, "nominees": [], "last": None}
+    yield Kind.OFF_BALLOT, {"seat": 7, "nominees": [8, 9], "last": None}
     yield Kind.SPEECH, {"seat": 5, "seconds": 0, "silenced": True, "short": False, "day": 2}
     yield Kind.SPEECH, {"seat": 5, "seconds": 30, "silenced": False, "short": True, "day": 5}
     yield Kind.VOTING_STARTS, {"day": 2, "nominees": [3], "round": 0}
@@ -162,6 +170,10 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
         for winner in ("red", "black", None):
             yield Kind.GAME_OVER, {"winner": winner, "why": why, "roles": None}
             yield Kind.RESULT_FIXED, {"winner": winner, "why": why}
+    for rule in rules.DrawDeclared:
+        for nights in (1, 3, 4, 5):
+            yield Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": ALL_ROLES,
+                                   "draw_rule": rule.value, "nights": nights}
 
 
 def test_samples_cover_every_kind() -> None:
@@ -283,7 +295,7 @@ def test_single_nominee_on_day_one_is_not_voted_f24_4_4_10() -> None:
     game = Game().to_day_one()
     game.apply(Nominate(1, 3))
     lines = texts(game.speeches(10))
-    assert ("Голосование не проводится: в первый день выставлена только одна кандидатура (4.4.10)."
+    assert ("Голосование не проводится: в первый день выставлена только одна кандидатура (ФИИМ 2024, 4.4.10)."
             in lines)
     assert lines[-2:] == ["Наступает ночь.", "Мафия выходит на охоту."]
 
@@ -310,7 +322,7 @@ def test_tie_revote_and_raise_vote_f24_4_4_12() -> None:
     failed = texts(game.apply(RaiseVote(count=5)))
     assert failed[0] == "За подъём — 5 из 10: не больше половины, все остаются за столом."
     assert failed[1] == ("Никто не покидает игру: за подъём проголосовало не больше половины "
-                         "игроков (4.4.12.3).")
+                         "игроков (ФИИМ 2024, 4.4.12.3).")
     assert failed[2] == "Наступает ночь."
 
 
@@ -447,12 +459,107 @@ def test_team_loss_ppk_seed_4_3() -> None:
     assert lines[1].startswith("Игра окончена. Победа чёрных: ППК — поражение команды красных.")
 
 
-def test_draw_is_announced_seed_5_8() -> None:
-    state = rules.new_game()
+def _drawn(preset: str) -> rules.GameState:
+    state = rules.new_game(rules.PRESETS[preset])
     state.phase = rules.Phase.GAME_OVER
     state.result = rules.Result(None, "draw")
-    assert result_text(state, RU).splitlines()[0] == (
-        "Итоги игры. Ничья: три «ночи» подряд никто не покидал игру (5.8).")
+    return state
+
+
+def test_draw_is_announced_seed_5_8() -> None:
+    """Seed 5.8: «Если в течение 3 «ночей» и «дней», следующих подряд друг за другом, начиная с
+    «ночи», никто из игроков не покидает игру, присуждается ничья» — nights AND days."""
+    assert result_text(_drawn("seed"), RU).splitlines()[0] == (
+        "Итоги игры. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», "
+        "никто не покидал игру (5.8).")
+
+
+@pytest.mark.parametrize("preset", ["fiim2024", "fsm2024"])
+def test_draw_is_announced_f24_7_7(preset: str) -> None:
+    """F24/S24 §7.7 (RULES.md E3): «три «ночи» подряд … после третьей «ночи» присуждается
+    ничья» — the 2024 presets count nights only."""
+    assert result_text(_drawn(preset), RU).splitlines()[0] == (
+        "Итоги игры. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7).")
+    assert "three nights in a row (FIIM 2024, 7.7)" in result_text(_drawn(preset), EN)
+
+
+def test_draw_notice_follows_the_preset_and_its_count() -> None:
+    """The GAME_OVER notice of a draw names what its preset counted (seed 5.8 / F24 §7.7) and how
+    many (option ``draw_quiet_nights``); an older notice without it keeps the seed's words."""
+    def line(**params: Any) -> str:
+        return notice_text(Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None,
+                                                   **params}), RU) or ""
+    assert line(draw_rule="after_third_day", nights=3) == (
+        "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал "
+        "игру (5.8).")
+    assert line(draw_rule="after_third_night", nights=3) == (
+        "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7).")
+    assert line(draw_rule="after_third_day", nights=4) == (
+        "Игра окончена. Ничья: 4 «ночи» и 4 «дня» подряд, начиная с «ночи», никто не покидал игру (5.8).")
+    assert line(draw_rule="after_third_night", nights=5) == (
+        "Игра окончена. Ничья: 5 «ночей» подряд никто не покидал игру (ФИИМ 2024, 7.7).")
+    assert line() == line(draw_rule="after_third_day", nights=3)
+
+
+def test_morning_after_a_night_removal_and_a_miss_seed_4_5() -> None:
+    """Seed 4.5: a disqualified player «немедленно покидает игру»; so after a miss the morning
+    must not say that nobody left — it names the removed seat (never his reason)."""
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3))
+    game.speeches(10)  # day 1: a single nominee is not voted (F24 §4.4.10) → night 1
+    game.apply(Penalty(9, "4.2.6"))
+    morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # miss, no checks
+    assert notice_text(morning, RU) == (
+        "Наступает утро. Промах: этой ночью никто не убит, но игру покинул удалённый игрок №9 (4.5).")
+    assert notice_text(morning, EN) == (
+        "Morning comes. A miss: nobody was killed tonight, but player #9 was removed and has "
+        "left the game (4.5).")
+
+
+def test_morning_after_a_kill_and_a_night_removal() -> None:
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 3))
+    game.speeches(10)
+    game.apply(*[Penalty(6, "foul")] * 4, NightKill(4))  # seed 4.5: the 4th foul removes #6
+    morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # checks, best move
+    assert notice_text(morning, RU) == (
+        "Наступает утро. Этой ночью убит игрок №4. Кроме того, игру покинул удалённый игрок №6 (4.5).")
+
+
+def test_a_quiet_miss_still_says_nobody_left() -> None:
+    assert notice_text(Notice(Kind.NIGHT_RESULT, {"night": 1, "killed": None, "removed": []}), RU) == (
+        "Наступает утро. Промах: этой ночью никто не покидает игру.")
+    # an older notice, from before ``removed`` was added
+    assert notice_text(Notice(Kind.NIGHT_RESULT, {"night": 1, "killed": None}), RU) == (
+        "Наступает утро. Промах: этой ночью никто не покидает игру.")
+
+
+def test_a_removed_nominee_is_taken_off_the_ballot_seed_5_2() -> None:
+    """Seed 5.2: a nominee removed after the vote's result is known does not stop the vote, but
+    he can no longer be voted out; the unvoted hands go to the last nominee still at the table
+    (F24 §4.4.8)."""
+    game = Game().to_day_one()
+    game.apply(Nominate(1, 6), Next(), Nominate(2, 7), Next(), Nominate(3, 8))
+    game.speeches(8)  # the vote: 6, 7, 8
+    game.apply(Vote(6, 6))  # 6 of 10: #6 cannot be caught (SC)
+    lines = texts(game.apply(*[Penalty(8, "foul")] * 4))
+    assert ("Игрок №8 покинул игру и снят с голосования: против него больше не голосуют (5.2). "
+            "Последней кандидатурой становится игрок №7: ему отходят неподнятые руки (ФИИМ 2024, 4.4.8).") in lines
+    assert "Против игрока №7 — 3 голоса: неподнятые руки отходят последней кандидатуре (ФИИМ 2024, 4.4.8)." in lines
+    assert not any("Против игрока №8" in line for line in lines)
+
+
+def test_team_mismatch_is_refused_in_words_seed_4_3() -> None:
+    """Seed 4.3: the team loss falls on «команде игрока, совершившего нарушение»; a team that the
+    entered roles contradict is refused, saying what the roles say."""
+    game = Game().to_day_one()
+    error = refusal(game, Penalty(7, "4.3.1", team="red"))
+    assert error_text(error, RU) == (
+        "Команда не та: по внесённым ролям игрок №7 — из команды чёрных, а указано red (красные). "
+        "В ППК указывают команду нарушителя (4.3). Ничего не изменено.")
+    assert error_text(error, EN) == (
+        "Wrong team: by the entered roles player #7 is black, but red was given. A team loss "
+        "names the offender's team (4.3). Nothing changed.")
 
 
 # --- refusals -------------------------------------------------------------------------------
@@ -466,7 +573,7 @@ def refusal(game: Game, event: rules.Event) -> rules.RuleError:
 def test_not_speaker_names_who_speaks() -> None:
     game = Game().to_day_one()
     text = error_text(refusal(game, Nominate(4, 7)), RU)
-    assert text == ("Выставлять кандидатуру можно только в свою минуту (4.4.2): "
+    assert text == ("Выставлять кандидатуру можно только в свою минуту (ФИИМ 2024, 4.4.2): "
                     "сейчас говорит игрок №1, а не №4.")
 
 
@@ -594,3 +701,33 @@ def test_controls_are_taken_out_of_a_name(name: str, kept: str) -> None:
     game = Game(roles=None)
     game.apply(SetName(seat=3, name=name))
     assert game.state.seat(3).name == kept
+
+
+# --- rule numbers: the club's own (seed) vs FIIM 2024 ---------------------------------------
+
+SEED_RULES = Path(__file__).resolve().parents[1].parent / "shared" / "rules" / "seed-rules.ru.txt"
+OWN_CATALOGS = ("notices", "errors", "common", "status", "reasons")
+FIIM_MARK = {"ru": "ФИИМ 2024, ", "en": "FIIM 2024, "}
+
+
+def test_rule_numbers_not_in_the_seed_name_their_rule_book() -> None:
+    """A judge looks a cited number up in his club's rules (seed-rules.ru.txt), where 4.4 is the
+    third-foul rule: a FIIM 2024 number such as 4.4.8 or 7.9 would read as a seed item. Every
+    number cited in parentheses is therefore a seed item, or is marked «ФИИМ 2024, …»."""
+    if not SEED_RULES.exists():
+        pytest.skip(f"the seed rule text is not beside the project ({SEED_RULES})")
+    seed = set(re.findall(r"^(\d+(?:\.\d+)+)\.?\s", SEED_RULES.read_text("utf-8"), re.M))
+    assert {"4.4", "4.5", "4.1.8", "4.2.10", "4.3.3", "5.1", "5.9"} <= seed
+    bad: list[str] = []
+    for lang in LANGS:
+        for name in OWN_CATALOGS:
+            path = Path(render_module.__file__).resolve().parent / "locales" / lang / f"{name}.ftl"
+            for line in path.read_text("utf-8").splitlines():
+                if line.lstrip().startswith("#"):
+                    continue
+                for group in re.findall(r"\(([^()]*)\)", line):
+                    if group.startswith(FIIM_MARK[lang]):
+                        continue
+                    bad += [f"{lang}/{name}: {n} in «{line.strip()}»"
+                            for n in re.findall(r"\b\d+(?:\.\d+)+\b", group) if n not in seed]
+    assert not bad, "\n".join(bad)

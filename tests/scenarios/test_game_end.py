@@ -44,6 +44,30 @@ def test_f24_7_7_draw_at_the_end_of_the_third_quiet_night() -> None:
     assert t.state.day == 3
 
 
+@pytest.mark.parametrize("preset, rule, text", [
+    ("seed", "after_third_day",
+     "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал игру (5.8)."),
+    ("fiim2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7)."),
+    ("fsm2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7)."),
+])
+def test_the_draw_announcement_says_what_its_rule_counts(preset: str, rule: str, text: str) -> None:
+    """Seed 5.8: «в течение 3 «ночей» и «дней», следующих подряд друг за другом, начиная с
+    «ночи»» — the announcement names the nights AND the days. F24/S24 §7.7 (the 2024 presets):
+    «три «ночи» подряд» — nights only (RULES.md E3)."""
+    from bot.i18n import catalog
+    from bot.render import notice_text
+
+    t = Table(preset=preset)
+    for _ in range(3):
+        t.skip_day()
+        t.miss()
+    if preset == "seed":
+        t.discuss()
+    t.expect_draw()
+    over = t.expect_notice(Kind.GAME_OVER, winner=None, why="draw", draw_rule=rule, nights=3)
+    assert (notice_text(over, catalog("ru")) or "").startswith(text)
+
+
 DEPARTURES = ["kill on N2", "night dq on N2", "vote on D3", "raise on D3", "dq on D3",
               "4th foul on D3"]
 

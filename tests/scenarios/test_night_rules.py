@@ -312,3 +312,76 @@ def test_r5_4_the_judge_is_told_who_did_not_shoot() -> None:
     t.shots({8: 3, 9: 3})
     notice = t.expect_notice(Kind.SHOOTING_RESULT, killed=None, why="miss", silent=[10])
     assert notice.private
+
+
+# --- the morning after a night removal (seed 4.5, 4.2; R6.12) ---------------------------------
+
+def _morning(t: Table) -> rules.Notice:
+    return next(n for n in reversed(t.notices) if n.kind is Kind.NIGHT_RESULT)
+
+
+@pytest.mark.parametrize("step", ["shooting", "don_check", "sheriff_check"])
+def test_seed_4_5_a_miss_after_a_night_dq_does_not_say_nobody_left(step: str) -> None:
+    """Seed 4.2.6, 4.5: «ночные» разговоры → a disqualifying foul, and the player «немедленно
+    покидает игру». In a night with a miss #9 still left the game, so the morning names him
+    (the reason stays with the judge) instead of «никто не покидает игру»."""
+    from bot.i18n import catalog
+    from bot.render import notice_text
+
+    t = Table()
+    t.skip_day()
+    if step != "shooting":
+        t.shoot(None)
+        if step == "sheriff_check":
+            t.next()
+    t.expect_night(1, NightStep(step))
+    t.dq(9, "4.2.6")
+    t.end_night()
+    morning = _morning(t)
+    assert morning["killed"] is None and morning["removed"] == [9]
+    text = notice_text(morning, catalog("ru")) or ""
+    assert "никто не покидает игру" not in text
+    assert text == ("Наступает утро. Промах: этой ночью никто не убит, но игру покинул удалённый "
+                    "игрок №9 (4.5).")
+    assert "4.2.6" not in text  # the reason of a night removal stays private (R6.12, SC)
+
+
+def test_seed_4_5_a_fourth_foul_at_night_is_named_in_the_morning_too() -> None:
+    """Seed 4.5: the 4th foul removes the player at once, at night as by day."""
+    t = Table()
+    t.fouls(6, 3)
+    t.skip_day()
+    t.foul(6, "4.1.1")
+    t.expect_leaves(6, cause="fouls")
+    t.miss()
+    assert _morning(t)["removed"] == [6]
+
+
+def test_seed_4_5_a_kill_and_a_removal_in_one_night_are_both_told() -> None:
+    """R5.3 and seed 4.5: #3 killed and #6 disqualified the same night — two players left."""
+    t = Table()
+    t.skip_day()
+    t.dq(6, "4.2.2")
+    t.kill(3)
+    morning = _morning(t)
+    assert (morning["killed"], morning["removed"]) == (3, [6])
+
+
+def test_12_9_the_victim_disqualified_the_same_night_is_told_as_killed() -> None:
+    """§12.9 (SC): killed and disqualified in one night → the kill stands; the morning names
+    the kill, and does not name him again as removed."""
+    t = Table()
+    t.skip_day()
+    t.shoot(3)
+    t.dq(3, "4.2.6")
+    t.end_night()
+    morning = _morning(t)
+    assert (morning["killed"], morning["removed"]) == (3, [])
+
+
+def test_a_quiet_night_still_says_nobody_left() -> None:
+    """F24 §4.5.5: a miss with nobody removed → nobody left that night."""
+    t = Table()
+    t.skip_day()
+    t.miss()
+    assert (_morning(t)["killed"], _morning(t)["removed"]) == (None, [])

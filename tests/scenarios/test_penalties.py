@@ -330,3 +330,128 @@ def test_team_loss_with_roles_unknown_needs_the_offenders_team() -> None:
     t.expect_refused(rules.Penalty(seat=3, reason="4.3.2"), Code.TEAM_REQUIRED)
     t.team_loss(3, "4.3.2", team="black")
     t.expect_winner("red")
+
+
+# --- a nominee removed during the vote (seed 5.1, 5.2; F24 §4.4.8; RULES.md §4 step 6) -------
+
+def _vote_on_day_two(*nominees: int) -> Table:
+    """D1 quiet, N1 #1 killed; on day 2 (9 at the table) #2, #3, #4 … nominate ``nominees``."""
+    t = Table()
+    t.skip_day()
+    t.kill(1)
+    t.discuss({by: target for by, target in zip((2, 3, 4, 5), nominees)})
+    t.expect_voting(*nominees, round=0)
+    return t
+
+
+def test_seed_5_2_the_last_nominee_removed_after_the_result_leaves_the_ballot() -> None:
+    """Seed 5.2: removed «во время голосования, после того как был определён результат
+    голосования» → the vote goes on and the NEXT vote is not held. #8 has left the table, so he
+    can no longer be voted out nor take hands: the unvoted hands go to the last nominee STILL AT
+    THE TABLE (F24 §4.4.8 «голос отходит против игрока, выставленного на голосование
+    последним»), here #7, and the round closes at once."""
+    t = _vote_on_day_two(6, 7, 8)
+    t.votes_against(6, 5)  # 5 of 9: nobody can catch #6 (SC: the result is determined)
+    t.fouls(8, 4)
+    t.expect_leaves(8, cause="fouls")
+    t.expect_notice(Kind.NEXT_VOTE_CANCELLED, day=3, seat=8, rule="5.2")
+    t.expect_notice(Kind.OFF_BALLOT, seat=8, last=7)
+    t.expect_votes({6: 5, 7: 3})  # 8 at the table: 5 against #6, the other 3 go to #7
+    assert not [n for n in t.kinds_seen(Kind.VOTE_COUNTED) if n["nominee"] == 8]
+    t.expect_leaves(6, cause="vote")
+    t.expect_refused(rules.Vote(nominee=7, count=1))  # the round is over: #6's last word
+    t.last_word(6)
+    t.miss()
+    t.discuss({3: 5, 4: 7})
+    t.expect_no_vote(reason="5.2", day=3)
+
+
+def test_seed_5_2_the_current_nominee_removed_is_skipped() -> None:
+    """Seed 5.2, F24 §4.4.4: the vote goes on in nomination order without the removed nominee;
+    a vote against him is refused."""
+    t = _vote_on_day_two(6, 7, 8, 9)
+    t.votes_against(6, 5)  # determined
+    t.dq(7, "4.2.4")
+    t.expect_notice(Kind.OFF_BALLOT, seat=7, nominees=[8, 9], last=None)
+    t.expect_voting(6, 8, 9, round=0)
+    t.expect_refused(rules.Vote(nominee=7, count=1), Code.NOT_CURRENT_NOMINEE)
+    t.votes_against(8, 1)
+    t.expect_votes({6: 5, 8: 1, 9: 2})  # 8 at the table; #9, the last, takes the other 2
+    t.expect_leaves(6, cause="vote")
+
+
+def test_seed_5_2_a_nominee_removed_after_being_voted_keeps_his_hands() -> None:
+    """The hands already raised against a nominee stay counted after he leaves (they were
+    cast, F24 §4.4.5); the result is the one already determined."""
+    t = _vote_on_day_two(6, 7, 8, 9)
+    t.votes_against(6, 5)
+    t.votes_against(7, 1)
+    t.dq(7, "4.2.4")
+    t.expect_no_notice(Kind.OFF_BALLOT)
+    t.expect_voting(6, 7, 8, 9, round=0)
+    t.votes_against(8, 0)
+    t.expect_votes({6: 5, 7: 1, 8: 0, 9: 2})  # 8 at the table
+    t.expect_leaves(6, cause="vote")
+
+
+def test_seed_5_2_hands_of_a_removed_voter_stay_counted() -> None:
+    """F24 §4.4.5: one hand per player. #4 raised his hand against #6 and then left (seed 5.2):
+    his hand stays, and the players still at the table who have not voted are the hands left."""
+    t = _vote_on_day_two(6, 7, 8)
+    t.votes_against(6, (2, 3, 4, 5, 9))  # 5 of 9: determined
+    t.dq(4, "4.2.4")
+    # at the table and not yet voted: #6, #7, #8, #10 (without his hand counted: 8 - 5 = 3)
+    assert rules.next_action(t.state).params["hands_left"] == 4
+    t.votes_against(7, 1)
+    t.expect_votes({6: 5, 7: 1, 8: 3})
+
+
+def test_seed_5_1_a_nominee_removed_before_the_result_cancels_the_vote() -> None:
+    """Seed 5.1 (F24 §7.1), §4 step 6: removed before the result is determined → the current
+    vote is not held at all: nobody leaves by it, night follows; the next vote is held."""
+    t = _vote_on_day_two(6, 7, 8)
+    t.votes_against(6, 2)  # 2 of 9: not determined
+    t.fouls(8, 4)
+    t.expect_leaves(8, cause="fouls")
+    t.expect_no_vote(reason="5.1", day=2)
+    t.expect_no_notice(Kind.OFF_BALLOT)
+    t.expect_stays(6, 7)
+    t.expect_night(2)
+    t.miss()
+    t.discuss({3: 5, 4: 7})
+    t.expect_vote_held(3)
+
+
+def test_seed_5_1_the_decided_leader_removed_still_leaves_by_the_vote() -> None:
+    """Seed 5.1 exception («является покинувшим игру по результату голосования»): the removed
+    leader is the one leaving; he stays counted (no hands move), no vote is cancelled, and he
+    has no last word (seed 4.5)."""
+    t = _vote_on_day_two(6, 7, 8)
+    t.votes_against(6, 5)
+    t.dq(6, "4.2.4")
+    t.expect_no_notice(Kind.OFF_BALLOT)
+    t.votes_against(7, 1)
+    t.expect_votes({6: 5, 7: 1, 8: 2})
+    t.expect_night(2)
+    t.miss()
+    t.discuss({3: 5, 4: 7})
+    t.expect_vote_held(3)
+
+
+# --- the team of a team loss (seed 4.3) -------------------------------------------------------
+
+def test_seed_4_3_a_team_the_roles_contradict_is_refused() -> None:
+    """Seed 4.3: the loss is given to the team «игрок которой допустил данные нарушения». With
+    the roles entered, #9 is black; a judge who names "red" (the winners, by mistake) is
+    refused with a clear error and nothing changes."""
+    t = Table(roles="S5 D8 M9 M10")
+    error = t.expect_refused(rules.Penalty(seat=9, reason="4.3.1", team="red"), Code.TEAM_MISMATCH)
+    assert error.params == {"seat": 9, "team": "red", "actual": "black"}
+    t.team_loss(9, "4.3.1", team="black")  # the right team is accepted
+    t.expect_winner("red")
+
+
+def test_seed_4_3_with_roles_entered_the_team_may_be_left_out() -> None:
+    t = Table(roles="S5 D8 M9 M10")
+    t.team_loss(2, "4.3.2")
+    t.expect_winner("black")

@@ -101,7 +101,20 @@ event-undo = undo
 
 end-all_black_out = Red wins: every black player has left the game.
 end-parity = Black wins: there are at least as many blacks at the table as reds.
-end-draw = Draw: nobody left the game for three nights in a row (5.8).
+end-draw = Draw: nobody left the game for three nights and three days in a row, starting with a night (5.8).
+# The draw by the preset's rule (rules.DrawDeclared): seed 5.8 counts nights and days, FIIM/FSM 2024 §7.7 nights.
+end-draw-after_third_day = Draw: nobody left the game for { $nights_text } and { $days_text } in a row, starting with a night (5.8).
+end-draw-after_third_night = Draw: nobody left the game for { $nights_text } in a row (FIIM 2024, 7.7).
+draw-nights = { $count ->
+    [3] three nights
+    [one] { $count } night
+   *[other] { $count } nights
+ }
+draw-days = { $count ->
+    [3] three days
+    [one] { $count } day
+   *[other] { $count } days
+ }
 end-team_loss = { $winner ->
     [black] Black wins: team loss for the red team.
    *[red] Red wins: team loss for the black team.
@@ -124,11 +137,11 @@ novote-5_2 = { $seat ->
  } left the game with a 4th or disqualifying foul after the vote's result was known (5.2)
 novote-no_nominees = nobody was nominated
 novote-first_day_no_vote = there is no vote on the first day (club rule)
-novote-4_4_10 = only one player was nominated on the first day (4.4.10)
+novote-4_4_10 = only one player was nominated on the first day (FIIM 2024, 4.4.10)
 novote-5_6 = three players are at the table and they tied twice (5.6)
 novote-5_9 = there is no vote to raise every player at the table (5.9)
-novote-3_of_9 = there is no vote to raise three players when nine are at the table (7.11)
+novote-3_of_9 = there is no vote to raise three players when nine are at the table (FIIM 2024, 7.11)
 novote-2_of_4 = there is no vote to raise two players when four are at the table (club rule)
 novote-no_raise_vote = there is no vote to raise everyone (club rule)
-novote-raise_failed = no more than half of the players voted to raise everyone (4.4.12.3)
+novote-raise_failed = no more than half of the players voted to raise everyone (FIIM 2024, 4.4.12.3)
 novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (club rule)

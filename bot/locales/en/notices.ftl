@@ -17,8 +17,16 @@ notice-night_zero = Night falls. The blacks' meeting — { $seconds }.
 
 notice-day_starts = Day { $day }. { $players } at the table; player { $opener } speaks first.
 notice-night_result = Morning comes. { $killed ->
-    [none] A miss: nobody leaves the game tonight.
-   *[other] Player { $killed } was killed tonight.
+    [none] { $removed_n ->
+        [0] A miss: nobody leaves the game tonight.
+        [one] A miss: nobody was killed tonight, but player { $removed } was removed and has left the game (4.5).
+       *[other] A miss: nobody was killed tonight, but players { $removed } were removed and have left the game (4.5).
+    }
+   *[other] Player { $killed } was killed tonight.{ $removed_n ->
+        [0] { "" }
+        [one] { " " }Player { $removed } was also removed and has left the game (4.5).
+       *[other] { " " }Players { $removed } were also removed and have left the game (4.5).
+    }
  }
 notice-last_word = Last word of player { $seat } — { $seconds }.
 notice-speech = { $silenced ->
@@ -39,12 +47,16 @@ notice-voting_starts = { $round ->
    *[other] Revote: players { $nominees }.
  }
 notice-vote_counted = { $derived ->
-    [yes] Against player { $nominee } — { $votes }: hands not raised go to the last nominee (4.4.8).
+    [yes] Against player { $nominee } — { $votes }: hands not raised go to the last nominee (FIIM 2024, 4.4.8).
    *[no] Against player { $nominee } — { $votes }.
  }
-notice-tie = A tie: players { $seats }. Each speaks before the revote (4.4.12).
+notice-off_ballot = Player { $seat } has left the game and is off the ballot: nobody votes against him any more (5.2).{ $last ->
+    [none] { "" }
+   *[other] { " " }Player { $last } becomes the last nominee: hands not raised go to him (FIIM 2024, 4.4.8).
+ }
+notice-tie = A tie: players { $seats }. Each speaks before the revote (FIIM 2024, 4.4.12).
 notice-tie_speech = Player { $seat } speaks before the revote — { $seconds }.
-notice-raise_vote = Players { $seats } tied again. Who is for all the players under vote leaving the table? More than half is needed: at least { $need } of { $at_table } (4.4.12.3).
+notice-raise_vote = Players { $seats } tied again. Who is for all the players under vote leaving the table? More than half is needed: at least { $need } of { $at_table } (FIIM 2024, 4.4.12.3).
 notice-raise_result = For raising everyone — { $yes } of { $at_table }: { $passed ->
     [yes] more than half.
    *[no] not more than half; everyone stays at the table.
@@ -129,11 +141,11 @@ notice-team_loss = { $generic ->
    *[no] Team loss for { $team_of }: player { $seat } — { $reason } ({ $code }).
  }
 notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; he has { $fouls }.
-notice-penalty_after_result = Player { $seat }'s offence is recorded; the result of the game stands (7.9).
+notice-penalty_after_result = Player { $seat }'s offence is recorded; the result of the game stands (FIIM 2024, 7.9).
 
 ## The end
 
-notice-result_fixed = The result is settled. { $outcome } It is announced after the last word (7.9).
+notice-result_fixed = The result is settled. { $outcome } It is announced after the last word (FIIM 2024, 7.9).
 notice-game_over = Game over. { $outcome }{ $has_roles ->
     [yes] { " " }Roles: { $roles }.
    *[no] { "" }

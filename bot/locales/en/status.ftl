@@ -30,7 +30,7 @@ status-ballot = { $round ->
    *[other] : { $counts }.
  }
 status-raise = The vote to raise players { $seats }.
-status-result-fixed = The result is settled. { $outcome } Announce it after the last word (7.9).
+status-result-fixed = The result is settled. { $outcome } Announce it after the last word (FIIM 2024, 7.9).
 
 ## Seats
 

@@ -30,7 +30,7 @@ status-ballot = { $round ->
    *[other] : { $counts }.
  }
 status-raise = Голосование за подъём игроков { $seats }.
-status-result-fixed = Итог уже определён. { $outcome } Объявить после последнего слова (7.9).
+status-result-fixed = Итог уже определён. { $outcome } Объявить после последнего слова (ФИИМ 2024, 7.9).
 
 ## Места
 
