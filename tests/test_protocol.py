@@ -625,3 +625,27 @@ def test_the_sheet_is_the_same_for_the_same_game(games: dict[str, Game],
     assert again == sheets[("red_win", "ru")]
     with pytest.raises(ValueError):
         render_sheet(*games["draw"], "de")
+
+
+def test_a_nominee_removed_during_the_vote_leaves_the_recorded_ballot() -> None:
+    """Seed 5.2: #8, nominated, gets his 4th foul after the vote's result is known: he is off
+    the ballot, the unraised hands go to #7, the last nominee still at the table (F24 §4.4.8).
+    The protocol records the round as it was played — #6 and #7 with their hands, #8 not a
+    candidate — and the export names every hand's voter."""
+    game = play("\n".join([
+        "/new", "/roles D2 M5 M7 S8", "/start", "/next", SPEECHES,  # day 1: no nomination
+        "/kill 1", "/don 3", "/sheriff 4", "/bestmove 2 5 7", "/next",  # night 1; #1's last word
+        "/nominate 2 6", "/next", "/nominate 3 7", "/next", "/nominate 4 8", *(["/next"] * 7),
+        "/vote 6 2 3 4 5 9",  # 5 of 9: the result is known (SC)
+        "/foul 8", "/foul 8", "/foul 8", "/foul 8",
+        "/ppk 2 4.3.1",  # the game ends (seed 4.3): a protocol is made of a finished game
+    ]))
+    state = final(game)
+    assert state.seat(8).departure.cause is rules.Cause.FOULS  # type: ignore[union-attr]
+    assert state.seat(6).departure.cause is rules.Cause.VOTE  # type: ignore[union-attr]
+    record = read_game(*game)
+    ballot = record.day(2).rounds[-1]  # type: ignore[union-attr]
+    assert ballot.candidates == [6, 7] and ballot.counts == {6: 5, 7: 3}
+    assert ballot.voters[6] == (2, 3, 4, 5, 9)
+    assert ballot.voters[7] == (6, 7, 10)  # the hands not raised, #8's gone with him
+    to_mafiaratings(*game)  # no "recorded as a count" refusal for the seat that left

@@ -221,6 +221,13 @@ class _Walker:
             self.today.not_held = (p["why"], p["seat"])
         elif kind is Kind.VOTING_STARTS:
             self.today.rounds.append(BallotRound(round=p["round"], candidates=list(p["nominees"])))
+        elif kind is Kind.OFF_BALLOT and record.days and self.today.rounds:
+            # seed 5.2: a nominee removed from the table during the vote is off the ballot
+            ballot = self.today.rounds[-1]
+            if p["seat"] in ballot.candidates:
+                ballot.candidates.remove(p["seat"])
+            ballot.counts.pop(p["seat"], None)
+            ballot.voters.pop(p["seat"], None)
         elif kind is Kind.VOTE_COUNTED:
             self.counted(before, event, p["nominee"], p["count"], p["derived"])
         elif kind is Kind.RAISE_RESULT:
@@ -258,7 +265,10 @@ class _Walker:
             ballot.voters[nominee] = None
             return
         raised = {seat for v in known for seat in (v or ())}
-        rest = tuple(s for s in before.at_table if s not in raised)
+        removed = {s for s in before.at_table if s not in self.state.at_table
+                   and (d := self.state.seat(s).departure) is not None
+                   and d.cause not in (Cause.VOTE, Cause.RAISE)}  # by a penalty in this event
+        rest = tuple(s for s in before.at_table if s not in raised and s not in removed)
         ballot.voters[nominee] = rest if len(rest) == count else None
 
     def penalty(self, before: GameState, event: Event, notice: Notice) -> None:

@@ -36,7 +36,7 @@ import rules
 from rules import Cause, Event, Role, RulesConfig, Team
 
 from ..i18n import Catalog, catalog
-from ..render import no_vote_text, seat_label, seat_list
+from ..render import no_vote_text, outcome_text, seat_label, seat_list
 from .record import DayRecord, GameRecord, NightRecord, departure_of, read_game, require_finished
 
 WIDTH = 1200  # px: a phone shows it full width and zooms in
@@ -262,7 +262,7 @@ def _result_text(record: GameRecord, cat: Catalog) -> tuple[str, str]:
     result = record.result
     assert result is not None
     winner = result.winner.value if result.winner else "draw"
-    text = cat.text(f"end-{result.why}", winner=winner)
+    text = outcome_text(result, record.config, cat)
     color = {"red": RED, "black": INK}.get(winner, DRAW)
     return text, color
 
