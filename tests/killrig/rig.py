@@ -239,6 +239,7 @@ class StoredOutbox:
     created_at: float
     message_id: int | None
     state: str
+    kind: str = "send"  # "edit": a status edit (a countdown shown ended), not an announcement
 
 
 def read_games(db: Path) -> dict[int, StoredGame]:
@@ -261,8 +262,9 @@ def read_games(db: Path) -> dict[int, StoredGame]:
 def read_outbox(db: Path) -> list[StoredOutbox]:
     conn = connect_ro(db)
     try:
-        return [StoredOutbox(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in conn.execute(
-            "SELECT id, chat, game_id, payload, created_at, message_id, state FROM outbox ORDER BY id")]
+        return [StoredOutbox(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7]) for r in conn.execute(
+            "SELECT id, chat, game_id, payload, created_at, message_id, state, kind FROM outbox"
+            " ORDER BY id")]
     finally:
         conn.close()
 
