@@ -150,7 +150,9 @@ class Settings(BaseSettings):
     telegram_host_shooting: int = Field(default=20, ge=1)
     telegram_host_silenced: int = Field(default=10, ge=1)
     telegram_host_seed: int | None = None
-    telegram_host_mute_hours: float = Field(default=4.0, gt=0)
+    # a backstop only (the bot lifts each mute itself); Telegram takes a restriction of more
+    # than 366 days as for ever, so a game's day is the most it may be
+    telegram_host_mute_hours: float = Field(default=4.0, gt=0, le=24)
     # deployment (deploy/)
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None

@@ -773,6 +773,19 @@ def test_a_bad_webhook_secret_is_a_bad_setting(clean_env: Path, monkeypatch: pyt
     assert "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("hours", ["1e9", "25", "0"])
+def test_a_mute_longer_than_a_day_is_a_bad_setting(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str], hours: str) -> None:
+    """Bot API restrictChatMember: an until_date more than 366 days ahead restricts for ever; the
+    mute is a backstop for one game (the bot lifts it), so at most 24 hours, more than 0."""
+    from bot.entry import run
+
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS", hours)
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", "health"])
+    assert run() == 2
+    assert "MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS" in capsys.readouterr().err
+
+
 # --- the real process, as the Dockerfile runs it ----------------------------------------------------
 
 async def test_the_bot_touches_its_heartbeat_and_logs_json_without_the_token(tmp_path: Path) -> None:
