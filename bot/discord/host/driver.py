@@ -798,13 +798,12 @@ class DiscordHost:
 
     # --- the end ----------------------------------------------------------------------------------
     async def _finish(self, table: Table, outcome: Outcome, lines: list[str]) -> None:
-        """The result (F24 §1.4) with the roles, the mutes lifted, the club told, the protocol."""
+        """The result (F24 §1.4) with the roles, the mutes lifted, the club told, the protocol;
+        the table is stored as over last (nothing resumes a table that is over: a process that
+        dies before does it all again at the restart)."""
         cat = await self._cat(table.chat)
         text = "\n".join([*lines, "", result_text(outcome.state, cat)]).strip()
         await self._post(table.chat, text)
-        table.step = None
-        table.status = "over"
-        await self._save(table, "step", "status")
         await self._unmute_all(table)
         club = await self._club(table)
         if club is not None:
@@ -812,6 +811,9 @@ class DiscordHost:
                                             channel=mention_channel(table.chat))
                              + "\n" + result_text(outcome.state, cat))
         await self._send_protocol(table, outcome, [table.chat, *([club] if club else [])])
+        table.step = None
+        table.status = "over"
+        await self._save(table, "step", "status")
 
     async def _stop(self, table: Table, who: str) -> None:
         cat = await self._cat(table.chat)
