@@ -10,7 +10,10 @@ notice-roles_set = { $known ->
     [yes] The roles are entered.
    *[no] Playing without roles entered: the judge declares the result.
  }
-notice-game_started = The game begins: { $preset }.
+notice-game_started = The game begins: { $preset }.{ $roles_known ->
+    [no] {" "}No roles entered: the judge declares the result (/result); checks and the best move get no answer.
+   *[other] {""}
+ }
 notice-night_zero = Night falls. The blacks' meeting — { $seconds }.
 
 ## Day

@@ -12,7 +12,10 @@ notice-roles_set = { $known ->
     [yes] Роли внесены.
    *[no] Игра без внесённых ролей: итог объявляет судья.
  }
-notice-game_started = Игра начинается: { $preset }.
+notice-game_started = Игра начинается: { $preset }.{ $roles_known ->
+    [no] {" "}Роли не внесены: итог игры объявит судья (/result), проверки и лучший ход без ответа.
+   *[other] {""}
+ }
 notice-night_zero = Наступает ночь. Договорка — { $seconds }.
 
 ## День
