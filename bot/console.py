@@ -22,7 +22,6 @@ F24 §4.4.13: roles stay hidden): the demo uses it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import signal
 import sys

@@ -41,14 +41,15 @@ from storage import HostStepRow
 
 from ... import commands as cmds
 from ...commands import Act, CommandError
+from ...host import steps as st
+from ...host import views as vw
+from ...host.flow import HostFlow
+from ...host.options import HostError, parse_newgame
+from ...host.steps import Plan, Step
+from ...host.table import TABLE_SIZE, Table
 from ...i18n import Catalog
 from ...render import error_text, result_text, seat_label, status_text
 from ...service import Outcome, ServiceError
-from ...host import steps as st
-from ...host import views as vw
-from ...host.table import LEFT_TABLE, TABLE_SIZE, Table
-from ...host.options import HostError, parse_newgame
-from ...host.steps import Plan, Step
 from ..countdown import countdown
 from ..keys import chat_key, id_of, is_discord, mention_channel, mention_user, user_key
 from ..rights import rights_text
@@ -116,7 +117,7 @@ class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             await host.on_press(interaction, self.item.custom_id)
 
 
-class DiscordHost:
+class DiscordHost(HostFlow):
     """Host mode over the judge mode's :class:`~bot.discord.app.DiscordReferee` (its service,
     catalogs, clock, timer scale, sending helpers and per-channel locks)."""
 
@@ -484,6 +485,9 @@ class DiscordHost:
             return
         await self._open(table, state, plan, lines, old, outcome.revision)
 
+    async def _catch_up(self, table: Table, current: Outcome) -> None:
+        await self._advance(table, current, [])
+
     async def _open(self, table: Table, state: rules.GameState, plan: Plan, lines: list[str],
                     old: Step | None, revision: int) -> None:
         now = self.referee.clock()
@@ -497,9 +501,10 @@ class DiscordHost:
             if lines:
                 await self._post(table.chat, "\n".join(lines))
         table.step = step
-        await self.service.store.update_host_table(  # the step and its record: one transaction
-            table.id, step=step.to_dict(),
-            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
+        data = {"data": table.data} if old is not None and self._count_silence(table, old) else {}
+        await self.service.store.update_host_table(  # the step, its record and the old step's
+            table.id, step=step.to_dict(),            # silence count: one transaction
+            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now), **data)
         await self._sync_mutes(table, state, plan)
         await self._show(table, state)
         await self._prompt_all(table, state)
@@ -528,14 +533,12 @@ class DiscordHost:
             await self._save(table, "step")
 
     async def _retire_step(self, table: Table, state: rules.GameState, following: Plan) -> None:
-        """The step is over: its timer stops, its message loses its buttons, its prompts close;
-        a day speech counts for ``absent_after`` (:func:`steps.count_silence`)."""
+        """The step is over: its timer stops, its message loses its buttons, its prompts close
+        (its silence was counted when the next step was stored: :meth:`_count_silence`)."""
         self._cancel(table)
         step = table.step
         if step is None:
             return
-        if st.count_silence(step, table.data.setdefault("silent", {})):
-            await self._save(table, "data")
         same_night = step.at_night and following.kind in st.NIGHT_STEPS and following.night == step.night
         cat = await self._cat(table.chat)
         if step.message is not None and not same_night:
@@ -565,49 +568,6 @@ class DiscordHost:
             if sent is not None:
                 step.prompts[user] = sent.id
         await self._save(table, "step")
-
-    async def _close_step(self, table: Table) -> None:
-        current = await self.service.current(table.chat)
-        step = table.step
-        if current is None or step is None:
-            return
-        plan = st.plan(current.state, table.spec.options)
-        if plan.key != step.key:
-            await self._advance(table, current, [])
-            return
-        event = st.closing_event(current.state, step)
-        try:
-            await self._act_and_advance(table, event)
-        except rules.RuleError as error:
-            log.warning("host: table %s: %s refused (%s); moving on", table.id, event, error)
-            try:
-                await self._act_and_advance(table, rules.Next())
-            except rules.RuleError:
-                log.exception("host: table %s cannot move on", table.id)
-        if step.kind == "speech" and step.seat is not None:
-            await self._absent(table, step.seat)
-
-    async def _active(self, table: Table, step: Step) -> None:
-        """The speaker wrote or pressed something: this speech is not a silent one."""
-        if not step.active:
-            step.active = True
-            await self._save(table, "step")
-
-    async def _absent(self, table: Table, seat: int) -> None:
-        """``absent_after`` own speeches in a row silent: he has left the table — seed 4.2.1, a
-        disqualifying foul (seed 4.5: he leaves at once, without a last word; seed 5.1–5.2)."""
-        silent = st.absent_due(table.data.get("silent", {}), table.spec.options.absent_after, seat)
-        if silent is None or table.status != "running":
-            return
-        current = await self.service.current(table.chat)
-        if current is None or not current.state.seat(seat).at_table:
-            return
-        cat = await self._cat(table.chat)
-        lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
-        try:
-            await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE), lead=lead)
-        except rules.RuleError as error:
-            log.info("host: %s silent, no penalty: %s", seat, error)
 
     # --- timers ------------------------------------------------------------------------------
     def _cancel(self, table: Table) -> None:
@@ -671,6 +631,9 @@ class DiscordHost:
                     or (not current.finished
                         and st.plan(current.state, table.spec.options).key == table.step.key):
                 self._arm(table)
+                if table.data.get("absent_due") is not None:  # a removal a stop cut short
+                    async with self.referee._lock(table.chat):
+                        await self._absent(table)
                 continue
             async with self.referee._lock(table.chat):
                 try:

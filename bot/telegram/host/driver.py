@@ -65,16 +65,17 @@ from storage import HostStepRow, OutboxItem
 
 from ... import commands as cmds
 from ...commands import Act, CommandError
+from ...host import steps as st
+from ...host import views as vw
+from ...host.flow import HostFlow
+from ...host.options import HostError, parse_newgame
+from ...host.steps import Plan, Step
+from ...host.table import LEFT_TABLE, TABLE_SIZE, Table, same_night
 from ...i18n import Catalog
 from ...render import error_text, fit, result_text, seat_label, status_text
 from ...service import Outcome, Render, Service, ServiceError
 from ...settings import Settings
 from ..outbox import MAX_TEXT, retry_seconds
-from ...host import steps as st
-from ...host import views as vw
-from ...host.options import HostError, parse_newgame
-from ...host.steps import Plan, Step
-from ...host.table import LEFT_TABLE, TABLE_SIZE, Table, same_night
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ def _markup(rows: vw.Rows | None) -> InlineKeyboardMarkup | None:
                                   for b in row] for row in rows if row])
 
 
-class TelegramHost:
+class TelegramHost(HostFlow):
     """Host mode over the judge mode's :class:`~bot.telegram.app.TelegramReferee` (its service,
     catalogs and clock). See the module docstring."""
 
@@ -539,6 +540,9 @@ class TelegramHost:
         await self._flush(*others)
         await self._open(table, state, plan)
 
+    async def _catch_up(self, table: Table, current: Outcome) -> None:
+        await self._advance(table, current, {})
+
     async def _queued(self, table: Table, slot: str) -> tuple[bool, str | None]:
         """Was a message under ``slot`` queued for the group (sent or still pending)? And the
         base it was queued with, when the row is still pending."""
@@ -681,21 +685,6 @@ class TelegramHost:
             table.step.previous = None
             await self._save(table, "step")
 
-    def _count_silence(self, table: Table, step: Step) -> bool:
-        """``absent_after``: the speaker's silent own day speeches in a row, kept with the table
-        (stored with the next step, in its transaction). A silenced minute (seed 4.4) is not a
-        speech of his: it neither counts nor resets. A bot that cannot read the group's messages
-        cannot tell silence from speech: nothing counts. When the count reaches the option the
-        seat is noted as ``absent_due`` (:meth:`_absent`). Returns whether ``data`` changed."""
-        if not table.data.get("rights", {}).get("read", True):
-            return False
-        counts: dict[str, int] = table.data.setdefault("silent", {})
-        if not st.count_silence(step, counts):
-            return False
-        if step.seat is not None and st.absent_due(counts, table.spec.options.absent_after, step.seat):
-            table.data["absent_due"] = step.seat
-        return True
-
     async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
         """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
         victim's best move (nothing is sent for a role no longer in the game, and the step runs
@@ -713,50 +702,6 @@ class TelegramHost:
             if sent is not None:  # stored at once: a restart sends only the prompts not sent
                 step.prompts[user] = sent.message_id
                 await self._save(table, "step")
-
-    async def _close_step(self, table: Table) -> None:
-        """The step's time is up: its inputs become the engine's event (:func:`steps.closing_event`).
-        A speaker silent for ``absent_after`` own speeches in a row has then left the table."""
-        current = await self.service.current(table.chat)
-        step = table.step
-        if current is None or step is None:
-            return
-        plan = st.plan(current.state, table.spec.options)
-        if plan.key != step.key:  # the game moved on meanwhile: catch up
-            await self._advance(table, current, {})
-            return
-        event = st.closing_event(current.state, step)
-        try:
-            await self._act_and_advance(table, event)
-        except rules.RuleError as error:
-            log.warning("host: table %s: %s refused (%s); moving on", table.id, event, error)
-            try:
-                await self._act_and_advance(table, rules.Next())
-            except rules.RuleError:
-                log.exception("host: table %s cannot move on", table.id)
-        await self._absent(table)
-
-    async def _absent(self, table: Table) -> None:
-        """The seat noted ``absent_due`` (:meth:`_count_silence`) has left the table — seed
-        4.2.1, a disqualifying foul (seed 4.5: he leaves at once, without a last word; seed
-        5.1–5.2 for the vote). The note is cleared after the penalty is stored: a restart in
-        between applies it then (a seat no longer at the table is not penalised twice)."""
-        seat = table.data.get("absent_due")
-        if seat is None:
-            return
-        current = await self.service.current(table.chat)
-        if table.status == "running" and current is not None and not current.finished \
-                and current.state.seat(seat).at_table:
-            cat = await self._cat(table.chat)
-            silent = int(table.data.get("silent", {}).get(str(seat), 0))
-            lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
-            try:
-                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
-                                            lead=lead)
-            except rules.RuleError as error:
-                log.info("host: %s silent, no penalty: %s", seat, error)
-        table.data.pop("absent_due", None)
-        await self._save(table, "data")
 
     # --- mutes --------------------------------------------------------------------------------------
     async def _restrict(self, table: Table, user: str, *, mute: bool) -> bool | None | str:
@@ -1342,12 +1287,6 @@ class TelegramHost:
                 log.info("host: no foul for %s: %s", seat, error)
         if table.data.get("delete"):  # after the foul is stored: the message is its evidence
             await self._delete(message)
-
-    async def _active(self, table: Table, step: Step) -> None:
-        """The speaker wrote or pressed something: this speech is not a silent one."""
-        if not step.active:
-            step.active = True
-            await self._save(table, "step")
 
     async def _left(self, chat: str, user: str) -> None:
         """A player left the group: off the lobby; at the table, he left it (seed 4.2.1)."""
