@@ -258,7 +258,9 @@ def _read_tty(prompt: str) -> str | None:
     cancelled the loop, and the process then waited for that thread's ``input`` to return — the
     next Enter — and dropped the line typed. Blocking the event loop is harmless here: nothing
     else runs in the console while it waits for the judge. readline (line editing) restores the
-    terminal when the signal interrupts it."""
+    terminal when the signal interrupts it. (Python's readline looks at signals only when its
+    wait is interrupted: a Ctrl-C that lands in the instant before it waits is seen at the next
+    key — a second Ctrl-C.)"""
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.getsignal(signal.SIGINT) if in_main else None
     if in_main:

@@ -127,13 +127,11 @@ async def test_an_event_committed_before_a_crash_is_announced_once_after_the_res
         first = await t.wait_floor(1)
         seen = t.seen
 
-        async def died(*args: Any, **kwargs: Any) -> None:  # nothing after the commit happens
-            return None
 
-        t.host.referee.outbox.flush = died
+        t.host.referee.outbox.flush = does_nothing
         await t.say(t.user(1), "/nominate 5")  # the step goes on: its line is queued alone
         assert (await t.state()).nominees == [5]
-        t.host._advance = died  # type: ignore[method-assign]  # dies right after the next commit
+        t.host._advance = does_nothing  # type: ignore[method-assign]  # dies right after the next commit
         await t.press(t.user(1), t.step_message(), "Пас")
         assert (await t.state()).speaker == 2
         assert first_versions(fake, t.group, "выставляет игрока №5") == 0
@@ -166,10 +164,7 @@ async def test_a_foul_committed_before_a_crash_is_announced_once_after_the_resta
         first = await t.wait_floor(1)
         seen = t.seen
 
-        async def died(chat: str) -> None:
-            return None
-
-        t.host.referee.outbox.flush = died
+        t.host.referee.outbox.flush = does_nothing
         await t.say(t.owner, "/foul 6")
         assert (await t.state()).seat(6).fouls == ["foul"]
         assert not any("Игроку №6 — фол" in x for x in t.group_texts())
@@ -215,6 +210,16 @@ class Died(Exception):
     """Stands for the process dying at this point (the handler stops; what was stored stays)."""
 
 
+async def dies(*args: Any, **kwargs: Any) -> Any:
+    """Patched over a step of the driver: the process dies there."""
+    raise Died()
+
+
+async def does_nothing(*args: Any, **kwargs: Any) -> None:
+    """Patched over a step of the driver: the process dies just before it (nothing after runs)."""
+    return None
+
+
 async def test_a_join_cut_short_is_finished_by_pressing_again(
         fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The 10th player's join is stored, and the process dies before the bot has written to
@@ -230,8 +235,6 @@ async def test_a_join_cut_short_is_finished_by_pressing_again(
             await t.press(player, t.lobby(), "Записаться")
         hello = TelegramHost._hello
 
-        async def dies(self: TelegramHost, table: Any, user: str) -> bool:
-            raise Died()
 
         monkeypatch.setattr(TelegramHost, "_hello", dies)
         await t.press(t.players[9], t.lobby(), "Записаться")
@@ -259,8 +262,6 @@ async def test_a_deal_cut_short_is_finished_at_the_restart(
     async with host_table(fake, db, world) as t:
         rights = TelegramHost._rights
 
-        async def dies(self: TelegramHost, chat: str, chat_type: str) -> dict[str, bool]:
-            raise Died()
 
         await t.say(t.owner, "/newgame")
         monkeypatch.setattr(TelegramHost, "_rights", dies)  # the step after the deal
@@ -291,8 +292,6 @@ async def test_a_start_cut_after_the_deal_is_finished_at_the_restart(
     async with host_table(fake, db, world) as t:
         opened = TelegramHost._open_game
 
-        async def dies(self: TelegramHost, table: Any) -> None:
-            raise Died()
 
         await t.say(t.owner, "/newgame")
         monkeypatch.setattr(TelegramHost, "_open_game", dies)
@@ -323,10 +322,8 @@ async def test_a_press_before_the_resume_does_not_act_on_the_step_the_process_di
         first = await t.wait_floor(1)
         seen = t.seen
 
-        async def died(*args: Any, **kwargs: Any) -> None:
-            return None
 
-        t.host._advance = died  # type: ignore[method-assign]  # dies right after the commit
+        t.host._advance = does_nothing  # type: ignore[method-assign]  # dies right after the commit
         await t.press(t.user(1), t.step_message(), "Пас")
         assert (await t.state()).speaker == 2
         stored = await t.service.store.host_table(t.table().id)
@@ -404,8 +401,6 @@ async def test_a_stop_cut_short_after_the_abandon_is_finished_at_the_restart(
         await t.wait_floor(1)
         table_id, game_id = t.table().id, t.table().game_id
 
-        async def dies(self: TelegramHost, table: Any) -> None:
-            raise Died()
 
         monkeypatch.setattr(TelegramHost, "_unmute_all", dies)
         await t.say(t.owner, "/stop")
@@ -469,8 +464,6 @@ async def test_a_step_stored_over_but_not_closed_is_closed_at_the_restart(
         first = await t.wait_floor(1)
         seen = t.seen
 
-        async def dies(self: TelegramHost, *args: Any, **kwargs: Any) -> None:
-            raise Died()
 
         monkeypatch.setattr(TelegramHost, "_retire_step", dies)
         await t.press(t.user(1), t.step_message(), "Пас")
