@@ -82,7 +82,8 @@ def installed_version() -> str:
         return "unknown"
 
 
-DB_HELP = "the SQLite database (default: MAFIA_REFEREE_DB, else ~/.local/share/mafia-referee/referee.sqlite3)"
+DB_HELP = ("the SQLite database (default: MAFIA_REFEREE_DB, else "
+           "$XDG_DATA_HOME/mafia-referee/referee.sqlite3, else ~/.local/share/mafia-referee/…)")
 LANG_HELP = "the language of messages (default: MAFIA_REFEREE_LANG, else ru)"
 
 
