@@ -53,6 +53,10 @@ from storage import Store
 from .. import commands as cmds
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from ..judge import panel as pn
+from ..judge.callbacks import Press, decode
+from ..judge.routing import judge_text, public_text, turn_key, undo_texts
+from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
 from ..protocol import ExportError, render_sheet, to_json
@@ -60,10 +64,6 @@ from ..protocol import error_text as protocol_error_text
 from ..render import chunks, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
-from ..judge import panel as pn
-from ..judge.callbacks import Press, decode
-from ..judge.routing import judge_text, public_text, turn_key, undo_texts
-from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from . import layout, slash
 from .countdown import channel_text, timer_line
 from .host import DiscordHost, HostButton

@@ -56,16 +56,16 @@ from storage import OutboxItem, Store
 from .. import commands as cmds
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from ..judge import panel as pn
+from ..judge.callbacks import Press, decode
+from ..judge.routing import judge_text, public_text, turn_key, undo_texts
+from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from ..logs import configure_logging
 from ..render import chunks, error_text, fit, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..settings import Settings
-from ..judge import panel as pn
-from ..judge.callbacks import Press, decode
 from .host import HostRateLimiter, TelegramHost
 from .outbox import MAX_TEXT, Outbox
-from ..judge.routing import judge_text, public_text, turn_key, undo_texts
-from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
