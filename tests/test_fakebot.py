@@ -48,16 +48,8 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
 # ------------------------------------------------------------------------------- fixtures
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    """ENGINEERING.md §2: PTB_TIMEDELTA=1 (durations such as retry_after are timedeltas)."""
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 class Recorder:

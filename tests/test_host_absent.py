@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
@@ -24,15 +23,8 @@ SILENT = 5  # the seat that never speaks
 SPEECH = 60 * SCALE  # a speech's real length in these tests
 
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 async def day_with_a_silent_seat(t: HostTable, order: list[int], day: int) -> None:

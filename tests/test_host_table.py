@@ -7,7 +7,6 @@ one's minute (seed 4.1.1) up to a removal (seed 4.4, 4.5, 5.1), or for talking a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
@@ -16,15 +15,8 @@ from rules import Cause, Phase, Role, Team
 from test_host_support import FAST, host_table, make_world
 
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 async def test_the_lobby_waits_for_ten_who_can_get_their_roles(fake: FakeBotAPI, tmp_path: Path) -> None:

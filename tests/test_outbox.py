@@ -31,15 +31,8 @@ NIGHT = "Наступает ночь"  # the group's announcement of /start (nig
 DAY = "День 1"  # the group's announcement of the morning (/next after night 0)
 
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 # --- the store ------------------------------------------------------------------------------------

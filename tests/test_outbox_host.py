@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
@@ -13,15 +12,8 @@ from rules import Phase
 from test_host_support import host_table, make_world
 
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 async def test_a_hosted_table_follows_its_group_to_the_supergroup(fake: FakeBotAPI,

@@ -18,15 +18,8 @@ from rules import Phase
 from test_telegram_support import Table, table
 
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 @pytest.fixture

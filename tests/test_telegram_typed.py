@@ -8,7 +8,6 @@ same game state with the same log. Each script is also checked against the rule 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
@@ -23,15 +22,8 @@ from storage import Store
 from test_telegram_support import table
 
 
-@pytest.fixture(autouse=True)
-def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    async with FakeBotAPI() as server:
-        yield server
 
 
 async def through_console(db: Path, lines: list[str]) -> tuple[rules.GameState, list[rules.Event], list[bool]]:
