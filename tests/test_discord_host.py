@@ -35,7 +35,7 @@ async def t(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Di
 def host_table(t: DiscordTable) -> Any:
     host = t.referee.host
     assert host is not None
-    tables = [tb for tb in host._tables.values() if tb.chat == t.home]
+    tables = host.controller.tables_in(t.home)
     assert tables
     return tables[-1]
 
@@ -52,9 +52,8 @@ async def expire(t: DiscordTable) -> None:
     assert host is not None
     tb = host_table(t)
     assert tb.step is not None
-    async with t.referee._lock(tb.chat):
-        host._cancel(tb)
-        await host._close_step(tb)
+    async with host.controller.held(tb.chat):
+        await host.controller.close_step(tb)
 
 
 async def open_table(t: DiscordTable, perms: discord.Permissions = HOST_RIGHTS) -> None:
@@ -199,7 +198,7 @@ async def test_overwrites_only_the_speaker_writes(t: DiscordTable) -> None:
     await open_table(t)
     await expire(t)  # night 0 → the first speech
     tb = host_table(t)
-    assert tb.data["mode"] == "overwrite"
+    assert tb.flags.mode == "overwrite"
     speaker = tb.step.seat
     denied = {m for (c, m), o in t.fake.overwrites.items() if c == TABLE_ID and o.get("deny") != "0"}
     expected = {int(u.removeprefix("dc:")) for s, u in tb.seats.items() if s != speaker}
@@ -268,7 +267,7 @@ async def test_removal_by_fouls_times_the_member_out(t: DiscordTable) -> None:
     await open_table(t, NO_OVERWRITE)
     await expire(t)
     tb = host_table(t)
-    assert tb.data["mode"] == "timeout"
+    assert tb.flags.mode == "timeout"
     speaker = tb.step.seat
     offender_seat = 10 if speaker != 10 else 9
     offender = player_at(t, offender_seat)
@@ -279,7 +278,7 @@ async def test_removal_by_fouls_times_the_member_out(t: DiscordTable) -> None:
     assert not state.seat(offender_seat).at_table
     assert dict(state.departures())[offender_seat].cause is rules.Cause.FOULS
     assert t.fake.timeouts.get(int(offender["id"])) is not None
-    assert f"dc:{offender['id']}" in host_table(t).data["removed"]
+    assert f"dc:{offender['id']}" in host_table(t).flags.removed
     # the host stops the table: every timeout is lifted
     await t.slash("stop")
     assert host_table(t).status == "stopped"
@@ -303,8 +302,8 @@ async def test_a_short_hosted_game_to_its_result(t: DiscordTable) -> None:
     assert RU.text("role-sheriff") in result  # the roles revealed at the end
     club = "\n".join(t.public(CLUB_ID))
     assert RU.text("dc-host-club-linked", channel=f"<#{TABLE_ID}>") in club
-    assert RU.text("dc-club-result", game=state and (await t.service.current(t.home)).game_id,
-                   channel=f"<#{TABLE_ID}>") in club
+    assert RU.text("host-channel-result", title=f"<#{TABLE_ID}>", length="", result="").split(
+        "\n")[0].split("«")[0] in club and f"<#{TABLE_ID}>" in club
     assert not [o for (c, _), o in t.fake.overwrites.items() if c == TABLE_ID]
     assert all(v is None for v in t.fake.timeouts.values())
 
@@ -314,7 +313,7 @@ async def test_a_restart_between_a_pass_and_the_next_step_opens_it_at_once(t: Di
     the restart the next speaker gets the floor at once (F24 §4.3.2), not when the old speech's
     time would have run out, and the old «Пас» pressed again is out of date (it does not pass
     for the next speaker)."""
-    from bot.discord.host.driver import DiscordHost
+    from bot.discord.host import DiscordHost
 
     await open_table(t)
     await expire(t)  # night 0 is over: the first speech
@@ -328,7 +327,7 @@ async def test_a_restart_between_a_pass_and_the_next_step_opens_it_at_once(t: Di
     async def died(*args: Any, **kwargs: Any) -> None:
         return None
 
-    host._advance = died  # type: ignore[method-assign]  # dies right after the commit
+    host.controller._advance = died  # type: ignore[method-assign]  # dies right after the commit
     await t.press(RU.text("host-btn-pass"), actor=speaker, message=old)
     assert (await t.state()).speaker == first.seat + 1
     await host.shutdown()

@@ -99,7 +99,7 @@ async def test_a_429_on_a_mute_is_waited_out_and_the_mute_still_happens(t: HostT
         t.fake.user_sends(first, t.group, "ещё слово")
     said = await t.say(second, "Моя минута")  # the speaker writes
     assert not said.deleted
-    assert t.table().data.get("mode") == "restrict"
+    assert t.table().flags.mode == "restrict"
     assert not any(CAT.text("host-mute-failed") in x for x in t.group_texts())
     # in order: #2 was unmuted only after #1's mute went through (mute first, then the speaker)
     unmute_2 = [c for c in restrict_calls(t, second.id) if c.ok and not is_mute(c)]
@@ -117,7 +117,7 @@ async def test_a_network_error_on_a_mute_is_not_a_lost_right(t: HostTable) -> No
     await t.pass_turn(1)
     await t.wait_floor(2, consume=False)
     await asyncio.sleep(0.5)
-    assert t.table().data.get("mode") == "restrict"
+    assert t.table().flags.mode == "restrict"
     assert not any(CAT.text("host-mute-failed") in x for x in t.group_texts())
     restriction = t.fake.restrictions(t.group, first)
     assert restriction is not None and not restriction.can_send_messages
@@ -134,7 +134,7 @@ async def test_a_lost_restrict_right_falls_back_to_fouls(t: HostTable) -> None:
     await t.wait_floor(2, consume=False)
     await t.fake.wait_for(lambda: any(CAT.text("host-mute-failed") in x for x in t.group_texts()),
                           what="the fallback notice")
-    assert t.table().data.get("mode") == "foul"
+    assert t.table().flags.mode == "foul"
     assert sum(CAT.text("host-mute-failed") in x for x in t.group_texts()) == 1
     noisy = t.user(5)
     if t.fake.restrictions(t.group, noisy) is None or t.fake.restrictions(t.group, noisy).can_send_messages:  # type: ignore[union-attr]

@@ -124,7 +124,7 @@ async def test_an_event_committed_before_a_crash_is_announced_once_after_the_res
         t.host.referee.outbox.flush = does_nothing
         await t.say(t.user(1), "/nominate 5")  # the step goes on: its line is queued alone
         assert (await t.state()).nominees == [5]
-        t.host._advance = does_nothing  # type: ignore[method-assign]  # dies right after the next commit
+        t.host.controller._advance = does_nothing  # type: ignore[method-assign]  # dies right after the next commit
         await t.press(t.user(1), t.step_message(), "Пас")
         assert (await t.state()).speaker == 2
         assert first_versions(fake, t.group, "выставляет игрока №5") == 0
@@ -218,7 +218,7 @@ async def test_a_join_cut_short_is_finished_by_pressing_again(
     """The 10th player's join is stored, and the process dies before the bot has written to
     him: after the restart he is at the table but not yet reachable; pressing «Записаться»
     again tries him again (not "already at the table"), and the table starts (R1.1)."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
@@ -226,12 +226,12 @@ async def test_a_join_cut_short_is_finished_by_pressing_again(
         await t.say(t.owner, "/newgame")
         for player in t.players[:9]:
             await t.press(player, t.lobby(), "Записаться")
-        hello = TelegramHost._hello
+        hello = HostController._hello
 
 
-        monkeypatch.setattr(TelegramHost, "_hello", dies)
+        monkeypatch.setattr(HostController, "_hello", dies)
         await t.press(t.players[9], t.lobby(), "Записаться")
-        monkeypatch.setattr(TelegramHost, "_hello", hello)
+        monkeypatch.setattr(HostController, "_hello", hello)
         lobby = t.lobby()
     async with host_table(fake, db, world) as t:
         await fake.wait_for(lambda: t.host.tables_in(t.group.id), what="the tables loaded")
@@ -248,19 +248,20 @@ async def test_a_deal_cut_short_is_finished_at_the_restart(
     """The game is created and dealt (the cards queued with the deal), and the process dies
     before the table is stored as running: on start-up the deal is taken up, not made again —
     the same roles, each card sent once — and night 0 begins."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
     async with host_table(fake, db, world) as t:
-        rights = TelegramHost._rights
+        from bot.telegram.host import TelegramHostPort
+        rights = TelegramHostPort.rights
 
 
         await t.say(t.owner, "/newgame")
-        monkeypatch.setattr(TelegramHost, "_rights", dies)  # the step after the deal
+        monkeypatch.setattr(TelegramHostPort, "rights", dies)  # the step after the deal
         for player in t.players:
             await t.press(player, t.lobby(), "Записаться")
-        monkeypatch.setattr(TelegramHost, "_rights", rights)
+        monkeypatch.setattr(TelegramHostPort, "rights", rights)
         stored = await t.service.store.host_table(t.table().id)  # what the dead process left
         assert stored is not None and stored.status == "lobby" and len(stored.seats) == 10
         dealt = await t.state()
@@ -278,19 +279,19 @@ async def test_a_start_cut_after_the_deal_is_finished_at_the_restart(
         fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Dealt and stored as running, and the process dies before the game begins (no StartGame
     logged; found by the SIGKILL bench): on start-up the game begins and night 0 opens."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
     async with host_table(fake, db, world) as t:
-        opened = TelegramHost._open_game
+        opened = HostController._open_game
 
 
         await t.say(t.owner, "/newgame")
-        monkeypatch.setattr(TelegramHost, "_open_game", dies)
+        monkeypatch.setattr(HostController, "_open_game", dies)
         for player in t.players:
             await t.press(player, t.lobby(), "Записаться")
-        monkeypatch.setattr(TelegramHost, "_open_game", opened)
+        monkeypatch.setattr(HostController, "_open_game", opened)
         stored = await t.service.store.host_table(t.table().id)
         assert stored is not None and stored.status == "running"
         assert (await t.state()).phase is Phase.SETUP
@@ -306,7 +307,7 @@ async def test_a_press_before_the_resume_does_not_act_on_the_step_the_process_di
     pass of the step now running and skipped a turn — there, the night's shooting). After the
     restart, with the start-up resume not run yet, #1 presses «Пас» again on his old message:
     the group is resumed first, the press is out of date, and #2 has the floor (F24 §4.3.2)."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
@@ -316,17 +317,17 @@ async def test_a_press_before_the_resume_does_not_act_on_the_step_the_process_di
         seen = t.seen
 
 
-        t.host._advance = does_nothing  # type: ignore[method-assign]  # dies right after the commit
+        t.host.controller._advance = does_nothing  # type: ignore[method-assign]  # dies right after the commit
         await t.press(t.user(1), t.step_message(), "Пас")
         assert (await t.state()).speaker == 2
         stored = await t.service.store.host_table(t.table().id)
         assert stored is not None and stored.step is not None and stored.step["no"] == first.no
         old, speaker = fake.message(t.group, first.message), t.user(1)
 
-    async def not_yet(self: TelegramHost, context: Any) -> None:  # the start-up job comes late
+    async def not_yet(self: HostController) -> None:  # the start-up job comes late
         return None
 
-    monkeypatch.setattr(TelegramHost, "_resume", not_yet)
+    monkeypatch.setattr(HostController, "resume_all", not_yet)
     async with host_table(fake, db, world) as t:
         t.seen = seen
         press = fake.user_presses(speaker, old, button="Пас", strict=False)
@@ -385,7 +386,7 @@ async def test_a_stop_cut_short_after_the_abandon_is_finished_at_the_restart(
     """The process dies in /stop after the game is recorded as abandoned, before the table is
     stored as stopped: at the restart the stop is finished — the table stopped, the group told
     who stopped it — and the abandoned game is not played on (its log stays as it was)."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
@@ -395,7 +396,7 @@ async def test_a_stop_cut_short_after_the_abandon_is_finished_at_the_restart(
         table_id, game_id = t.table().id, t.table().game_id
 
 
-        monkeypatch.setattr(TelegramHost, "_unmute_all", dies)
+        monkeypatch.setattr(HostController, "_unmute_all", dies)
         await t.say(t.owner, "/stop")
         monkeypatch.undo()
         stored = await t.service.store.host_table(table_id)
@@ -419,7 +420,7 @@ async def test_a_silent_players_removal_cut_short_is_applied_at_the_restart(
     """``absent=1``: #1's minute runs out with nothing written or pressed — he has left the
     table, seed 4.2.1 — and the process dies before the removal is logged: the silence is stored
     with the next step, and at the restart #1 is removed (a disqualifying foul, seed 4.5)."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
@@ -428,11 +429,11 @@ async def test_a_silent_players_removal_cut_short_is_applied_at_the_restart(
         await t.wait_floor(1)
         died: list[bool] = []
 
-        async def dies(self: TelegramHost, table: Any) -> None:
+        async def dies(self: HostController, table: Any) -> None:
             died.append(True)
             raise Died()
 
-        monkeypatch.setattr(TelegramHost, "_absent", dies)
+        monkeypatch.setattr(HostController, "_absent", dies)
         await fake.wait_for(lambda: died, timeout=60 * SCALE + 5, what="#1's minute over")
         monkeypatch.undo()
         assert (await t.state()).seat(1).at_table
@@ -448,7 +449,7 @@ async def test_a_step_stored_over_but_not_closed_is_closed_at_the_restart(
     """#1 passes; the process dies after #2's step is stored, before #1's message is closed:
     at the restart #1's message shows his speech ended, without buttons (no live «Пас» left
     standing for a speech that is over), and #2 has the floor."""
-    from bot.telegram.host.driver import TelegramHost
+    from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
@@ -458,7 +459,7 @@ async def test_a_step_stored_over_but_not_closed_is_closed_at_the_restart(
         seen = t.seen
 
 
-        monkeypatch.setattr(TelegramHost, "_retire_step", dies)
+        monkeypatch.setattr(HostController, "_retire_step", dies)
         await t.press(t.user(1), t.step_message(), "Пас")
         monkeypatch.undo()
         old = fake.message(t.group, first.message)

@@ -241,13 +241,15 @@ class StubBot:
 
 
 def sender(store: Store, stub: StubBot, moved: list[tuple[str, str]] | None = None) -> Any:
-    from bot.telegram.outbox import Outbox
+    from bot.outbox import Outbox
+    from bot.telegram.outbox import TelegramTransport
 
     async def on_migrate(old: str, new: str) -> None:
         (moved if moved is not None else []).append((old, new))
         await store.move_chat(old, new)
 
-    return Outbox(lambda: store, lambda: stub, on_migrate=on_migrate, retry_delay=0.05)
+    return Outbox(lambda: store, TelegramTransport(lambda: store, lambda: stub),
+                  on_migrate=on_migrate, retry_delay=0.05)
 
 
 async def test_the_sender_retries_the_same_row_after_retry_after(store: Store) -> None:

@@ -57,18 +57,21 @@ from ..judge import panel as pn
 from ..judge.callbacks import Press, decode
 from ..judge.routing import judge_text, public_text, turn_key, undo_texts
 from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
+from ..locks import ChatLocks
 from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
 from ..protocol import ExportError, render_sheet, to_json
 from ..protocol import error_text as protocol_error_text
+from ..outbox import Outbox
 from ..render import chunks, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from . import layout, slash
 from .countdown import channel_text, timer_line
+from .outbox import DiscordTransport
 from .host import DiscordHost, HostButton
 from .host import commands as host_commands
-from .host.driver import is_ours as is_host_button
+from .host import is_ours as is_host_button
 from .keys import PREFIX, chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .rights import TIMEOUT_RIGHT, missing, rights_text
 
@@ -168,7 +171,11 @@ class DiscordReferee:
         self.sync_guild = sync_guild
         self.protocol = protocol
         self.client: RefereeClient | None = None
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.locks = ChatLocks()  # one lock per channel, shared with host mode
+        #: the persistent outbox's sender: what host mode announces (bot.outbox)
+        self.outbox = Outbox(lambda: self.service.store,
+                             DiscordTransport(lambda: self.service.store, lambda: self,
+                                              protocol=protocol))
         self._langs: dict[str, str] = {}  # guild key -> language
         self._guilds: dict[str, int] = {}  # game channel -> its server
         self._dms: dict[int, int] = {}  # user id -> his DM channel id
@@ -202,6 +209,7 @@ class DiscordReferee:
         await self._rearm()
         self.host = DiscordHost(self)
         await self.host.resume()
+        await self.outbox.drain_all()
         if self.sync:
             try:
                 if self.sync_guild is not None:
@@ -215,6 +223,7 @@ class DiscordReferee:
     async def shutdown(self) -> None:
         if self.host is not None:
             await self.host.shutdown()
+        await self.outbox.close()
         for task in self._timers.values():
             task.cancel()
         self._timers.clear()
@@ -225,10 +234,7 @@ class DiscordReferee:
 
     # --- small helpers --------------------------------------------------------------------------
     def _lock(self, home: str) -> asyncio.Lock:
-        lock = self._locks.get(home)
-        if lock is None:
-            lock = self._locks[home] = asyncio.Lock()
-        return lock
+        return self.locks.lock(home)
 
     async def _guild_of(self, home: str) -> int | None:
         """The server of a game's channel: remembered from its commands, else the client's
@@ -751,10 +757,10 @@ class DiscordReferee:
         self._guilds[home] = interaction.guild_id
         user = user_key(interaction.user.id)
         try:
-            async with self._lock(home):
-                if self.host is not None and await self.host.claims(home, _command_name(text)):
-                    replies = await self.host.command(interaction, home, user, text)
-                else:
+            if self.host is not None and await self.host.claims(home, _command_name(text)):
+                replies = await self.host.command(interaction, home, user, text)  # it locks
+            else:
+                async with self._lock(home):
                     replies = await self._command(interaction, home, user, text)
         except _Refusal as error:
             replies = [error_text(error, await self.cat(home))]

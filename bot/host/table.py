@@ -1,5 +1,5 @@
-"""A host-mode table as the drivers hold it (the ``host_tables`` row, decoded): its players, seats,
-game, running step and bookkeeping. Shared by the Telegram and the Discord host drivers."""
+"""A host-mode table as the controller holds it (the ``host_tables`` row, decoded): its players,
+seats, game, running step and bookkeeping (:class:`.port.TableFlags`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import rules
 
 from .options import TableSpec
+from .port import TableFlags
 from .steps import NIGHT_STEPS, Plan, Step
 
 TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
@@ -23,7 +24,8 @@ def same_night(old: Step | None, plan: Plan) -> bool:
 
 @dataclass
 class Table:
-    """A table as the driver holds it (the ``host_tables`` row, decoded)."""
+    """A table as the controller holds it (the ``host_tables`` row, decoded; ``flags`` is its
+    ``data`` column)."""
 
     id: int
     chat: str
@@ -34,7 +36,7 @@ class Table:
     game_id: int | None = None
     lobby_message: int | None = None
     step: Step | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    flags: TableFlags = field(default_factory=TableFlags)
     status: str = "lobby"
 
     @classmethod
@@ -42,8 +44,21 @@ class Table:
         return cls(id=row.id, chat=row.chat, host=row.host, spec=TableSpec.from_dict(row.options),
                    players=list(row.players), seats=dict(row.seats), game_id=row.game_id,
                    lobby_message=row.lobby_message,
-                   step=Step.from_dict(row.step) if row.step else None, data=dict(row.data),
-                   status=row.status)
+                   step=Step.from_dict(row.step) if row.step else None,
+                   flags=TableFlags.from_dict(row.data), status=row.status)
+
+    def stored(self, *fields: str) -> dict[str, Any]:
+        """The named fields as :meth:`storage.Store.update_host_table` takes them (``flags`` is
+        the ``data`` column; the step as JSON)."""
+        values: dict[str, Any] = {}
+        for name in fields:
+            if name == "flags":
+                values["data"] = self.flags.to_dict()
+            elif name == "step":
+                values["step"] = self.step.to_dict() if self.step is not None else None
+            else:
+                values[name] = getattr(self, name)
+        return values
 
     def seat_of(self, user: str) -> int | None:
         return next((s for s, u in self.seats.items() if u == user), None)

@@ -61,11 +61,12 @@ from ..judge.callbacks import Press, decode
 from ..judge.routing import judge_text, public_text, turn_key, undo_texts
 from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from ..logs import configure_logging
+from ..outbox import Outbox
 from ..render import chunks, error_text, fit, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
-from .outbox import MAX_TEXT, Outbox
+from .outbox import MAX_TEXT, TelegramTransport
 from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
@@ -184,7 +185,8 @@ class TelegramReferee:
         self._latest: dict[int, int] = {}  # chat id -> the newest message id seen there
         self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
         #: the persistent outbox's sender (ENGINEERING.md §1): the announcements of an action
-        self.outbox = Outbox(lambda: self.service.store, lambda: self._bot,
+        self.outbox = Outbox(lambda: self.service.store,
+                             TelegramTransport(lambda: self.service.store, lambda: self._bot),
                              on_migrate=self.service_migrate,
                              on_sent=lambda chat, mid: self._seen(chat_id_of(chat), mid))
         self._confirm_new: set[str] = set()  # home chats whose judge typed /new over a live game

@@ -127,11 +127,19 @@ host-absent = { $seat }: { $count } own { $count ->
    *[other] speeches
  } in a row with nothing written and nothing pressed — leaving the table (4.2.1).
 host-stopped = ⏹ The game was stopped by { $who }.
-host-busy = A lobby or a game is already on at this table. The host or an admin may stop it: /stop.
+host-busy = { $platform ->
+    [dc] This channel already has a table forming or playing. Its host or a member with Manage Channels may stop it: /stop.
+   *[tg] A lobby or a game is already on at this table. The host or an admin may stop it: /stop.
+}
+host-judge-game = A judge's unfinished game #{ $game } is here: the bot cannot host a table here until it is over.
+host-table-command = The bot runs this table: /{ $command } is not for a hosted game. Players use the buttons, «Pass» (/pass) and /nominate; the host /foul, /warn, /dq, /ppk, /unfoul, /stop.
 host-judge-linked = This group is linked to a judge's game (/link). For the bot to host a table here, the judge must /unlink first.
 host-no-table = There is no table here. Open one: /newgame.
 host-not-started = The table is still forming.
-host-not-host = Only the table's host or a chat admin may do this.
+host-not-host = { $platform ->
+    [dc] Only the table's host or a member with Manage Channels can do that. Nothing was changed.
+   *[tg] Only the table's host or a chat admin may do this.
+}
 host-not-player = You are not playing at this table.
 host-not-speaker = It is not your minute.
 host-outdated = This button no longer works.

@@ -1,15 +1,14 @@
-"""Host mode in a Telegram group: the bot runs the whole table (issue 4).
+"""Host mode in a Telegram group: the bot runs the whole table. The flow is the shared
+:class:`bot.host.controller.HostController`; here only Telegram's part:
 
-* :mod:`.limiter` — a rate limiter whose group limit counts messages, not moderation calls;
-* :mod:`.driver` — the PTB handlers and jobs: the lobby, the deal, the steps, mutes, the club
-  channel, the protocol; a restart resumes every open table.
-
-The options, the steps, the texts and layouts and the table are adapter-neutral
-(:mod:`bot.host`). Every rule stays in :mod:`rules`; games go through
-:class:`bot.service.Service` with the bot as the judge.
+* :mod:`.port` — the primitives (Bot API calls, mutes by ``restrictChatMember``, the JobQueue);
+* :mod:`.handlers` — the PTB handlers that hand the group's, the buttons' and the private chats'
+  updates to the controller, and ``/channel``;
+* :mod:`.limiter` — a rate limiter whose group limit counts messages, not moderation calls.
 """
 
-from .driver import BOT, HOST_GROUP, TelegramHost
+from .handlers import HOST_GROUP, TelegramHost
 from .limiter import HostRateLimiter
+from .port import BOT, TelegramHostPort
 
-__all__ = ["BOT", "HOST_GROUP", "HostRateLimiter", "TelegramHost"]
+__all__ = ["BOT", "HOST_GROUP", "HostRateLimiter", "TelegramHost", "TelegramHostPort"]

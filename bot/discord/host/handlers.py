@@ -1,0 +1,130 @@
+"""Host mode's Discord handlers: slash commands, presses and messages handed to the one table flow
+(:class:`bot.host.controller.HostController`), and ``/channel``, Discord's own."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ...host import steps as st
+from ...host.controller import OURS, Defaults, HostController
+from ...host.port import Player
+from ...host.table import Table
+from ...outbox import post
+from ..keys import chat_key, is_discord, mention_channel, mention_user, user_key
+from ..rights import rights_text
+from .port import DiscordHostPort
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..app import DiscordReferee
+
+log = logging.getLogger(__name__)
+
+
+def player(user: Any) -> Player:
+    return Player(user_key(user.id), st.seat_name(getattr(user, "display_name", None),
+                                                  fallback=str(user.id)))
+
+
+class DiscordHost:
+    """Host mode on Discord over the judge mode's :class:`~bot.discord.app.DiscordReferee` (its
+    service, catalogs, clock, timer scale, sending helpers, outbox and chat locks)."""
+
+    def __init__(self, referee: "DiscordReferee") -> None:
+        self.referee = referee
+        self.port = DiscordHostPort(referee)
+        settings = referee.settings
+        self.controller = HostController(
+            lambda: referee.service, self.port, referee.locks,
+            Defaults(vote_window=settings.telegram_host_vote_window,
+                     shooting=settings.telegram_host_shooting,
+                     silenced=settings.telegram_host_silenced, seed=settings.telegram_host_seed))
+
+    def table(self, table_id: int) -> Table | None:
+        return self.controller.table(table_id)
+
+    async def resume(self) -> None:
+        """After a restart, before the gateway connects (no press can come first): every open
+        table of Discord's is loaded and resumed."""
+        await self.controller.load_open()
+        await self.controller.resume_all()
+
+    async def shutdown(self) -> None:
+        self.port.cancel_all()
+
+    # --- slash commands ---------------------------------------------------------------------------
+    async def claims(self, home: str, name: str) -> bool:
+        """Is this command host mode's: its own commands always, every command in a channel
+        where a table gathers or plays (judge mode must not act on the bot's game)."""
+        return name in OURS or name == "channel" or await self.controller.live(home) is not None
+
+    async def command(self, interaction: discord.Interaction[Any], home: str, user: str,
+                      text: str) -> list[str]:
+        """A slash command in ``home``; the ephemeral answers."""
+        name = text.strip().split(None, 1)[0].lstrip("/").lower()
+        if name == "channel":
+            async with self.controller.locks.lock(home):
+                return await self._set_channel(interaction, home, text.split()[1:])
+        channel = interaction.channel
+        who = Player(user, mention_user(user))
+        replies = await self.controller.command(
+            home, who, name, text, interaction, title=f"#{getattr(channel, 'name', '') or ''}")
+        if replies:
+            return replies
+        cat = await self.referee.cat(home)
+        return [cat.text("dc-host-opened" if name == "newgame" else "dc-done-host")]
+
+    async def _set_channel(self, interaction: discord.Interaction[Any], home: str,
+                           args: list[str]) -> list[str]:
+        """``/channel channel:#club`` (Manage Channels): the club channel that gets the start and
+        the result of every table here, with the protocol; ``off`` unlinks it."""
+        cat = await self.referee.cat(home)
+        store = self.referee.service.store
+        if not interaction.permissions.manage_channels:
+            return [cat.text("dc-host-channel-admin-only")]
+        if not args:
+            linked = await store.host_channel(home)
+            return [cat.text("dc-host-channel-usage") if linked is None
+                    else cat.text("dc-host-channel-is", channel=mention_channel(linked[0]))]
+        if args[0] == "off":
+            await store.set_host_channel(home, None)
+            return [cat.text("host-channel-unlinked")]
+        club = chat_key(int(args[0]))
+        if club == home:
+            await store.set_host_channel(home, None)
+            return [cat.text("dc-link-self")]
+        sent = await self.port.post(club, cat.text("dc-host-club-linked", channel=mention_channel(home)))
+        if sent is None:
+            return [cat.text("dc-link-cannot-post", channel=mention_channel(club),
+                             rights=rights_text(["view_channel", "send_messages", "attach_files"], cat))]
+        await store.set_host_channel(home, club, mention_channel(club))
+        return [cat.text("dc-linked", channel=mention_channel(club))]
+
+    # --- presses and messages ----------------------------------------------------------------------
+    async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        await self.controller.press(player(interaction.user), custom_id, interaction)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A member writes: in direct messages during night 0 a black's words go to the other
+        blacks (F24 §4.2); in a hosted channel a seated player out of his minute is fouled
+        (seed 4.1.1) and his message deleted where allowed."""
+        author = message.author
+        if author.bot:
+            return
+        who = user_key(author.id)
+        if message.guild is None:
+            found = await self.controller.private_message(who, message.content or "")
+            if found == "seated":
+                cat = await self.port.private_cat("", who)
+                await self.referee.service.store.enqueue([post(who, cat.text(
+                    "host-private-closed"), private=True)])
+                await self.port.outbox.flush(who)
+            return
+        chat = chat_key(message.channel.id)
+        if is_discord(chat):
+            await self.controller.message(chat, who, message.content or "", message)
+
+
+__all__ = ["DiscordHost"]

@@ -1,0 +1,99 @@
+"""Discord's transport of the persistent outbox (:mod:`bot.outbox`): a row becomes a REST call.
+
+* a text row → a message in the channel, or in the user's direct messages (``private``), split at
+  line ends into Discord's 2000 characters; an edit → the stored message's content (its buttons
+  taken off: an announcement edited by the outbox is one whose step is over); a protocol row → one
+  message with the score sheet and the JSON files attached (:mod:`bot.protocol.files`);
+* discord.py's errors in the outbox's words: a 429 it did not wait out itself → wait; Forbidden,
+  NotFound or another 4xx → given up; a 5xx, a dropped connection or a timeout → tried again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any, Callable
+
+import aiohttp
+import discord
+
+from storage import OutboxRow, Store
+
+from .. import outbox as ob
+from ..i18n import catalog
+from ..render import chunks
+from .keys import PREFIX, id_of
+
+MAX_CONTENT = 2000  # characters of a message's text
+
+
+class DiscordTransport:
+    """Sends outbox rows through the adapter (``referee()``: its client, its DM channels);
+    ``protocol``: attach the protocol's files (tests may leave them out: the picture takes a
+    second to draw)."""
+
+    prefix = PREFIX
+
+    def __init__(self, store: Callable[[], Store], referee: Callable[[], Any], *,
+                 protocol: bool = True) -> None:
+        self._store = store
+        self._referee = referee
+        self.protocol = protocol
+
+    async def deliver(self, row: OutboxRow) -> int | None:
+        try:
+            return await self._call(row)
+        except discord.HTTPException as error:
+            if error.status == 429:
+                raise ob.RetryAfter(float(getattr(error, "retry_after", 1.0) or 1.0)) from error
+            if error.status >= 500:
+                raise ob.Unreachable(f"{error.status}: {error.text}") from error
+            raise ob.Refused(f"{error.status}: {error.text}") from error
+        except discord.RateLimited as error:
+            raise ob.RetryAfter(error.retry_after) from error
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as error:
+            raise ob.Unreachable(f"{type(error).__name__}: {error}") from error
+
+    async def _channel(self, row: OutboxRow) -> discord.PartialMessageable:
+        referee = self._referee()
+        if row.payload.get("private"):
+            channel = await referee._dm_channel(row.chat)
+            if channel is None:
+                raise ob.Refused(f"no direct messages with {row.chat}")
+            return channel  # type: ignore[no-any-return]
+        return referee._messageable(id_of(row.chat))  # type: ignore[no-any-return]
+
+    async def _call(self, row: OutboxRow) -> int | None:
+        channel = await self._channel(row)
+        payload = row.payload
+        text = str(payload.get("text", ""))
+        if row.kind == "edit":
+            message_id = payload.get("message_id")
+            if message_id is None and row.slot and row.game_id is not None:
+                message_id = await self._store().message(row.game_id, row.chat, row.slot)
+            if message_id is None:
+                raise ob.Refused("message to edit not found")
+            await channel.get_partial_message(int(message_id)).edit(
+                content=text[:MAX_CONTENT], view=None)
+            return int(message_id)
+        files: list[discord.File] = []
+        if payload.get("protocol") is not None:
+            files, problems = await self._protocol(int(payload["protocol"]),
+                                                   str(payload.get("lang", "ru")))
+            text = "\n".join([text, *problems]).strip()
+            if not files and not problems:
+                return None
+        parts = chunks(text, MAX_CONTENT) or [""]
+        sent: discord.Message | None = None
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            sent = await channel.send(part or None, files=files if last and files else discord.utils.MISSING)
+        return int(sent.id) if sent is not None else None
+
+    async def _protocol(self, game_id: int, lang: str) -> tuple[list[discord.File], list[str]]:
+        if not self.protocol:
+            return [], []
+        from ..protocol.files import protocol_files
+
+        made = await protocol_files(self._store(), game_id, catalog(lang))
+        return [discord.File(io.BytesIO(data), name) for name, data in made.files], made.problems

@@ -1,0 +1,1423 @@
+"""Host mode's table flow, written once for every platform: the bot runs a whole table.
+
+The lobby (``/newgame``), the deal, and then the game step by step: the rules engine says what
+comes next (:mod:`.steps`), the controller opens the step (a group message with its countdown and
+buttons, private prompts at night, mutes), collects the players' inputs, and when the step closes
+— its time is up, or the speaker passes — turns them into ONE engine event through the
+:class:`bot.service.Service` the judge mode uses (the bot is the judge: :attr:`HostPort.judge`).
+A platform gives only its primitives (:class:`.port.HostPort`: :mod:`bot.telegram.host`,
+:mod:`bot.discord.host`) and hands its updates to the public methods here.
+
+* **One lock per table's chat** (:class:`bot.locks.ChatLocks`, shared with the judge mode of the
+  same platform): handlers, presses and deadlines of a table run one at a time.
+* **Stored, then shown.** A step is stored with the table (``host_tables.step``: deadline, inputs,
+  message ids) and logged with its length (``host_steps``); at start-up every open table is loaded
+  and resumed where it was — its deadline re-armed, or the step the rules expect opened.
+* **The outbox.** What an action announces — the lines of the event (fouls, nominations, the
+  vote's result, «Наступает ночь», the night's result, the result), the players' cards, the
+  checks' answers, the club channel's notes, the protocol — is rendered when the service applies
+  the event and queued in the SAME transaction (:mod:`bot.outbox`); the new step's group message
+  is queued there too, under the slot :func:`step_slot`, and once the sender has posted it the
+  controller takes its id and from then on only edits it (its buttons, countdown, closing).
+  Status messages — the lobby, a step's message after its first post, the night prompts — are
+  edits of stored messages, or posted again only when their id was never stored.
+* **Only the speaker writes** (seed 4.1.1): the platform mutes the others where it can
+  (:class:`.port.MuteMode`); otherwise — and for members the platform will not mute — a message
+  out of one's minute is a foul (seed 4.1.1), at night (night 0 too) a disqualifying foul for
+  night talk (seed 4.2.6), deleted where allowed, after the foul is stored (it is its evidence).
+* **Secrecy** (F24 §4.4.13, §4.5.4): the roles go to each player, a check's answer to its
+  checker, nothing else; every night step lasts its full length and reads the same in the group
+  whether or not its role is still at the table.
+* **A player who misses his turns:** the rules' defaults (a hand not raised goes to the last
+  nominee, F24 §4.4.8; a shot not fired is a miss, §4.5.5; a check not made is not made) and the
+  stated option ``absent_after`` (:class:`.options.HostOptions`): that many silent own speeches in
+  a row are leaving the table, seed 4.2.1. Leaving the group or blocking the bot is too.
+
+Decisions both platforms share (they once drifted apart): a press is checked for its step first
+(an outdated button does nothing, whoever presses it), then for the presser's seat; a press that
+acts is answered once its event is committed, never before; a player's private answers are in his
+own language; a message out of turn is deleted after its foul is stored; a deal cut short by a
+restart is finished at the restart; at the end the result, then the protocol go to the group and
+the club channel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Awaitable, Callable
+
+import rules
+from rules import Kind, Phase
+from storage import HostStepRow, OutboxItem
+
+from .. import commands as cmds
+from .. import outbox as ob
+from ..commands import Act, CommandError
+from ..i18n import Catalog
+from ..locks import ChatLocks
+from ..render import error_text, result_text, seat_label, status_text
+from ..service import Outcome, Render, Service, ServiceError
+from . import steps as st
+from . import views as vw
+from .options import HostError, parse_newgame
+from .port import HostPort, Mute, MuteMode, Player, Rights, TableFlags
+from .steps import Plan, Step
+from .table import LEFT_TABLE, TABLE_SIZE, Table, same_night
+
+log = logging.getLogger(__name__)
+
+LIVE = ("lobby", "running")
+OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
+ADOPT_POLL = 0.5  # real seconds between looks for a queued step message the outbox has not sent
+OURS = frozenset({"newgame", "protocol"})  # host mode's even with no table
+TABLE_COMMANDS = frozenset({"stop", "status", "foul", "warn", "dq", "ppk", "unfoul", "nominate",
+                            "nom", "pass", "пас"})
+PENALTY_COMMANDS = frozenset({"foul", "warn", "dq", "ppk", "unfoul"})
+SPEAKER_COMMANDS = frozenset({"pass", "пас", "nominate", "nom"})
+REMOVED_CAUSES = (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)  # seed 4.5, 4.2
+
+Refusal = (CommandError, ServiceError, rules.RuleError, HostError)
+
+
+def step_slot(no: int, step_key: str) -> str:
+    """The outbox slot of step ``no``'s group message (its id is stored under it once sent)."""
+    return f"host:{no}:{step_key}"
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """The host settings: the default lengths of ``/newgame``'s options (seconds) and the deal's
+    seed (``None``: random; a number makes deals repeatable, for tests)."""
+
+    vote_window: int = 10
+    shooting: int = 20
+    silenced: int = 10
+    seed: int | None = None
+
+
+@dataclass
+class _Plan:
+    """What an action's render leaves for :meth:`HostController._advance`."""
+
+    lead: list[str] = field(default_factory=list)  # lines before the event's own
+    slot: str | None = None  # the new step message's outbox slot
+    base: str = ""  # that message's text above the step line
+    over: bool = False  # the result was queued
+    chats: list[str] = field(default_factory=list)  # who got something
+
+
+class HostController:
+    """The table flow over a platform's :class:`.port.HostPort` (see the module docstring)."""
+
+    def __init__(self, service: Callable[[], Service], port: HostPort, locks: ChatLocks,
+                 defaults: Defaults = Defaults()) -> None:
+        self._service = service
+        self.port = port
+        self.locks = locks
+        self.defaults = defaults
+        self._tables: dict[int, Table] = {}
+        self._unresumed: dict[str, list[int]] = {}  # chat -> its open tables not yet resumed
+
+    @property
+    def service(self) -> Service:
+        return self._service()
+
+    # --- life cycle -------------------------------------------------------------------------------
+    async def load_open(self) -> None:
+        """Load every open table of this platform (at start-up, once the store is open); each is
+        resumed before anything else is done in its chat (:meth:`held`), or by
+        :meth:`resume_all`."""
+        for row in await self.service.store.open_host_tables():
+            if not row.chat.startswith(self.port.prefix):
+                continue  # another platform's table (``mafia-referee both``: one game log)
+            table = self._tables.setdefault(row.id, Table.from_row(row))
+            self._unresumed.setdefault(table.chat, []).append(table.id)
+
+    async def resume_all(self) -> None:
+        """Resume every table :meth:`load_open` loaded and no update has resumed yet."""
+        for chat in list(self._unresumed):
+            async with self.held(chat):
+                pass
+
+    def table(self, table_id: int) -> Table | None:
+        """The table as held in memory."""
+        return self._tables.get(table_id)
+
+    def tables_in(self, chat: str) -> list[Table]:
+        return [t for t in self._tables.values() if t.chat == chat]
+
+    @contextlib.asynccontextmanager
+    async def held(self, chat: str) -> AsyncIterator[None]:
+        """The chat's lock (everything a table does runs under it) — and, the first time in this
+        process's life, the chat's tables resumed before anything else is done there: a press or
+        a message that reaches the chat before the start-up resume would otherwise act on a step
+        the process died leaving (the speaker's «Пас» taken for the night's shot)."""
+        async with self.locks.lock(chat):
+            for table_id in self._unresumed.pop(chat, []):
+                table = self._tables.get(table_id)
+                if table is not None:
+                    await self._resume_one(table)
+            yield
+
+    # --- small helpers ------------------------------------------------------------------------------
+    async def _cat(self, chat: str) -> Catalog:
+        return await self.port.cat(chat)
+
+    async def _player_cat(self, table: Table, user: str) -> Catalog:
+        return await self.port.private_cat(table.chat, user)
+
+    def _t(self, cat: Catalog, key: str, **args: Any) -> str:
+        """A text whose wording depends on the platform (``platform`` selects the variant)."""
+        return cat.text(key, platform=self.port.platform, **args)
+
+    async def _load(self, table_id: int) -> Table | None:
+        table = self._tables.get(table_id)
+        if table is None:
+            row = await self.service.store.host_table(table_id)
+            if row is None or not row.chat.startswith(self.port.prefix):
+                return None
+            # one object per table: another handler may have loaded it during the await
+            table = self._tables.setdefault(table_id, Table.from_row(row))
+        return table
+
+    async def _table_of(self, chat: str, status: str | None = None) -> Table | None:
+        row = await self.service.store.host_table_of(chat, status)
+        return None if row is None else await self._load(row.id)
+
+    async def live(self, chat: str) -> Table | None:
+        """The chat's table while it gathers or plays."""
+        table = await self._table_of(chat)
+        return table if table is not None and table.status in LIVE else None
+
+    async def _save(self, table: Table, *fields: str) -> None:
+        await self.service.store.update_host_table(table.id, **table.stored(*fields))
+
+    async def _queue(self, *items: OutboxItem, game_id: int | None = None) -> None:
+        """Queue messages that no action carries (a lobby's or a stop's) and send them."""
+        if items:
+            await self.service.store.enqueue(list(items), game_id=game_id)
+            await self.port.outbox.flush(*(item.chat for item in items))
+
+    async def _flush(self, *chats: str) -> None:
+        """Let the outbox's sender post what is queued for ``chats`` now (in order; a chat that
+        must wait out a flood limit is sent later by the sender itself)."""
+        await self.port.outbox.flush(*chats)
+
+    async def _club(self, table: Table) -> str | None:
+        """The group's club channel (``/channel``), if it is another chat of this platform."""
+        linked = await self.service.store.host_channel(table.chat)
+        if linked is None or not linked[0].startswith(self.port.prefix) or linked[0] == table.chat:
+            return None
+        return linked[0]
+
+    # --- deadlines ----------------------------------------------------------------------------------
+    def _group(self, table: Table) -> str:
+        return f"host:{table.id}"
+
+    def _cancel(self, table: Table) -> None:
+        self.port.cancel(self._group(table))
+
+    def _arm(self, table: Table) -> None:
+        """Schedule the step's 10-second warning (a speech) and its end, from the stored deadline
+        (a late call still runs; a passed deadline fires at once)."""
+        self._cancel(table)
+        step = table.step
+        if step is None:
+            return
+        now = self.port.clock()
+        no = step.no
+        if step.stage == "running" and step.kind in (*st.SPEAKING, "night_zero") \
+                and step.seconds > st.WARN_LEFT:
+            warn_at = step.deadline - st.WARN_LEFT * self.port.scale
+            self.port.schedule(self._group(table), max(0.0, warn_at - now),
+                               lambda: self._on_warn(table.id, no))
+        self.port.schedule(self._group(table), max(0.0, step.deadline - now),
+                           lambda: self._on_deadline(table.id, no))
+        self._arm_adopt(table)
+
+    def _arm_adopt(self, table: Table) -> None:
+        """While the step's message waits in the outbox (a flood limit), look again in a moment."""
+        step = table.step
+        if step is None or step.message is not None or not step.slot:
+            return
+        no = step.no
+        self.port.schedule(self._group(table), ADOPT_POLL, lambda: self._on_adopt(table.id, no))
+
+    async def _running(self, table_id: int, no: int) -> Table | None:
+        table = await self._load(table_id)
+        if table is None or table.status != "running" or table.step is None or table.step.no != no:
+            return None
+        return table
+
+    async def _on_adopt(self, table_id: int, no: int) -> None:
+        table = await self._load(table_id)
+        if table is None:
+            return
+        async with self.held(table.chat):
+            if await self._running(table_id, no) is None or table.step is None \
+                    or table.step.message is not None:
+                return
+            current = await self.service.current(table.chat)
+            if current is not None:
+                await self._show(table, current.state)
+            self._arm_adopt(table)
+
+    async def _on_warn(self, table_id: int, no: int) -> None:
+        table = await self._load(table_id)
+        if table is None:
+            return
+        async with self.held(table.chat):
+            if await self._running(table_id, no) is None or table.step is None \
+                    or table.step.stage != "running":
+                return
+            table.step.stage = "warned"
+            current = await self.service.current(table.chat)
+            if current is not None:  # shown, then stored: a kill between shows it again
+                await self._show(table, current.state)
+            await self._save(table, "step")
+
+    async def _on_deadline(self, table_id: int, no: int) -> None:
+        table = await self._load(table_id)
+        if table is None:
+            return
+        async with self.held(table.chat):
+            if await self._running(table_id, no) is None:
+                return
+            await self.close_step(table)
+
+    # --- resuming after a restart ---------------------------------------------------------------------
+    async def _resume_one(self, table: Table) -> None:
+        """One table after a (re)start (under its chat's lock): a running one's step is re-armed
+        from its stored deadline, or — if the process died between an event and its step — the
+        step the rules expect now is opened; a full lobby is dealt; a lobby whose message was
+        never stored (a /newgame cut short) is posted."""
+        try:
+            if table.status == "lobby" and not (table.seats or self._ready(table)):
+                if table.lobby_message is None:
+                    await self._show_lobby(table)
+                return  # a lobby: it waits for its players
+            if table.status == "running":
+                await self._resume_table(table)
+            else:  # full, or seated: the process died before or during the deal
+                await self._start(table)
+        except Exception:  # one broken table must not keep the others down
+            log.exception("host: cannot resume table %s", table.id)
+
+    async def _resume_table(self, table: Table) -> None:
+        """Resume a running table. What its last events announced is in the outbox (queued with
+        them) and the sender drains it at start-up: nothing is derived again from the log here.
+        The step the rules expect is resumed, or opened if the process died between an event and
+        its step; a step message the outbox still holds (or has just sent) is taken, not posted
+        again."""
+        current = await self.service.current(table.chat)
+        if current is None or current.game_id != table.game_id:
+            table.status = "stopped"
+            await self._save(table, "status")
+            return
+        if current.finished and current.state.phase is not Phase.GAME_OVER:  # a stop cut short
+            await self._stopped(table, table.flags.stopped_by or table.flags.host_name)
+            return
+        if current.state.phase is Phase.SETUP:  # dealt, stored as running, not yet begun
+            await self._open_game(table)
+            return
+        plan = st.plan(current.state, table.spec.options)
+        step = table.step
+        if step is not None and step.previous is not None:  # stored over, not yet closed
+            await self._retire_step(table, Step.from_dict(step.previous), current.state, plan)
+            await self._retired(table)
+        if step is not None and step.key == plan.key and plan.kind != "over":
+            if step.message is None:
+                await self._show(table, current.state)
+            await self._prompt_all(table, current.state)  # any prompt not sent before the stop
+            await self._sync_mutes(table, current.state, plan)
+            self._arm(table)
+        else:
+            await self._advance(table, current, _Plan())
+        await self._absent(table)  # a silent player's removal the stop cut short
+
+    # --- the game: acting, and moving from step to step ------------------------------------------------
+    async def _act(self, table: Table, event: rules.Event, render: Render | None = None) -> Outcome:
+        return await self.service.act(table.chat, self.port.judge, event, render=render)
+
+    async def _act_and_advance(self, table: Table, event: rules.Event, *,
+                               lead: list[str] | None = None,
+                               acknowledge: Callable[[], Awaitable[None]] | None = None) -> Outcome:
+        """Apply one event (the rules may refuse it): what it announces — ``lead`` lines first —
+        is queued with it in the outbox (:meth:`_renderer`); ``acknowledge`` (the answer to the
+        press that asked for it) once it is committed, never before; then the step the rules
+        expect."""
+        plan = _Plan(lead=list(lead or []))
+        outcome = await self._act(table, event, self._renderer(table, plan))
+        if acknowledge is not None:
+            await acknowledge()
+        await self._advance(table, outcome, plan)
+        return outcome
+
+    def _renderer(self, table: Table, plan: _Plan,
+                  before: Callable[[Outcome], Awaitable[list[OutboxItem]]] | None = None) -> Render:
+        """The ``render`` of an action (run by the service after ``rules.apply``, before the
+        commit): the messages it causes, queued in the same transaction. ``before(outcome)`` may
+        add messages ahead of them. What :meth:`_advance` needs is left in ``plan``."""
+
+        async def render(outcome: Outcome) -> list[OutboxItem]:
+            items: list[OutboxItem] = list(await before(outcome)) if before is not None else []
+            items.extend(await self._answer_items(table, outcome))
+            items.extend(await self._group_items(table, outcome, plan))
+            plan.chats = list(dict.fromkeys(item.chat for item in items))
+            return items
+
+        return render
+
+    async def _answer_items(self, table: Table, outcome: Outcome) -> list[OutboxItem]:
+        """A check's answer goes to its checker only (F24 §4.5.6–4.5.7)."""
+        items: list[OutboxItem] = []
+        for notice in outcome.notices:
+            role = {Kind.DON_CHECK: rules.Role.DON, Kind.SHERIFF_CHECK: rules.Role.SHERIFF}.get(notice.kind)
+            if role is None:
+                continue
+            seat = st.role_seat(outcome.state, role)
+            user = table.seats.get(seat) if seat is not None else None
+            if user is not None:
+                cat = await self._player_cat(table, user)
+                items.append(ob.post(user, vw.check_answer(notice, cat), private=True))
+        return items
+
+    async def _group_items(self, table: Table, outcome: Outcome, plan: _Plan) -> list[OutboxItem]:
+        """The group's part: the event's public lines — as the new step message's head when a
+        step opens (its step line under them, the slot :func:`step_slot`), alone when the step
+        goes on or the night's message is kept — or the result (F24 §1.4) with the protocol, and
+        the club channel's."""
+        cat = await self._cat(table.chat)
+        state = outcome.state
+        lines = [*plan.lead, *vw.public_lines(outcome.notices, cat)]
+        expected = st.plan(state, table.spec.options)
+        old = table.step
+        if expected.kind == "over":
+            plan.over = True
+            text = "\n".join([*lines, "", result_text(state, cat)]).strip()
+            caption = cat.text("host-protocol-caption", game=outcome.game_id)
+            return [ob.post(table.chat, text, slot=OVER_SLOT),
+                    ob.protocol(table.chat, outcome.game_id, caption, lang=cat.lang),
+                    *await self._club_result_items(table, outcome)]
+        if (old is not None and old.key == expected.key) or same_night(old, expected):
+            return [ob.post(table.chat, "\n".join(lines))] if lines else []
+        step = self._new_step(expected, old, 0.0, "\n".join(lines), outcome.revision)
+        plan.slot, plan.base = step_slot(step.no, step.key), step.base
+        return [ob.post(table.chat, vw.step_text(step, state, cat), slot=plan.slot, base=step.base)]
+
+    def _new_step(self, plan: Plan, old: Step | None, now: float, base: str, revision: int) -> Step:
+        return Step(no=(old.no if old else 0) + 1, key=plan.key, kind=plan.kind,
+                    seconds=plan.seconds, seat=plan.seat, night=plan.night, opened=now,
+                    deadline=now + plan.seconds * self.port.scale, base=base, revision=revision)
+
+    async def _advance(self, table: Table, outcome: Outcome, plan: _Plan) -> None:
+        """After the commit: the step the rules expect now is stored first (a restart finds it and
+        its queued message), then the old step is closed, the private and channel messages
+        leave, and the new step's message leaves and gets its buttons. If the step running is
+        still the one expected (a foul inside a speech), it goes on and the event's lines leave
+        on their own."""
+        state = outcome.state
+        others = [c for c in plan.chats if c != table.chat]
+        expected = st.plan(state, table.spec.options)
+        old = table.step
+        if old is not None and old.key == expected.key and expected.kind != "over":
+            await self._flush(*others, table.chat)
+            old.revision = outcome.revision
+            if old.view or old.kind in ("speech", "silenced"):  # the nominations may have changed
+                old.view = ""
+                await self._show(table, state)
+            await self._save(table, "step")
+            await self._sync_mutes(table, state, expected)
+            return
+        if expected.kind == "over":
+            await self._retire_step(table, old, state, expected)
+            await self._flush(*others)
+            await self._finish(table, outcome, plan)
+            return
+        await self._store_step(table, expected, old, outcome.revision, plan)
+        await self._retire_step(table, old, state, expected)
+        await self._retired(table)
+        await self._flush(*others)
+        await self._open(table, state, expected)
+
+    async def _queued(self, table: Table, slot: str) -> tuple[bool, str | None]:
+        """Was a message under ``slot`` queued for the group (sent or still pending)? And the
+        base it was queued with, when the row is still pending."""
+        pending = await self.service.store.pending(table.chat)
+        row = next((r for r in pending if r.slot == slot), None)
+        if row is not None:
+            return True, str(row.payload.get("base", ""))
+        if table.game_id is not None and await self.service.store.message(
+                table.game_id, table.chat, slot) is not None:
+            return True, None
+        return False, None
+
+    async def _store_step(self, table: Table, plan: Plan, old: Step | None, revision: int,
+                          rendered: _Plan) -> Step:
+        """The new step, stored at once. Its message was queued with the event; a resumed table
+        looks for it in the outbox (the base of a message already sent is the words of the
+        events since the old step, derived again from the log — for its edits only: nothing is
+        posted again)."""
+        now = self.port.clock()
+        step = self._new_step(plan, old, now, "", revision)
+        if old is not None:  # closed after this store; a restart in between closes it then
+            step.previous = {**old.to_dict(), "previous": None}
+        if same_night(old, plan) and old is not None:
+            step.message, step.base, step.slot = old.message, old.base, old.slot  # one message
+        elif rendered.slot:
+            step.slot, step.base = rendered.slot, rendered.base
+        else:
+            slot = step_slot(step.no, step.key)
+            queued, base = await self._queued(table, slot)
+            if queued:
+                step.slot = slot
+                step.base = base if base is not None else await self._base_since(table, old)
+        table.step = step
+        fields = ("flags",) if old is not None and self._count_silence(table, old) else ()
+        await self.service.store.update_host_table(  # the step, its record and the old step's
+            table.id, **table.stored("step", *fields),  # silence count: one transaction
+            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
+        return step
+
+    async def _base_since(self, table: Table, old: Step | None) -> str:
+        """The public lines of the events logged after ``old`` last changed (the head of a step
+        message the outbox sent before a crash): replayed by the engine, for the edits."""
+        row = await self.service.store.game(table.game_id) if table.game_id else None
+        revision = old.revision if old is not None else 0
+        if row is None or revision <= 0:
+            return ""
+        log_ = await self.service.events(table.chat)
+        state, _ = rules.fold(rules.config_from_dict(row.config), log_[:revision], row.names)
+        notices: list[rules.Notice] = []
+        for event in rules.effective(log_[revision:]):
+            try:
+                state, new = rules.apply(state, event)
+            except (rules.RuleError, TypeError):
+                break
+            notices.extend(new)
+        return "\n".join(vw.public_lines(notices, await self._cat(table.chat)))
+
+    async def _open(self, table: Table, state: rules.GameState, plan: Plan) -> None:
+        """The stored new step goes live: the mutes, its message (from the outbox, in order after
+        the event's lines), its buttons, its private prompts, its timer."""
+        await self._sync_mutes(table, state, plan)
+        await self._flush(table.chat)
+        await self._show(table, state)
+        await self._prompt_all(table, state)
+        self._arm(table)
+
+    async def _adopt(self, table: Table, step: Step) -> int | None:
+        """The id of the step's message once the outbox has sent it; ``None`` while it is still
+        queued. If the sender gave it up, the slot is dropped: the message is posted directly."""
+        if table.game_id is not None:
+            found = await self.service.store.message(table.game_id, table.chat, step.slot)
+            if found is not None:
+                return found
+        if not (await self._queued(table, step.slot))[0]:
+            step.slot = ""
+        return None
+
+    def _step_text(self, step: Step, state: rules.GameState, cat: Catalog, *,
+                   closed: bool = False) -> str:
+        """The step's message: its line, and while it runs the platform's live countdown."""
+        text = vw.step_text(step, state, cat, closed=closed)
+        if not closed and step.seconds > 0 and step.opened:
+            countdown = self.port.countdown(step.deadline, cat)
+            if countdown:
+                text = f"{text} {countdown}"
+        return text
+
+    async def _show(self, table: Table, state: rules.GameState, *, closed: bool = False) -> None:
+        """The step's group message: edited in place; taken from the outbox once its first post
+        has left (then edited: its buttons, its stage); posted here only when nothing was queued
+        for it (a resumed or moved table)."""
+        step = table.step
+        if step is None:
+            return
+        cat = await self._cat(table.chat)
+        text = self._step_text(step, state, cat, closed=closed)
+        rows = None if closed else vw.step_keyboard(step, state, table.id, cat)
+        if step.message is None and step.slot:
+            found = await self._adopt(table, step)
+            if found is not None:
+                queued = vw.step_text(step, state, cat, closed=closed)
+                as_queued = (step.slot == step_slot(step.no, step.key) and step.stage == "running"
+                             and not closed and text == queued)
+                if rows or not as_queued:  # the buttons; or the stage / step moved on meanwhile
+                    await self.port.edit(table.chat, found, text, rows)
+                step.message = found
+                await self._save(table, "step")
+                return
+            if step.slot:
+                return  # still in the outbox: shown with its buttons once it has left
+        posted = await self._place(table.chat, step.message, text, rows)
+        if posted is not None:
+            step.message = posted
+            await self._save(table, "step")
+
+    async def _place(self, chat: str, message_id: int | None, text: str,
+                     rows: vw.Rows | None) -> int | None:
+        """A status message edited in place, or posted when none is stored yet: the id of the
+        message posted (``None``: edited, or it could not be posted)."""
+        if message_id is not None:
+            await self.port.edit(chat, message_id, text, rows)
+            return None
+        return await self.port.post(chat, text, rows)
+
+    async def _retire_step(self, table: Table, step: Step | None, state: rules.GameState,
+                           following: Plan) -> None:
+        """The step ``step`` is over: its timer stops, its message loses its buttons and shows
+        how it ended (a night's message is kept for the night's next step), its prompts close.
+        (Its silence was counted when the next step was stored: :meth:`_count_silence`.)"""
+        self._cancel(table)
+        if step is None:
+            return
+        kept = step.at_night and following.kind in st.NIGHT_STEPS and following.night == step.night
+        if step.message is None and step.slot and not kept:
+            found = await self._adopt(table, step)
+            step.message = found if found is not None else step.message
+        if not kept:
+            cat = await self._cat(table.chat)
+            closed = vw.step_text(step, state, cat, closed=True)
+            if step.message is not None:
+                await self.port.edit(table.chat, step.message, closed)
+            elif step.slot:  # still in the outbox (a flood limit): its closing edit queued behind it
+                await self.service.store.enqueue([ob.edit(table.chat, closed, slot=step.slot)],
+                                                 game_id=table.game_id)
+        for user, message_id in step.prompts.items():
+            seat = table.seat_of(user)
+            if seat is None:
+                continue
+            cat = await self._player_cat(table, user)
+            text, _ = vw.prompt(step, state, seat, table.id, cat)
+            await self.port.edit(user, message_id, f"{text}\n\n{cat.text('host-prompt-closed')}",
+                                 private=True)
+
+    async def _retired(self, table: Table) -> None:
+        """The step before the running one is closed (:meth:`_retire_step`): forget it."""
+        if table.step is not None and table.step.previous is not None:
+            table.step.previous = None
+            await self._save(table, "step")
+
+    async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
+        """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
+        victim's best move (nothing is sent for a role no longer in the game, and the step runs
+        its full length all the same)."""
+        step = table.step
+        if step is None:
+            return
+        for seat in st.prompted(state, step):
+            user = table.seats.get(seat)
+            if user is None or user in step.prompts:
+                continue
+            cat = await self._player_cat(table, user)
+            text, rows = vw.prompt(step, state, seat, table.id, cat)
+            sent = await self.port.post(user, text, rows, private=True)
+            if sent is not None:  # stored at once: a restart sends only the prompts not sent
+                step.prompts[user] = sent
+                await self._save(table, "step")
+
+    # --- the step's end ---------------------------------------------------------------------------------
+    async def close_step(self, table: Table) -> None:
+        """The step's time is up (under the chat's lock): its inputs become the engine's event
+        (:func:`steps.closing_event`; one the rules refuse is logged and the game moves on with
+        ``Next``). A speaker silent for ``absent_after`` own speeches in a row has then left the
+        table (:meth:`_absent`)."""
+        self._cancel(table)
+        current = await self.service.current(table.chat)
+        step = table.step
+        if current is None or step is None:
+            return
+        if st.plan(current.state, table.spec.options).key != step.key:  # moved on meanwhile
+            await self._advance(table, current, _Plan())
+            return
+        event = st.closing_event(current.state, step)
+        try:
+            await self._act_and_advance(table, event)
+        except rules.RuleError as error:
+            log.warning("host: table %s: %s refused (%s); moving on", table.id, event, error)
+            try:
+                await self._act_and_advance(table, rules.Next())
+            except rules.RuleError:
+                log.exception("host: table %s cannot move on", table.id)
+        await self._absent(table)
+
+    async def _active(self, table: Table, step: Step) -> None:
+        """The speaker wrote or pressed something: this speech is not a silent one."""
+        if not step.active:
+            step.active = True
+            await self._save(table, "step")
+
+    def _count_silence(self, table: Table, step: Step) -> bool:
+        """``absent_after`` (seed 4.2.1): the speaker's silent own day speeches in a row, kept
+        with the table, counted when the next step is stored (in the same transaction). A
+        silenced minute (seed 4.4) is not a speech of his: it neither counts nor resets. A bot
+        that cannot read the chat's messages cannot tell silence from speech: nothing counts.
+        When the count reaches the option the seat is noted as ``absent_due`` (:meth:`_absent`).
+        Returns whether the flags changed."""
+        flags = table.flags
+        if not flags.rights.read:
+            return False
+        if not st.count_silence(step, flags.silent):
+            return False
+        if step.seat is not None and st.absent_due(flags.silent, table.spec.options.absent_after,
+                                                   step.seat):
+            flags.absent_due = step.seat
+        return True
+
+    async def _absent(self, table: Table) -> None:
+        """The seat noted ``absent_due`` (:meth:`_count_silence`) has left the table — seed
+        4.2.1, a disqualifying foul (seed 4.5: he leaves at once, without a last word; seed
+        5.1–5.2 for the vote). The note is cleared after the penalty is stored: a restart in
+        between applies it then (a seat no longer at the table is not penalised twice)."""
+        seat = table.flags.absent_due
+        if seat is None:
+            return
+        current = await self.service.current(table.chat)
+        if table.status == "running" and current is not None and not current.finished \
+                and current.state.seat(seat).at_table:
+            cat = await self._cat(table.chat)
+            silent = int(table.flags.silent.get(str(seat), 0))
+            lead = [cat.text("host-absent", seat=seat_label(seat, cat), count=silent)]
+            try:
+                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
+                                            lead=lead)
+            except rules.RuleError as error:
+                log.info("host: %s silent, no penalty: %s", seat, error)
+        table.flags.absent_due = None
+        await self._save(table, "flags")
+
+    # --- mutes --------------------------------------------------------------------------------------------
+    async def _sync_mutes(self, table: Table, state: rules.GameState, plan: Plan) -> None:
+        """Everyone at the table but the speaker is muted: for the whole game (a whole-game
+        :class:`.port.MuteMode`: departed players too), or during the speeches only (``timeout``:
+        so that every hand can be raised). A player the rules removed (seed 4.5, 4.2) is muted
+        until the end where the platform can. Only the differences are sent; what was done is
+        stored with the table."""
+        await self._sync_removals(table, state)
+        flags = table.flags
+        mode = flags.mode
+        if mode is MuteMode.FOUL or state.phase is Phase.GAME_OVER:
+            return
+        open_ = {table.seats[s] for s in st.writers(state, plan) if s in table.seats}
+        everyone = set(table.seats.values())
+        removed = set(flags.removed)
+        if mode.whole_game:
+            wanted = everyone - open_
+        elif plan.kind in (*st.SPEAKING, "silenced"):
+            wanted = everyone - removed - open_  # a removed player keeps the removal's own mute
+        else:
+            wanted = set()
+        muted, unmutable = set(flags.muted), set(flags.unmutable)
+        before = (set(muted), set(unmutable))
+        for user in sorted(wanted - muted - unmutable):
+            done = await self.port.mute(table.chat, user, mode, True, table_id=table.id)
+            if done is Mute.DONE:
+                muted.add(user)
+            elif done is Mute.UNMUTABLE:
+                unmutable.add(user)
+            elif done is Mute.NO_RIGHT:  # the right is gone: fall back to fouls (seed 4.1.1)
+                flags.mode = MuteMode.FOUL
+                await self._queue(ob.post(table.chat, (await self._cat(table.chat)).text(
+                    "host-mute-failed")), game_id=table.game_id)
+                break
+            # Mute.LATER: not muted yet; the next step's sync tries him again
+        for user in sorted(muted - wanted):
+            if not mode.whole_game and user in removed:  # the removal's mute stays
+                muted.discard(user)
+                continue
+            if await self.port.mute(table.chat, user, mode, False, table_id=table.id) is Mute.DONE:
+                muted.discard(user)
+        if (muted, unmutable) != before or flags.mode is not mode:
+            flags.muted, flags.unmutable = sorted(muted), sorted(unmutable)
+            await self._save(table, "flags")
+
+    async def _sync_removals(self, table: Table, state: rules.GameState) -> None:
+        """The players the rules removed (seed 4.5: the 4th foul; seed 4.2: a disqualification)
+        are muted until the end where the platform has such a mute; lifted at the end or by an
+        undo. The group is told which seats could not be."""
+        flags = table.flags
+        removed = set(flags.removed)
+        now: set[str] = set()
+        if state.phase is not Phase.GAME_OVER:
+            now = {table.seats[n] for n, d in state.departures()
+                   if d.cause in REMOVED_CAUSES and n in table.seats}
+        if now == removed:
+            return
+        cat = await self._cat(table.chat)
+        failed: list[int] = []
+        for user in sorted(now - removed):
+            seat = table.seat_of(user) or 0
+            done = await self.port.remove(table.chat, user, True, cat.text(
+                "dc-timeout-reason", game=table.game_id or 0, seat=seat))
+            if done is None:
+                return  # this platform's turn mutes cover a removed player
+            if done:
+                removed.add(user)
+            else:
+                failed.append(seat)
+        for user in sorted(removed - now):
+            await self.port.remove(table.chat, user, False, cat.text(
+                "dc-timeout-lifted", game=table.game_id or 0, seat=table.seat_of(user) or 0))
+            removed.discard(user)
+        if failed:
+            await self._queue(ob.post(table.chat, cat.text(
+                "dc-host-timeout-failed", seats=", ".join(map(str, failed)))), game_id=table.game_id)
+        if removed != set(flags.removed):
+            flags.removed = sorted(removed)
+            await self._save(table, "flags")
+
+    async def _unmute_all(self, table: Table) -> None:
+        flags = table.flags
+        for user in list(flags.muted):
+            await self.port.mute(table.chat, user, flags.mode, False, table_id=table.id)
+        if flags.removed:
+            cat = await self._cat(table.chat)
+            for user in list(flags.removed):
+                await self.port.remove(table.chat, user, False, cat.text(
+                    "dc-timeout-lifted", game=table.game_id or 0, seat=table.seat_of(user) or 0))
+        flags.muted, flags.removed = [], []
+        await self._save(table, "flags")
+
+    # --- the end --------------------------------------------------------------------------------------------
+    async def _finish(self, table: Table, outcome: Outcome, plan: _Plan) -> None:
+        """The result (F24 §1.4) with the roles revealed and the protocol — queued with the last
+        event (a resumed table finds them queued; queued here only if the event was logged
+        without them) — the mutes lifted; the table is stored as over last (nothing resumes a
+        table that is over: a process that dies before does this again at the restart — the
+        result not twice, it is in the outbox)."""
+        if not plan.over and not (await self._queued(table, OVER_SLOT))[0]:
+            cat = await self._cat(table.chat)
+            await self.service.store.enqueue(
+                [ob.post(table.chat, result_text(outcome.state, cat), slot=OVER_SLOT),
+                 ob.protocol(table.chat, outcome.game_id,
+                             cat.text("host-protocol-caption", game=outcome.game_id), lang=cat.lang),
+                 *await self._club_result_items(table, outcome)], game_id=table.game_id)
+            club = await self._club(table)
+            await self._flush(*([club] if club else []))
+        await self._flush(table.chat)
+        await self._unmute_all(table)
+        table.step = None
+        table.status = "over"
+        await self._save(table, "step", "status")
+
+    async def _club_result_items(self, table: Table, outcome: Outcome) -> list[OutboxItem]:
+        """The club channel's result (winner, departures in order and why, fouls, the best move:
+        F24 §1.4, §8.3), the game's length and the protocol, queued with the last event."""
+        club = await self._club(table)
+        if club is None:
+            return []
+        cat = await self._cat(club)
+        row = await self.service.store.game(outcome.game_id)
+        minutes = round((time.time() - row.created_at) / 60) if row else 0
+        text = cat.text("host-channel-result", title=self.port.where(table.chat, table.flags.title),
+                        length=cat.text("host-minutes", count=minutes),
+                        result=result_text(outcome.state, cat))
+        return [ob.post(club, text),
+                ob.protocol(club, outcome.game_id,
+                            cat.text("host-protocol-caption", game=outcome.game_id), lang=cat.lang)]
+
+    async def _stop(self, table: Table, who: str) -> None:
+        """The host (or an admin) stops the table: a running game is recorded as abandoned, its
+        log kept as played. Who stopped it is stored first: a process that dies after the
+        abandon finishes the stop at the restart (:meth:`_stopped`)."""
+        cat = await self._cat(table.chat)
+        self._cancel(table)
+        if table.status == "running":
+            table.flags.stopped_by = who
+            await self._save(table, "flags")
+            current = await self.service.current(table.chat)
+            step = table.step
+            if current is not None and step is not None and step.message is not None:
+                await self.port.edit(table.chat, step.message,
+                                     vw.step_text(step, current.state, cat, closed=True))
+            try:
+                await self.service.abandon(table.chat, self.port.judge)
+            except ServiceError as error:
+                log.info("host: table %s: %s", table.id, error)
+        elif table.lobby_message is not None:
+            await self.port.edit(table.chat, table.lobby_message, cat.text("host-lobby-closed"))
+        await self._stopped(table, who)
+
+    async def _stopped(self, table: Table, who: str) -> None:
+        """The end of a stop (its game abandoned, if it had one): the mutes lifted, the table
+        stored as stopped, the group told."""
+        await self._unmute_all(table)
+        table.step = None
+        table.status = "stopped"
+        await self._save(table, "step", "status")
+        cat = await self._cat(table.chat)
+        await self._queue(ob.post(table.chat, cat.text("host-stopped", who=who)),
+                          game_id=table.game_id)
+
+    # --- the lobby ----------------------------------------------------------------------------------------
+    async def _lobby_text(self, table: Table, cat: Catalog) -> tuple[str, vw.Rows]:
+        flags = table.flags
+        lines = [cat.text("host-lobby", preset=cat.text(f"preset-{table.spec.config.preset}"),
+                          seating=table.spec.options.seating, count=len(table.players),
+                          left=TABLE_SIZE - len(table.players), host=flags.host_name)]
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
+        for index, player in enumerate(table.players, 1):
+            lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
+                                  reachable="yes" if player.get("reachable") else "no"))
+        notes, extra = self.port.lobby_notes(
+            flags.rights, table.spec.options.mute,
+            any(not p.get("reachable") for p in table.players), table.id, cat)
+        lines.extend(notes)
+        rows: vw.Rows = [[vw.Btn(cat.text("host-btn-join"), vw.encode(table.id, 0, vw.JOIN)),
+                          vw.Btn(cat.text("host-btn-leave"), vw.encode(table.id, 0, vw.LEAVE))],
+                         *extra]
+        return "\n".join(lines), rows
+
+    async def _show_lobby(self, table: Table) -> None:
+        cat = await self._cat(table.chat)
+        text, rows = await self._lobby_text(table, cat)
+        posted = await self._place(table.chat, table.lobby_message, text, rows)
+        if posted is not None:
+            table.lobby_message = posted
+            await self._save(table, "lobby_message")
+
+    async def _new_table(self, chat: str, host: Player, args: list[str], handle: Any, *,
+                         title: str, chat_type: str) -> list[str]:
+        cat = await self._cat(chat)
+        if await self.live(chat) is not None:
+            return [self._t(cat, "host-busy")]
+        if await self.service.home(chat) != chat:
+            return [cat.text("host-judge-linked")]
+        current = await self.service.current(chat)
+        if current is not None and not current.finished:  # over, or stopped: a new table may open
+            return [cat.text("host-judge-game", game=current.game_id)]
+        defaults = self.defaults
+        spec = parse_newgame(args, vote_window=defaults.vote_window, shooting=defaults.shooting,
+                             silenced=defaults.silenced)
+        rights = await self.port.rights(chat, handle, chat_type=chat_type)
+        flags = TableFlags(rights=rights or Rights(), host_name=host.name, title=title,
+                           chat_type=chat_type)
+        table_id = await self.service.store.create_host_table(chat, host.user, spec.to_dict(),
+                                                              data=flags.to_dict())
+        table = await self._load(table_id)
+        assert table is not None
+        await self._show_lobby(table)
+        return []
+
+    async def _hello(self, table: Table, user: str) -> bool:
+        """Can the bot write to the player privately (he has started it, his DMs are open)?
+        Says hello if so."""
+        cat = await self._player_cat(table, user)
+        return await self.port.post(user, cat.text("host-joined", title=table.flags.title),
+                                    private=True) is not None
+
+    async def _join(self, handle: Any, table: Table, who: Player) -> None:
+        cat = await self._cat(table.chat)
+        player = table.player(who.user)
+        if player is not None:
+            # already seated; one not yet reachable (the bot could not write to him, or a
+            # restart cut his join short) is tried again: pressing again is how he says "now"
+            if not player.get("reachable") and await self._hello(table, who.user):
+                await self.port.answer(handle, cat.text("host-join-done"))
+                await self.reachable(table, who.user)
+            elif not player.get("reachable"):
+                text, url = self.port.unreachable(table.id, cat)
+                await self.port.answer(handle, text, url=url)
+            else:
+                await self.port.answer(handle, cat.text("host-join-already"))
+                await self._maybe_start(table)  # a start a restart cut short
+            return
+        if table.full:
+            await self.port.answer(handle, cat.text("host-join-full"), alert=True)
+            return
+        table.players.append({"user": who.user, "name": who.name, "reachable": False})
+        await self._save(table, "players")
+        reachable = await self._hello(table, who.user)
+        table.players[-1]["reachable"] = reachable
+        await self._save(table, "players")
+        if reachable:
+            await self.port.answer(handle, cat.text("host-join-done"))
+        else:
+            text, url = self.port.unreachable(table.id, cat)
+            await self.port.answer(handle, text, url=url)
+        await self._show_lobby(table)
+        await self._maybe_start(table)
+
+    async def _leave(self, handle: Any | None, table: Table, user: str) -> None:
+        cat = await self._cat(table.chat)
+        if table.player(user) is None:
+            if handle is not None:
+                await self.port.answer(handle, cat.text("host-not-in-lobby"))
+            return
+        if table.seats:  # seated: the deal is under way (a restart finishes it)
+            if handle is not None:
+                await self.port.answer(handle, cat.text("host-lobby-started"))
+            return
+        table.players = [p for p in table.players if p["user"] != user]
+        await self._save(table, "players")
+        if handle is not None:
+            await self.port.answer(handle, cat.text("host-left-lobby"))
+        await self._show_lobby(table)
+
+    async def reachable(self, table: Table, user: str) -> None:
+        """The bot can now write to ``user`` privately (he started it): marked in the lobby, and
+        a table whose ten players are all reachable is dealt. Under the chat's lock."""
+        player = table.player(user)
+        if player is None or player.get("reachable"):
+            return
+        player["reachable"] = True
+        await self._save(table, "players")
+        await self._show_lobby(table)
+        await self._maybe_start(table)
+
+    def _ready(self, table: Table) -> bool:
+        """Ten players who can all be written to privately (R1.1)."""
+        return table.status == "lobby" and table.full and all(p.get("reachable") for p in table.players)
+
+    async def _maybe_start(self, table: Table) -> None:
+        """A ready table: the deal and night 0 (R1.1)."""
+        if self._ready(table):
+            await self._start(table)
+
+    def _rng(self, table: Table) -> random.Random:
+        seed = self.defaults.seed
+        return random.Random(f"{seed}:{table.id}") if seed is not None else random.Random()
+
+    async def _start(self, table: Table) -> None:
+        """Seats (join order or shuffled), the random deal entered with :class:`rules.SetRoles`,
+        the cards in private (queued with the deal), night 0 (its words queued with it).
+
+        Each of these is stored before the next is done, so a process that dies on the way
+        finishes the start when it comes back (:meth:`_resume_one`): the seats are stored first
+        (the table is then "dealing"), a game of this table already created or dealt is taken
+        up, not created or dealt again."""
+        cat = await self._cat(table.chat)
+        rng = self._rng(table)
+        if not table.seats:
+            order = list(table.players)
+            if table.spec.options.seating == "shuffle":
+                rng.shuffle(order)
+            table.seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
+            await self._save(table, "seats")
+        seats = dict(table.seats)
+        names = {seat: (table.player(user) or {}).get("name", "") for seat, user in seats.items()}
+        title = table.flags.title
+
+        async def cards(dealt: Outcome) -> list[OutboxItem]:  # R1.1: each card in private
+            return [ob.post(user, vw.role_card(dealt.state, seat, title,
+                                               await self._player_cat(table, user)), private=True)
+                    for seat, user in seats.items()]
+
+        outcome = await self._dealing_game(table)
+        if outcome is None:
+            outcome = await self.service.new_game(table.chat, self.port.judge, table.spec.config,
+                                                  names, replace=True)
+        if not outcome.state.roles_known:
+            outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)), cards)
+        table.game_id = outcome.game_id
+        table.status = "running"
+        flags = table.flags
+        flags.rights = await self.port.rights(table.chat, chat_type=flags.chat_type) or flags.rights
+        flags.mode = self._mode(table)
+        if table.lobby_message is not None:  # before the store: a restart after it redoes this
+            await self.port.edit(table.chat, table.lobby_message, cat.text("host-lobby-started"))
+        await self._save(table, "seats", "game_id", "status", "flags")
+        await self._flush(*seats.values())
+        await self._open_game(table)
+
+    def _mode(self, table: Table) -> MuteMode:
+        """How "only the speaker writes" is kept: the option ``mute=foul``, else the platform's
+        whole-game mute where the bot has the right, else timeouts where it may time members
+        out, else fouls."""
+        rights = table.flags.rights
+        if table.spec.options.mute == "foul":
+            return MuteMode.FOUL
+        if rights.mute:
+            return self.port.mute_mode(rights)
+        return MuteMode.TIMEOUT if rights.timeout else MuteMode.FOUL
+
+    async def _open_game(self, table: Table) -> None:
+        """The dealt game begins (:class:`rules.StartGame`, its words queued with it: the seats,
+        how the table is kept quiet, the club channel's note), then night 0. Also what a
+        restart does for a running table whose game was dealt but not yet begun."""
+        cat = await self._cat(table.chat)
+        flags = table.flags
+        fallback = "yes" if table.spec.options.mute == "restrict" and not flags.mode.whole_game else "no"
+
+        async def opening(started: Outcome) -> list[OutboxItem]:
+            text = cat.text("host-started", host=flags.host_name, mode=flags.mode.value,
+                            seats=self.port.seat_lines(table.seats, started.state, cat),
+                            fallback=fallback)
+            return [ob.post(table.chat, text), *await self._club_start_items(table, started.state)]
+
+        plan = _Plan()
+        outcome = await self._act(table, rules.StartGame(), self._renderer(table, plan, opening))
+        await self._advance(table, outcome, plan)
+
+    async def _club_start_items(self, table: Table, state: rules.GameState) -> list[OutboxItem]:
+        """The club channel's note of the start (queued with StartGame)."""
+        club = await self._club(table)
+        if club is None:
+            return []
+        cat = await self._cat(club)
+        return [ob.post(club, cat.text("host-channel-start",
+                                       title=self.port.where(table.chat, table.flags.title),
+                                       host=table.flags.host_name, seats=vw.seats_text(state, cat)))]
+
+    async def _dealing_game(self, table: Table) -> Outcome | None:
+        """The game a start cut short created for this seated table: the chat's current game,
+        unfinished, the bot's own, created after the table and still in its setup."""
+        current = await self.service.current(table.chat)
+        if current is None or current.judge != self.port.judge \
+                or current.state.phase is not Phase.SETUP:
+            return None
+        row = await self.service.store.game(current.game_id)
+        opened = await self.service.store.host_table(table.id)
+        if row is None or opened is None or row.finished or row.created_at < opened.created_at:
+            return None
+        return current
+
+    # --- commands -----------------------------------------------------------------------------------------
+    async def claims(self, chat: str, name: str, *, also: frozenset[str] = frozenset()) -> bool:
+        """Is the command ``name`` host mode's in ``chat``: its own commands always; the table's
+        commands (and ``also``: the platform's judge commands, refused while a table plays)
+        where a table gathers or plays."""
+        if name in OURS:
+            return True
+        return name in TABLE_COMMANDS | also and await self.live(chat) is not None
+
+    async def command(self, chat: str, who: Player, name: str, text: str, handle: Any = None, *,
+                      title: str = "", chat_type: str = "") -> list[str]:
+        """A command in ``chat`` (``/newgame``, ``/stop``, ``/status``, the host's penalties, the
+        speaker's ``/pass`` and ``/nominate``, ``/protocol``); ``name`` without its slash. The
+        answers for the one who asked (a refusal says why; nothing changed). ``/channel`` is the
+        platform's own."""
+        async with self.held(chat):
+            cat = await self._cat(chat)
+            args = text.split()[1:]
+            try:
+                if name == "newgame":
+                    return await self._new_table(chat, who, args, handle, title=title,
+                                                 chat_type=chat_type)
+                if name == "protocol":
+                    return await self._protocol(chat)
+                return await self._table_command(chat, who, name, text, handle)
+            except HostError as error:
+                return [cat.text("host-error-bad_option", **error.params)]
+            except Refusal as error:
+                return [error_text(error, cat)]
+
+    async def _table_command(self, chat: str, who: Player, name: str, text: str,
+                             handle: Any) -> list[str]:
+        cat = await self._cat(chat)
+        table = await self.live(chat)
+        if table is None:  # it stopped meanwhile
+            return [cat.text("host-no-table")]
+        if name not in TABLE_COMMANDS:
+            return [cat.text("host-table-command", command=name)]
+        if name == "stop":
+            if not await self._may_direct(table, who.user, handle):
+                return [self._t(cat, "host-not-host")]
+            await self._stop(table, who.name)
+            return []
+        if table.status != "running":
+            return [cat.text("host-not-started")]
+        current = await self.service.current(chat)
+        assert current is not None
+        state = current.state
+        if name == "status":
+            return [status_text(state, cat, for_judge=False)]
+        if name in PENALTY_COMMANDS:  # the host's fouls (seed IV)
+            if not await self._may_direct(table, who.user, handle):
+                return [self._t(cat, "host-not-host")]
+            command = cmds.parse(text, state)
+            if isinstance(command, Act):
+                await self._act_and_advance(table, command.event)
+            return []
+        seat = table.seat_of(who.user)
+        step = table.step
+        if seat is None or step is None or step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
+            return [cat.text("host-not-speaker")]
+        await self._active(table, step)
+        if name in ("pass", "пас"):
+            await self._act_and_advance(table, rules.Next())
+            return []
+        command = cmds.parse(text, state)  # /nominate 7: the speaker nominates (F24 §4.4.2)
+        if isinstance(command, Act) and isinstance(command.event, rules.Nominate):
+            if command.event.by != seat:
+                raise rules.RuleError(rules.Code.NOT_SPEAKER, seat=command.event.by, speaker=seat)
+            await self._act_and_advance(table, command.event)
+        return []
+
+    async def _may_direct(self, table: Table, user: str, handle: Any) -> bool:
+        """The host who opened the table, or a chat admin (Discord: Manage Channels), directs it
+        (stop, penalties)."""
+        return user == table.host or await self.port.may_direct(table.chat, user, handle)
+
+    async def _protocol(self, chat: str) -> list[str]:
+        """The protocol of the chat's last finished table, sent again to the chat."""
+        cat = await self._cat(chat)
+        table = await self._table_of(chat, "over")
+        if table is None or table.game_id is None:
+            return [cat.text("host-protocol-none")]
+        await self._queue(ob.protocol(chat, table.game_id,
+                                      cat.text("host-protocol-caption", game=table.game_id),
+                                      lang=cat.lang), game_id=table.game_id)
+        return []
+
+    # --- messages -----------------------------------------------------------------------------------------
+    async def message(self, chat: str, user: str, text: str, handle: Any) -> None:
+        """A player writes in the table's chat: the speaker's «Пас» ends his minute; anyone else
+        at the table speaks out of turn — by day a foul (seed 4.1.1), at night (night 0
+        included) a disqualifying foul for night talk (seed 4.2.6:
+        :func:`steps.out_of_turn_reason`); the message is deleted where allowed, after the foul
+        is stored (it is its evidence)."""
+        if await self.live(chat) is None and chat not in self._unresumed:
+            return
+        async with self.held(chat):
+            table = await self._table_of(chat)
+            if table is None or table.status != "running" or table.step is None:
+                return
+            seat = table.seat_of(user)
+            if seat is None:
+                return
+            current = await self.service.current(chat)
+            if current is None:
+                return
+            state = current.state
+            plan = st.plan(state, table.spec.options)
+            if plan.key != table.step.key:
+                return
+            if seat in st.writers(state, plan):
+                await self._active(table, table.step)
+                if text and st.is_pass(text):
+                    await self._act_and_advance(table, rules.Next())
+                return
+            reason = st.out_of_turn_reason(state, plan, seat)  # 4.1.1 by day, 4.2.6 at night
+            if reason is not None:
+                try:
+                    await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
+                except rules.RuleError as error:
+                    log.info("host: no foul for %s: %s", seat, error)
+            if table.flags.rights.delete:
+                await self.port.delete(handle)
+
+    async def private_message(self, user: str, text: str) -> str | None:
+        """A player writes to the bot privately. Night 0 (F24 §4.2): what one black writes goes
+        to the other blacks. Returns ``"relayed"``; ``"seated"`` when he sits at a running table
+        but nothing was relayed (tell him his messages go nowhere); ``None``: not the tables'
+        business."""
+        seated = [t for t in self._tables.values() if t.status == "running" and t.seat_of(user)]
+        for table in seated:
+            if table.step is not None and table.step.kind == "night_zero":
+                async with self.held(table.chat):
+                    if await self._relay(table, user, text):
+                        return "relayed"
+        return "seated" if seated else None
+
+    async def _relay(self, table: Table, user: str, text: str) -> bool:
+        current = await self.service.current(table.chat)
+        seat = table.seat_of(user)
+        if current is None or seat is None or current.state.phase is not Phase.NIGHT_ZERO or not text:
+            return False
+        blacks = st.blacks_at_table(current.state)
+        if seat not in blacks:
+            return False
+        items = []
+        for other in blacks:
+            if other != seat and other in table.seats:
+                cat = await self._player_cat(table, table.seats[other])
+                items.append(ob.post(table.seats[other], cat.text(
+                    "host-relay", seat=seat_label(seat, cat), text=text), private=True))
+        await self._queue(*items, game_id=table.game_id)
+        return True
+
+    async def private_start(self, user: str, table_id: int | None = None) -> bool | None:
+        """The player opened his private chat with the bot (Telegram's «Старт», the lobby's
+        link to table ``table_id``): every lobby he is in may now write to him. ``None``: the
+        link's table is over or does not have him (a stale link)."""
+        if table_id is not None:
+            table = await self._load(table_id)
+            if table is None or table.status != "lobby" or table.player(user) is None:
+                return None
+            async with self.held(table.chat):
+                await self.port.post(user, (await self._player_cat(table, user)).text(
+                    "host-joined", title=table.flags.title), private=True)
+                await self.reachable(table, user)
+            return True
+        lobbies = [t for t in self._tables.values() if t.status == "lobby" and t.player(user)]
+        for table in lobbies:
+            async with self.held(table.chat):
+                await self.reachable(table, user)
+        return bool(lobbies)
+
+    async def left_chat(self, chat: str, user: str) -> None:
+        """A player left the table's chat: off the lobby; at the table, he left it (seed 4.2.1)."""
+        async with self.held(chat):
+            table = await self.live(chat)
+            if table is None:
+                return
+            if table.status == "lobby":
+                await self._leave(None, table, user)
+                return
+            await self._left_table(table, user)
+
+    async def unreachable(self, user: str) -> None:
+        """A player blocked the bot: his night prompts cannot reach him. In a lobby he is not
+        reachable any more; at a table he has left it (seed 4.2.1)."""
+        for table in list(self._tables.values()):
+            if table.status == "lobby" and table.player(user) is not None:
+                async with self.held(table.chat):
+                    player = table.player(user)
+                    if player is not None:
+                        player["reachable"] = False
+                        await self._save(table, "players")
+                        await self._show_lobby(table)
+            elif table.status == "running" and table.seat_of(user) is not None:
+                async with self.held(table.chat):
+                    await self._left_table(table, user)
+
+    async def _left_table(self, table: Table, user: str) -> None:
+        seat = table.seat_of(user)
+        if seat is None:
+            return
+        current = await self.service.current(table.chat)
+        if current is None or not current.state.seat(seat).at_table:
+            return
+        try:
+            await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE))
+        except rules.RuleError as error:
+            log.info("host: %s left, no penalty: %s", seat, error)
+
+    async def migrated(self, old: str, new: str) -> None:
+        """The chat changed its id (a Telegram group upgraded to a supergroup): its open table,
+        the table's game and its club channel follow it; the lobby or the step's message is
+        posted afresh there (the old one stays behind in the old chat)."""
+        async with self.held(old):
+            table = await self.live(old)
+            await self.service.store.move_host_chat(old, new)
+            if table is None:
+                return
+        async with self.held(new):
+            current = await self.service.current(old) if table.game_id is not None else None
+            if current is not None and current.game_id == table.game_id:
+                await self.service.take_over(old, current.judge, home=new)
+            table.chat = new
+            table.lobby_message = None
+            if table.step is not None:  # posted afresh in the new chat
+                table.step.message, table.step.slot = None, ""
+            await self._save(table, "lobby_message", "step")
+            if table.status == "lobby":
+                await self._show_lobby(table)
+            elif current is not None:
+                await self._show(table, current.state)
+
+    # --- presses -----------------------------------------------------------------------------------------
+    async def press(self, who: Player, data: str | None, handle: Any) -> None:
+        """A host-mode button (``h:<table>:<step>:<action>[:<arg>]``). An outdated, forged or
+        malformed one is answered "outdated" and changes nothing; a press by someone not at the
+        table is refused."""
+        press = vw.decode(data)
+        table = await self._load(press.table) if press is not None else None
+        if press is None or table is None:
+            cat = await self.port.private_cat("", who.user)
+            await self.port.answer(handle, cat.text("host-outdated"))
+            return
+        async with self.held(table.chat):
+            cat = await self._cat(table.chat)
+            try:
+                await self._pressed(handle, table, press, who)
+            except Refusal as error:
+                await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
+            except ValueError:
+                await self.port.answer(handle, cat.text("host-outdated"))
+
+    async def _pressed(self, handle: Any, table: Table, press: vw.HostPress, who: Player) -> None:
+        cat = await self._cat(table.chat)
+        if press.action in (vw.JOIN, vw.LEAVE):
+            if table.status != "lobby":
+                await self.port.answer(handle, cat.text("host-outdated"))
+            elif press.action == vw.JOIN:
+                await self._join(handle, table, who)
+            else:
+                await self._leave(handle, table, who.user)
+            return
+        step = table.step
+        if table.status != "running" or step is None or step.no != press.step:
+            await self.port.answer(handle, cat.text("host-outdated"))
+            return
+        seat = table.seat_of(who.user)
+        if seat is None:
+            await self.port.answer(handle, cat.text("host-not-player"), alert=True)
+            return
+        current = await self.service.current(table.chat)
+        assert current is not None
+        state = current.state
+        if st.plan(state, table.spec.options).key != step.key:  # the step outlived its turn
+            await self.port.answer(handle, cat.text("host-outdated"))
+            await self._advance(table, current, _Plan())
+            return
+        action = press.action
+        if action in (vw.PASS, vw.NOM_VIEW, vw.BACK, vw.NOMINATE):
+            await self._speaker_press(handle, table, step, state, seat, press)
+        elif action == vw.HAND:
+            await self._hand(handle, table, step, state, seat)
+        elif action in (vw.SHOOT, vw.CHECK, vw.BEST):
+            await self._night_press(handle, table, step, state, seat, who.user, press)
+        else:
+            await self.port.answer(handle, cat.text("host-outdated"))
+
+    async def _speaker_press(self, handle: Any, table: Table, step: Step, state: rules.GameState,
+                             seat: int, press: vw.HostPress) -> None:
+        cat = await self._cat(table.chat)
+        if step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
+            await self.port.answer(handle, cat.text("host-not-speaker"), alert=True)
+            return
+        await self._active(table, step)
+        if press.action == vw.PASS:
+            await self._act_and_advance(table, rules.Next(),
+                                        acknowledge=lambda: self.port.answer(handle))
+        elif press.action in (vw.NOM_VIEW, vw.BACK):
+            step.view = "nominate" if press.action == vw.NOM_VIEW else ""
+            await self._save(table, "step")
+            await self.port.answer(handle)
+            await self._show(table, state)
+        else:
+            target = press.seat()
+            if target is None:
+                raise ValueError("no target")
+            await self._act_and_advance(table, rules.Nominate(by=seat, target=target),
+                                        acknowledge=lambda: self.port.answer(
+                                            handle, cat.text("host-nominated",
+                                                             seat=seat_label(target, cat))))
+
+    async def _hand(self, handle: Any, table: Table, step: Step, state: rules.GameState,
+                    seat: int) -> None:
+        """A hand up or down in the window of one nominee (F24 §4.4.5; seed 4.1.8: one vote a
+        round, the engine says who may) or of the raise vote (§4.4.12.3)."""
+        cat = await self._cat(table.chat)
+        if step.kind not in st.WINDOWS:
+            await self.port.answer(handle, cat.text("host-outdated"))
+            return
+        try:
+            up = st.toggle_hand(state, step, seat)
+        except rules.RuleError as refusal:
+            await self.port.answer(handle, error_text(refusal, cat)[:200], alert=True)
+            return
+        await self._save(table, "step")
+        await self.port.answer(handle, cat.text("host-hand", up="yes" if up else "no",
+                                                kind=step.kind, seat=seat_label(step.seat, cat)))
+
+    async def _night_press(self, handle: Any, table: Table, step: Step, state: rules.GameState,
+                           seat: int, user: str, press: vw.HostPress) -> None:
+        """A shot, a check or a best-move seat, changeable until the step closes; applied then."""
+        cat = await self._player_cat(table, user)
+        if not st.take_night_choice(state, step, seat, press.action, press.seat()):
+            await self.port.answer(handle, cat.text("host-outdated"))
+            return
+        await self._save(table, "step")
+        await self.port.answer(handle, cat.text("host-taken"))
+        message_id = step.prompts.get(user)
+        if message_id is not None:
+            text, rows = vw.prompt(step, state, seat, table.id, cat)
+            await self.port.edit(user, message_id, text, rows, private=True)

@@ -1,0 +1,241 @@
+"""The persistent outbox: what an action announces, delivered at least once, for every platform.
+
+The messages an action causes are rendered before its commit and queued in the ``outbox`` table
+in the SAME transaction as its events (:meth:`bot.service.Service.act` with ``render``; storage
+migration 0004). One :class:`Outbox` per platform drains them here, chat by chat, oldest first,
+through that platform's :class:`Transport` (:mod:`bot.telegram.outbox`, :mod:`bot.discord.outbox`):
+
+* sent → the row is marked sent with the new message's id (and, with a slot, that id is stored
+  in the game's messages, for the edits that follow);
+* :class:`RetryAfter` (a flood limit) → the row is kept and the chat waits that many seconds in
+  the background, then the SAME row is tried again: nothing behind it in that chat overtakes it,
+  and the handler that queued it is not held up (the transition is already committed);
+* :class:`ChatMoved` (a Telegram group upgraded to a supergroup) → the chat's pending rows follow
+  it;
+* :class:`Refused` (the user blocked the bot, the chat is gone, the bot may not post there) →
+  recorded on the row, which is given up; the rows behind it (and every other chat) go on;
+  :class:`NotModified` on an edit is a success;
+* :class:`Unreachable` (the network, a timeout, a server error) → recorded, and the chat is tried
+  again after ``retry_delay`` seconds.
+
+Delivery is at least once: a row is marked sent after its send returns, so a process that dies
+during that one send repeats it after the restart (:meth:`Outbox.drain_all` at start-up); every
+other row is sent exactly once.
+
+What a row is (:func:`post`, :func:`edit`, :func:`protocol`): a text message to a chat (``private``:
+to a user's direct messages, which Discord opens by the user's id), an edit of a stored message
+(by its id, or by the slot a send stored it under), or the protocol of a finished game (the score
+sheet and the JSON files, rendered from the game's log when it is sent: :mod:`bot.protocol.files`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable, Protocol
+
+from storage import OutboxItem, OutboxRow, Store
+
+log = logging.getLogger(__name__)
+
+
+# --- what a row is ----------------------------------------------------------------------------------
+
+def post(chat: str, text: str, *, slot: str | None = None, private: bool = False,
+         **extra: Any) -> OutboxItem:
+    """A message to ``chat``; ``slot``: store its id under that slot of the game's messages (a
+    later edit finds it); ``private``: ``chat`` is a user, written to in his direct messages."""
+    payload: dict[str, Any] = {"text": text, **extra}
+    if private:
+        payload["private"] = True
+    return OutboxItem(chat, payload, slot=slot)
+
+
+def edit(chat: str, text: str, *, message_id: int | None = None, slot: str | None = None,
+         private: bool = False) -> OutboxItem:
+    """An edit of a message in ``chat``: the stored ``message_id``, or the one stored under
+    ``slot`` once its send has left."""
+    payload: dict[str, Any] = {"text": text}
+    if message_id is not None:
+        payload["message_id"] = message_id
+    if private:
+        payload["private"] = True
+    return OutboxItem(chat, payload, kind="edit", slot=slot)
+
+
+def protocol(chat: str, game_id: int, caption: str = "", *, lang: str = "ru") -> OutboxItem:
+    """The protocol of finished game ``game_id`` (the score sheet PNG and the JSON exports),
+    rendered from its log when the row is sent, with ``caption``."""
+    return OutboxItem(chat, {"text": caption, "protocol": game_id, "lang": lang})
+
+
+# --- what a transport may answer ----------------------------------------------------------------------
+
+class DeliveryError(Exception):
+    """Why a row did not leave (raised by a :class:`Transport`)."""
+
+
+class RetryAfter(DeliveryError):
+    """A flood limit: try the same row again after ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"retry after {seconds:g} s")
+        self.seconds = seconds
+
+
+class ChatMoved(DeliveryError):
+    """The chat has a new id (``chat``, a service key): its pending rows follow it."""
+
+    def __init__(self, chat: str) -> None:
+        super().__init__(f"moved to {chat}")
+        self.chat = chat
+
+
+class Refused(DeliveryError):
+    """A permanent refusal: the row is given up."""
+
+
+class NotModified(DeliveryError):
+    """An edit that changes nothing: a success."""
+
+
+class Unreachable(DeliveryError):
+    """The network, a timeout or a server error: the chat is tried again later."""
+
+
+class Transport(Protocol):
+    """One platform's way of sending a row (:mod:`bot.telegram.outbox`, :mod:`bot.discord.outbox`)."""
+
+    prefix: str  # the chats it serves: "tg:" or "dc:"
+
+    async def deliver(self, row: OutboxRow) -> int | None:
+        """Send ``row``; return the id of the message sent or edited (``None`` if there is
+        none). Raises a :class:`DeliveryError`."""
+
+
+# --- the sender -------------------------------------------------------------------------------------
+
+class Outbox:
+    """Drains the outbox of each of a platform's chats through ``transport``.
+
+    ``store`` returns the store (it may be opened after the outbox is built).
+    ``on_migrate(old, new)`` is awaited when a chat turned out to have moved (it must move the
+    chat's pending rows: :meth:`bot.service.Service.migrate_chat` does); ``on_sent(chat, id)`` is
+    told of every message sent."""
+
+    def __init__(self, store: Callable[[], Store], transport: Transport, *,
+                 on_migrate: Callable[[str, str], Awaitable[None]] | None = None,
+                 on_sent: Callable[[str, int], None] | None = None,
+                 retry_delay: float = 5.0) -> None:
+        self._store = store
+        self.transport = transport
+        self._on_migrate = on_migrate
+        self._on_sent = on_sent
+        self.retry_delay = retry_delay
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- draining -------------------------------------------------------------------------------
+    def waiting(self, chat: str) -> bool:
+        """Whether the chat waits out a flood limit (or a network error) before its next send."""
+        task = self._waiting.get(chat)
+        return task is not None and not task.done()
+
+    async def flush(self, *chats: str) -> None:
+        """Send each chat's pending rows in order now; a chat that must wait is left to its
+        background retry (which sends the rest, in order)."""
+        for chat in dict.fromkeys(chats):
+            await self._flush(chat)
+
+    async def _flush(self, chat: str) -> None:
+        if self.waiting(chat):
+            return
+        lock = self._locks.setdefault(chat, asyncio.Lock())
+        async with lock:
+            while not self.waiting(chat):
+                rows = await self._store().pending(chat)
+                if not rows:
+                    return
+                for row in rows:
+                    if not await self._deliver(row):
+                        return
+
+    def kick(self, chat: str) -> None:
+        """Flush the chat in the background."""
+        self._spawn(self._flush(chat))
+
+    async def drain_all(self) -> None:
+        """At start-up: send what a previous process queued and did not send, chat by chat."""
+        for chat in await self._store().pending_chats():
+            if chat.startswith(self.transport.prefix):
+                await self._flush(chat)
+
+    async def close(self) -> None:
+        """Cancel the waits and background flushes (the rows stay queued for the next start)."""
+        tasks = [t for t in self._tasks if not t.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - shutting down
+                pass
+        self._waiting.clear()
+
+    # --- one row --------------------------------------------------------------------------------
+    async def _deliver(self, row: OutboxRow) -> bool:
+        """Try one row. ``True``: go on with the next row; ``False``: stop draining this chat."""
+        store = self._store()
+        try:
+            message_id = await self.transport.deliver(row)
+        except RetryAfter as error:
+            await store.mark_attempt(row.id, f"429 retry after {error.seconds:g} s")
+            log.info("outbox %s: flood limit, %s waits %g s", row.id, row.chat, error.seconds)
+            self._wait(row.chat, error.seconds)
+            return False
+        except ChatMoved as moved:
+            if self._on_migrate is not None:
+                await self._on_migrate(row.chat, moved.chat)  # the chat's pending rows follow it
+            else:
+                await store.move_chat(row.chat, moved.chat)
+            self.kick(moved.chat)
+            return False
+        except NotModified:
+            await store.mark_sent(row.id, row.message_id, row=row)
+            return True
+        except Refused as error:
+            log.warning("outbox %s: %s refused it, given up: %s", row.id, row.chat, error)
+            await store.mark_attempt(row.id, str(error), give_up=True)
+            return True
+        except Unreachable as error:
+            log.warning("outbox %s: sending to %s failed, retrying: %s", row.id, row.chat, error)
+            await store.mark_attempt(row.id, str(error))
+            self._wait(row.chat, self.retry_delay)
+            return False
+        await store.mark_sent(row.id, message_id, row=row)
+        if message_id is not None and self._on_sent is not None:
+            self._on_sent(row.chat, message_id)
+        return True
+
+    # --- waiting --------------------------------------------------------------------------------
+    def _wait(self, chat: str, seconds: float) -> None:
+        if self.waiting(chat):
+            return
+        self._waiting[chat] = self._spawn(self._after(chat, seconds))
+
+    async def _after(self, chat: str, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self._waiting.pop(chat, None)
+        await self._flush(chat)
+
+    def _spawn(self, coroutine: Awaitable[None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("outbox: a background flush failed", exc_info=task.exception())

@@ -1,0 +1,218 @@
+"""Host mode's PTB handlers: Telegram updates handed to the one table flow
+(:class:`bot.host.controller.HostController`), and ``/channel``, Telegram's own.
+
+Handlers are registered in group :data:`HOST_GROUP`, ahead of the judge mode's; what is not host
+business falls through to them untouched (:class:`telegram.ext.ApplicationHandlerStop` stops the
+rest only for what host mode took).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import ChatMemberUpdated, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import (
+    ApplicationHandlerStop, CallbackContext, CallbackQueryHandler, ChatMemberHandler,
+    MessageHandler, filters,
+)
+
+from ...host import steps as st
+from ...host import views as vw
+from ...host.controller import Defaults, HostController
+from ...host.port import Player
+from ...host.table import Table
+from ...locks import ChatLocks
+from ...outbox import post
+from .port import PREFIX, TelegramHostPort, chat_id_of
+
+HOST_GROUP = -1  # PTB handler group: before the judge mode's handlers (group 0)
+JUDGE_GROUP_COMMANDS = frozenset({"link", "takeover", "unlink"})  # refused while a table plays
+ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+Context = CallbackContext[Any, Any, Any, Any]
+
+
+def key(chat_id: int) -> str:
+    return f"{PREFIX}{chat_id}"
+
+
+def display_name(user: Any) -> str:
+    """A player's name for the table, as :class:`rules.SetName` accepts it: his Telegram name
+    cleaned (:func:`rules.clean_name`), else his username, else his id; at most 64 characters."""
+    return st.seat_name(getattr(user, "full_name", None), getattr(user, "username", None),
+                        fallback=str(getattr(user, "id", "?")))
+
+
+def player(user: Any) -> Player:
+    return Player(key(user.id), display_name(user))
+
+
+class TelegramHost:
+    """Host mode on Telegram over the judge mode's :class:`~bot.telegram.app.TelegramReferee`
+    (its service, catalogs, clock and outbox) and its :class:`~bot.locks.ChatLocks`."""
+
+    def __init__(self, settings: Any, referee: Any, locks: ChatLocks | None = None) -> None:
+        self.settings = settings
+        self.referee = referee
+        self.port = TelegramHostPort(settings, referee)
+        self.controller = HostController(
+            lambda: referee.service, self.port, locks or ChatLocks(),
+            Defaults(vote_window=settings.telegram_host_vote_window,
+                     shooting=settings.telegram_host_shooting,
+                     silenced=settings.telegram_host_silenced, seed=settings.telegram_host_seed))
+        self.app: Any = None
+
+    def register(self, app: Any) -> None:
+        self.app = app
+        self.port.app = app
+        app.add_handler(CallbackQueryHandler(self.on_press, pattern=rf"^{vw.PREFIX}:"), group=HOST_GROUP)
+        app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.UpdateType.MESSAGE,
+                                       self.on_group), group=HOST_GROUP)
+        app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+                                       & filters.TEXT, self.on_private), group=HOST_GROUP)
+        app.add_handler(ChatMemberHandler(self.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER),
+                        group=HOST_GROUP)
+
+    async def post_init(self, app: Any) -> None:
+        """Load every open table once the service is open, and resume them (a job: the JobQueue
+        runs it as soon as the Application has started). An update for a group that comes
+        first resumes that group's tables itself (:meth:`HostController.held`)."""
+        await self.controller.load_open()
+        if app.job_queue is not None:
+            app.job_queue.run_once(self._resume, 0, name="host-resume",
+                                   job_kwargs={"misfire_grace_time": None})
+
+    async def _resume(self, context: Context) -> None:
+        """The start-up job: every open table that no update of its group has resumed yet."""
+        await self.controller.resume_all()
+
+    def table(self, table_id: int) -> Table | None:
+        """The table as held in memory (tests and the status of a running game)."""
+        return self.controller.table(table_id)
+
+    def tables_in(self, chat_id: int) -> list[Table]:
+        return self.controller.tables_in(key(chat_id))
+
+    # --- the group --------------------------------------------------------------------------------
+    async def on_group(self, update: Update, context: Context) -> None:
+        message = update.message
+        user = update.effective_user
+        if message is None:
+            return
+        chat = key(message.chat.id)
+        if message.left_chat_member is not None:
+            await self.controller.left_chat(chat, key(message.left_chat_member.id))
+            return
+        if user is None or user.is_bot:
+            return
+        text = message.text or ""
+        if text.startswith("/"):
+            name = text.split(None, 1)[0].lstrip("/").split("@", 1)[0].lower()
+            if name == "channel":
+                async with self.controller.locks.lock(chat):
+                    await self._set_channel(chat, key(user.id), text.split()[1:])
+                raise ApplicationHandlerStop
+            if await self.controller.claims(chat, name, also=JUDGE_GROUP_COMMANDS):
+                replies = await self.controller.command(
+                    chat, player(user), name, text, message, title=message.chat.title or "",
+                    chat_type=message.chat.type)
+                await self._reply(chat, replies)
+                raise ApplicationHandlerStop
+            return  # the judge mode answers (a group linked to a judge's game)
+        if message.migrate_to_chat_id:
+            await self.controller.migrated(chat, key(message.migrate_to_chat_id))
+            return  # judge mode's handler moves the chat's link, language and outbox
+        if message.new_chat_members or message.migrate_from_chat_id:
+            return
+        await self.controller.message(chat, key(user.id), text, message)
+
+    async def _reply(self, chat: str, replies: list[str]) -> None:
+        """A command's answers, in the group where it was typed."""
+        for text in replies:
+            if text:
+                await self.port.post(chat, text)
+
+    async def _set_channel(self, chat: str, user: str, args: list[str]) -> None:
+        """``/channel @name`` (a chat admin): the club channel that gets the start and the result
+        of every table of this group, with the protocol; ``/channel off`` unlinks it."""
+        cat = await self.port.cat(chat)
+        bot = self.app.bot
+        if not await self.port.may_direct(chat, user):
+            await self._queued(chat, cat.text("host-channel-admin-only"))
+            return
+        if not args:
+            linked = await self.referee.service.store.host_channel(chat)
+            await self._queued(chat, cat.text("host-channel-usage") if linked is None
+                               else cat.text("host-channel-is", title=linked[1] or linked[0]))
+            return
+        if args[0].lower() in ("off", "нет", "-"):
+            await self.referee.service.store.set_host_channel(chat, None)
+            await self._queued(chat, cat.text("host-channel-unlinked"))
+            return
+        target = args[0] if args[0].startswith("@") or args[0].lstrip("-").isdigit() else f"@{args[0]}"
+        try:
+            found = await bot.get_chat(int(target) if target.lstrip("-").isdigit() else target)
+            member = await bot.get_chat_member(found.id, bot.id)
+        except TelegramError:
+            await self._queued(chat, cat.text("host-channel-not-found", name=target))
+            return
+        can_post = found.type == "channel" and (
+            member.status == ChatMemberStatus.OWNER
+            or (member.status == ChatMemberStatus.ADMINISTRATOR
+                and bool(getattr(member, "can_post_messages", False))))
+        if not can_post:
+            await self._queued(chat, cat.text("host-channel-cannot-post", name=target))
+            return
+        await self.referee.service.store.set_host_channel(chat, key(found.id), found.title or target)
+        await self._queued(chat, cat.text("host-channel-linked", title=found.title or target))
+
+    async def _queued(self, chat: str, text: str) -> None:
+        """A confirmation the group must get: queued in the outbox, then sent."""
+        await self.referee.service.store.enqueue([post(chat, text)])
+        await self.port.outbox.flush(chat)
+
+    # --- buttons ----------------------------------------------------------------------------------
+    async def on_press(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None or query.from_user is None:
+            return
+        await self.controller.press(player(query.from_user), query.data, query)
+        raise ApplicationHandlerStop
+
+    # --- private chats ----------------------------------------------------------------------------
+    async def on_private(self, update: Update, context: Context) -> None:
+        message = update.message
+        user = update.effective_user
+        if message is None or user is None or message.text is None:
+            return
+        who = key(user.id)
+        text = message.text
+        table_id = vw.start_payload(text)
+        if table_id is not None:  # the lobby's deep link
+            if await self.controller.private_start(who, table_id) is None:
+                await self.port.post(who, (await self.port.cat(who)).text("host-link-stale"))
+            raise ApplicationHandlerStop
+        if text.split(None, 1)[0].split("@")[0] == "/start":
+            await self.controller.private_start(who)
+            return  # the judge mode says hello too
+        if text.startswith("/"):
+            return
+        found = await self.controller.private_message(who, text)
+        if found == "seated":  # a player's stray message is not a judge's command
+            await self.port.post(who, (await self.port.cat(who)).text("host-private-closed"))
+        if found is not None:
+            raise ApplicationHandlerStop
+
+    async def on_my_member(self, update: Update, context: Context) -> None:
+        """A player blocked the bot: his night prompts cannot reach him. In the lobby he is not
+        reachable any more; at the table he has left it (seed 4.2.1)."""
+        changed: ChatMemberUpdated | None = update.my_chat_member
+        if changed is None or changed.chat.type != "private":
+            return
+        if changed.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+            await self.controller.unreachable(key(changed.chat.id))
+
+
+__all__ = ["HOST_GROUP", "TelegramHost", "chat_id_of", "display_name"]
