@@ -232,7 +232,7 @@ def test_no_more_events_after_the_game_is_over() -> None:
     t = _parity_vote_on_day_five()
     t.last_word(5)
     t.expect_refused(rules.Next(), Code.GAME_OVER)
-    t.expect_refused(rules.Penalty(seat=1, reason="foul"), Code.GAME_OVER)
+    t.expect_refused(rules.WithdrawFoul(seat=1), Code.GAME_OVER)
     t.do(rules.SetName(seat=1, name="Anna"))
 
 
