@@ -326,7 +326,10 @@ class _Move:
         if not held:
             self.s.vote_over = True
             self.s.result_determined = True
-            self.say(Kind.VOTE_NOT_HELD, day=self.s.day, why=why, seat=seat)
+            departure = self.s.seat(seat).departure if seat is not None else None
+            cause = departure.cause.value if departure else None  # the removal's cause and item
+            reason = departure.reason if departure and departure.phase == "day" else None
+            self.say(Kind.VOTE_NOT_HELD, day=self.s.day, why=why, seat=seat, cause=cause, reason=reason)
             self.end_day()
             return
         nominees = [n for n in self.s.nominees if self.s.seat(n).at_table]
@@ -782,8 +785,9 @@ class _Move:
             return
         if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE:
             seat.silence_pending = True
+            # seed 5.7: at 3 or 4 players his nearest speech is 30 s, not silence
             self.say(Kind.THIRD_FOUL, seat=number, effect=self.cfg.third_foul.value, may_nominate=True,
-                     short=len(s.at_table) <= 4)
+                     short=len(s.at_table) <= 4, seconds=self.cfg.timers.short_speech)
             if (self.cfg.third_foul_cuts_current_speech and s.phase is Phase.SPEECH
                     and s.speaker == number):
                 seat.silence_pending = False  # SCENARIOS S02 variant: served now

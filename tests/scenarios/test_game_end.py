@@ -47,8 +47,8 @@ def test_f24_7_7_draw_at_the_end_of_the_third_quiet_night() -> None:
 @pytest.mark.parametrize("preset, rule, text", [
     ("seed", "after_third_day",
      "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал игру (5.8)."),
-    ("fiim2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7)."),
-    ("fsm2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7)."),
+    ("fiim2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, §7.7)."),
+    ("fsm2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФСМ 2024, §7.7)."),
 ])
 def test_the_draw_announcement_says_what_its_rule_counts(preset: str, rule: str, text: str) -> None:
     """Seed 5.8: «в течение 3 «ночей» и «дней», следующих подряд друг за другом, начиная с
