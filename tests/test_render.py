@@ -734,3 +734,47 @@ def test_rule_numbers_not_in_the_seed_name_their_rule_book() -> None:
                     bad += [f"{lang}/{name}: {n} in «{line.strip()}»"
                             for n in re.findall(r"\b\d+(?:\.\d+)+\b", group) if n not in seed]
     assert not bad, "\n".join(bad)
+
+
+# --- issue 10: each preset's own rule numbers, the removal's cause, natural days ------------------
+
+@pytest.mark.parametrize("preset, cited", [("seed", "4.5"), ("fiim2024", "ФИИМ 2024, §6.5"),
+                                           ("fsm2024", "ФСМ 2024, §6.5")])
+def test_each_preset_cites_its_own_numbers(preset: str, cited: str) -> None:
+    """Seed 4.5 = F24/S24 §6.5: the same removal cites the preset's own text («ФСМ 2024» under
+    FSM, never «ФИИМ 2024»); so do seed 5.1 / F24 §7.1 and the F24-only §4.4.8."""
+    removed = Notice(Kind.REMOVED, {"seat": 4, "cause": "fouls", "reason": "foul", "tournament": False,
+                                    "last_word": None, "rules": preset})
+    assert notice_text(removed, RU) == f"Игрок №4 покидает игру без последнего слова: четвёртый фол ({cited})."
+    banned = Notice(Kind.NEXT_VOTE_CANCELLED, {"day": 4, "seat": 5, "rule": "5.2", "cause": "disqualification",
+                                               "reason": "4.2.4", "rules": preset})
+    rule = {"seed": "5.2", "fiim2024": "ФИИМ 2024, §7.2", "fsm2024": "ФСМ 2024, §7.2"}[preset]
+    assert notice_text(banned, RU) == (
+        f"На 4-й день голосование не проводится ({rule}): удаление игрока №5: дисквалификация (4.2.4).")
+    derived = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 2, "derived": True, "rules": preset})
+    assert ("ФСМ 2024, §4.4.8" if preset == "fsm2024" else "ФИИМ 2024, §4.4.8") in (notice_text(derived, RU) or "")
+
+
+def test_no_unraised_hands_line_when_no_hands_were_left() -> None:
+    """F24 §4.4.8 speaks of hands not raised; with none left the last nominee just has 0."""
+    none_left = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 0, "derived": True})
+    assert notice_text(none_left, RU) == "Против игрока №7 — 0 голосов."
+    assert notice_text(none_left, EN) == "Against player #7 — 0 votes."
+
+
+def test_the_third_foul_at_four_players_says_thirty_seconds() -> None:
+    """Seed 5.7: with 3 or 4 at the table the 3rd foul shortens the nearest speech to 30 s."""
+    third = Notice(Kind.THIRD_FOUL, {"seat": 6, "effect": "silence", "may_nominate": True, "short": True,
+                                     "seconds": 30})
+    assert notice_text(third, RU) == ("Игрок №6 получает третий фол: за столом три или четыре игрока, "
+                                      "поэтому его ближайшая речь — 30 секунд (5.7).")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
+    """Seed 4.5: «без последнего слова» — the last word ends; he does not leave a second time."""
+    cat = catalog(lang)
+    cut = notice_text(Notice(Kind.REMOVED, {"seat": 6, "cause": "disqualification", "reason": "4.2.4",
+                                            "tournament": False, "last_word": "cut"}), cat) or ""
+    assert ("его последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
+    assert "покидает игру" not in cut and "leaves the game" not in cut

@@ -423,19 +423,27 @@ def _day_outcome(record: GameRecord, day: DayRecord, cat: Catalog) -> Span:
     if loss is not None and not day.vote_reached and departure_of(record, loss.seat) == (
             Cause.TEAM_LOSS, day.number, "day"):  # seed 4.3: the game ends before the vote
         return Span(cat.text("protocol-team-loss", seat=seat_label(loss.seat, cat)), RED)
+    preset = record.config.preset  # each preset cites its own rule numbers
+
+    def why_text(why: str, seat: int | None) -> str:
+        """Why no vote: the rule as the preset numbers it, and the removal's cause and item."""
+        left = record.departure(seat) if seat is not None else None
+        return no_vote_text(why, seat, cat, preset, left.cause.value if left else None,
+                            left.reason if left and left.phase == "day" else None)
+
     if day.cancelled is not None:
         rule, seat = day.cancelled
-        return Span(cat.text("protocol-cancelled", why=no_vote_text(rule, seat, cat)), RED)
+        return Span(cat.text("protocol-cancelled", why=why_text(rule, seat)), RED)
     if day.left:
         if day.left_cause == "raise":
             return Span(cat.text("protocol-raise-leaves", seats=seat_list(day.left, cat)), INK, True)
         return Span(cat.text("protocol-leaves", seats=seat_list(day.left, cat),
                              seats_n=len(day.left)), INK, True)
     if day.nobody_leaves is not None:
-        return Span(cat.text("protocol-nobody-leaves", why=no_vote_text(day.nobody_leaves, None, cat)))
+        return Span(cat.text("protocol-nobody-leaves", why=why_text(day.nobody_leaves, None)))
     if day.not_held is not None:
         why, removed = day.not_held
-        return Span(cat.text("protocol-not-held", why=no_vote_text(why, removed, cat)),
+        return Span(cat.text("protocol-not-held", why=why_text(why, removed)),
                     RED if why in ("5.1", "5.2") else MUTED)
     return Span(cat.text("protocol-none"), MUTED)
 
