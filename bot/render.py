@@ -41,11 +41,12 @@ ACTION_KINDS = (
 # Why a vote is not held (rules.vote_plan) or nobody leaves by it (Kind.NOBODY_LEAVES).
 NO_VOTE_REASONS = (
     "5.1", "5.2", "no_nominees", "first_day_no_vote", "4.4.10", "5.6", "5.9", "3_of_9", "2_of_4",
-    "no_raise_vote", "raise_failed", "first_day_raise_only",
+    "no_raise_vote", "raise_failed", "first_day_raise_only", "first_day_no_break",
+    "first_day_self_break",
 )
 
 # How a game ends (rules.Result.why).
-END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared")
+END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared", "table_raised")
 
 # The role order for the reveal: black first, then the Sheriff (civilians are "the rest").
 _REVEAL_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF)

@@ -26,6 +26,7 @@ class Kind(str, enum.Enum):
     SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why
     NOMINATED = "nominated"  # by, target, nominees
+    NOMINATION_WITHDRAWN = "nomination_withdrawn"  # by, target, nominees (MafiaRatings 7.5)
     VOTE_NOT_HELD = "vote_not_held"  # day, why (rule code), seat (the removal, if any)
     VOTING_STARTS = "voting_starts"  # day, nominees, round
     VOTE_COUNTED = "vote_counted"  # nominee, count, derived
@@ -52,6 +53,7 @@ class Kind(str, enum.Enum):
     # penalties
     WARNING = "warning"  # seat, reason
     FOUL = "foul"  # seat, count, reason
+    TECH_FOUL = "tech_foul"  # seat, count, reason (MafiaRatings 9.6.2; the 2nd removes)
     THIRD_FOUL = "third_foul"  # seat, effect ("silence" | "short_speech"), may_nominate
     REMOVED = "removed"  # seat, cause ("fouls" | "disqualification"), reason (None at night), tournament
     REMOVED_DETAILS = "removed_details"  # seat, reason, tournament    (private, night only)

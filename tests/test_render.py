@@ -85,6 +85,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.SPEECH: {"seat": 5, "seconds": 60, "silenced": False, "short": False, "day": 2},
     Kind.SPEECH_SKIPPED: {"seat": 5, "why": "absent"},
     Kind.NOMINATED: {"by": 1, "target": 3, "nominees": [3]},
+    Kind.NOMINATION_WITHDRAWN: {"by": 1, "target": 3, "nominees": []},
     Kind.VOTE_NOT_HELD: {"day": 1, "why": "4.4.10", "seat": None},
     Kind.VOTING_STARTS: {"day": 2, "nominees": [3, 7], "round": 0},
     Kind.VOTE_COUNTED: {"nominee": 3, "count": 4, "derived": False},
@@ -109,6 +110,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.WARNING: {"seat": 5, "reason": "warning"},
     Kind.FOUL: {"seat": 5, "count": 2, "reason": "4.1.3"},
     Kind.THIRD_FOUL: {"seat": 5, "effect": "silence", "may_nominate": True},
+    Kind.TECH_FOUL: {"seat": 5, "count": 1, "reason": "tech"},
     Kind.REMOVED: {"seat": 2, "cause": "fouls", "reason": "4.1.1", "tournament": False},
     Kind.REMOVED_DETAILS: {"seat": 2, "reason": "4.2.2", "tournament": False},
     Kind.TEAM_LOSS: {"seat": 4, "team": "black", "reason": "4.3.1"},
@@ -166,6 +168,8 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
     yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": None, "tournament": True}
     yield Kind.REMOVED_DETAILS, {"seat": 2, "reason": "dq", "tournament": True}
     yield Kind.TEAM_LOSS, {"seat": 4, "team": "red", "reason": "ppk"}
+    yield Kind.TECH_FOUL, {"seat": 5, "count": 2, "reason": "tech"}
+    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "tech", "tournament": False}
     for why in END_REASONS:
         for winner in ("red", "black", None):
             yield Kind.GAME_OVER, {"winner": winner, "why": why, "roles": None}

@@ -94,6 +94,7 @@ event-sheriff_check = record the Sheriff's check
 event-best_move = record the best move
 event-penalty = give a penalty
 event-withdraw_foul = withdraw a foul
+event-withdraw_nomination = withdraw a nomination
 event-declare_result = declare the result
 event-undo = undo
 
@@ -124,6 +125,7 @@ end-declared = { $winner ->
     [black] The judge declares a black win.
    *[draw] The judge declares a draw.
  }
+end-table_raised = A draw: every player at the table left by the vote to raise everyone (club rule).
 
 ## Why no vote is held, or nobody leaves
 
@@ -145,3 +147,5 @@ novote-2_of_4 = there is no vote to raise two players when four are at the table
 novote-no_raise_vote = there is no vote to raise everyone (club rule)
 novote-raise_failed = no more than half of the players voted to raise everyone (FIIM 2024, 4.4.12.3)
 novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (club rule)
+novote-first_day_no_break = on the first day the vote's leader stays at the table, with no speech (club rule)
+novote-first_day_self_break = on the first day the vote's leader leaves only by their own vote against themselves (club rule)

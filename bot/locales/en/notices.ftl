@@ -41,6 +41,7 @@ notice-speech = { $silenced ->
  }
 notice-speech_skipped = Player { $seat }'s speech is skipped.
 notice-nominated = Player { $by } nominates player { $target }. Accepted.
+notice-nomination_withdrawn = Player { $by } withdraws the nomination of player { $target }. Withdrawn (club rule).
 notice-vote_not_held = No vote: { $why }.
 notice-voting_starts = { $round ->
     [0] The vote. { $nominees_n ->
@@ -122,6 +123,10 @@ notice-third_foul = { $effect ->
     [silence] Player { $seat } gets a third foul: he loses his nearest minute but may still nominate (4.4).
     [short_speech] Player { $seat } gets a third foul: his nearest speech will be short; he may still nominate.
    *[none] Player { $seat } gets a third foul.
+ }
+notice-tech_foul = { $count ->
+    [1] Player { $seat } gets a technical foul (club rule): a second technical foul removes a player from the game.
+   *[other] Player { $seat } gets a second technical foul (club rule).
  }
 notice-removed = { $mode ->
     [fouls] Player { $seat } leaves the game without a last word (4th foul, 4.5).
