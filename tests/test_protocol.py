@@ -340,7 +340,7 @@ def test_the_export_follows_the_mafiaratings_layout(games: dict[str, Game]) -> N
     record = to_mafiaratings(*games["red_win"])
     players = record["players"]
     assert record["winner"] == "civ" and len(players) == 10
-    assert record["rules"] == "0000000010000"  # seed: 3 of 9 not raised (F24 §7.11)
+    assert record["rules"] == "0002000010000"  # seed: no withdrawal (7.5.3), 3 of 9 not raised (F24 §7.11)
     assert set("dutvn") <= set(record["features"]) and "k" in record["features"]
     assert [p["role"] for p in players].count("civ") == 6
     assert players[2]["role"] == "don" and players[0]["role"] == "sheriff"
@@ -372,18 +372,36 @@ def test_the_export_follows_the_mafiaratings_layout(games: dict[str, Game]) -> N
 
 
 def test_the_rules_code_of_each_preset() -> None:
-    assert rules_code(rules.PRESETS["fiim2024"]) == ("0000000010000", [])
-    assert rules_code(rules.PRESETS["fsm2024"]) == ("0000000000000", [])  # S24 raises 3 of 9
+    """F24 has no nomination withdrawal: MafiaRatings 7.5.3 (digit 3 = 2)."""
+    assert rules_code(rules.PRESETS["fiim2024"]) == ("0002000010000", [])
+    assert rules_code(rules.PRESETS["fsm2024"]) == ("0002000000000", [])  # S24 raises 3 of 9
     code, unexpressed = rules_code(rules.PRESETS["seed"])
-    assert code == "0000000010000"
+    assert code == "0002000010000"
     assert any(u.startswith("draw_declared=after_third_day") for u in unexpressed)  # seed 5.8
     variant = rules.PRESETS["fiim2024"].with_options(
         first_day_vote="raise_only", revote_order="reverse", raise_2_of_4=False, best_move=False,
         last_word_on_decisive_event=False, third_foul="none")
-    assert rules_code(variant) == ("0000110111120", [])
+    assert rules_code(variant) == ("0002110111120", [])
     # MafiaRatings reads back exactly what we wrote
     from rules.records.mafiaratings import read_config
-    assert read_config({"rules": "0000110111120"}) == variant
+    assert read_config({"rules": "0002110111120"}) == variant
+
+
+@pytest.mark.parametrize("code", ["1001201021011", "0000300000010", "1012011100121",
+                                  "0001100020000", "0002000010000"])
+def test_every_club_option_has_its_code_back(code: str) -> None:
+    """Each MafiaRatings option value read into our options is written back as the same digit
+    (the scoring digits 1 and 2 are always 0)."""
+    from rules.records.mafiaratings import read_config
+    assert rules_code(read_config({"rules": code})) == (code[0] + "00" + code[3:], [])
+
+
+def test_options_mafiaratings_has_no_code_for() -> None:
+    """Our first-day 'no vote' and 'normal', and raising 3 of 9 from day 2, have no digit."""
+    for options in ({"first_day_vote": "no_vote"}, {"first_day_vote": "normal"},
+                    {"raise_3_of_9": True, "raise_3_of_9_from_day": 2}):
+        _, unexpressed = rules_code(rules.PRESETS["fiim2024"].with_options(**options))
+        assert unexpressed and unexpressed[0].startswith(next(iter(options))), unexpressed
 
 
 def test_an_option_without_a_code_that_mattered_is_refused() -> None:

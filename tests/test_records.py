@@ -20,7 +20,7 @@ import rules
 from bot.i18n import catalog
 from bot.render import notice_text
 from bot.replay_cli import run_replay_cli
-from rules import FirstDayVote, RevoteOrder, ThirdFoul
+from rules import FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, ThirdFoul
 from rules.records import RecordError, detect, import_record, replay
 from rules.records.mafiaratings import upgrade_rules_code
 
@@ -375,6 +375,31 @@ def test_mafia_wins_by_a_night_kill_without_final_speech() -> None:
     assert report.report["winner"] == "black"
 
 
+def test_mafiaratings_technical_fouls_remove_at_the_second() -> None:
+    """9.6.2 (rules[12] = 1): a player's techFouls are fed as technical fouls, apart from his
+    warnings; the second removes him (death type techFouls) and that day's vote is not held
+    (seed 5.1); 3 black v 3 red after night 3 → black wins."""
+    game = mafia_wins_by_kills("0000000000001")
+    del game["players"][6]["death"]
+    game["players"][7]["techFouls"] = [{"round": 0, "time": "speaking", "speaker": 2, "order": 1},
+                                       {"round": 0, "time": "speaking", "speaker": 5, "order": 1}]
+    game["players"][7]["warnings"] = [{"round": 0, "time": "speaking", "speaker": 3, "order": 1}]
+    game["players"][7]["death"] = {"round": 0, "type": "techFouls"}
+    game["players"][0]["nominating"] = [9]
+    game["players"][1]["nominating"] = [10]
+    report = replay(game)
+    assert report.agrees, report.differences
+    assert report.report["departures"][0] == {"seat": 8, "day": 1, "phase": "day",
+                                              "cause": "disqualification"}
+    assert report.report["cancelled_votes"] == [1]
+    assert any(n.kind is rules.Kind.TECH_FOUL and n["count"] == 2 for n in report.notices)
+
+    game["rules"] = "0000000000000"  # 9.6.1: no technical fouls — the death is fed as a removal
+    report = replay(game)
+    assert report.agrees, report.differences
+    assert any("technical foul(s) recorded under rules without them" in n for n in report.notes)
+
+
 # --- options and values the importer does not know ------------------------------------------------
 @pytest.mark.parametrize(("value", "rule"), [
     ("none", FirstDayVote.NO_VOTE), ("liftOnly", FirstDayVote.RAISE_ONLY),
@@ -387,7 +412,6 @@ def test_polemica_zero_voting(value: str | None, rule: FirstDayVote) -> None:
 
 
 @pytest.mark.parametrize(("change", "field"), [
-    ({"zeroVoting": "respeech"}, "zeroVoting"),
     ({"zeroVoting": "whatever"}, "zeroVoting"),
     ({"config": {"lift3From9": False, "newOption": 1}}, "config.newOption"),
     ({"config": {"lift3From9": "yes"}}, "config.lift3From9"),
@@ -426,13 +450,18 @@ def test_polemica_lift_3_of_9_option() -> None:
     assert import_record(game).config.raise_3_of_9 is False
 
 
+# include/rules.php $_rules_options: how many values each of the 13 options has.
+SITE_OPTION_VALUES = (2, 5, 10, 3, 4, 2, 2, 2, 3, 2, 2, 3, 2)
+
+
 @pytest.mark.parametrize(("code", "field"), [
-    ("1000000000000", "rules[0]"),  # 6.3.2: the last speaker rotates
-    ("0000200000000", "rules[4]"),  # 7.16 no-break
-    ("0000300000000", "rules[4]"),  # 7.16 self-break
-    ("0000001000000", "rules[6]"),  # 7.21.2: a whole-table raise declares a draw
-    ("0000000020000", "rules[8]"),  # 7.23 'after1'
+    ("2000000000000", "rules[0]"),  # 6.3 rotation: first, last
+    ("0005000000000", "rules[3]"),  # 7.5 withdraw: allowed, auto, no
+    ("0000400000000", "rules[4]"),  # 7.16 first-day voting: four values
+    ("0000002000000", "rules[6]"),  # 7.21 kill all: no, draw
+    ("0000000030000", "rules[8]"),  # 7.23 split on nine: yes, no, after1
     ("0000000000030", "rules[11]"),  # 9.5 has 3 values
+    ("0000000000002", "rules[12]"),  # 9.6 tech fouls: no, yes
     ("00000000000", "rules"),  # 11 digits: no upgrade makes it 13
     ("00000000000x0", "rules"),
 ])
@@ -442,6 +471,21 @@ def test_mafiaratings_unknown_rule_value_is_an_error(code: str, field: str) -> N
     with pytest.raises(RecordError) as error:
         import_record(game)
     assert error.value.field == field
+
+
+@pytest.mark.parametrize("position", range(13))
+def test_mafiaratings_every_value_the_site_defines_is_read(position: int) -> None:
+    """The importer maps all 13 digits: every value include/rules.php defines imports, the next
+    one is refused naming its position."""
+    for value in range(10):
+        game = mafiaratings_game()
+        game["rules"] = "0" * position + str(value) + "0" * (12 - position)
+        if value < SITE_OPTION_VALUES[position]:
+            import_record(game)
+        else:
+            with pytest.raises(RecordError) as error:
+                import_record(game)
+            assert error.value.field == f"rules[{position}]"
 
 
 def test_mafiaratings_rules_code_mapping() -> None:
@@ -455,6 +499,33 @@ def test_mafiaratings_rules_code_mapping() -> None:
     assert config.best_move is False  # 8.17.2
     assert config.last_word_on_decisive_event is False  # 8.19.2
     assert config.third_foul is ThirdFoul.NONE  # 9.5.3
+    assert config.technical_fouls is True  # 9.6.2
+    assert config.nomination_withdrawal is NominationWithdrawal.EXPLICIT  # 7.5.1
+
+    game["rules"] = "1001201021010"
+    config = import_record(game).config
+    assert config.rotation is Rotation.LAST  # 6.3.2
+    assert config.nomination_withdrawal is NominationWithdrawal.AUTO  # 7.5.2
+    assert config.first_day_vote is FirstDayVote.NO_BREAK  # 7.16 no-break
+    assert config.raise_whole_table is True  # 7.21.2
+    assert (config.raise_3_of_9, config.raise_3_of_9_from_day) == (True, 3)  # 7.23 after1
+    assert config.third_foul is ThirdFoul.SHORT_SPEECH  # 9.5.2
+    assert config.technical_fouls is False  # 9.6.1
+
+    game["rules"] = "0002300000000"
+    config = import_record(game).config
+    assert config.nomination_withdrawal is NominationWithdrawal.NONE  # 7.5.3
+    assert config.first_day_vote is FirstDayVote.SELF_BREAK  # 7.16 self-break
+
+
+def test_mafiaratings_record_without_a_code_plays_by_the_site_default() -> None:
+    """include/game.php Game::get_rules: no code → DEFAULT_RULES (withdrawal 'no', 3 of 9 'no')."""
+    game = mafiaratings_game()
+    del game["rules"]
+    imported = import_record(game)
+    assert imported.config.nomination_withdrawal is NominationWithdrawal.NONE
+    assert imported.config.raise_3_of_9 is False
+    assert any("default" in note for note in imported.notes)
 
 
 def test_upgrade_rules_code() -> None:
@@ -494,7 +565,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert _announced(team_loss[0]) in out.getvalue()
     unknown = tmp_path / "unknown.json"
     game = mafiaratings_game()
-    game["rules"] = "1000000000000"
+    game["rules"] = "2000000000000"  # 6.3 rotation has two values (first, last)
     unknown.write_text(json.dumps(game), encoding="utf-8")
     out = io.StringIO()
     assert run_replay_cli(str(unknown), True, out) == 2

@@ -29,7 +29,10 @@ import datetime as dt
 from typing import Any, Mapping
 
 import rules
-from rules import Cause, Event, FirstDayVote, RevoteOrder, Role, RulesConfig, ThirdFoul
+from rules import (
+    Cause, Event, FirstDayVote, NominationWithdrawal, RevoteOrder, Role, Rotation, RulesConfig,
+    ThirdFoul,
+)
 from rules.records import RecordError, replay
 from rules.records.mafiaratings import read_config
 from rules.records.model import Moment
@@ -62,25 +65,36 @@ def rules_code(config: RulesConfig) -> tuple[str, list[str]]:
     """The 13-character MafiaRatings ``rules`` code nearest to ``config`` (include/rules.php),
     and the options it cannot express, as ``"name=ours (MafiaRatings: theirs)"``.
 
-    Positions: 4 first-day vote (7.16), 5 revote order (7.18), 7 raising 2 of 4 (7.22),
-    8 raising 3 of 9 (7.23), 9 best move (8.17), 10 last word after a decisive event (8.19),
-    11 the third foul (9.5); the others are scoring or bookkeeping and stay 0. What the code
-    cannot say is found by reading it back with the importer and comparing option by option."""
+    Positions: 0 rotation (6.3), 3 nomination withdrawal (7.5), 4 first-day vote (7.16), 5 revote
+    order (7.18), 6 the whole table raised (7.21), 7 raising 2 of 4 (7.22), 8 raising 3 of 9
+    (7.23), 9 best move (8.17), 10 last word after a decisive event (8.19), 11 the third foul
+    (9.5), 12 technical fouls (9.6); 1 and 2 (colours left on record) are scoring only and stay
+    0. What the code cannot say is found by reading it back with the importer and comparing
+    option by option."""
     digits = [0] * 13
-    digits[4] = 1 if config.first_day_vote is FirstDayVote.RAISE_ONLY else 0
+    digits[0] = 1 if config.rotation is Rotation.LAST else 0
+    digits[3] = {NominationWithdrawal.EXPLICIT: 0, NominationWithdrawal.AUTO: 1,
+                 NominationWithdrawal.NONE: 2}[config.nomination_withdrawal]
+    digits[4] = {FirstDayVote.RAISE_ONLY: 1, FirstDayVote.NO_BREAK: 2,
+                 FirstDayVote.SELF_BREAK: 3}.get(config.first_day_vote, 0)
     digits[5] = 1 if config.revote_order is RevoteOrder.REVERSE else 0
+    digits[6] = 1 if config.raise_whole_table else 0
     digits[7] = 0 if config.raise_2_of_4 else 1
-    digits[8] = 0 if config.raise_3_of_9 else 1
+    digits[8] = (1 if not config.raise_3_of_9
+                 else 2 if config.raise_3_of_9_from_day == 3 else 0)
     digits[9] = 0 if config.best_move else 1
     digits[10] = 0 if config.last_word_on_decisive_event else 1
     digits[11] = {ThirdFoul.SILENCE: 0, ThirdFoul.SHORT_SPEECH: 1, ThirdFoul.NONE: 2}[config.third_foul]
+    digits[12] = 1 if config.technical_fouls else 0
     code = "".join(map(str, digits))
     theirs = rules.config_to_dict(read_config({"rules": code}))
     ours = rules.config_to_dict(config)
     # Timers never show in a record; the preset only picks the catalog of penalty reasons, and a
-    # record keeps no reasons (fouls are fouls, removals are their death types).
+    # record keeps no reasons (fouls are fouls, removals are their death types). The first day
+    # of raising 3 of 9 means nothing while 3 of 9 are never raised.
+    skip = {"timers", "preset"} | ({"raise_3_of_9_from_day"} if not config.raise_3_of_9 else set())
     unexpressed = [f"{name}={ours[name]} (MafiaRatings: {theirs[name]})" for name in ours
-                   if name not in ("timers", "preset") and ours[name] != theirs[name]]
+                   if name not in skip and ours[name] != theirs[name]]
     return code, unexpressed
 
 

@@ -30,7 +30,8 @@ Format = Literal["polemica", "mafiaratings"]
 
 def detect(record: Any) -> Format:
     """``"polemica"`` for a Polemica v4 match (``version``, ``players[].position``, ``votes``),
-    ``"mafiaratings"`` for a MafiaRatings game (``rules`` code, ``players[].name``, ``winner``).
+    ``"mafiaratings"`` for a MafiaRatings game (its ``features`` letters, or ``rules`` code and
+    ``winner``).
     Anything else raises :class:`RecordError`."""
     if not isinstance(record, dict):
         raise RecordError("record", "expected a JSON object")
@@ -38,7 +39,7 @@ def detect(record: Any) -> Format:
     first = players[0] if isinstance(players, list) and players and isinstance(players[0], dict) else {}
     if "version" in record and ("votes" in record or "shots" in record or "position" in first):
         return "polemica"
-    if "rules" in record and ("winner" in record or "features" in record):
+    if "features" in record or ("rules" in record and "winner" in record):
         return "mafiaratings"
     raise RecordError("record", "neither a Polemica v4 nor a MafiaRatings game record")
 

@@ -11,15 +11,19 @@ game time they were given; ``don`` / ``sheriff`` the round this player was check
 
 Night outcomes are taken from ``death`` (the site rewrites ``shooting`` to match a recorded
 death, so shots are partly derived). The ``rules`` code is read position by position after the
-site's own ``include/rules.php`` (13 options); a value the engine cannot play is a
-:class:`~.model.RecordError`.
+site's own ``include/rules.php`` (13 options, every value mapped to the engine's options; a
+record without a code is played by the site's ``DEFAULT_RULES``); a value the site does not
+define is a :class:`~.model.RecordError`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..config import PRESETS, DrawDeclared, FirstDayVote, RevoteOrder, RulesConfig, ThirdFoul
+from ..config import (
+    PRESETS, DrawDeclared, FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, RulesConfig,
+    ThirdFoul,
+)
 from .model import (
     DayFacts, GameFacts, Moment, NightFacts, Outcome, PenaltyFact, RecordedDeparture, RecordError,
     recorded_cancelled_votes,
@@ -43,33 +47,39 @@ DAY_TIMES = ("day start", "night kill speaking", "speaking", "voting start", "vo
              "voting kill all", "day kill speaking")
 
 # include/rules.php, the 13-option code: position → (name, paragraph, {value: engine options}).
-# A value mapped to a string cannot be played by the engine: the string says why.
-RULES: tuple[tuple[str, str, dict[int, dict[str, Any] | str]], ...] = (
-    ("rotation", "6.3", {0: {}, 1: "6.3.2 (the last speaker rotates) is not supported"}),
+# Scoring and bookkeeping options (6.7, 6.8: colours left on record) change nothing the engine
+# plays; every other value is an option of RulesConfig (its docstrings quote the rule texts).
+RULES: tuple[tuple[str, str, dict[int, dict[str, Any]]], ...] = (
+    ("rotation", "6.3", {0: {"rotation": Rotation.FIRST.value},  # 6.3.1
+                         1: {"rotation": Rotation.LAST.value}}),  # 6.3.2
     ("onRecord", "6.7", {v: {} for v in range(5)}),  # colours left on record: scoring only
     ("onRecordCount", "6.8", {v: {} for v in range(10)}),
-    ("withdraw", "7.5", {v: {} for v in range(3)}),  # the record keeps final nominations
-    ("firstVoting", "7.16", {
-        0: {"first_day_vote": FirstDayVote.SINGLE_NOT_VOTED.value},  # 7.16.1
-        1: {"first_day_vote": FirstDayVote.RAISE_ONLY.value},  # 7.16.2: the leader only speaks
-        2: "7.16 'no-break' (a single leader: nobody leaves, no speech) is not supported",
-        3: "7.16 'self-break' (a single leader leaves only by his own vote) is not supported",
-    }),
+    ("withdraw", "7.5", {0: {"nomination_withdrawal": NominationWithdrawal.EXPLICIT.value},
+                         1: {"nomination_withdrawal": NominationWithdrawal.AUTO.value},
+                         2: {"nomination_withdrawal": NominationWithdrawal.NONE.value}}),
+    ("firstVoting", "7.16", {0: {"first_day_vote": FirstDayVote.SINGLE_NOT_VOTED.value},  # 7.16.1
+                             1: {"first_day_vote": FirstDayVote.RAISE_ONLY.value},  # to-talk
+                             2: {"first_day_vote": FirstDayVote.NO_BREAK.value},
+                             3: {"first_day_vote": FirstDayVote.SELF_BREAK.value}}),
     ("splitOrder", "7.18", {0: {"revote_order": RevoteOrder.SAME.value},
                             1: {"revote_order": RevoteOrder.REVERSE.value}}),
-    ("killAll", "7.21", {0: {}, 1: "7.21.2 (a whole-table raise vote declares a draw) is not "
-                                   "supported"}),
+    ("killAll", "7.21", {0: {"raise_whole_table": False}, 1: {"raise_whole_table": True}}),
     ("splitOnFour", "7.22", {0: {"raise_2_of_4": True}, 1: {"raise_2_of_4": False}}),
-    ("splitOnNine", "7.23", {0: {"raise_3_of_9": True}, 1: {"raise_3_of_9": False},
-                             2: "7.23 'after1' is not described by the site's rules text"}),
+    ("splitOnNine", "7.23", {0: {"raise_3_of_9": True, "raise_3_of_9_from_day": 1},
+                             1: {"raise_3_of_9": False, "raise_3_of_9_from_day": 1},
+                             # 'after1': js/src/game.js raises only in round > 1 = our day 3
+                             2: {"raise_3_of_9": True, "raise_3_of_9_from_day": 3}}),
     ("legacy", "8.17", {0: {"best_move": True}, 1: {"best_move": False}}),
     ("gameEndSpeech", "8.19", {0: {"last_word_on_decisive_event": True},
                                1: {"last_word_on_decisive_event": False}}),
     ("threeFouls", "9.5", {0: {"third_foul": ThirdFoul.SILENCE.value},
                            1: {"third_foul": ThirdFoul.SHORT_SPEECH.value},
                            2: {"third_foul": ThirdFoul.NONE.value}}),
-    ("techFouls", "9.6", {0: {}, 1: {}}),  # two technical fouls remove: fed as the recorded death
+    ("techFouls", "9.6", {0: {"technical_fouls": False}, 1: {"technical_fouls": True}}),
 )
+
+#: include/rules.php DEFAULT_RULES: the code the site plays a game by when it carries none.
+DEFAULT_RULES = "0002000010000"
 
 
 def upgrade_rules_code(code: str) -> str:
@@ -94,8 +104,9 @@ def upgrade_rules_code(code: str) -> str:
 
 def read_config(record: dict[str, Any]) -> RulesConfig:
     """FIIM 2024 (the draw at the end of the third quiet night, F24 §7.7) plus the options of
-    the ``rules`` code, position by position."""
-    code = record.get("rules")
+    the ``rules`` code, position by position (absent: :data:`DEFAULT_RULES`, as the site's
+    ``Game::get_rules``)."""
+    code = record.get("rules", DEFAULT_RULES)
     if not isinstance(code, str):
         raise RecordError("rules", f"expected the rules code string, got {code!r}")
     upgraded = upgrade_rules_code(code)
@@ -108,8 +119,6 @@ def read_config(record: dict[str, Any]) -> RulesConfig:
         meaning = values.get(value)
         if meaning is None:
             raise RecordError(f"rules[{k}]", f"{name} ({paragraph}) has no value {value}")
-        if isinstance(meaning, str):
-            raise RecordError(f"rules[{k}]", f"{name} = {value}: {meaning}")
         options.update(meaning)
     return PRESETS["fiim2024"].with_options(**options)
 
@@ -180,6 +189,12 @@ def game_time(time: Any, field: str) -> Moment:
     if kind == "end":
         return Moment("end", day)
     raise RecordError(f"{field}.time", f"unknown game time {kind!r}")
+
+
+def _order(time: Any) -> int:
+    """The site's ``order`` of a game time: the rank of an action among those at one moment."""
+    order = time.get("order") if isinstance(time, dict) else None
+    return order if isinstance(order, int) and not isinstance(order, bool) else 0
 
 
 def _phase(moment: Moment) -> str:
@@ -330,24 +345,32 @@ class _Reader:
         return last
 
     # --- penalties -------------------------------------------------------------------------
-    def penalties(self) -> list[PenaltyFact]:
+    def penalties(self, technical_fouls: bool) -> list[PenaltyFact]:
+        """Warnings (fouls) and, with ``technical_fouls`` (9.6.2), technical fouls, each at its
+        game time; a removal's death as its penalty (a techFouls death only when the rules have
+        no technical fouls: then it is fed as a disqualification). Penalties at one moment keep
+        the site's ``order`` of that game time."""
         out: list[PenaltyFact] = []
         for i, p in enumerate(self.players):
             seat, field = i + 1, f"players[{i}]"
-            warnings = p.get("warnings")
-            if isinstance(warnings, int) and not isinstance(warnings, bool):
-                if warnings:
-                    raise RecordError(f"{field}.warnings", "a warning count without the times "
-                                                           "they were given (feature 'r')")
-                warnings = []
-            for j, warning in enumerate(_list({"warnings": warnings}, "warnings", field)):
-                moment = game_time(warning, f"{field}.warnings[{j}]")
-                out.append(PenaltyFact(seat, "foul", moment, (j, seat), f"{field}.warnings[{j}]"))
+            kinds = [("warnings", "foul")] + ([("techFouls", "tech")] if technical_fouls else [])
+            for key, reason in kinds:
+                given = p.get(key)
+                if isinstance(given, int) and not isinstance(given, bool):
+                    if given:
+                        raise RecordError(f"{field}.{key}", "a count without the times they were "
+                                                            "given (feature 'r')")
+                    given = []
+                for j, time in enumerate(_list({key: given}, key, field)):
+                    moment = game_time(time, f"{field}.{key}[{j}]")
+                    out.append(PenaltyFact(seat, reason, moment, (_order(time), j, seat),
+                                           f"{field}.{key}[{j}]"))
             death = self.deaths[seat]
-            if death and death[1] in DEATH_PENALTIES:
+            if death and death[1] in DEATH_PENALTIES and not (technical_fouls and death[1] == "techFouls"):
                 assert death[2] is not None
-                out.append(PenaltyFact(seat, DEATH_PENALTIES[death[1]], death[2], (99, seat),
-                                       f"{field}.death"))
+                time = p["death"].get("time")
+                out.append(PenaltyFact(seat, DEATH_PENALTIES[death[1]], death[2],
+                                       (_order(time), 99, seat), f"{field}.death"))
         return out
 
     # --- what the record says happened -------------------------------------------------------
@@ -395,10 +418,14 @@ def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str
         if isinstance(legacy, list) and legacy and reader.deaths[i + 1] is not None \
                 and reader.deaths[i + 1][:2] == (1, "night"):  # type: ignore[index]
             best_move = tuple(_seat(x, f"players[{i}].legacy[{k}]") for k, x in enumerate(legacy))
-    facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(), best_move=best_move,
-                      end=(reader.last_round() + 1, 1))
+    facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(config.technical_fouls),
+                      best_move=best_move, end=(reader.last_round() + 1, 1))
+    if "rules" not in record:
+        facts.notes.append(f"rules: the record has no rules code; played by the site's default "
+                           f"{DEFAULT_RULES}")
     for i, p in enumerate(reader.players):
-        if isinstance(p.get("techFouls"), list) and p["techFouls"]:
-            facts.notes.append(f"seat {i + 1}: {len(p['techFouls'])} technical foul(s) recorded; "
-                               f"not fouls (two remove, shown as the death)")
+        if isinstance(p.get("techFouls"), list) and p["techFouls"] and not config.technical_fouls:
+            facts.notes.append(f"seat {i + 1}: {len(p['techFouls'])} technical foul(s) recorded "
+                               f"under rules without them (9.6.1): not fouls; a removal shows "
+                               f"as the death")
     return config, reader.names(), roles, facts, reader.outcome(config, days)

@@ -209,8 +209,7 @@ def recorded_cancelled_votes(
         nominees = set(facts.nominations.values())
         if day == 1 and (
             first_day_vote is FirstDayVote.NO_VOTE
-            or (len(nominees) == 1 and first_day_vote in (FirstDayVote.SINGLE_NOT_VOTED,
-                                                          FirstDayVote.RAISE_ONLY))
+            or (len(nominees) == 1 and first_day_vote is not FirstDayVote.NORMAL)
         ):
             continue
         out.append(day)
