@@ -208,6 +208,125 @@ def test_partial_record_stops_where_the_record_stops() -> None:
     assert replay(_load("polemica/333915.json")).complete is False
 
 
+def envelope(game: dict[str, Any], leaving: list[int] | None = None) -> dict[str, Any]:
+    """``game`` as Polemica's API returns it: inside ``data``, with the envelope's own id,
+    times, winner code (the game's ``result``), judge and players (seat, name, card and, given
+    ``leaving``, the order they left the table: ``quit_index`` 2 for the first)."""
+    people = []
+    for p in game["players"]:
+        person = {"position": p["position"], "username": p.get("username"), "role": p["role"]}
+        if leaving is not None:
+            person["quit_index"] = leaving.index(p["position"]) + 2 if p["position"] in leaving else None
+        people.append(person)
+    return {"id": game.get("id"), "type": "match", "started_at": "2025-04-05 13:00:00",
+            "ended_at": "2025-04-05 14:20:00", "winnerCode": game.get("result"),
+            "judge": dict(game.get("referee") or {"id": 0, "username": "Судья"}),
+            "players": people, "data": copy.deepcopy(game)}
+
+
+@needs_shared
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED if n.startswith("polemica/")))
+def test_polemica_envelope_replays_to_the_same_outcome(name: str) -> None:
+    """Every shared Polemica game inside the API envelope (the players' leaving order from the
+    README's timeline) replays to the outcome of the plain game, with the envelope agreeing."""
+    winner, departures, cancelled, _ = EXPECTED[name]
+    plain = replay(_load(name))
+    wrapped = envelope(_load(name), leaving=[seat for seat, *_ in departures])
+    assert detect(wrapped) == "polemica"
+    report = replay(wrapped)
+    assert report.report == plain.report
+    assert report.report["winner"] == winner
+    assert report.agrees, report.differences
+    assert report.complete is plain.complete
+
+
+def test_polemica_envelope_cross_checks() -> None:
+    """The envelope's winner, cards and leaving order disagreeing with the game are differences
+    of the replay; a different judge or id is a note; errors inside name the field under data."""
+    game = polemica_game()
+    order = [1, 4, 2, 5, 3]  # the game's departures, first to leave first
+    assert replay(envelope(game, order)).agrees
+    wrong = envelope(game, order)
+    wrong["winnerCode"] = 1
+    assert any(d.startswith("winnerCode") for d in replay(wrong).differences)
+    wrong = envelope(game, order)
+    wrong["players"][6]["role"] = 0
+    assert any(d.startswith("players[6].role") for d in replay(wrong).differences)
+    wrong = envelope(game, [1, 2, 4, 5, 3])
+    assert any(d.startswith("leaving order") for d in replay(wrong).differences)
+    wrong = envelope(game, [1, 4, 2, 5])
+    assert any(d.startswith("leaving order") for d in replay(wrong).differences)
+    game["referee"] = {"id": 5, "username": "Судья"}
+    other = envelope(game, order)
+    other["judge"] = {"id": 77, "username": "Другой судья"}
+    other["id"] = 2
+    report = replay(other)
+    assert report.agrees
+    assert any(n.startswith("judge.id") for n in report.notes)
+    assert any(n.startswith("id:") for n in report.notes)
+    broken = envelope(game)
+    broken["data"]["players"][3]["role"] = 9
+    with pytest.raises(RecordError) as error:
+        import_record(broken)
+    assert error.value.field == "data.players[3].role"
+    versionless = envelope(game)
+    del versionless["data"]["version"]  # the API's envelope is v4's
+    assert replay(versionless).agrees
+    versionless["data"]["version"] = 3
+    with pytest.raises(RecordError) as error:
+        import_record(versionless)
+    assert error.value.field == "data.version"
+
+
+def test_polemica_config_carries_the_first_day_rule() -> None:
+    """Real API games keep ``zeroVoting`` (and the scoring) in ``config``; ``respeech`` is read
+    as ``liftOnly``: polemica-library's GameUtils expels no single day-1 leader under either."""
+    game = polemica_game()
+    game["config"] = {"zeroVoting": "respeech", "scoringType": 1, "scoringVersion": "3.0",
+                      "lift3From9": False}
+    config = import_record(game).config
+    assert config.first_day_vote is FirstDayVote.RAISE_ONLY and config.raise_3_of_9 is False
+    game["zeroVoting"] = "none"
+    with pytest.raises(RecordError) as error:
+        import_record(game)
+    assert error.value.field == "config.zeroVoting"
+
+
+def test_polemica_respeech_keeps_the_day_one_leader() -> None:
+    """zeroVoting respeech: seat 1, the single leader of day 1 (6 hands), stays at the table
+    and speaks again — in the replay and in what the record's ballots say."""
+    game = polemica_game()
+    game["zeroVoting"] = "respeech"
+    report = replay(game)
+    assert any(n.kind is rules.Kind.LEADER_STAYS and n["seat"] == 1 for n in report.notices)
+    for outcome in (report.report, report.recorded):
+        assert {"seat": 1, "day": 1, "phase": "day", "cause": "vote"} not in outcome["departures"]
+
+
+@pytest.mark.parametrize(("stage", "moment"), [
+    ({"type": "toDay", "day": 2}, "day 2 start of the day"),
+    ({"type": "comKill", "day": 1}, "night 1 (best_move)"),
+])
+def test_polemica_to_day_and_com_kill_stages(stage: dict[str, Any], moment: str) -> None:
+    """``toDay``: the passage to day d (before its morning's last word); ``comKill``: the
+    night's last step, after the guess, where the judge names who killed the Sheriff."""
+    from rules.records.polemica import stage_moment
+    assert stage_moment(stage, "stage").describe() == moment
+
+
+def test_polemica_a_fourth_foul_at_to_day_cancels_that_days_vote() -> None:
+    """A 4th foul at ``toDay`` of day 2 removes the player in the morning: day 2's vote is not
+    held (seed 5.1), as a removal at the end of night 1 would do."""
+    game = polemica_game()
+    game["players"][7]["fouls"] = [{"time": f"t{i}", "stage": {"type": "speech", "day": 1, "player": 8}}
+                                   for i in range(3)]
+    game["players"][7]["fouls"].append({"time": "t9", "stage": {"type": "toDay", "day": 2}})
+    game["players"][7]["disqual"] = {"type": "toDay", "day": 2}
+    report = replay(game)
+    assert {"seat": 8, "day": 2, "phase": "day", "cause": "fouls"} in report.report["departures"]
+    assert 2 in report.report["cancelled_votes"]
+
+
 def _announced(notice: rules.Notice) -> str:
     """The line the replay prints for ``notice`` (Russian catalog, the CLI's default)."""
     line = notice_text(notice, catalog("ru"))
@@ -433,7 +552,7 @@ def test_polemica_unknown_values_are_errors() -> None:
         import_record(game)
     assert error.value.field == "players[0].role"
     game = polemica_game()
-    game["players"][5]["fouls"] = [{"time": "t", "stage": {"type": "toDay", "day": 2}}]
+    game["players"][5]["fouls"] = [{"time": "t", "stage": {"type": "toLunch", "day": 2}}]
     with pytest.raises(RecordError) as error:
         import_record(game)
     assert error.value.field == "players[5].fouls[0].stage.type"

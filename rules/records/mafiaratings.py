@@ -26,7 +26,7 @@ from ..config import (
 )
 from .model import (
     DayFacts, GameFacts, Moment, NightFacts, Outcome, PenaltyFact, RecordedDeparture, RecordError,
-    recorded_cancelled_votes,
+    recorded_cancelled_votes, vote_expected,
 )
 
 ROLES = {"civ": "civilian", "sheriff": "sheriff", "maf": "mafia", "don": "don"}
@@ -400,7 +400,8 @@ class _Reader:
                 if kind == "teamKickOut" and phase == "day":
                     team_loss_days.add(moment.day)
         cancelled = recorded_cancelled_votes(days, config.first_day_vote, team_loss_days)
-        shown = sorted(d for d, f in days.items() if f.nominations and d not in team_loss_days)
+        shown = sorted(d for d, f in days.items()
+                       if d not in team_loss_days and vote_expected(d, f, config.first_day_vote))
         return Outcome(WINNERS[winner], departures, cancelled, complete=True, shown_days=shown)
 
 
