@@ -13,8 +13,8 @@ adapters run.
 
 from .config import (
     DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, NominationWithdrawal, Reason,
-    RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, config_from_dict,
-    config_to_dict,
+    RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, changed_options,
+    config_from_dict, config_to_dict,
 )
 from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
 from .errors import Code, RuleError

@@ -270,6 +270,23 @@ def config_to_dict(config: RulesConfig) -> dict[str, Any]:
     return out
 
 
+def changed_options(config: RulesConfig) -> dict[str, Any]:
+    """The options of ``config`` that differ from its preset's, as :func:`config_to_dict` gives
+    them; ``timers`` (if any changed) holds only the changed timers. ``raise_3_of_9_from_day``
+    is left out while three of nine are not raised at all (it then means nothing)."""
+    ours, base = config_to_dict(config), config_to_dict(PRESETS[config.preset])
+    out: dict[str, Any] = {}
+    for name, value in ours.items():
+        if name == "timers":
+            timers = {k: v for k, v in value.items() if base["timers"][k] != v}
+            if timers:
+                out["timers"] = timers
+        elif value != base[name] and not (name == "raise_3_of_9_from_day"
+                                           and not config.raise_3_of_9):
+            out[name] = value
+    return out
+
+
 def config_from_dict(data: Mapping[str, Any]) -> RulesConfig:
     """Inverse of :func:`config_to_dict`. Raises ``ValueError`` on an unknown option or value."""
     known = {f.name: f for f in dataclasses.fields(RulesConfig)}

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 from . import events as ev
 from .config import (
     DrawDeclared, FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, RulesConfig, Severity,
-    ThirdFoul,
+    ThirdFoul, changed_options,
 )
 from .errors import Code, RuleError
 from .notices import Kind, Notice
@@ -217,7 +217,8 @@ class _Move:
         self.expect_phase(e, Phase.SETUP)
         self.s.phase = Phase.NIGHT_ZERO
         self.s.seconds = self.cfg.timers.mafia_meeting
-        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known)
+        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known,
+                 options=changed_options(self.cfg))
         self.say(Kind.NIGHT_ZERO, seconds=self.s.seconds)
 
     # --- moving on --------------------------------------------------------------------------

@@ -16,7 +16,7 @@ class Kind(str, enum.Enum):
     # setup
     NAME_SET = "name_set"  # seat, name
     ROLES_SET = "roles_set"  # known: bool                              (private)
-    GAME_STARTED = "game_started"  # preset, roles_known
+    GAME_STARTED = "game_started"  # preset, roles_known, options (rules.changed_options)
     NIGHT_ZERO = "night_zero"  # seconds (the договорка, F24 §4.2.1)
     # day
     DAY_STARTS = "day_starts"  # day, opener, at_table

@@ -63,7 +63,7 @@ from ..logs import configure_logging as shared_configure_logging
 from ..protocol import ExportError, render_sheet, to_json
 from ..protocol import error_text as protocol_error_text
 from ..outbox import Outbox
-from ..render import chunks, error_text, notice_text, result_text, status_text
+from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from . import layout, slash
@@ -728,7 +728,7 @@ class DiscordReferee:
         if not quiet:
             lines = [cat.text("console-replaced", game=previous.game_id)] if replaced and previous else []
             lines.append(cat.text("dc-new-game", game=outcome.game_id, judge=mention_user(user),
-                                  preset=cat.text(f"preset-{config.preset}")))
+                                  preset=config_label(config, cat)))
             await self._post(home, "\n".join(lines))
         self._views.pop(outcome.game_id, None)
         return outcome

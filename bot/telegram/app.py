@@ -62,7 +62,7 @@ from ..judge.routing import judge_text, public_text, turn_key, undo_texts
 from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
 from ..logs import configure_logging
 from ..outbox import Outbox
-from ..render import chunks, error_text, fit, notice_text, result_text, status_text
+from ..render import chunks, config_label, error_text, fit, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
@@ -608,13 +608,13 @@ class TelegramReferee:
         if roles is not None:
             outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
         lines.append(cat.text("console-new-game", game=outcome.game_id,
-                              preset=cat.text(f"preset-{config.preset}")))
+                              preset=config_label(config, cat)))
         await self._send(home, "\n".join(lines))
         if announce is not None:
             group_cat = await self.cat(announce)
             await self._send(announce, group_cat.text(
                 "tg-group-new-game", game=outcome.game_id,
-                preset=group_cat.text(f"preset-{config.preset}")))
+                preset=config_label(config, group_cat)))
         self._views.pop(outcome.game_id, None)
         return outcome
 

@@ -102,24 +102,32 @@ def upgrade_rules_code(code: str) -> str:
     return code
 
 
-def read_config(record: dict[str, Any]) -> RulesConfig:
-    """FIIM 2024 (the draw at the end of the third quiet night, F24 §7.7) plus the options of
-    the ``rules`` code, position by position (absent: :data:`DEFAULT_RULES`, as the site's
-    ``Game::get_rules``)."""
-    code = record.get("rules", DEFAULT_RULES)
+def code_options(code: Any) -> dict[str, Any]:
+    """The engine options a 13-digit ``rules`` code names, position by position (older
+    lengths upgraded as the site does). Raises :class:`RecordError` naming ``rules`` or the
+    position ``rules[k]`` whose value include/rules.php does not define."""
     if not isinstance(code, str):
         raise RecordError("rules", f"expected the rules code string, got {code!r}")
     upgraded = upgrade_rules_code(code)
     if len(upgraded) != len(RULES) or not upgraded.isdigit():
         raise RecordError("rules", f"unknown rules code {code!r} (expected {len(RULES)} digits)")
-    options: dict[str, Any] = {"draw_declared": DrawDeclared.AFTER_THIRD_NIGHT.value,
-                               "raise_vote": True, "unvoted_hands_to_last": True}  # 7.13, 7.17
+    options: dict[str, Any] = {}
     for k, (name, paragraph, values) in enumerate(RULES):
         value = int(upgraded[k])
         meaning = values.get(value)
         if meaning is None:
             raise RecordError(f"rules[{k}]", f"{name} ({paragraph}) has no value {value}")
         options.update(meaning)
+    return options
+
+
+def read_config(record: dict[str, Any]) -> RulesConfig:
+    """FIIM 2024 (the draw at the end of the third quiet night, F24 §7.7) plus the options of
+    the ``rules`` code, position by position (absent: :data:`DEFAULT_RULES`, as the site's
+    ``Game::get_rules``)."""
+    options: dict[str, Any] = {"draw_declared": DrawDeclared.AFTER_THIRD_NIGHT.value,
+                               "raise_vote": True, "unvoted_hands_to_last": True}  # 7.13, 7.17
+    options.update(code_options(record.get("rules", DEFAULT_RULES)))
     return PRESETS["fiim2024"].with_options(**options)
 
 
