@@ -519,6 +519,32 @@ def test_mafiaratings_technical_fouls_remove_at_the_second() -> None:
     assert any("technical foul(s) recorded under rules without them" in n for n in report.notes)
 
 
+def test_mafiaratings_a_removal_in_ones_own_last_word_keeps_the_kill_and_the_vote() -> None:
+    """The site writes a removal over the death it follows (js/src/game.js sets ``death`` in
+    gamePlayerWarning, gamePlayerKickOut): night 1's victim (#4) with a 4th warning in his
+    morning last word was still killed; #5 voted out on day 2 and kicked out in his last word
+    was still voted out (seed 4.5; SC: the earlier departure stands)."""
+    game = mafia_wins_by_kills("0000000000000")
+    four = game["players"][3]
+    four["death"] = {"round": 1, "type": "warnings"}
+    four["warnings"] = [{"round": 0, "time": "speaking", "speaker": 2}] * 3 + [
+        {"round": 1, "time": "night kill speaking", "speaker": 4}]
+    game["players"][4]["death"] = {"round": 1, "type": "kickOut",
+                                   "time": {"round": 1, "time": "day kill speaking", "speaker": 5}}
+    game["players"][5]["death"] = {"round": 2, "type": "night"}  # the kills move on one night
+    game["players"][6]["death"] = {"round": 3, "type": "night"}
+    game["players"][1]["nominating"] = [None, 5]
+    for voter in (1, 2, 3, 5, 6, 7, 8, 9, 10):
+        game["players"][voter - 1]["voting"] = [None, 5]
+    game["features"] = "dutcvnwr"
+    report = replay(game)
+    assert report.agrees, report.differences
+    assert report.report["departures"][:2] == [
+        {"seat": 4, "day": 1, "phase": "night", "cause": "kill"},
+        {"seat": 5, "day": 2, "phase": "day", "cause": "vote"}]
+    assert report.report["winner"] == "black"
+
+
 # --- options and values the importer does not know ------------------------------------------------
 @pytest.mark.parametrize(("value", "rule"), [
     ("none", FirstDayVote.NO_VOTE), ("liftOnly", FirstDayVote.RAISE_ONLY),

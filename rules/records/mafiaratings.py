@@ -232,6 +232,22 @@ class _Reader:
                                           f"their rounds and types, votes and nominations are needed")
         self.features = features
         self.deaths = {i + 1: self.death(i) for i in range(10)}
+        self.fates = {seat: self.fate(seat) for seat in self.deaths}
+
+    def fate(self, seat: int) -> tuple[int, str] | None:
+        """(round, type) of how ``seat`` left the table. The site writes a removal in a player's
+        own last word over his kill or vote (js/src/game.js ``gamePlayerWarning``,
+        ``gamePlayerKickOut`` … set ``death`` whatever it was), but he had left already: a
+        removal at his own morning last word is the night's kill (round r: night r), one at his
+        own last word after the vote is the vote (seed 4.5 and SC: the earlier departure
+        stands; the removal is still fed, at that moment)."""
+        death = self.deaths[seat]
+        if death is None:
+            return None
+        rnd, kind, moment = death
+        if moment is not None and moment.seat == seat and moment.kind in ("morning", "last_word"):
+            return moment.day - 1, "night" if moment.kind == "morning" else "day"
+        return rnd, kind
 
     def death(self, i: int) -> tuple[int, str, Moment | None] | None:
         """(round, type, moment of a removal) of seat i+1, or None if he stayed to the end."""
@@ -309,7 +325,7 @@ class _Reader:
     def raise_passed(self, day: int) -> bool | None:
         """Without kill-all answers the raise vote's outcome shows only in the deaths: several
         players voted out on the same day (README: the 2020 games)."""
-        voted_out = [s for s, d in self.deaths.items() if d and d[0] == day - 1 and d[1] == "day"]
+        voted_out = [s for s, d in self.fates.items() if d and d[0] == day - 1 and d[1] == "day"]
         if len(voted_out) > 1:
             return True
         return False if not voted_out else None
@@ -319,7 +335,7 @@ class _Reader:
         nights: dict[int, NightFacts] = {}
         last = self.last_round()
         for n in range(1, last + 1):
-            killed = [s for s, d in self.deaths.items() if d and d[0] == n and d[1] == "night"]
+            killed = [s for s, d in self.fates.items() if d and d[0] == n and d[1] == "night"]
             if len(killed) > 1:
                 raise RecordError("players[].death", f"several players killed in night {n}")
             nights[n] = NightFacts(kill=killed[0] if killed else None, kill_known=True)
@@ -388,14 +404,16 @@ class _Reader:
             raise RecordError("winner", f"unknown winner {winner!r}")
         departures: list[RecordedDeparture] = []
         by_vote: dict[int, list[int]] = {}
-        for seat, death in self.deaths.items():
-            if death and death[1] == "day":
-                by_vote.setdefault(death[0], []).append(seat)
+        for seat, fate in self.fates.items():
+            if fate and fate[1] == "day":
+                by_vote.setdefault(fate[0], []).append(seat)
         team_loss_days: set[int] = set()
         for seat, death in sorted(self.deaths.items()):
-            if death is None:
+            fate = self.fates[seat]
+            if death is None or fate is None:
                 continue
-            rnd, kind, moment = death
+            _, _, moment = death
+            rnd, kind = fate
             if kind == "day":
                 cause = "raise" if len(by_vote[rnd]) > 1 else "vote"
                 departures.append(RecordedDeparture(seat, rnd + 1, "day", cause))
@@ -424,8 +442,7 @@ def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str
     best_move: tuple[int, ...] | None = None  # the night-1 victim's legacy (F24 §4.5.9)
     for i, p in enumerate(reader.players):
         legacy = p.get("legacy")
-        if isinstance(legacy, list) and legacy and reader.deaths[i + 1] is not None \
-                and reader.deaths[i + 1][:2] == (1, "night"):  # type: ignore[index]
+        if isinstance(legacy, list) and legacy and reader.fates[i + 1] == (1, "night"):
             best_move = tuple(_seat(x, f"players[{i}].legacy[{k}]") for k, x in enumerate(legacy))
     facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(config.technical_fouls),
                       best_move=best_move, end=(reader.last_round() + 1, 1))
