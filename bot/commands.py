@@ -32,6 +32,7 @@ from typing import Any, Callable, Union
 
 import rules
 from rules import RulesConfig, Severity
+from rules.records.mafiaratings import RecordError, code_options
 
 from .i18n import LANGS
 
@@ -483,8 +484,6 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     """``["raise_vote=no", "timers.speech=45"]`` → ``{"raise_vote": False, "timers": {"speech": 45}}``
     (bools true/false/yes/no, ints, enum values by name; RULES.md §13 lists the options);
     ``mafiaratings=0002000010000`` → the options of that MafiaRatings rules code."""
-    from rules.records.mafiaratings import RecordError, code_options
-
     options: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")

@@ -29,7 +29,9 @@ class FirstDayVote(str, enum.Enum):
     * ``RAISE_ONLY`` — day 1 is voted, but a single leader stays (he gets a 30 s speech) and only a
       passed raise vote removes anyone (Polemica ``zeroVoting: liftOnly`` and ``respeech``;
       MafiaRatings 7.16.2 «to-talk»: «Игрок победивший в голосовании в первый игровой «день» не
-      покидает игру, а просто получает дополнительные 30 секунд»). A single nominee is not voted.
+      покидает игру, а просто получает дополнительные 30 секунд»). A single nominee is not voted
+      (F24 §4.4.10, as Polemica plays it); MafiaRatings' ``js/src/game.js`` holds that vote under
+      «to-talk» and gives its sole candidate the 30 s — nobody leaves either way.
     * ``NO_BREAK`` — MafiaRatings 7.16 «no-break»: a single nominee is not voted; a single leader
       does not leave and gets no speech, night falls; tied players speak 30 s each and may be
       raised («Поднять двоих можно»).

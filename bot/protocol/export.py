@@ -14,7 +14,8 @@ night r plus day r+1, so day k lives in round k-1 and night k in round k.
 
 The export checks itself: it replays the JSON through our own importer
 (:func:`rules.records.replay`) and refuses (:class:`ExportError`) unless the replay gives the game's
-own departures, winner and cancelled votes. Options MafiaRatings has no code for (the seed's draw
+own departures, winner and cancelled votes, and unless MafiaRatings' own validity check
+(``include/game.php`` ``Game::check``, :mod:`rules.records.mafiaratings_check`) finds nothing. Options MafiaRatings has no code for (the seed's draw
 after the third quiet *day*, seed 5.8; a first day without a vote; …) are written as the nearest
 code when they made no difference to this game — the replay proves it — and refused otherwise
 (always, with ``strict=True``).
