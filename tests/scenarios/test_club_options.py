@@ -28,18 +28,19 @@ def test_6_3_2_rotation_last_the_closer_moves_on_by_one() -> None:
     t.expect_order(2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 
 
-def test_6_3_2_rotation_last_a_killed_closer_is_skipped() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_6_3_2_rotation_last_a_killed_closer_is_skipped(preset: str) -> None:
     """6.3.2: «Если же игрок номер 1 убит ночью, стол открывает игрок номер 3, а закрывает
     номер 2 (следующий живой игрок после номера 10)». Under 6.3.1 (the default, F24 §4.3.2) #2
     opens and #10 closes."""
-    t = Table(rotation="last")
+    t = Table(rotation="last", preset=preset)
     t.skip_day()
     t.kill(1)
     t.last_word(1)
     t.expect_opener(3)
     t.expect_order(3, 4, 5, 6, 7, 8, 9, 10, 2)
 
-    first = Table()
+    first = Table(preset=preset)
     first.skip_day()
     first.kill(1)
     first.last_word(1)
@@ -86,11 +87,12 @@ def test_7_5_3_no_withdrawal_by_default() -> None:
     t.expect_nominees(6)
 
 
-def test_7_5_1_explicit_withdrawal_before_another_nomination() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_7_5_1_explicit_withdrawal_before_another_nomination(preset: str) -> None:
     """7.5.1: «Выставляю игрока 1. — Принято. — Выставляю 2, 3, 4. [ведущий молчит] — Отзываю
     игрока номер 1. — Отозвано. — Выставляю 2, 3, 4. — Номер 3 принят (это означает, что 2 уже
     выставлен другими игроками)»."""
-    t = Table(nomination_withdrawal="explicit")
+    t = Table(nomination_withdrawal="explicit", preset=preset)
     t.speech(1, nominates=2)
     t.speeches_until(5)
     t.nominate(5, 1)
@@ -153,10 +155,11 @@ def test_7_16_a_single_first_day_nominee_is_not_voted(option: str) -> None:
     t.expect_night(1)
 
 
-def test_7_16_no_break_a_single_leader_stays_without_a_speech() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_7_16_no_break_a_single_leader_stays_without_a_speech(preset: str) -> None:
     """7.16 no-break: «Если в голосовании побеждает только один игрок, то никто не умирает, слово
     ему не дается, наступает ночь»."""
-    t = Table(first_day_vote="no_break")
+    t = Table(first_day_vote="no_break", preset=preset)
     t.discuss({1: 4, 2: 7})
     t.vote({4: 6})
     t.expect_stays(4, 7)
@@ -208,10 +211,11 @@ def test_7_16_self_break_a_leader_who_voted_against_himself_leaves() -> None:
     t.expect_last_word(4)
 
 
-def test_7_16_self_break_otherwise_he_gets_30_seconds_and_stays() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_7_16_self_break_otherwise_he_gets_30_seconds_and_stays(preset: str) -> None:
     """7.16 self-break: «В остальных случаях он просто получает дополнительные 30 секунд для
     речи»."""
-    t = Table(first_day_vote="self_break")
+    t = Table(first_day_vote="self_break", preset=preset)
     t.discuss({1: 4, 2: 7})
     t.vote({4: (1, 2, 3, 5, 6, 7)})  # #4's own hand goes to #7
     t.expect_stays(4)
@@ -279,11 +283,12 @@ def test_7_21_1_whole_table_tied_twice_is_not_raised_by_default() -> None:
     t.expect_night(5)
 
 
-def test_7_21_2_whole_table_raised_is_a_draw() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_7_21_2_whole_table_raised_is_a_draw(preset: str) -> None:
     """7.21.2: «Проводятся речи по 30 секунд и переголосование. Если результат повторяется, то
     проводится голосование на то, чтобы все игроки покинули стол. Если игроки голосуют за
     убийство всех, объявляется ничья» — after everyone's last word (F24 §7.9)."""
-    t = Table(raise_whole_table=True)
+    t = Table(raise_whole_table=True, preset=preset)
     t.play_until(5, **FOUR)
     _whole_table_tied(t, (5, 6, 7, 8))
     t.expect_raise_vote(5, 6, 7, 8)
@@ -358,10 +363,11 @@ def test_7_23_after1_no_raise_of_three_of_nine_on_day_two() -> None:
     t.expect_night(2)
 
 
-def test_7_23_after1_three_of_nine_are_raised_from_day_three() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_7_23_after1_three_of_nine_are_raised_from_day_three(preset: str) -> None:
     """7.23 «after1» (``_gameCanKillAll``: round > 1): from our day 3 on the raise vote is put
     as in any other round (7.23.1)."""
-    t = Table(raise_3_of_9=True, raise_3_of_9_from_day=3)
+    t = Table(raise_3_of_9=True, raise_3_of_9_from_day=3, preset=preset)
     t.skip_day()
     t.kill(1)
     t.skip_day()
@@ -397,11 +403,12 @@ def test_7_23_from_day_must_be_a_day() -> None:
 # --- 9.6 technical fouls --------------------------------------------------------------------------
 
 
-def test_9_6_2_technical_fouls_count_apart_and_two_remove() -> None:
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_9_6_2_technical_fouls_count_apart_and_two_remove(preset: str) -> None:
     """9.6.2: «Технические фолы считаются отдельно от основных. За два технических фола игрок
     получает удаление» — at once, without a last word (seed 4.5); a removal before the vote
     cancels it (seed 5.1)."""
-    t = Table(technical_fouls=True)
+    t = Table(technical_fouls=True, preset=preset)
     t.fouls(6, 3)
     t.foul(6, "tech")
     t.expect_notice(Kind.TECH_FOUL, seat=6, count=1)
