@@ -59,7 +59,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError
 from ..i18n import Catalog
 from ..locks import ChatLocks
-from ..render import error_text, result_text, seat_label, status_text
+from ..render import config_label, error_text, result_text, seat_label, status_text
 from ..service import Outcome, Render, Service, ServiceError
 from . import steps as st
 from . import views as vw
@@ -857,7 +857,7 @@ class HostController:
     # --- the lobby ----------------------------------------------------------------------------------------
     async def _lobby_text(self, table: Table, cat: Catalog) -> tuple[str, vw.Rows]:
         flags = table.flags
-        lines = [cat.text("host-lobby", preset=cat.text(f"preset-{table.spec.config.preset}"),
+        lines = [cat.text("host-lobby", preset=config_label(table.spec.config, cat),
                           seating=table.spec.options.seating, count=len(table.players),
                           left=TABLE_SIZE - len(table.players), host=flags.host_name)]
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))

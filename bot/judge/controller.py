@@ -44,7 +44,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
-from ..render import chunks, error_text, notice_text, result_text, status_text
+from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
@@ -451,13 +451,13 @@ class JudgeController:
             """The new game's news (queued with its creation): the judge's and the table's."""
             if quiet:
                 return []
-            preset = cat.text(f"preset-{config.preset}")
+            preset = config_label(config, cat)  # the preset and the club's options in force
             items = self._post(target, "\n".join(
                 [*lines, cat.text("console-new-game", game=game_id, preset=preset)]))
             if public is not None and public_cat is not None:
                 items.append(ob.post(public, self._t(
                     public_cat, "judge-new-game-public", game=game_id,
-                    preset=public_cat.text(f"preset-{config.preset}"), judge=self.port.mention(user))))
+                    preset=config_label(config, public_cat), judge=self.port.mention(user))))
             return items
 
         outcome = await self.service.new_game(home, user, config, names, replace=True,
