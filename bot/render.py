@@ -32,7 +32,7 @@ _SEAT_PARAMS = frozenset({"seat", "speaker", "expected", "target", "by", "nomine
                           "last"})
 _SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent", "removed"})
 
-# The kinds of rules.Action (rules.queries.next_action).
+# The kinds of the steps the rules expect (rules.Expected: each step's ``kind``).
 ACTION_KINDS = (
     "start", "next", "speech", "last_word", "tie_speech", "vote", "raise_vote", "shooting",
     "don_check", "sheriff_check", "best_move", "none",
@@ -377,7 +377,7 @@ def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str
     """The panel: day and phase, who speaks and for how long, the seats with their fouls and
     departures, cancelled votes (seed 5.1–5.2); for the judge also the roles, today's nominees
     and the ballot (seed 5.4: never to the players), a result fixed until the last word
-    (F24 §7.9) and what to do next (:func:`rules.next_action`)."""
+    (F24 §7.9) and what to do next (:func:`rules.expected`)."""
     lines = [_header(state, cat)]
     if state.phase is not Phase.SETUP and rules.changed_options(state.config):
         lines.append(cat.text("status-rules", rules=config_label(state.config, cat)))  # public
@@ -501,19 +501,18 @@ def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool,
 
 
 def action_text(state: rules.GameState, cat: Catalog) -> str:
-    """What the judge does next, with the command for it (:func:`rules.next_action`)."""
-    action = rules.next_action(state)
-    params = dict(action.params)
-    if action.kind == "speech" and params.get("seconds") == 0:
-        return cat.text("action-silenced", seat=seat_label(params["seat"], cat),
+    """What the judge does next, with the command for it (:func:`rules.expected`)."""
+    step = rules.expected(state)
+    if isinstance(step, rules.Speech) and step.silenced:
+        return cat.text("action-silenced", seat=seat_label(step.seat, cat),
                         rules=state.config.preset)  # seed 4.4
-    args = _args(params, cat)
-    if action.kind == "vote":
-        args["left"] = cat.text("votes", count=int(params.get("hands_left", 0)))
-        args["n"] = str(params["nominee"])
-    elif action.kind == "raise_vote":
-        args["need"] = int(params.get("at_table", 0)) // 2 + 1
-    return cat.text(f"action-{action.kind}", **args)
+    args = _args(rules.next_action(state).params, cat)
+    if isinstance(step, rules.Voting):
+        args["left"] = cat.text("votes", count=step.hands_left)
+        args["n"] = str(step.nominee)
+    elif isinstance(step, rules.RaiseVoting):
+        args["need"] = step.needed
+    return cat.text(f"action-{step.kind}", **args)
 
 
 # --- the end --------------------------------------------------------------------------------

@@ -24,9 +24,16 @@ from .events import (
     effective, from_dict, to_dict,
 )
 from .notices import Kind, Notice
-from .queries import Action, Turn, can_nominate, current_turn, next_action
+from .queries import (
+    BEST_MOVE_MAX, LEFT_TABLE, NIGHT_TALK, OUT_OF_TURN, Action, BestMoveStep, ChecksStep,
+    DonCheckStep, Expected, LastWord, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,
+    Shooting, Speech, TieSpeech, Turn, VotePlan, Voting, can_nominate, can_penalize, can_vote,
+    checker, current_turn, deal, expected, next_action, nominable, out_of_turn_reason,
+    result_required, shooters,
+)
 from .state import (
-    SEATS, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team, new_game,
+    SEATS, Cause, Departure, EndReason, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,
+    new_game,
 )
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from enum import Enum
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from . import events as ev
 from .config import (
@@ -24,6 +24,7 @@ from .state import (
 )
 
 ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # R1.1
+BEST_MOVE_MAX = 3  # F24 §4.5.9: the best move names up to three seats
 
 MAX_NAME = 64  # characters of a player's name
 # Input hygiene, not a rule: the bidirectional-text controls of Unicode TR9 (LRM, RLM, ALM and
@@ -96,7 +97,7 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
         raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
     if state.phase is Phase.GAME_OVER and not isinstance(event, (ev.SetName, ev.Penalty)):
         raise RuleError(Code.GAME_OVER)
-    if _result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
+    if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
     move = _Move(state.clone())
     handler(move, event)
@@ -719,7 +720,7 @@ class _Move:
         guesses = tuple(self.valid_seat(g) for g in e.guesses)
         night = self.s.night
         assert night is not None and night.killed is not None
-        if not 1 <= len(guesses) <= 3 or len(set(guesses)) != len(guesses):
+        if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
             raise RuleError(Code.BAD_BEST_MOVE)
         night.best_move = guesses
         self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
@@ -1120,8 +1121,17 @@ class _Move:
         self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles, **extra)
 
 
-def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
-    """Is today's vote held? ``(held, why_not, seat)`` (RULES.md §4 step 0):
+class VotePlan(NamedTuple):
+    """Whether today's vote is held (:func:`vote_plan`): ``why`` it is not (a rule code), and
+    ``seat``, the removal that cancelled it (seed 5.1, 5.2)."""
+
+    held: bool
+    why: str | None = None
+    seat: int | None = None
+
+
+def vote_plan(state: GameState) -> VotePlan:
+    """Is today's vote held? A :class:`VotePlan` (RULES.md §4 step 0), ``why`` not:
 
     * ``"5.1"`` / ``"5.2"`` — cancelled by a removal (seed 5.1, 5.2; ``seat`` is the removed one);
     * ``"no_nominees"``; ``"first_day_no_vote"`` (option); ``"4.4.10"`` — a single nominee on
@@ -1129,17 +1139,17 @@ def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
     """
     ban = state.vote_bans.get(state.day)
     if ban is not None:
-        return False, ban[0], ban[1]
+        return VotePlan(False, ban[0], ban[1])
     nominees = [n for n in state.nominees if state.seat(n).at_table]
     if not nominees:
-        return False, "no_nominees", None
+        return VotePlan(False, "no_nominees")
     if state.day == 1:
         rule = state.config.first_day_vote
         if rule is FirstDayVote.NO_VOTE:
-            return False, "first_day_no_vote", None
+            return VotePlan(False, "first_day_no_vote")
         if len(nominees) == 1 and rule is not FirstDayVote.NORMAL:
-            return False, "4.4.10", None  # F24 §4.4.10; MafiaRatings 7.16.1–7.16.2
-    return True, None, None
+            return VotePlan(False, "4.4.10")  # F24 §4.4.10; MafiaRatings 7.16.1–7.16.2
+    return VotePlan(True)
 
 
 def hands_left(state: GameState) -> int:
@@ -1154,7 +1164,7 @@ def hands_left(state: GameState) -> int:
     return max(0, len(state.at_table) + gone - sum(ballot.counts.values()))
 
 
-def _result_required(state: GameState) -> bool:
+def result_required(state: GameState) -> bool:
     """With roles unknown the engine cannot see the end (F24 §1.4), but with two players or fewer
     at the table every deal of the cards has ended the game: the judge must declare the result."""
     return (not state.roles_known and state.phase not in (Phase.SETUP, Phase.GAME_OVER)

@@ -136,10 +136,27 @@ class Night:
         return new
 
 
+class EndReason(enum.StrEnum):
+    """Why a game ended (F24 §1.4; seed 4.3, 5.8): the last black left (``all_black_out``),
+    the blacks as many as the reds (``parity``), the draw window (``draw``, seed 5.8, F24 §7.7),
+    a team loss (``team_loss``, seed 4.3), the judge's declaration with roles unknown
+    (``declared``), the whole table raised (``table_raised``, MafiaRatings 7.21.2: a draw)."""
+
+    ALL_BLACK_OUT = "all_black_out"
+    PARITY = "parity"
+    DRAW = "draw"
+    TEAM_LOSS = "team_loss"
+    DECLARED = "declared"
+    TABLE_RAISED = "table_raised"
+
+
 @dataclass(frozen=True)
 class Result:
     winner: Team | None  # None: a draw
-    why: str  # "all_black_out" | "parity" | "draw" | "team_loss" | "declared"
+    why: EndReason
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "why", EndReason(self.why))
 
 
 @dataclass

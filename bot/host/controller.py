@@ -1013,7 +1013,7 @@ class HostController:
             outcome = await self.service.new_game(table.chat, self.port.judge, table.spec.config,
                                                   names, replace=True)
         if not outcome.state.roles_known:
-            outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)), cards)
+            outcome = await self._act(table, rules.SetRoles(roles=rules.deal(rng)), cards)
         table.game_id = outcome.game_id
         table.status = TableStatus.RUNNING
         flags = table.flags
@@ -1220,7 +1220,7 @@ class HostController:
         seat = table.seat_of(user)
         if current is None or seat is None or current.state.phase is not Phase.NIGHT_ZERO or not text:
             return False
-        blacks = st.blacks_at_table(current.state)
+        blacks = rules.shooters(current.state)
         if seat not in blacks:
             return False
         items = []

@@ -1,10 +1,11 @@
-"""The host driver's pure half: which step the rules expect now, how long it lasts, who may
+"""The host controller's pure half: which step the rules expect now, how long it lasts, who may
 write, who is asked what in private, and which engine event a closing step turns into.
 
-No rule is decided here. The rules engine says what comes next (:func:`rules.next_action`), who
-speaks (:func:`rules.current_turn`), who may nominate (:func:`rules.can_nominate`), whether a
-vote, a shot or a check is allowed (:func:`rules.check`); this module only turns the players'
-inputs into the engine's events:
+No rule is decided here. The rules engine says what comes next (:func:`rules.expected`), who
+speaks (:func:`rules.current_turn`), whom a speaker may nominate (:func:`rules.nominable`), who
+may raise a hand (:func:`rules.can_vote`), who shoots and who checks (:func:`rules.shooters`,
+:func:`rules.checker`), what speaking out of turn costs (:func:`rules.out_of_turn_reason`); this
+module only turns the players' inputs into the engine's events:
 
 * a speech, a last word, a tie speech, night 0: its time runs out, or the speaker passes →
   :class:`rules.Next`;
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import rules
-from rules import Role, Team
+from rules import Role
 
 from ..judge.routing import turn_key
 from .options import HostOptions
@@ -136,34 +137,32 @@ def plan(state: rules.GameState, options: HostOptions) -> Plan:
     the best move), the config's ``vote_window`` per nominee, and the host's own ``shooting`` and
     ``silenced`` lengths where the rules give none."""
     timers = state.config.timers
-    action = rules.next_action(state)
-    kind = action.kind
-    if kind == "none":
-        return Plan(StepKind.OVER, "over", 0)
-    if kind == "next":  # night 0
-        return Plan(StepKind.NIGHT_ZERO, "night_zero", timers.mafia_meeting)
-    if kind in SPEAKING:
-        key = turn_key(state) or kind
-        seat, seconds = int(action.params["seat"]), int(action.params["seconds"])
-        if kind == "speech" and seconds == 0:  # seed 4.4: silenced, may still nominate
-            return Plan(StepKind.SILENCED, key, options.silenced, seat)
-        return Plan(StepKind(kind), key, seconds, seat)
-    if kind == "vote":
-        ballot = state.ballot
-        assert ballot is not None
-        nominee = int(action.params["nominee"])
-        return Plan(StepKind.VOTE, f"vote:{state.day}:{ballot.round}:{ballot.index}:{nominee}",
-                    timers.vote_window, nominee)
-    if kind == "raise_vote":
-        return Plan(StepKind.RAISE, f"raise:{state.day}", timers.vote_window)
-    night = state.night
-    assert night is not None
-    seconds = {
-        "shooting": options.shooting, "don_check": timers.don_check,
-        "sheriff_check": timers.sheriff_check, "best_move": timers.best_move,
-    }[kind]
-    seat = night.killed if kind == "best_move" else None
-    return Plan(StepKind(kind), f"night:{night.number}:{kind}", seconds, seat, night.number)
+    step = rules.expected(state)
+    match step:
+        case rules.Over() | rules.Setup():
+            return Plan(StepKind.OVER, "over", 0)
+        case rules.NightZero():
+            return Plan(StepKind.NIGHT_ZERO, "night_zero", timers.mafia_meeting)
+        case rules.Speech(seat=seat) if step.silenced:  # seed 4.4: silenced, may still nominate
+            return Plan(StepKind.SILENCED, turn_key(state) or step.kind, options.silenced, seat)
+        case rules.Speech(seat=seat, seconds=seconds) | rules.LastWord(seat=seat, seconds=seconds) \
+                | rules.TieSpeech(seat=seat, seconds=seconds):
+            return Plan(StepKind(step.kind), turn_key(state) or step.kind, seconds, seat)
+        case rules.Voting(nominee=nominee, round=round_):
+            ballot = state.ballot
+            assert ballot is not None
+            return Plan(StepKind.VOTE, f"vote:{state.day}:{round_}:{ballot.index}:{nominee}",
+                        timers.vote_window, nominee)
+        case rules.RaiseVoting():
+            return Plan(StepKind.RAISE, f"raise:{state.day}", timers.vote_window)
+        case rules.BestMoveStep(night=night, seat=seat):
+            return Plan(StepKind.BEST_MOVE, f"night:{night}:best_move", timers.best_move, seat, night)
+        case rules.Shooting(night=night):
+            return Plan(StepKind.SHOOTING, f"night:{night}:shooting", options.shooting, None, night)
+        case rules.DonCheckStep(night=night) | rules.SheriffCheckStep(night=night):
+            seconds = timers.don_check if step.kind == "don_check" else timers.sheriff_check
+            return Plan(StepKind(step.kind), f"night:{night}:{step.kind}", seconds, None, night)
+    raise AssertionError(step)
 
 
 def writers(state: rules.GameState, plan_: Plan) -> set[int]:
@@ -181,10 +180,6 @@ def speaks_out_of_turn(state: rules.GameState, plan_: Plan, seat: int) -> bool:
     return state.seat(seat).at_table and seat not in writers(state, plan_)
 
 
-OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections and whispers too
-NIGHT_TALK = "4.2.6"  # seed 4.2.6: «ночные» разговоры или выкрики — a disqualifying foul
-
-
 def seat_name(*candidates: str | None, fallback: str) -> str:
     """A player's name for the table, as :class:`rules.SetName` accepts it: the first candidate
     (his platform's display name, then his username …) that :func:`rules.clean_name` keeps, cut to
@@ -197,15 +192,12 @@ def seat_name(*candidates: str | None, fallback: str) -> str:
 
 
 def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | None:
-    """The penalty for a group message from ``seat`` now, or ``None`` (his minute, or he has
-    left the table). The seed names two: at night — night 0 and every night step — talking is
-    seed 4.2.6 («ночные» разговоры или выкрики, иные нарушения правил ночного поведения), a
-    disqualifying foul (he leaves at once, seed 4.5; RULES.md §6.4: F24 §6.7.6 the same);
-    by day — another's speech, a vote, a silenced minute — it is seed 4.1.1 (речь не в свою
-    игровую минуту), a foul. The seed speaks, so it wins over treating the night as 4.1.1."""
+    """The penalty for a group message from ``seat`` now (:func:`rules.out_of_turn_reason`:
+    seed 4.1.1 by day — another's speech, a vote, a silenced minute; seed 4.2.6 at night, night 0
+    included), or ``None``: his minute, or he has left the table."""
     if not speaks_out_of_turn(state, plan_, seat):
         return None
-    return NIGHT_TALK if plan_.kind in (*NIGHT_STEPS, StepKind.NIGHT_ZERO) else OUT_OF_TURN
+    return rules.out_of_turn_reason(state)
 
 
 def is_pass(text: str) -> bool:
@@ -214,47 +206,23 @@ def is_pass(text: str) -> bool:
     return " ".join(words) in PASS_WORDS
 
 
-def blacks_at_table(state: rules.GameState) -> list[int]:
-    return [n for n in state.at_table if state.team_of(n) is Team.BLACK]
-
-
 def role_seat(state: rules.GameState, role: Role) -> int | None:
     return next((s.number for s in state.seats if s.role is role), None)
 
 
-def may_check(state: rules.GameState, kind: str) -> int | None:
-    """The seat that checks in this step (the Don or the Sheriff) if the engine lets him check
-    (R5.8: one shot tonight still checks), else ``None`` — the step runs all the same."""
-    role, make = ((Role.DON, rules.DonCheck) if kind == "don_check"
-                  else (Role.SHERIFF, rules.SheriffCheck))
-    seat = role_seat(state, role)
-    if seat is None:
-        return None
-    refusal = rules.check(state, make(target=seat))
-    return seat if refusal is None else None
-
-
 def prompted(state: rules.GameState, step: Step) -> list[int]:
-    """The seats asked something in private in this step: the blacks at the table to shoot, the
-    Don or the Sheriff to check, the night's victim for his best move (F24 §4.5.9)."""
-    if step.kind == "shooting":
-        return blacks_at_table(state)
-    if step.kind in ("don_check", "sheriff_check"):
-        seat = may_check(state, step.kind)
+    """The seats asked something in private in this step: the blacks at the table to shoot
+    (:func:`rules.shooters`), the Don or the Sheriff to check if he may (:func:`rules.checker`,
+    R5.8: one shot tonight still checks — the step runs its full length all the same), the
+    night's victim for his best move (F24 §4.5.9)."""
+    if step.kind is StepKind.SHOOTING:
+        return rules.shooters(state)
+    if step.kind in (StepKind.DON_CHECK, StepKind.SHERIFF_CHECK):
+        seat = rules.checker(state)
         return [] if seat is None else [seat]
-    if step.kind == "best_move" and step.seat is not None:
+    if step.kind is StepKind.BEST_MOVE and step.seat is not None:
         return [step.seat]
     return []
-
-
-def vote_refusal(state: rules.GameState, step: Step, seat: int) -> rules.RuleError | None:
-    """May ``seat`` raise a hand in this window? The engine answers (one vote per round,
-    seed 4.1.8; only players at the table)."""
-    if step.kind == "vote" and step.seat is not None:
-        return rules.check(state, rules.Vote(nominee=step.seat, voters=(seat,)))
-    if step.kind == "raise":
-        return rules.check(state, rules.RaiseVote(voters=(seat,)))
-    return rules.RuleError(rules.Code.WRONG_PHASE, event="vote", phase=state.phase.value)
 
 
 # What a night button in a player's private chat stands for (the press codec is in views.py).
@@ -269,7 +237,7 @@ def toggle_hand(state: rules.GameState, step: Step, seat: int) -> bool:
     if seat in step.hands:
         step.hands.remove(seat)
         return False
-    refusal = vote_refusal(state, step, seat)
+    refusal = rules.can_vote(state, seat)
     if refusal is not None:
         raise refusal
     step.hands.append(seat)
@@ -290,7 +258,7 @@ def take_night_choice(state: rules.GameState, step: Step, seat: int, action: str
     elif target is not None:
         if target in step.picked:
             step.picked.remove(target)
-        elif len(step.picked) < 3:  # F24 §4.5.9: up to three seats
+        elif len(step.picked) < rules.BEST_MOVE_MAX:  # F24 §4.5.9: up to three seats
             step.picked.append(target)
     return True
 
@@ -300,14 +268,14 @@ def closing_event(state: rules.GameState, step: Step) -> rules.Event:
     kind = step.kind
     if kind == "vote" and step.seat is not None:
         voters = tuple(sorted(s for s in set(step.hands)
-                              if vote_refusal(state, step, s) is None))
+                              if rules.can_vote(state, s) is None))
         return rules.Vote(nominee=step.seat, voters=voters) if voters else \
             rules.Vote(nominee=step.seat, count=0)
     if kind == "raise":
         voters = tuple(sorted(s for s in set(step.hands) if state.seat(s).at_table))
         return rules.RaiseVote(voters=voters) if voters else rules.RaiseVote(count=0)
     if kind == "shooting":
-        return rules.Shots(shots=tuple((b, step.shots.get(str(b))) for b in blacks_at_table(state)))
+        return rules.Shots(shots=tuple((b, step.shots.get(str(b))) for b in rules.shooters(state)))
     if kind == "don_check" and step.target is not None:
         return rules.DonCheck(target=step.target)
     if kind == "sheriff_check" and step.target is not None:
@@ -337,13 +305,3 @@ def absent_due(counts: Mapping[str, int], limit: int, seat: int) -> int | None:
     return silent if 0 < limit <= silent else None
 
 
-def nominable(state: rules.GameState, speaker: int) -> list[int]:
-    """The seats ``speaker`` may nominate now (the engine's :func:`rules.can_nominate`)."""
-    return [s for s in rules.SEATS if rules.can_nominate(state, speaker, s) is None]
-
-
-def deal(rng: Any) -> tuple[str, ...]:
-    """Ten cards dealt at random (R1.1: 7 red with one Sheriff, 3 black with one Don)."""
-    cards = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
-    rng.shuffle(cards)
-    return tuple(cards)

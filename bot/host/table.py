@@ -14,7 +14,7 @@ from .port import TableFlags
 from .steps import NIGHT_STEPS, Plan, Step
 
 TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
-LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table (a disqualifying foul)
+LEFT_TABLE = rules.LEFT_TABLE  # seed 4.2.1: leaving the table (a disqualifying foul)
 
 
 class TableStatus(enum.StrEnum):

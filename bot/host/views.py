@@ -20,7 +20,7 @@ from rules import Kind, Role
 
 from ..i18n import Catalog
 from ..render import duration, notice_text, player_label, seat_label, seat_list
-from .steps import BEST, CHECK, SHOOT, WARNED_STEPS, Step, StepKind, nominable
+from .steps import BEST, CHECK, SHOOT, WARNED_STEPS, Step, StepKind
 
 PREFIX = "h"
 MAX_BYTES = 64
@@ -161,13 +161,13 @@ def step_keyboard(step: Step, state: rules.GameState, table: int, cat: Catalog) 
     kind = step.kind
     if kind in (StepKind.SPEECH, StepKind.SILENCED) and step.seat is not None:
         if step.view == "nominate":
-            seats = nominable(state, step.seat)
+            seats = rules.nominable(state, step.seat)
             buttons = [Btn(str(s), encode(table, step.no, NOMINATE, s)) for s in seats]
             rows = [buttons[i:i + ROW] for i in range(0, len(buttons), ROW)]
             rows.append([Btn(cat.text("host-btn-back"), encode(table, step.no, BACK))])
             return rows
         row = [Btn(cat.text("host-btn-pass"), encode(table, step.no, PASS))]
-        if nominable(state, step.seat):
+        if rules.nominable(state, step.seat):
             row.append(Btn(cat.text("host-btn-nominate"), encode(table, step.no, NOM_VIEW)))
         return [row]
     if kind in ("last_word", "tie_speech"):
