@@ -2,7 +2,7 @@
 
 * :func:`current_turn` — who speaks now, for how long, and why (F24 §4.3.1, §4.4.12, §4.4.13).
 * :func:`can_nominate` — may ``by`` nominate ``target`` now (F24 §4.4.2–4.4.3)?
-* :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (RULES.md §4 step 0)?
+* :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (docs/rules.md §4.1)?
 * :func:`next_action` — what the judge must do next.
 """
 

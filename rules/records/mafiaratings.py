@@ -1,6 +1,6 @@
 """MafiaRatings game records (mafiaratings.com) → :class:`~.model.Imported`.
 
-Field meanings (``include/game.php`` ``Game::api_help``; ``shared/games/README.md``):
+Field meanings (``include/game.php`` ``Game::api_help``):
 ``players[i]`` is seat i+1; ``role`` civ (default) / maf / sheriff / don; ``winner`` civ / maf /
 tie. Round 0 is night 0 plus the first day; round r ≥ 1 is night r plus day r+1 (our numbering).
 ``nominating[r]`` is the seat nominated on round r's day; ``voting[r]`` a seat, or a list with
