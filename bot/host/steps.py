@@ -170,7 +170,7 @@ def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | 
     """The penalty for a group message from ``seat`` now, or ``None`` (his minute, or he has
     left the table). The seed names two: at night — night 0 and every night step — talking is
     seed 4.2.6 («ночные» разговоры или выкрики, иные нарушения правил ночного поведения), a
-    disqualifying foul (he leaves at once, seed 4.5; RULES.md §6.4: F24 §6.7.6 the same);
+    disqualifying foul (he leaves at once, seed 4.5; F24/S24 §6.7.6 the same);
     by day — another's speech, a vote, a silenced minute — it is seed 4.1.1 (речь не в свою
     игровую минуту), a foul. The seed speaks, so it wins over treating the night as 4.1.1."""
     if not speaks_out_of_turn(state, plan_, seat):
@@ -194,7 +194,8 @@ def role_seat(state: rules.GameState, role: Role) -> int | None:
 
 def may_check(state: rules.GameState, kind: str) -> int | None:
     """The seat that checks in this step (the Don or the Sheriff) if the engine lets him check
-    (R5.8: one shot tonight still checks), else ``None`` — the step runs all the same."""
+    (docs/rules.md §5.2: one shot tonight still checks), else ``None`` — the step runs all the
+    same."""
     role, make = ((Role.DON, rules.DonCheck) if kind == "don_check"
                   else (Role.SHERIFF, rules.SheriffCheck))
     seat = role_seat(state, role)
@@ -313,7 +314,7 @@ def nominable(state: rules.GameState, speaker: int) -> list[int]:
 
 
 def deal(rng: Any) -> tuple[str, ...]:
-    """Ten cards dealt at random (R1.1: 7 red with one Sheriff, 3 black with one Don)."""
+    """Ten cards dealt at random (F24 §1.1: 7 red with one Sheriff, 3 black with one Don)."""
     cards = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
     rng.shuffle(cards)
     return tuple(cards)
