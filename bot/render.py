@@ -41,11 +41,12 @@ ACTION_KINDS = (
 # Why a vote is not held (rules.vote_plan) or nobody leaves by it (Kind.NOBODY_LEAVES).
 NO_VOTE_REASONS = (
     "5.1", "5.2", "no_nominees", "first_day_no_vote", "4.4.10", "5.6", "5.9", "3_of_9", "2_of_4",
-    "no_raise_vote", "raise_failed", "first_day_raise_only",
+    "no_raise_vote", "raise_failed", "first_day_raise_only", "first_day_no_break",
+    "first_day_self_break",
 )
 
 # How a game ends (rules.Result.why).
-END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared")
+END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared", "table_raised")
 
 # The role order for the reveal: black first, then the Sheriff (civilians are "the rest").
 _REVEAL_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF)
@@ -89,6 +90,41 @@ def reason_text(code: str, cat: Catalog) -> str:
     if cat.has(key):
         return cat.text(key)
     return cat.text("reason-unknown", code=code)
+
+
+def options_text(options: Mapping[str, Any], cat: Catalog) -> str:
+    """Rule options in words, ``;``-joined, in the config's order (:func:`rules.changed_options`:
+    ``{"rotation": "last", "timers": {"speech": 45}}`` → «день закрывает следующий за
+    закрывавшим вчера; речь — 45 секунд»); an option without words is shown as ``name=value``."""
+    parts: list[str] = []
+    for name, value in options.items():
+        if name == "timers" and isinstance(value, Mapping):
+            for timer, seconds in value.items():
+                label = cat.text(f"timer-{timer}") if cat.has(f"timer-{timer}") else timer
+                parts.append(cat.text("option-timer", timer=label, seconds=duration(int(seconds), cat)))
+            continue
+        if isinstance(value, bool):
+            key = f"option-{name}-{_yes_no(value)}"
+        elif isinstance(value, str):
+            key = f"option-{name}-{value}"
+        else:
+            key = f"option-{name}"
+        parts.append(cat.text(key, value=value) if cat.has(key) else f"{name}={value}")
+    return "; ".join(parts)
+
+
+def rules_label(preset: str, options: Mapping[str, Any] | None, cat: Catalog) -> str:
+    """The rules a game is played by, for its header, ``/status`` and the protocol: the preset
+    in words, then the club's options that differ from it (short; none, none shown)."""
+    name = cat.text(f"preset-{preset}") if cat.has(f"preset-{preset}") else preset
+    if not options:
+        return name
+    return cat.text("rules-with-options", preset=name, options=options_text(options, cat))
+
+
+def config_label(config: rules.RulesConfig, cat: Catalog) -> str:
+    """:func:`rules_label` of a game's config."""
+    return rules_label(config.preset, rules.changed_options(config), cat)
 
 
 def phase_text(phase: str, cat: Catalog) -> str:
@@ -219,6 +255,8 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("last_word", NONE)  # he leaves now (absent from older notices)
         if params.get("reason") is None:
             args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
+    elif kind is Kind.GAME_STARTED:  # the rules in force: the preset and the club's options
+        args["preset"] = rules_label(str(params.get("preset")), params.get("options"), cat)
     elif kind is Kind.NIGHT_RESULT:
         args.setdefault("removed", NONE)  # seed 4.5: removed tonight (absent from older notices)
         args.setdefault("removed_n", 0)
@@ -341,6 +379,8 @@ def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str
     and the ballot (seed 5.4: never to the players), a result fixed until the last word
     (F24 §7.9) and what to do next (:func:`rules.next_action`)."""
     lines = [_header(state, cat)]
+    if state.phase is not Phase.SETUP and rules.changed_options(state.config):
+        lines.append(cat.text("status-rules", rules=config_label(state.config, cat)))  # public
     turn = rules.current_turn(state)
     if turn is not None:
         lines.append(_turn_text(state, turn, cat))
@@ -357,7 +397,7 @@ def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str
 def _header(state: rules.GameState, cat: Catalog) -> str:
     phase = state.phase
     if phase is Phase.SETUP:
-        return cat.text("status-setup", preset=cat.text(f"preset-{state.config.preset}"))
+        return cat.text("status-setup", preset=config_label(state.config, cat))
     if phase is Phase.NIGHT_ZERO:
         return cat.text("status-night-zero")
     if phase is Phase.GAME_OVER:

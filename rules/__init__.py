@@ -12,15 +12,16 @@ adapters run.
 """
 
 from .config import (
-    DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, Reason, RevoteOrder, RulesConfig,
-    Severity, ThirdFoul, Timers, config_from_dict, config_to_dict,
+    DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, NominationWithdrawal, Reason,
+    RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, changed_options,
+    config_from_dict, config_to_dict,
 )
 from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
 from .errors import Code, RuleError
 from .events import (
     BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
-    SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, effective,
-    from_dict, to_dict,
+    SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
+    effective, from_dict, to_dict,
 )
 from .notices import Kind, Notice
 from .queries import Action, Turn, can_nominate, current_turn, next_action

@@ -14,7 +14,10 @@ from enum import Enum
 from typing import Callable, Iterable
 
 from . import events as ev
-from .config import DrawDeclared, FirstDayVote, RevoteOrder, RulesConfig, Severity, ThirdFoul
+from .config import (
+    DrawDeclared, FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, RulesConfig, Severity,
+    ThirdFoul, changed_options,
+)
 from .errors import Code, RuleError
 from .notices import Kind, Notice
 from .state import (
@@ -221,7 +224,8 @@ class _Move:
         self.expect_phase(e, Phase.SETUP)
         self.s.phase = Phase.NIGHT_ZERO
         self.s.seconds = self.cfg.timers.mafia_meeting
-        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known)
+        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known,
+                 options=changed_options(self.cfg))
         self.say(Kind.NIGHT_ZERO, seconds=self.s.seconds)
 
     # --- moving on --------------------------------------------------------------------------
@@ -246,7 +250,9 @@ class _Move:
     def start_day(self, day: int) -> None:
         """F24 §4.3.2: day 1 opens with seat 1; each later day with the next seat at the table
         after the previous day's opener (docs/rules.md §3.1). The night victim's last word comes
-        first (F24 §4.5.9) but he does not open."""
+        first (F24 §4.5.9) but he does not open. Option ``rotation=last`` (MafiaRatings 6.3.2):
+        today's last speaker is the next seat at the table after yesterday's last speaker, and the
+        seat after him opens."""
         s = self.s
         s.day = day
         s.nominations = []
@@ -256,6 +262,10 @@ class _Move:
         s.day_departures = 0
         at_table = s.at_table
         start = 1 if s.opener is None else s.opener % len(SEATS) + 1
+        if s.opener is not None and self.cfg.rotation is Rotation.LAST and s.speech_order:
+            closer = next((n for n in _cyclic_from(s.speech_order[-1] % len(SEATS) + 1)
+                           if n in at_table), None)
+            start = start if closer is None else closer % len(SEATS) + 1
         # Nobody may be left only after a decisive kill whose result is fixed (F24 §7.9) and
         # removals in that night: then the victim's last word, if any, and the result.
         opener = next((n for n in _cyclic_from(start) if n in at_table), None)
@@ -303,7 +313,9 @@ class _Move:
     def nominate(self, e: ev.Nominate) -> None:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
         table; the nominations' order is the voting order. Self-nomination per option
-        (docs/rules.md §3.4). A silenced speaker (seed 4.4) still nominates."""
+        (docs/rules.md §3.4). A silenced speaker (seed 4.4) still nominates. Option
+        ``nomination_withdrawal=auto`` (MafiaRatings 7.5.2): a second nomination in his minute
+        replaces his first."""
         s = self.s
         by = self.valid_seat(e.by)
         if s.phase is Phase.LAST_WORD and s.speaker == by:
@@ -313,14 +325,36 @@ class _Move:
             raise RuleError(Code.NOT_SPEAKER, seat=by, speaker=s.speaker)
         target = self.seat_at_table(e.target)
         earlier = next((t for b, t in s.nominations if b == by), None)
-        if earlier is not None:
+        if earlier is not None and self.cfg.nomination_withdrawal is not NominationWithdrawal.AUTO:
             raise RuleError(Code.NOMINATION_USED, seat=by, target=earlier)
         if target in s.nominees:
             raise RuleError(Code.ALREADY_NOMINATED, seat=target)
         if target == by and not self.cfg.self_nomination:
             raise RuleError(Code.SELF_NOMINATION, seat=by)
+        if earlier is not None:
+            self.withdraw(by, earlier)
         s.nominations.append((by, target))
         self.say(Kind.NOMINATED, by=by, target=target, nominees=list(s.nominees))
+
+    def withdraw_nomination(self, e: ev.WithdrawNomination) -> None:
+        """MafiaRatings 7.5.1–7.5.2: in his own minute the speaker takes back his nomination
+        («Я отзываю игрока № …»); refused where the club allows none (7.5.3; F24 has no such
+        clause: docs/rules.md §3.7)."""
+        s = self.s
+        by = self.valid_seat(e.by)
+        if self.cfg.nomination_withdrawal is NominationWithdrawal.NONE:
+            raise RuleError(Code.NO_WITHDRAWAL)
+        self.expect_phase(e, Phase.SPEECH)
+        if s.speaker != by:
+            raise RuleError(Code.NOT_SPEAKER, seat=by, speaker=s.speaker)
+        target = next((t for b, t in s.nominations if b == by), None)
+        if target is None:
+            raise RuleError(Code.NO_NOMINATION, seat=by)
+        self.withdraw(by, target)
+
+    def withdraw(self, by: int, target: int) -> None:
+        self.s.nominations.remove((by, target))
+        self.say(Kind.NOMINATION_WITHDRAWN, by=by, target=target, nominees=list(self.s.nominees))
 
     def end_speeches(self) -> None:
         """Is the vote held (docs/rules.md §4.1)? If so, the main vote begins."""
@@ -355,14 +389,40 @@ class _Move:
         if nominee != expected:
             raise RuleError(Code.NOT_CURRENT_NOMINEE, seat=nominee, expected=expected)
         count, voters = self.hands(e.count, e.voters, self.hands_left())
+        if count and not voters and self.leader_needs_own_vote():
+            raise RuleError(Code.VOTERS_REQUIRED, nominee=nominee)
         ballot.counts[nominee] = count
         ballot.voters.extend(voters)
+        ballot.choices.update((voter, nominee) for voter in voters)
         ballot.index += 1
         self.say(Kind.VOTE_COUNTED, nominee=nominee, count=count, derived=False)
         self.maybe_close_round()
 
     def hands_left(self) -> int:
         return hands_left(self.s)
+
+    def leader_needs_own_vote(self) -> bool:
+        """MafiaRatings 7.16 self-break: on day 1 a single leader leaves by his own hand only,
+        so the hands are given by voter."""
+        return self.s.day == 1 and self.cfg.first_day_vote is FirstDayVote.SELF_BREAK
+
+    def voted_for_self(self, seat: int) -> bool:
+        """Was ``seat``'s hand in the running round against himself? A hand not raised went to
+        the last nominee (F24 §4.4.8)."""
+        ballot = self.s.ballot
+        assert ballot is not None
+        if seat in ballot.choices:
+            return ballot.choices[seat] == seat
+        return (self.cfg.unvoted_hands_to_last and ballot.candidates[-1] == seat
+                and seat not in ballot.voters)
+
+    def single_leader_leaves(self, leader: int) -> bool:
+        """Does a single leader of today's vote leave by it? Always, except on day 1 under the
+        first-day options (RAISE_ONLY, NO_BREAK; SELF_BREAK by his own hand, MafiaRatings 7.16)."""
+        rule = self.cfg.first_day_vote
+        if self.s.day != 1 or rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.NORMAL):
+            return True
+        return rule is FirstDayVote.SELF_BREAK and self.voted_for_self(leader)
 
     def maybe_close_round(self) -> None:
         """Unvoted hands go to the last nominee (F24 §4.4.8), so the round closes after the last
@@ -384,7 +444,7 @@ class _Move:
         leader = max(ballot.candidates, key=lambda c: ballot.counts[c])
         if all(ballot.counts[leader] > ballot.counts[c] + left for c in ballot.candidates if c != leader):
             self.s.result_determined = True
-            if not (self.s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY):
+            if self.single_leader_leaves(leader):
                 ballot.decided = leader
                 if self.s.roles_known:
                     self.check_end(decisive=True)
@@ -398,19 +458,24 @@ class _Move:
         top = max(ballot.counts.values())
         leaders = [c for c in ballot.candidates if ballot.counts[c] == top]
         if len(leaders) == 1:
-            if s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY:
+            if not self.single_leader_leaves(leaders[0]):  # day 1, MafiaRatings 7.16.2–7.16.4
+                if self.cfg.first_day_vote is FirstDayVote.NO_BREAK:
+                    self.nobody_leaves("first_day_no_break", leaders)  # no speech either
+                    return
                 self.s.seconds = self.cfg.timers.tie_speech
                 self.say(Kind.LEADER_STAYS, seat=leaders[0], seconds=self.s.seconds)
-                self.nobody_leaves("first_day_raise_only", leaders)
+                self.nobody_leaves("first_day_raise_only" if self.cfg.first_day_vote is
+                                   FirstDayVote.RAISE_ONLY else "first_day_self_break", leaders)
                 return
             self.leave_by_vote(leaders, Cause.VOTE)
             return
         if ballot.round > 0 and set(leaders) == set(ballot.candidates):
             n = len(s.at_table)
-            if len(leaders) == n:
+            if len(leaders) == n and not self.cfg.raise_whole_table:  # else MafiaRatings 7.21.2
                 self.nobody_leaves("5.6" if n == 3 else "5.9", leaders)
-            elif n == 9 and len(leaders) == 3 and not self.cfg.raise_3_of_9:
-                self.nobody_leaves("3_of_9", leaders)  # F24 §7.11
+            elif n == 9 and len(leaders) == 3 and not (
+                    self.cfg.raise_3_of_9 and s.day >= self.cfg.raise_3_of_9_from_day):
+                self.nobody_leaves("3_of_9", leaders)  # F24 §7.11; MafiaRatings 7.23
             elif n == 4 and len(leaders) == 2 and not self.cfg.raise_2_of_4:
                 self.nobody_leaves("2_of_4", leaders)  # MafiaRatings 7.22.2
             elif not self.cfg.raise_vote:
@@ -747,6 +812,8 @@ class _Move:
             seat.disqualified = True
             seat.tournament_removal = seat.tournament_removal or reason.tournament_removal
             self.remove(number, Cause.DISQUALIFICATION, reason.code)
+        elif reason.severity is Severity.TECHNICAL:
+            self.tech_foul(number, reason.code)
         else:
             if escalated:
                 seat.disqualified = True  # F24 §6.8: «штраф за дисквалификацию» and the loss
@@ -799,6 +866,16 @@ class _Move:
                 self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, day=s.day)
         elif count >= 4:
             self.remove(number, Cause.FOULS, code)
+
+    def tech_foul(self, number: int, code: str) -> None:
+        """MafiaRatings 9.6.2: technical fouls count apart from fouls; the second removes the
+        player as a disqualifying foul does (seed 4.5: at once, without a last word; 5.1–5.2)."""
+        seat = self.s.seat(number)
+        seat.tech_fouls.append(code)
+        self.say(Kind.TECH_FOUL, seat=number, count=len(seat.tech_fouls), reason=code)
+        if len(seat.tech_fouls) >= 2:
+            seat.disqualified = True
+            self.remove(number, Cause.DISQUALIFICATION, code)
 
     def remove(self, number: int, cause: Cause, code: str) -> None:
         """Seed 4.5 and 5.1–5.2 (F24 §6.5, §7.1–7.2; with the committee's rulings,
@@ -970,7 +1047,8 @@ class _Move:
         s.quiet_days = 0
 
     def check_end(self, decisive: bool) -> None:
-        """F24 §1.4: red wins when no black is at the table, black when blacks ≥ reds.
+        """F24 §1.4: red wins when no black is at the table, black when blacks ≥ reds;
+        nobody left at the table (MafiaRatings 7.21.2, the whole table raised): a draw.
 
         The players a running vote has decided leave by it (F24 §1.4: the moment of the vote is
         the moment of leaving; seed 5.2: a removal after the result is known does not stop it),
@@ -982,7 +1060,7 @@ class _Move:
         s = self.s
         if s.result is not None:
             return
-        if not s.roles_known:
+        if not s.roles_known and s.at_table:
             if len(s.departures()) >= 3:
                 self.say(Kind.JUDGE_MUST_CHECK_END, at_table=len(s.at_table))
             return
@@ -990,7 +1068,9 @@ class _Move:
         table = [n for n in s.at_table if n not in leaving]
         blacks = sum(1 for n in table if s.team_of(n) is Team.BLACK)
         reds = len(table) - blacks
-        if blacks == 0:
+        if not s.at_table:
+            winner, why = None, "table_raised"  # MafiaRatings 7.21.2: everyone raised — a draw
+        elif blacks == 0:
             winner, why = Team.RED, "all_black_out"
         elif blacks >= reds:
             winner, why = Team.BLACK, "parity"
@@ -999,7 +1079,7 @@ class _Move:
         if leaving or ((decisive or self.last_word_due()) and self.cfg.last_word_on_decisive_event):
             # the ballot is finished first, so that the decided nominee leaves by the vote
             s.result = Result(winner, why)
-            self.say(Kind.RESULT_FIXED, private=True, winner=winner.value, why=why)
+            self.say(Kind.RESULT_FIXED, private=True, winner=winner.value if winner else None, why=why)
         else:
             self.game_over(winner, why)
 
@@ -1064,8 +1144,8 @@ def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
         rule = state.config.first_day_vote
         if rule is FirstDayVote.NO_VOTE:
             return False, "first_day_no_vote", None
-        if len(nominees) == 1 and rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.RAISE_ONLY):
-            return False, "4.4.10", None
+        if len(nominees) == 1 and rule is not FirstDayVote.NORMAL:
+            return False, "4.4.10", None  # F24 §4.4.10; MafiaRatings 7.16.1, 7.16.3, 7.16.4
     return True, None, None
 
 
@@ -1085,7 +1165,7 @@ def _result_required(state: GameState) -> bool:
     """With roles unknown the engine cannot see the end (F24 §1.4), but with two players or fewer
     at the table every deal of the cards has ended the game: the judge must declare the result."""
     return (not state.roles_known and state.phase not in (Phase.SETUP, Phase.GAME_OVER)
-            and len(state.at_table) <= 2)
+            and len(state.at_table) <= 2 and state.result is None)
 
 
 def _no_last_word(seat: Seat) -> bool:
@@ -1104,6 +1184,7 @@ _HANDLERS: dict[type, Callable[[_Move, ev.Event], None]] = {
     ev.StartGame: _Move.start_game,
     ev.Next: _Move.next,
     ev.Nominate: _Move.nominate,
+    ev.WithdrawNomination: _Move.withdraw_nomination,
     ev.Vote: _Move.vote,
     ev.RaiseVote: _Move.raise_vote,
     ev.NightKill: _Move.night_kill,

@@ -40,6 +40,9 @@ class Code(str, enum.Enum):
     GAME_OVER = "game_over"  # params: -
     NOTHING_TO_UNDO = "nothing_to_undo"  # params: -
     BAD_NAME = "bad_name"  # params: seat, why (rules.engine.NameFault: length, invisible)
+    NO_WITHDRAWAL = "no_withdrawal"  # params: - (MafiaRatings 7.5.3: the club allows none)
+    NO_NOMINATION = "no_nomination"  # params: seat (nothing of his to withdraw today)
+    VOTERS_REQUIRED = "voters_required"  # params: nominee (MafiaRatings 7.16 self-break: by voter)
 
 
 class RuleError(Exception):

@@ -77,6 +77,7 @@ class Seat:
     role: Role | None = None
     fouls: list[str] = field(default_factory=list)  # reason codes, in order
     warnings: list[str] = field(default_factory=list)
+    tech_fouls: list[str] = field(default_factory=list)  # MafiaRatings 9.6.2, apart from fouls
     silence_pending: bool = False  # seed 4.4: the 3rd foul's silence, not yet served
     departure: Departure | None = None
     disqualified: bool = False  # set also for a night victim disqualified the same night
@@ -90,6 +91,7 @@ class Seat:
         new = copy.copy(self)  # a Departure is never changed in place: shared
         new.fouls = list(self.fouls)
         new.warnings = list(self.warnings)
+        new.tech_fouls = list(self.tech_fouls)
         return new
 
 
@@ -103,12 +105,14 @@ class Ballot:
     voters: list[int] = field(default_factory=list)  # seats known to have voted this round
     index: int = 0  # the nominee being voted now
     decided: int | None = None  # the nominee who can no longer be caught (SC-determined)
+    choices: dict[int, int] = field(default_factory=dict)  # voter -> nominee, where the voters are named
 
     def clone(self) -> "Ballot":
         new = copy.copy(self)
         new.candidates = list(self.candidates)
         new.counts = dict(self.counts)
         new.voters = list(self.voters)
+        new.choices = dict(self.choices)
         return new
 
 

@@ -23,6 +23,7 @@ event is applied only when it closes (F24 §4.5: nothing in the group may reveal
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -33,9 +34,38 @@ from rules import Role, Team
 from ..judge.routing import turn_key
 from .options import HostOptions
 
-SPEAKING = ("speech", "last_word", "tie_speech")  # a player has the floor
-NIGHT_STEPS = ("shooting", "don_check", "sheriff_check", "best_move")
-WINDOWS = ("vote", "raise")
+class StepKind(enum.StrEnum):
+    """A step of a hosted table (:class:`Plan`): night 0 (the договорка, F24 §4.2.1), a speech
+    (§4.3.1), a last word (§4.4.13), a tie speech (§4.4.12), a silenced minute (seed 4.4: nominate
+    only), a nominee's voting window (§4.4.5), the raise vote (§4.4.12.3), the night's shooting,
+    the Don's and the Sheriff's checks and the best move (§4.5), and the game's end."""
+
+    NIGHT_ZERO = "night_zero"
+    SPEECH = "speech"
+    LAST_WORD = "last_word"
+    TIE_SPEECH = "tie_speech"
+    SILENCED = "silenced"
+    VOTE = "vote"
+    RAISE = "raise"
+    SHOOTING = "shooting"
+    DON_CHECK = "don_check"
+    SHERIFF_CHECK = "sheriff_check"
+    BEST_MOVE = "best_move"
+    OVER = "over"
+
+
+class Stage(enum.StrEnum):
+    """Where a running step's countdown is: running, or past its 10-second warning."""
+
+    RUNNING = "running"
+    WARNED = "warned"
+
+
+SPEAKING = (StepKind.SPEECH, StepKind.LAST_WORD, StepKind.TIE_SPEECH)  # a player has the floor
+FLOOR = (*SPEAKING, StepKind.SILENCED)  # a seat's own minute, silenced or not
+NIGHT_STEPS = (StepKind.SHOOTING, StepKind.DON_CHECK, StepKind.SHERIFF_CHECK, StepKind.BEST_MOVE)
+WINDOWS = (StepKind.VOTE, StepKind.RAISE)
+WARNED_STEPS = (*SPEAKING, StepKind.NIGHT_ZERO)  # steps that warn 10 seconds before the end
 WARN_LEFT = 10  # seconds left at the speech's warning (the issue: a 10-second warning)
 
 # «Пас» / «Спасибо»: the speaker ends his minute early.
@@ -44,12 +74,10 @@ PASS_WORDS = frozenset({"пас", "спасибо", "pass", "thanks", "thank you
 
 @dataclass(frozen=True)
 class Plan:
-    """The step the rules expect now. ``kind``: ``night_zero``, ``speech``, ``last_word``,
-    ``tie_speech``, ``silenced`` (a 3rd-foul minute: nominate only, seed 4.4), ``vote``,
-    ``raise``, ``shooting``, ``don_check``, ``sheriff_check``, ``best_move`` or ``over``.
-    ``key`` identifies it: a foul inside a speech keeps the key, the next speech changes it."""
+    """The step the rules expect now (its :class:`StepKind`). ``key`` identifies it: a foul
+    inside a speech keeps the key, the next speech changes it."""
 
-    kind: str
+    kind: StepKind
     key: str
     seconds: int
     seat: int | None = None  # the speaker, the nominee, the best-move seat
@@ -63,13 +91,13 @@ class Step:
 
     no: int
     key: str
-    kind: str
+    kind: StepKind
     seconds: int
     seat: int | None
     night: int | None
     opened: float
     deadline: float
-    stage: str = "running"  # running | warned
+    stage: Stage = Stage.RUNNING
     message: int | None = None  # the group message of the step
     base: str = ""  # that message's text above the step line
     view: str = ""  # "nominate": the speaker opened the nomination picker
@@ -89,7 +117,9 @@ class Step:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Step":
         names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        step = cls(**{k: v for k, v in data.items() if k in names})
+        step.kind, step.stage = StepKind(step.kind), Stage(step.stage)
+        return step
 
     @property
     def speaking(self) -> bool:
@@ -109,23 +139,23 @@ def plan(state: rules.GameState, options: HostOptions) -> Plan:
     action = rules.next_action(state)
     kind = action.kind
     if kind == "none":
-        return Plan("over", "over", 0)
+        return Plan(StepKind.OVER, "over", 0)
     if kind == "next":  # night 0
-        return Plan("night_zero", "night_zero", timers.mafia_meeting)
+        return Plan(StepKind.NIGHT_ZERO, "night_zero", timers.mafia_meeting)
     if kind in SPEAKING:
         key = turn_key(state) or kind
         seat, seconds = int(action.params["seat"]), int(action.params["seconds"])
         if kind == "speech" and seconds == 0:  # seed 4.4: silenced, may still nominate
-            return Plan("silenced", key, options.silenced, seat)
-        return Plan(kind, key, seconds, seat)
+            return Plan(StepKind.SILENCED, key, options.silenced, seat)
+        return Plan(StepKind(kind), key, seconds, seat)
     if kind == "vote":
         ballot = state.ballot
         assert ballot is not None
         nominee = int(action.params["nominee"])
-        return Plan("vote", f"vote:{state.day}:{ballot.round}:{ballot.index}:{nominee}",
+        return Plan(StepKind.VOTE, f"vote:{state.day}:{ballot.round}:{ballot.index}:{nominee}",
                     timers.vote_window, nominee)
     if kind == "raise_vote":
-        return Plan("raise", f"raise:{state.day}", timers.vote_window)
+        return Plan(StepKind.RAISE, f"raise:{state.day}", timers.vote_window)
     night = state.night
     assert night is not None
     seconds = {
@@ -133,7 +163,7 @@ def plan(state: rules.GameState, options: HostOptions) -> Plan:
         "sheriff_check": timers.sheriff_check, "best_move": timers.best_move,
     }[kind]
     seat = night.killed if kind == "best_move" else None
-    return Plan(kind, f"night:{night.number}:{kind}", seconds, seat, night.number)
+    return Plan(StepKind(kind), f"night:{night.number}:{kind}", seconds, seat, night.number)
 
 
 def writers(state: rules.GameState, plan_: Plan) -> set[int]:
@@ -175,7 +205,7 @@ def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | 
     игровую минуту), a foul. The seed speaks, so it wins over treating the night as 4.1.1."""
     if not speaks_out_of_turn(state, plan_, seat):
         return None
-    return NIGHT_TALK if plan_.kind in (*NIGHT_STEPS, "night_zero") else OUT_OF_TURN
+    return NIGHT_TALK if plan_.kind in (*NIGHT_STEPS, StepKind.NIGHT_ZERO) else OUT_OF_TURN
 
 
 def is_pass(text: str) -> bool:

@@ -20,7 +20,7 @@ from rules import Kind, Role
 
 from ..i18n import Catalog
 from ..render import duration, notice_text, player_label, seat_label, seat_list
-from .steps import BEST, CHECK, SHOOT, Step, nominable
+from .steps import BEST, CHECK, SHOOT, WARNED_STEPS, Step, StepKind, nominable
 
 PREFIX = "h"
 MAX_BYTES = 64
@@ -129,11 +129,11 @@ def step_line(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool 
     night's step, worded the same whether or not its role is still at the table."""
     kind, seconds = step.kind, duration(step.seconds, cat)
     who = player_label(state, step.seat, cat) if step.seat is not None else ""
-    if kind in ("speech", "last_word", "tie_speech", "night_zero"):
+    if kind in WARNED_STEPS:
         stage = "closed" if closed else step.stage
         return cat.text("host-turn", kind=kind, stage=stage, seat=who, seconds=seconds,
                         left=duration(10, cat))
-    if kind == "silenced":
+    if kind is StepKind.SILENCED:
         return cat.text("host-silenced", seat=who, seconds=seconds, closed="yes" if closed else "no")
     if kind == "vote":
         if closed:
@@ -159,7 +159,7 @@ def step_keyboard(step: Step, state: rules.GameState, table: int, cat: Catalog) 
     """The group message's buttons: «Пас» and «Выставить ▸» for the speaker (the picker shows
     the seats the engine lets him nominate), a hand for a voting window."""
     kind = step.kind
-    if kind in ("speech", "silenced") and step.seat is not None:
+    if kind in (StepKind.SPEECH, StepKind.SILENCED) and step.seat is not None:
         if step.view == "nominate":
             seats = nominable(state, step.seat)
             buttons = [Btn(str(s), encode(table, step.no, NOMINATE, s)) for s in seats]

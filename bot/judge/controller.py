@@ -32,6 +32,7 @@ No rule lives here.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import rules
@@ -43,7 +44,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
-from ..render import chunks, error_text, notice_text, result_text, status_text
+from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
@@ -57,6 +58,15 @@ PANEL = "panel"  # the message slot of the judge's panel (in the judge's chat)
 MAX_TEXT = 4096  # the longest text put in one outbox row (a platform splits it further)
 
 Refusal = (CommandError, ServiceError, rules.RuleError)
+
+
+@dataclass
+class _Plan:
+    """What an action's render leaves for :meth:`JudgeController._after`."""
+
+    timer: Timer | None = None  # the timer of the speech that begins (already in the transaction)
+    ended: dict[str, Any] | None = None  # the ended speech's timer whose line is still to edit
+    chats: list[str] = field(default_factory=list)  # the chats something was queued for
 
 
 class JudgeController:
@@ -162,7 +172,7 @@ class JudgeController:
         await self.close_panel(previous.game_id, home, previous.judge, text)
 
     # --- after an action -----------------------------------------------------------------------------
-    def _renderer(self, home: str, before: rules.GameState, plan: dict[str, Any]) -> Render:
+    def _renderer(self, home: str, before: rules.GameState, plan: _Plan) -> Render:
         """The ``render`` an action passes to the service: after ``rules.apply`` and before the
         commit it turns the outcome into the outbox messages (the judge: everything; the table:
         the public notices, with the new speech's timer line; at the end the protocol), so they
@@ -189,11 +199,11 @@ class JudgeController:
                 items.extend(self._post(target, judge))
             turned = turn_key(before) != turn_key(outcome.state)
             if turned:  # the speech that ends: its countdown shown stopped, queued with the action
-                plan["ended"] = await self.service.timer(outcome.game_id)
-                stopped = await self._stopped_item(plan["ended"])
+                plan.ended = await self.service.timer(outcome.game_id)
+                stopped = await self._stopped_item(plan.ended)
                 if stopped is not None:
                     items.append(stopped)
-                    plan["ended"] = None
+                    plan.ended = None
             index: int | None = None
             if public and public_msg and public_cat is not None:
                 text = (public_msg if timer is None else
@@ -206,8 +216,8 @@ class JudgeController:
                 items.append(ob.post(club, public_msg))
             if ended:
                 items.extend(await self._end_items(outcome, home, public, club))
-            plan["timer"] = timer
-            plan["chats"] = list(dict.fromkeys(item.chat for item in items))
+            plan.timer = timer
+            plan.chats = list(dict.fromkeys(item.chat for item in items))
             if not turned:
                 return Staged(items)  # the same speech goes on: its timer too
 
@@ -252,7 +262,7 @@ class JudgeController:
         return Timer.start(new, turn, self.port.scale, self.port.clock())
 
     async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
-                     plan: dict[str, Any]) -> bool:
+                     plan: _Plan) -> bool:
         """After the service has committed the action and its outbox messages (rendered by
         :meth:`_renderer` into ``plan``): move the timer along, send the queued messages (the
         judge first, then the table), let the removed players' mutes follow, refresh the panel.
@@ -261,14 +271,12 @@ class JudgeController:
         game_id = outcome.game_id
         if turn_key(before) != turn_key(outcome.state):
             self.port.cancel(self._group(game_id))  # the store's timer changed with the action
-            ended = plan.get("ended")
-            if ended is not None:
-                await self._show_stopped(Timer.from_dict(ended))
-        timer: Timer | None = plan.get("timer")
-        if timer is not None:
-            self._arm(game_id, timer)
+            if plan.ended is not None:
+                await self._show_stopped(Timer.from_dict(plan.ended))
+        if plan.timer is not None:
+            self._arm(game_id, plan.timer)
         target = self.port.judge_chat(home, outcome.judge)
-        await self.port.outbox.flush(target.chat, *plan.get("chats", []))
+        await self.port.outbox.flush(target.chat, *plan.chats)
         removed: set[int] = set()
         if outcome.state.phase is not Phase.GAME_OVER:
             removed = {n for n, d in outcome.state.departures()
@@ -286,7 +294,7 @@ class JudgeController:
         """The judge does ``event`` (the service may refuse it: nothing changes); ``handle``: the
         press that asked, answered once the action is committed. Returns whether the judge's
         panel reached him."""
-        plan: dict[str, Any] = {}
+        plan = _Plan()
         outcome = await self.service.act(home, user, event, revision=revision,
                                          render=self._renderer(home, before.state, plan))
         if handle is not None:
@@ -297,11 +305,11 @@ class JudgeController:
                    revision: int | None = None, handle: Any = None) -> bool:
         """Take back the last ``steps`` actions (:meth:`bot.service.Service.undo`): the judge is
         told what was taken back, the table what it had been told."""
-        plan: dict[str, Any] = {}
+        plan = _Plan()
         outcome = await self.service.undo(home, user, steps=steps, revision=revision,
                                           render=self._renderer(home, before.state, plan))
         if handle is not None:
-            await self.port.answer(handle, (await self._cat(home)).text("tg-undone", count=steps))
+            await self.port.answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
         return await self._after(home, before.state, outcome, plan)
 
     # --- the timer -----------------------------------------------------------------------------------
@@ -443,13 +451,13 @@ class JudgeController:
             """The new game's news (queued with its creation): the judge's and the table's."""
             if quiet:
                 return []
-            preset = cat.text(f"preset-{config.preset}")
+            preset = config_label(config, cat)  # the preset and the club's options in force
             items = self._post(target, "\n".join(
                 [*lines, cat.text("console-new-game", game=game_id, preset=preset)]))
             if public is not None and public_cat is not None:
                 items.append(ob.post(public, self._t(
                     public_cat, "judge-new-game-public", game=game_id,
-                    preset=public_cat.text(f"preset-{config.preset}"), judge=self.port.mention(user))))
+                    preset=config_label(config, public_cat), judge=self.port.mention(user))))
             return items
 
         outcome = await self.service.new_game(home, user, config, names, replace=True,
@@ -538,7 +546,7 @@ class JudgeController:
         if isinstance(command, Show):
             return await self.show(home, user, command.what, current)
         assert isinstance(command, Quit)
-        return [Reply(cat.text("tg-no-quit"))]
+        return [Reply(cat.text("judge-no-quit"))]
 
     async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
@@ -581,20 +589,20 @@ class JudgeController:
             if press is None or current is None or current.game_id != press.game_id:
                 pressed = await self.service.store.game(press.game_id) if press is not None else None
                 if pressed is not None and pressed.judge != user:  # the judge before a take over
-                    await self.port.answer(handle, cat.text("tg-not-judge"), alert=True)
+                    await self.port.answer(handle, cat.text("judge-press-not-judge"), alert=True)
                     return
-                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                await self.port.answer(handle, cat.text("judge-press-outdated"))
                 if current is not None and current.judge == user and press is not None:
                     await self.show_panel(home, current)
                 return
             if user != current.judge:  # only the game's judge changes it
-                await self.port.answer(handle, cat.text("tg-not-judge"), alert=True)
+                await self.port.answer(handle, cat.text("judge-press-not-judge"), alert=True)
                 return
             if press.action == pn.INERT:
                 await self.port.answer(handle)
                 return
             if press.revision != current.revision:  # stale or repeated: nothing changes
-                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                await self.port.answer(handle, cat.text("judge-press-outdated"))
                 self._views.pop(current.game_id, None)
                 await self.show_panel(home, current)
                 return
@@ -608,7 +616,7 @@ class JudgeController:
                     if fresh is not None:
                         await self.show_panel(home, fresh)
             except ValueError:
-                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                await self.port.answer(handle, cat.text("judge-press-outdated"))
 
     async def _pressed(self, handle: Any, home: str, user: str, press: Press,
                        current: Outcome) -> None:
@@ -650,7 +658,7 @@ class JudgeController:
             if current is None or current.state.phase is Phase.GAME_OVER:
                 return [Reply(self._t(cat, "judge-takeover-no-game"))]
             if current.judge == user:
-                return [Reply(cat.text("tg-takeover-already"))]
+                return [Reply(cat.text("judge-takeover-already"))]
             new_home = home or old_home
             lock = self.locks.lock(new_home) if new_home != old_home else None
             if lock is not None:
@@ -660,15 +668,15 @@ class JudgeController:
                     outcome = await self.service.take_over(chat, user, home=home)
                 except ServiceError as error:
                     if error.code == "home_busy":
-                        return [Reply(cat.text("tg-takeover-busy"))]
+                        return [Reply(cat.text("judge-takeover-busy"))]
                     raise
                 old_cat = await self._cat(old_home)
                 await self.close_panel(current.game_id, old_home, current.judge,
-                                       old_cat.text("tg-panel-taken", game=current.game_id, judge=name))
+                                       old_cat.text("judge-panel-taken", game=current.game_id, judge=name))
                 told = self.port.judge_chat(current.judge, current.judge)
                 items = [*self._post(told, self._t(old_cat, "judge-taken-over-old", game=current.game_id,
                                                    judge=name, where=self.port.mention(old_home))),
-                         ob.post(chat, cat.text("tg-taken-over-group", game=current.game_id,
+                         ob.post(chat, cat.text("judge-taken-over-group", game=current.game_id,
                                                 judge=name))]
                 await self._queue(*items, game_id=current.game_id)
                 self._views.pop(outcome.game_id, None)

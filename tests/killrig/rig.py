@@ -108,7 +108,7 @@ def bot_env(fake: FakeBotAPI, db: Path, *, scale: float, host_seed: int | None =
         "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0",
     })
     if host_seed is not None:
-        env["MAFIA_REFEREE_TELEGRAM_HOST_SEED"] = str(host_seed)
+        env["MAFIA_REFEREE_HOST_SEED"] = str(host_seed)
     env.update(extra)
     return env
 
