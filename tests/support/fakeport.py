@@ -125,6 +125,10 @@ class FakeClock:
     def cancel(self, group: str) -> None:
         self._due = [d for d in self._due if d[2] != group]
 
+    def cancel_all(self) -> None:
+        """A process that dies takes its timers with it."""
+        self._due = []
+
     def pending(self, group_prefix: str = "") -> list[float]:
         """When the scheduled calls are due (of groups starting with ``group_prefix``)."""
         return sorted(at for at, _, group, _ in self._due if group.startswith(group_prefix))
@@ -212,6 +216,7 @@ class FakeHostPort(_Base):
         self.log: list[tuple[str, bool]] = []
         self.deleted: list[Any] = []
         self.admins: set[str] = set()
+        self.right_lost = False  # the bot lost the right to mute during the game
 
     async def private_cat(self, table_chat: str, user: str) -> Catalog:
         return catalog("ru")
@@ -241,7 +246,7 @@ class FakeHostPort(_Base):
         self.log.append((user, on))
         if on and user in self.unmutable:
             return Mute.UNMUTABLE
-        if on and not self.granted.mute:
+        if on and (not self.granted.mute or self.right_lost):
             return Mute.NO_RIGHT
         (self.muted.add if on else self.muted.discard)(user)
         return Mute.DONE
