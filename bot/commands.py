@@ -132,7 +132,7 @@ def _int(text: str) -> int | None:
 
 
 def _seat(command: str, text: str) -> int:
-    """A seat number 1–10 (RULES.md R1.1: ten seats)."""
+    """A seat number 1–10 (F24 §1.1: ten seats)."""
     value = _int(text.strip().lstrip("#№"))
     if value is None or value not in rules.SEATS:
         raise CommandError("bad_seat", command=command, argument=text)
@@ -238,7 +238,7 @@ _UNKNOWN_WORDS = ("unknown", "none", "?", "неизвестны", "нет")
 
 @_command("roles")
 def _roles(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
-    """R1.1: the seats of the Don, the mafia and the Sheriff; the rest are civilians. The count
+    """F24 §1.1: the seats of the Don, the mafia and the Sheriff; the rest are civilians. The count
     of each role is checked by the engine (``bad_roles``)."""
     _need(cmd, args, 1, "roles")
     if len(args) == 1 and args[0].lower() in _UNKNOWN_WORDS:
@@ -482,7 +482,7 @@ def option_names() -> tuple[str, ...]:
 
 def parse_options(items: list[str]) -> dict[str, Any]:
     """``["raise_vote=no", "timers.speech=45"]`` → ``{"raise_vote": False, "timers": {"speech": 45}}``
-    (bools true/false/yes/no, ints, enum values by name; RULES.md §13 lists the options);
+    (bools true/false/yes/no, ints, enum values by name; docs/rules.md §10 lists the options);
     ``mafiaratings=0002000010000`` → the options of that MafiaRatings rules code."""
     options: dict[str, Any] = {}
     for item in items:

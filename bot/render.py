@@ -260,7 +260,7 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
     elif kind is Kind.NIGHT_RESULT:
         args.setdefault("removed", NONE)  # seed 4.5: removed tonight (absent from older notices)
         args.setdefault("removed_n", 0)
-        args.setdefault("killed_removed", NONE)  # RULES.md §12.9: the victim removed too
+        args.setdefault("killed_removed", NONE)  # SC-killed-and-removed: the victim removed too
     elif kind in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
         args.setdefault("cause", NONE)  # the removal's cause and item (absent from older notices)
         args.setdefault("reason", NONE)
@@ -282,7 +282,7 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
             cat.text("shot", shooter=seat_label(a, cat),
                      target=NONE if b is None else seat_label(b, cat)) for a, b in shots)
         args["has_shots"] = _yes_no(bool(shots))
-        # R5.4 (F24 §4.5.5): a black left out of /shots did not shoot — say who (judge only)
+        # F24 §4.5.5: a black left out of /shots did not shoot — say who (judge only)
         args.setdefault("silent", NONE)
         args.setdefault("silent_n", 0)
     elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):

@@ -2,25 +2,26 @@
 
 Three presets ship (``PRESETS``):
 
-* ``seed`` — the user's own rule text (``seed-rules.ru.txt``, an older FIIM edition); where it is
+* ``seed`` — the club's own rule text (an older FIIM edition: docs/rules.md §1); where it is
   silent, FIIM 2024. This is the default.
 * ``fiim2024`` — FIIM «Официальные правила», edition of 2024-02-01.
 * ``fsm2024`` — FSM (ФСМ), edition of 2024-03-30. Where the FSM judging committee's rulings (СК
-  ФСМ; RULES.md R6.11–R6.12) differ from the seed's literal text, this preset follows the rulings:
-  a removal skips one vote only, whatever the number of removals; a removal on a day whose vote
-  would not be held anyway (nobody or, on day 1, one nominee) skips that day's vote, not the next
-  one (seed 5.1 read literally: «ближайшее … голосование»); a player shot and disqualified in the
-  same night counts as killed (seed 5.1's night-kill exception: the next vote is held); and the
-  result counts as determined at the moments the committee lists (seed 5.2). The seed and FIIM
-  2024 presets apply the same rulings where their own texts are silent.
+  ФСМ; docs/rules.md §7.1) differ from the seed's literal text, this preset follows the rulings: a
+  removal skips one vote only, whatever the number of removals (SC-one-vote); a removal on a day
+  whose vote would not be held anyway (nobody or, on day 1, one nominee) skips that day's vote, not
+  the next one (SC-no-vote-day; seed 5.1 read literally: «ближайшее … голосование»); a player shot
+  and disqualified in the same night counts as killed (SC-killed-and-removed; seed 5.1's night-kill
+  exception: the next vote is held); and the result counts as determined at the moments the
+  committee lists (SC-determined; seed 5.2). The seed and FIIM 2024 presets apply the same rulings
+  where their own texts are silent.
 
 The 2024 presets also escalate some disqualifying fouls in one's final minute to a team loss
 (F24/S24 §6.8.5) and cite their own rule numbers (§6.5, §7.1, §7.2 …) where the seed preset cites
 the seed's (4.5, 5.1, 5.2 …).
 
-Every club variant listed in RULES.md §13 is a field here; ``RulesConfig.with_options`` builds a
-variant from a preset. Penalty reasons (the codes a judge picks when giving a foul) are in
-``REASONS``; a preset maps each code to a :class:`Severity`.
+Every club variant is a field here (docs/rules.md §10 lists them with the rules they change);
+``RulesConfig.with_options`` builds a variant from a preset. Penalty reasons (the codes a judge
+picks when giving a foul) are in ``REASONS``; a preset maps each code to a :class:`Severity`.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class ThirdFoul(str, enum.Enum):
 
 
 class DrawDeclared(str, enum.Enum):
-    """When a draw is declared (seed 5.8 vs FIIM 2024 §7.7; RULES.md §12.1)."""
+    """When a draw is declared (seed 5.8 vs FIIM 2024 §7.7; docs/rules.md §8.3)."""
 
     AFTER_THIRD_DAY = "after_third_day"  # seed 5.8: 3 nights and 3 days from a shooting night
     AFTER_THIRD_NIGHT = "after_third_night"  # F24/S24 §7.7: 3 shooting nights in a row
@@ -97,8 +98,8 @@ class Rotation(str, enum.Enum):
 
 
 class NominationWithdrawal(str, enum.Enum):
-    """May a speaker take back his nomination (MafiaRatings 7.5; F24 has no such clause,
-    RULES.md §12.13)?
+    """May a speaker take back his nomination (MafiaRatings 7.5; F24 has no such clause:
+    docs/rules.md §3.7)?
 
     * ``NONE`` — MafiaRatings 7.5.3: «Отозвать кандидатуру невозможно».
     * ``EXPLICIT`` — MafiaRatings 7.5.1: during his own minute, «Я отзываю игрока № …»; he must
@@ -124,7 +125,7 @@ class Severity(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Timers:
-    """Timer lengths in seconds (RULES.md §2.3)."""
+    """Timer lengths in seconds (docs/rules.md §2.4)."""
 
     speech: int = 60  # F24 §4.3.1
     tie_speech: int = 30  # F24 §4.4.12
@@ -206,19 +207,19 @@ del _preset, _codes
 class RulesConfig:
     """The rules a game is played by. Frozen; chosen when the game is created.
 
-    Defaults are the seed preset (RULES.md §13).
+    Defaults are the seed preset (docs/rules.md §9, §10).
     """
 
     preset: str = "seed"
     first_day_vote: FirstDayVote = FirstDayVote.SINGLE_NOT_VOTED  # F24 §4.4.10
     unvoted_hands_to_last: bool = True  # F24 §4.4.8
-    self_nomination: bool = True  # RULES.md §12.12
+    self_nomination: bool = True  # docs/rules.md §3.4
     revote_order: RevoteOrder = RevoteOrder.SAME  # F24 §4.4.12.1
     raise_vote: bool = True  # F24 §4.4.12.3 (the German Mafia-Liga has none)
     raise_2_of_4: bool = True  # F24/S24 allow it; MafiaRatings 7.22.2 forbids
     raise_3_of_9: bool = False  # F24 §7.11 forbids; S24 allows
     third_foul: ThirdFoul = ThirdFoul.SILENCE  # seed 4.4
-    third_foul_cuts_current_speech: bool = False  # SCENARIOS S02 variant
+    third_foul_cuts_current_speech: bool = False  # a house rule: docs/rules.md §6.3
     best_move: bool = True  # F24 §4.5.9
     best_move_blocked_by_day1_departures: int = 2  # F24 §7.10: 2+ left by the day-1 vote
     draw_quiet_nights: int = 3  # seed 5.8 / F24 §7.7
@@ -232,9 +233,11 @@ class RulesConfig:
     # after all and, if it passes, everyone leaves and the game is a draw («Если игроки голосуют
     # за убийство всех, объявляется ничья»). Off: seed 5.6, 5.9 (no raise vote, night falls).
     raise_whole_table: bool = False
-    # MafiaRatings 7.23 «after1»: with ``raise_3_of_9`` on, three tied of nine are raised only from
-    # this day on. Its rule text repeats 7.23.2's; js/src/game.js ``_gameCanKillAll`` holds the
-    # raise only when its round is above 1, i.e. from our day 3 (round r holds day r+1).
+    # MafiaRatings 7.23 «after1» (7.23.3): with ``raise_3_of_9`` on, three tied of nine are raised
+    # only from this day on. Its rule text forbids the raise on the site's «first day» (its «day
+    # zero» is our day 1, so that is our day 2) and allows it on any other; js/src/game.js
+    # ``_gameCanKillAll`` holds it only when its round is above 1, i.e. from our day 3 (round r
+    # holds day r+1). The two agree: nine never vote on day 1 (a removal before its vote cancels it).
     raise_3_of_9_from_day: int = 1
     # MafiaRatings 9.6.2: «судья может дать технический фол. Технические фолы считаются отдельно
     # от основных. За два технических фола игрок получает удаление» — the second removes the player

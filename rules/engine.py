@@ -1,8 +1,10 @@
 """The rules engine: ``apply(state, event) -> (new_state, notices)`` or :class:`RuleError`.
 
 Pure and synchronous. ``apply`` works on a copy, so a refused event leaves the caller's state as it
-was. Every rule is cited by its number: seed x.y (``seed-rules.ru.txt``), F24 / S24 § (FIIM / FSM
-2024), SC (FSM committee rulings), as collected in ``RULES.md``.
+was. Every rule is cited by its number: seed x.y (the club's own text), F24 / S24 § (FIIM / FSM
+2024), the FSM committee's rulings under our ids (SC-one-vote …), MafiaRatings options (a club's
+variant); docs/rules.md says what each does here and gives our own entries where no text is
+numbered.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from .state import (
     new_game,
 )
 
-ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # R1.1
+ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # F24 §1.1
 BEST_MOVE_MAX = 3  # F24 §4.5.9: the best move names up to three seats
 
 MAX_NAME = 64  # characters of a player's name
@@ -192,7 +194,7 @@ class _Move:
         self.say(Kind.NAME_SET, seat=seat, name=name)
 
     def set_roles(self, e: ev.SetRoles) -> None:
-        """R1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
+        """F24 §1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
         self.expect_phase(e, Phase.SETUP, Phase.NIGHT_ZERO)
         if not isinstance(e.roles, (tuple, list)) or len(e.roles) != len(SEATS):
             raise RuleError(Code.BAD_ROLES, black=None, don=None, sheriff=None)
@@ -219,7 +221,7 @@ class _Move:
             self.check_end(decisive=False)  # seats removed in night 0 before the deal was entered
 
     def start_game(self, e: ev.StartGame) -> None:
-        """F24 §1.3: the game starts with a night; night 0 is the договорка (F24 §4.2.1)."""
+        """F24 §1.3, §4.1.2: the game starts with a night; night 0 is the договорка (F24 §4.2.1)."""
         self.expect_phase(e, Phase.SETUP)
         self.s.phase = Phase.NIGHT_ZERO
         self.s.seconds = self.cfg.timers.mafia_meeting
@@ -248,7 +250,7 @@ class _Move:
     # --- the day ----------------------------------------------------------------------------
     def start_day(self, day: int) -> None:
         """F24 §4.3.2: day 1 opens with seat 1; each later day with the next seat at the table
-        after the previous day's opener (RULES.md §12.22). The night victim's last word comes
+        after the previous day's opener (docs/rules.md §3.1). The night victim's last word comes
         first (F24 §4.5.9) but he does not open. Option ``rotation=last`` (MafiaRatings 6.3.2):
         today's last speaker is the next seat at the table after yesterday's last speaker, and the
         seat after him opens."""
@@ -311,13 +313,14 @@ class _Move:
 
     def nominate(self, e: ev.Nominate) -> None:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
-        table; the nominations' order is the voting order. Self-nomination per option (§12.12).
-        A silenced speaker (seed 4.4) still nominates. Option ``nomination_withdrawal=auto``
-        (MafiaRatings 7.5.2): a second nomination in his minute replaces his first."""
+        table; the nominations' order is the voting order. Self-nomination per option
+        (docs/rules.md §3.4). A silenced speaker (seed 4.4) still nominates. Option
+        ``nomination_withdrawal=auto`` (MafiaRatings 7.5.2): a second nomination in his minute
+        replaces his first."""
         s = self.s
         by = self.valid_seat(e.by)
         if s.phase is Phase.LAST_WORD and s.speaker == by:
-            raise RuleError(Code.NOMINATION_IN_LAST_WORD, seat=by)  # RULES.md §12.15
+            raise RuleError(Code.NOMINATION_IN_LAST_WORD, seat=by)  # docs/rules.md §3.5
         self.expect_phase(e, Phase.SPEECH)
         if s.speaker != by:
             raise RuleError(Code.NOT_SPEAKER, seat=by, speaker=s.speaker)
@@ -337,7 +340,7 @@ class _Move:
     def withdraw_nomination(self, e: ev.WithdrawNomination) -> None:
         """MafiaRatings 7.5.1–7.5.2: in his own minute the speaker takes back his nomination
         («Я отзываю игрока № …»); refused where the club allows none (7.5.3; F24 has no such
-        clause, RULES.md §12.13)."""
+        clause: docs/rules.md §3.7)."""
         s = self.s
         by = self.valid_seat(e.by)
         if self.cfg.nomination_withdrawal is NominationWithdrawal.NONE:
@@ -355,7 +358,7 @@ class _Move:
         self.say(Kind.NOMINATION_WITHDRAWN, by=by, target=target, nominees=list(self.s.nominees))
 
     def end_speeches(self) -> None:
-        """Step 0 of RULES.md §4: is the vote held? If so, the main vote begins."""
+        """Is the vote held (docs/rules.md §4.1)? If so, the main vote begins."""
         held, why, seat = vote_plan(self.s)
         if not held:
             self.s.vote_over = True
@@ -424,9 +427,9 @@ class _Move:
 
     def maybe_close_round(self) -> None:
         """Unvoted hands go to the last nominee (F24 §4.4.8), so the round closes after the last
-        but one. The result is known early once a nominee cannot be caught (SC); from then on he
-        is the one leaving by this vote (F24 §1.4), so the end is checked at once as if he had
-        left — a removal later in the ballot no longer changes a result this vote decides
+        but one. The result is known early once a nominee cannot be caught (SC-determined); from
+        then on he is the one leaving by this vote (F24 §1.4), so the end is checked at once as if
+        he had left — a removal later in the ballot no longer changes a result this vote decides
         (F24 §7.9), exactly as one during his last word would not."""
         ballot = self.s.ballot
         assert ballot is not None
@@ -448,14 +451,15 @@ class _Move:
                     self.check_end(decisive=True)
 
     def resolve_round(self) -> None:
-        """Steps 3–4 of RULES.md §4 (F24 §4.4.11–4.4.12.3, seed 5.6, 5.9, F24 §7.11)."""
+        """The round's outcome (docs/rules.md §4.3–4.6): F24 §4.4.11–4.4.12.3, seed 5.6, 5.9,
+        F24 §7.11."""
         s = self.s
         ballot = s.ballot
         assert ballot is not None
         top = max(ballot.counts.values())
         leaders = [c for c in ballot.candidates if ballot.counts[c] == top]
         if len(leaders) == 1:
-            if not self.single_leader_leaves(leaders[0]):  # day 1, MafiaRatings 7.16.2
+            if not self.single_leader_leaves(leaders[0]):  # day 1, MafiaRatings 7.16.2–7.16.4
                 if self.cfg.first_day_vote is FirstDayVote.NO_BREAK:
                     self.nobody_leaves("first_day_no_break", leaders)  # no speech either
                     return
@@ -613,15 +617,15 @@ class _Move:
 
     def night_kill(self, e: ev.NightKill) -> None:
         """F24 §4.5.3–4.5.5: the judge records a kill or a miss. A seat no longer at the table
-        cannot be killed: a miss (RULES.md R5.5, SC on a night disqualification)."""
+        cannot be killed: a miss (SC-before-shooting)."""
         night = self.expect_step(e, NightStep.SHOOTING)
         target = None if e.target is None else self.valid_seat(e.target)
         self.record_shooting(night, target, "judge")
 
     def shots(self, e: ev.Shots) -> None:
         """F24 §4.5.4–4.5.5: a kill only if every black at the table shot the same seat; any
-        other pattern, or no shot, is a miss. Blacks may shoot a black (R5.5). The shot of a
-        black who has left (e.g. disqualified tonight) is ignored (SC, RULES.md R6.12)."""
+        other pattern, or no shot, is a miss. Blacks may shoot a black. The shot of a black who
+        has left (e.g. disqualified tonight) is ignored (SC-shot-ignored; docs/rules.md §5.1)."""
         night = self.expect_step(e, NightStep.SHOOTING)
         shooters: set[int] = set()
         targets: set[int | None] = set()
@@ -642,14 +646,14 @@ class _Move:
         blacks = {n for n in self.s.at_table if self.s.team_of(n) is Team.BLACK}
         everyone_shot = shooters == blacks if self.s.roles_known else bool(shooters)
         target = next(iter(targets)) if everyone_shot and len(targets) == 1 else None
-        # R5.4 (F24 §4.5.5): a black at the table left out of the shots did not shoot — a miss;
+        # F24 §4.5.5: a black at the table left out of the shots did not shoot — a miss;
         # the judge's notice names him (roles unknown: nobody can be named).
         self.record_shooting(night, target, "shots", silent=sorted(blacks - shooters))
 
     def record_shooting(self, night: Night, target: int | None, how: str,
                         silent: list[int] | None = None) -> None:
         """The shooting's outcome, private to the judge; ``silent`` (for ``/shots`` only): the
-        blacks at the table whose shot was not given (R5.4: they did not shoot)."""
+        blacks at the table whose shot was not given (F24 §4.5.5: they did not shoot)."""
         night.shot = True
         killed = target if target is not None and self.s.seat(target).at_table else None
         why = "kill" if killed else ("not_at_table" if target is not None else "miss")
@@ -665,7 +669,8 @@ class _Move:
         self.enter_night_step(NightStep.DON_CHECK)
 
     def checker(self, role: Role, code: Code) -> None:
-        """R5.8: a Don or Sheriff shot tonight still checks (he leaves at the end of the night)."""
+        """A Don or Sheriff shot tonight still checks: he leaves at the end of the night
+        (F24 §4.5.4; docs/rules.md §5.2)."""
         if not self.s.roles_known:
             return
         night = self.s.night
@@ -698,7 +703,7 @@ class _Move:
 
     def best_move_due(self) -> bool:
         """F24 §4.5.9, §7.10: only night 1's victim, not if 2+ left by the day-1 vote, not if he
-        was disqualified too (RULES.md §12.9)."""
+        was disqualified too (docs/rules.md §6.5)."""
         night = self.s.night
         if night is None or night.number != 1 or not self.cfg.best_move or night.killed is None:
             return False
@@ -754,7 +759,7 @@ class _Move:
         removed = sorted(n for n, d in s.departures()
                          if (d.phase, d.day) == ("night", night.number)
                          and d.cause in (Cause.FOULS, Cause.DISQUALIFICATION))
-        # SC, RULES.md §12.9: killed and removed the same night — told once, as both
+        # SC-killed-and-removed: killed and removed the same night — told once, as both
         victim = s.seat(night.killed) if night.killed is not None else None
         also = None if victim is None or not _no_last_word(victim) else (
             Cause.DISQUALIFICATION.value if victim.disqualified else Cause.FOULS.value)
@@ -857,7 +862,7 @@ class _Move:
                      short=len(s.at_table) <= 4, seconds=self.cfg.timers.short_speech)
             if (self.cfg.third_foul_cuts_current_speech and s.phase is Phase.SPEECH
                     and s.speaker == number):
-                seat.silence_pending = False  # SCENARIOS S02 variant: served now
+                seat.silence_pending = False  # the house rule of docs/rules.md §6.3: served now
                 s.seconds = 0
                 self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, day=s.day)
         elif count >= 4:
@@ -874,7 +879,8 @@ class _Move:
             self.remove(number, Cause.DISQUALIFICATION, code)
 
     def remove(self, number: int, cause: Cause, code: str) -> None:
-        """Seed 4.5 and 5.1–5.2 (F24 §6.5, §7.1–7.2, SC rulings in RULES.md R6.10–R6.12)."""
+        """Seed 4.5 and 5.1–5.2 (F24 §6.5, §7.1–7.2; with the committee's rulings,
+        docs/rules.md §7.1)."""
         s = self.s
         seat = s.seat(number)
         at_night = s.phase in (Phase.NIGHT, Phase.NIGHT_ZERO)
@@ -905,9 +911,9 @@ class _Move:
     def remove_leaver(self, number: int, cause: Cause, code: str) -> None:
         """A 4th or disqualifying foul for a player who has already left: by the vote, his last
         word running or waiting, or by tonight's kill. He is the one leaving (seed 5.1: no vote
-        is affected; SC: killed and disqualified → the next vote is held), so the penalty only
-        costs what is left of his last word (seed 4.5 «без последнего слова»; RULES.md §12.9:
-        the night victim gets none, the judge may decide otherwise). Announced once: "his last
+        is affected; SC-killed-and-removed: the next vote is held), so the penalty only costs
+        what is left of his last word (seed 4.5 «без последнего слова»; docs/rules.md §6.5: the
+        night victim gets none, the judge may decide otherwise). Announced once: "his last
         word ends" — he does not leave the game a second time; tonight's victim is announced in
         the morning, as killed and removed."""
         s = self.s
@@ -952,7 +958,7 @@ class _Move:
         if phase is Phase.NIGHT_ZERO:
             day, rule = 1, "5.1"
         elif phase is Phase.NIGHT:
-            day, rule = s.day + 1, "5.1"  # RULES.md R6.12: the next day's vote
+            day, rule = s.day + 1, "5.1"  # SC-before-shooting: the next day's vote
         elif phase is Phase.VOTING and s.ballot is not None and s.ballot.decided == number:
             return False  # seed 5.1–5.2: he is the one leaving by this vote; no vote is affected
         elif phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE) and not s.result_determined:
@@ -962,10 +968,10 @@ class _Move:
         else:
             day, rule = s.day, "5.1"  # before today's vote (or the morning last word)
         if day in s.vote_bans:
-            return False  # SC: several removals skip only one (the nearest) vote
+            return False  # SC-one-vote: several removals skip only one (the nearest) vote
         s.vote_bans[day] = (rule, number)
         # the cause the judge gave: a 4th foul, or a disqualification with its item (its reason
-        # stays hidden at night, R6.12)
+        # stays hidden at night, SC-night-wording)
         departure = s.seat(number).departure
         cause = departure.cause.value if departure else Cause.DISQUALIFICATION.value
         reason = departure.reason if departure and phase not in (Phase.NIGHT, Phase.NIGHT_ZERO) else None
@@ -1038,11 +1044,11 @@ class _Move:
             s.night.departures += 1
         else:
             s.day_departures += 1
-        s.quiet_nights = 0  # seed 5.8: any departure resets the draw window (RULES.md §12.2)
+        s.quiet_nights = 0  # seed 5.8: any departure resets the draw window (docs/rules.md §8.3)
         s.quiet_days = 0
 
     def check_end(self, decisive: bool) -> None:
-        """F24 §1.4 (E1, E2): red wins when no black is at the table, black when blacks ≥ reds;
+        """F24 §1.4: red wins when no black is at the table, black when blacks ≥ reds;
         nobody left at the table (MafiaRatings 7.21.2, the whole table raised): a draw.
 
         The players a running vote has decided leave by it (F24 §1.4: the moment of the vote is
@@ -1051,7 +1057,7 @@ class _Move:
         announced after the last words (F24 §7.9); so is a result that a removal brings about
         while a last word is still due — the decided nominee's, a vote leaver's, or tonight's
         victim's ("the leaving player always has the right to his last word"). Otherwise a
-        removal's result is immediate (RULES.md §12.18)."""
+        removal's result is immediate (docs/rules.md §8.1)."""
         s = self.s
         if s.result is not None:
             return
@@ -1079,8 +1085,9 @@ class _Move:
             self.game_over(winner, why)
 
     def leaving_by_vote(self) -> list[int]:
-        """The nominee the running vote has decided (SC: nobody can catch him) and who is still
-        at the table: he leaves by this vote once its ballot is finished (F24 §1.4, seed 5.2)."""
+        """The nominee the running vote has decided (SC-determined: nobody can catch him) and who
+        is still at the table: he leaves by this vote once its ballot is finished (F24 §1.4,
+        seed 5.2)."""
         s = self.s
         ballot = s.ballot
         if s.phase is Phase.VOTING and ballot is not None and ballot.decided is not None \
@@ -1131,7 +1138,7 @@ class VotePlan(NamedTuple):
 
 
 def vote_plan(state: GameState) -> VotePlan:
-    """Is today's vote held? A :class:`VotePlan` (RULES.md §4 step 0), ``why`` not:
+    """Is today's vote held? A :class:`VotePlan` (docs/rules.md §4.1), ``why`` not:
 
     * ``"5.1"`` / ``"5.2"`` — cancelled by a removal (seed 5.1, 5.2; ``seat`` is the removed one);
     * ``"no_nominees"``; ``"first_day_no_vote"`` (option); ``"4.4.10"`` — a single nominee on
@@ -1148,7 +1155,7 @@ def vote_plan(state: GameState) -> VotePlan:
         if rule is FirstDayVote.NO_VOTE:
             return VotePlan(False, "first_day_no_vote")
         if len(nominees) == 1 and rule is not FirstDayVote.NORMAL:
-            return VotePlan(False, "4.4.10")  # F24 §4.4.10; MafiaRatings 7.16.1–7.16.2
+            return VotePlan(False, "4.4.10")  # F24 §4.4.10; MafiaRatings 7.16.1, 7.16.3, 7.16.4
     return VotePlan(True)
 
 
@@ -1173,7 +1180,7 @@ def result_required(state: GameState) -> bool:
 
 def _no_last_word(seat: Seat) -> bool:
     """Seed 4.5 (F24 §6.5): a 4th or disqualifying foul → «без последнего слова», also for a
-    player who had already left by the vote or the night's kill (RULES.md §12.9)."""
+    player who had already left by the vote or the night's kill (docs/rules.md §6.5)."""
     return seat.disqualified or len(seat.fouls) >= 4
 
 

@@ -13,7 +13,7 @@ class Code(str, enum.Enum):
     NO_SUCH_SEAT = "no_such_seat"  # params: seat
     NOT_AT_TABLE = "not_at_table"  # params: seat
     NOT_SPEAKER = "not_speaker"  # params: seat, speaker
-    ALREADY_NOMINATED = "already_nominated"  # params: seat (R3.5)
+    ALREADY_NOMINATED = "already_nominated"  # params: seat (F24 §4.4.2–4.4.4; docs/rules.md §3.3)
     NOMINATION_USED = "nomination_used"  # params: seat, target (F24 §4.4.3)
     SELF_NOMINATION = "self_nomination"  # params: seat
     NOMINATION_IN_LAST_WORD = "nomination_in_last_word"  # params: seat

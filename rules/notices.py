@@ -26,7 +26,7 @@ class Kind(str, enum.Enum):
     NIGHT_RESULT = "night_result"  # night, killed (seat or None for a miss), removed (seats removed
     #                                 that night on a 4th or disqualifying foul, seed 4.5),
     #                                 killed_removed ("disqualification" | "fouls" | None: the
-    #                                 victim removed the same night too, RULES.md §12.9)
+    #                                 victim removed the same night too, SC-killed-and-removed)
     LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
     SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why

@@ -4,15 +4,15 @@ says why not (in the spirit of python-chess's ``legal_moves`` and pokerkit's ``c
 * :func:`expected` — what the rules expect now, as one of the :data:`Expected` steps (a speech
   and its length, a nominee's vote and the hands left, the shooting …).
 * :func:`current_turn` — who speaks now, for how long, and why (F24 §4.3.1, §4.4.12, §4.4.13).
-* :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (a :class:`VotePlan`).
+* :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (a :class:`VotePlan`, docs/rules.md §4.1).
 * :func:`nominable`, :func:`can_nominate` — whom a speaker may nominate (F24 §4.4.2–4.4.3).
 * :func:`can_vote` — may a seat raise a hand in the running round or the raise vote (seed 4.1.8).
-* :func:`checker` — the seat that checks in the night's Don or Sheriff step (R5.8).
+* :func:`checker` — the seat that checks in the night's Don or Sheriff step (docs/rules.md §5.2).
 * :func:`can_penalize` — may a seat be given a penalty now.
 * :func:`result_required` — with roles unknown, must the judge declare the result (F24 §1.4)?
 * :func:`out_of_turn_reason` — the penalty for speaking out of one's minute now (seed 4.1.1 by
   day, seed 4.2.6 at night); :data:`LEFT_TABLE` — leaving the table (seed 4.2.1).
-* :func:`deal` — ten cards at random (R1.1); :data:`BEST_MOVE_MAX` — the best move's seats.
+* :func:`deal` — ten cards at random (F24 §1.1); :data:`BEST_MOVE_MAX` — the best move's seats.
 
 :func:`next_action` is the same as :func:`expected`, flattened into a kind and a dict, for code
 that only needs a name (a generic test loop, a catalog key).
@@ -56,7 +56,7 @@ class Turn:
 
 @dataclass(frozen=True)
 class Setup:
-    """The judge enters the names and the cards, then starts the game (R1.1)."""
+    """The judge enters the names and the cards, then starts the game (F24 §1.1)."""
 
     kind: ClassVar[str] = "start"
 
@@ -271,7 +271,7 @@ def shooters(state: GameState) -> list[int]:
 
 
 def checker(state: GameState) -> int | None:
-    """The seat that checks in the night's Don or Sheriff step, if he may (R5.8: one shot
+    """The seat that checks in the night's Don or Sheriff step, if he may (docs/rules.md §5.2: one shot
     tonight still checks; one who has left does not — the step runs all the same); ``None``
     otherwise, or with roles unknown."""
     step = expected(state)
@@ -300,7 +300,7 @@ def out_of_turn_reason(state: GameState) -> str:
 
 def deal(rng: Any) -> tuple[str, ...]:
     """Ten cards dealt at random with ``rng`` (a :class:`random.Random`): 7 red with one
-    Sheriff, 3 black with one Don (R1.1), as :class:`rules.SetRoles` takes them."""
+    Sheriff, 3 black with one Don (F24 §1.1), as :class:`rules.SetRoles` takes them."""
     cards = [role.value for role, count in ROLE_COUNTS.items() for _ in range(count)]
     rng.shuffle(cards)
     return tuple(cards)

@@ -1,7 +1,7 @@
 """The game state: plain dataclasses that :func:`rules.apply` copies and never shares.
 
-Numbering (RULES.md §2): night 0 is the договорка; day k is followed by night k. ``GameState.day``
-is the current day, or during night k the number k.
+Numbering (docs/rules.md §2.2): night 0 is the договорка; day k is followed by night k.
+``GameState.day`` is the current day, or during night k the number k.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .config import RulesConfig
 
-SEATS = tuple(range(1, 11))  # R1.1: exactly ten seats
+SEATS = tuple(range(1, 11))  # F24 §1.1: exactly ten seats
 
 
 class Team(str, enum.Enum):
@@ -104,7 +104,7 @@ class Ballot:
     counts: dict[int, int] = field(default_factory=dict)
     voters: list[int] = field(default_factory=list)  # seats known to have voted this round
     index: int = 0  # the nominee being voted now
-    decided: int | None = None  # the nominee who can no longer be caught (SC: result determined)
+    decided: int | None = None  # the nominee who can no longer be caught (SC-determined)
     choices: dict[int, int] = field(default_factory=dict)  # voter -> nominee, where the voters are named
 
     def clone(self) -> "Ballot":
@@ -177,7 +177,7 @@ class GameState:
     last_words: list[int] = field(default_factory=list)  # queue; head speaks now
     last_word_why: str = ""
     vote_bans: dict[int, tuple[str, int]] = field(default_factory=dict)  # day -> (rule, seat)
-    result_determined: bool = False  # today's vote result is known (SC; seed 5.2)
+    result_determined: bool = False  # today's vote result is known (SC-determined; seed 5.2)
     vote_over: bool = False  # today's vote is over (or not held)
     day_departures: int = 0  # departures of any kind today
     nights: list[Night] = field(default_factory=list)

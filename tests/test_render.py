@@ -759,6 +759,23 @@ def test_each_preset_cites_its_own_numbers(preset: str, cited: str) -> None:
     assert ("ФСМ 2024, §4.4.8" if preset == "fsm2024" else "ФИИМ 2024, §4.4.8") in (notice_text(derived, RU) or "")
 
 
+@pytest.mark.parametrize("preset", ["seed", "fiim2024", "fsm2024"])
+def test_an_option_taken_from_another_rule_set_cites_that_set(preset: str) -> None:
+    """Three tied of nine not raised is F24 §7.11 under every preset that plays it: the FSM text
+    has no such clause, so fsm2024 with ``raise_3_of_9=false`` cites FIIM, never «ФСМ 2024,
+    §7.11». The draw after the third quiet day is seed 5.8 (docs/rules.md §8.3); under a 2024
+    preset with ``draw_declared=after_third_day`` it is the club edition's, not F24/S24 §7.7
+    (three nights)."""
+    no_raise = Notice(Kind.NOBODY_LEAVES, {"why": "3_of_9", "seats": [3, 5, 7], "rules": preset})
+    assert (notice_text(no_raise, RU) or "").endswith("(ФИИМ 2024, §7.11).")
+    assert (notice_text(no_raise, EN) or "").endswith("(FIIM 2024, §7.11).")
+    draw = Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None, "draw_rule": "after_third_day",
+                                   "nights": 3, "rules": preset})
+    cited = "5.8" if preset == "seed" else "редакция клуба, 5.8"
+    assert f"подряд, начиная с «ночи», никто не покидал игру ({cited})." in (notice_text(draw, RU) or "")
+    assert ("§7.7" not in (notice_text(draw, EN) or "")) and ("5.8)." in (notice_text(draw, EN) or ""))
+
+
 def test_no_unraised_hands_line_when_no_hands_were_left() -> None:
     """F24 §4.4.8 speaks of hands not raised; with none left the last nominee just has 0."""
     none_left = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 0, "derived": True})

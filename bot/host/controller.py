@@ -971,11 +971,11 @@ class HostController:
         await self._maybe_start(table)
 
     def _ready(self, table: Table) -> bool:
-        """Ten players who can all be written to privately (R1.1)."""
+        """Ten players who can all be written to privately (F24 §1.1)."""
         return table.status is TableStatus.LOBBY and table.full and all(p.get("reachable") for p in table.players)
 
     async def _maybe_start(self, table: Table) -> None:
-        """A ready table: the deal and night 0 (R1.1)."""
+        """A ready table: the deal and night 0 (F24 §1.1, §4.2)."""
         if self._ready(table):
             await self._start(table)
 
@@ -1003,7 +1003,7 @@ class HostController:
         names = {seat: (table.player(user) or {}).get("name", "") for seat, user in seats.items()}
         title = table.flags.title
 
-        async def cards(dealt: Outcome) -> list[OutboxItem]:  # R1.1: each card in private
+        async def cards(dealt: Outcome) -> list[OutboxItem]:  # F24 §1.1: each card in private
             return [ob.post(user, vw.role_card(dealt.state, seat, title,
                                                await self._player_cat(table, user)), private=True)
                     for seat, user in seats.items()]

@@ -213,7 +213,7 @@ def role_seat(state: rules.GameState, role: Role) -> int | None:
 def prompted(state: rules.GameState, step: Step) -> list[int]:
     """The seats asked something in private in this step: the blacks at the table to shoot
     (:func:`rules.shooters`), the Don or the Sheriff to check if he may (:func:`rules.checker`,
-    R5.8: one shot tonight still checks — the step runs its full length all the same), the
+    docs/rules.md §5.2: one shot tonight still checks — the step runs its full length all the same), the
     night's victim for his best move (F24 §4.5.9)."""
     if step.kind is StepKind.SHOOTING:
         return rules.shooters(state)

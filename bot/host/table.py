@@ -13,7 +13,7 @@ from .options import TableSpec
 from .port import TableFlags
 from .steps import NIGHT_STEPS, Plan, Step
 
-TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
+TABLE_SIZE = len(rules.SEATS)  # F24 §1.1: exactly ten players
 LEFT_TABLE = rules.LEFT_TABLE  # seed 4.2.1: leaving the table (a disqualifying foul)
 
 

@@ -215,7 +215,7 @@ def prompt(step: Step, state: rules.GameState, seat: int, table: int, cat: Catal
 
 
 def role_card(state: rules.GameState, seat: int, group_title: str, cat: Catalog) -> str:
-    """A player's card, in private (R1.1): his seat and role; a black also learns the other
+    """A player's card, in private (F24 §1.1): his seat and role; a black also learns the other
     blacks (F24 §4.2: they meet in night 0)."""
     role = state.seat(seat).role
     assert role is not None

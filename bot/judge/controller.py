@@ -428,7 +428,7 @@ class JudgeController:
                      previous: Outcome | None, names: dict[int, str] | None = None,
                      roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
         """A new game in ``home``: an unfinished one is set aside by its own judge only (it is
-        recorded as abandoned); the table's chat stays where it was; ``roles`` (R1.1), if given,
+        recorded as abandoned); the table's chat stays where it was; ``roles`` (F24 §1.1), if given,
         are entered at once, before anything is sent. The news goes to the judge and the table;
         the caller shows the panel."""
         cat = await self._cat(home)

@@ -36,7 +36,7 @@ KILL = "k"  # :<seat>|-  (F24 §4.5.3–4.5.5)
 DON = "dc"  # :<seat>  (F24 §4.5.6)
 SHERIFF = "sc"  # :<seat>  (F24 §4.5.7)
 BEST_MOVE = "bmok"  # :<s.s.s>  (F24 §4.5.9)
-ROLES = "rs"  # :<don.m.m.sheriff>|-  (R1.1)
+ROLES = "rs"  # :<don.m.m.sheriff>|-  (F24 §1.1)
 RESULT = "dr"  # :red|black|draw  (roles unknown)
 EVENT_ACTIONS = frozenset({NEXT, START, NOMINATE, PENALTY, WITHDRAW, VOTE, RAISE, KILL, DON,
                            SHERIFF, BEST_MOVE, ROLES, RESULT})
@@ -177,7 +177,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
             if b.revision > 0:
                 rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
             return cat.text("judge-setup-hint"), rows
-        case rules.NightZero():  # the roles may still be entered (R1.1)
+        case rules.NightZero():  # the roles may still be entered (F24 §1.1)
             rows.append((b.button(cat.text("judge-btn-morning"), NEXT),))
             if not state.roles_known:
                 rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
@@ -345,7 +345,7 @@ def _joined(seats: Sequence[int]) -> str:
 
 
 def _roles(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
-    """R1.1: the Don, two mafia, the Sheriff (the rest civilians), picked seat by seat; the
+    """F24 §1.1: the Don, two mafia, the Sheriff (the rest civilians), picked seat by seat; the
     choices so far ride in the callback data. Entered here, in private, and never shown in a
     group before the end."""
     cat = b.cat

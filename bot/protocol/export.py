@@ -1,13 +1,12 @@
 """JSON exports of a finished game: the MafiaRatings game layout and our own full protocol.
 
-:func:`to_mafiaratings` writes the layout that :mod:`rules.records.mafiaratings` reads
-(``shared/games/README.md``; the site's ``include/game.php`` ``Game::api_help``):
-``players[i]`` is seat i+1 with ``name``, ``role``, ``death {round, type, time}``,
-``nominating``, ``voting`` (a seat, or a list with the vote of each tie round, ending with the
-kill-all answer when the voters of the raise vote are known), ``warnings`` (MafiaRatings' word for
-fouls) with the game time of each, ``shooting``, ``don`` / ``sheriff`` (the round this player was
-checked in) and ``legacy`` (the best move); ``rules`` is the 13-option code, ``winner`` civ / maf /
-tie, ``features`` the letters of what the record holds.
+:func:`to_mafiaratings` writes the layout that :mod:`rules.records.mafiaratings` reads (the site's
+``include/game.php`` ``Game::api_help``): ``players[i]`` is seat i+1 with ``name``, ``role``,
+``death {round, type, time}``, ``nominating``, ``voting`` (a seat, or a list with the vote of each
+tie round, ending with the kill-all answer when the voters of the raise vote are known),
+``warnings`` (MafiaRatings' word for fouls) with the game time of each, ``shooting``, ``don`` /
+``sheriff`` (the round this player was checked in) and ``legacy`` (the best move); ``rules`` is the
+13-option code, ``winner`` civ / maf / tie, ``features`` the letters of what the record holds.
 
 Numbering: our day k is followed by night k (night 0 is the договорка); MafiaRatings' round r is
 night r plus day r+1, so day k lives in round k-1 and night k in round k.
@@ -462,7 +461,7 @@ def penalties(record: GameRecord) -> list[dict[str, Any]]:
     F24 §8.2.4–8.2.5): ``{"seat", "reason", "severity", "when", "after"}``, where ``when`` is
     the moment (``rules.records.model.Moment`` fields) and ``after`` says whether it came after
     the seat had left (``"leaving"``: in or before his last word, or to tonight's victim —
-    seed 4.5, RULES.md §12.9) or after the result (``"result"``, F24 §7.9), else ``None``."""
+    seed 4.5, docs/rules.md §6.5) or after the result (``"result"``, F24 §7.9), else ``None``."""
     items: list[tuple[PenaltyRecord, str | None]] = []
     for seat in rules.SEATS:
         late = record.late_removals.get(seat)

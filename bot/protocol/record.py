@@ -145,7 +145,7 @@ class GameRecord:
     warnings: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
     removals: dict[int, PenaltyRecord] = field(default_factory=dict)  # the removing penalty
     # a 4th or disqualifying foul given after leaving by the vote or the kill: in or before one's
-    # last word, or to tonight's victim (seed 4.5; SC, RULES.md §12.9)
+    # last word, or to tonight's victim (seed 4.5; SC-killed-and-removed; docs/rules.md §6.5)
     late_removals: dict[int, PenaltyRecord] = field(default_factory=dict)
     # penalties once the result is fixed or the game over: recorded, the result stands (F24 §7.9)
     after_result: list[PenaltyRecord] = field(default_factory=list)

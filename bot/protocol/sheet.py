@@ -1,6 +1,6 @@
 """The score sheet of a finished game as a PNG, drawn with matplotlib (Agg, DejaVu Sans).
 
-What a judge's paper protocol holds (F24 §8; RULES.md §2 numbering: day k, then night k):
+What a judge's paper protocol holds (F24 §8; docs/rules.md §2.2 numbering: day k, then night k):
 
 * a header: the game's number, date, rules preset and the club's options that differ from it,
   and the result (F24 §1.4, §7.7, seed 4.3);
@@ -257,8 +257,8 @@ def _left_text(record: GameRecord, seat: int, cat: Catalog) -> Span:
 
 def _late_penalties(record: GameRecord, seat: int, cat: Catalog) -> list[Span]:
     """What ``seat`` was penalised with after leaving by the vote or the kill (a 4th foul or a
-    disqualification in or before his last word, or as tonight's victim: seed 4.5, RULES.md
-    §12.9) and after the result was fixed or the game over (F24 §7.9): recorded, in red."""
+    disqualification in or before his last word, or as tonight's victim: seed 4.5, docs/rules.md
+    §6.5) and after the result was fixed or the game over (F24 §7.9): recorded, in red."""
     items: list[tuple[str, PenaltyRecord]] = []
     late = record.late_removals.get(seat)
     if late is not None:

@@ -1,6 +1,6 @@
 """MafiaRatings game records (mafiaratings.com) → :class:`~.model.Imported`.
 
-Field meanings (``include/game.php`` ``Game::api_help``; ``shared/games/README.md``):
+Field meanings (``include/game.php`` ``Game::api_help``):
 ``players[i]`` is seat i+1; ``role`` civ (default) / maf / sheriff / don; ``winner`` civ / maf /
 tie. Round 0 is night 0 plus the first day; round r ≥ 1 is night r plus day r+1 (our numbering).
 ``nominating[r]`` is the seat nominated on round r's day; ``voting[r]`` a seat, or a list with
@@ -240,8 +240,8 @@ class _Reader:
         own last word over his kill or vote (js/src/game.js ``gamePlayerWarning``,
         ``gamePlayerKickOut`` … set ``death`` whatever it was), but he had left already: a
         removal at his own morning last word is the night's kill (round r: night r), one at his
-        own last word after the vote is the vote (seed 4.5 and SC: the earlier departure
-        stands; the removal is still fed, at that moment)."""
+        own last word after the vote is the vote (seed 4.5, 5.1 and SC-killed-and-removed: the
+        earlier departure stands; the removal is still fed, at that moment)."""
         death = self.deaths[seat]
         if death is None:
             return None

@@ -6,7 +6,7 @@ moment each was given) plus an :class:`Outcome` (what the record says came of it
 left when and why, which votes a removal cancelled). :mod:`.driver` feeds the facts to the
 engine; :mod:`.replay` compares the engine's outcome with the recorded one.
 
-Numbering is the project's (RULES.md §2): day k is followed by night k; night 0 is the
+Numbering is the project's (docs/rules.md §2.2): day k is followed by night k; night 0 is the
 договорка. Ballot rounds are the engine's: 0 is the main vote, 1 the first revote (F24 §4.4.12).
 """
 
@@ -222,7 +222,7 @@ def recorded_cancelled_votes(
 
 
 def check_roles(roles: tuple[str, ...], field: str) -> None:
-    """R1.1: seven red (one Sheriff) and three black (one Don). A record dealing other cards
+    """F24 §1.1: seven red (one Sheriff) and three black (one Don). A record dealing other cards
     cannot be replayed."""
     counts = {role: roles.count(role) for role in ("don", "mafia", "sheriff", "civilian")}
     if len(roles) != 10 or counts != {"don": 1, "mafia": 2, "sheriff": 1, "civilian": 6}:

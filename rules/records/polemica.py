@@ -1,11 +1,11 @@
 """Polemica v4 match records (polemicagame.com) → :class:`~.model.Imported`.
 
-Field meanings as in ``shared/games/README.md`` (from the ``polemica-library`` model classes and
-``GameUtils.kt``): ``role`` 0 don, 1 mafia, 2 civilian, 3 sheriff; ``result`` 0 red, 1 black;
-``votes[]`` with ``num`` 0 = nomination, 1 = main vote, 2… = revotes, no ``num`` = a "yes" in the
-raise vote (``candidate: 1`` means yes); ``shots[]`` one per black shooter per night; ``checks[]``
-with ``role`` 0 (Don) or 3 (Sheriff); ``players[].fouls[]`` with the stage they were given at;
-``players[].disqual`` the stage of a removal.
+Field meanings (from the ``polemica-library`` model classes and ``GameUtils.kt``): ``role`` 0 don,
+1 mafia, 2 civilian, 3 sheriff; ``result`` 0 red, 1 black; ``votes[]`` with ``num`` 0 = nomination,
+1 = main vote, 2… = revotes, no ``num`` = a "yes" in the raise vote (``candidate: 1`` means yes);
+``shots[]`` one per black shooter per night; ``checks[]`` with ``role`` 0 (Don) or 3 (Sheriff);
+``players[].fouls[]`` with the stage they were given at; ``players[].disqual`` the stage of a
+removal.
 
 The game is replayed under FIIM 2024 rules (both sites follow them; the draw is declared at the
 end of the third quiet night, F24 §7.7) plus the options the record carries: ``zeroVoting``
@@ -359,7 +359,7 @@ def read_outcome(record: dict[str, Any], config: RulesConfig, roles: dict[int, s
             if victim is not None and victim not in out and len(night.shots) >= len(blacks):
                 out[victim] = RecordedDeparture(victim, k, "night", "kill")
         for seat, moment, cause in night_removals:  # a victim removed the same night: the kill
-            if seat not in out:  # stands (SC ruling, RULES.md §12.9)
+            if seat not in out:  # stands (SC-killed-and-removed)
                 out[seat] = RecordedDeparture(seat, k, "night", cause)
     skip: set[int] = set()  # a partial record's unfinished day cannot show a cancelled vote
     if not complete and isinstance(stage, dict) and stage.get("type") not in NIGHT_STAGES:

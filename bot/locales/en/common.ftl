@@ -216,7 +216,9 @@ novote-first_day_no_break = on the first day the vote's leader stays at the tabl
 novote-first_day_self_break = on the first day the vote's leader leaves only by their own vote against themselves (club rule)
 
 ## Rule citations: each preset cites its own numbers ($rules is the game's preset).
-# The seed's items (seed-rules.ru.txt) under seed; where the seed is silent, FIIM 2024.
+# The seed's items under seed; where the seed is silent, FIIM 2024 (docs/rules.md §1). A rule an
+# option takes from another rule set cites that set: seed 5.8's draw under the 2024 presets is the
+# club edition's, F24 §7.11 under fsm2024 is FIIM's (FSM's text has no such clause).
 cite-4_3 = { $rules ->
     [fiim2024] FIIM 2024, §6.8
     [fsm2024] FSM 2024, §6.8
@@ -258,8 +260,8 @@ cite-5_7 = { $rules ->
    *[other] 5.7
  }
 cite-5_8 = { $rules ->
-    [fiim2024] FIIM 2024, §7.7
-    [fsm2024] FSM 2024, §7.7
+    [fiim2024] club edition, 5.8
+    [fsm2024] club edition, 5.8
    *[other] 5.8
  }
 cite-5_9 = { $rules ->
@@ -299,7 +301,4 @@ cite-7_9 = { $rules ->
     [fsm2024] FSM 2024, §7.9
    *[other] FIIM 2024, §7.9
  }
-cite-7_11 = { $rules ->
-    [fsm2024] FSM 2024, §7.11
-   *[other] FIIM 2024, §7.11
- }
+cite-7_11 = FIIM 2024, §7.11
