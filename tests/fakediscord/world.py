@@ -163,6 +163,7 @@ class FakeDiscord:
         self.overwrites: dict[tuple[int, int], dict[str, Any]] = {}  # (channel, member) -> overwrite
         self.can_overwrite = True  # Manage Permissions in the channel
         self.interactions: dict[str, Interaction] = {}  # token -> the interaction
+        self.answered: dict[int, Reply] = {}  # interaction id -> its response (the callback)
         self.errors: list[str] = []  # requests the fake could not serve (a test should fail)
         self.clock: Callable[[], float] = time.time
 
@@ -415,8 +416,10 @@ class FakeDiscord:
             kind = int(body["type"])
             flags = int(data.get("flags") or 0)
             names = {4: "message", 5: "thinking", 6: "defer_update", 7: "update"}
-            self.replies.append(Reply(found.id, found.user, data.get("content") or "",
-                                      bool(flags & EPHEMERAL), names.get(kind, str(kind)), self.clock()))
+            reply = Reply(found.id, found.user, data.get("content") or "", bool(flags & EPHEMERAL),
+                          names.get(kind, str(kind)), self.clock())
+            self.replies.append(reply)
+            self.answered[found.id] = reply
             result: dict[str, Any] = {"interaction": {
                 "id": str(found.id), "type": 2, "response_message_loading": kind == 5,
                 "response_message_ephemeral": bool(flags & EPHEMERAL)}, "resource": {"type": kind}}

@@ -40,7 +40,7 @@ import rules
 from fakebot import FakeChat, FakeUser
 
 from .rig import BotProcess, KillFake, Seen, bot_env, expected_ends, quiet, read_games, read_outbox
-from .sequences import compare_announcements
+from .sequences import Said, compare_announcements
 
 DEFAULT_SCALE = 0.03  # real seconds per timer second: a 60 s speech runs 1.8 s
 TIMER_TOLERANCE = 0.6  # s: how far from its expected end a resumed timer may end
@@ -329,12 +329,6 @@ class Reference:
     group_texts: list[str]
     judge_texts: list[str]
     outbox_texts: list[list[tuple[str, str]]]
-
-
-@dataclass(frozen=True)
-class Said:
-    text: str
-    life: int
 
 
 GAME_NO = re.compile(r"(?i)\b(игр[аеуы]) №\s?\d+")

@@ -1,0 +1,276 @@
+"""The platforms the kill rig drives, as its simulated users see them.
+
+* :class:`KillDiscord` — the fake Discord over the wire (``tests/fakediscord``) as a
+  :class:`~killrig.rig.Platform`: ``python -m bot discord`` against it, every message the bot
+  posts or edits noted with its life (:attr:`KillDiscord.seen`), a life ready once it has
+  identified on the gateway (its setup — the store, host mode's resume, the outbox's drain — ran
+  before);
+* :class:`TelegramClient`, :class:`DiscordClient` — one platform as the host-mode players' client
+  shows it, in their words (:mod:`killrig.host`): add a table's people, read the group's messages and their buttons,
+  press a button (again), run a command, the group's announcements. A press on Telegram waits at
+  Telegram while the bot is down and is delivered after the restart; on Discord an interaction
+  sent to a session that dies is lost (:meth:`DiscordClient.lost`), as a real one is, and the
+  player presses again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, TypeVar
+
+import discord
+
+from fakebot import FakeChat, FakeMessage, FakeUser
+from fakediscord import FakeDiscord, FakeDiscordServer
+from fakediscord import FakeMessage as DiscordMessage
+
+from .rig import KillFake, Seen
+
+T = TypeVar("T")
+
+# What the host needs in a table's channel: post, attach, time out, mute by overwrite, delete.
+HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
+                                  moderate_members=True, manage_roles=True, manage_messages=True)
+_COUNTDOWN = re.compile(r"<t:\d+:([A-Za-z])>")
+
+
+class RecordingDiscord(FakeDiscord):
+    """The fake Discord's world, noting each message the bot posts or edits as :class:`Seen`
+    (method ``send`` or ``edit``), tagged with the life of the bot that made it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.life = 0
+        self.seen: list[Seen] = []
+
+    def posted(self, message: DiscordMessage, how: str) -> None:
+        self.seen.append(Seen(how, message.channel_id, time.time(), message.id, message.text,
+                              list(message.buttons), {}, self.life))
+
+
+class KillDiscord(FakeDiscordServer):
+    """The fake Discord served on 127.0.0.1, as the rig drives it."""
+
+    command = "discord"
+    fake: RecordingDiscord
+
+    def __init__(self) -> None:
+        super().__init__(RecordingDiscord())
+
+    @property
+    def life(self) -> int:
+        return self.fake.life
+
+    @life.setter
+    def life(self, value: int) -> None:
+        self.fake.life = value
+
+    @property
+    def seen(self) -> list[Seen]:
+        return self.fake.seen
+
+    def platform_env(self) -> dict[str, str]:
+        return {"MAFIA_REFEREE_DISCORD_TOKEN": self.fake.token,
+                "MAFIA_REFEREE_DISCORD_BASE_URL": self.base_url}
+
+    def ready_mark(self) -> int:
+        return self.identified
+
+    def ready_since(self, mark: int) -> bool:
+        return self.identified > mark and self.connected
+
+    def activity(self) -> int:
+        return len(self.fake.calls)
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0,
+                       what: str | None = None) -> T:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if loop.time() > deadline:
+                raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
+            await asyncio.sleep(0.02)
+
+    def seen_in(self, chat: int, *methods: str) -> Iterator[Seen]:
+        for item in self.fake.seen:
+            if item.chat == chat and (not methods or item.method in methods):
+                yield item
+
+
+# --- the players' view of a platform -----------------------------------------------------------------
+
+class TelegramClient:
+    """Telegram's fake Bot API in the players' words: a table is a group, a press a callback
+    query (it waits at Telegram while the bot is down)."""
+
+    name = "telegram"
+    send = "sendmessage"
+
+    def __init__(self, fake: KillFake) -> None:
+        self.fake = fake
+
+    def add_table(self, n: int, names: tuple[str, ...]) -> tuple[FakeUser, list[FakeUser], FakeChat]:
+        host = self.fake.add_user(f"Ведущий{n}", f"host{n}", started=True)
+        players = [self.fake.add_user(name, f"t{n}p{i}", started=True) for i, name in enumerate(names, 1)]
+        return host, players, self.fake.add_group(f"Клуб {n}", creator=host, members=players)
+
+    def chat_key(self, group: FakeChat) -> str:
+        return f"tg:{group.id}"
+
+    def user_key(self, user: FakeUser) -> str:
+        return f"tg:{user.id}"
+
+    def chat_id(self, group: FakeChat) -> int:
+        return int(group.id)
+
+    def messages(self, group: FakeChat) -> list[FakeMessage]:
+        return self.fake.sent(group)
+
+    def message(self, group: FakeChat, message_id: int) -> FakeMessage:
+        return self.fake.message(group, message_id)
+
+    @staticmethod
+    def message_id(message: FakeMessage) -> int:
+        return int(message.message_id)
+
+    @staticmethod
+    def texts(message: FakeMessage) -> list[str]:
+        return [t or "" for t in message.texts]
+
+    @staticmethod
+    def labels(message: FakeMessage) -> list[str]:
+        return [str(b.get("text", "")) for b in message.buttons]
+
+    @staticmethod
+    def deleted(message: FakeMessage) -> bool:
+        return bool(message.deleted)
+
+    async def press(self, user: FakeUser, group: FakeChat, message: FakeMessage, label: str) -> Any:
+        data = message.callback_data(label)
+        return (self.fake.user_presses(user, message, data), user, message, data)
+
+    async def again(self, press: Any) -> Any:
+        _, user, message, data = press
+        return (self.fake.user_presses(user, message, data, strict=False), user, message, data)
+
+    def answer(self, press: Any) -> str | None:
+        found = self.fake.answers.get(press[0])
+        return None if found is None else (found[1] or "")
+
+    def lost(self, press: Any) -> bool:
+        return False  # an update waits at Telegram until the bot polls again
+
+    async def command(self, user: FakeUser, group: FakeChat, name: str, args: str) -> None:
+        self.fake.user_sends(user, group, f"/{name} {args}".strip())
+
+    @staticmethod
+    def normal(text: str | None) -> str:
+        return text or ""
+
+
+@dataclass
+class Pressed:
+    """A button press sent over Discord's gateway."""
+
+    user: dict[str, Any]
+    message: int
+    custom_id: str
+    interaction: int
+    session: str | None  # the gateway session it went to (None: no session, lost)
+
+
+class DiscordClient:
+    """The fake Discord in the players' words: a table is a text channel of the one server,
+    a press an INTERACTION_CREATE (lost if its session dies before the bot answers it)."""
+
+    name = "discord"
+    send = "send"
+
+    def __init__(self, fake: KillDiscord) -> None:
+        self.fake = fake
+        self.world = fake.fake
+
+    def add_table(self, n: int, names: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+        host = self.world.add_user(f"Ведущий{n}")
+        players = [self.world.add_user(name) for name in names]
+        channel = self.world.snowflake()
+        self.world.add_channel(channel, f"table-{n}")
+        return host, players, channel
+
+    def chat_key(self, group: int) -> str:
+        return f"dc:{group}"
+
+    def user_key(self, user: dict[str, Any]) -> str:
+        return f"dc:{user['id']}"
+
+    def chat_id(self, group: int) -> int:
+        return group
+
+    def messages(self, group: int) -> list[DiscordMessage]:
+        return self.world.in_channel(group)
+
+    def message(self, group: int, message_id: int) -> DiscordMessage:
+        return self.world.messages[message_id]
+
+    @staticmethod
+    def message_id(message: DiscordMessage) -> int:
+        return message.id
+
+    def texts(self, message: DiscordMessage) -> list[str]:
+        return [self.normal(t) for t in message.texts]
+
+    @staticmethod
+    def labels(message: DiscordMessage) -> list[str]:
+        return [str(b.get("label", "")) for b in message.buttons]
+
+    @staticmethod
+    def deleted(message: DiscordMessage) -> bool:
+        return message.deleted
+
+    async def _press(self, user: dict[str, Any], message: DiscordMessage, custom_id: str) -> Pressed:
+        payload = self.world.press_payload(user, message, custom_id, HOST_RIGHTS)
+        sent = await self.fake.dispatch("INTERACTION_CREATE", payload)
+        session = self.fake.session.id if sent is not None and self.fake.session is not None else None
+        return Pressed(user, message.id, custom_id, int(payload["id"]), session)
+
+    async def press(self, user: dict[str, Any], group: int, message: DiscordMessage, label: str) -> Pressed:
+        exact = [b for b in message.buttons if b.get("label") == label]
+        found = exact or [b for b in message.buttons if label in str(b.get("label", ""))]
+        if not found:
+            raise KeyError(f"no button {label!r} on message {message.id}: {self.labels(message)}")
+        return await self._press(user, message, str(found[0]["custom_id"]))
+
+    async def again(self, press: Pressed) -> Pressed:
+        """The same button pressed again, on the message as it is now (a client that has not
+        redrawn it yet)."""
+        return await self._press(press.user, self.world.messages[press.message], press.custom_id)
+
+    def answer(self, press: Pressed) -> str | None:
+        reply = self.world.answered.get(press.interaction)
+        return None if reply is None else reply.content
+
+    def lost(self, press: Pressed) -> bool:
+        """Unanswered and its gateway session is gone (the bot died with it): nobody will."""
+        if press.interaction in self.world.answered:
+            return False
+        current = self.fake.session
+        return press.session is None or current is None or current.id != press.session
+
+    async def command(self, user: dict[str, Any], group: int, name: str, args: str) -> None:
+        types = self.world.option_types(name)
+        options = [("options", types["options"], args)] if args and "options" in types else []
+        payload = self.world.slash_payload(user, name, options, channel=group,
+                                           perms=discord.Permissions(manage_channels=True),
+                                           app_permissions=HOST_RIGHTS)
+        assert await self.fake.dispatch("INTERACTION_CREATE", payload) is not None, "the bot is not connected"
+
+    @staticmethod
+    def normal(text: str | None) -> str:
+        """Discord's live countdown (``<t:1714586400:R>``) is the run's clock: left out."""
+        return _COUNTDOWN.sub(r"<t:…:\1>", text or "")
