@@ -1,18 +1,21 @@
 """Judge mode under SIGKILL: several judges play the shipped demo game (``bot/demo/club_game.txt``)
-at once, each in his private chat with a linked group, against ONE bot process that is killed at
-seeded random moments and started again over the same SQLite file.
+at once against ONE bot process that is killed at seeded random moments and started again over
+the same SQLite file — on Telegram each in his private chat with a linked group, on Discord each
+in a channel of the server with his panel in his direct messages (the judge's client:
+:mod:`killrig.platforms`).
 
 What a judge does (as a real one would):
 
-* each line of the demo is typed, or — for ``/next`` and ``/vote N k`` — pressed on the panel
-  (seeded choice); the action is **acknowledged** when the panel (sent or edited in his chat)
-  carries the revision it makes (callback data ``game:revision:…``; revision = rows in the log);
+* each line of the demo is typed (on Discord: the slash command's form filled in,
+  :mod:`fakediscord.forms`), or — for ``/next`` and ``/vote N k`` — pressed on the panel (seeded
+  choice); the action is **acknowledged** when the panel (sent or edited in his chat) carries the
+  revision it makes (the buttons' data ``game:revision:…``; revision = rows in the log);
 * the bot dies with an action in flight: when it is back, a press is simply pressed again (a
   press carries its revision: if the first one was committed the second is refused as outdated
   and the panel re-rendered, which then shows the new revision); a typed line is not repeated
   blindly — the judge asks ``/status`` and types it again only if the fresh panel shows it
   missing (per-chat order: an update Telegram delivers again after the restart is handled before
-  the ``/status``);
+  the ``/status``; on Discord what was sent to the dying bot is lost, and the same rule holds);
 * a speech timer running when the bot died: the judge waits for it to run out before going on.
 
 What is checked afterwards (:class:`JudgeRun`), against an un-killed reference run of the same
@@ -37,8 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from fakebot import FakeChat, FakeUser
-
+from .platforms import DiscordClient, KillDiscord, TelegramClient
 from .rig import BotProcess, KillFake, Seen, bot_env, expected_ends, quiet, read_games, read_outbox
 from .sequences import Said, compare_announcements
 
@@ -75,9 +77,10 @@ def demo_script() -> Script:
 
 
 def _revision(item: Seen) -> int | None:
+    """The revision a panel carries in its buttons' data (``game:revision:action``)."""
     for button in item.buttons:
-        parts = str(button.get("callback_data") or "").split(":")
-        if len(parts) >= 3 and parts[1].isdigit():
+        parts = str(button.get("callback_data") or button.get("custom_id") or "").split(":")
+        if len(parts) >= 3 and parts[0].isdigit() and parts[1].isdigit():
             return int(parts[1])
     return None
 
@@ -157,19 +160,23 @@ class JudgeRun:
         return out
 
 
-class Judge:
-    """One judge, his private chat (the game's home), his club's group."""
+Client = TelegramClient | DiscordClient
 
-    def __init__(self, fake: KillFake, n: int, script: Script, rng: random.Random,
+
+class Judge:
+    """One judge, where his game lives (Telegram: his private chat, announced in his club's
+    group; Discord: a channel, his panel in his direct messages)."""
+
+    def __init__(self, client: Client, n: int, script: Script, rng: random.Random,
                  press_share: float) -> None:
-        self.fake = fake
+        self.client = client
+        self.fake = client.fake
         self.n = n
         self.script = script
         self.rng = rng
         self.press_share = press_share
-        self.user: FakeUser = fake.add_user(f"Судья{n}", f"judge{n}", started=True)
-        self.group: FakeChat = fake.add_group(f"Клуб {n}", creator=self.user)
-        self.chat = self.user.id
+        self.user, self.group = client.add_judge(n)
+        self.group_id = client.chat_id(self.group)
         self.game_id: int | None = None
         self._cursor = 0
         self._revision = -1
@@ -180,18 +187,24 @@ class Judge:
         self.hold: TimerCheck | None = None
         self.position = 0  # lines acknowledged (index into script.lines)
 
+    @property
+    def chat(self) -> int | None:
+        """Where his panel and private notices are (on Discord once the bot opened his DMs)."""
+        return self.client.panel_chat(self.user)
+
     # --- what the judge sees --------------------------------------------------------------------
     def _scan(self) -> None:
         seen = self.fake.seen
-        while self._cursor < len(seen):
+        chat = self.chat
+        while chat is not None and self._cursor < len(seen):
             item = seen[self._cursor]
             self._cursor += 1
-            if item.chat != self.chat or not item.buttons:
+            if item.chat != chat or not item.buttons:
                 continue
             revision = _revision(item)
             if revision is None:
                 continue
-            if item.method == "sendmessage":
+            if item.method == self.client.send:
                 self.panels += 1
             self.panel_id = item.message_id
             if revision > self._revision:
@@ -218,27 +231,27 @@ class Judge:
         self._scan()
         if self.panel_id is None:
             return None
-        message = self.fake.message(self.user, self.panel_id)
+        message = self.client.panel(self.user, self.panel_id)
         for button in message.buttons:
-            data = str(button.get("callback_data") or "")
+            data = self.client.data(button)
             if tuple(data.split(":")[2:]) == wanted:
                 return data
         return None
 
     # --- acting ---------------------------------------------------------------------------------
     async def setup(self) -> None:
-        """``/new seed`` and ``/link`` in the group (before any kill)."""
-        self.fake.user_sends(self.user, None, self.script.lines[0])
+        """``/new seed`` where the game lives, and on Telegram ``/link`` in the group (before any
+        kill)."""
+        await self.client.type(self.user, self.group, self.script.lines[0])
         await self.fake.wait_for(lambda: self.revision >= 0, ACK_TIMEOUT, f"judge {self.n}: /new")
         mark = len(self.fake.seen)
-        self.fake.user_sends(self.user, self.group, "/link")
+        if await self.client.link(self.user, self.group):
+            def linked() -> bool:  # the group told, then the panel edited (ENGINEERING: _link)
+                later = self.fake.seen[mark:]
+                return any(s.chat == self.group_id for s in later) and \
+                    any(s.chat == self.chat and s.buttons for s in later)
 
-        def linked() -> bool:  # the group told, then the panel edited (ENGINEERING: _link)
-            later = self.fake.seen[mark:]
-            return any(s.chat == self.group.id for s in later) and \
-                any(s.chat == self.chat and s.buttons for s in later)
-
-        await self.fake.wait_for(linked, ACK_TIMEOUT, f"judge {self.n}: /link")
+            await self.fake.wait_for(linked, ACK_TIMEOUT, f"judge {self.n}: /link")
         self.position = 1
 
     async def play(self, bot: BotProcess, run: JudgeRun) -> None:
@@ -269,11 +282,11 @@ class Judge:
         self.in_flight = line
         data = self._button(line)
         panel = self.panel_id
+        kills = bot.kills  # before it is sent: on Discord one sent to a dying bot is lost
         if data is not None and panel is not None:
-            self.fake.user_presses(self.user, (self.chat, panel), data)
+            await self.client.press_data(self.user, panel, data)
         else:
-            self.fake.user_sends(self.user, None, line)
-        kills = bot.kills
+            await self.client.type(self.user, self.group, line)
         deadline = time.time() + ACK_TIMEOUT
         while self.revision < index:
             if time.time() > deadline:
@@ -293,19 +306,19 @@ class Judge:
         """After a restart with ``line`` unacknowledged: as a judge would."""
         if self.revision >= index:
             return
+        client = self.client
         if data is not None and panel is not None:
             run.resent += 1
             kills = bot.kills
-            query = self.fake.user_presses(self.user, (self.chat, panel), data, strict=False)
-            await self.fake.wait_for(lambda: query in self.fake.answers or self.revision >= index
+            press = await client.press_data(self.user, panel, data, again=True)
+            await self.fake.wait_for(lambda: client.answer(press) is not None or self.revision >= index
                                      or bot.kills > kills, ACK_TIMEOUT, f"judge {self.n}: the press again")
-            answer = self.fake.answers.get(query)
-            if answer is not None and answer[1]:
+            if client.answer(press):
                 run.stale_presses += 1
             return
         panels = self.panels
-        self.fake.user_sends(self.user, None, "/status")
         kills = bot.kills
+        await client.type(self.user, self.group, "/status")
 
         def shown() -> bool:
             self._scan()
@@ -315,7 +328,7 @@ class Judge:
         if bot.kills > kills or self.revision >= index:
             return  # killed again (the caller starts over), or the line had been committed
         run.resent += 1
-        self.fake.user_sends(self.user, None, line)
+        await client.type(self.user, self.group, line)
 
 
 # --- one run --------------------------------------------------------------------------------------
@@ -336,15 +349,15 @@ GAME_NO = re.compile(r"(?i)\b(игр[аеуы]) №\s?\d+")
 
 def _normal(text: str | None, j: "Judge") -> str:
     """The text with what differs between games of one run taken out: the game's number (its
-    id: "Игра №3 привязана…") and the group's title."""
-    out = (text or "").replace(f"«{j.group.title}»", "«Клуб»")
-    return GAME_NO.sub(r"\1 №G", out)
+    id: "Игра №3 привязана…") and the group's title (Discord: the channel's and the judge's
+    mentions, the live countdown)."""
+    return GAME_NO.sub(r"\1 №G", j.client.judge_normal(text, j.user, j.group))
 
 
-def _texts(fake: KillFake, judges: list[Judge]) -> tuple[dict[int, list[Said]], dict[int, list[Said]]]:
-    groups = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.group.id, "sendmessage")]
+def _texts(fake: KillFake | KillDiscord, judges: list[Judge]) -> tuple[dict[int, list[Said]], dict[int, list[Said]]]:
+    groups = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.group_id, j.client.send)]
               for j in judges}
-    private = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.chat, "sendmessage")
+    private = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.chat or -1, j.client.send)
                      if not s.buttons] for j in judges}
     return groups, private
 
@@ -361,7 +374,7 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
         if game is None:
             problems.append(f"judge {j.n}: no game stored")
             continue
-        roles = {f"tg:{j.chat}": "judge", f"tg:{j.group.id}": "group"}
+        roles = {j.client.user_key(j.user): "judge", j.client.chat_key(j.group): "group"}
         mine = [r for r in rows if r.game_id == game.id]
         by_at: dict[float, list[tuple[str, str]]] = {}
         for r in mine:
@@ -378,30 +391,42 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
     return out, problems
 
 
-async def play_games(folder: Path, *, seed: int, games: int, kills: int,
+def _platform(name: str) -> tuple[KillFake | KillDiscord, Client]:
+    if name == "telegram":
+        fake = KillFake()
+        return fake, TelegramClient(fake)
+    if name == "discord":
+        server = KillDiscord()
+        return server, DiscordClient(server)
+    raise ValueError(name)
+
+
+async def play_games(folder: Path, *, seed: int, games: int, kills: int, platform: str = "telegram",
                      scale: float = DEFAULT_SCALE, press_share: float = 0.5,
                      reference: Reference | None = None) -> tuple[JudgeRun, Reference]:
-    """Play ``games`` demo games at once against one bot process killed ``kills`` times;
-    check the run against ``reference`` (made here first when not given: the same games, no
-    kill). Returns the run and the reference."""
+    """Play ``games`` demo games at once on ``platform`` (``telegram`` or ``discord``) against
+    one bot process killed ``kills`` times; check the run against ``reference`` (made here first
+    when not given: the same games, no kill). Returns the run and the reference."""
     if reference is None and kills:
         _, reference = await play_games(folder / "reference", seed=seed, games=1, kills=0,
-                                        scale=scale, press_share=press_share)
+                                        platform=platform, scale=scale, press_share=press_share)
     folder.mkdir(parents=True, exist_ok=True)
     script = demo_script()
     rng = random.Random(seed)
     run = JudgeRun(seed=seed, games=games, kills=kills)
     started = time.perf_counter()
     db = folder / "referee.sqlite3"
-    async with KillFake() as fake:
-        judges = [Judge(fake, n, script, random.Random(rng.random()), press_share) for n in range(games)]
+    fake, client = _platform(platform)
+    async with fake:
+        judges = [Judge(client, n, script, random.Random(rng.random()), press_share) for n in range(games)]
         bot = BotProcess(fake, folder, bot_env(fake, db, scale=scale))
         try:
             await bot.start()
             for j in judges:  # one after another: the game ids are the same in every run
                 await j.setup()
             for j in judges:
-                j.game_id = int(fake.message(j.user, j.panel_id).buttons[0]["callback_data"].split(":")[0])  # type: ignore[arg-type]
+                assert j.panel_id is not None
+                j.game_id = int(client.data(client.panel(j.user, j.panel_id).buttons[0]).split(":")[0])
             players = [asyncio.create_task(j.play(bot, run)) for j in judges]
             killer = asyncio.create_task(_killer(bot, judges, script, rng, kills, run, db, scale))
             try:
@@ -449,13 +474,13 @@ async def play_games(folder: Path, *, seed: int, games: int, kills: int,
     return run, reference
 
 
-def _dump(path: Path, fake: KillFake, judges: list[Judge]) -> None:
+def _dump(path: Path, fake: KillFake | KillDiscord, judges: list[Judge]) -> None:
     """Every send and edit in these judges' chats, by life (to read a failure)."""
     lines: list[str] = []
     for j in judges:
-        lines.append(f"== judge {j.n}: chat {j.chat}, group {j.group.id}, game {j.game_id}")
+        lines.append(f"== judge {j.n}: chat {j.chat}, group {j.group_id}, game {j.game_id}")
         for s in fake.seen:
-            if s.chat in (j.chat, j.group.id):
+            if s.chat in (j.chat, j.group_id):
                 where = "judge" if s.chat == j.chat else "group"
                 text = (s.text or "").replace("\n", " | ")
                 lines.append(f"  life {s.life} {s.at:.2f} {where} {s.method} #{s.message_id} "
@@ -463,7 +488,7 @@ def _dump(path: Path, fake: KillFake, judges: list[Judge]) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-async def _settle(fake: KillFake, db: Path) -> None:
+async def _settle(fake: KillFake | KillDiscord, db: Path) -> None:
     """Wait until the outbox is drained and the bot quiet (its last sends and edits made)."""
     def drained() -> bool:
         return all(r.state != "pending" for r in read_outbox(db))
@@ -528,7 +553,8 @@ def _live_timer(j: Judge, game: Any, script: Script, scale: float, kill: int) ->
                       timer.line(catalog("ru"), 0.0))
 
 
-def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake, bot: BotProcess, db: Path) -> None:
+def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake | KillDiscord, bot: BotProcess,
+                  db: Path) -> None:
     by_n = {j.n: j for j in judges}
     games = read_games(db)
     for check in run.timers:
@@ -551,8 +577,8 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake, bot: BotPr
             check.skipped = f"the judge ended the turn at {committed:.2f}"
             continue
         until = committed if committed is not None else float("inf")
-        ends = [s.at for s in fake.seen if s.chat in (j.chat, j.group.id) and killed_at < s.at <= until
-                and s.method == "editmessagetext" and check.over_line in (s.text or "")]
+        ends = [s.at for s in fake.seen if s.chat in (j.chat, j.group_id) and killed_at < s.at <= until
+                and s.method == j.client.edit and check.over_line in (s.text or "")]
         check.ended_at = ends[0] if ends else None
 
 

@@ -26,6 +26,7 @@ import discord
 from fakebot import FakeChat, FakeMessage, FakeUser
 from fakediscord import FakeDiscord, FakeDiscordServer
 from fakediscord import FakeMessage as DiscordMessage
+from fakediscord.forms import slash_options
 
 from .rig import KillFake, Seen
 
@@ -173,6 +174,44 @@ class TelegramClient:
     def normal(text: str | None) -> str:
         return text or ""
 
+    # --- judge mode: the game lives in the judge's private chat, announced in a linked group ---------
+    edit = "editmessagetext"
+
+    def add_judge(self, n: int) -> tuple[FakeUser, FakeChat]:
+        user = self.fake.add_user(f"Судья{n}", f"judge{n}", started=True)
+        return user, self.fake.add_group(f"Клуб {n}", creator=user)
+
+    def panel_chat(self, judge: FakeUser) -> int | None:
+        """Where the judge's panel and private notices are: his private chat."""
+        return int(judge.id)
+
+    @staticmethod
+    def data(button: dict[str, Any]) -> str:
+        return str(button.get("callback_data") or "")
+
+    def panel(self, judge: FakeUser, message_id: int) -> FakeMessage:
+        return self.fake.message(judge, message_id)
+
+    async def type(self, judge: FakeUser, group: FakeChat, line: str) -> None:
+        """A line typed where the game lives: the judge's private chat."""
+        self.fake.user_sends(judge, None, line)
+
+    async def link(self, judge: FakeUser, group: FakeChat) -> bool:
+        """``/link`` in the group (its announcements go there); True: sent."""
+        self.fake.user_sends(judge, group, "/link")
+        return True
+
+    async def press_data(self, judge: FakeUser, message_id: int, data: str, *, again: bool = False) -> Any:
+        """A panel button pressed by its data; ``again``: on the panel as it was (a stale
+        client), the button may be gone."""
+        chat = int(judge.id)
+        return (self.fake.user_presses(judge, (chat, message_id), data, strict=not again), judge,
+                (chat, message_id), data)
+
+    def judge_normal(self, text: str | None, judge: FakeUser, group: FakeChat) -> str:
+        """What differs between the games of one run left out: the group's title."""
+        return (text or "").replace(f"«{group.title}»", "«Клуб»")
+
 
 @dataclass
 class Pressed:
@@ -274,3 +313,47 @@ class DiscordClient:
     def normal(text: str | None) -> str:
         """Discord's live countdown (``<t:1714586400:R>``) is the run's clock: left out."""
         return _COUNTDOWN.sub(r"<t:…:\1>", text or "")
+
+    # --- judge mode: the game lives in a channel, the panel in the judge's direct messages ------------
+    edit = "edit"
+
+    def add_judge(self, n: int) -> tuple[dict[str, Any], int]:
+        user = self.world.add_user(f"Судья{n}")
+        channel = self.world.snowflake()
+        self.world.add_channel(channel, f"game-{n}")
+        return user, channel
+
+    def panel_chat(self, judge: dict[str, Any]) -> int | None:
+        """Where the judge's panel and private notices are: his direct messages (once the bot
+        has opened them)."""
+        return self.world.dms.get(int(judge["id"]))
+
+    @staticmethod
+    def data(button: dict[str, Any]) -> str:
+        return str(button.get("custom_id") or "")
+
+    def panel(self, judge: dict[str, Any], message_id: int) -> DiscordMessage:
+        return self.world.messages[message_id]
+
+    async def type(self, judge: dict[str, Any], group: int, line: str) -> None:
+        """A typed line as the slash command the judge fills in, in the game's channel."""
+        name, values = slash_options(line)
+        types = self.world.option_types(name)
+        options = [(key, types[key], value) for key, value in values.items() if value is not None]
+        payload = self.world.slash_payload(judge, name, options, channel=group,
+                                           perms=discord.Permissions(manage_channels=True),
+                                           app_permissions=HOST_RIGHTS)
+        await self.fake.dispatch("INTERACTION_CREATE", payload)  # lost if the bot is down, as on Discord
+
+    async def link(self, judge: dict[str, Any], group: int) -> bool:
+        return False  # the game's channel gets its announcements itself
+
+    async def press_data(self, judge: dict[str, Any], message_id: int, data: str, *,
+                         again: bool = False) -> Pressed:
+        return await self._press(judge, self.world.messages[message_id], data)
+
+    def judge_normal(self, text: str | None, judge: dict[str, Any], group: int) -> str:
+        """What differs between the games of one run left out: the channel and the judge (their
+        mentions), the live countdown."""
+        out = self.normal(text).replace(f"<#{group}>", "<#channel>")
+        return out.replace(f"<@{judge['id']}>", "<@judge>")
