@@ -167,6 +167,7 @@ class Players:
         self.nominating = False  # #1 is nominating (two presses inside his minute)
         self.nomination_kills = 0  # kills that landed while he was
         self.end_events = 0  # events in the log when the stream ended
+        self.answers: list[tuple[str, str | None, int]] = []  # (what, the answer, the bot's life)
         self._repeats: set[int] = set()
 
     # --- looking ----------------------------------------------------------------------------------
@@ -247,7 +248,9 @@ class Players:
         while True:
             if answered():
                 self.in_flight = None
-                return None if done is not None else client.answer(press)
+                answer = None if done is not None else client.answer(press)
+                self.answers.append((what, answer, self.fake.life))
+                return answer
             if again():
                 kills = bot.kills
                 end = time.time() + ACK_TIMEOUT
@@ -494,6 +497,11 @@ def _dump(path: Path, fake: KillFake | KillDiscord, sides: list[Players], bot: B
     lines = [f"lives: {[(round(x.started, 2), x.ready and round(x.ready, 2), x.killed and round(x.killed, 2)) for x in bot.lives]}"]
     for s in sides:
         lines.append(f"== table {s.n} acked={s.acked} floors={s.floors} hold={s.hold}")
+        lines += [f"  answered in life {life}: {what}: {answer!r}" for what, answer, life in s.answers]
+        for seat, user in enumerate(s.players, 1):
+            private = s.client.private_chat(user)
+            lines += [f"  to #{seat} in life {x.life} {x.at:.2f} {x.method}: {(x.text or '')[:70]!r}"
+                      for x in fake.seen_in(private if private is not None else -1)]
         for item in fake.seen_in(s.client.chat_id(s.group)):
             labels = [b.get("text") or b.get("label") for b in item.buttons]
             lines.append(f"  life {item.life} {item.at:.2f} {item.method} #{item.message_id} "

@@ -190,7 +190,7 @@ class Judge:
     @property
     def chat(self) -> int | None:
         """Where his panel and private notices are (on Discord once the bot opened his DMs)."""
-        return self.client.panel_chat(self.user)
+        return self.client.private_chat(self.user)
 
     # --- what the judge sees --------------------------------------------------------------------
     def _scan(self) -> None:

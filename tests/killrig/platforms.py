@@ -181,9 +181,9 @@ class TelegramClient:
         user = self.fake.add_user(f"Судья{n}", f"judge{n}", started=True)
         return user, self.fake.add_group(f"Клуб {n}", creator=user)
 
-    def panel_chat(self, judge: FakeUser) -> int | None:
-        """Where the judge's panel and private notices are: his private chat."""
-        return int(judge.id)
+    def private_chat(self, user: FakeUser) -> int | None:
+        """The user's private chat with the bot (a judge's panel and notices, a player's card)."""
+        return int(user.id)
 
     @staticmethod
     def data(button: dict[str, Any]) -> str:
@@ -323,10 +323,10 @@ class DiscordClient:
         self.world.add_channel(channel, f"game-{n}")
         return user, channel
 
-    def panel_chat(self, judge: dict[str, Any]) -> int | None:
-        """Where the judge's panel and private notices are: his direct messages (once the bot
-        has opened them)."""
-        return self.world.dms.get(int(judge["id"]))
+    def private_chat(self, user: dict[str, Any]) -> int | None:
+        """The user's direct messages with the bot (a judge's panel and notices, a player's
+        card), once the bot has opened them."""
+        return self.world.dms.get(int(user["id"]))
 
     @staticmethod
     def data(button: dict[str, Any]) -> str:
