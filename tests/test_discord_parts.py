@@ -243,7 +243,7 @@ async def test_both_bots_run_in_one_process_over_one_service(tmp_path: Path,
                             telegram_base_url=telegram.base_url, discord_token=discord_fake.fake.token,
                             discord_base_url=discord_fake.base_url)
         task = asyncio.create_task(serve_both(settings))
-        await discord_fake.wait_until(lambda: discord_fake.connected or task.done(), 20, "the gateway")
+        await discord_fake.wait_for(lambda: discord_fake.connected or task.done(), 20, "the gateway")
         assert not task.done(), task
         for _ in range(200):
             if telegram.calls_to("getUpdates"):

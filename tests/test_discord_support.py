@@ -178,7 +178,7 @@ async def running(server: FakeDiscordServer, client: RefereeClient) -> AsyncIter
     gateway, the guild in its cache), closed on the way out."""
     task = asyncio.create_task(client.start(server.fake.token), name="the Discord client")
     try:
-        await server.wait_until(lambda: server.connected or task.done(), HANDLED, "the gateway")
+        await server.wait_for(lambda: server.connected or task.done(), HANDLED, "the gateway")
         if task.done():
             task.result()  # its error
             raise AssertionError("the client stopped before it connected")

@@ -45,14 +45,14 @@ async def test_the_bot_runs_as_a_process_against_another_server(variable: str, t
             env=_env(server, tmp_path / "referee.sqlite3", variable, TOKEN),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         try:
-            await server.wait_until(lambda: server.connected or process.returncode is not None, 60,
+            await server.wait_for(lambda: server.connected or process.returncode is not None, 60,
                                     "the bot on the gateway")
             assert server.connected, "the bot stopped before it connected"
             assert {c["name"] for c in fake.published} >= {"new", "newgame"}  # its slash commands
             payload = fake.slash_payload(judge, "new", [], channel=TABLE_ID,
                                          perms=discord.Permissions.none(), app_permissions=BOT_RIGHTS)
             assert await server.dispatch("INTERACTION_CREATE", payload) is not None
-            await server.wait_until(lambda: any("Игра №1" in r.content for r in fake.replies), 30,
+            await server.wait_for(lambda: any("Игра №1" in r.content for r in fake.replies), 30,
                                     "the answer to /new")
         finally:
             if process.returncode is None:
@@ -107,12 +107,12 @@ async def test_the_gateway_resumes_after_a_drop_and_identifies_again_when_the_se
         assert "Игра №1" in await t.slash("new")
         await server.drop()
         assert await t.slash("name", seat=2, name="Петя")  # dispatched whenever the socket is: delivered
-        await server.wait_until(lambda: server.resumed == 1 and server.connected, 10, "a RESUME")
+        await server.wait_for(lambda: server.resumed == 1 and server.connected, 10, "a RESUME")
         await server.reconnect()
-        await server.wait_until(lambda: server.resumed == 2 and server.connected, 10, "a second RESUME")
+        await server.wait_for(lambda: server.resumed == 2 and server.connected, 10, "a second RESUME")
         await t.slash("name", seat=3, name="Вася")
         await server.forget()
-        await server.wait_until(lambda: server.identified == 2 and server.connected, 10, "a new IDENTIFY")
+        await server.wait_for(lambda: server.identified == 2 and server.connected, 10, "a new IDENTIFY")
         assert server.invalidated == 1
         await t.slash("name", seat=4, name="Оля")
         names = {s.number: s.name for s in (await t.state()).seats if s.name}

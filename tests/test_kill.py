@@ -33,7 +33,7 @@ import pytest
 
 from killrig import JudgeRun, Reference, play_games
 from killrig.host import HostReference, HostRun, Players, play_tables
-from killrig.platforms import TelegramClient
+from killrig.platforms import PLATFORMS, TelegramClient
 from killrig.rig import BotProcess, KillFake, bot_env, read_games, read_host_tables
 
 JUDGE_SEEDS = (101, 202)
@@ -57,7 +57,7 @@ def judge_reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
     return reference
 
 
-@pytest.fixture(scope="module", params=["telegram", "discord"])
+@pytest.fixture(scope="module", params=PLATFORMS)
 def host_reference(request: pytest.FixtureRequest,
                    tmp_path_factory: pytest.TempPathFactory) -> tuple[str, HostReference]:
     """The hosted tables with no kill, on each platform: what its groups and its log got."""

@@ -4,7 +4,7 @@
         settings = Settings(discord_token=server.fake.token, discord_base_url=server.base_url, …)
         client = build_client(settings)             # real discord.py, unpatched
         task = asyncio.create_task(client.start(server.fake.token))
-        await server.wait_until(lambda: server.connected)
+        await server.wait_for(lambda: server.connected)
         await server.dispatch("INTERACTION_CREATE", server.fake.press_payload(…))
 
 ``world.py`` holds the state (the guild, channels, members, every version of every message) and

@@ -19,6 +19,8 @@ def slash_options(text: str) -> tuple[str, dict[str, Any]]:
         preset = args[0] if args and "=" not in args[0] else None
         options = " ".join(args[1:] if preset else args)
         return name, {"preset": preset, "options": options or None}
+    if name == "newgame":
+        return name, {"options": rest or None}
     if name == "name":
         return name, {"seat": int(args[0]), "name": " ".join(args[1:])}
     if name in ("roles", "shots"):

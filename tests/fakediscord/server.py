@@ -33,13 +33,14 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from aiohttp import WSMsgType, web
 
 from .world import APP_ID, GUILD_ID, Call, FakeDiscord, FakeError
 
 API = "/api/v10"
+T = TypeVar("T")
 
 # discord.py's route templates (discord.http.Route paths) the fake serves.
 TEMPLATES = (
@@ -315,14 +316,19 @@ class FakeDiscordServer:
         if session is not None and session.ws is not None:
             await session.ws.close(code=4000)
 
-    async def wait_until(self, predicate: Any, timeout: float = 10.0, what: str = "") -> None:
-        """Until ``predicate()`` holds; re-checked after every request and gateway change."""
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 10.0, what: str | None = None) -> T:
+        """Until ``predicate()`` is truthy, re-checked after every request and gateway change
+        (and every 0.1 s, for what no request announces: the bot's store); its value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not predicate():
+        while True:
+            value = predicate()
+            if value:
+                return value
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise AssertionError(f"the fake Discord timed out waiting for {what or predicate}")
+                raise AssertionError(f"the fake Discord timed out after {timeout} s waiting for "
+                                     f"{what or predicate}")
             self._changed.clear()
             try:
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.1))

@@ -47,14 +47,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .platforms import DiscordClient, KillDiscord, TelegramClient
+from .platforms import Client, KillDiscord, open_platform
 from .rig import (BotProcess, KillFake, Seen, bot_env, connect_ro, expected_ends, read_games,
                   read_host_tables, read_outbox)
 from .sequences import Said, compare_announcements
 
 HOST_SCALE = 0.06  # a 90 s speech (OPTIONS): 5.4 s; a 20 s night step: 1.2 s
 HOST_SEED = 7  # the seating and the deal (MAFIA_REFEREE_TELEGRAM_HOST_SEED)
-PLATFORMS = ("telegram", "discord")
 # Windows long enough for ten presses (test_host_support.FAST).
 # A speech of 90 s (5.4 s here): #1's two presses for his nomination and a restart fit in it
 # even on a loaded machine.
@@ -66,7 +65,6 @@ FLOORS = 11  # the stream ends when this many speaking steps have been posted
 TOLERANCE = 0.6
 ACK_TIMEOUT = 25.0
 PASS, JOIN, NOMINATE, BACK = "Пас", "Записаться", "Выставить", "Назад"
-Client = TelegramClient | DiscordClient
 #: Whether kills may land in the lobby (the joins and the deal) too; False: only once every
 #: table has started (night 0 posted). A kill there can leave a table that never starts: two
 #: windows were fixed in d0be8e8, one is not yet (tests/test_kill.py's lobby tests pin all three
@@ -263,7 +261,7 @@ class Players:
             await self.fake.wait_for(lambda: answered() or again(), ACK_TIMEOUT, f"table {self.n}: {what}")
 
     async def setup(self) -> None:
-        await self.client.command(self.host, self.group, "newgame", OPTIONS)
+        assert await self.client.type(self.host, self.group, f"/newgame {OPTIONS}"), "the bot is not there"
         await self.fake.wait_for(lambda: self.lobby() is not None, ACK_TIMEOUT, f"table {self.n}: lobby")
 
     async def play(self, bot: BotProcess, run: HostRun) -> None:
@@ -365,17 +363,6 @@ def _cut(items: list[Seen], floors: list[int]) -> list[Seen]:
     return items
 
 
-def _platform(name: str) -> tuple[KillFake | KillDiscord, Any]:
-    """The fake of platform ``name`` and the players' client of it."""
-    if name == "telegram":
-        fake = KillFake()
-        return fake, TelegramClient(fake)
-    if name == "discord":
-        server = KillDiscord()
-        return server, DiscordClient(server)
-    raise ValueError(name)
-
-
 async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
                       platform: str = "telegram", scale: float = HOST_SCALE,
                       lobby_kills: bool = LOBBY_KILLS,
@@ -391,7 +378,7 @@ async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
     run = HostRun(seed=seed, tables=tables, kills=kills, platform=platform)
     started = time.perf_counter()
     db = folder / "referee.sqlite3"
-    fake, client = _platform(platform)
+    fake, client = open_platform(platform)
     async with fake:
         sides = [Players(client, n) for n in range(tables)]
         bot = BotProcess(fake, folder, bot_env(fake, db, scale=scale, host_seed=HOST_SEED))

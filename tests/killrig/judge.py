@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from .platforms import DiscordClient, KillDiscord, TelegramClient
+from .platforms import Client, KillDiscord, open_platform
 from .rig import BotProcess, KillFake, Seen, bot_env, expected_ends, quiet, read_games, read_outbox
 from .sequences import Said, compare_announcements
 
@@ -160,9 +160,6 @@ class JudgeRun:
         return out
 
 
-Client = TelegramClient | DiscordClient
-
-
 class Judge:
     """One judge, where his game lives (Telegram: his private chat, announced in his club's
     group; Discord: a channel, his panel in his direct messages)."""
@@ -177,6 +174,7 @@ class Judge:
         self.press_share = press_share
         self.user, self.group = client.add_judge(n)
         self.group_id = client.chat_id(self.group)
+        self.home = client.home(self.user, self.group)  # where his lines are typed
         self.game_id: int | None = None
         self._cursor = 0
         self._revision = -1
@@ -242,7 +240,7 @@ class Judge:
     async def setup(self) -> None:
         """``/new seed`` where the game lives, and on Telegram ``/link`` in the group (before any
         kill)."""
-        await self.client.type(self.user, self.group, self.script.lines[0])
+        await self.client.type(self.user, self.home, self.script.lines[0])
         await self.fake.wait_for(lambda: self.revision >= 0, ACK_TIMEOUT, f"judge {self.n}: /new")
         mark = len(self.fake.seen)
         if await self.client.link(self.user, self.group):
@@ -286,7 +284,7 @@ class Judge:
         if data is not None and panel is not None:
             await self.client.press_data(self.user, panel, data)
         else:
-            await self.client.type(self.user, self.group, line)
+            await self.client.type(self.user, self.home, line)
         deadline = time.time() + ACK_TIMEOUT
         while self.revision < index:
             if time.time() > deadline:
@@ -318,7 +316,7 @@ class Judge:
             return
         panels = self.panels
         kills = bot.kills
-        await client.type(self.user, self.group, "/status")
+        await client.type(self.user, self.home, "/status")
 
         def shown() -> bool:
             self._scan()
@@ -328,7 +326,7 @@ class Judge:
         if bot.kills > kills or self.revision >= index:
             return  # killed again (the caller starts over), or the line had been committed
         run.resent += 1
-        await client.type(self.user, self.group, line)
+        await client.type(self.user, self.home, line)
 
 
 # --- one run --------------------------------------------------------------------------------------
@@ -391,16 +389,6 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
     return out, problems
 
 
-def _platform(name: str) -> tuple[KillFake | KillDiscord, Client]:
-    if name == "telegram":
-        fake = KillFake()
-        return fake, TelegramClient(fake)
-    if name == "discord":
-        server = KillDiscord()
-        return server, DiscordClient(server)
-    raise ValueError(name)
-
-
 async def play_games(folder: Path, *, seed: int, games: int, kills: int, platform: str = "telegram",
                      scale: float = DEFAULT_SCALE, press_share: float = 0.5,
                      reference: Reference | None = None) -> tuple[JudgeRun, Reference]:
@@ -416,7 +404,7 @@ async def play_games(folder: Path, *, seed: int, games: int, kills: int, platfor
     run = JudgeRun(seed=seed, games=games, kills=kills)
     started = time.perf_counter()
     db = folder / "referee.sqlite3"
-    fake, client = _platform(platform)
+    fake, client = open_platform(platform)
     async with fake:
         judges = [Judge(client, n, script, random.Random(rng.random()), press_share) for n in range(games)]
         bot = BotProcess(fake, folder, bot_env(fake, db, scale=scale))

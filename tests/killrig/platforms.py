@@ -5,12 +5,12 @@
   posts or edits noted with its life (:attr:`KillDiscord.seen`), a life ready once it has
   identified on the gateway (its setup — the store, host mode's resume, the outbox's drain — ran
   before);
-* :class:`TelegramClient`, :class:`DiscordClient` — one platform as the host-mode players' client
-  shows it, in their words (:mod:`killrig.host`): add a table's people, read the group's messages and their buttons,
-  press a button (again), run a command, the group's announcements. A press on Telegram waits at
-  Telegram while the bot is down and is delivered after the restart; on Discord an interaction
-  sent to a session that dies is lost (:meth:`DiscordClient.lost`), as a real one is, and the
-  player presses again.
+* :class:`TelegramClient`, :class:`DiscordClient` — one platform as its users' client shows it,
+  in the words of the host-mode players (:mod:`killrig.host`: a table's people, the group's
+  messages and their buttons, a press and a press again, a command) and of the judges
+  (:mod:`killrig.judge`: his panel, a typed line). A press on Telegram waits at Telegram while the
+  bot is down and is delivered after the restart; on Discord an interaction sent to a session
+  that dies is lost (:meth:`DiscordClient.lost`), as a real one is, and the user sends it again.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Iterator
 
 import discord
 
@@ -29,8 +29,6 @@ from fakediscord import FakeMessage as DiscordMessage
 from fakediscord.forms import slash_options
 
 from .rig import KillFake, Seen
-
-T = TypeVar("T")
 
 # What the host needs in a table's channel: post, attach, time out, mute by overwrite, delete.
 HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
@@ -86,25 +84,23 @@ class KillDiscord(FakeDiscordServer):
     def activity(self) -> int:
         return len(self.fake.calls)
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0,
-                       what: str | None = None) -> T:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if loop.time() > deadline:
-                raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
-            await asyncio.sleep(0.02)
-
     def seen_in(self, chat: int, *methods: str) -> Iterator[Seen]:
         for item in self.fake.seen:
             if item.chat == chat and (not methods or item.method in methods):
                 yield item
 
 
-# --- the players' view of a platform -----------------------------------------------------------------
+# --- the users' view of a platform ---------------------------------------------------------------------
+
+@dataclass
+class Query:
+    """A button pressed on Telegram: the callback query's id, and what to press it again."""
+
+    id: str
+    user: FakeUser
+    message: FakeMessage | tuple[int, int]
+    data: str
+
 
 class TelegramClient:
     """Telegram's fake Bot API in the players' words: a table is a group, a press a callback
@@ -152,23 +148,27 @@ class TelegramClient:
     def deleted(message: FakeMessage) -> bool:
         return bool(message.deleted)
 
-    async def press(self, user: FakeUser, group: FakeChat, message: FakeMessage, label: str) -> Any:
+    async def press(self, user: FakeUser, group: FakeChat, message: FakeMessage, label: str) -> Query:
         data = message.callback_data(label)
-        return (self.fake.user_presses(user, message, data), user, message, data)
+        return Query(self.fake.user_presses(user, message, data), user, message, data)
 
-    async def again(self, press: Any) -> Any:
-        _, user, message, data = press
-        return (self.fake.user_presses(user, message, data, strict=False), user, message, data)
+    async def again(self, press: Query) -> Query:
+        """The same button pressed again (its data replayed: a stale client may)."""
+        return Query(self.fake.user_presses(press.user, press.message, press.data, strict=False),
+                     press.user, press.message, press.data)
 
-    def answer(self, press: Any) -> str | None:
-        found = self.fake.answers.get(press[0])
+    def answer(self, press: Query) -> str | None:
+        found = self.fake.answers.get(press.id)
         return None if found is None else (found[1] or "")
 
-    def lost(self, press: Any) -> bool:
+    def lost(self, press: Query) -> bool:
         return False  # an update waits at Telegram until the bot polls again
 
-    async def command(self, user: FakeUser, group: FakeChat, name: str, args: str) -> None:
-        self.fake.user_sends(user, group, f"/{name} {args}".strip())
+    async def type(self, user: FakeUser, chat: FakeChat | None, line: str) -> bool:
+        """``user`` types ``line`` in ``chat`` (``None``: his private chat with the bot); it
+        waits at Telegram if the bot is down: True."""
+        self.fake.user_sends(user, chat, line)
+        return True
 
     @staticmethod
     def normal(text: str | None) -> str:
@@ -192,21 +192,20 @@ class TelegramClient:
     def panel(self, judge: FakeUser, message_id: int) -> FakeMessage:
         return self.fake.message(judge, message_id)
 
-    async def type(self, judge: FakeUser, group: FakeChat, line: str) -> None:
-        """A line typed where the game lives: the judge's private chat."""
-        self.fake.user_sends(judge, None, line)
+    def home(self, judge: FakeUser, group: FakeChat) -> None:
+        """Where the judge types his game's lines: his private chat."""
+        return None
 
     async def link(self, judge: FakeUser, group: FakeChat) -> bool:
         """``/link`` in the group (its announcements go there); True: sent."""
         self.fake.user_sends(judge, group, "/link")
         return True
 
-    async def press_data(self, judge: FakeUser, message_id: int, data: str, *, again: bool = False) -> Any:
+    async def press_data(self, judge: FakeUser, message_id: int, data: str, *, again: bool = False) -> Query:
         """A panel button pressed by its data; ``again``: on the panel as it was (a stale
         client), the button may be gone."""
-        chat = int(judge.id)
-        return (self.fake.user_presses(judge, (chat, message_id), data, strict=not again), judge,
-                (chat, message_id), data)
+        panel = (int(judge.id), message_id)
+        return Query(self.fake.user_presses(judge, panel, data, strict=not again), judge, panel, data)
 
     def judge_normal(self, text: str | None, judge: FakeUser, group: FakeChat) -> str:
         """What differs between the games of one run left out: the group's title."""
@@ -301,13 +300,17 @@ class DiscordClient:
         current = self.fake.session
         return press.session is None or current is None or current.id != press.session
 
-    async def command(self, user: dict[str, Any], group: int, name: str, args: str) -> None:
+    async def type(self, user: dict[str, Any], channel: int, line: str) -> bool:
+        """``user`` (with Manage Channels) runs ``line`` as the slash command he fills in for
+        it (:mod:`fakediscord.forms`) in ``channel``; False: no bot got it (lost, as on
+        Discord)."""
+        name, values = slash_options(line)
         types = self.world.option_types(name)
-        options = [("options", types["options"], args)] if args and "options" in types else []
-        payload = self.world.slash_payload(user, name, options, channel=group,
+        options = [(key, types[key], value) for key, value in values.items() if value is not None]
+        payload = self.world.slash_payload(user, name, options, channel=channel,
                                            perms=discord.Permissions(manage_channels=True),
                                            app_permissions=HOST_RIGHTS)
-        assert await self.fake.dispatch("INTERACTION_CREATE", payload) is not None, "the bot is not connected"
+        return await self.fake.dispatch("INTERACTION_CREATE", payload) is not None
 
     @staticmethod
     def normal(text: str | None) -> str:
@@ -335,15 +338,9 @@ class DiscordClient:
     def panel(self, judge: dict[str, Any], message_id: int) -> DiscordMessage:
         return self.world.messages[message_id]
 
-    async def type(self, judge: dict[str, Any], group: int, line: str) -> None:
-        """A typed line as the slash command the judge fills in, in the game's channel."""
-        name, values = slash_options(line)
-        types = self.world.option_types(name)
-        options = [(key, types[key], value) for key, value in values.items() if value is not None]
-        payload = self.world.slash_payload(judge, name, options, channel=group,
-                                           perms=discord.Permissions(manage_channels=True),
-                                           app_permissions=HOST_RIGHTS)
-        await self.fake.dispatch("INTERACTION_CREATE", payload)  # lost if the bot is down, as on Discord
+    def home(self, judge: dict[str, Any], group: int) -> int:
+        """Where the judge runs his game's commands: its channel."""
+        return group
 
     async def link(self, judge: dict[str, Any], group: int) -> bool:
         return False  # the game's channel gets its announcements itself
@@ -357,3 +354,18 @@ class DiscordClient:
         mentions), the live countdown."""
         out = self.normal(text).replace(f"<#{group}>", "<#channel>")
         return out.replace(f"<@{judge['id']}>", "<@judge>")
+
+
+PLATFORMS = ("telegram", "discord")
+Client = TelegramClient | DiscordClient
+
+
+def open_platform(name: str) -> tuple[KillFake | KillDiscord, Client]:
+    """The fake of platform ``name`` (one of :data:`PLATFORMS`) and its users' client."""
+    if name == "telegram":
+        fake = KillFake()
+        return fake, TelegramClient(fake)
+    if name == "discord":
+        server = KillDiscord()
+        return server, DiscordClient(server)
+    raise ValueError(name)
