@@ -99,8 +99,8 @@ class DiscordTable:
         seen = asyncio.ensure_future(self.client.wait_for(
             parsed, check=lambda item: int(item.id) == wanted, timeout=HANDLED))
         await asyncio.sleep(0)  # the listener is registered before the event can arrive
-        sequence = await self.server.dispatch(event, payload)
-        assert sequence is not None, "the bot is not connected to the gateway"
+        sent = await self.server.dispatch(event, payload)
+        assert sent is not None, "the bot is not connected to the gateway"
         await seen
         await self.settle()
 

@@ -19,7 +19,7 @@ The gateway (``/gateway``, JSON text frames, one session at a time as for one un
 * RESUME (op 6) of the current session replays the events it missed and sends RESUMED; of any
   other session, INVALID_SESSION (op 9, not resumable): the client identifies again;
 * :meth:`FakeDiscordServer.dispatch` sends an event (INTERACTION_CREATE, MESSAGE_CREATE, …) with
-  the next sequence number; with the socket down the session keeps it for a RESUME, with no
+  the session's next sequence number; with the socket down the session keeps it for a RESUME, with no
   session (the bot never connected, or a new process identified) it is lost, as on Discord;
 * :meth:`~FakeDiscordServer.drop` closes the socket (the client resumes),
   :meth:`~FakeDiscordServer.forget` drops the session too (the client identifies again).
@@ -288,13 +288,15 @@ class FakeDiscordServer:
                 session.ws = None  # gone: kept for a RESUME
         return session.seq
 
-    async def dispatch(self, event: str, data: Any) -> int | None:
-        """Send ``event`` to the bot; its sequence number, or ``None`` when no session would
-        ever get it (the bot is not connected and cannot resume: lost, as on Discord)."""
+    async def dispatch(self, event: str, data: Any) -> tuple[str, int] | None:
+        """Send ``event`` to the bot: the session it went to and its sequence number there, or
+        ``None`` when no session would ever get it (the bot is not connected and cannot resume:
+        lost, as on Discord)."""
         async with self._send_lock:
-            if self.session is None:
+            session = self.session
+            if session is None:
                 return None
-            return await self._send(self.session, event, data)
+            return session.id, await self._send(session, event, data)
 
     async def drop(self, code: int = 4000) -> None:
         """Close the gateway socket as Discord does when it restarts a node: the client

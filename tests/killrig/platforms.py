@@ -274,8 +274,7 @@ class DiscordClient:
     async def _press(self, user: dict[str, Any], message: DiscordMessage, custom_id: str) -> Pressed:
         payload = self.world.press_payload(user, message, custom_id, HOST_RIGHTS)
         sent = await self.fake.dispatch("INTERACTION_CREATE", payload)
-        session = self.fake.session.id if sent is not None and self.fake.session is not None else None
-        return Pressed(user, message.id, custom_id, int(payload["id"]), session)
+        return Pressed(user, message.id, custom_id, int(payload["id"]), sent[0] if sent else None)
 
     async def press(self, user: dict[str, Any], group: int, message: DiscordMessage, label: str) -> Pressed:
         exact = [b for b in message.buttons if b.get("label") == label]
