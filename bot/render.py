@@ -104,14 +104,29 @@ def _yes_no(value: bool) -> str:
     return "yes" if value else "no"
 
 
+def cite(code: str, preset: Any, cat: Catalog) -> str:
+    """A rule number as ``preset`` numbers it (``cite-<code>``): seed 5.2 is «5.2» under the seed
+    preset, «ФИИМ 2024, §7.2» under fiim2024, «ФСМ 2024, §7.2» under fsm2024. A code without a
+    citation is shown as it is."""
+    key = f"cite-{key_part(code)}"
+    if not cat.has(key):
+        return code
+    return cat.text(key, rules=preset if isinstance(preset, str) else rules.DEFAULT_PRESET)
+
+
 def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
     """Notice or error parameters as Fluent arguments: seats as labels (``None`` → ``"none"``),
     lists of seats joined (plus ``<name>_n``, their number), booleans as ``"yes"``/``"no"``,
     seconds as a duration (plus ``seconds_n``), a penalty reason in words (plus ``code`` and
-    ``generic``), a phase and an event in words."""
-    out: dict[str, Any] = {}
+    ``generic``), a rule number as the preset (``rules``) cites it, a phase and an event in
+    words."""
+    out: dict[str, Any] = {"rules": params.get("rules") or rules.DEFAULT_PRESET}
     for name, value in params.items():
-        if name in _SEAT_PARAMS:
+        if name == "reason" and value is None:
+            out.update(reason=NONE, code=NONE, generic="yes")
+        elif name == "rule" and isinstance(value, str):
+            out[name] = cite(value, out["rules"], cat)
+        elif name in _SEAT_PARAMS:
             out[name] = NONE if value is None else seat_label(value, cat)
         elif name in _SEATS_PARAMS and isinstance(value, (list, tuple)):
             out[name] = seat_list(value, cat)
@@ -143,14 +158,16 @@ def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
 
 
 def _outcome(winner: str | None, why: str, cat: Catalog, draw_rule: Any = None,
-             nights: Any = None) -> str:
+             nights: Any = None, preset: Any = None) -> str:
     """How the game ended, in one sentence (F24 §1.4, seed 4.3). A draw says what its preset
     counts (``draw_rule``, a :class:`rules.DrawDeclared` value): seed 5.8, «ночи» and «дни»
-    from a night; F24/S24 §7.7, «ночи». Without it (an older notice): the seed's wording."""
+    from a night; F24/S24 §7.7, «ночи», citing ``preset``'s own text. Without it (an older
+    notice): the seed's wording."""
     if why == "draw" and isinstance(draw_rule, str) and cat.has(f"end-draw-{draw_rule}"):
         count = nights if isinstance(nights, int) and not isinstance(nights, bool) else 3
         return cat.text(f"end-draw-{draw_rule}", nights_text=cat.text("draw-nights", count=count),
-                        days_text=cat.text("draw-days", count=count))
+                        days_text=cat.text("draw-days", count=count),
+                        rules=preset if isinstance(preset, str) else rules.DEFAULT_PRESET)
     return cat.text(f"end-{why}", winner=winner or "draw")
 
 
@@ -158,7 +175,7 @@ def outcome_text(result: rules.Result, config: rules.RulesConfig, cat: Catalog) 
     """The result of a game played under ``config`` in one sentence (F24 §1.4; seed 5.8 or
     F24 §7.7 for a draw, by the preset; seed 4.3)."""
     return _outcome(result.winner.value if result.winner else None, result.why, cat,
-                    config.draw_declared.value, config.draw_quiet_nights)
+                    config.draw_declared.value, config.draw_quiet_nights, config.preset)
 
 
 def _roles_text(roles: Mapping[Any, str], cat: Catalog) -> str:
@@ -187,7 +204,8 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         return None
     args = _args(params, cat)
     if kind in (Kind.VOTE_NOT_HELD, Kind.NOBODY_LEAVES):
-        args["why"] = no_vote_text(params.get("why"), params.get("seat"), cat)
+        args["why"] = no_vote_text(params.get("why"), params.get("seat"), cat, args["rules"],
+                                   params.get("cause"), params.get("reason"))
     elif kind is Kind.RAISE_VOTE:
         args["need"] = int(params.get("at_table", 0)) // 2 + 1  # F24 §4.4.12.3: more than half
     elif kind is Kind.FOUL or kind is Kind.FOUL_WITHDRAWN:
@@ -198,13 +216,28 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args["players"] = cat.text("players", count=int(params.get("at_table", 0)))
     elif kind is Kind.REMOVED:
         args["mode"] = _removal_mode(params)
+        args.setdefault("last_word", NONE)  # he leaves now (absent from older notices)
         if params.get("reason") is None:
             args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
-    elif kind is Kind.TEAM_LOSS:
-        args["team_of"] = cat.text(f"team-of-{params.get('team')}")
     elif kind is Kind.NIGHT_RESULT:
         args.setdefault("removed", NONE)  # seed 4.5: removed tonight (absent from older notices)
         args.setdefault("removed_n", 0)
+        args.setdefault("killed_removed", NONE)  # RULES.md §12.9: the victim removed too
+    elif kind in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
+        args.setdefault("cause", NONE)  # the removal's cause and item (absent from older notices)
+        args.setdefault("reason", NONE)
+        args.setdefault("code", NONE)
+    elif kind is Kind.THIRD_FOUL:
+        args.setdefault("short", "no")  # seed 5.7: 3 or 4 at the table (absent from older notices)
+        args.setdefault("seconds", duration(30, cat))
+    elif kind is Kind.PENALTY_AFTER_RESULT:
+        args.setdefault("over", "no")
+        args.setdefault("severity", NONE)
+        args.setdefault("code", NONE)
+        args.setdefault("generic", "yes")
+    elif kind is Kind.TEAM_LOSS:
+        args["team_of"] = cat.text(f"team-of-{params.get('team')}")
+        args.setdefault("final_minute", "no")
     elif kind is Kind.SHOOTING_RESULT:
         shots = params.get("shots") or []
         args["shots"] = ", ".join(
@@ -216,7 +249,7 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("silent_n", 0)
     elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
         args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat,
-                                   params.get("draw_rule"), params.get("nights"))
+                                   params.get("draw_rule"), params.get("nights"), args["rules"])
         roles = params.get("roles")
         args["has_roles"] = _yes_no(bool(roles))
         args["roles"] = _roles_text(roles, cat) if roles else ""
@@ -252,14 +285,19 @@ def _removal_mode(params: Mapping[str, Any]) -> str:
     return "dq" if reason in GENERIC_REASONS else "dq_item"
 
 
-def no_vote_text(why: Any, seat: Any, cat: Catalog) -> str:
+def no_vote_text(why: Any, seat: Any, cat: Catalog, preset: Any = None, cause: Any = None,
+                 reason: Any = None) -> str:
     """Why no vote is held, or nobody leaves by it (seed 5.1, 5.2, 5.6, 5.9; F24 §4.4.10,
-    §4.4.12.3, §7.11; club options)."""
+    §4.4.12.3, §7.11; club options), citing ``preset``'s own rule numbers; for a removal, its
+    ``cause`` (``"fouls"`` or ``"disqualification"``) and item (``reason``) when known."""
     code = str(why)
     key = f"novote-{key_part(code)}"
     if not cat.has(key):
         return code
-    return cat.text(key, seat=NONE if seat is None else seat_label(seat, cat))
+    return cat.text(key, seat=NONE if seat is None else seat_label(seat, cat),
+                    rules=preset if isinstance(preset, str) else rules.DEFAULT_PRESET,
+                    cause=cause if isinstance(cause, str) else NONE,
+                    code=reason if isinstance(reason, str) else NONE)
 
 
 # --- errors ---------------------------------------------------------------------------------
@@ -334,7 +372,7 @@ def _header(state: rules.GameState, cat: Catalog) -> str:
 def _turn_text(state: rules.GameState, turn: rules.Turn, cat: Catalog) -> str:
     who = player_label(state, turn.seat, cat)
     if turn.kind == "speech" and turn.seconds == 0:
-        return cat.text("status-turn-silenced", seat=who)  # seed 4.4
+        return cat.text("status-turn-silenced", seat=who, rules=state.config.preset)  # seed 4.4
     if turn.kind == "last_word":
         return cat.text("status-turn-last_word", seat=who, seconds=duration(turn.seconds, cat))
     if turn.kind == "tie_speech":
@@ -347,8 +385,17 @@ def _vote_bans(state: rules.GameState, cat: Catalog) -> list[str]:
     if state.phase in (Phase.SETUP, Phase.GAME_OVER):
         return []
     first = state.day + 1 if state.phase is Phase.NIGHT or state.vote_over else state.day
-    return [cat.text("status-vote-banned", day=day, rule=rule, seat=seat_label(seat, cat))
-            for day, (rule, seat) in sorted(state.vote_bans.items()) if day >= first]
+    preset = state.config.preset
+    lines = []
+    for day, (rule, seat) in sorted(state.vote_bans.items()):
+        if day < first:
+            continue
+        left = state.seat(seat).departure  # the cause; the item unless it was given at night
+        code = left.reason if left is not None and left.phase == "day" and left.reason else NONE
+        lines.append(cat.text("status-vote-banned", day=day, rule=cite(rule, preset, cat),
+                              seat=seat_label(seat, cat), rules=preset,
+                              cause=left.cause.value if left is not None else NONE, code=code))
+    return lines
 
 
 def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
@@ -374,7 +421,7 @@ def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
         lines.append(cat.text("status-raise", seats=seat_list(state.raise_candidates, cat)))
     if state.result is not None and state.phase is not Phase.GAME_OVER:
         outcome = outcome_text(state.result, state.config, cat)
-        lines.append(cat.text("status-result-fixed", outcome=outcome))  # F24 §7.9
+        lines.append(cat.text("status-result-fixed", outcome=outcome, rules=state.config.preset))  # F24 §7.9
     return lines
 
 
@@ -387,16 +434,17 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
     if seat.warnings:
         facts.append(cat.text("warnings", count=len(seat.warnings)))
     if seat.silence_pending and seat.at_table:
-        facts.append(cat.text("status-silence-pending"))  # seed 4.4
+        facts.append(cat.text("status-silence-pending", rules=state.config.preset))  # seed 4.4
     if seat.departure is not None:
-        facts.append(departure_text(seat.departure, cat, reveal=for_judge))
+        facts.append(departure_text(seat.departure, cat, reveal=for_judge, preset=state.config.preset))
     who = player_label(state, seat.number, cat)
     if not facts:
         return who
     return cat.text("status-seat", seat=who, facts="; ".join(facts))
 
 
-def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool) -> str:
+def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool,
+                   preset: str = rules.DEFAULT_PRESET) -> str:
     """How a seat left: by the vote, the raise, the night kill, 4 fouls (seed 4.5), a
     disqualifying foul (seed 4.2) with its reason unless it was at night and ``reveal`` is off."""
     reason = departure.reason
@@ -408,6 +456,7 @@ def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool) ->
         when=departure.phase,
         reason=reason_text(reason, cat) if show_reason and reason else NONE,
         code=reason or NONE,
+        rules=preset,
     )
 
 
@@ -416,7 +465,8 @@ def action_text(state: rules.GameState, cat: Catalog) -> str:
     action = rules.next_action(state)
     params = dict(action.params)
     if action.kind == "speech" and params.get("seconds") == 0:
-        return cat.text("action-silenced", seat=seat_label(params["seat"], cat))  # seed 4.4
+        return cat.text("action-silenced", seat=seat_label(params["seat"], cat),
+                        rules=state.config.preset)  # seed 4.4
     args = _args(params, cat)
     if action.kind == "vote":
         args["left"] = cat.text("votes", count=int(params.get("hands_left", 0)))
@@ -442,7 +492,8 @@ def result_text(state: rules.GameState, cat: Catalog) -> str:
         lines.append(cat.text("result-departures"))
         for index, (number, departure) in enumerate(departures, 1):
             lines.append(cat.text("result-departure", index=index, seat=player_label(state, number, cat),
-                                  how=departure_text(departure, cat, reveal=True)))
+                                  how=departure_text(departure, cat, reveal=True,
+                                                     preset=state.config.preset)))
     else:
         lines.append(cat.text("result-no-departures"))
     fouled = [s for s in state.seats if s.fouls]

@@ -128,11 +128,14 @@ class Service:
     # --- the public actions -------------------------------------------------------------------
     async def new_game(self, chat: str, judge: str, config: rules.RulesConfig,
                        names: dict[int, str] | None = None, *, replace: bool = False,
-                       announce: str | None = None) -> Outcome:
+                       announce: str | None = None,
+                       news: Callable[[int], Sequence[OutboxItem]] | None = None) -> Outcome:
         """Create a game and make it the chat's current one; ``judge`` runs it; ``announce``:
         where its public announcements go (a linked group). Refused with ``game_exists`` while
         the current game is unfinished, unless ``replace`` (the replaced game is then recorded
-        as ``"abandoned"``, in the same transaction). Bad names raise :class:`rules.RuleError`."""
+        as ``"abandoned"``, in the same transaction). ``news(game_id)``: the messages that
+        announce it, queued in the outbox in that transaction too (it must not act through the
+        service). Bad names raise :class:`rules.RuleError`."""
         async with self._locked(chat) as chat:
             current = await self._load(chat)
             if current is not None and not current.finished and not replace:
@@ -141,7 +144,8 @@ class Service:
             replaced = current.id if current is not None and not current.finished else None
             self._games.pop(chat, None)
             game_id = await self._store.create_game(chat, judge, rules.config_to_dict(config), names,
-                                                    announce=announce, abandon=replaced)
+                                                    announce=announce, abandon=replaced,
+                                                    outbox=news)
             state = rules.new_game(config, names)
             game = _Game(id=game_id, judge=judge, config=config, names=names, log=[], state=state)
             self._games[chat] = game

@@ -5,7 +5,18 @@ Three presets ship (``PRESETS``):
 * ``seed`` — the user's own rule text (``seed-rules.ru.txt``, an older FIIM edition); where it is
   silent, FIIM 2024. This is the default.
 * ``fiim2024`` — FIIM «Официальные правила», edition of 2024-02-01.
-* ``fsm2024`` — FSM (ФСМ), edition of 2024-03-30.
+* ``fsm2024`` — FSM (ФСМ), edition of 2024-03-30. Where the FSM judging committee's rulings (СК
+  ФСМ; RULES.md R6.11–R6.12) differ from the seed's literal text, this preset follows the rulings:
+  a removal skips one vote only, whatever the number of removals; a removal on a day whose vote
+  would not be held anyway (nobody or, on day 1, one nominee) skips that day's vote, not the next
+  one (seed 5.1 read literally: «ближайшее … голосование»); a player shot and disqualified in the
+  same night counts as killed (seed 5.1's night-kill exception: the next vote is held); and the
+  result counts as determined at the moments the committee lists (seed 5.2). The seed and FIIM
+  2024 presets apply the same rulings where their own texts are silent.
+
+The 2024 presets also escalate some disqualifying fouls in one's final minute to a team loss
+(F24/S24 §6.8.5) and cite their own rule numbers (§6.5, §7.1, §7.2 …) where the seed preset cites
+the seed's (4.5, 5.1, 5.2 …).
 
 Every club variant listed in RULES.md §13 is a field here; ``RulesConfig.with_options`` builds a
 variant from a preset. Penalty reasons (the codes a judge picks when giving a foul) are in
@@ -88,6 +99,7 @@ class Reason:
     code: str
     severity: Severity
     tournament_removal: bool = False  # seed 5.3
+    last_word_team_loss: bool = False  # F24/S24 §6.8.5: a team loss in one's final minute
 
 
 # Seed IV, items 4.1.1–4.1.8 (fouls), 4.2.1–4.2.10 (disqualifying fouls), 4.3.1–4.3.3 (team loss),
@@ -129,6 +141,16 @@ REASONS: dict[str, dict[str, Reason]] = {
     "fiim2024": _catalog(_SEED_REASONS, _FIIM_EXTRA),
     "fsm2024": _catalog(_SEED_REASONS, _FIIM_EXTRA, overrides=_FSM_OVERRIDES),
 }
+
+# F24/S24 §6.8.5: an insult (§6.7.4, the seed's 4.2.4; obscenity alone is F24 §6.7.15), tears
+# (§6.7.7), a non-game appeal (§6.7.8) or §6.7.12–6.7.14 (F24 also §6.7.16) committed in one's final
+# minute, or once leaving by the vote, lose the game for the offender's team. The seed speaks for
+# itself (4.2, 4.5: a disqualification, no last word), so its preset has no such escalation.
+_LAST_WORD_TEAM_LOSS = ("4.2.4", "4.2.7", "4.2.8", "6.7.12", "6.7.13", "6.7.14")
+for _preset, _codes in (("fiim2024", (*_LAST_WORD_TEAM_LOSS, "6.7.16")), ("fsm2024", _LAST_WORD_TEAM_LOSS)):
+    REASONS[_preset].update({code: dataclasses.replace(REASONS[_preset][code], last_word_team_loss=True)
+                             for code in _codes})
+del _preset, _codes
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from .config import DrawDeclared, FirstDayVote, RevoteOrder, RulesConfig, Severi
 from .errors import Code, RuleError
 from .notices import Kind, Notice
 from .state import (
-    SEATS, Ballot, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Team,
+    SEATS, Ballot, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,
     new_game,
 )
 
@@ -85,11 +85,13 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
 
     Raises :class:`RuleError` (state unchanged) when the rules refuse the event, and
     ``TypeError`` for :class:`~rules.events.Undo`, which is folded by :func:`fold`, not applied.
+    Once the game is over only a name and a penalty are taken (a penalty after the result is
+    recorded and changes nothing, F24 §7.9).
     """
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
-    if state.phase is Phase.GAME_OVER and not isinstance(event, ev.SetName):
+    if state.phase is Phase.GAME_OVER and not isinstance(event, (ev.SetName, ev.Penalty)):
         raise RuleError(Code.GAME_OVER)
     if _result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
@@ -135,6 +137,9 @@ class _Move:
         return self.s.config
 
     def say(self, kind: Kind, private: bool = False, **params: object) -> None:
+        """Emit a notice. Each carries ``rules``, the preset, so that its words cite that
+        preset's own rule numbers (seed 4.5 is FIIM 2024 §6.5 …)."""
+        params.setdefault("rules", self.cfg.preset)
         self.notices.append(Notice(kind, params, private))
 
     # --- validation helpers -----------------------------------------------------------------
@@ -258,7 +263,7 @@ class _Move:
         if opener is not None:
             self.say(Kind.DAY_STARTS, day=day, opener=opener, at_table=len(at_table))
         victim = s.nights[-1].killed if s.nights and s.nights[-1].number == day - 1 else None
-        if victim is not None and not s.seat(victim).disqualified:
+        if victim is not None and not _no_last_word(s.seat(victim)):
             self.start_last_words([victim], "kill")
         elif s.result is not None:
             self.game_over(s.result.winner, s.result.why)
@@ -321,7 +326,10 @@ class _Move:
         if not held:
             self.s.vote_over = True
             self.s.result_determined = True
-            self.say(Kind.VOTE_NOT_HELD, day=self.s.day, why=why, seat=seat)
+            departure = self.s.seat(seat).departure if seat is not None else None
+            cause = departure.cause.value if departure else None  # the removal's cause and item
+            reason = departure.reason if departure and departure.phase == "day" else None
+            self.say(Kind.VOTE_NOT_HELD, day=self.s.day, why=why, seat=seat, cause=cause, reason=reason)
             self.end_day()
             return
         nominees = [n for n in self.s.nominees if self.s.seat(n).at_table]
@@ -356,7 +364,10 @@ class _Move:
 
     def maybe_close_round(self) -> None:
         """Unvoted hands go to the last nominee (F24 §4.4.8), so the round closes after the last
-        but one. The result is known early once a nominee cannot be caught (SC)."""
+        but one. The result is known early once a nominee cannot be caught (SC); from then on he
+        is the one leaving by this vote (F24 §1.4), so the end is checked at once as if he had
+        left — a removal later in the ballot no longer changes a result this vote decides
+        (F24 §7.9), exactly as one during his last word would not."""
         ballot = self.s.ballot
         assert ballot is not None
         if self.cfg.unvoted_hands_to_last and ballot.index == len(ballot.candidates) - 1:
@@ -373,6 +384,8 @@ class _Move:
             self.s.result_determined = True
             if not (self.s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY):
                 ballot.decided = leader
+                if self.s.roles_known:
+                    self.check_end(decisive=True)
 
     def resolve_round(self) -> None:
         """Steps 3–4 of RULES.md §4 (F24 §4.4.11–4.4.12.3, seed 5.6, 5.9, F24 §7.11)."""
@@ -458,7 +471,7 @@ class _Move:
         self.check_end(decisive=True)
         if s.phase is Phase.GAME_OVER:
             return
-        speaking = [n for n in seats if not s.seat(n).disqualified]  # seed 4.5: no last word
+        speaking = [n for n in seats if not _no_last_word(s.seat(n))]  # seed 4.5: no last word
         if speaking:
             self.start_last_words(speaking, cause.value)
         elif s.result is not None:
@@ -624,7 +637,7 @@ class _Move:
         night = self.s.night
         if night is None or night.number != 1 or not self.cfg.best_move or night.killed is None:
             return False
-        if self.s.seat(night.killed).disqualified:
+        if _no_last_word(self.s.seat(night.killed)):
             return False
         day1_out = sum(1 for _, d in self.s.departures()
                        if d.phase == "day" and d.day == 1 and d.cause in (Cause.VOTE, Cause.RAISE))
@@ -676,7 +689,12 @@ class _Move:
         removed = sorted(n for n, d in s.departures()
                          if (d.phase, d.day) == ("night", night.number)
                          and d.cause in (Cause.FOULS, Cause.DISQUALIFICATION))
-        self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed, removed=removed)
+        # SC, RULES.md §12.9: killed and removed the same night — told once, as both
+        victim = s.seat(night.killed) if night.killed is not None else None
+        also = None if victim is None or not _no_last_word(victim) else (
+            Cause.DISQUALIFICATION.value if victim.disqualified else Cause.FOULS.value)
+        self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed, removed=removed,
+                 killed_removed=also)
         if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
                 and s.quiet_nights >= self.cfg.draw_quiet_nights and s.result is None):
             self.game_over(None, "draw")
@@ -685,7 +703,16 @@ class _Move:
 
     # --- penalties --------------------------------------------------------------------------
     def penalty(self, e: ev.Penalty) -> None:
-        """Seed IV: warning (no effect), foul, disqualifying foul, team loss."""
+        """Seed IV: warning (no effect), foul, disqualifying foul, team loss.
+
+        Given to a seat at the table; to a seat that has left by the vote and whose last word
+        runs or waits, or to tonight's victim (seed 4.5: a 4th or disqualifying foul costs what
+        is left of the last word; seed 5.1: he is the one leaving, so no vote is affected); or
+        after the game (recorded, the result stands: F24 §7.9). Under the 2024 presets an item
+        of F24/S24 §6.8.5 committed in one's final minute, or once the vote has decided that he
+        leaves, loses the game for his team — unless the result is already fixed (§6.8.6).
+        Raises ``UNKNOWN_REASON``, ``NOT_AT_TABLE`` (a seat gone for good), ``TEAM_REQUIRED``,
+        ``TEAM_MISMATCH``."""
         s = self.s
         if s.phase is Phase.SETUP:
             raise RuleError(Code.WRONG_PHASE, event=e.type, phase=s.phase.value)
@@ -694,37 +721,73 @@ class _Move:
             raise RuleError(Code.UNKNOWN_REASON, reason=e.reason)
         number = self.valid_seat(e.seat)
         seat = s.seat(number)
+        if s.phase is Phase.GAME_OVER:
+            self.penalty_after_result(number, reason.code, reason.severity)
+            return
         night = s.night
         tonight_victim = night is not None and night.killed == number
-        if not seat.at_table and s.speaker != number and not tonight_victim:
+        leaving = number in self.last_words_pending()
+        if not seat.at_table and not leaving and not tonight_victim:
             raise RuleError(Code.NOT_AT_TABLE, seat=number)
-        if reason.severity is Severity.WARNING:
+        severity = reason.severity
+        final_minute = leaving or (s.ballot is not None and s.ballot.decided == number
+                                   and s.phase is Phase.VOTING)
+        escalated = (severity is Severity.DISQUALIFYING and reason.last_word_team_loss
+                     and final_minute and s.result is None)  # F24 §6.8.5; §6.8.6
+        if severity is Severity.WARNING:
             seat.warnings.append(reason.code)  # seed 4.3: an oral warning has no effect
             self.say(Kind.WARNING, seat=number, reason=reason.code)
-        elif reason.severity is Severity.FOUL:
+        elif severity is Severity.FOUL:
             self.foul(number, reason.code)
-        elif reason.severity is Severity.DISQUALIFYING:
+        elif severity is Severity.DISQUALIFYING and not escalated:
             seat.disqualified = True
             seat.tournament_removal = seat.tournament_removal or reason.tournament_removal
             self.remove(number, Cause.DISQUALIFICATION, reason.code)
         else:
-            self.team_loss(number, reason.code, e.team)
+            if escalated:
+                seat.disqualified = True  # F24 §6.8: «штраф за дисквалификацию» and the loss
+            self.team_loss(number, reason.code, e.team, final_minute=escalated)
+
+    def last_words_pending(self) -> list[int]:
+        """The seats that have left by the vote or the night's kill and whose last word runs
+        now or waits (F24 §4.4.13, §4.5.9)."""
+        return list(self.s.last_words) if self.s.phase is Phase.LAST_WORD else []
+
+    def penalty_after_result(self, number: int, code: str, severity: Severity) -> None:
+        """A penalty given once the game is over (real MafiaRatings records carry them): it is
+        recorded for the protocol and the points — a foul, a disqualification (F24 §8.2.4) —
+        and the result stands (F24 §7.9)."""
+        seat = self.s.seat(number)
+        if severity is Severity.WARNING:
+            seat.warnings.append(code)
+        elif severity is Severity.FOUL:
+            seat.fouls.append(code)
+        elif severity is Severity.DISQUALIFYING:
+            seat.disqualified = True
+            seat.tournament_removal = seat.tournament_removal or self.cfg.reasons[code].tournament_removal
+        self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code, severity=severity.value,
+                 over=True)
 
     def foul(self, number: int, code: str) -> None:
         """Seed 4.4: the 3rd foul silences the nearest speech (nomination still allowed);
-        seed 4.5: the 4th removes the player at once, without a last word."""
+        seed 4.5: the 4th removes the player at once, without a last word — for a player who
+        has already left by the vote or the kill, it costs what is left of his last word."""
         s = self.s
         seat = s.seat(number)
         seat.fouls.append(code)
         count = len(seat.fouls)
         self.say(Kind.FOUL, seat=number, count=count, reason=code)
         if not seat.at_table:
-            if count >= 4:  # seed 4.5, in his own last word: it ends at once
+            if count == 3:
+                seat.silence_pending = True  # he has no speech left: never served (see withdraw_foul)
+            elif count == 4:
                 self.remove(number, Cause.FOULS, code)
             return
         if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE:
             seat.silence_pending = True
-            self.say(Kind.THIRD_FOUL, seat=number, effect=self.cfg.third_foul.value, may_nominate=True)
+            # seed 5.7: at 3 or 4 players his nearest speech is 30 s, not silence
+            self.say(Kind.THIRD_FOUL, seat=number, effect=self.cfg.third_foul.value, may_nominate=True,
+                     short=len(s.at_table) <= 4, seconds=self.cfg.timers.short_speech)
             if (self.cfg.third_foul_cuts_current_speech and s.phase is Phase.SPEECH
                     and s.speaker == number):
                 seat.silence_pending = False  # SCENARIOS S02 variant: served now
@@ -740,24 +803,11 @@ class _Move:
         at_night = s.phase in (Phase.NIGHT, Phase.NIGHT_ZERO)
         tournament = seat.tournament_removal
         if not seat.at_table:
-            # Killed tonight and disqualified: the kill stands, tomorrow's vote is held, but he
-            # gets no last word and no best move (SC; RULES.md §12.9). A voted-out player in his
-            # last word: he is the one leaving by the vote, so no vote is affected (seed 5.1).
-            seat.disqualified = True
-            self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None if at_night else code,
-                     tournament=tournament)
-            if at_night:
-                self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
-            if s.phase is Phase.LAST_WORD and number in s.last_words:
-                # seed 4.5: «без последнего слова» — what is left of his last word is lost
-                if s.last_words[0] == number:
-                    self.end_last_word()
-                else:
-                    s.last_words.remove(number)
+            self.remove_leaver(number, cause, code)
             return
         self.depart(number, cause, code)
         self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None if at_night else code,
-                 tournament=tournament)
+                 tournament=tournament, last_word=None)
         if at_night:
             self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
         cancels_current = self.ban_vote(number)
@@ -774,6 +824,29 @@ class _Move:
         elif s.phase is Phase.TIE_SPEECH and s.tie_queue and s.tie_queue[0] == number:
             s.tie_queue.pop(0)
             self.next_tie_speech()
+
+    def remove_leaver(self, number: int, cause: Cause, code: str) -> None:
+        """A 4th or disqualifying foul for a player who has already left: by the vote, his last
+        word running or waiting, or by tonight's kill. He is the one leaving (seed 5.1: no vote
+        is affected; SC: killed and disqualified → the next vote is held), so the penalty only
+        costs what is left of his last word (seed 4.5 «без последнего слова»; RULES.md §12.9:
+        the night victim gets none, the judge may decide otherwise). Announced once: "his last
+        word ends" — he does not leave the game a second time; tonight's victim is announced in
+        the morning, as killed and removed."""
+        s = self.s
+        queue = self.last_words_pending()
+        if queue and queue[0] == number:
+            last_word = "cut"
+        elif number in queue:
+            last_word = "lost"
+        else:
+            last_word = "killed"  # tonight's victim: told to the judge now, to all in the morning
+        self.say(Kind.REMOVED, private=last_word == "killed", seat=number, cause=cause.value,
+                 reason=code, tournament=s.seat(number).tournament_removal, last_word=last_word)
+        if last_word == "cut":
+            self.end_last_word()
+        elif last_word == "lost":
+            s.last_words.remove(number)
 
     def drop_from_ballot(self, number: int) -> None:
         """A nominee who leaves the table while the vote goes on (seed 5.2: its result is known,
@@ -814,19 +887,27 @@ class _Move:
         if day in s.vote_bans:
             return False  # SC: several removals skip only one (the nearest) vote
         s.vote_bans[day] = (rule, number)
+        # the cause the judge gave: a 4th foul, or a disqualification with its item (its reason
+        # stays hidden at night, R6.12)
+        departure = s.seat(number).departure
+        cause = departure.cause.value if departure else Cause.DISQUALIFICATION.value
+        reason = departure.reason if departure and phase not in (Phase.NIGHT, Phase.NIGHT_ZERO) else None
+        said = dict(day=day, seat=number, rule=rule, cause=cause, reason=reason)
         if day == s.day and phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE):
-            self.say(Kind.VOTE_CANCELLED, day=day, seat=number, rule=rule)
+            self.say(Kind.VOTE_CANCELLED, **said)
             s.vote_over = True
             s.result_determined = True
             return True
         if day == s.day and phase is not Phase.NIGHT:
-            self.say(Kind.VOTE_CANCELLED, day=day, seat=number, rule=rule)
+            self.say(Kind.VOTE_CANCELLED, **said)
         else:
-            self.say(Kind.NEXT_VOTE_CANCELLED, day=day, seat=number, rule=rule)
+            self.say(Kind.NEXT_VOTE_CANCELLED, **said)
         return False
 
-    def team_loss(self, number: int, code: str, team: str | None) -> None:
-        """Seed 4.3 (F24 §6.8): the offender's team loses at once."""
+    def team_loss(self, number: int, code: str, team: str | None, final_minute: bool = False) -> None:
+        """Seed 4.3 (F24 §6.8): the offender's team loses at once; ``final_minute``: a
+        disqualifying foul escalated by F24/S24 §6.8.5. After a decisive vote or kill the result
+        stands and the offence is only recorded (F24 §6.8.6, §7.9)."""
         s = self.s
         offender = s.team_of(number)
         try:
@@ -841,14 +922,19 @@ class _Move:
             # seed 4.3: the team named is the offender's; the entered roles say otherwise
             raise RuleError(Code.TEAM_MISMATCH, seat=number, team=given.value, actual=offender.value)
         if s.result is not None:  # F24 §6.8.6, §7.9: the result stands
-            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code)
+            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code,
+                     severity=Severity.TEAM_LOSS.value, over=False)
             return
-        self.say(Kind.TEAM_LOSS, seat=number, team=offender.value, reason=code)
+        self.say(Kind.TEAM_LOSS, seat=number, team=offender.value, reason=code, final_minute=final_minute)
         winner = Team.RED if offender is Team.BLACK else Team.BLACK
         self.game_over(winner, "team_loss")
 
     def withdraw_foul(self, e: ev.WithdrawFoul) -> None:
-        """The judge takes a foul back, unless something already followed from it."""
+        """The judge takes a seat's last foul back, unless something already followed from it:
+        the 4th foul's removal (seed 4.5, ``why="removal"``), a 4th foul that cost a last word
+        (``"last_word_cut"``), or a 3rd foul whose silence or short speech was served (seed 4.4,
+        5.7, ``"silence_served"``). Those are taken back with /undo, which takes back what
+        followed too. Raises ``NO_FOUL``, ``FOUL_HAS_CONSEQUENCES``."""
         number = self.valid_seat(e.seat)
         seat = self.s.seat(number)
         if not seat.fouls:
@@ -856,8 +942,9 @@ class _Move:
         count = len(seat.fouls)
         if seat.departure is not None and seat.departure.cause is Cause.FOULS:
             raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="removal")
-        if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE and not seat.silence_pending \
-                and seat.at_table:
+        if count >= 4:  # given after he left by the vote or the kill: his last word is lost
+            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="last_word_cut")
+        if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE and not seat.silence_pending:
             raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="silence_served")
         seat.fouls.pop()
         if count == 3:
@@ -879,8 +966,14 @@ class _Move:
 
     def check_end(self, decisive: bool) -> None:
         """F24 §1.4 (E1, E2): red wins when no black is at the table, black when blacks ≥ reds.
-        After a decisive vote or kill the result is fixed and announced after the last word
-        (F24 §7.9); after a removal it is immediate."""
+
+        The players a running vote has decided leave by it (F24 §1.4: the moment of the vote is
+        the moment of leaving; seed 5.2: a removal after the result is known does not stop it),
+        so they are counted as gone. After a decisive vote or kill the result is fixed and
+        announced after the last words (F24 §7.9); so is a result that a removal brings about
+        while a last word is still due — the decided nominee's, a vote leaver's, or tonight's
+        victim's ("the leaving player always has the right to his last word"). Otherwise a
+        removal's result is immediate (RULES.md §12.18)."""
         s = self.s
         if s.result is not None:
             return
@@ -888,19 +981,41 @@ class _Move:
             if len(s.departures()) >= 3:
                 self.say(Kind.JUDGE_MUST_CHECK_END, at_table=len(s.at_table))
             return
-        blacks = sum(1 for n in s.at_table if s.team_of(n) is Team.BLACK)
-        reds = len(s.at_table) - blacks
+        leaving = self.leaving_by_vote()
+        table = [n for n in s.at_table if n not in leaving]
+        blacks = sum(1 for n in table if s.team_of(n) is Team.BLACK)
+        reds = len(table) - blacks
         if blacks == 0:
             winner, why = Team.RED, "all_black_out"
         elif blacks >= reds:
             winner, why = Team.BLACK, "parity"
         else:
             return
-        if decisive and self.cfg.last_word_on_decisive_event:
+        if leaving or ((decisive or self.last_word_due()) and self.cfg.last_word_on_decisive_event):
+            # the ballot is finished first, so that the decided nominee leaves by the vote
             s.result = Result(winner, why)
             self.say(Kind.RESULT_FIXED, private=True, winner=winner.value, why=why)
         else:
             self.game_over(winner, why)
+
+    def leaving_by_vote(self) -> list[int]:
+        """The nominee the running vote has decided (SC: nobody can catch him) and who is still
+        at the table: he leaves by this vote once its ballot is finished (F24 §1.4, seed 5.2)."""
+        s = self.s
+        ballot = s.ballot
+        if s.phase is Phase.VOTING and ballot is not None and ballot.decided is not None \
+                and s.seat(ballot.decided).at_table:
+            return [ballot.decided]
+        return []
+
+    def last_word_due(self) -> bool:
+        """Is a last word still to come for someone leaving by the vote or tonight's kill (F24
+        §4.4.13, §4.5.9, §7.9)?"""
+        s = self.s
+        if self.leaving_by_vote() or self.last_words_pending():
+            return True
+        night = s.night
+        return night is not None and night.killed is not None and not _no_last_word(s.seat(night.killed))
 
     def declare_result(self, e: ev.DeclareResult) -> None:
         """With roles unknown the judge declares the result (red, black or draw)."""
@@ -963,8 +1078,14 @@ def hands_left(state: GameState) -> int:
 def _result_required(state: GameState) -> bool:
     """With roles unknown the engine cannot see the end (F24 §1.4), but with two players or fewer
     at the table every deal of the cards has ended the game: the judge must declare the result."""
-    return (not state.roles_known and state.phase is not Phase.SETUP
+    return (not state.roles_known and state.phase not in (Phase.SETUP, Phase.GAME_OVER)
             and len(state.at_table) <= 2)
+
+
+def _no_last_word(seat: Seat) -> bool:
+    """Seed 4.5 (F24 §6.5): a 4th or disqualifying foul → «без последнего слова», also for a
+    player who had already left by the vote or the night's kill (RULES.md §12.9)."""
+    return seat.disqualified or len(seat.fouls) >= 4
 
 
 def _cyclic_from(start: int) -> list[int]:

@@ -13,6 +13,9 @@ from typing import Any
 
 
 class Kind(str, enum.Enum):
+    """Every notice kind and its parameters. Every notice also carries ``rules``: the preset, so
+    that its words cite that preset's own rule numbers."""
+
     # setup
     NAME_SET = "name_set"  # seat, name
     ROLES_SET = "roles_set"  # known: bool                              (private)
@@ -21,12 +24,14 @@ class Kind(str, enum.Enum):
     # day
     DAY_STARTS = "day_starts"  # day, opener, at_table
     NIGHT_RESULT = "night_result"  # night, killed (seat or None for a miss), removed (seats removed
-    #                                 that night on a 4th or disqualifying foul, seed 4.5)
+    #                                 that night on a 4th or disqualifying foul, seed 4.5),
+    #                                 killed_removed ("disqualification" | "fouls" | None: the
+    #                                 victim removed the same night too, RULES.md §12.9)
     LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
     SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why
     NOMINATED = "nominated"  # by, target, nominees
-    VOTE_NOT_HELD = "vote_not_held"  # day, why (rule code), seat (the removal, if any)
+    VOTE_NOT_HELD = "vote_not_held"  # day, why (rule code), seat, cause, reason (the removal, if any)
     VOTING_STARTS = "voting_starts"  # day, nominees, round
     VOTE_COUNTED = "vote_counted"  # nominee, count, derived
     OFF_BALLOT = "off_ballot"  # seat, nominees (still to vote), last (the new last nominee, if he
@@ -38,8 +43,8 @@ class Kind(str, enum.Enum):
     NOBODY_LEAVES = "nobody_leaves"  # why (rule code), seats
     LEAVES_BY_VOTE = "leaves_by_vote"  # seats, cause ("vote" | "raise"), counts
     LEADER_STAYS = "leader_stays"  # seat, seconds (first-day RAISE_ONLY)
-    VOTE_CANCELLED = "vote_cancelled"  # day, seat, rule
-    NEXT_VOTE_CANCELLED = "next_vote_cancelled"  # day, seat, rule
+    VOTE_CANCELLED = "vote_cancelled"  # day, seat, rule, cause ("fouls" | "disqualification"), reason
+    NEXT_VOTE_CANCELLED = "next_vote_cancelled"  # day, seat, rule, cause, reason (None at night)
     NIGHT_FALLS = "night_falls"  # night
     # night
     SHOOTING_RESULT = "shooting_result"  # killed or None, why, shots; silent (Shots only) (private)
@@ -52,12 +57,17 @@ class Kind(str, enum.Enum):
     # penalties
     WARNING = "warning"  # seat, reason
     FOUL = "foul"  # seat, count, reason
-    THIRD_FOUL = "third_foul"  # seat, effect ("silence" | "short_speech"), may_nominate
-    REMOVED = "removed"  # seat, cause ("fouls" | "disqualification"), reason (None at night), tournament
+    THIRD_FOUL = "third_foul"  # seat, effect ("silence" | "short_speech"), may_nominate, short
+    #                            (3–4 at the table: seed 5.7), seconds (the short speech)
+    REMOVED = "removed"  # seat, cause ("fouls" | "disqualification"), reason (None at night), tournament,
+    #                      last_word: None (he leaves now) | "cut" (his last word ends) | "lost" (his
+    #                      last word, still to come, is lost) | "killed" (tonight's victim; private)
     REMOVED_DETAILS = "removed_details"  # seat, reason, tournament    (private, night only)
-    TEAM_LOSS = "team_loss"  # seat, team, reason
+    TEAM_LOSS = "team_loss"  # seat, team, reason, final_minute (F24/S24 §6.8.5)
     FOUL_WITHDRAWN = "foul_withdrawn"  # seat, count
-    PENALTY_AFTER_RESULT = "penalty_after_result"  # seat (F24 §7.9: the result stands)
+    PENALTY_AFTER_RESULT = "penalty_after_result"  # seat, reason, severity, over (after the game, or
+    #                                                 after a decisive vote or kill): recorded, the
+    #                                                 result stands (F24 §6.8.6, §7.9)
     # the end
     RESULT_FIXED = "result_fixed"  # winner: announced after the last word (F24 §7.9)   (private)
     GAME_OVER = "game_over"  # winner ("red" | "black" | None for a draw), why, roles; for a draw

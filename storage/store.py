@@ -410,10 +410,14 @@ class Store:
     # --- games --------------------------------------------------------------------------------
     async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
                           names: Mapping[int, str], *, announce: str | None = None,
-                          abandon: int | None = None) -> int:
+                          abandon: int | None = None,
+                          outbox: Callable[[int], Sequence[OutboxItem]] | None = None) -> int:
         """Create a game and make it the chat's current game, in one transaction with where its
-        announcements go (``announce``, as :meth:`set_announce`) and the game it replaces
-        recorded as ``"abandoned"`` (``abandon``: its id). Returns the new game's id."""
+        announcements go (``announce``, as :meth:`set_announce``), the game it replaces recorded as
+        ``"abandoned"`` (``abandon``: its id) and the messages that announce it (``outbox``: given
+        the new id, the items to queue; stamped with the game's creation time). Returns the new
+        game's id."""
+        at = time.time()
         async with self._write() as conn:
             if abandon is not None:
                 await self._update_game(conn, abandon, "finished_at = ?, result = ?",
@@ -424,12 +428,14 @@ class Store:
                 "INSERT INTO games(chat, judge, config, names, announce, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (chat, judge, _dumps(dict(config)), _dumps({str(k): v for k, v in names.items()}),
-                 announce, time.time()),
+                 announce, at),
             )
             assert row is not None
             game_id = int(row[0])
             await conn.execute_fetchall(
                 "UPDATE chats SET current_game = ? WHERE chat = ?", (game_id, chat))
+            for item in (outbox(game_id) if outbox is not None else ()):
+                await self._enqueue(conn, item, game_id, at)
         return game_id
 
     async def current_game(self, chat: str) -> GameRow | None:

@@ -282,16 +282,16 @@ def test_a_refused_first_command_creates_no_game(monkeypatch, capsys, db_path: P
 
 
 def test_quit_is_listed_by_the_console_only() -> None:
-    """Newcomer's report №14: /quit is a console command; Telegram's /help shows the shared
-    command list (``commands-help``) without it."""
-    from bot.telegram import app as telegram_app
+    """Newcomer's report №14: /quit is a console command; the bots' /help (judge mode's, on
+    Telegram and Discord) shows the shared command list (``commands-help``) without it."""
+    from bot.judge import controller as judge_controller
 
     for lang in ("ru", "en"):
         cat = catalog(lang)
         assert "/quit" in cat.text("console-help")
         assert "/quit" not in cat.text("commands-help")
         assert cat.text("console-help").startswith(cat.text("commands-help"))
-    source = Path(telegram_app.__file__).read_text(encoding="utf-8")
+    source = Path(judge_controller.__file__).read_text(encoding="utf-8")
     assert "'console-help'" not in source and "'commands-help'" in source
 
 

@@ -64,8 +64,9 @@ def stored(db: Path) -> tuple[int, rules.GameState, bool]:
 
 def test_a_finished_game_after_a_restart_is_as_before(db_path: Path) -> None:
     """№11: the same commands get the same answers before and after a restart: /status shows
-    the end, /foul says the game is over (not «setup»), and /undo takes back the ending penalty."""
-    probe = "/status\n/foul 5\n"
+    the end, /next says the game is over (not «setup»), and /undo takes back the ending penalty.
+    (A /foul after the end is taken: it is recorded for the protocol, F24 §7.9.)"""
+    probe = "/status\n/next\n"
     status, before = play(db_path, TO_THE_END + probe)
     assert status == 0
     game_id, state, finished = stored(db_path)
@@ -73,7 +74,7 @@ def test_a_finished_game_after_a_restart_is_as_before(db_path: Path) -> None:
     status, after = play(db_path, probe)
     assert status == 0
     assert replies(after)["/status"] == replies(before)["/status"]
-    assert replies(after)["/foul 5"] == replies(before)["/foul 5"] == [
+    assert replies(after)["/next"] == replies(before)["/next"] == [
         error_text(rules.RuleError(rules.Code.GAME_OVER), EN)]
     assert EN.text("console-finished", game=game_id) in after  # what the restart says first
     # the ending penalty is taken back after the restart: the game goes on, and is unfinished

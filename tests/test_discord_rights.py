@@ -106,7 +106,7 @@ async def test_a_take_over_by_a_member_with_manage_channels(t: DiscordTable) -> 
     current = await t.service.current(t.home)
     assert current.judge == f"dc:{t.admin['id']}"
     assert any("Игру №1 теперь ведёт судья <@" in x for x in t.public())
-    assert any("забрал игру №1" in x for x in t.dm())  # the old judge is told
+    assert any("теперь судит <@" in x for x in t.dm())  # the old judge is told
     assert t.fake.messages[old_panel.id].now.components == []  # his panel stopped
     # the old judge's press (his panel's custom_id) is refused
     answer = await t.press("", actor=t.judge, custom_id=old_next,

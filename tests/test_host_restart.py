@@ -289,12 +289,11 @@ async def test_a_deal_cut_short_is_finished_at_the_restart(
     """The game is created and dealt (the cards queued with the deal), and the process dies
     before the table is stored as running: on start-up the deal is taken up, not made again —
     the same roles, each card sent once — and night 0 begins."""
-    from bot.host.controller import HostController
+    from bot.telegram.host import TelegramHostPort
 
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
     async with host_table(fake, db, world) as t:
-        from bot.telegram.host import TelegramHostPort
         rights = TelegramHostPort.rights
 
 

@@ -168,8 +168,8 @@ async def test_fouls_for_speaking_out_of_turn_up_to_a_removal(fake: FakeBotAPI, 
         state = await t.state()
         assert state.seat(4).departure.cause is Cause.FOULS
         texts = t.group_texts()
-        assert any("№4 покидает игру без последнего слова (4-й фол, 4.5)" in x for x in texts)
-        assert any("Голосование дня 1 не проводится (5.1)" in x for x in texts)
+        assert any("№4 покидает игру без последнего слова: четвёртый фол (4.5)" in x for x in texts)
+        assert any("на 1-й день, голосование не проводится (5.1): удаление игрока №4: четвёртый фол" in x for x in texts)
         gone = await t.say(noisy, "я ещё тут")  # a departed player reads but does not write
         assert gone.deleted and (await t.state()).seat(4).fouls == ["4.1.1"] * 4
         speaker = await t.say(t.user(5), "Моя минута")

@@ -64,20 +64,37 @@ class _Variables(Visitor):
     def __init__(self) -> None:
         super().__init__()
         self.names: set[str] = set()
+        self.messages: set[str] = set()
 
     def visit_VariableReference(self, node: ast.VariableReference) -> None:
         self.names.add(node.id.name)
 
+    def visit_MessageReference(self, node: ast.MessageReference) -> None:
+        self.messages.add(node.id.name)
+
 
 def _message_variables(lang: str) -> dict[str, set[str]]:
-    """Each message of ``lang`` and the variables it uses."""
-    out: dict[str, set[str]] = {}
+    """Each message of ``lang`` and the variables it uses, with those of the messages it refers
+    to (a referenced message sees the caller's variables: ``{ cite-4_5 }`` needs ``$rules``)."""
+    own: dict[str, set[str]] = {}
+    refs: dict[str, set[str]] = {}
     for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
         for entry in FluentParser().parse(path.read_text(encoding="utf-8")).body:
             if isinstance(entry, ast.Message):
                 visitor = _Variables()
                 visitor.visit(entry)
-                out[entry.id.name] = visitor.names
+                own[entry.id.name], refs[entry.id.name] = visitor.names, visitor.messages
+    out: dict[str, set[str]] = {}
+    for key in own:
+        names, seen, todo = set(), set(), [key]
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in own:
+                continue
+            seen.add(current)
+            names |= own[current]
+            todo.extend(refs[current])
+        out[key] = names
     return out
 
 

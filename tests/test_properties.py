@@ -10,7 +10,8 @@ presets, with the roles known and unknown, and checks after every event:
   event mutates the state passed in;
 * departures: seats at the table + departed seats = 10 (R1.1), every departed seat has exactly one
   departure and the ``order`` values are 1..n; a departure, once made, never changes;
-* fouls: a seat at the table has at most 3 fouls, the 4th removes him (seed 4.5);
+* fouls: a seat at the table has at most 3 fouls, the 4th removes him (seed 4.5) — or, once he
+  has left by the vote or the kill, costs what is left of his last word;
 * nobody acts after leaving: a departed seat never gets a speech or tie speech, his last word
   follows his own vote/kill departure only (seed 4.5: no last word after a 4th foul or a DQ), he is
   never nominated, put on a new ballot, left on the rest of a running one or voted against (seed
@@ -19,9 +20,11 @@ presets, with the roles known and unknown, and checks after every event:
   checking (R5.8);
 * hands counted in a round never exceed the players at the table (F24 §4.4.5: one hand each);
 * ``rules.fold`` of the log (with Undo entries) gives the state built step by step, twice alike;
-* after GAME_OVER every event but SetName is refused with ``Code.GAME_OVER``;
+* after GAME_OVER every event but SetName and Penalty is refused with ``Code.GAME_OVER``; a
+  penalty then is recorded and changes neither the result nor who left (F24 §7.9);
 * roles known: the result by parity or elimination (F24 §1.4) is right for the seats at the table
-  when it is fixed (F24 §7.9: later removals do not change it), and no such end is missed;
+  when it is fixed (F24 §7.9: later removals do not change it), counting the nominee a running
+  vote has decided as gone (F24 §1.4, seed 5.2), and no such end is missed;
 * the draw (seed 5.8, F24 §7.7) never comes while a departure happened in its three nights.
 
 An engine bug these properties find gets its own minimal regression test below (strictly
@@ -35,7 +38,7 @@ import dataclasses
 from typing import Any, Callable
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -290,7 +293,10 @@ def check_departures(state: GameState) -> None:
 
 def check_fouls(state: GameState) -> None:
     """Seed 4.5: the 4th foul removes the player, so nobody at the table has 4; a seat removed on
-    fouls has exactly 4 (he gets no last word, so no later foul can be given to him)."""
+    fouls has exactly 4 (he gets no last word, so no later foul can be given to him). Fouls given
+    after the game are only recorded (F24 §7.9)."""
+    if state.phase is Phase.GAME_OVER:
+        return
     for seat in state.seats:
         if seat.at_table:
             assert len(seat.fouls) <= 3, f"seat {seat.number} at the table with {len(seat.fouls)} fouls"
@@ -337,20 +343,32 @@ def check_no_missed_end(state: GameState) -> None:
     with blacks ≥ reds — unless the result is already fixed (F24 §7.9)."""
     if not state.roles_known or state.result is not None or state.phase is Phase.SETUP:
         return
-    blacks = sum(1 for n in state.at_table if state.team_of(n) is Team.BLACK)
-    reds = len(state.at_table) - blacks
+    table = [n for n in state.at_table if n not in leaving_by_vote(state)]
+    blacks = sum(1 for n in table if state.team_of(n) is Team.BLACK)
+    reds = len(table) - blacks
     assert blacks > 0 and blacks < reds, f"game goes on at {blacks} black vs {reds} red"
+
+
+def leaving_by_vote(state: GameState) -> list[int]:
+    """The nominee a running vote has decided (SC), still at the table: he leaves by it."""
+    ballot = state.ballot
+    if state.phase is Phase.VOTING and ballot is not None and ballot.decided is not None \
+            and state.seat(ballot.decided).at_table:
+        return [ballot.decided]
+    return []
 
 
 def check_result_fixed(state: GameState) -> None:
     """F24 §1.4: no black left → red; blacks ≥ reds → black. Checked when the result is fixed,
-    since removals after a decisive vote or kill do not change it (F24 §7.9, RULES.md E6)."""
+    since removals after a decisive vote or kill do not change it (F24 §7.9, RULES.md E6); the
+    nominee a running vote has decided is counted as gone (F24 §1.4, seed 5.2)."""
     result = state.result
     assert result is not None
     if not state.roles_known or result.why not in ("all_black_out", "parity"):
         return  # team loss, draw or declared: not a matter of counting the table
-    blacks = sum(1 for n in state.at_table if state.team_of(n) is Team.BLACK)
-    reds = len(state.at_table) - blacks
+    table = [n for n in state.at_table if n not in leaving_by_vote(state)]
+    blacks = sum(1 for n in table if state.team_of(n) is Team.BLACK)
+    reds = len(table) - blacks
     if blacks == 0:
         assert (result.winner, result.why) == (Team.RED, "all_black_out")
     else:
@@ -392,7 +410,10 @@ def hands_counted(before: GameState, notices: list[Notice]) -> None:
 def check_transition(before: GameState, event: Event, after: GameState, notices: list[Notice]) -> None:
     """What an accepted event may do, given the state it was applied to."""
     assert after.revision == before.revision + 1
-    assert before.phase is not Phase.GAME_OVER or isinstance(event, SetName)
+    assert before.phase is not Phase.GAME_OVER or isinstance(event, (SetName, Penalty))
+    if before.phase is Phase.GAME_OVER:  # a penalty after the result is only recorded (F24 §7.9)
+        assert after.result == before.result and after.phase is Phase.GAME_OVER
+        assert after.departures() == before.departures()
     # a departure, once made, never changes (no seat leaves twice, nobody comes back)
     for old, new in zip(before.seats, after.seats):
         if old.departure is not None:
@@ -401,7 +422,7 @@ def check_transition(before: GameState, event: Event, after: GameState, notices:
             assert old.at_table
     # fouls: at most 4 while at the table (seed 4.5)
     for old, new in zip(before.seats, after.seats):
-        if old.at_table and len(new.fouls) >= 4:
+        if old.at_table and len(new.fouls) >= 4 and before.phase is not Phase.GAME_OVER:
             assert len(new.fouls) == 4 and new.departure is not None and new.departure.cause is Cause.FOULS
     # nobody acts after leaving
     if isinstance(event, Nominate):
@@ -499,7 +520,7 @@ class RulesMachine(RuleBasedStateMachine):
             after, notices = rules.apply(before, event)
         except RuleError as error:
             assert snapshot(before) == was, "a refused event changed the state"
-            if before.phase is Phase.GAME_OVER and not isinstance(event, SetName):
+            if before.phase is Phase.GAME_OVER and not isinstance(event, (SetName, Penalty)):
                 assert error.code is Code.GAME_OVER, f"{event} after the game: {error.code}"
             return
         assert snapshot(before) == was, "apply mutated the state passed in"
@@ -681,3 +702,103 @@ def test_roles_dealt_after_blacks_left_ends_game() -> None:
         return  # refusing such a late deal is a correct answer too
     state, _ = rules.apply(state, Next()) if state.phase is Phase.NIGHT_ZERO else (state, [])
     assert state.result is not None and (state.result.winner, state.result.why) == (Team.RED, "all_black_out")
+
+
+# --- class 1: a removal around a decided vote ---------------------------------------------------
+
+REMOVALS = ("dq", "4.2.4", "4th foul")
+
+
+@st.composite
+def decided_votes(draw: Draw) -> dict[str, Any]:
+    """A day-2 vote at 3–9 players (the others disqualified in night 0, so day 1's vote is not
+    held, seed 5.1) with 3+ nominees, the first of whom takes more than half the hands — the
+    result is determined (SC) — and a removal of any seat at the table, by a disqualification or
+    a 4th foul (its first three given on day 1)."""
+    deck = draw(st.permutations(ROLE_DECK), label="roles")
+    blacks = [n for n in SEATS if deck[n - 1] in ("don", "mafia")]
+    reds = [n for n in SEATS if n not in blacks]
+    kept_blacks = draw(st.lists(st.sampled_from(blacks), min_size=1, max_size=3, unique=True))
+    size_reds = draw(st.integers(max(2, len(kept_blacks) + 1), 7), label="reds")
+    kept = sorted(kept_blacks + draw(st.lists(st.sampled_from(reds), min_size=size_reds,
+                                                max_size=size_reds, unique=True)))
+    nominees = draw(st.lists(st.sampled_from(kept), min_size=3, max_size=len(kept), unique=True))
+    return {
+        "preset": draw(st.sampled_from(PRESET_NAMES), label="preset"),
+        "roles": tuple(deck),
+        "gone": [n for n in blacks + reds if n not in kept],  # blacks first: no end on the way
+        "nominees": nominees,
+        "hands": draw(st.integers(len(kept) // 2 + 1, len(kept)), label="hands"),
+        "removed": draw(st.sampled_from(kept), label="removed"),
+        "how": draw(st.sampled_from(REMOVALS), label="how"),
+    }
+
+
+def _removal(case: dict[str, Any]) -> list[Event]:
+    if case["how"] == "4th foul":
+        return [Penalty(seat=case["removed"], reason="4.1.1")]
+    return [Penalty(seat=case["removed"], reason=case["how"])]
+
+
+def _to_the_vote(case: dict[str, Any]) -> GameState:
+    state = play(case["preset"], SetRoles(roles=case["roles"]), StartGame(),
+                 *(Penalty(seat=n, reason="dq") for n in case["gone"]), Next())
+    if case["how"] == "4th foul":
+        state = play_on(state, *(Penalty(seat=case["removed"], reason="4.1.1"),) * 3)
+    while state.phase is not Phase.NIGHT:  # day 1: no vote (seed 5.1); then a miss
+        state = play_on(state, Next())
+    while state.phase is Phase.NIGHT:
+        state = play_on(state, Next())
+    by_speaker = dict(zip(state.speech_order, case["nominees"]))
+    while state.phase is Phase.SPEECH:
+        speaker = state.speaker
+        if speaker in by_speaker:
+            state = play_on(state, Nominate(by=speaker, target=by_speaker[speaker]))
+        state = play_on(state, Next())
+    assert state.phase is Phase.VOTING and state.ballot is not None
+    return play_on(state, Vote(nominee=state.ballot.candidates[0], count=case["hands"]))
+
+
+def _finish_the_day(state: GameState) -> GameState:
+    """The rest of the ballot with no hands raised (the last nominee takes the rest, F24
+    §4.4.8), then every last word."""
+    while state.phase in (Phase.VOTING, Phase.LAST_WORD):
+        if state.phase is Phase.VOTING:
+            assert state.ballot is not None
+            state = play_on(state, Vote(nominee=state.ballot.candidates[state.ballot.index], count=0))
+        else:
+            state = play_on(state, Next())
+    return state
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(case=decided_votes())
+def test_a_removal_around_a_decided_vote_never_changes_the_winner(case: dict[str, Any]) -> None:
+    """Seed 5.2, F24 §1.4, §7.9: once a vote's result is determined, the nominee it decides
+    leaves by it; a removal then — in the rest of the ballot, or after its last hand, in the last
+    words — stops only the next vote (5.2; 5.1 when the removed one is that nominee) and never
+    changes who wins: the same winner — or, the game going on, the same seats at the table and
+    the same votes cancelled — whichever side of the ballot's last hand the removal lands on."""
+    decided = _to_the_vote(case)
+    assert decided.ballot is not None and decided.ballot.decided == case["nominees"][0]
+    mid = _finish_the_day(play_on(decided, *_removal(case)))
+    voted = _finish_the_day_before_last_words(decided)
+    after = _finish_the_day(play_on(voted, *_removal(case)) if _accepts(voted, case) else voted)
+    for state in (mid, after):
+        assert state.phase in (Phase.NIGHT, Phase.GAME_OVER), state.phase
+    assert (mid.phase, mid.result) == (after.phase, after.result)
+    if mid.phase is Phase.NIGHT:  # the game goes on: the same table, the same vote skipped
+        assert (mid.at_table, mid.vote_bans.keys()) == (after.at_table, after.vote_bans.keys())
+
+
+def _finish_the_day_before_last_words(state: GameState) -> GameState:
+    while state.phase is Phase.VOTING:
+        assert state.ballot is not None
+        state = play_on(state, Vote(nominee=state.ballot.candidates[state.ballot.index], count=0))
+    return state
+
+
+def _accepts(state: GameState, case: dict[str, Any]) -> bool:
+    """After the ballot the removed seat is still at the table or speaking his last word."""
+    return state.phase is not Phase.GAME_OVER and (
+        state.seat(case["removed"]).at_table or case["removed"] in state.last_words)

@@ -503,14 +503,14 @@ def test_a_4th_foul_in_the_last_word_is_exported() -> None:
 def test_a_disqualification_after_leaving_is_refused() -> None:
     """MafiaRatings keeps one death a player: a voted-out player disqualified in his last word
     cannot be written."""
-    game = play(LAST_WORD.format(fouls="", last_word="/dq 8 4.2.7").replace("\n/next\n/ppk", "\n/ppk"))
+    game = play(LAST_WORD.format(fouls="", last_word="/dq 8 4.2.1").replace("\n/next\n/ppk", "\n/ppk"))
     assert final(game).seat(8).disqualified
     with pytest.raises(ExportError) as caught:
         to_mafiaratings(*game)
     assert caught.value.code == "two_deaths" and caught.value.params["seat"] == 8
     for lang in LANGS:
         text = error_text(caught.value, catalog(lang))
-        assert catalog(lang).text("reason-4_2_7") in text and "{" not in text
+        assert catalog(lang).text("reason-4_2_1") in text and "{" not in text
 
 
 TWICE_CHECKED = f"""
@@ -649,3 +649,85 @@ def test_a_nominee_removed_during_the_vote_leaves_the_recorded_ballot() -> None:
     assert ballot.voters[6] == (2, 3, 4, 5, 9)
     assert ballot.voters[7] == (6, 7, 10)  # the hands not raised, #8's gone with him
     to_mafiaratings(*game)  # no "recorded as a count" refusal for the seat that left
+
+
+# --- penalties after leaving and after the result (issue 10: seed 4.5, §12.9, F24 §7.9) ---------
+
+KILLED_AND_DISQUALIFIED = f"""
+/new seed
+/roles D2 M5 M7 S8
+/start
+/next
+{SPEECHES}
+/kill 4
+/dq 4 4.2.6
+/next
+/next
+/next
+/ppk 2
+"""
+
+
+def _late_lines(game: Game, seat: int, lang: str = "ru") -> list[str]:
+    from bot.protocol.sheet import _late_penalties
+
+    record = read_game(*game)
+    return [span.text for span in _late_penalties(record, seat, catalog(lang))]
+
+
+def test_killed_and_disqualified_the_same_night_is_on_the_sheet_and_in_the_json() -> None:
+    """SC, RULES.md §12.9: the night victim disqualified the same night left by the kill; the
+    protocol keeps both — the kill as his departure, the disqualification as a penalty after
+    leaving (for the points, F24 §8.2.4)."""
+    game = play(KILLED_AND_DISQUALIFIED)
+    state = final(game)
+    assert state.seat(4).departure.cause is rules.Cause.KILL and state.seat(4).disqualified
+    assert _late_lines(game, 4) == ["+ дисквалификация (4.2.6) ночью, после убийства"]
+    listed = [p for p in to_json(*game)["penalties"] if p["seat"] == 4]
+    assert listed == [{"seat": 4, "reason": "4.2.6", "severity": "disqualifying",
+                       "when": {"kind": "night", "day": 1, "step": "don_check"}, "after": "leaving"}]
+
+
+def test_a_disqualification_in_the_last_word_is_on_the_sheet() -> None:
+    """Seed 4.5 (classes 2–4 of issue 10): the voted-out #8 disqualified in his last word for
+    leaving the table (4.2.1: no team loss, F24 §6.8.5 does not list it); the sheet shows it
+    beside his departure by the vote."""
+    game = play(LAST_WORD.format(fouls="", last_word="/dq 8 4.2.1").replace("\n/next\n/ppk", "\n/ppk"))
+    assert _late_lines(game, 8) == ["+ дисквалификация (4.2.1) в последнем слове"]
+    assert _late_lines(game, 8, "en") == ["+ disqualification (4.2.1) in the last word"]
+    assert [p["after"] for p in to_json(*game)["penalties"] if p["seat"] == 8] == ["leaving"]
+
+
+AFTER_THE_GAME = f"""
+/new fiim2024
+/roles D2 M5 M7 S8
+/start
+/next
+{SPEECHES}
+/miss
+/next
+/next
+/ppk 2
+/foul 3
+/dq 9 4.2.4
+"""
+
+
+def test_penalties_after_the_game_are_on_the_sheet_in_the_json_and_in_the_export() -> None:
+    """F24 §7.9 (real MafiaRatings records carry them): a foul and a disqualification after the
+    game are recorded — the sheet, our JSON, and the MafiaRatings export with the site's game
+    time ``end`` — and the result is unchanged; the export replays to the same game."""
+    game = play(AFTER_THE_GAME)
+    state = final(game)
+    assert state.result.why == "team_loss" and state.seat(9).at_table
+    assert _late_lines(game, 9) == ["+ дисквалификация (4.2.4) после игры"]
+    assert _late_lines(game, 3) == ["+ фол после игры"]
+    after = [p for p in to_json(*game)["penalties"] if p["after"] == "result"]
+    assert [(p["seat"], p["severity"], p["when"]["kind"]) for p in after] == [
+        (3, "foul", "end"), (9, "disqualifying", "end")]
+    exported = to_mafiaratings(*game)  # verified by replaying it through our importer
+    assert exported["players"][8]["death"]["type"] == "kickOut"
+    assert exported["players"][8]["death"]["time"]["time"] == "end"
+    assert exported["players"][2]["warnings"][-1]["time"] == "end"
+    report = records.replay(exported)
+    assert report.agrees, report.differences

@@ -222,7 +222,10 @@ def test_cli_on_a_real_record(tmp_path: Path) -> None:
     text = out.getvalue()
     assert text.rstrip().endswith(catalog("ru").text("replay-agrees"))
     # seed 5.2: seat 5's 4th foul after day 2's result → day 3's vote is not held
-    assert _announced(rules.Notice(rules.Kind.VOTE_NOT_HELD, {"day": 3, "why": "5.2", "seat": 5})) in text
+    assert _announced(rules.Notice(rules.Kind.VOTE_NOT_HELD, {"day": 3, "why": "5.2", "seat": 5,
+                                                             "cause": "fouls",
+                                                             "rules": "fiim2024"})) in text
+    assert "(ФИИМ 2024, §7.2)" in text  # a FIIM 2024 record cites FIIM 2024's own number
     out = io.StringIO()
     assert run_replay_cli(SHARED / "mafiaratings" / "4875.json", True, out) == 0
     data = json.loads(out.getvalue())

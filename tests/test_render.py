@@ -258,18 +258,19 @@ def test_fourth_foul_removal_and_cancelled_vote_seed_4_5_5_1() -> None:
     game.apply(*[Penalty(2, "foul")] * 3)
     fourth = game.apply(Penalty(2, "foul"))
     lines = texts(fourth)
-    assert "Игрок №2 покидает игру без последнего слова (4-й фол, 4.5)." in lines
-    assert any(line.startswith("Голосование дня 1 не проводится (5.1)") for line in lines)
+    assert "Игрок №2 покидает игру без последнего слова: четвёртый фол (4.5)." in lines
+    assert ("Сегодня, на 1-й день, голосование не проводится (5.1): удаление игрока №2: "
+            "четвёртый фол.") in lines  # the cause the engine knows, never «4-й или …»
     status = status_text(game.state, RU, for_judge=False)
-    assert "Голосование дня 1 не проводится (5.1)" in status
-    assert "№2: 4 фола; удалён: 4 фола, день 1 (4.5)" in status
+    assert "На 1-й день голосование не проводится (5.1): удаление игрока №2: четвёртый фол." in status
+    assert "№2: 4 фола; удаление: 4 фола, день 1 (4.5)" in status
 
 
 def test_disqualification_by_day_names_the_item_seed_4_2() -> None:
     game = Game().to_day_one()
     line = texts(game.apply(Penalty(9, "4.2.7")))[0]
-    assert line == ("Игрок №9 покидает игру без последнего слова: дисквалифицирующий фол — "
-                    "слёзы за игровым столом (4.2.7, 4.5).")
+    assert line == ("Игрок №9 покидает игру без последнего слова: дисквалификация — "
+                    "слёзы за игровым столом (4.2.7; 4.5).")
 
 
 def test_night_removal_hides_its_reason() -> None:
@@ -288,14 +289,15 @@ def test_night_removal_hides_its_reason() -> None:
     assert "«ночные» прикосновения (4.2.2)" in (notice_text(details, RU) or "")
     assert "4.2.2" not in status_text(game.state, RU, for_judge=False)
     assert "4.2.2" in status_text(game.state, RU, for_judge=True)
-    assert any("В день 2 голосование не проводится (5.1)" in t for t in texts(notices))
+    assert "На 2-й день голосование не проводится (5.1): удаление игрока №9: дисквалификация." \
+        in texts(notices)  # the cause, never the item of a night removal
 
 
 def test_single_nominee_on_day_one_is_not_voted_f24_4_4_10() -> None:
     game = Game().to_day_one()
     game.apply(Nominate(1, 3))
     lines = texts(game.speeches(10))
-    assert ("Голосование не проводится: в первый день выставлена только одна кандидатура (ФИИМ 2024, 4.4.10)."
+    assert ("Голосование не проводится: в первый день выставлена только одна кандидатура (ФИИМ 2024, §4.4.10)."
             in lines)
     assert lines[-2:] == ["Наступает ночь.", "Мафия выходит на охоту."]
 
@@ -322,7 +324,7 @@ def test_tie_revote_and_raise_vote_f24_4_4_12() -> None:
     failed = texts(game.apply(RaiseVote(count=5)))
     assert failed[0] == "За подъём — 5 из 10: не больше половины, все остаются за столом."
     assert failed[1] == ("Никто не покидает игру: за подъём проголосовало не больше половины "
-                         "игроков (ФИИМ 2024, 4.4.12.3).")
+                         "игроков (ФИИМ 2024, §4.4.12.3).")
     assert failed[2] == "Наступает ночь."
 
 
@@ -353,12 +355,12 @@ def test_status_shows_the_pending_silence_seed_4_4() -> None:
         status = status_text(game.state, RU, for_judge=view)
         assert "День 1 — речи." in status
         assert "Говорит игрок №2 — 60 секунд." in status
-        assert "№5" in status and "3 фола; молчит в ближайшую минуту (третий фол, 4.4)" in status
+        assert "№5" in status and "3 фола; без слова в ближайшую минуту (третий фол, 4.4)" in status
     game.apply(Next(), Next(), Next())  # #3, #4 speak; #5's turn
     assert game.state.speaker == 5
     judge = status_text(game.state, RU, for_judge=True)
-    assert ("Игрок №5 лишён слова в эту минуту (третий фол, 4.4): "
-            "он может только выставить кандидатуру.") in judge
+    assert ("Игрок №5: третий фол — без слова в эту минуту (4.4), "
+            "можно только выставить кандидатуру.") in judge
     assert "может выставить кандидатуру — /nominate" in judge  # seed 4.4: he still nominates
 
 
@@ -433,10 +435,10 @@ def test_result_text() -> None:
     assert lines[0] == "Итоги игры. Победа красных: все чёрные игроки покинули игру."
     assert lines[1:6] == [
         "Покинули игру по порядку:",
-        "1. №5 — покинул игру по итогам голосования (день 1)",
+        "1. №5 — покидает игру по итогам голосования (день 1)",
         "2. №4 Глеб — убит ночью 1",
-        "3. №2 — удалён: дисквалифицирующий фол — слёзы за игровым столом (4.2.7), день 2",
-        "4. №7 — удалён: 4 фола, день 2 (4.5)",
+        "3. №2 — удаление: дисквалификация — слёзы за игровым столом (4.2.7), день 2",
+        "4. №7 — удаление: 4 фола, день 2 (4.5)",
     ]
     assert "Фолы: №7 — 4 фола." in lines
     assert "Лучший ход игрока №4 Глеб: №2, №7, №9 (чёрных: 2)." in lines
@@ -478,9 +480,10 @@ def test_draw_is_announced_seed_5_8() -> None:
 def test_draw_is_announced_f24_7_7(preset: str) -> None:
     """F24/S24 §7.7 (RULES.md E3): «три «ночи» подряд … после третьей «ночи» присуждается
     ничья» — the 2024 presets count nights only."""
+    ru, en = {"fiim2024": ("ФИИМ 2024", "FIIM 2024"), "fsm2024": ("ФСМ 2024", "FSM 2024")}[preset]
     assert result_text(_drawn(preset), RU).splitlines()[0] == (
-        "Итоги игры. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7).")
-    assert "three nights in a row (FIIM 2024, 7.7)" in result_text(_drawn(preset), EN)
+        f"Итоги игры. Ничья: три «ночи» подряд никто не покидал игру ({ru}, §7.7).")
+    assert f"three nights in a row ({en}, §7.7)" in result_text(_drawn(preset), EN)
 
 
 def test_draw_notice_follows_the_preset_and_its_count() -> None:
@@ -493,11 +496,11 @@ def test_draw_notice_follows_the_preset_and_its_count() -> None:
         "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал "
         "игру (5.8).")
     assert line(draw_rule="after_third_night", nights=3) == (
-        "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7).")
+        "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, §7.7).")
     assert line(draw_rule="after_third_day", nights=4) == (
         "Игра окончена. Ничья: 4 «ночи» и 4 «дня» подряд, начиная с «ночи», никто не покидал игру (5.8).")
     assert line(draw_rule="after_third_night", nights=5) == (
-        "Игра окончена. Ничья: 5 «ночей» подряд никто не покидал игру (ФИИМ 2024, 7.7).")
+        "Игра окончена. Ничья: 5 «ночей» подряд никто не покидал игру (ФИИМ 2024, §7.7).")
     assert line() == line(draw_rule="after_third_day", nights=3)
 
 
@@ -510,7 +513,7 @@ def test_morning_after_a_night_removal_and_a_miss_seed_4_5() -> None:
     game.apply(Penalty(9, "4.2.6"))
     morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # miss, no checks
     assert notice_text(morning, RU) == (
-        "Наступает утро. Промах: этой ночью никто не убит, но игру покинул удалённый игрок №9 (4.5).")
+        "Наступает утро. Промах: этой ночью никто не убит, но удалён и покидает игру игрок №9 (4.5).")
     assert notice_text(morning, EN) == (
         "Morning comes. A miss: nobody was killed tonight, but player #9 was removed and has "
         "left the game (4.5).")
@@ -523,7 +526,7 @@ def test_morning_after_a_kill_and_a_night_removal() -> None:
     game.apply(*[Penalty(6, "foul")] * 4, NightKill(4))  # seed 4.5: the 4th foul removes #6
     morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # checks, best move
     assert notice_text(morning, RU) == (
-        "Наступает утро. Этой ночью убит игрок №4. Кроме того, игру покинул удалённый игрок №6 (4.5).")
+        "Наступает утро. Этой ночью убит игрок №4. Кроме того, удалён и покидает игру игрок №6 (4.5).")
 
 
 def test_a_quiet_miss_still_says_nobody_left() -> None:
@@ -543,9 +546,9 @@ def test_a_removed_nominee_is_taken_off_the_ballot_seed_5_2() -> None:
     game.speeches(8)  # the vote: 6, 7, 8
     game.apply(Vote(6, 6))  # 6 of 10: #6 cannot be caught (SC)
     lines = texts(game.apply(*[Penalty(8, "foul")] * 4))
-    assert ("Игрок №8 покинул игру и снят с голосования: против него больше не голосуют (5.2). "
-            "Последней кандидатурой становится игрок №7: ему отходят неподнятые руки (ФИИМ 2024, 4.4.8).") in lines
-    assert "Против игрока №7 — 3 голоса: неподнятые руки отходят последней кандидатуре (ФИИМ 2024, 4.4.8)." in lines
+    assert ("Игрок №8 покидает игру и снимается с голосования: против него больше не голосуют (5.2). "
+            "Последней кандидатурой становится игрок №7: ему отходят неподнятые руки (ФИИМ 2024, §4.4.8).") in lines
+    assert "Против игрока №7 — 3 голоса: неподнятые руки отходят последней кандидатуре (ФИИМ 2024, §4.4.8)." in lines
     assert not any("Против игрока №8" in line for line in lines)
 
 
@@ -731,3 +734,47 @@ def test_rule_numbers_not_in_the_seed_name_their_rule_book() -> None:
                     bad += [f"{lang}/{name}: {n} in «{line.strip()}»"
                             for n in re.findall(r"\b\d+(?:\.\d+)+\b", group) if n not in seed]
     assert not bad, "\n".join(bad)
+
+
+# --- issue 10: each preset's own rule numbers, the removal's cause, natural days ------------------
+
+@pytest.mark.parametrize("preset, cited", [("seed", "4.5"), ("fiim2024", "ФИИМ 2024, §6.5"),
+                                           ("fsm2024", "ФСМ 2024, §6.5")])
+def test_each_preset_cites_its_own_numbers(preset: str, cited: str) -> None:
+    """Seed 4.5 = F24/S24 §6.5: the same removal cites the preset's own text («ФСМ 2024» under
+    FSM, never «ФИИМ 2024»); so do seed 5.1 / F24 §7.1 and the F24-only §4.4.8."""
+    removed = Notice(Kind.REMOVED, {"seat": 4, "cause": "fouls", "reason": "foul", "tournament": False,
+                                    "last_word": None, "rules": preset})
+    assert notice_text(removed, RU) == f"Игрок №4 покидает игру без последнего слова: четвёртый фол ({cited})."
+    banned = Notice(Kind.NEXT_VOTE_CANCELLED, {"day": 4, "seat": 5, "rule": "5.2", "cause": "disqualification",
+                                               "reason": "4.2.4", "rules": preset})
+    rule = {"seed": "5.2", "fiim2024": "ФИИМ 2024, §7.2", "fsm2024": "ФСМ 2024, §7.2"}[preset]
+    assert notice_text(banned, RU) == (
+        f"На 4-й день голосование не проводится ({rule}): удаление игрока №5: дисквалификация (4.2.4).")
+    derived = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 2, "derived": True, "rules": preset})
+    assert ("ФСМ 2024, §4.4.8" if preset == "fsm2024" else "ФИИМ 2024, §4.4.8") in (notice_text(derived, RU) or "")
+
+
+def test_no_unraised_hands_line_when_no_hands_were_left() -> None:
+    """F24 §4.4.8 speaks of hands not raised; with none left the last nominee just has 0."""
+    none_left = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 0, "derived": True})
+    assert notice_text(none_left, RU) == "Против игрока №7 — 0 голосов."
+    assert notice_text(none_left, EN) == "Against player #7 — 0 votes."
+
+
+def test_the_third_foul_at_four_players_says_thirty_seconds() -> None:
+    """Seed 5.7: with 3 or 4 at the table the 3rd foul shortens the nearest speech to 30 s."""
+    third = Notice(Kind.THIRD_FOUL, {"seat": 6, "effect": "silence", "may_nominate": True, "short": True,
+                                     "seconds": 30})
+    assert notice_text(third, RU) == ("Игрок №6 получает третий фол: за столом три или четыре игрока, "
+                                      "поэтому его ближайшая речь — 30 секунд (5.7).")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
+    """Seed 4.5: «без последнего слова» — the last word ends; he does not leave a second time."""
+    cat = catalog(lang)
+    cut = notice_text(Notice(Kind.REMOVED, {"seat": 6, "cause": "disqualification", "reason": "4.2.4",
+                                            "tournament": False, "last_word": "cut"}), cat) or ""
+    assert ("его последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
+    assert "покидает игру" not in cut and "leaves the game" not in cut

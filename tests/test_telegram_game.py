@@ -142,7 +142,7 @@ async def test_a_whole_game_from_the_phone(t: Table) -> None:
     state = await t.state()
     assert state.seat(4).departure.cause is Cause.FOULS and state.phase is Phase.NIGHT
     public = t.public()
-    assert any("№4 покидает игру без последнего слова (4-й фол, 4.5)" in x for x in public)
+    assert any("№4 покидает игру без последнего слова: четвёртый фол (4.5)" in x for x in public)
     assert any("не проводится (5.1)" in x for x in public)
 
     # --- Night 3 and day 4 -----------------------------------------------------------------------

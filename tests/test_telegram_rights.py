@@ -115,7 +115,7 @@ async def test_an_admin_takes_the_game_over(t: Table) -> None:
     assert now is not None and now.judge == f"tg:{owner.id}"
     assert (now.state, now.revision) == before  # nothing in the game changed
     # the old judge is told, and his panel no longer works
-    assert any("забрал судья Владелец" in (m.text or "") for m in t.fake.sent(t.judge))
+    assert any("теперь судит Владелец" in (m.text or "") for m in t.fake.sent(t.judge))
     assert all(not m.buttons for m in t.fake.sent(t.judge))
     assert "ведёт судья Владелец" in (t.fake.message(t.judge, old_panel.message_id).text or "")
     qid = await t.press(data=old_data, message=old_panel, strict=False)

@@ -121,14 +121,14 @@ async def test_a_process_dying_at_the_time_up_edit_makes_it_after_the_restart(
     """The speech's time is up and the process dies just as it edits «время вышло» (found by
     the SIGKILL test): the edit is not lost — the new process makes it from the stored
     deadline, on the group's announcement and on the judge's panel."""
-    from bot.telegram.app import TelegramReferee
+    from bot.judge.controller import JudgeController
 
     db = tmp_path / "db.sqlite3"
     judge, group, people = make_world(fake)
-    edit = TelegramReferee._edit_group_timer
+    edit = JudgeController._edit_group_timer
     died: list[str] = []
 
-    async def dies_at_the_end(self: TelegramReferee, timer: Any) -> None:
+    async def dies_at_the_end(self: JudgeController, timer: Any) -> None:
         if timer.stage == "over":
             died.append(timer.key)
             raise asyncio.CancelledError()  # the process is gone here
@@ -140,9 +140,9 @@ async def test_a_process_dying_at_the_time_up_edit_makes_it_after_the_restart(
         await t.press("Далее ▶")  # #2 speaks: 60 timer seconds = 3 s
         panel = t.panel()
         message = timer_message(t, 2)
-        monkeypatch.setattr(TelegramReferee, "_edit_group_timer", dies_at_the_end)
+        monkeypatch.setattr(JudgeController, "_edit_group_timer", dies_at_the_end)
         await fake.wait_for(lambda: died, timeout=8, what="the time-up edit")
-    monkeypatch.setattr(TelegramReferee, "_edit_group_timer", edit)
+    monkeypatch.setattr(JudgeController, "_edit_group_timer", edit)
     assert "время вышло" not in (message.text or "")
     async with bot_running(fake, db, scale=0.05) as (app, service):
         t = Table(fake, app, service, judge, group, people)
@@ -157,7 +157,7 @@ async def test_a_speech_ended_after_its_warning_is_shown_ended_even_if_the_proce
     """#1's countdown says "10 seconds left" in the group; the judge ends the speech and the
     process dies right after the commit: the group's line for #1 is not left saying "10 seconds
     left" — its "ended" edit was queued with the action and is made after the restart."""
-    from bot.telegram.app import TelegramReferee
+    from bot.judge.controller import JudgeController
 
     db = tmp_path / "db.sqlite3"
     judge, group, people = make_world(fake)
@@ -167,10 +167,10 @@ async def test_a_speech_ended_after_its_warning_is_shown_ended_even_if_the_proce
         message = timer_message(t, 1)
         await fake.wait_for(lambda: "осталось 10 секунд" in (message.text or ""), timeout=5)
 
-        async def dies(self: TelegramReferee, *args: Any, **kwargs: Any) -> None:
+        async def dies(self: JudgeController, *args: Any, **kwargs: Any) -> None:
             raise asyncio.CancelledError()  # the process is gone right after the commit
 
-        monkeypatch.setattr(TelegramReferee, "_after_action", dies)
+        monkeypatch.setattr(JudgeController, "_after", dies)
         await t.say("/next")
         monkeypatch.undo()
         assert "окончено" not in (message.text or "")

@@ -1,43 +1,31 @@
-"""The Discord adapter of judge mode: a ``discord.Client`` over :class:`bot.service.Service`.
+"""The Discord adapter: a ``discord.Client`` over :class:`bot.service.Service`, for judge mode
+(:class:`bot.judge.controller.JudgeController`) and host mode (:mod:`.host`).
 
-The judge creates a game with ``/new`` in a server's text channel: that channel is the game's
-*home* (service chat ``"dc:<channel_id>"``, judge ``"dc:<user_id>"``) and gets its public
-announcements. Then:
+Judge mode on Discord: the judge creates a game with ``/new`` in a server's text channel; that
+channel is the game's *home* (service chat ``"dc:<channel_id>"``, judge ``"dc:<user_id>"``) and
+gets its public announcements; the judge gets every notice and his panel in his direct messages.
+The flow — what goes where, the panel, its presses, the timer, undo, a new game, a take over — is
+the controller's, through the persistent outbox like Telegram's; here is Discord's part only:
 
-* every notice of an action goes to the judge's direct messages as ONE message (private ones
-  included); the public ones go to the channel as one message; private notices never reach a
-  channel (:mod:`bot.judge.routing`, shared): roles, shots, check answers, best-move hits;
-* the panel (:mod:`bot.judge.panel`, shared; :mod:`.layout`) is one message in the judge's
-  direct messages, edited in place; when a notice was posted below it, it is posted afresh at the
-  bottom and the old one deleted; its id is stored with the game, so a restart edits the same one;
-* a button's custom_id carries ``game:revision:action``: a press by anyone but the game's judge is
-  refused ephemerally, a press from an older revision is answered "outdated" (ephemerally) and the
-  panel is refreshed; neither changes anything;
-* slash commands (:mod:`.slash`) do what the typed commands do on Telegram and in the console; each
-  is acknowledged at once (an ephemeral "thinking…") and answered ephemerally;
-* the speech timer (:class:`bot.judge.timer.Timer`, shared) is a deadline stored with the game,
-  shown under the channel's announcement and on the panel with Discord's live countdown, edited at
-  10 s left and at the end by an asyncio task; it never moves the game on;
-* ``/seat 5 @member`` maps a seat to a member: when the rules remove that seat (the 4th foul, seed
-  4.5; a disqualification, seed 4.2) the member is timed out until the game ends (the bot needs
-  Moderate Members; the judge is told when it cannot), and the timeout is lifted by an undo or the
-  end of the game;
-* ``/link #channel`` names a club channel that gets each finished game's result with the protocol
-  (the score-sheet PNG and our JSON, :mod:`bot.protocol`); the game's channel gets them too;
-* ``/takeover``: a member with Manage Channels becomes the judge (the old judge is told, his panel
-  stops working);
-* the language is per server (``/lang``; stored under ``"dc:guild:<id>"``).
+* :class:`DiscordJudgePort`: the panel as an embed with a view (:mod:`.layout`; posted afresh
+  below any newer message, the old one deleted), a press answered ephemerally or by editing the
+  pressed panel, the timer line with Discord's live countdown (:mod:`.countdown`), asyncio timers;
+* slash commands (:mod:`.slash`), each acknowledged at once and answered ephemerally (what is for
+  the judge's eyes only goes to his direct messages);
+* Discord's own commands: ``/seat 5 @member`` maps a seat to a member, who is timed out while the
+  rules keep the seat removed (the 4th foul, seed 4.5; a disqualification, seed 4.2; the bot needs
+  Moderate Members; the judge is told when it cannot); ``/link #channel`` names a club channel
+  that gets each finished game's result with the protocol; ``/takeover`` (Manage Channels);
+  ``/panel``; ``/lang`` per server (stored under ``"dc:guild:<id>"``).
 
-One :class:`asyncio.Lock` per game channel orders everything a game sends (commands, presses and
-timer edits). No rule lives here.
+One lock per channel (:class:`bot.locks.ChatLocks`, shared with host mode) orders everything a game
+does. No rule lives here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import io
-import json
 import logging
 import time
 from typing import Any, Callable, Sequence
@@ -51,34 +39,34 @@ from rules import Cause, Phase
 from storage import Store
 
 from .. import commands as cmds
-from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from ..commands import CommandError, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
-from ..judge.callbacks import Press, decode
-from ..judge.routing import judge_text, public_text, turn_key, undo_texts
-from ..judge.timer import PAUSED, WARNED, Timer, pause_or_resume
+from ..judge.callbacks import decode
+from ..judge.controller import JudgeController
+from ..judge.port import Reply, Target
+from ..judge.timer import Timer
 from ..locks import ChatLocks
 from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
-from ..protocol import ExportError, render_sheet, to_json
-from ..protocol import error_text as protocol_error_text
 from ..outbox import Outbox
-from ..render import chunks, error_text, notice_text, result_text, status_text
+from ..render import chunks, error_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from . import layout, slash
-from .countdown import channel_text, timer_line
+from .base import DiscordPortBase
+from .countdown import timer_line
 from .endpoint import reroute, routed_context
-from .outbox import DiscordTransport
 from .host import DiscordHost, HostButton
 from .host import commands as host_commands
 from .host import is_ours as is_host_button
-from .keys import PREFIX, chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
+from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
+from .outbox import DiscordTransport
 from .rights import TIMEOUT_RIGHT, missing, rights_text
+from .tasks import TaskScheduler
 
 log = logging.getLogger(__name__)
 
-PANEL = "panel"  # the message slot of the judge's panel (chat: the judge's key)
 SEAT_SLOT = "seat:"  # "seat:<n>" in the game's channel: the member id mapped to seat n
 MUTED_SLOT = "muted:"  # "muted:<n>": the member id the bot has timed out for seat n
 MAX_CONTENT = 2000  # characters of a message's text
@@ -87,6 +75,14 @@ REMOVED_CAUSES = (Cause.FOULS, Cause.DISQUALIFICATION)  # seed 4.5, 4.2: out of 
 MAX_EPHEMERAL_PARTS = 3
 
 _Refusal = (CommandError, ServiceError, rules.RuleError)
+
+
+def removed_seats(state: rules.GameState) -> set[int]:
+    """The seats the rules have removed (seed 4.5: the 4th foul; seed 4.2: a disqualification),
+    while the game goes on."""
+    if state.phase is Phase.GAME_OVER:
+        return set()
+    return {n for n, d in state.departures() if d.cause in REMOVED_CAUSES}
 
 
 def _command_name(text: str) -> str:
@@ -159,6 +155,89 @@ class RefereeClient(discord.Client):
         await super().close()
 
 
+class DiscordJudgePort(DiscordPortBase):
+    """Judge mode's port on Discord (:class:`bot.judge.port.JudgePort`): the game lives in a
+    server channel (its home), where the table reads; the judge reads in his direct messages,
+    where his panel is an embed with a view (posted afresh below any newer message, the old one
+    deleted); a press is answered ephemerally, or by editing the pressed panel; the timer line
+    has Discord's live countdown; members mapped to seats with ``/seat`` are timed out while the
+    rules keep them removed."""
+
+    panel_lag = 0  # any newer message below the panel: it is posted afresh
+    live_countdown = True
+
+    def judge_chat(self, home: str, judge: str) -> Target:
+        return Target(judge, private=True)
+
+    async def public_chat(self, game_id: int | None, home: str) -> str | None:
+        return home
+
+    async def club_chat(self, game_id: int, home: str) -> str | None:
+        return await self.referee._club(game_id, home)
+
+    def mention(self, user: str) -> str:
+        return mention_user(user) if is_discord(user) else user
+
+    async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
+                          cat: Catalog) -> list[str]:
+        notes = [cat.text("dc-panel-channel", channel=mention_channel(home))]
+        if state.phase is Phase.SETUP:
+            club = await self.club_chat(game_id, home)
+            notes.append(cat.text("dc-panel-setup", club=mention_channel(club) if club else "none"))
+        return notes
+
+    async def post_panel(self, target: Target, panel: pn.Panel, title: str) -> int | None:
+        channel = await self.referee._dm_channel(target.chat)
+        if channel is None:
+            return None
+        sent = await self.referee._send(channel, embed=layout.panel_embed(panel, title),
+                                        view=layout.panel_view(panel) if panel.rows else None)
+        return sent.id if sent is not None else None
+
+    async def edit_panel(self, target: Target, message_id: int, panel: pn.Panel, title: str,
+                         handle: Any = None) -> bool:
+        embed = layout.panel_embed(panel, title)
+        view = layout.panel_view(panel) if panel.rows else None
+        if (handle is not None and not handle.response.is_done() and handle.message is not None
+                and handle.message.id == message_id):
+            try:  # the press's own answer edits the pressed panel
+                await handle.response.edit_message(embed=embed, view=view)
+                return True
+            except discord.HTTPException as error:
+                log.info("cannot update the pressed panel: %s", error)
+        channel = await self.referee._dm_channel(target.chat)
+        if channel is None:
+            return False
+        return await self.referee._edit(channel, message_id, embed=embed, view=view)
+
+    async def drop_panel(self, target: Target, message_id: int) -> None:
+        channel = await self.referee._dm_channel(target.chat)
+        if channel is not None:
+            await self.referee._delete(channel, message_id)
+
+    async def close_panel(self, target: Target, message_id: int, text: str | None) -> None:
+        channel = await self.referee._dm_channel(target.chat)
+        if channel is not None:
+            embed = discord.Embed(description=text, colour=layout.PANEL_COLOUR) if text else None
+            await self.referee._edit(channel, message_id, embed=embed, view=None)
+
+    async def answer(self, handle: Any, text: str | None = None, *, alert: bool = False) -> None:
+        if text:
+            await self.referee.reply(handle, text)
+        else:
+            await self.referee._ack(handle)
+
+    def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        return timer_line(timer, cat, now)
+
+    async def edit(self, chat: str, message_id: int, text: str) -> bool:
+        return await self.referee._edit(self.referee._messageable(id_of(chat)), message_id,
+                                        text=text[:MAX_CONTENT], keep_view=True)
+
+    async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
+        await self.referee._apply_timeouts(home, game_id, judge, removed)
+
+
 class DiscordReferee:
     """The adapter over one :class:`Service`. With ``service=None`` the store at
     ``settings.db`` is opened in :meth:`setup` and closed in :meth:`shutdown`.
@@ -180,17 +259,17 @@ class DiscordReferee:
         self.protocol = protocol
         self.client: RefereeClient | None = None
         self.locks = ChatLocks()  # one lock per channel, shared with host mode
-        #: the persistent outbox's sender: what host mode announces (bot.outbox)
+        self.tasks = TaskScheduler()  # the timers of both modes
+        #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,
                              DiscordTransport(lambda: self.service.store, lambda: self,
-                                              protocol=protocol))
+                                              protocol=protocol),
+                             on_sent=lambda chat, mid: self.judge.seen(chat, mid))
+        self.port = DiscordJudgePort(self)
+        self.judge = JudgeController(lambda: self.service, self.port, self.locks)
         self._langs: dict[str, str] = {}  # guild key -> language
         self._guilds: dict[str, int] = {}  # game channel -> its server
         self._dms: dict[int, int] = {}  # user id -> his DM channel id
-        self._dm_latest: dict[str, int] = {}  # judge -> the newest message id the bot sent him
-        self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
-        self._timers: dict[int, asyncio.Task[None]] = {}  # game id -> its next timer edit
-        self._confirm_new: dict[str, str] = {}  # channel -> the judge whose /new awaits a second
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
 
     # --- life cycle -----------------------------------------------------------------------------
@@ -214,7 +293,7 @@ class DiscordReferee:
             self._service = Service(self._own_store)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
-        await self._rearm()
+        await self.judge.rearm()
         self.host = DiscordHost(self)
         await self.host.resume()
         await self.outbox.drain_all()
@@ -229,12 +308,8 @@ class DiscordReferee:
                 log.warning("could not publish the slash commands: %s", error)
 
     async def shutdown(self) -> None:
-        if self.host is not None:
-            await self.host.shutdown()
+        self.tasks.cancel_all()
         await self.outbox.close()
-        for task in self._timers.values():
-            task.cancel()
-        self._timers.clear()
         if self._own_store is not None:
             await self._own_store.close()
             self._own_store = None
@@ -332,7 +407,7 @@ class DiscordReferee:
             sent = await self._send(channel, part)
             if sent is None:
                 return False
-            self._dm_latest[user] = max(self._dm_latest.get(user, 0), sent.id)
+            self.judge.seen(user, sent.id)
         return True
 
     async def _edit(self, channel: discord.PartialMessageable, message_id: int, *,
@@ -387,119 +462,6 @@ class DiscordReferee:
         club = await self.service.announce(game_id)
         return club if club is not None and club != home and is_discord(club) else None
 
-    # --- the panel ------------------------------------------------------------------------------
-    async def _timer_view(self, game_id: int, state: rules.GameState, cat: Catalog) -> pn.TimerView | None:
-        data = await self.service.timer(game_id)
-        if data is None:
-            return None
-        timer = Timer.from_dict(data)
-        if timer.key != turn_key(state):
-            return None
-        control = True if timer.live else (False if timer.stage == PAUSED else None)
-        return pn.TimerView(timer_line(timer, cat, self.clock()), control)
-
-    async def _render(self, home: str, outcome: Outcome) -> tuple[discord.Embed, discord.ui.View | None]:
-        cat = await self.cat(home)
-        view = self._views.get(outcome.game_id)
-        if view is not None and view.revision != outcome.revision:
-            view = None
-        timer = await self._timer_view(outcome.game_id, outcome.state, cat)
-        notes = [cat.text("dc-panel-channel", channel=mention_channel(home))]
-        if outcome.state.phase is Phase.SETUP:
-            club = await self._club(outcome.game_id, home)
-            notes.append(cat.text("dc-panel-setup", club=mention_channel(club) if club else "none"))
-        panel = pn.render_panel(outcome.state, outcome.game_id, outcome.revision, cat, view,
-                                timer=timer, notes=notes)
-        embed = layout.panel_embed(panel, cat.text("dc-panel-title", game=outcome.game_id))
-        return embed, layout.panel_view(panel) if panel.rows else None
-
-    async def _show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
-                          repost: bool = True,
-                          interaction: discord.Interaction[Any] | None = None) -> bool:
-        """The judge's panel: the pressed message edited by the press's own response, else the
-        stored one edited, else (``fresh``; or a notice was posted below it; or it is gone) sent
-        afresh, the old one deleted. ``repost=False``: edit only. ``False`` when the judge cannot
-        get direct messages."""
-        judge = outcome.judge
-        embed, view = await self._render(home, outcome)
-        stored = await self.service.message(outcome.game_id, judge, PANEL)
-        if (interaction is not None and not fresh and stored is not None
-                and not interaction.response.is_done() and interaction.message is not None
-                and interaction.message.id == stored):
-            try:
-                await interaction.response.edit_message(embed=embed, view=view)
-                return True
-            except discord.HTTPException as error:
-                log.info("cannot update the pressed panel: %s", error)
-        channel = await self._dm_channel(judge)
-        if channel is None:
-            return False
-        if stored is not None and not fresh:
-            below = self._dm_latest.get(judge, stored) > stored
-            if not below or not repost:
-                if await self._edit(channel, stored, embed=embed, view=view) or not repost:
-                    return True
-        if not repost:
-            return True
-        if stored is not None:
-            await self._delete(channel, stored)
-        sent = await self._send(channel, embed=embed, view=view)
-        if sent is None:
-            await self.service.set_message(outcome.game_id, judge, PANEL, None)
-            return False
-        self._dm_latest[judge] = max(self._dm_latest.get(judge, 0), sent.id)
-        await self.service.set_message(outcome.game_id, judge, PANEL, sent.id)
-        return True
-
-    async def _retire_panel(self, game_id: int, judge: str, text: str | None = None) -> None:
-        """A judge's panel of this game stops: its buttons go (and it says ``text``)."""
-        stored = await self.service.message(game_id, judge, PANEL)
-        if stored is None:
-            return
-        channel = await self._dm_channel(judge)
-        if channel is not None:
-            embed = discord.Embed(description=text, colour=layout.PANEL_COLOUR) if text else None
-            await self._edit(channel, stored, embed=embed, view=None)
-        await self.service.set_message(game_id, judge, PANEL, None)
-
-    # --- after an action ------------------------------------------------------------------------
-    async def _after_action(self, home: str, before: rules.GameState, outcome: Outcome, *,
-                            undone: Sequence[rules.Event] | None = None) -> bool:
-        """Post what happened (judge: everything, by DM; channel: public), move the timer along,
-        time out or release removed members, publish the protocol at the end, refresh the panel.
-        Runs under the channel's lock, after the service has committed. ``False`` when the judge
-        could not be written to."""
-        game_id, state = outcome.game_id, outcome.state
-        cat = await self.cat(home)
-        if undone is not None:
-            judge, public = undo_texts(state, undone, cat, cat)
-            public_msg: str | None = public
-        else:
-            judge = judge_text(outcome.notices, cat) or ""
-            public_msg = public_text(outcome.notices, state, cat)
-        reached = await self._dm(outcome.judge, judge) if judge else True
-        timer = await self._turn_over(game_id, before, state)
-        if public_msg:
-            now = self.clock()
-            text = public_msg if timer is None else f"{public_msg}\n\n{timer_line(timer, cat, now)}"
-            sent = await self._post(home, text)
-            if sent is not None and timer is not None:
-                timer.group_chat, timer.group_message, timer.group_base = home, sent.id, public_msg
-        if timer is not None:
-            await self.service.set_timer(game_id, timer.to_dict())
-            self._arm(game_id, timer)
-        ended = before.phase is not Phase.GAME_OVER and state.phase is Phase.GAME_OVER
-        reopened = before.phase is Phase.GAME_OVER and state.phase is not Phase.GAME_OVER
-        club = await self._club(game_id, home)
-        if club is not None and reopened and public_msg:
-            await self._post(club, public_msg)
-        await self._sync_timeouts(home, outcome)
-        if ended:
-            await self._publish(home, outcome, club)
-        self._views.pop(game_id, None)
-        shown = await self._show_panel(home, outcome)
-        return reached and shown
-
     # --- removals: member timeouts ----------------------------------------------------------------
     async def _slots(self, game_id: int, home: str, prefix: str) -> dict[int, int]:
         """Seat → member id of the game's ``seat:``/``muted:`` slots."""
@@ -533,15 +495,6 @@ class DiscordReferee:
             return False
         return True
 
-    async def _sync_timeouts(self, home: str, outcome: Outcome) -> None:
-        """The members of seats the rules have removed (seed 4.5: the 4th foul; seed 4.2: a
-        disqualification) are timed out until the game ends; an undo or the end releases them."""
-        state = outcome.state
-        removed: set[int] = set()
-        if state.phase is not Phase.GAME_OVER:
-            removed = {n for n, d in state.departures() if d.cause in REMOVED_CAUSES}
-        await self._apply_timeouts(home, outcome.game_id, outcome.judge, removed)
-
     async def _apply_timeouts(self, home: str, game_id: int, judge: str, removed: set[int]) -> None:
         """Time out the mapped members of ``removed`` seats not timed out yet, release the others;
         the judge is told which seats could not be timed out and which right is missing."""
@@ -570,188 +523,10 @@ class DiscordReferee:
             log.warning("game %s: could not lift the timeout of seat %s", game_id, seat)
         await self.service.set_message(game_id, home, f"{MUTED_SLOT}{seat}", None)
 
-    # --- the protocol ---------------------------------------------------------------------------
-    async def _publish(self, home: str, outcome: Outcome, club: str | None) -> None:
-        """The end: the protocol (score sheet PNG and JSON) in the game's channel, and the result
-        with the protocol in the linked club channel."""
-        cat = await self.cat(home)
-        files, problems = await self._protocol_files(home, outcome, cat)
-        lines = [cat.text("dc-protocol", game=outcome.game_id), *problems]
-        if files or problems:
-            await self._post(home, "\n".join(lines), [discord.File(io.BytesIO(d), n) for n, d in files])
-        if club is not None:
-            text = "\n".join([cat.text("dc-club-result", game=outcome.game_id, channel=mention_channel(home)),
-                              result_text(outcome.state, cat), *problems])
-            await self._post(club, text, [discord.File(io.BytesIO(d), n) for n, d in files])
-
-    async def _protocol_files(self, home: str, outcome: Outcome,
-                              cat: Catalog) -> tuple[list[tuple[str, bytes]], list[str]]:
-        if not self.protocol:
-            return [], []
-        row = await self.service.store.game(outcome.game_id)
-        if row is None:
-            return [], []
-        config = outcome.state.config
-        events = await self.service.events(home)
-        files: list[tuple[str, bytes]] = []
-        problems: list[str] = []
-        try:
-            data = to_json(config, row.names, events, game_id=outcome.game_id,
-                           started_at=row.created_at, ended_at=self.clock())
-        except ExportError as error:
-            problems.append(protocol_error_text(error, cat))
-        else:
-            text = json.dumps(data, ensure_ascii=False, indent=1)
-            files.append((f"game-{outcome.game_id}.json", text.encode("utf-8")))
-        try:
-            png = await asyncio.to_thread(render_sheet, config, row.names, events, cat.lang,
-                                          game_id=outcome.game_id, played_at=row.created_at)
-        except ExportError as error:
-            text = protocol_error_text(error, cat)
-            if text not in problems:
-                problems.append(text)
-        except Exception:  # the picture is a courtesy: never let it stop the game
-            log.exception("game %s: the score sheet failed", outcome.game_id)
-        else:
-            files.insert(0, (f"game-{outcome.game_id}.png", png))
-        return files, problems
-
-    # --- the timer ------------------------------------------------------------------------------
-    def _cancel_timer(self, game_id: int) -> None:
-        task = self._timers.pop(game_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    def _arm(self, game_id: int, timer: Timer) -> None:
-        """Schedule the timer's next edit (a late one still runs)."""
-        self._cancel_timer(game_id)
-        following = timer.next_stage()
-        if following is None:
-            return
-        stage, at = following
-        delay = max(0.0, at - self.clock())
-        self._timers[game_id] = asyncio.create_task(self._tick_after(delay, game_id, timer.key, stage),
-                                                    name=f"referee-timer-{game_id}")
-
-    async def _tick_after(self, delay: float, game_id: int, key: str, stage: str) -> None:
-        await asyncio.sleep(delay)
-        try:
-            await self._tick(game_id, key, stage)
-        except Exception:
-            log.exception("game %s: a timer edit failed", game_id)
-
-    async def _turn_over(self, game_id: int, before: rules.GameState,
-                         after: rules.GameState) -> Timer | None:
-        """When another speech begins: stop the old timer; return the new one (not yet stored),
-        or ``None`` when nothing changed or nobody speaks (a 0 s silence needs no timer)."""
-        old, new = turn_key(before), turn_key(after)
-        if old == new:
-            return None
-        await self._stop_timer(game_id)
-        turn = rules.current_turn(after)
-        if new is None or turn is None or turn.seconds <= 0:
-            return None
-        return Timer.start(new, turn, self.timer_scale, self.clock())
-
-    async def _stop_timer(self, game_id: int) -> None:
-        self._cancel_timer(game_id)
-        data = await self.service.timer(game_id)
-        if data is None:
-            return
-        timer = Timer.from_dict(data)
-        await self.service.set_timer(game_id, None)
-        if timer.stage in ("running", WARNED, PAUSED):  # a countdown left standing would mislead
-            timer.stage = "stopped"
-            await self._edit_channel_timer(timer)
-
-    async def _edit_channel_timer(self, timer: Timer) -> None:
-        if timer.group_chat is None or timer.group_message is None or not is_discord(timer.group_chat):
-            return
-        cat = await self.cat(timer.group_chat)
-        await self._edit(self._messageable(id_of(timer.group_chat)), timer.group_message,
-                         text=channel_text(timer, cat, self.clock())[:MAX_CONTENT], keep_view=True)
-
-    async def _tick(self, game_id: int, key: str, stage: str) -> None:
-        """A timer edit is due (10 s left, or the end)."""
-        row = await self.service.store.game(game_id)
-        if row is None or not is_discord(row.chat):
-            return
-        async with self._lock(row.chat):
-            data = await self.service.timer(game_id)
-            if data is None:
-                return
-            timer = Timer.from_dict(data)
-            if timer.key != key or timer.stage in (PAUSED, "over", "stopped"):
-                return
-            current = await self.service.current(row.chat)
-            if current is None or current.game_id != game_id or turn_key(current.state) != key:
-                await self.service.set_timer(game_id, None)
-                return
-            timer.stage = stage
-            # The edit before the store: a process killed between the two edits again after the
-            # restart (the same text: harmless); stored first, the edit would be lost for good.
-            await self._edit_channel_timer(timer)
-            await self.service.set_timer(game_id, timer.to_dict())
-            await self._show_panel(row.chat, current, repost=False)
-            self._arm(game_id, timer)
-
-    async def _rearm(self) -> None:
-        """After a restart: every running timer of an open Discord game is armed again (a
-        deadline that passed meanwhile fires at once). Other adapters' games are left alone."""
-        for game_id, data in (await self.service.open_timers(prefix=PREFIX)).items():
-            timer = Timer.from_dict(data)
-            if timer.live:
-                self._arm(game_id, timer)
-
-    async def _timer_control(self, home: str, current: Outcome, resume: bool) -> None:
-        timer = await pause_or_resume(self.service, current, resume, self.clock())
-        if timer is None:
-            return
-        if timer.live:
-            self._arm(current.game_id, timer)
-        else:
-            self._cancel_timer(current.game_id)
-        await self._edit_channel_timer(timer)
-
-    # --- games ----------------------------------------------------------------------------------
-    async def _create(self, home: str, user: str, config: rules.RulesConfig, *,
-                      previous: Outcome | None, names: dict[int, str] | None = None,
-                      roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
-        """A new game in the channel. An unfinished game is replaced only by its own judge (it
-        is recorded as abandoned); the linked club channel stays linked; ``roles`` (R1.1), if
-        given, are entered at once. Posts the news in the channel; the caller shows the panel."""
-        cat = await self.cat(home)
-        club: str | None = None
-        replaced = False
-        if previous is not None:
-            if previous.state.phase is not Phase.GAME_OVER:
-                if previous.judge != user:
-                    raise ServiceError("not_judge", judge=previous.judge)
-                replaced = True
-            club = await self._club(previous.game_id, home)
-            await self._retire(home, previous)
-        outcome = await self.service.new_game(home, user, config, names, replace=True, announce=club)
-        if roles is not None:
-            outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
-        if not quiet:
-            lines = [cat.text("console-replaced", game=previous.game_id)] if replaced and previous else []
-            lines.append(cat.text("dc-new-game", game=outcome.game_id, judge=mention_user(user),
-                                  preset=cat.text(f"preset-{config.preset}")))
-            await self._post(home, "\n".join(lines))
-        self._views.pop(outcome.game_id, None)
-        return outcome
-
-    async def _retire(self, home: str, previous: Outcome) -> None:
-        """A game leaves the channel: its timer stops, its removed members are released, its
-        panel loses its buttons."""
-        await self._stop_timer(previous.game_id)
-        await self._apply_timeouts(home, previous.game_id, previous.judge, set())
-        await self._retire_panel(previous.game_id, previous.judge)
-
     # --- slash commands -------------------------------------------------------------------------
     async def slash(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A slash command, as its typed line (:func:`.slash.line`). Acknowledged at once; the
-        answers are ephemeral."""
+        answers are ephemeral (what is for the judge's eyes only goes to his direct messages)."""
         cat = await self.guild_cat(interaction.guild_id)
         if interaction.guild_id is None or interaction.channel_id is None:
             await self.reply(interaction, cat.text("dc-guild-only"))
@@ -764,12 +539,12 @@ class DiscordReferee:
         home = chat_key(interaction.channel_id)
         self._guilds[home] = interaction.guild_id
         user = user_key(interaction.user.id)
+        name = _command_name(text)
         try:
-            if self.host is not None and await self.host.claims(home, _command_name(text)):
+            if self.host is not None and await self.host.claims(home, name):
                 replies = await self.host.command(interaction, home, user, text)  # it locks
             else:
-                async with self._lock(home):
-                    replies = await self._command(interaction, home, user, text)
+                replies = await self._command(interaction, home, user, name, text)
         except _Refusal as error:
             replies = [error_text(error, await self.cat(home))]
         except Exception:
@@ -778,121 +553,71 @@ class DiscordReferee:
         await self.reply(interaction, "\n".join(r for r in replies if r) or cat.text("dc-done"))
 
     async def _command(self, interaction: discord.Interaction[Any], home: str, user: str,
-                       text: str) -> list[str]:
-        name = _command_name(text)
-        cat = await self.cat(home)
-        current = await self.service.current(home)
-        live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
-        confirmed = self._confirm_new.pop(home, None) == user
+                       name: str, text: str) -> list[str]:
+        if name == "takeover":
+            return await self._take_over(interaction, home, user)
         if name in slash.DISCORD_ONLY:
-            return await self._discord_command(interaction, home, user, name, text, current, live)
-        command = cmds.parse(text, live.state if live is not None else None)
-        if isinstance(command, (Act, UndoCmd)):
-            game = live or current
-            if game is not None and game.judge != user and (live is not None or isinstance(command, UndoCmd)):
-                return [self._not_judge(game, cat)]
-        if isinstance(command, Act):
-            if live is None:  # the first game command starts a game (as the console does)
-                config = NewGame().config()
-                refusal = rules.check(rules.new_game(config), command.event)
-                if refusal is not None:
-                    raise refusal
-                live = await self._create(home, user, config, previous=current)
-            outcome = await self.service.act(home, user, command.event)
-            reached = await self._after_action(home, live.state, outcome)
-            return [cat.text("dc-done") if reached else cat.text("dc-no-dm")]
-        if isinstance(command, UndoCmd):
-            game = live or current
-            if game is None:
-                raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
-            outcome = await self.service.undo(home, user, steps=command.steps)
-            reached = await self._after_action(home, game.state, outcome, undone=outcome.undone)
-            return [cat.text("tg-undone", count=command.steps) if reached else cat.text("dc-no-dm")]
-        if isinstance(command, NewGame):
-            if live is not None and live.judge != user:
-                return [cat.text("dc-busy", game=live.game_id, judge=mention_user(live.judge))]
-            if live is not None and not confirmed:  # a second /new shelves the unfinished game
-                self._confirm_new[home] = user
-                return [cat.text("console-new-confirm", game=live.game_id)]
-            outcome = await self._create(home, user, command.config(), previous=current)
-            replies = [cat.text("dc-created", game=outcome.game_id)]
-            lacking = missing(interaction.app_permissions)
-            if lacking:
-                replies.append(cat.text("dc-missing-rights", rights=rights_text(lacking, cat)))
-            if not await self._show_panel(home, outcome, fresh=True):
-                replies.append(cat.text("dc-no-dm"))
-            return replies
-        if isinstance(command, SetLang):
-            return await self._lang(interaction, home, user, command.lang, current)
-        if isinstance(command, Show):
-            return await self._show(home, user, command.what, current)
-        assert isinstance(command, Quit)
-        return [cat.text("tg-no-quit")]
+            async with self._lock(home):
+                return await self._discord_command(interaction, home, user, name, text)
+        if name == "lang":
+            async with self._lock(home):
+                return await self._lang(interaction, home, user, text)
+        lacking = missing(interaction.app_permissions)
+        notes = (lambda: [cat_text(lacking)]) if lacking else None
+        cat = await self.cat(home)
 
-    def _not_judge(self, game: Outcome, cat: Catalog) -> str:
-        return cat.text("dc-not-judge", judge=mention_user(game.judge))
+        def cat_text(names: list[str]) -> str:
+            return cat.text("dc-missing-rights", rights=rights_text(names, cat))
 
-    async def _lang(self, interaction: discord.Interaction[Any], home: str, user: str, lang: str,
-                    current: Outcome | None) -> list[str]:
+        return await self._answered(user, await self.judge.typed(home, user, text, notes=notes), cat)
+
+    async def _answered(self, user: str, replies: Sequence[Reply], cat: Catalog) -> list[str]:
+        """The controller's answers as ephemeral lines; one for the asker's eyes only goes to his
+        direct messages (an ephemeral answer holds 3 × 2000 characters)."""
+        out: list[str] = []
+        for reply in replies:
+            if not reply.private:
+                out.append(reply.text)
+            elif await self._dm(user, reply.text):
+                out.append(cat.text("judge-sent-privately"))
+            else:
+                out.append(cat.text("judge-unreachable", platform="dc"))
+        return out
+
+    async def _lang(self, interaction: discord.Interaction[Any], home: str, user: str,
+                    text: str) -> list[str]:
         """The server's language: its games' judges or a member with Manage Server."""
+        command = cmds.parse(text, None)
+        if not isinstance(command, SetLang):
+            return []
+        current = await self.service.current(home)
         judge = current is not None and current.judge == user
         if not judge and not interaction.permissions.manage_guild:
             return [(await self.cat(home)).text("dc-lang-not-allowed")]
         guild_id = interaction.guild_id
         assert guild_id is not None
         key = guild_key(guild_id)
-        await self.service.store.set_lang(key, lang)
-        self._langs[key] = lang
+        await self.service.store.set_lang(key, command.lang)
+        self._langs[key] = command.lang
         if current is not None and current.state.phase is not Phase.GAME_OVER:
-            await self._show_panel(home, current, repost=False)
-        return [catalog(lang).text("console-lang")]
-
-    async def _show(self, home: str, user: str, what: str, current: Outcome | None) -> list[str]:
-        cat = await self.cat(home)
-        if what == "help":
-            return [f"{cat.text('commands-help')}\n\n{cat.text('dc-help')}"]
-        if current is None:
-            raise ServiceError("no_game")
-        judge = current.judge == user
-        if what == "status":
-            if judge:
-                shown = await self._show_panel(home, current, fresh=True)
-                return [cat.text("dc-panel-sent") if shown else cat.text("dc-no-dm")]
-            return [status_text(current.state, cat, for_judge=False)]
-        if what == "result":
-            if current.state.phase is not Phase.GAME_OVER:
-                if not judge:
-                    return [cat.text("result-not-over")]
-                await self._dm(user, result_text(current.state, cat))
-                return [cat.text("dc-sent-dm")]
-            return [result_text(current.state, cat)]
-        row = await self.service.store.game(current.game_id)
-        names = row.names if row is not None else {}
-        _, notices = rules.fold(current.state.config, await self.service.events(home), names)
-        if judge:
-            lines = [t for t in (notice_text(n, cat) for n in notices) if t]
-            text = "\n".join(lines) or status_text(current.state, cat, for_judge=True)
-            return [cat.text("dc-sent-dm") if await self._dm(user, text) else cat.text("dc-no-dm")]
-        over = current.state.phase is Phase.GAME_OVER
-        lines = [t for t in (notice_text(n, cat) for n in notices if over or not n.private) if t]
-        text = "\n".join(lines) or status_text(current.state, cat, for_judge=False)
-        return [text[-(MAX_CONTENT * MAX_EPHEMERAL_PARTS - 10):]]
+            await self.judge.show_panel(home, current, repost=False)
+        return [catalog(command.lang).text("console-lang")]
 
     async def _discord_command(self, interaction: discord.Interaction[Any], home: str, user: str,
-                               name: str, text: str, current: Outcome | None,
-                               live: Outcome | None) -> list[str]:
+                               name: str, text: str) -> list[str]:
         cat = await self.cat(home)
         args = text.split()[1:]
-        if name == "takeover":
-            return await self._take_over(interaction, home, user, live)
+        current = await self.service.current(home)
+        live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         game = live or current
         if game is None:
             raise ServiceError("no_game")
         if game.judge != user:
-            return [self._not_judge(game, cat)]
+            return [cat.text("judge-not-judge", platform="dc", judge=mention_user(game.judge))]
         if name == "panel":
-            shown = await self._show_panel(home, game, fresh=True)
-            return [cat.text("dc-panel-sent") if shown else cat.text("dc-no-dm")]
+            shown = await self.judge.show_panel(home, game, fresh=True)
+            return [cat.text("judge-panel-sent", platform="dc") if shown
+                    else cat.text("judge-unreachable", platform="dc")]
         if name == "link":
             return await self._link(home, game, chat_key(int(args[0])))
         if name == "unlink":
@@ -914,7 +639,7 @@ class DiscordReferee:
                              rights=rights_text(["view_channel", "send_messages", "attach_files"], cat))]
         await self.service.set_announce(game.game_id, club)
         if game.state.phase is Phase.SETUP:
-            await self._show_panel(home, game, repost=False)
+            await self.judge.show_panel(home, game, repost=False)
         return [cat.text("dc-linked", channel=mention_channel(club))]
 
     async def _seat(self, home: str, game: Outcome, seat: int, member: int | None) -> list[str]:
@@ -932,128 +657,30 @@ class DiscordReferee:
         for other, mapped in muted.items():  # a member timed out for a seat no longer his
             if (other == seat and mapped != member) or (other != seat and mapped == member):
                 await self._release(home, game.game_id, other, mapped, cat)
-        await self._sync_timeouts(home, game)
+        await self._apply_timeouts(home, game.game_id, game.judge, removed_seats(game.state))
         return replies
 
-    async def _take_over(self, interaction: discord.Interaction[Any], home: str, user: str,
-                         live: Outcome | None) -> list[str]:
+    async def _take_over(self, interaction: discord.Interaction[Any], home: str,
+                         user: str) -> list[str]:
         """A member with Manage Channels takes the channel's game over, explicitly."""
         cat = await self.cat(home)
-        if live is None:
-            raise ServiceError("no_game")
-        if live.judge == user:
-            return [cat.text("tg-takeover-already")]
-        if not interaction.permissions.manage_channels:
+        current = await self.service.current(home)
+        live = current is not None and current.state.phase is not Phase.GAME_OVER
+        if live and current is not None and current.judge != user \
+                and not interaction.permissions.manage_channels:
             return [cat.text("dc-takeover-not-allowed")]
-        old = live.judge
-        outcome = await self.service.take_over(home, user)
-        who = mention_user(user)
-        await self._retire_panel(live.game_id, old, cat.text("tg-panel-taken", game=live.game_id, judge=who))
-        await self._dm(old, cat.text("dc-taken-over-old", game=live.game_id, judge=who,
-                                     channel=mention_channel(home)))
-        await self._post(home, cat.text("tg-taken-over-group", game=live.game_id, judge=who))
-        self._views.pop(outcome.game_id, None)
-        shown = await self._show_panel(home, outcome, fresh=True)
-        return [cat.text("dc-takeover-done", game=live.game_id) if shown else cat.text("dc-no-dm")]
+        replies = await self.judge.take_over(home, user, mention_user(user))
+        return await self._answered(user, replies, cat)
 
     # --- button presses -------------------------------------------------------------------------
     async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """A panel button (:class:`.layout.PanelButton`)."""
         press = decode(custom_id)
-        user = user_key(interaction.user.id)
         row = await self.service.store.game(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
             await self.reply(interaction, catalog(self.settings.lang).text("tg-press-outdated"))
             return
-        home = row.chat
-        async with self._lock(home):
-            await self._press(interaction, home, user, press, row.judge)
-
-    async def _press(self, interaction: discord.Interaction[Any], home: str, user: str, press: Press,
-                     pressed_judge: str) -> None:
-        cat = await self.cat(home)
-        current = await self.service.current(home)
-        if current is None or current.game_id != press.game_id:
-            if pressed_judge != user:  # e.g. the judge before a take over
-                await self.reply(interaction, cat.text("tg-not-judge"))
-                return
-            await self.reply(interaction, cat.text("tg-press-outdated"))
-            return
-        if user != current.judge:  # only the game's judge changes it
-            await self.reply(interaction, cat.text("tg-not-judge"))
-            return
-        if press.action == pn.INERT:
-            await self._ack(interaction)
-            return
-        if press.revision != current.revision:  # stale or repeated: nothing changes
-            await self.reply(interaction, cat.text("tg-press-outdated"))
-            self._views.pop(current.game_id, None)
-            await self._show_panel(home, current)
-            return
-        try:
-            await self._pressed(interaction, home, user, press, current)
-        except _Refusal as error:
-            await self.reply(interaction, error_text(error, cat))
-            if isinstance(error, ServiceError) and error.code == "stale":
-                self._views.pop(current.game_id, None)
-                fresh = await self.service.current(home)
-                if fresh is not None:
-                    await self._show_panel(home, fresh)
-        except ValueError:
-            await self.reply(interaction, cat.text("tg-press-outdated"))
-
-    async def _pressed(self, interaction: discord.Interaction[Any], home: str, user: str,
-                       press: Press, current: Outcome) -> None:
-        action = press.action
-        if pn.is_view(press):
-            self._views[current.game_id] = press
-            await self._show_panel(home, current, interaction=interaction)
-            await self._ack(interaction)
-        elif action in (pn.PAUSE, pn.RESUME):
-            await self._timer_control(home, current, resume=action == pn.RESUME)
-            await self._show_panel(home, current, interaction=interaction)
-            await self._ack(interaction)
-        elif action == pn.UNDO:
-            await self._ack(interaction)
-            outcome = await self.service.undo(home, user, steps=1, revision=press.revision)
-            await self._after_action(home, current.state, outcome, undone=outcome.undone)
-        elif action == pn.PRESET:
-            await self._change_preset(interaction, home, user, press, current)
-        elif action == pn.NEW:
-            await self._ack(interaction)
-            outcome = await self._create(home, user, current.state.config, previous=current)
-            await self._show_panel(home, outcome, fresh=True)
-        elif action in pn.EVENT_ACTIONS:
-            event = pn.event_for(current.state, press)
-            await self._ack(interaction)
-            outcome = await self.service.act(home, user, event, revision=press.revision)
-            await self._after_action(home, current.state, outcome)
-        else:
-            raise ValueError(action)
-
-    async def _change_preset(self, interaction: discord.Interaction[Any], home: str, user: str,
-                             press: Press, current: Outcome) -> None:
-        """Setup only: the game is created again under another preset (the rules are fixed at
-        creation), keeping the names and the roles entered so far."""
-        name = press.arg(0)
-        state = current.state
-        if name not in rules.PRESETS or state.phase is not Phase.SETUP:
-            raise ValueError(name)
-        await self._ack(interaction)
-        if name == state.config.preset:
-            return
-        names = {s.number: s.name for s in state.seats if s.name}
-        seats = await self._slots(current.game_id, home, SEAT_SLOT)
-        roles = tuple(s.role.value if s.role else None for s in state.seats) \
-            if state.roles_known else None
-        outcome = await self._create(home, user, rules.PRESETS[name], previous=current, names=names,
-                                     roles=roles, quiet=True)
-        for seat, member in seats.items():  # the seating stays with the table
-            await self.service.set_message(outcome.game_id, home, f"{SEAT_SLOT}{seat}", member)
-        cat = await self.cat(home)
-        await self._post(home, cat.text("dc-preset", game=outcome.game_id,
-                                        preset=cat.text(f"preset-{name}")))
-        await self._show_panel(home, outcome, fresh=True)
+        await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
 
 
 # --- building and running ---------------------------------------------------------------------------

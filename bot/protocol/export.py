@@ -106,6 +106,8 @@ def game_time(moment: Moment) -> dict[str, Any]:
         out["time"] = "voting kill all"
     elif kind == "voting_start":
         out["time"] = "voting start"
+    elif kind == "end":  # after the game (F24 §7.9): the site's GAMETIME_END
+        out["time"] = "end"
     else:
         raise ExportError("bad_log", f"no MafiaRatings game time for {moment.describe()}",
                           error=moment.kind)
@@ -145,6 +147,9 @@ def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
     """``death {round, type, time}``: day / night for a vote or a kill; warnings, kickOut,
     giveUp (seed 4.2.1, leaving the table) and teamKickOut with the moment of the removal."""
     how = departure_of(record, seat)
+    if how is None and any(p.seat == seat and p.severity is rules.Severity.DISQUALIFYING
+                           for p in record.after_result):
+        how = ("after_result", 0, "day")
     if how is None:
         return None
     cause, day, phase = how
@@ -155,6 +160,10 @@ def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
     if cause is Cause.TEAM_LOSS:
         penalty = record.team_loss
         kind = "teamKickOut"
+    elif cause == "after_result":  # disqualified after the game, from the table (F24 §7.9)
+        penalty = next(p for p in record.after_result
+                       if p.seat == seat and p.severity is rules.Severity.DISQUALIFYING)
+        kind = "giveUp" if penalty.reason == "4.2.1" else "kickOut"
     else:
         penalty = record.removals[seat]
         kind = "warnings" if cause is Cause.FOULS else ("giveUp" if penalty.reason == "4.2.1" else "kickOut")
@@ -171,6 +180,11 @@ def _check_single_deaths(record: GameRecord) -> None:
             raise ExportError("two_deaths", f"seat {seat} was disqualified ({penalty.reason}) after "
                               f"leaving the game: MafiaRatings records one death a player",
                               seat=seat, what=penalty.reason)
+    for penalty in record.after_result:
+        if penalty.severity is rules.Severity.DISQUALIFYING and departure_of(record, penalty.seat):
+            raise ExportError("two_deaths", f"seat {penalty.seat} was disqualified ({penalty.reason}) "
+                              f"after the game, having left it: MafiaRatings records one death a "
+                              f"player", seat=penalty.seat, what=penalty.reason)
     loss = record.team_loss
     if loss is not None and record.departure(loss.seat) is not None:
         raise ExportError("two_deaths", f"seat {loss.seat} caused a team loss after leaving the "
@@ -249,7 +263,8 @@ def _players(record: GameRecord) -> tuple[list[dict[str, Any]], bool]:
         death = _death(record, seat)
         if death is not None:
             player["death"] = death
-        fouls = record.fouls.get(seat, [])
+        fouls = record.fouls.get(seat, []) + [  # fouls after the game too (F24 §7.9)
+            p for p in record.after_result if p.seat == seat and p.severity is rules.Severity.FOUL]
         if fouls:
             player["warnings"] = [game_time(_dated(record, f)) for f in fouls]
         players.append(player)
@@ -369,7 +384,38 @@ def to_json(config: RulesConfig, names: Mapping[int, str] | None, events: list[E
         "roles": {str(s): (r.value if (r := record.role(s)) else None) for s in rules.SEATS},
         "events": [rules.to_dict(e) for e in events],
         "outcome": record.outcome(),
+        "penalties": penalties(record),
     })
+    return out
+
+
+def penalties(record: GameRecord) -> list[dict[str, Any]]:
+    """Every penalty of the game with its moment, for the protocol and the points (seed IV;
+    F24 §8.2.4–8.2.5): ``{"seat", "reason", "severity", "when", "after"}``, where ``when`` is
+    the moment (``rules.records.model.Moment`` fields) and ``after`` says whether it came after
+    the seat had left (``"leaving"``: in or before his last word, or to tonight's victim —
+    seed 4.5, RULES.md §12.9) or after the result (``"result"``, F24 §7.9), else ``None``."""
+    items: list[tuple[PenaltyRecord, str | None]] = []
+    for seat in rules.SEATS:
+        late = record.late_removals.get(seat)
+        late_foul = late is not None and late.severity is rules.Severity.FOUL
+        items += [(p, None) for p in record.warnings.get(seat, [])]
+        items += [(p, "leaving" if late_foul and p.number == 4 else None)  # the 4th foul: listed once
+                  for p in record.fouls.get(seat, [])]
+        if seat in record.removals and record.removals[seat].severity is not rules.Severity.FOUL:
+            items.append((record.removals[seat], None))
+        if late is not None and not late_foul:
+            items.append((late, "leaving"))
+    if record.team_loss is not None:
+        items.append((record.team_loss, None))
+    items += [(p, "result") for p in record.after_result]
+    out = []
+    for penalty, after in items:
+        m = penalty.moment
+        when = {"kind": m.kind, "day": m.day, **{k: v for k, v in (("seat", m.seat), ("round", m.round),
+                                                                    ("step", m.step)) if v is not None}}
+        out.append({"seat": penalty.seat, "reason": penalty.reason, "severity": penalty.severity.value,
+                    "when": when, "after": after})
     return out
 
 

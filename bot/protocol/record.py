@@ -142,7 +142,11 @@ class GameRecord:
     fouls: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
     warnings: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
     removals: dict[int, PenaltyRecord] = field(default_factory=dict)  # the removing penalty
-    late_removals: dict[int, PenaltyRecord] = field(default_factory=dict)  # given after leaving
+    # a 4th or disqualifying foul given after leaving by the vote or the kill: in or before one's
+    # last word, or to tonight's victim (seed 4.5; SC, RULES.md §12.9)
+    late_removals: dict[int, PenaltyRecord] = field(default_factory=dict)
+    # penalties once the result is fixed or the game over: recorded, the result stands (F24 §7.9)
+    after_result: list[PenaltyRecord] = field(default_factory=list)
     team_loss: PenaltyRecord | None = None
 
     # --- views ------------------------------------------------------------------------------
@@ -248,7 +252,8 @@ class _Walker:
             record.nights.append(NightRecord(number=p["night"], blacks=blacks))
         elif kind is Kind.SHOOTING_RESULT:
             record.nights[-1].recorded = {"shots": "shots", "night_kill": "judge"}.get(event.type, "none")
-        elif kind in (Kind.FOUL, Kind.WARNING, Kind.REMOVED, Kind.TEAM_LOSS, Kind.FOUL_WITHDRAWN):
+        elif kind in (Kind.FOUL, Kind.WARNING, Kind.REMOVED, Kind.TEAM_LOSS, Kind.FOUL_WITHDRAWN,
+                      Kind.PENALTY_AFTER_RESULT):
             self.penalty(before, event, notice)
 
     def counted(self, before: GameState, event: Event, nominee: int, count: int,
@@ -291,6 +296,9 @@ class _Walker:
             (record.late_removals if left_before else record.removals)[seat] = penalty
         elif kind is Kind.TEAM_LOSS:
             record.team_loss = PenaltyRecord(seat, reason, severity, moment)
+        elif kind is Kind.PENALTY_AFTER_RESULT:
+            severity = Severity(p.get("severity") or severity.value)
+            record.after_result.append(PenaltyRecord(seat, reason, severity, moment))
 
     def finish(self) -> GameRecord:
         record = self.record

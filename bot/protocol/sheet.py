@@ -36,8 +36,10 @@ import rules
 from rules import Cause, Event, Role, RulesConfig, Team
 
 from ..i18n import Catalog, catalog
-from ..render import no_vote_text, outcome_text, seat_label, seat_list
-from .record import DayRecord, GameRecord, NightRecord, departure_of, read_game, require_finished
+from ..render import GENERIC_REASONS, no_vote_text, outcome_text, seat_label, seat_list
+from .record import (
+    DayRecord, GameRecord, NightRecord, PenaltyRecord, departure_of, read_game, require_finished,
+)
 
 WIDTH = 1200  # px: a phone shows it full width and zooms in
 DPI = 100
@@ -252,6 +254,26 @@ def _left_text(record: GameRecord, seat: int, cat: Catalog) -> Span:
     return Span(text, RED if cause in (Cause.FOULS, Cause.DISQUALIFICATION, Cause.TEAM_LOSS) else INK)
 
 
+def _late_penalties(record: GameRecord, seat: int, cat: Catalog) -> list[Span]:
+    """What ``seat`` was penalised with after leaving by the vote or the kill (a 4th foul or a
+    disqualification in or before his last word, or as tonight's victim: seed 4.5, RULES.md
+    §12.9) and after the result was fixed or the game over (F24 §7.9): recorded, in red."""
+    items: list[tuple[str, PenaltyRecord]] = []
+    late = record.late_removals.get(seat)
+    if late is not None:
+        items.append(("fouls" if late.severity is rules.Severity.FOUL else "disqualifying", late))
+    items += [(p.severity.value, p) for p in record.after_result if p.seat == seat]
+    spans = []
+    for what, penalty in items:
+        kind = penalty.moment.kind
+        when = {"last_word": "last_word", "morning": "last_word", "night": "night",
+                "end": "end"}.get(kind, "result")
+        code = penalty.reason if penalty.reason and penalty.reason not in GENERIC_REASONS else "none"
+        spans.append(Span(cat.text("protocol-late", what=cat.text(f"protocol-penalty-{what}"),
+                                   code=code, when=when), RED, False, SMALL))
+    return spans
+
+
 def _counts(ballot_counts: Mapping[int, int], order: list[int], cat: Catalog) -> str:
     return " · ".join(cat.text("protocol-count", seat=seat_label(s, cat), count=ballot_counts.get(s, 0))
                       for s in order)
@@ -345,8 +367,7 @@ def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> floa
                           role in (Role.DON, Role.SHERIFF))
                      if role is not None else Span(cat.text("protocol-role-unknown"), MUTED))
         fouls = record.fouls.get(seat, [])
-        dep = record.departure(seat)
-        removed = dep is not None and dep.cause is Cause.FOULS
+        removed = len(fouls) >= 4  # seed 4.5: removed, or his last word lost
         cells = [
             Cell([Span(str(seat), INK, True)], align="center"),
             Cell([Span(record.name(seat) or "", INK)]),
@@ -355,7 +376,7 @@ def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> floa
         ]
         for day in days:
             cells.append(_day_cell(record, day, seat))
-        cells.append(Cell([_left_text(record, seat, cat)]))
+        cells.append(Cell([_left_text(record, seat, cat), *_late_penalties(record, seat, cat)]))
         rows.append((cells, BLACK_ROW if black else None))
     center = {0, 3, *range(4, 4 + len(days))}
     return table(canvas, y, headers, widths, rows, min_row=46.0, center=center)
@@ -402,19 +423,27 @@ def _day_outcome(record: GameRecord, day: DayRecord, cat: Catalog) -> Span:
     if loss is not None and not day.vote_reached and departure_of(record, loss.seat) == (
             Cause.TEAM_LOSS, day.number, "day"):  # seed 4.3: the game ends before the vote
         return Span(cat.text("protocol-team-loss", seat=seat_label(loss.seat, cat)), RED)
+    preset = record.config.preset  # each preset cites its own rule numbers
+
+    def why_text(why: str, seat: int | None) -> str:
+        """Why no vote: the rule as the preset numbers it, and the removal's cause and item."""
+        left = record.departure(seat) if seat is not None else None
+        return no_vote_text(why, seat, cat, preset, left.cause.value if left else None,
+                            left.reason if left and left.phase == "day" else None)
+
     if day.cancelled is not None:
         rule, seat = day.cancelled
-        return Span(cat.text("protocol-cancelled", why=no_vote_text(rule, seat, cat)), RED)
+        return Span(cat.text("protocol-cancelled", why=why_text(rule, seat)), RED)
     if day.left:
         if day.left_cause == "raise":
             return Span(cat.text("protocol-raise-leaves", seats=seat_list(day.left, cat)), INK, True)
         return Span(cat.text("protocol-leaves", seats=seat_list(day.left, cat),
                              seats_n=len(day.left)), INK, True)
     if day.nobody_leaves is not None:
-        return Span(cat.text("protocol-nobody-leaves", why=no_vote_text(day.nobody_leaves, None, cat)))
+        return Span(cat.text("protocol-nobody-leaves", why=why_text(day.nobody_leaves, None)))
     if day.not_held is not None:
         why, removed = day.not_held
-        return Span(cat.text("protocol-not-held", why=no_vote_text(why, removed, cat)),
+        return Span(cat.text("protocol-not-held", why=why_text(why, removed)),
                     RED if why in ("5.1", "5.2") else MUTED)
     return Span(cat.text("protocol-none"), MUTED)
 

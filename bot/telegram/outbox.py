@@ -88,12 +88,13 @@ class TelegramTransport:
         text = "\n".join([caption, *made.problems]).strip()
         first: int | None = None
         picture = made.picture
+        if text and (picture is None or len(text) > MAX_CAPTION):  # too long for a caption
+            first = int((await bot.send_message(chat, fit(text, MAX_TEXT))).message_id)
+            text = ""
         if picture is not None:
             sent = await bot.send_photo(chat, InputFile(io.BytesIO(picture[1]), filename=picture[0]),
-                                        caption=fit(text, MAX_CAPTION) or None)
-            first = int(sent.message_id)
-        elif text:
-            first = int((await bot.send_message(chat, fit(text, MAX_TEXT))).message_id)
+                                        caption=text or None)
+            first = first if first is not None else int(sent.message_id)
         for name, data in made.documents:
             sent = await bot.send_document(chat, InputFile(io.BytesIO(data), filename=name))
             first = first if first is not None else int(sent.message_id)

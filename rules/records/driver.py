@@ -215,8 +215,19 @@ class Driver:
             self.act(moment)
         else:
             self.stop("the replay did not finish (step limit)")
+        self.after_the_game()
         self.finish()
         return self.events
+
+    def after_the_game(self) -> None:
+        """Penalties the record gives after the game (MafiaRatings' game time ``end``): fed once
+        the engine's game is over too, where they are recorded and change nothing (F24 §7.9)."""
+        if self.stopped or self.state.phase is not Phase.GAME_OVER:
+            return
+        for penalty in [p for p in self.pending if p.moment.kind == "end"]:
+            self.pending.remove(penalty)
+            self.feed_or_problem(ev.Penalty(seat=penalty.seat, reason=penalty.reason),
+                                 f"{penalty.source} ({penalty.moment.describe()})")
 
     def position(self) -> tuple[Any, ...]:
         s = self.state

@@ -362,8 +362,8 @@ class _Reader:
                 by_vote.setdefault(death[0], []).append(seat)
         team_loss_days: set[int] = set()
         for seat, death in sorted(self.deaths.items()):
-            if death is None:
-                continue
+            if death is None or (death[2] is not None and death[2].kind == "end"):
+                continue  # a removal after the game is a penalty only (F24 §7.9), fed as such
             rnd, kind, moment = death
             if kind == "day":
                 cause = "raise" if len(by_vote[rnd]) > 1 else "vote"

@@ -381,7 +381,7 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
                 texts.append((roles.get(r.chat, r.chat), _normal(str(r.payload.get("text")), j)))
             if r.state != "sent":
                 problems.append(f"judge {j.n}: outbox row {r.id} left {r.state}: {r.payload}")
-        stamps = set(game.event_at)
+        stamps = {*game.event_at, game.created_at}  # the events' rows and the creation's news
         for at in by_at:
             if at not in stamps:
                 problems.append(f"judge {j.n}: outbox rows at {at} belong to no event (orphaned)")

@@ -275,6 +275,7 @@ class StoredGame:
     event_at: list[float]  # each event's commit time (one transaction: one value)
     timer: dict[str, Any] | None
     result: str | None
+    created_at: float = 0.0  # the game's creation (its news are queued in that transaction)
 
 
 @dataclass(frozen=True)
@@ -293,14 +294,14 @@ def read_games(db: Path) -> dict[int, StoredGame]:
     conn = connect_ro(db)
     try:
         games = {}
-        for gid, chat, config, names, timer, result in conn.execute(
-                "SELECT id, chat, config, names, timer, result FROM games ORDER BY id"):
+        for gid, chat, config, names, timer, result, created_at in conn.execute(
+                "SELECT id, chat, config, names, timer, result, created_at FROM games ORDER BY id"):
             rows = conn.execute("SELECT event, at FROM events WHERE game_id = ? ORDER BY seq",
                                 (gid,)).fetchall()
             games[gid] = StoredGame(
                 gid, chat, json.loads(config), {int(k): v for k, v in json.loads(names or "{}").items()},
                 [json.loads(r[0]) for r in rows], [r[1] for r in rows],
-                json.loads(timer) if timer else None, result)
+                json.loads(timer) if timer else None, result, created_at)
         return games
     finally:
         conn.close()

@@ -172,10 +172,10 @@ def test_each_event_belongs_to_its_phase(where: str, event: rules.Event) -> None
     at(where).expect_refused(event, Code.WRONG_PHASE)
 
 
-@pytest.mark.parametrize("event", [rules.Next(), rules.Penalty(seat=3, reason="foul"),
+@pytest.mark.parametrize("event", [rules.Next(), rules.WithdrawFoul(seat=3),
                                    rules.Nominate(by=3, target=4), rules.NightKill(target=3)])
 def test_nothing_happens_after_the_game_is_over(event: rules.Event) -> None:
-    """§2.1: GAME_OVER is final."""
+    """§2.1: GAME_OVER is final (a penalty after it is only recorded: test_game_end)."""
     at("game over").expect_refused(event, Code.GAME_OVER)
 
 

@@ -47,8 +47,8 @@ def test_f24_7_7_draw_at_the_end_of_the_third_quiet_night() -> None:
 @pytest.mark.parametrize("preset, rule, text", [
     ("seed", "after_third_day",
      "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал игру (5.8)."),
-    ("fiim2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7)."),
-    ("fsm2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, 7.7)."),
+    ("fiim2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, §7.7)."),
+    ("fsm2024", "after_third_night", "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФСМ 2024, §7.7)."),
 ])
 def test_the_draw_announcement_says_what_its_rule_counts(preset: str, rule: str, text: str) -> None:
     """Seed 5.8: «в течение 3 «ночей» и «дней», следующих подряд друг за другом, начиная с
@@ -232,7 +232,7 @@ def test_no_more_events_after_the_game_is_over() -> None:
     t = _parity_vote_on_day_five()
     t.last_word(5)
     t.expect_refused(rules.Next(), Code.GAME_OVER)
-    t.expect_refused(rules.Penalty(seat=1, reason="foul"), Code.GAME_OVER)
+    t.expect_refused(rules.WithdrawFoul(seat=1), Code.GAME_OVER)
     t.do(rules.SetName(seat=1, name="Anna"))
 
 

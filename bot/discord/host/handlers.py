@@ -51,9 +51,6 @@ class DiscordHost:
         await self.controller.load_open()
         await self.controller.resume_all()
 
-    async def shutdown(self) -> None:
-        self.port.cancel_all()
-
     # --- slash commands ---------------------------------------------------------------------------
     async def claims(self, home: str, name: str) -> bool:
         """Is this command host mode's: its own commands always, every command in a channel

@@ -14,25 +14,22 @@ discord.py and asyncio timers, nothing of the table flow (:mod:`bot.host.control
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
+from typing import Any, Mapping
 
 import discord
 
 from ...host import views as vw
 from ...host.port import Mute, MuteMode, Rights
 from ...i18n import Catalog, catalog
-from ...outbox import Outbox
 from ...render import seat_label
+from ..base import DiscordPortBase
 from ..countdown import countdown
-from ..keys import PREFIX, id_of, mention_channel, mention_user, user_key
+from ..keys import id_of, mention_channel, mention_user, user_key
 from ..rights import rights_text
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..app import DiscordReferee
 
 log = logging.getLogger(__name__)
 
@@ -97,36 +94,15 @@ def rights_of(perms: discord.Permissions) -> Rights:
                   basic=admin or all(getattr(perms, n) for n in HOST_RIGHTS))
 
 
-class DiscordHostPort:
+class DiscordHostPort(DiscordPortBase):
     """Host mode's port on Discord, over the judge mode's adapter (``referee``: its client,
     catalogs, clock, timer scale, DM channels and outbox)."""
-
-    platform = "dc"
-    prefix = PREFIX
-
-    def __init__(self, referee: "DiscordReferee") -> None:
-        self.referee = referee
-        self._tasks: dict[str, list[asyncio.Task[None]]] = {}
-
-    @property
-    def outbox(self) -> Outbox:
-        return self.referee.outbox
 
     @property
     def judge(self) -> str:
         """The judge of every hosted game: the bot's own user (mentionable, like a judge)."""
         user = self.referee.bot.user
         return user_key(user.id) if user is not None else user_key(0)
-
-    @property
-    def scale(self) -> float:
-        return self.referee.timer_scale
-
-    def clock(self) -> float:
-        return self.referee.clock()
-
-    async def cat(self, chat: str) -> Catalog:
-        return await self.referee.cat(chat)
 
     async def private_cat(self, table_chat: str, user: str) -> Catalog:
         """A player's direct messages are in his server's language (the table's)."""
@@ -241,27 +217,3 @@ class DiscordHostPort:
 
     def unreachable(self, table_id: int, cat: Catalog) -> tuple[str, str | None]:
         return cat.text("dc-host-join-dm-closed"), None
-
-    # --- deadlines --------------------------------------------------------------------------------
-    def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
-        async def run() -> None:
-            await asyncio.sleep(delay)
-            tasks = self._tasks.get(group)
-            if tasks is not None and task in tasks:
-                tasks.remove(task)
-            try:
-                await callback()
-            except Exception:
-                log.exception("host: %s: a timer failed", group)
-
-        task = asyncio.get_running_loop().create_task(run(), name=group)
-        self._tasks.setdefault(group, []).append(task)
-
-    def cancel(self, group: str) -> None:
-        for task in self._tasks.pop(group, []):
-            if task is not asyncio.current_task():
-                task.cancel()
-
-    def cancel_all(self) -> None:
-        for group in list(self._tasks):
-            self.cancel(group)

@@ -103,8 +103,8 @@ end-all_black_out = Red wins: every black player has left the game.
 end-parity = Black wins: there are at least as many blacks at the table as reds.
 end-draw = Draw: nobody left the game for three nights and three days in a row, starting with a night (5.8).
 # The draw by the preset's rule (rules.DrawDeclared): seed 5.8 counts nights and days, FIIM/FSM 2024 §7.7 nights.
-end-draw-after_third_day = Draw: nobody left the game for { $nights_text } and { $days_text } in a row, starting with a night (5.8).
-end-draw-after_third_night = Draw: nobody left the game for { $nights_text } in a row (FIIM 2024, 7.7).
+end-draw-after_third_day = Draw: nobody left the game for { $nights_text } and { $days_text } in a row, starting with a night ({ cite-5_8 }).
+end-draw-after_third_night = Draw: nobody left the game for { $nights_text } in a row ({ cite-7_7 }).
 draw-nights = { $count ->
     [3] three nights
     [one] { $count } night
@@ -130,18 +130,117 @@ end-declared = { $winner ->
 novote-5_1 = { $seat ->
     [none] a player
    *[other] player { $seat }
- } left the game with a 4th or disqualifying foul (5.1)
+ } was removed{ removal-why } ({ cite-5_1 })
 novote-5_2 = { $seat ->
     [none] a player
    *[other] player { $seat }
- } left the game with a 4th or disqualifying foul after the vote's result was known (5.2)
+ } was removed{ removal-why } after the vote's result was known ({ cite-5_2 })
+# What the removal was for: a fourth foul, or a disqualification with its item (none at night).
+removal-why = { $cause ->
+    [fouls] : a fourth foul
+    [none] { "" }
+   *[other] : a disqualification{ $code ->
+        [none] { "" }
+        [dq] { "" }
+       *[other] { " " }({ $code })
+    }
+ }
 novote-no_nominees = nobody was nominated
 novote-first_day_no_vote = there is no vote on the first day (club rule)
-novote-4_4_10 = only one player was nominated on the first day (FIIM 2024, 4.4.10)
-novote-5_6 = three players are at the table and they tied twice (5.6)
-novote-5_9 = there is no vote to raise every player at the table (5.9)
-novote-3_of_9 = there is no vote to raise three players when nine are at the table (FIIM 2024, 7.11)
+novote-4_4_10 = only one player was nominated on the first day ({ cite-4_4_10 })
+novote-5_6 = three players are at the table and they tied twice ({ cite-5_6 })
+novote-5_9 = there is no vote to raise every player at the table ({ cite-5_9 })
+novote-3_of_9 = there is no vote to raise three players when nine are at the table ({ cite-7_11 })
 novote-2_of_4 = there is no vote to raise two players when four are at the table (club rule)
 novote-no_raise_vote = there is no vote to raise everyone (club rule)
-novote-raise_failed = no more than half of the players voted to raise everyone (FIIM 2024, 4.4.12.3)
+novote-raise_failed = no more than half of the players voted to raise everyone ({ cite-4_4_12_3 })
 novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (club rule)
+
+## Rule citations: each preset cites its own numbers ($rules is the game's preset).
+# The seed's items (seed-rules.ru.txt) under seed; where the seed is silent, FIIM 2024.
+cite-4_3 = { $rules ->
+    [fiim2024] FIIM 2024, §6.8
+    [fsm2024] FSM 2024, §6.8
+   *[other] 4.3
+ }
+cite-4_4 = { $rules ->
+    [fiim2024] FIIM 2024, §6.4
+    [fsm2024] FSM 2024, §6.4
+   *[other] 4.4
+ }
+cite-4_5 = { $rules ->
+    [fiim2024] FIIM 2024, §6.5
+    [fsm2024] FSM 2024, §6.5
+   *[other] 4.5
+ }
+cite-5_1 = { $rules ->
+    [fiim2024] FIIM 2024, §7.1
+    [fsm2024] FSM 2024, §7.1
+   *[other] 5.1
+ }
+cite-5_2 = { $rules ->
+    [fiim2024] FIIM 2024, §7.2
+    [fsm2024] FSM 2024, §7.2
+   *[other] 5.2
+ }
+cite-5_3 = { $rules ->
+    [fiim2024] FIIM 2024, §7.3
+    [fsm2024] FSM 2024, §7.3
+   *[other] 5.3
+ }
+cite-5_6 = { $rules ->
+    [fiim2024] FIIM 2024, §7.8
+    [fsm2024] FSM 2024, §7.8
+   *[other] 5.6
+ }
+cite-5_7 = { $rules ->
+    [fiim2024] FIIM 2024, §7.6
+    [fsm2024] FSM 2024, §7.6
+   *[other] 5.7
+ }
+cite-5_8 = { $rules ->
+    [fiim2024] FIIM 2024, §7.7
+    [fsm2024] FSM 2024, §7.7
+   *[other] 5.8
+ }
+cite-5_9 = { $rules ->
+    [fiim2024] FIIM 2024, §7.8
+    [fsm2024] FSM 2024, §7.8
+   *[other] 5.9
+ }
+cite-4_4_8 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.8
+   *[other] FIIM 2024, §4.4.8
+ }
+cite-4_4_10 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.10
+   *[other] FIIM 2024, §4.4.10
+ }
+cite-4_4_12 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.12
+   *[other] FIIM 2024, §4.4.12
+ }
+cite-4_4_12_3 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.12.3
+   *[other] FIIM 2024, §4.4.12.3
+ }
+cite-6_8_5 = { $rules ->
+    [fsm2024] FSM 2024, §6.8.5
+   *[other] FIIM 2024, §6.8.5
+ }
+cite-6_8_6 = { $rules ->
+    [fsm2024] FSM 2024, §6.8.6
+   *[other] FIIM 2024, §6.8.6
+ }
+cite-7_7 = { $rules ->
+    [fsm2024] FSM 2024, §7.7
+   *[other] FIIM 2024, §7.7
+ }
+cite-7_9 = { $rules ->
+    [fsm2024] FSM 2024, §7.9
+   *[other] FIIM 2024, §7.9
+ }
+cite-7_11 = { $rules ->
+    [fsm2024] FSM 2024, §7.11
+   *[other] FIIM 2024, §7.11
+ }

@@ -22,20 +22,24 @@ notice-day_starts = Day { $day }. { $players } at the table; player { $opener } 
 notice-night_result = Morning comes. { $killed ->
     [none] { $removed_n ->
         [0] A miss: nobody leaves the game tonight.
-        [one] A miss: nobody was killed tonight, but player { $removed } was removed and has left the game (4.5).
-       *[other] A miss: nobody was killed tonight, but players { $removed } were removed and have left the game (4.5).
+        [one] A miss: nobody was killed tonight, but player { $removed } was removed and has left the game ({ cite-4_5 }).
+       *[other] A miss: nobody was killed tonight, but players { $removed } were removed and have left the game ({ cite-4_5 }).
     }
-   *[other] Player { $killed } was killed tonight.{ $removed_n ->
+   *[other] Player { $killed } was killed tonight.{ $killed_removed ->
+        [disqualification] { " " }The same night the player was removed — a disqualification: no last word ({ cite-4_5 }).
+        [fouls] { " " }The same night the player was removed — a fourth foul: no last word ({ cite-4_5 }).
+       *[other] { "" }
+    }{ $removed_n ->
         [0] { "" }
-        [one] { " " }Player { $removed } was also removed and has left the game (4.5).
-       *[other] { " " }Players { $removed } were also removed and have left the game (4.5).
+        [one] { " " }Player { $removed } was also removed and has left the game ({ cite-4_5 }).
+       *[other] { " " }Players { $removed } were also removed and have left the game ({ cite-4_5 }).
     }
  }
 notice-last_word = Last word of player { $seat } — { $seconds }.
 notice-speech = { $silenced ->
-    [yes] Player { $seat } loses this minute (third foul, 4.4) but may still nominate.
+    [yes] Player { $seat } loses this minute (third foul, { cite-4_4 }) but may still nominate.
    *[no] { $short ->
-        [yes] Player { $seat } speaks — { $seconds } (third foul: a short speech, 5.7).
+        [yes] Player { $seat } speaks — { $seconds } (third foul: a short speech, { cite-5_7 }).
        *[no] Player { $seat } speaks — { $seconds }.
     }
  }
@@ -50,16 +54,19 @@ notice-voting_starts = { $round ->
    *[other] Revote: players { $nominees }.
  }
 notice-vote_counted = { $derived ->
-    [yes] Against player { $nominee } — { $votes }: hands not raised go to the last nominee (FIIM 2024, 4.4.8).
+    [yes] { $count ->
+        [0] Against player { $nominee } — { $votes }.
+       *[other] Against player { $nominee } — { $votes }: hands not raised go to the last nominee ({ cite-4_4_8 }).
+    }
    *[no] Against player { $nominee } — { $votes }.
  }
-notice-off_ballot = Player { $seat } has left the game and is off the ballot: nobody votes against him any more (5.2).{ $last ->
+notice-off_ballot = Player { $seat } leaves the game and the ballot: nobody votes against that player any more ({ cite-5_2 }).{ $last ->
     [none] { "" }
-   *[other] { " " }Player { $last } becomes the last nominee: hands not raised go to him (FIIM 2024, 4.4.8).
+   *[other] { " " }Player { $last } becomes the last nominee: hands not raised go to that player ({ cite-4_4_8 }).
  }
-notice-tie = A tie: players { $seats }. Each speaks before the revote (FIIM 2024, 4.4.12).
+notice-tie = A tie: players { $seats }. Each speaks before the revote ({ cite-4_4_12 }).
 notice-tie_speech = Player { $seat } speaks before the revote — { $seconds }.
-notice-raise_vote = Players { $seats } tied again. Who is for all the players under vote leaving the table? More than half is needed: at least { $need } of { $at_table } (FIIM 2024, 4.4.12.3).
+notice-raise_vote = Players { $seats } tied again. Who is for all the players under vote leaving the table? More than half is needed: at least { $need } of { $at_table } ({ cite-4_4_12_3 }).
 notice-raise_result = For raising everyone — { $yes } of { $at_table }: { $passed ->
     [yes] more than half.
    *[no] not more than half; everyone stays at the table.
@@ -70,8 +77,8 @@ notice-leaves_by_vote = { $cause ->
    *[vote] By the vote, player { $seats } leaves the game.
  }
 notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day; he speaks for { $seconds } (club rule).
-notice-vote_cancelled = No vote on day { $day } ({ $rule }): player { $seat } left the game with a 4th or disqualifying foul.
-notice-next_vote_cancelled = No vote on day { $day } ({ $rule }): player { $seat } left the game with a 4th or disqualifying foul.
+notice-vote_cancelled = No vote today, on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
+notice-next_vote_cancelled = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-night_falls = Night falls.
 
 ## Night
@@ -119,36 +126,68 @@ notice-foul = { $generic ->
    *[no] Player { $seat } gets a foul: { $reason } ({ $code }). He has { $fouls }.
  }
 notice-third_foul = { $effect ->
-    [silence] Player { $seat } gets a third foul: he loses his nearest minute but may still nominate (4.4).
-    [short_speech] Player { $seat } gets a third foul: his nearest speech will be short; he may still nominate.
+    [silence] { $short ->
+        [yes] Player { $seat } gets a third foul: three or four players are at the table, so the player's nearest speech is { $seconds } ({ cite-5_7 }).
+       *[no] Player { $seat } gets a third foul: the nearest minute is lost, but the player may still nominate ({ cite-4_4 }).
+    }
+    [short_speech] Player { $seat } gets a third foul: the nearest speech is cut to { $seconds }; the player may still nominate.
    *[none] Player { $seat } gets a third foul.
  }
-notice-removed = { $mode ->
-    [fouls] Player { $seat } leaves the game without a last word (4th foul, 4.5).
-    [dq_item] Player { $seat } leaves the game without a last word: a disqualifying foul — { $reason } ({ $code }, 4.5).
-    [dq] Player { $seat } leaves the game without a last word: a disqualifying foul (4.5).
-   *[night] Player { $seat } is removed and leaves the game without a last word (4.5).
+notice-removed = { $last_word ->
+    [cut] Player { $seat }: { removal-what } — the player's last word ends ({ cite-4_5 }).
+    [lost] Player { $seat }: { removal-what } — the player loses the last word still to come ({ cite-4_5 }).
+    [killed] Judge: player { $seat }, killed tonight, is removed — { removal-what }. In the morning the player is announced as killed and removed; by default with no last word and no best move ({ cite-4_5 }); whether to give them is the judge's call. The next vote is held ({ cite-5_1 }).
+   *[other] { $mode ->
+        [fouls] Player { $seat } leaves the game without a last word: a fourth foul ({ cite-4_5 }).
+        [dq_item] Player { $seat } leaves the game without a last word: a disqualification — { $reason } ({ $code }; { cite-4_5 }).
+        [dq] Player { $seat } leaves the game without a last word: a disqualification ({ cite-4_5 }).
+       *[night] Player { $seat } is removed and leaves the game without a last word ({ cite-4_5 }).
+    }
  }{ $tournament ->
-    [yes] { " " }He is also removed from the tournament (5.3).
+    [yes] { " " }The player is also removed from the tournament ({ cite-5_3 }).
    *[no] { "" }
+ }
+# What was given: a fourth foul, or a disqualification with its item.
+removal-what = { $cause ->
+    [fouls] a fourth foul
+   *[other] a disqualification{ $generic ->
+        [yes] { "" }
+       *[other] { " " }— { $reason } ({ $code })
+    }
  }
 notice-removed_details = { $generic ->
     [yes] Why player { $seat } was removed: { $reason }.
    *[no] Why player { $seat } was removed: { $reason } ({ $code }).
  }{ $tournament ->
-    [yes] { " " }Removal from the tournament (5.3).
+    [yes] { " " }Removal from the tournament ({ cite-5_3 }).
    *[no] { "" }
  }
-notice-team_loss = { $generic ->
-    [yes] Team loss for { $team_of }: an offence by player { $seat } (4.3).
-   *[no] Team loss for { $team_of }: player { $seat } — { $reason } ({ $code }).
+notice-team_loss = { $final_minute ->
+    [yes] Team loss for { $team_of }: player { $seat } — { $reason } ({ $code }) in the last word ({ cite-6_8_5 }).
+   *[other] { $generic ->
+        [yes] Team loss for { $team_of }: an offence by player { $seat } ({ cite-4_3 }).
+       *[no] Team loss for { $team_of }: player { $seat } — { $reason } ({ $code }).
+    }
  }
 notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; he has { $fouls }.
-notice-penalty_after_result = Player { $seat }'s offence is recorded; the result of the game stands (FIIM 2024, 7.9).
+notice-penalty_after_result = { $over ->
+    [yes] After the game: player { $seat } — { penalty-what }. Recorded in the protocol; the result of the game stands ({ cite-7_9 }).
+   *[other] Player { $seat }'s offence — { penalty-what } — is recorded in the protocol; the result is already settled and stands ({ cite-6_8_6 }).
+ }
+penalty-what = { $severity ->
+    [warning] a warning
+    [foul] a foul
+    [disqualifying] a disqualification
+    [team_loss] a team loss
+   *[other] an offence
+ }{ $generic ->
+    [yes] { "" }
+   *[other] { " " }({ $code })
+ }
 
 ## The end
 
-notice-result_fixed = The result is settled. { $outcome } It is announced after the last word (FIIM 2024, 7.9).
+notice-result_fixed = The result is settled. { $outcome } It is announced after the last word ({ cite-7_9 }).
 notice-game_over = Game over. { $outcome }{ $has_roles ->
     [yes] { " " }Roles: { $roles }.
    *[no] { "" }

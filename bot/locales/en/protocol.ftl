@@ -65,6 +65,23 @@ protocol-best-move = Best move of { $seat }: { $guesses }
 protocol-best-move-hits = Best move of { $seat }: { $guesses } — blacks: { $hits }
 protocol-legend = →7 — nominated #7 · 5/7 — voted against #5, in the revote against #7 · ↑ / ↓ — for / against raising everyone · ■ — a foul
 
+## Penalties after leaving or after the result (seed 4.5, FIIM 2024 §7.9)
+
+protocol-late = + { $what }{ $code ->
+    [none] { "" }
+   *[other] { " " }({ $code })
+ } { $when ->
+    [last_word] in the last word
+    [night] at night, after the kill
+    [end] after the game
+   *[other] after the result was settled
+ }
+protocol-penalty-fouls = 4th foul
+protocol-penalty-foul = foul
+protocol-penalty-warning = warning
+protocol-penalty-disqualifying = disqualification
+protocol-penalty-team_loss = team loss
+
 ## Why an export cannot be made
 
 protocol-error-not_finished = The game is not over yet: a protocol is made only after the end.

@@ -11,13 +11,13 @@ status-over = Game over. { $outcome }
 ## Who speaks
 
 status-turn-speech = Player { $seat } speaks — { $seconds }.
-status-turn-silenced = Player { $seat } loses this minute (third foul, 4.4): he may only nominate.
+status-turn-silenced = Player { $seat }: third foul — no speech this minute ({ cite-4_4 }); a nomination only.
 status-turn-last_word = Last word of player { $seat } — { $seconds }.
 status-turn-tie_speech = Before the revote: player { $seat } speaks — { $seconds }.
 
 ## Voting
 
-status-vote-banned = No vote on day { $day } ({ $rule }): player { $seat } was removed.
+status-vote-banned = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 status-roles-unknown = The roles are not entered: the judge declares the result.
 status-nominees = Nominated (for the judge only, 5.4): { $seats }.
 status-no-nominees = Nobody is nominated.
@@ -30,13 +30,13 @@ status-ballot = { $round ->
    *[other] : { $counts }.
  }
 status-raise = The vote to raise players { $seats }.
-status-result-fixed = The result is settled. { $outcome } Announce it after the last word (FIIM 2024, 7.9).
+status-result-fixed = The result is settled. { $outcome } Announce it after the last word ({ cite-7_9 }).
 
 ## Seats
 
 status-seats = Players:
 status-seat = { $seat }: { $facts }
-status-silence-pending = silent in his nearest minute (third foul, 4.4)
+status-silence-pending = no speech in the nearest minute (third foul, { cite-4_4 })
 
 left-vote = left by the vote (day { $day })
 left-raise = left by the vote to raise everyone (day { $day })
@@ -44,8 +44,8 @@ left-kill = killed in night { $day }
 left-fouls = removed: 4 fouls, { $when ->
     [night] night
    *[day] day
- } { $day } (4.5)
-left-disqualification = removed: a disqualifying foul{ $reason ->
+ } { $day } ({ cite-4_5 })
+left-disqualification = removed: a disqualification{ $reason ->
     [none] { "" }
    *[other] { " — " }{ $reason } ({ $code })
  }, { $when ->
@@ -59,7 +59,7 @@ left-team_loss = left: team loss (day { $day })
 action-start = Next: names (/name), roles (/roles), then start the game — /start.
 action-next = Next: the blacks' meeting — { $seconds }; then /next — morning comes.
 action-speech = Next: player { $seat } speaks — { $seconds }. Nominate — /nominate, end the speech — /next.
-action-silenced = Next: player { $seat } is silent (4.4) but may nominate — /nominate; move on — /next.
+action-silenced = Next: player { $seat } has no speech ({ cite-4_4 }) but may nominate — /nominate; move on — /next.
 action-last_word = Next: last word of player { $seat } — { $seconds }; end it — /next.
 action-tie_speech = Next: player { $seat } speaks before the revote — { $seconds }; end it — /next.
 action-vote = Who is for player { $nominee } leaving the table? Left: { $left }. Record: /vote { $n } and the number of votes.

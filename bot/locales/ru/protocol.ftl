@@ -65,6 +65,23 @@ protocol-best-move = Лучший ход { $seat }: { $guesses }
 protocol-best-move-hits = Лучший ход { $seat }: { $guesses } — чёрных: { $hits }
 protocol-legend = →7 — выставил игрока №7 · 5/7 — голосовал против №5, в переголосовании против №7 · ↑ / ↓ — за / против подъёма всех · ■ — фол
 
+## Наказания после выбывания или после результата (seed 4.5, ФИИМ 2024 §7.9)
+
+protocol-late = + { $what }{ $code ->
+    [none] { "" }
+   *[other] { " " }({ $code })
+ } { $when ->
+    [last_word] в последнем слове
+    [night] ночью, после убийства
+    [end] после игры
+   *[other] после определения результата
+ }
+protocol-penalty-fouls = 4-й фол
+protocol-penalty-foul = фол
+protocol-penalty-warning = предупреждение
+protocol-penalty-disqualifying = дисквалификация
+protocol-penalty-team_loss = ППК
+
 ## Почему выгрузка невозможна
 
 protocol-error-not_finished = Игра ещё не окончена: протокол составляется только после её окончания.

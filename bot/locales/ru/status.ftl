@@ -11,13 +11,13 @@ status-over = Игра окончена. { $outcome }
 ## Кто говорит
 
 status-turn-speech = Говорит игрок { $seat } — { $seconds }.
-status-turn-silenced = Игрок { $seat } лишён слова в эту минуту (третий фол, 4.4): он может только выставить кандидатуру.
+status-turn-silenced = Игрок { $seat }: третий фол — без слова в эту минуту ({ cite-4_4 }), можно только выставить кандидатуру.
 status-turn-last_word = Последнее слово игрока { $seat } — { $seconds }.
 status-turn-tie_speech = Слово перед переголосованием: игрок { $seat } — { $seconds }.
 
 ## Голосование
 
-status-vote-banned = Голосование дня { $day } не проводится ({ $rule }): удалён игрок { $seat }.
+status-vote-banned = На { $day }-й день голосование не проводится ({ $rule }): удаление игрока { $seat }{ removal-why }.
 status-roles-unknown = Роли не внесены: итог игры объявляет судья.
 status-nominees = Выставлены (только для судьи, 5.4): { $seats }.
 status-no-nominees = Никто не выставлен.
@@ -30,36 +30,36 @@ status-ballot = { $round ->
    *[other] : { $counts }.
  }
 status-raise = Голосование за подъём игроков { $seats }.
-status-result-fixed = Итог уже определён. { $outcome } Объявить после последнего слова (ФИИМ 2024, 7.9).
+status-result-fixed = Итог уже определён. { $outcome } Объявить после последнего слова ({ cite-7_9 }).
 
 ## Места
 
 status-seats = Игроки:
 status-seat = { $seat }: { $facts }
-status-silence-pending = молчит в ближайшую минуту (третий фол, 4.4)
+status-silence-pending = без слова в ближайшую минуту (третий фол, { cite-4_4 })
 
-left-vote = покинул игру по итогам голосования (день { $day })
-left-raise = покинул игру по итогам голосования за подъём (день { $day })
+left-vote = покидает игру по итогам голосования (день { $day })
+left-raise = покидает игру по итогам голосования за подъём (день { $day })
 left-kill = убит ночью { $day }
-left-fouls = удалён: 4 фола, { $when ->
+left-fouls = удаление: 4 фола, { $when ->
     [night] ночь
    *[day] день
- } { $day } (4.5)
-left-disqualification = удалён: дисквалифицирующий фол{ $reason ->
+ } { $day } ({ cite-4_5 })
+left-disqualification = удаление: дисквалификация{ $reason ->
     [none] { "" }
    *[other] { " — " }{ $reason } ({ $code })
  }, { $when ->
     [night] ночь
    *[day] день
  } { $day }
-left-team_loss = покинул игру: ППК (день { $day })
+left-team_loss = ППК (день { $day })
 
 ## Что дальше
 
 action-start = Дальше: имена (/name), роли (/roles), затем начало игры — /start.
 action-next = Дальше: договорка — { $seconds }; затем /next — наступает утро.
 action-speech = Дальше: речь игрока { $seat } — { $seconds }. Выставить кандидатуру — /nominate, закончить речь — /next.
-action-silenced = Дальше: игрок { $seat } молчит (4.4), но может выставить кандидатуру — /nominate; дальше — /next.
+action-silenced = Дальше: игрок { $seat } без слова ({ cite-4_4 }), но может выставить кандидатуру — /nominate; дальше — /next.
 action-last_word = Дальше: последнее слово игрока { $seat } — { $seconds }; закончить — /next.
 action-tie_speech = Дальше: слово игрока { $seat } перед переголосованием — { $seconds }; закончить — /next.
 action-vote = Кто за то, чтобы игрок { $nominee } покинул игровой стол? Осталось: { $left }. Запишите: /vote { $n } и число голосов.

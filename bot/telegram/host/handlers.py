@@ -66,7 +66,6 @@ class TelegramHost:
 
     def register(self, app: Any) -> None:
         self.app = app
-        self.port.app = app
         app.add_handler(CallbackQueryHandler(self.on_press, pattern=rf"^{vw.PREFIX}:"), group=HOST_GROUP)
         app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.UpdateType.MESSAGE,
                                        self.on_group), group=HOST_GROUP)

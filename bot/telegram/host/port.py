@@ -15,18 +15,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Mapping
 
 from telegram import ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Job
 
 from ...host import views as vw
 from ...host.port import Mute, MuteMode, Rights
 from ...i18n import Catalog
-from ...outbox import Outbox
 from ...render import fit
+from ..base import TelegramPortBase
 from ..outbox import MAX_TEXT, retry_seconds
 
 log = logging.getLogger(__name__)
@@ -51,37 +50,19 @@ def markup(rows: vw.Rows | None) -> InlineKeyboardMarkup | None:
                                   for b in row] for row in rows if row])
 
 
-class TelegramHostPort:
+class TelegramHostPort(TelegramPortBase):
     """Host mode's port on Telegram, over the judge mode's adapter (``referee``: its bot, catalogs,
     clock and outbox) and the settings (the timer scale, the mute's backstop)."""
 
-    platform = "tg"
-    prefix = PREFIX
     judge = BOT
 
     def __init__(self, settings: Any, referee: Any) -> None:
+        super().__init__(referee)
         self.settings = settings
-        self.referee = referee
-        self.app: Any = None
-        self._jobs: dict[str, list[Job[Any]]] = {}
-
-    @property
-    def outbox(self) -> Outbox:
-        return self.referee.outbox  # type: ignore[no-any-return]
-
-    @property
-    def scale(self) -> float:
-        return float(self.settings.telegram_timer_scale)
-
-    def clock(self) -> float:
-        return float(self.referee.clock())
 
     @property
     def _bot(self) -> Any:
-        return self.app.bot
-
-    async def cat(self, chat: str) -> Catalog:
-        return await self.referee.cat(chat)  # type: ignore[no-any-return]
+        return self.referee._bot
 
     async def private_cat(self, table_chat: str, user: str) -> Catalog:
         return await self.referee.cat(user)  # type: ignore[no-any-return]
@@ -210,22 +191,3 @@ class TelegramHostPort:
 
     def unreachable(self, table_id: int, cat: Catalog) -> tuple[str, str | None]:
         return cat.text("host-join-open-bot"), self._link(table_id)
-
-    # --- deadlines --------------------------------------------------------------------------------
-    def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
-        if self.app is None or self.app.job_queue is None:
-            return
-
-        async def run(context: Any) -> None:
-            jobs = self._jobs.get(group)
-            if jobs is not None and context.job in jobs:
-                jobs.remove(context.job)
-            await callback()
-
-        job = self.app.job_queue.run_once(run, delay, name=group,
-                                          job_kwargs={"misfire_grace_time": None})
-        self._jobs.setdefault(group, []).append(job)
-
-    def cancel(self, group: str) -> None:
-        for job in self._jobs.pop(group, []):
-            job.schedule_removal()

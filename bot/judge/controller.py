@@ -1,0 +1,681 @@
+"""Judge mode written once for every platform: the judge's assistant at a live table.
+
+A judge records the game — by typed commands (:mod:`bot.commands`, the console's language) or by
+the buttons of his panel (:mod:`.panel`) — and the controller carries it out through the same
+:class:`bot.service.Service` as every adapter; a platform gives only its primitives
+(:class:`.port.JudgePort`: :mod:`bot.telegram.app`, :mod:`bot.discord.app`) and hands its updates to
+the public methods here.
+
+* **Who reads what** (:mod:`.routing`): every notice of an action goes to the judge as ONE message
+  (private ones included); the public ones go to the table's chat as one message; a private
+  notice never reaches it (F24 §4.4.13, §4.5.4; seed 5.4). At the end the protocol (the score
+  sheet and the JSON files) follows the result into the table's chat and the club's channel.
+* **The outbox.** Both are rendered after ``rules.apply`` and before the commit and queued in the
+  persistent outbox in the SAME transaction as the event (:mod:`bot.outbox`), and so is the timer
+  of the speech that begins: a process killed after the commit finds both. Nothing is sent before
+  the commit; everything queued is sent at least once.
+* **The panel** is one message where the judge reads, edited in place as the game moves; posted
+  afresh at the bottom once the chat has moved on by more than the platform's ``panel_lag``
+  messages (the old one loses its buttons); its id is stored with the game, so a restart edits
+  the same message. A press carries ``game:revision:action``: a press by anyone but the judge is
+  refused, a press from an older revision is answered "outdated" and re-renders the panel; neither
+  changes anything.
+* **The speech timer** (:mod:`.timer`) is a deadline stored with the game, shown as a line on the
+  panel and under the table's announcement, edited at the start, 10 s before the end and at the
+  end; it never moves the game on: the judge does.
+* **One lock per game's home** (:class:`bot.locks.ChatLocks`, shared with host mode): commands,
+  presses and timer edits of a game run one at a time.
+
+No rule lives here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Sequence
+
+import rules
+from rules import Phase
+from storage import OutboxItem
+
+from .. import commands as cmds
+from .. import outbox as ob
+from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from ..i18n import Catalog
+from ..locks import ChatLocks
+from ..render import chunks, error_text, notice_text, result_text, status_text
+from ..service import Outcome, Render, Service, ServiceError, Staged
+from . import panel as pn
+from .callbacks import Press, decode
+from .port import JudgePort, Reply, Target
+from .routing import judge_text, public_text, turn_key, undo_texts
+from .timer import PAUSED, RUNNING, WARNED, Timer, pause_or_resume
+
+log = logging.getLogger(__name__)
+
+PANEL = "panel"  # the message slot of the judge's panel (in the judge's chat)
+MAX_TEXT = 4096  # the longest text put in one outbox row (a platform splits it further)
+
+Refusal = (CommandError, ServiceError, rules.RuleError)
+
+
+class JudgeController:
+    """Judge mode over a platform's :class:`.port.JudgePort` (see the module docstring)."""
+
+    def __init__(self, service: Callable[[], Service], port: JudgePort, locks: ChatLocks) -> None:
+        self._service = service
+        self.port = port
+        self.locks = locks
+        self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
+        self._latest: dict[str, int] = {}  # chat -> the newest message id seen there
+        self._confirm_new: dict[str, str] = {}  # home -> the judge whose /new awaits a second
+
+    @property
+    def service(self) -> Service:
+        return self._service()
+
+    def seen(self, chat: str, message_id: int) -> None:
+        """A message appeared in ``chat`` (sent by the bot, or by the judge): the panel is
+        posted afresh once it has gone that far up."""
+        self._latest[chat] = max(self._latest.get(chat, 0), message_id)
+
+    def forget_view(self, game_id: int) -> None:
+        self._views.pop(game_id, None)
+
+    async def _cat(self, chat: str) -> Catalog:
+        return await self.port.cat(chat)
+
+    def _t(self, cat: Catalog, key: str, **args: Any) -> str:
+        """A text whose wording depends on the platform (``platform`` selects the variant)."""
+        return cat.text(key, platform=self.port.platform, **args)
+
+    async def _queue(self, *items: OutboxItem, game_id: int | None = None) -> None:
+        """Queue messages that no action carries (a take over's, a new game's) and send them."""
+        if items:
+            await self.service.store.enqueue(list(items), game_id=game_id)
+            await self.port.outbox.flush(*(item.chat for item in items))
+
+    def _post(self, target: Target, text: str, **extra: Any) -> list[OutboxItem]:
+        return [ob.post(target.chat, part, private=target.private, **extra)
+                for part in chunks(text, MAX_TEXT)]
+
+    # --- the panel ---------------------------------------------------------------------------------
+    async def _timer_view(self, game_id: int, state: rules.GameState, cat: Catalog) -> pn.TimerView | None:
+        data = await self.service.timer(game_id)
+        if data is None:
+            return None
+        timer = Timer.from_dict(data)
+        if timer.key != turn_key(state):
+            return None
+        control = True if timer.live else (False if timer.stage == PAUSED else None)
+        return pn.TimerView(self.port.timer_line(timer, cat, self.port.clock()), control)
+
+    async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
+                         repost: bool = True, handle: Any = None) -> bool:
+        """The judge's panel: edited in place (by the press's own answer where the platform does
+        so), else (``fresh``; or the chat moved on below it; or it is gone) posted afresh, the old
+        one's buttons taken off. ``repost=False``: edit only. ``False`` when the judge cannot be
+        written to."""
+        game_id = outcome.game_id
+        target = self.port.judge_chat(home, outcome.judge)
+        cat = await self._cat(home)
+        view = self._views.get(game_id)
+        if view is not None and view.revision != outcome.revision:
+            view = None
+        timer = await self._timer_view(game_id, outcome.state, cat)
+        notes = await self.port.panel_notes(outcome.state, game_id, home, cat)
+        panel = pn.render_panel(outcome.state, game_id, outcome.revision, cat, view,
+                                timer=timer, notes=notes)
+        title = cat.text("judge-panel-title", game=game_id)
+        stored = await self.service.message(game_id, target.chat, PANEL)
+        if stored is not None and not fresh:
+            lag = self._latest.get(target.chat, stored) - stored
+            if lag <= self.port.panel_lag or not repost:
+                if await self.port.edit_panel(target, stored, panel, title, handle) or not repost:
+                    return True
+        if not repost:
+            return True
+        if stored is not None:
+            await self.port.drop_panel(target, stored)
+        sent = await self.port.post_panel(target, panel, title)
+        if sent is None:
+            await self.service.set_message(game_id, target.chat, PANEL, None)
+            return False
+        self.seen(target.chat, sent)
+        await self.service.set_message(game_id, target.chat, PANEL, sent)
+        return True
+
+    async def close_panel(self, game_id: int, home: str, judge: str, text: str | None = None) -> None:
+        """A judge's panel of this game stops working: its buttons go (it says ``text``)."""
+        target = self.port.judge_chat(home, judge)
+        stored = await self.service.message(game_id, target.chat, PANEL)
+        if stored is None:
+            return
+        await self.port.close_panel(target, stored, text)
+        await self.service.set_message(game_id, target.chat, PANEL, None)
+
+    async def retire(self, previous: Outcome, home: str, text: str | None = None) -> None:
+        """A game leaves the chat (replaced, taken over): its timer stops, its removed players
+        are let go, its panel loses its buttons (and says ``text``)."""
+        await self._stop_timer(previous.game_id)
+        await self.port.sync_removed(previous.game_id, home, previous.judge, set())
+        await self.close_panel(previous.game_id, home, previous.judge, text)
+
+    # --- after an action -----------------------------------------------------------------------------
+    def _renderer(self, home: str, before: rules.GameState, plan: dict[str, Any]) -> Render:
+        """The ``render`` an action passes to the service: after ``rules.apply`` and before the
+        commit it turns the outcome into the outbox messages (the judge: everything; the table:
+        the public notices, with the new speech's timer line; at the end the protocol), so they
+        are stored in the same transaction as the event, and so is the timer of the speech that
+        begins (or its end). What :meth:`_after` needs is left in ``plan``."""
+
+        async def render(outcome: Outcome) -> Staged:
+            judge_cat = await self._cat(home)
+            target = self.port.judge_chat(home, outcome.judge)
+            public = await self.port.public_chat(outcome.game_id, home)
+            club = await self.port.club_chat(outcome.game_id, home)
+            public_cat = await self._cat(public) if public else None
+            if outcome.undone:
+                judge, said = undo_texts(outcome.state, outcome.undone, judge_cat,
+                                         public_cat or judge_cat)
+                public_msg: str | None = said if public else None
+            else:
+                judge = judge_text(outcome.notices, judge_cat) or ""
+                public_msg = (public_text(outcome.notices, outcome.state, public_cat)
+                              if public_cat else None)
+            timer = self._new_timer(before, outcome.state)
+            items: list[OutboxItem] = []
+            if judge:
+                items.extend(self._post(target, judge))
+            turned = turn_key(before) != turn_key(outcome.state)
+            if turned:  # the speech that ends: its countdown shown stopped, queued with the action
+                plan["ended"] = await self.service.timer(outcome.game_id)
+                stopped = await self._stopped_item(plan["ended"])
+                if stopped is not None:
+                    items.append(stopped)
+                    plan["ended"] = None
+            index: int | None = None
+            if public and public_msg and public_cat is not None:
+                text = (public_msg if timer is None else
+                        f"{public_msg}\n\n{self.port.timer_line(timer, public_cat, self.port.clock())}")
+                index = len(items)
+                items.append(ob.post(public, text))
+            ended = before.phase is not Phase.GAME_OVER and outcome.state.phase is Phase.GAME_OVER
+            reopened = before.phase is Phase.GAME_OVER and outcome.state.phase is not Phase.GAME_OVER
+            if club and reopened and public_msg:  # an undo took the end back: the club is told
+                items.append(ob.post(club, public_msg))
+            if ended:
+                items.extend(await self._end_items(outcome, home, public, club))
+            plan["timer"] = timer
+            plan["chats"] = list(dict.fromkeys(item.chat for item in items))
+            if not turned:
+                return Staged(items)  # the same speech goes on: its timer too
+
+            def stored(ids: Sequence[int]) -> dict[str, Any] | None:
+                if timer is None:
+                    return None
+                if index is not None:  # the countdown is edited into the table's announcement
+                    timer.group_chat, timer.group_base = public, public_msg
+                    timer.group_outbox = ids[index]  # its message id, once it is sent
+                return timer.to_dict()
+
+            return Staged(items, timer=stored)
+
+        return render
+
+    async def _end_items(self, outcome: Outcome, home: str, public: str | None,
+                         club: str | None) -> list[OutboxItem]:
+        """The game is over (F24 §1.4): the protocol in the table's chat; the result with the
+        protocol in the club's channel."""
+        items: list[OutboxItem] = []
+        if public:
+            cat = await self._cat(public)
+            items.append(ob.protocol(public, outcome.game_id,
+                                     cat.text("judge-protocol", game=outcome.game_id), lang=cat.lang))
+        if club:  # one message: the result with the protocol's files
+            cat = await self._cat(club)
+            text = "\n".join([cat.text("judge-club-result", game=outcome.game_id,
+                                       where=self.port.mention(home)),
+                              result_text(outcome.state, cat)])
+            items.append(ob.protocol(club, outcome.game_id, text, lang=cat.lang))
+        return items
+
+    def _new_timer(self, before: rules.GameState, after: rules.GameState) -> Timer | None:
+        """The timer of the speech that begins with this action, or ``None`` when the speech
+        did not change or nobody speaks (a 0 s silence needs no timer)."""
+        old, new = turn_key(before), turn_key(after)
+        if old == new:
+            return None
+        turn = rules.current_turn(after)
+        if new is None or turn is None or turn.seconds <= 0:
+            return None
+        return Timer.start(new, turn, self.port.scale, self.port.clock())
+
+    async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
+                     plan: dict[str, Any]) -> bool:
+        """After the service has committed the action and its outbox messages (rendered by
+        :meth:`_renderer` into ``plan``): move the timer along, send the queued messages (the
+        judge first, then the table), let the removed players' mutes follow, refresh the panel.
+        Runs under the home's lock. A send that must wait or fails never undoes anything: the
+        sender retries it on its own. Returns whether the panel reached the judge."""
+        game_id = outcome.game_id
+        if turn_key(before) != turn_key(outcome.state):
+            self.port.cancel(self._group(game_id))  # the store's timer changed with the action
+            ended = plan.get("ended")
+            if ended is not None:
+                await self._show_stopped(Timer.from_dict(ended))
+        timer: Timer | None = plan.get("timer")
+        if timer is not None:
+            self._arm(game_id, timer)
+        target = self.port.judge_chat(home, outcome.judge)
+        await self.port.outbox.flush(target.chat, *plan.get("chats", []))
+        removed: set[int] = set()
+        if outcome.state.phase is not Phase.GAME_OVER:
+            removed = {n for n, d in outcome.state.departures()
+                       if d.cause in (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)}
+        await self.port.sync_removed(game_id, home, outcome.judge, removed)
+        self._views.pop(game_id, None)
+        return await self.show_panel(home, outcome)
+
+    def _reached(self, cat: Catalog, reached: bool) -> list[Reply]:
+        """After a typed action: nothing to say, unless the judge's panel could not reach him."""
+        return [] if reached else [Reply(self._t(cat, "judge-unreachable"))]
+
+    async def act(self, home: str, user: str, before: Outcome, event: rules.Event, *,
+                  revision: int | None = None, handle: Any = None) -> bool:
+        """The judge does ``event`` (the service may refuse it: nothing changes); ``handle``: the
+        press that asked, answered once the action is committed. Returns whether the judge's
+        panel reached him."""
+        plan: dict[str, Any] = {}
+        outcome = await self.service.act(home, user, event, revision=revision,
+                                         render=self._renderer(home, before.state, plan))
+        if handle is not None:
+            await self.port.answer(handle)
+        return await self._after(home, before.state, outcome, plan)
+
+    async def undo(self, home: str, user: str, before: Outcome, steps: int, *,
+                   revision: int | None = None, handle: Any = None) -> bool:
+        """Take back the last ``steps`` actions (:meth:`bot.service.Service.undo`): the judge is
+        told what was taken back, the table what it had been told."""
+        plan: dict[str, Any] = {}
+        outcome = await self.service.undo(home, user, steps=steps, revision=revision,
+                                          render=self._renderer(home, before.state, plan))
+        if handle is not None:
+            await self.port.answer(handle, (await self._cat(home)).text("tg-undone", count=steps))
+        return await self._after(home, before.state, outcome, plan)
+
+    # --- the timer -----------------------------------------------------------------------------------
+    def _group(self, game_id: int) -> str:
+        return f"timer:{game_id}"
+
+    def _arm(self, game_id: int, timer: Timer) -> None:
+        """Schedule the timer's next edit (a late call still runs)."""
+        self.port.cancel(self._group(game_id))
+        following = timer.next_stage()
+        if following is None:
+            return
+        stage, at = following
+        key = timer.key
+        self.port.schedule(self._group(game_id), max(0.0, at - self.port.clock()),
+                           lambda: self._tick(game_id, key, stage))
+
+    async def _stop_timer(self, game_id: int) -> None:
+        self.port.cancel(self._group(game_id))
+        data = await self.service.timer(game_id)
+        if data is None:
+            return
+        await self.service.set_timer(game_id, None)
+        await self._show_stopped(Timer.from_dict(data))
+
+    async def _stopped_item(self, data: dict[str, Any] | None) -> OutboxItem | None:
+        """The edit that shows an ended speech's countdown stopped (only one that said "10 s
+        left" or "paused" needs it), for the outbox; ``None`` when none is due or the message
+        carrying it is not known yet (:meth:`_show_stopped` does it after the commit)."""
+        if data is None:
+            return None
+        timer = Timer.from_dict(data)
+        if timer.stage not in self._standing() or timer.group_chat is None \
+                or timer.group_message is None:
+            return None
+        timer.stage = "stopped"
+        cat = await self._cat(timer.group_chat)
+        return ob.edit(timer.group_chat, self._group_text(timer, cat), message_id=timer.group_message)
+
+    def _group_text(self, timer: Timer, cat: Catalog) -> str:
+        base = timer.group_base or ""
+        line = self.port.timer_line(timer, cat, self.port.clock())
+        return f"{base}\n\n{line}" if base else line
+
+    def _standing(self) -> tuple[str, ...]:
+        """The stages whose line would mislead once the speech is over: "10 s left", "paused",
+        and a running one where the platform's countdown goes on by itself."""
+        return (WARNED, PAUSED, RUNNING) if self.port.live_countdown else (WARNED, PAUSED)
+
+    async def _show_stopped(self, timer: Timer) -> None:
+        """A speech's timer has stopped: a countdown left standing in the group would mislead."""
+        if timer.stage in self._standing():
+            timer.stage = "stopped"
+            await self._edit_group_timer(timer)
+
+    async def _edit_group_timer(self, timer: Timer) -> None:
+        """Edit the table's announcement that carries the timer line. Its id comes from the
+        outbox once the announcement has left (a flood limit may still hold it: then nothing to
+        edit)."""
+        if timer.group_message is None and timer.group_outbox is not None:
+            row = await self.service.store.outbox_row(timer.group_outbox)
+            if row is not None and row.message_id is not None:
+                timer.group_chat, timer.group_message = row.chat, row.message_id
+        if timer.group_chat is None or timer.group_message is None:
+            return
+        cat = await self._cat(timer.group_chat)
+        await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
+
+    async def _tick(self, game_id: int, key: str, stage: str) -> None:
+        """A timer edit is due (10 s left, or the end)."""
+        row = await self.service.store.game(game_id)
+        if row is None or not row.chat.startswith(self.port.prefix):
+            return
+        async with self.locks.lock(row.chat):
+            data = await self.service.timer(game_id)
+            if data is None:
+                return
+            timer = Timer.from_dict(data)
+            if timer.key != key or not timer.live:
+                return
+            current = await self.service.current(row.chat)
+            if current is None or current.game_id != game_id or turn_key(current.state) != key:
+                await self.service.set_timer(game_id, None)
+                return
+            timer.stage = stage
+            # The edit before the store: a process killed between the two edits again after the
+            # restart (the same text: harmless); stored first, the edit would be lost for good.
+            await self._edit_group_timer(timer)
+            await self.service.set_timer(game_id, timer.to_dict())
+            await self.show_panel(row.chat, current, repost=False)
+            self._arm(game_id, timer)
+
+    async def rearm(self) -> None:
+        """After a restart: every running timer of an open game of this platform is armed again
+        (a deadline that passed meanwhile fires at once; other platforms' games sharing the store
+        are left alone)."""
+        for game_id, data in (await self.service.open_timers(prefix=self.port.prefix)).items():
+            timer = Timer.from_dict(data)
+            if timer.live:
+                self._arm(game_id, timer)
+
+    async def _timer_control(self, home: str, current: Outcome, resume: bool,
+                             handle: Any = None) -> None:
+        """Pause or resume the running speech's timer (the judge's panel)."""
+        timer = await pause_or_resume(self.service, current, resume, self.port.clock())
+        if timer is not None:
+            if timer.live:
+                self._arm(current.game_id, timer)
+            else:
+                self.port.cancel(self._group(current.game_id))
+            await self._edit_group_timer(timer)
+        await self.show_panel(home, current, handle=handle)
+
+    # --- games ---------------------------------------------------------------------------------------
+    async def create(self, home: str, user: str, config: rules.RulesConfig, *,
+                     previous: Outcome | None, names: dict[int, str] | None = None,
+                     roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
+        """A new game in ``home``: an unfinished one is set aside by its own judge only (it is
+        recorded as abandoned); the table's chat stays where it was; ``roles`` (R1.1), if given,
+        are entered at once, before anything is sent. The news goes to the judge and the table;
+        the caller shows the panel."""
+        cat = await self._cat(home)
+        lines: list[str] = []
+        announce: str | None = None
+        public: str | None = await self.port.public_chat(None, home)
+        if previous is not None:
+            if previous.state.phase is not Phase.GAME_OVER:
+                if previous.judge != user:
+                    raise ServiceError("not_judge", judge=previous.judge)
+                if not quiet:
+                    lines.append(cat.text("console-replaced", game=previous.game_id))
+            announce = await self.service.announce(previous.game_id)
+            public = await self.port.public_chat(previous.game_id, home)
+            await self.retire(previous, home)
+        public_cat = await self._cat(public) if public is not None else None
+        target = self.port.judge_chat(home, user)
+
+        def news(game_id: int) -> list[OutboxItem]:
+            """The new game's news (queued with its creation): the judge's and the table's."""
+            if quiet:
+                return []
+            preset = cat.text(f"preset-{config.preset}")
+            items = self._post(target, "\n".join(
+                [*lines, cat.text("console-new-game", game=game_id, preset=preset)]))
+            if public is not None and public_cat is not None:
+                items.append(ob.post(public, self._t(
+                    public_cat, "judge-new-game-public", game=game_id,
+                    preset=public_cat.text(f"preset-{config.preset}"), judge=self.port.mention(user))))
+            return items
+
+        outcome = await self.service.new_game(home, user, config, names, replace=True,
+                                              announce=announce, news=news)
+        await self.port.outbox.flush(target.chat, *([public] if public else []))
+        if roles is not None:
+            outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
+        self._views.pop(outcome.game_id, None)
+        return outcome
+
+    async def change_preset(self, home: str, user: str, name: str, current: Outcome) -> Outcome | None:
+        """Setup only: the game is created again under another preset (the rules are fixed at
+        creation), keeping the names and the roles entered so far. ``ValueError`` for an
+        unknown preset or a game past its setup; ``None`` when it is the preset already."""
+        state = current.state
+        if name not in rules.PRESETS or state.phase is not Phase.SETUP:
+            raise ValueError(name)
+        if name == state.config.preset:
+            return None
+        names = {s.number: s.name for s in state.seats if s.name}
+        roles = tuple(s.role.value if s.role else None for s in state.seats) \
+            if state.roles_known else None
+        outcome = await self.create(home, user, rules.PRESETS[name], previous=current,
+                                    names=names, roles=roles, quiet=True)
+        public = await self.port.public_chat(outcome.game_id, home)
+        if public is not None and public != self.port.judge_chat(home, user).chat:
+            cat = await self._cat(public)
+            await self._queue(ob.post(public, cat.text(
+                "judge-preset", game=outcome.game_id, preset=cat.text(f"preset-{name}"))),
+                game_id=outcome.game_id)
+        return outcome
+
+    # --- typed commands -------------------------------------------------------------------------------
+    async def typed(self, home: str, user: str, text: str, *,
+                    notes: Callable[[], list[str]] | None = None) -> list[Reply]:
+        """A command typed (or a slash command as its line) by ``user`` in a chat acting on
+        ``home``'s game, under the home's lock. The answers for him (a refusal says why; nothing
+        changed). ``notes()``: extra lines for a new game (the bot's missing rights). ``/lang``
+        is the platform's (whose language, and who may change it)."""
+        async with self.locks.lock(home):
+            cat = await self._cat(home)
+            try:
+                return await self._typed(home, user, text, notes)
+            except Refusal as error:
+                return [Reply(error_text(error, cat))]
+
+    async def _typed(self, home: str, user: str, text: str,
+                     notes: Callable[[], list[str]] | None) -> list[Reply]:
+        cat = await self._cat(home)
+        current = await self.service.current(home)
+        live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
+        confirmed = self._confirm_new.pop(home, None) == user
+        command = cmds.parse(text, live.state if live is not None else None)
+        if isinstance(command, (Act, UndoCmd)):
+            game = live or current
+            if game is not None and game.judge != user and (live is not None or isinstance(command, UndoCmd)):
+                return [Reply(self._t(cat, "judge-not-judge", judge=self.port.mention(game.judge)))]
+        if isinstance(command, Act):
+            if live is None:  # the first game command starts a game (as the console does)
+                config = NewGame().config()
+                refusal = rules.check(rules.new_game(config), command.event)
+                if refusal is not None:
+                    raise refusal
+                live = await self.create(home, user, config, previous=current)
+            return self._reached(cat, await self.act(home, user, live, command.event))
+        if isinstance(command, UndoCmd):
+            game = live or current
+            if game is None:
+                raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
+            return self._reached(cat, await self.undo(home, user, game, command.steps))
+        if isinstance(command, NewGame):
+            if live is not None and live.judge != user:
+                return [Reply(self._t(cat, "judge-busy", game=live.game_id,
+                                      judge=self.port.mention(live.judge)))]
+            if live is not None and not confirmed:  # as the console: a second /new confirms
+                self._confirm_new[home] = user
+                return [Reply(cat.text("console-new-confirm", game=live.game_id))]
+            outcome = await self.create(home, user, command.config(), previous=current)
+            replies = [Reply(self._t(cat, "judge-created", game=outcome.game_id))]
+            replies.extend(Reply(line) for line in (notes() if notes is not None else []))
+            if not await self.show_panel(home, outcome, fresh=True):
+                replies.append(Reply(self._t(cat, "judge-unreachable")))
+            return [r for r in replies if r.text]
+        if isinstance(command, SetLang):  # the platform's (see typed)
+            return []
+        if isinstance(command, Show):
+            return await self.show(home, user, command.what, current)
+        assert isinstance(command, Quit)
+        return [Reply(cat.text("tg-no-quit"))]
+
+    async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
+        """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
+        (the roles only for the judge before the end, privately), ``/log`` (the judge: every
+        notice, privately; anyone else: the public ones), ``/help``."""
+        cat = await self._cat(home)
+        if what == "help":
+            return [Reply(f"{cat.text('commands-help')}\n\n{self._t(cat, 'judge-help')}")]
+        if current is None:
+            raise ServiceError("no_game")
+        judge = current.judge == user
+        over = current.state.phase is Phase.GAME_OVER
+        if what == "status":
+            if judge:
+                if not await self.show_panel(home, current, fresh=True):
+                    return [Reply(self._t(cat, "judge-unreachable"))]
+                return [r for r in [Reply(self._t(cat, "judge-panel-sent"))] if r.text]
+            return [Reply(status_text(current.state, cat, for_judge=False))]
+        if what == "result":
+            if not over and not judge:
+                return [Reply(cat.text("result-not-over"))]
+            return [Reply(result_text(current.state, cat), private=not over)]
+        row = await self.service.store.game(current.game_id)
+        names = row.names if row is not None else {}
+        _, notices = rules.fold(current.state.config, await self.service.events(home), names)
+        lines = [t for t in (notice_text(n, cat) for n in notices
+                             if judge or over or not n.private) if t]
+        text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
+        return [Reply(text, private=judge)]
+
+    # --- presses -------------------------------------------------------------------------------------
+    async def press(self, home: str, user: str, data: str | None, handle: Any) -> None:
+        """A panel button (``game:revision:action``), under the home's lock. Anyone but the
+        judge is refused; an older revision is "outdated" and the panel is shown again; a
+        malformed press is outdated. Nothing changes in any of these."""
+        async with self.locks.lock(home):
+            cat = await self._cat(home)
+            press = decode(data)
+            current = await self.service.current(home)
+            if press is None or current is None or current.game_id != press.game_id:
+                pressed = await self.service.store.game(press.game_id) if press is not None else None
+                if pressed is not None and pressed.judge != user:  # the judge before a take over
+                    await self.port.answer(handle, cat.text("tg-not-judge"), alert=True)
+                    return
+                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                if current is not None and current.judge == user and press is not None:
+                    await self.show_panel(home, current)
+                return
+            if user != current.judge:  # only the game's judge changes it
+                await self.port.answer(handle, cat.text("tg-not-judge"), alert=True)
+                return
+            if press.action == pn.INERT:
+                await self.port.answer(handle)
+                return
+            if press.revision != current.revision:  # stale or repeated: nothing changes
+                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                self._views.pop(current.game_id, None)
+                await self.show_panel(home, current)
+                return
+            try:
+                await self._pressed(handle, home, user, press, current)
+            except Refusal as error:
+                await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
+                if isinstance(error, ServiceError) and error.code == "stale":
+                    self._views.pop(current.game_id, None)
+                    fresh = await self.service.current(home)
+                    if fresh is not None:
+                        await self.show_panel(home, fresh)
+            except ValueError:
+                await self.port.answer(handle, cat.text("tg-press-outdated"))
+
+    async def _pressed(self, handle: Any, home: str, user: str, press: Press,
+                       current: Outcome) -> None:
+        action = press.action
+        if pn.is_view(press):
+            self._views[current.game_id] = press
+            await self.show_panel(home, current, handle=handle)
+            await self.port.answer(handle)
+        elif action in (pn.PAUSE, pn.RESUME):
+            await self._timer_control(home, current, resume=action == pn.RESUME, handle=handle)
+            await self.port.answer(handle)
+        elif action == pn.UNDO:
+            await self.undo(home, user, current, 1, revision=press.revision, handle=handle)
+        elif action == pn.PRESET:
+            outcome = await self.change_preset(home, user, press.arg(0), current)
+            await self.port.answer(handle)  # after the new game and its roles are stored
+            if outcome is not None:
+                await self.show_panel(home, outcome, fresh=True)
+        elif action == pn.NEW:
+            await self.port.answer(handle)
+            outcome = await self.create(home, user, current.state.config, previous=current)
+            await self.show_panel(home, outcome, fresh=True)
+        elif action in pn.EVENT_ACTIONS:
+            event = pn.event_for(current.state, press)
+            await self.act(home, user, current, event, revision=press.revision, handle=handle)
+        else:
+            raise ValueError(action)
+
+    # --- taking a game over ---------------------------------------------------------------------------
+    async def take_over(self, chat: str, user: str, name: str, *, home: str | None = None) -> list[Reply]:
+        """``user`` (a chat admin: the platform has checked) becomes the judge of the game ``chat``
+        acts on; with ``home`` the game moves there (his own chat). The old judge is told, his
+        panel stops working; the table is told; the new judge gets the panel. Under the locks of
+        the game's home and of ``home``."""
+        cat = await self._cat(chat)
+        old_home = await self.service.home(chat)
+        async with self.locks.lock(old_home):
+            current = await self.service.current(old_home)
+            if current is None or current.state.phase is Phase.GAME_OVER:
+                return [Reply(self._t(cat, "judge-takeover-no-game"))]
+            if current.judge == user:
+                return [Reply(cat.text("tg-takeover-already"))]
+            new_home = home or old_home
+            lock = self.locks.lock(new_home) if new_home != old_home else None
+            if lock is not None:
+                await lock.acquire()
+            try:
+                try:
+                    outcome = await self.service.take_over(chat, user, home=home)
+                except ServiceError as error:
+                    if error.code == "home_busy":
+                        return [Reply(cat.text("tg-takeover-busy"))]
+                    raise
+                old_cat = await self._cat(old_home)
+                await self.close_panel(current.game_id, old_home, current.judge,
+                                       old_cat.text("tg-panel-taken", game=current.game_id, judge=name))
+                told = self.port.judge_chat(current.judge, current.judge)
+                items = [*self._post(told, self._t(old_cat, "judge-taken-over-old", game=current.game_id,
+                                                   judge=name, where=self.port.mention(old_home))),
+                         ob.post(chat, cat.text("tg-taken-over-group", game=current.game_id,
+                                                judge=name))]
+                await self._queue(*items, game_id=current.game_id)
+                self._views.pop(outcome.game_id, None)
+                if not await self.show_panel(new_home, outcome, fresh=True):
+                    return [Reply(self._t(cat, "judge-unreachable"))]
+                done = self._t(cat, "judge-takeover-done", game=current.game_id)
+                return [Reply(done)] if done else []
+            finally:
+                if lock is not None:
+                    lock.release()

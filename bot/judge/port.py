@@ -1,0 +1,120 @@
+"""What a platform gives judge mode: the transport port of
+:class:`bot.judge.controller.JudgeController`.
+
+The controller holds the judge's assistant once: typed commands, the panel and its presses, the
+speech timer, what an action announces and to whom, undo, a new game, a preset changed, a take
+over. A platform (:mod:`bot.telegram.app`, :mod:`bot.discord.app`) implements :class:`JudgePort`
+with its own API calls: where the judge reads (Telegram: his private chat, the game's home;
+Discord: his direct messages) and where the table reads (Telegram: the group linked with
+``/link``; Discord: the game's channel), how the panel looks (a text with an inline keyboard; an
+embed with a view), a press's answer, the timer's words, deadlines. What an action announces goes
+through the persistent outbox (:mod:`bot.outbox`), queued with the action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Protocol
+
+import rules
+
+from ..i18n import Catalog
+from ..outbox import Outbox
+from .panel import Panel
+from .timer import Timer
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where something is written: a chat key, and whether it is a user's direct messages
+    (Discord opens those by the user's id)."""
+
+    chat: str
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer to the one who asked: ``private``, it is for his eyes only (a judge's full log,
+    the result before the end) — a platform that answers in a shared chat sends it privately."""
+
+    text: str
+    private: bool = False
+
+
+class JudgePort(Protocol):
+    """The primitives of one platform (see the module docstring). Chats and users are the
+    service's keys. ``handle`` is the platform's own object of the update being answered."""
+
+    platform: str  # "tg" | "dc": the catalogs' wording of the platform's own words
+    prefix: str  # the keys it serves: "tg:" | "dc:"
+    outbox: Outbox
+    #: newer messages allowed below the panel before it is posted afresh at the bottom
+    panel_lag: int
+    #: the timer's line counts down by itself (Discord's ``<t:…:R>``): a speech that ends
+    #: always has its line edited, not only one that said "10 s left" or "paused"
+    live_countdown: bool
+
+    @property
+    def scale(self) -> float:
+        """Real seconds per timer second (1.0 in play; tests run it fast)."""
+
+    def clock(self) -> float:
+        """Wall-clock time in seconds (deadlines)."""
+
+    async def cat(self, chat: str) -> Catalog:
+        """The catalog of a chat (its language)."""
+
+    # --- where things go ---------------------------------------------------------------------------
+    def judge_chat(self, home: str, judge: str) -> Target:
+        """Where the judge reads every notice and keeps his panel."""
+
+    async def public_chat(self, game_id: int | None, home: str) -> str | None:
+        """Where the table reads the public notices of game ``game_id`` (``None``: a game being
+        created with none before it); ``None``: nowhere yet."""
+
+    async def club_chat(self, game_id: int, home: str) -> str | None:
+        """The club's channel for the result and the protocol (``None``: none)."""
+
+    def mention(self, user: str) -> str:
+        """A user in words the chat shows (a judge named in an announcement)."""
+
+    # --- the panel ----------------------------------------------------------------------------------
+    async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
+                          cat: Catalog) -> list[str]:
+        """The panel's lines about where the game's words go."""
+
+    async def post_panel(self, target: Target, panel: Panel, title: str) -> int | None:
+        """Post the panel; its message id, ``None`` if the judge cannot be written to."""
+
+    async def edit_panel(self, target: Target, message_id: int, panel: Panel, title: str,
+                         handle: Any = None) -> bool:
+        """Edit the panel in place (``handle``: the press on it, where the platform answers a
+        press by editing its message)."""
+
+    async def drop_panel(self, target: Target, message_id: int) -> None:
+        """An old panel left behind when a fresh one is posted below: its buttons go."""
+
+    async def close_panel(self, target: Target, message_id: int, text: str | None) -> None:
+        """A panel that stops working (the game replaced or taken over): buttons off, ``text``."""
+
+    async def answer(self, handle: Any, text: str | None = None, *, alert: bool = False) -> None:
+        """Answer a press (``None``: just acknowledge it)."""
+
+    # --- the timer ----------------------------------------------------------------------------------
+    def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        """The timer's line (:meth:`Timer.line`), with the platform's live countdown if any."""
+
+    async def edit(self, chat: str, message_id: int, text: str) -> bool:
+        """Edit a message's text (the announcement that carries the timer line)."""
+
+    def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
+        """Call ``callback`` after ``delay`` real seconds (a late call still runs)."""
+
+    def cancel(self, group: str) -> None:
+        """Cancel every call scheduled under ``group`` (but the one running now)."""
+
+    # --- removals -----------------------------------------------------------------------------------
+    async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
+        """The seats the rules removed (seed 4.5, 4.2) now: a platform that can mute their
+        players until the end does (Discord's ``/seat`` and timeouts); the others do nothing."""
