@@ -5,10 +5,11 @@ The rig (``tests/killrig``) runs the bot as a child process (``python -m bot tel
 ``… discord``) against the tests' fake Bot API (or fake Discord: REST and gateway) in this
 process, over one SQLite file:
 
-* **judge mode**: several judges play the shipped demo game at once (typed lines and panel
-  presses), the process is killed at seeded points (after a number of acknowledged actions plus
-  a few milliseconds), started again; each judge re-sends what was not acknowledged as a real one
-  would (a press again; a typed line only if ``/status`` shows it missing);
+* **judge mode**, on Telegram and on Discord: several judges play the shipped demo game at once
+  (typed lines — slash commands on Discord — and panel presses), the process is killed at seeded
+  points (after a number of acknowledged actions plus a few milliseconds), started again; each
+  judge re-sends what was not acknowledged as a real one would (a press again; a typed line only
+  if ``/status`` shows it missing);
 * **host mode**, on Telegram and on Discord: tables of ten simulated players (lobby, night 0, day 1
   with a nomination, night 1 by time), killed anywhere from the first join on (the tests leave
   the lobby to their deterministic lobby tests: a run that gets stuck there counts under "other
@@ -44,7 +45,9 @@ TESTS = PROJECT / "tests"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kill-runs", type=int, default=None, metavar="N",
-                        help="judge-mode runs (default 5; --quick: 1)")
+                        help="Telegram judge-mode runs (default 5; --quick: 1)")
+    parser.add_argument("--kill-discord-runs", type=int, default=None, metavar="N",
+                        help="Discord judge-mode runs (default 5; --quick: 1)")
     parser.add_argument("--kill-games", type=int, default=None, metavar="G",
                         help="judge games played at once in a run (default 8; --quick: 2)")
     parser.add_argument("--kill-kills", type=int, default=None, metavar="K",
@@ -87,22 +90,23 @@ def _add(tally: Tally, run: Any, timers: list[Any], late: int, other: list[str])
     tally.examples += [*run.lost, *other, *run.problems()][:3]
 
 
-async def _judge(folder: Path, tally: Tally, runs: int, games: int, kills: int) -> None:
+async def _judge(folder: Path, tally: Tally, runs: int, games: int, kills: int, platform: str,
+                 first_seed: int) -> None:
     from killrig.judge import play_games
 
-    _, reference = await play_games(folder / "reference", seed=0, games=1, kills=0)
+    _, reference = await play_games(folder / "reference", seed=0, games=1, kills=0, platform=platform)
     for i in range(runs):
-        seed = 1000 + i
+        seed = first_seed + i
         try:
             run, _ = await play_games(folder / f"judge-{i}", seed=seed, games=games, kills=kills,
-                                      reference=reference)
+                                      platform=platform, reference=reference)
         except Exception as error:  # noqa: BLE001 - a stuck run is a finding, not a bench crash
-            tally.broken.append(f"judge seed {seed}: {type(error).__name__}: {str(error)[:300]}")
+            tally.broken.append(f"{platform} judge seed {seed}: {type(error).__name__}: {str(error)[:300]}")
             eprint(traceback.format_exc(limit=3))
             continue
         _add(tally, run, run.timers, run.late_timers,
              [*run.log_errors, *run.half, *run.announcements, *run.bot_errors])
-        eprint(f"kill: judge run {i + 1}/{runs}: {run.kill_points} kill points, "
+        eprint(f"kill: {platform} judge run {i + 1}/{runs}: {run.kill_points} kill points, "
                f"{len(run.problems())} problems, {run.seconds:.1f} s")
 
 
@@ -134,22 +138,28 @@ def run(args: argparse.Namespace) -> Section:
     runs = _pick(args.kill_runs, quick, 5, 1)
     games = _pick(args.kill_games, quick, 8, 2)
     kills = _pick(args.kill_kills, quick, 6, 2)
+    discord_judge_runs = _pick(args.kill_discord_runs, quick, 5, 1)
     host_runs = _pick(args.kill_host_runs, quick, 3, 1)
-    discord_runs = _pick(args.kill_discord_host_runs, quick, 12, 1)
-    judge, host, discord_host = Tally(), Tally(), Tally()
+    discord_host_runs = _pick(args.kill_discord_host_runs, quick, 12, 1)
+    judge, discord_judge, host, discord_host = Tally(), Tally(), Tally(), Tally()
     with tempfile.TemporaryDirectory(prefix="bench-kill-") as folder:
-        started = time.perf_counter()
-        asyncio.run(_judge(Path(folder) / "judge", judge, runs, games, kills))
-        judge.seconds = time.perf_counter() - started
+        for tally, platform, n, first_seed in ((judge, "telegram", runs, 1000),
+                                                (discord_judge, "discord", discord_judge_runs, 4000)):
+            started = time.perf_counter()
+            asyncio.run(_judge(Path(folder) / f"judge-{platform}", tally, n, games, kills, platform,
+                               first_seed))
+            tally.seconds = time.perf_counter() - started
         for tally, platform, n, first_seed in ((host, "telegram", host_runs, 2000),
-                                                (discord_host, "discord", discord_runs, 3000)):
+                                                (discord_host, "discord", discord_host_runs, 3000)):
             started = time.perf_counter()
             asyncio.run(_host(Path(folder) / f"host-{platform}", tally, n, kills, platform, first_seed))
             tally.seconds = time.perf_counter() - started
     for name, t, what in (("judge mode", judge, f"{runs} runs × {games} games × {kills} kills"),
                           ("host mode", host, f"{host_runs} runs × 3 tables × ≤{kills} kills"),
+                          ("Discord judge mode", discord_judge,
+                           f"{discord_judge_runs} runs × {games} games × {kills} kills"),
                           ("Discord host mode", discord_host,
-                           f"{discord_runs} runs × 3 tables × ≤{kills} kills")):
+                           f"{discord_host_runs} runs × 3 tables × ≤{kills} kills")):
         section.rows += [
             Row(f"{name}: kill points", t.points, "count",
                 note=(f"{name}: {what} ({t.seconds:.0f} s), each run against an un-killed "

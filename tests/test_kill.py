@@ -3,7 +3,7 @@
 The bot runs as a child process (``python -m bot telegram``, or ``… discord``) against the fake
 Bot API (or the fake Discord, REST and gateway) in this process, over a SQLite file; it is killed
 with SIGKILL at seeded random points of a stream of judge actions (several games at once) or of
-hosted games (ten simulated players each, on Telegram and on Discord), started again, and the
+hosted games (ten simulated players each), on Telegram and on Discord, started again, and the
 users go on as real ones would (tests/killrig; on Discord an interaction sent to a dying bot is
 lost, and the player presses again). Then, against an un-killed reference run of the same
 stream:
@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -36,7 +36,7 @@ from killrig.host import HostReference, HostRun, Players, play_tables
 from killrig.platforms import PLATFORMS, TelegramClient
 from killrig.rig import BotProcess, KillFake, bot_env, read_games, read_host_tables
 
-JUDGE_SEEDS = (101, 202)
+JUDGE_RUNS = (("telegram", 101), ("telegram", 202), ("discord", 303))  # (platform, seed)
 JUDGE_GAMES = 5  # games played at once: each kill is a kill point of every game
 JUDGE_KILLS = 3
 HOST_SEEDS = (7,)
@@ -48,12 +48,18 @@ pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after a
 
 
 @pytest.fixture(scope="module")
-def judge_reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
-    """The same stream with no kill (one game: every game plays the demo): what its group,
-    its judge and its outbox got."""
-    folder = tmp_path_factory.mktemp("judge-reference")
-    run, reference = asyncio.run(play_games(folder, seed=0, games=1, kills=0))
-    assert not run.problems() and not run.bot_errors, (run.problems(), run.bot_errors)
+def judge_reference(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Reference]:
+    """The same stream with no kill on a platform (one game: every game plays the demo): what
+    its group, its judge and its outbox got; made once per platform."""
+    made: dict[str, Reference] = {}
+
+    def reference(platform: str) -> Reference:
+        if platform not in made:
+            folder = tmp_path_factory.mktemp(f"judge-reference-{platform}")
+            run, made[platform] = asyncio.run(play_games(folder, seed=0, games=1, kills=0, platform=platform))
+            assert not run.problems() and not run.bot_errors, (run.problems(), run.bot_errors)
+        return made[platform]
+
     return reference
 
 
@@ -73,11 +79,12 @@ def _explain(run: Any) -> str:
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("seed", JUDGE_SEEDS)
-def test_judge_actions_survive_sigkill(seed: int, tmp_path: Path, judge_reference: Reference) -> None:
+@pytest.mark.parametrize(("platform", "seed"), JUDGE_RUNS)
+def test_judge_actions_survive_sigkill(platform: str, seed: int, tmp_path: Path,
+                                       judge_reference: Callable[[str], Reference]) -> None:
     run: JudgeRun
     run, _ = asyncio.run(play_games(tmp_path, seed=seed, games=JUDGE_GAMES, kills=JUDGE_KILLS,
-                                    reference=judge_reference))
+                                    platform=platform, reference=judge_reference(platform)))
     assert run.kill_points == JUDGE_GAMES * JUDGE_KILLS
     assert not run.lost, _explain(run)  # acknowledged ⇒ stored when the process died
     assert not run.log_errors, _explain(run)  # each action once, in order; folds to the end

@@ -261,7 +261,8 @@ class Players:
             await self.fake.wait_for(lambda: answered() or again(), ACK_TIMEOUT, f"table {self.n}: {what}")
 
     async def setup(self) -> None:
-        assert await self.client.type(self.host, self.group, f"/newgame {OPTIONS}"), "the bot is not there"
+        sent = await self.client.type(self.host, self.group, f"/newgame {OPTIONS}")
+        assert not self.client.lost(sent), "the bot is not there"  # no kill before the stream
         await self.fake.wait_for(lambda: self.lobby() is not None, ACK_TIMEOUT, f"table {self.n}: lobby")
 
     async def play(self, bot: BotProcess, run: HostRun) -> None:

@@ -280,53 +280,59 @@ class Judge:
         self.in_flight = line
         data = self._button(line)
         panel = self.panel_id
-        kills = bot.kills  # before it is sent: on Discord one sent to a dying bot is lost
+        client = self.client
+        kills = bot.kills  # before it is sent: a kill from here on may have cut it
         if data is not None and panel is not None:
-            await self.client.press_data(self.user, panel, data)
+            sent = await client.press_data(self.user, panel, data)
         else:
-            await self.client.type(self.user, self.home, line)
+            sent = await client.type(self.user, self.home, line)
+
+        def cut() -> bool:  # it died with the action in flight (on Discord: or got it dead)
+            return bot.up and (bot.kills > kills or client.lost(sent))
+
         deadline = time.time() + ACK_TIMEOUT
         while self.revision < index:
             if time.time() > deadline:
                 raise AssertionError(f"judge {self.n}: no acknowledgement of line {index} {line!r}")
-            if bot.kills > kills and bot.up:  # it died with the action in flight
+            if cut():
                 await self._wait_hold(bot)
                 kills = bot.kills
                 deadline = time.time() + ACK_TIMEOUT
-                await self._again(index, line, data, panel, bot, run)
+                sent = await self._again(index, line, data, panel, bot, run, sent)
                 continue
-            await self.fake.wait_for(lambda: self.revision >= index or (bot.kills > kills and bot.up),
+            await self.fake.wait_for(lambda: self.revision >= index or cut(),
                                      ACK_TIMEOUT, f"judge {self.n}: line {index} {line!r}")
         self.in_flight = None
 
     async def _again(self, index: int, line: str, data: str | None, panel: int | None,
-                     bot: BotProcess, run: JudgeRun) -> None:
-        """After a restart with ``line`` unacknowledged: as a judge would."""
+                     bot: BotProcess, run: JudgeRun, sent: Any) -> Any:
+        """After a restart with ``line`` unacknowledged: as a judge would. Returns what now
+        stands for the line (sent again, or ``sent`` if it was not)."""
         if self.revision >= index:
-            return
+            return sent
         client = self.client
+        kills = bot.kills
         if data is not None and panel is not None:
             run.resent += 1
-            kills = bot.kills
             press = await client.press_data(self.user, panel, data, again=True)
             await self.fake.wait_for(lambda: client.answer(press) is not None or self.revision >= index
-                                     or bot.kills > kills, ACK_TIMEOUT, f"judge {self.n}: the press again")
+                                     or bot.kills > kills or (bot.up and client.lost(press)),
+                                     ACK_TIMEOUT, f"judge {self.n}: the press again")
             if client.answer(press):
                 run.stale_presses += 1
-            return
+            return press
         panels = self.panels
-        kills = bot.kills
-        await client.type(self.user, self.home, "/status")
+        status = await client.type(self.user, self.home, "/status")
 
         def shown() -> bool:
             self._scan()
-            return self.panels > panels or bot.kills > kills
+            return self.panels > panels or bot.kills > kills or (bot.up and client.lost(status))
 
         await self.fake.wait_for(shown, ACK_TIMEOUT, f"judge {self.n}: /status")
-        if bot.kills > kills or self.revision >= index:
-            return  # killed again (the caller starts over), or the line had been committed
+        if bot.kills > kills or self.panels <= panels or self.revision >= index:
+            return sent  # killed again or lost (the caller starts over), or the line was committed
         run.resent += 1
-        await client.type(self.user, self.home, line)
+        return await client.type(self.user, self.home, line)
 
 
 # --- one run --------------------------------------------------------------------------------------

@@ -161,14 +161,13 @@ class TelegramClient:
         found = self.fake.answers.get(press.id)
         return None if found is None else (found[1] or "")
 
-    def lost(self, press: Query) -> bool:
+    def lost(self, sent: Query | None) -> bool:
         return False  # an update waits at Telegram until the bot polls again
 
-    async def type(self, user: FakeUser, chat: FakeChat | None, line: str) -> bool:
+    async def type(self, user: FakeUser, chat: FakeChat | None, line: str) -> None:
         """``user`` types ``line`` in ``chat`` (``None``: his private chat with the bot); it
-        waits at Telegram if the bot is down: True."""
+        waits at Telegram if the bot is down (never :meth:`lost`)."""
         self.fake.user_sends(user, chat, line)
-        return True
 
     @staticmethod
     def normal(text: str | None) -> str:
@@ -213,14 +212,15 @@ class TelegramClient:
 
 
 @dataclass
-class Pressed:
-    """A button press sent over Discord's gateway."""
+class Sent:
+    """An interaction sent over Discord's gateway: a button press (``message``, ``custom_id``)
+    or a slash command."""
 
     user: dict[str, Any]
-    message: int
-    custom_id: str
     interaction: int
     session: str | None  # the gateway session it went to (None: no session, lost)
+    message: int | None = None
+    custom_id: str = ""
 
 
 class DiscordClient:
@@ -271,37 +271,39 @@ class DiscordClient:
     def deleted(message: DiscordMessage) -> bool:
         return message.deleted
 
-    async def _press(self, user: dict[str, Any], message: DiscordMessage, custom_id: str) -> Pressed:
+    async def _press(self, user: dict[str, Any], message: DiscordMessage, custom_id: str) -> Sent:
         payload = self.world.press_payload(user, message, custom_id, HOST_RIGHTS)
         sent = await self.fake.dispatch("INTERACTION_CREATE", payload)
-        return Pressed(user, message.id, custom_id, int(payload["id"]), sent[0] if sent else None)
+        return Sent(user, int(payload["id"]), sent[0] if sent else None, message.id, custom_id)
 
-    async def press(self, user: dict[str, Any], group: int, message: DiscordMessage, label: str) -> Pressed:
+    async def press(self, user: dict[str, Any], group: int, message: DiscordMessage, label: str) -> Sent:
         exact = [b for b in message.buttons if b.get("label") == label]
         found = exact or [b for b in message.buttons if label in str(b.get("label", ""))]
         if not found:
             raise KeyError(f"no button {label!r} on message {message.id}: {self.labels(message)}")
         return await self._press(user, message, str(found[0]["custom_id"]))
 
-    async def again(self, press: Pressed) -> Pressed:
+    async def again(self, press: Sent) -> Sent:
         """The same button pressed again, on the message as it is now (a client that has not
         redrawn it yet)."""
+        assert press.message is not None, press
         return await self._press(press.user, self.world.messages[press.message], press.custom_id)
 
-    def answer(self, press: Pressed) -> str | None:
+    def answer(self, press: Sent) -> str | None:
         reply = self.world.answered.get(press.interaction)
         return None if reply is None else reply.content
 
-    def lost(self, press: Pressed) -> bool:
-        """Unanswered and its gateway session is gone (the bot died with it): nobody will."""
+    def lost(self, press: Sent) -> bool:
+        """Unanswered and its gateway session is gone (the bot died with it, or there was none):
+        nobody will answer it."""
         if press.interaction in self.world.answered:
             return False
         current = self.fake.session
         return press.session is None or current is None or current.id != press.session
 
-    async def type(self, user: dict[str, Any], channel: int, line: str) -> bool:
+    async def type(self, user: dict[str, Any], channel: int, line: str) -> Sent:
         """``user`` (with Manage Channels) runs ``line`` as the slash command he fills in for
-        it (:mod:`fakediscord.forms`) in ``channel``; False: no bot got it (lost, as on
+        it (:mod:`fakediscord.forms`) in ``channel`` (sent to a dying bot: :meth:`lost`, as on
         Discord)."""
         name, values = slash_options(line)
         types = self.world.option_types(name)
@@ -309,7 +311,8 @@ class DiscordClient:
         payload = self.world.slash_payload(user, name, options, channel=channel,
                                            perms=discord.Permissions(manage_channels=True),
                                            app_permissions=HOST_RIGHTS)
-        return await self.fake.dispatch("INTERACTION_CREATE", payload) is not None
+        sent = await self.fake.dispatch("INTERACTION_CREATE", payload)
+        return Sent(user, int(payload["id"]), sent[0] if sent else None)
 
     @staticmethod
     def normal(text: str | None) -> str:
@@ -345,7 +348,7 @@ class DiscordClient:
         return False  # the game's channel gets its announcements itself
 
     async def press_data(self, judge: dict[str, Any], message_id: int, data: str, *,
-                         again: bool = False) -> Pressed:
+                         again: bool = False) -> Sent:
         return await self._press(judge, self.world.messages[message_id], data)
 
     def judge_normal(self, text: str | None, judge: dict[str, Any], group: int) -> str:
