@@ -48,17 +48,17 @@ from pathlib import Path
 from typing import Any
 
 from .platforms import Client, KillDiscord, open_platform
-from .rig import (BotProcess, KillFake, Seen, bot_env, connect_ro, expected_ends, read_games,
+from .rig import (BotProcess, KillFake, Seen, Window, bot_env, connect_ro, expected_ends, read_games,
                   read_host_tables, read_outbox)
 from .sequences import Said, compare_announcements
 
-HOST_SCALE = 0.06  # a 90 s speech (OPTIONS): 5.4 s; a 20 s night step: 1.2 s
+HOST_SCALE = 0.06  # a 120 s speech (OPTIONS): 7.2 s; a 20 s night step: 1.2 s
 HOST_SEED = 7  # the seating and the deal (MAFIA_REFEREE_TELEGRAM_HOST_SEED)
 # Windows long enough for ten presses (test_host_support.FAST).
-# A speech of 90 s (5.4 s here): #1's two presses for his nomination and a restart fit in it
-# even on a loaded machine.
+# A speech of 120 s (7.2 s here): #1's two presses for his nomination and a restart fit in it
+# even on a loaded machine (a Discord bot took 3.3 s to restart at a load of 4 on 2 cores).
 OPTIONS = ("timers.vote_window=30 timers.mafia_meeting=20 timers.don_check=20 "
-           "timers.sheriff_check=20 timers.best_move=20 shooting=20 timers.speech=90")
+           "timers.sheriff_check=20 timers.best_move=20 shooting=20 timers.speech=120")
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")
 NOMINATOR, NOMINEE = 1, 7
 FLOORS = 11  # the stream ends when this many speaking steps have been posted
@@ -91,12 +91,12 @@ class StepCheck:
     expected: float | None = None
     closed_at: float | None = None
 
-    candidates: list[float] = field(default_factory=list)
+    candidates: list[Window] = field(default_factory=list)
 
     @property
     def late(self) -> bool:
         return self.closed_at is None or \
-            not any(abs(self.closed_at - c) <= TOLERANCE for c in self.candidates)
+            not any(w.holds(self.closed_at, TOLERANCE) for w in self.candidates)
 
 
 @dataclass
@@ -598,4 +598,4 @@ def _check_steps(run: HostRun, bot: BotProcess, db: Path, sides: list[Players]) 
     for check in run.steps:
         check.closed_at = opened.get((ids.get(check.table), check.no + 1))
         check.candidates = expected_ends(bot.lives[check.kill + 1:], check.deadline, TOLERANCE)
-        check.expected = check.candidates[-1] if check.candidates else None
+        check.expected = check.candidates[-1].end if check.candidates else None

@@ -41,7 +41,7 @@ from typing import Any
 
 import rules
 from .platforms import Client, KillDiscord, open_platform
-from .rig import BotProcess, KillFake, Seen, bot_env, expected_ends, quiet, read_games, read_outbox
+from .rig import BotProcess, KillFake, Seen, Window, bot_env, expected_ends, quiet, read_games, read_outbox
 from .sequences import Said, compare_announcements
 
 DEFAULT_SCALE = 0.03  # real seconds per timer second: a 60 s speech runs 1.8 s
@@ -110,14 +110,14 @@ class TimerCheck:
     expected: float | None = None
     skipped: str | None = None  # why it could not be checked (the judge ended the turn first)
 
-    candidates: list[float] = field(default_factory=list)  # where it may end (see expected_ends)
+    candidates: list[Window] = field(default_factory=list)  # where it may end (see expected_ends)
 
     @property
     def late(self) -> bool:
         if self.skipped is not None:
             return False
         return self.ended_at is None or \
-            not any(abs(self.ended_at - c) <= TIMER_TOLERANCE for c in self.candidates)
+            not any(w.holds(self.ended_at, TIMER_TOLERANCE) for w in self.candidates)
 
 
 @dataclass
@@ -557,7 +557,7 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake | KillDisco
         if not check.candidates:
             check.skipped = "no life lasted past the deadline"
             continue
-        check.expected = check.candidates[-1]
+        check.expected = check.candidates[-1].end
         killed_at = bot.lives[check.kill].killed or 0.0
         # When the turn's end was committed (the judge's action, in the final log). Before the
         # timer was due (an action in flight at the kill, delivered again after the restart):
@@ -567,7 +567,7 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake | KillDisco
         game = games.get(j.game_id or -1)
         committed = game.event_at[ended - 1] if game is not None and ended is not None \
             and ended <= len(game.event_at) else None
-        if committed is not None and committed < check.candidates[0] + TIMER_TOLERANCE:
+        if committed is not None and committed < check.candidates[0].end + TIMER_TOLERANCE:
             check.skipped = f"the judge ended the turn at {committed:.2f}"
             continue
         until = committed if committed is not None else float("inf")

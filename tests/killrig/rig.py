@@ -239,19 +239,32 @@ class BotProcess:
         return out
 
 
-def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[float]:
+@dataclass(frozen=True)
+class Window:
+    """When a resumed timer may end: from ``start`` to ``end`` (seconds, ``time.time``)."""
+
+    start: float
+    end: float
+
+    def holds(self, at: float, tolerance: float) -> bool:
+        return self.start - tolerance <= at <= self.end + tolerance
+
+
+def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[Window]:
     """Where a timer with a stored ``deadline``, running when the life before ``lives[0]`` was
-    killed, may end: in the first life that lasts past the deadline, at the deadline (or at its
-    start if the deadline had passed). A life killed within ``tolerance`` after that moment may
-    have cut the edit: then the next life's candidate counts too."""
-    out: list[float] = []
+    killed, may end: in the first life that lasts past the deadline, at the deadline — or, if the
+    deadline had passed, at once when that life re-armed it: between its start and the moment it
+    was ready (the bot re-arms its timers while it starts up; Discord's client only identifies on
+    the gateway after that). A life killed within ``tolerance`` after that window may have cut the
+    edit: then the next life's window counts too."""
+    out: list[Window] = []
     for life in lives:
         if life.ready is None:
             continue
         end = max(deadline, life.ready)
         if life.killed is not None and life.killed <= end:
             continue  # killed before it was due in this life
-        out.append(end)
+        out.append(Window(max(deadline, life.started), end))
         if life.killed is None or life.killed > end + tolerance:
             break
     return out
