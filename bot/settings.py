@@ -21,15 +21,17 @@ Telegram (judge mode), all optional:
 * ``MAFIA_REFEREE_TELEGRAM_PANEL_LAG`` — how many newer messages may stand below the judge's panel
   before it is posted afresh at the bottom (3).
 
-Telegram host mode (the bot runs the table in a group), all optional; timers run at
-``…_TELEGRAM_TIMER_SCALE`` too:
+Host mode (the bot runs the table, on Telegram and Discord), all optional; Telegram's timers run
+at ``…_TELEGRAM_TIMER_SCALE`` too:
 
-* ``MAFIA_REFEREE_TELEGRAM_HOST_VOTE_WINDOW`` — seconds per nominee's voting window (10) unless the
-  game sets ``timers.vote_window``; ``…_HOST_SHOOTING`` — the blacks' shooting step (20);
+* ``MAFIA_REFEREE_HOST_VOTE_WINDOW`` — seconds per nominee's voting window (10) unless the game
+  sets ``timers.vote_window``; ``…_HOST_SHOOTING`` — the blacks' shooting step (20);
   ``…_HOST_SILENCED`` — a silenced speaker's window to nominate (seed 4.4; 10);
-* ``MAFIA_REFEREE_TELEGRAM_HOST_SEED`` — seeds the seating and the deal (tests; unset: random);
-* ``MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS`` — how long a restriction is set for (4 h); the bot
+* ``MAFIA_REFEREE_HOST_SEED`` — seeds the seating and the deal (tests; unset: random);
+* ``MAFIA_REFEREE_HOST_MUTE_HOURS`` — how long a Telegram restriction is set for (4 h); the bot
   lifts it at the end of the game, the bound only matters if the bot is gone for good.
+
+Their old names, ``MAFIA_REFEREE_TELEGRAM_HOST_…``, still work; a warning names the new one.
 
 Deployment (``deploy/``, the README's Deployment section), all optional:
 
@@ -52,6 +54,7 @@ they never show in a repr or a log line. An env file that cannot be read or is n
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -61,6 +64,8 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+log = logging.getLogger(__name__)
 
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
@@ -121,6 +126,34 @@ def default_db_path() -> Path:
     return root / APP_DIR / DB_FILE
 
 
+#: The host settings' old names (they began as Telegram's only): still read, with a warning.
+RENAMED = {f"MAFIA_REFEREE_TELEGRAM_HOST_{n}": f"MAFIA_REFEREE_HOST_{n}"
+           for n in ("VOTE_WINDOW", "SHOOTING", "SILENCED", "SEED", "MUTE_HOURS")}
+_warned: set[str] = set()
+
+
+def _host(name: str) -> AliasChoices:
+    """A host setting's names: ``MAFIA_REFEREE_HOST_<name>``, its old name
+    ``MAFIA_REFEREE_TELEGRAM_HOST_<name>``, and the field's names for keyword arguments."""
+    lower = name.lower()
+    return AliasChoices(f"MAFIA_REFEREE_HOST_{name}", f"MAFIA_REFEREE_TELEGRAM_HOST_{name}",
+                        f"host_{lower}", f"telegram_host_{lower}")
+
+
+def _warn_old_names(env_file: Any, encoding: str) -> None:
+    """A setting given under its old name (:data:`RENAMED`, in the environment or an env file)
+    still works; the log says which name to use instead, once a process."""
+    from dotenv import dotenv_values
+
+    given = {name.upper() for name in os.environ}
+    for path in _env_files(env_file):
+        if path.is_file():
+            given |= {name.upper() for name in dotenv_values(path, encoding=encoding)}
+    for old in sorted(given & RENAMED.keys() - _warned):
+        _warned.add(old)
+        log.warning("%s is the old name of %s: it still works, rename it", old, RENAMED[old])
+
+
 class Settings(BaseSettings):
     """Settings of one process. ``Settings()`` reads the environment and ``.env``."""
 
@@ -151,13 +184,13 @@ class Settings(BaseSettings):
     telegram_rate_group_period: float = Field(default=60.0, ge=0)
     telegram_max_retries: int = Field(default=3, ge=0)
     telegram_panel_lag: int = Field(default=3, ge=0)
-    telegram_host_vote_window: int = Field(default=10, ge=1)
-    telegram_host_shooting: int = Field(default=20, ge=1)
-    telegram_host_silenced: int = Field(default=10, ge=1)
-    telegram_host_seed: int | None = None
+    host_vote_window: int = Field(default=10, ge=1, validation_alias=_host("VOTE_WINDOW"))
+    host_shooting: int = Field(default=20, ge=1, validation_alias=_host("SHOOTING"))
+    host_silenced: int = Field(default=10, ge=1, validation_alias=_host("SILENCED"))
+    host_seed: int | None = Field(default=None, validation_alias=_host("SEED"))
     # a backstop only (the bot lifts each mute itself); Telegram takes a restriction of more
     # than 366 days as for ever, so a game's day is the most it may be
-    telegram_host_mute_hours: float = Field(default=4.0, gt=0, le=24)
+    host_mute_hours: float = Field(default=4.0, gt=0, le=24, validation_alias=_host("MUTE_HOURS"))
     # deployment (deploy/)
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None
@@ -174,6 +207,7 @@ class Settings(BaseSettings):
         encoding = values.get("_env_file_encoding") or self.model_config.get("env_file_encoding") or "utf-8"
         check_env_files(env_file, encoding)
         super().__init__(**values)
+        _warn_old_names(env_file, encoding)
 
     @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url",
                      "discord_base_url")

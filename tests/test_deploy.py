@@ -780,10 +780,27 @@ def test_a_mute_longer_than_a_day_is_a_bad_setting(clean_env: Path, monkeypatch:
     mute is a backstop for one game (the bot lifts it), so at most 24 hours, more than 0."""
     from bot.entry import run
 
-    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS", hours)
+    monkeypatch.setenv("MAFIA_REFEREE_HOST_MUTE_HOURS", hours)
     monkeypatch.setattr(sys, "argv", ["mafia-referee", "health"])
     assert run() == 2
-    assert "MAFIA_REFEREE_TELEGRAM_HOST_MUTE_HOURS" in capsys.readouterr().err
+    assert "MAFIA_REFEREE_HOST_MUTE_HOURS" in capsys.readouterr().err
+
+
+def test_a_host_setting_under_its_old_name_still_works_with_a_warning(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The host settings began as Telegram's (``MAFIA_REFEREE_TELEGRAM_HOST_…``); host mode runs
+    on Discord too, so they are ``MAFIA_REFEREE_HOST_…`` now. The old name is still read, and the
+    log names the new one; with both given, the new one wins."""
+    from bot import settings
+
+    monkeypatch.setattr(settings, "_warned", set())
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_HOST_SHOOTING", "33")
+    with caplog.at_level("WARNING", logger="bot.settings"):
+        assert settings.Settings(_env_file=None).host_shooting == 33
+    assert "MAFIA_REFEREE_HOST_SHOOTING" in caplog.text
+    assert "MAFIA_REFEREE_TELEGRAM_HOST_SHOOTING" in caplog.text
+    monkeypatch.setenv("MAFIA_REFEREE_HOST_SHOOTING", "44")
+    assert settings.Settings(_env_file=None).host_shooting == 44
 
 
 # --- the real process, as the Dockerfile runs it ----------------------------------------------------

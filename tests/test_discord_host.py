@@ -251,7 +251,7 @@ async def test_a_stale_press_and_a_non_player_press_change_nothing(t: DiscordTab
     assert host_table(t).step.hands == [1]
     # a non-host member cannot stop the table
     answer = await t.slash("stop", actor=t.players[3])
-    assert RU.text("dc-host-not-host") in answer
+    assert RU.text("host-not-host", platform="dc") in answer
     assert host_table(t).status == "running"
     # judge mode's commands do not touch the bot's game
     answer = await t.slash("next", actor=t.admin)

@@ -48,7 +48,7 @@ async def test_a_non_judge_press_is_refused_and_changes_nothing(t: DiscordTable)
     before = (await log_length(t), posted(), len(panel.versions))
     player = t.players[0]
     answer = await t.press("Далее ▶", actor=player)
-    assert answer == RU.text("tg-not-judge")
+    assert answer == RU.text("judge-press-not-judge")
     reply = t.fake.replies[-1]
     assert reply.ephemeral and reply.user == int(player["id"]) and reply.kind == "message"
     assert (await log_length(t), posted(), len(panel.versions)) == before
@@ -80,16 +80,16 @@ async def test_stale_and_repeated_presses_change_nothing(t: DiscordTable) -> Non
     length = await log_length(t)
     # the old panel pressed again (its message as the judge's client still shows it)
     answer = await t.press("", custom_id=old_next, message=old)
-    assert answer == RU.text("tg-press-outdated")
+    assert answer == RU.text("judge-press-outdated")
     assert t.fake.replies[-1].ephemeral
     assert await log_length(t) == length and (await t.state()).speaker == 2
     # a double tap delivered after the panel moved on: the button is no longer on the message
     answer = await t.press("", custom_id=old_next, message=t.panel())
-    assert answer == RU.text("tg-press-outdated")
+    assert answer == RU.text("judge-press-outdated")
     assert await log_length(t) == length and (await t.state()).speaker == 2
     # a view's stale press changes nothing either
     answer = await t.press("", custom_id=old.button("Фол ▸")["custom_id"], message=old)
-    assert answer == RU.text("tg-press-outdated") and await log_length(t) == length
+    assert answer == RU.text("judge-press-outdated") and await log_length(t) == length
 
 
 async def test_a_take_over_by_a_member_with_manage_channels(t: DiscordTable) -> None:
@@ -111,7 +111,7 @@ async def test_a_take_over_by_a_member_with_manage_channels(t: DiscordTable) -> 
     # the old judge's press (his panel's custom_id) is refused
     answer = await t.press("", actor=t.judge, custom_id=old_next,
                            message=old_panel)
-    assert answer == RU.text("tg-not-judge")
+    assert answer == RU.text("judge-press-not-judge")
     assert (await t.state()).speaker == 1
     # the new judge's panel works
     await t.press("Далее ▶", actor=t.admin, message=t.panel(t.admin))

@@ -169,7 +169,7 @@ async def test_a_forged_nomination_of_a_bad_seat_changes_nothing(t: Table, targe
         assert refusal is not None
         assert (text, alert) == (error_text(refusal, CAT), True)
     else:
-        assert text == CAT.text("tg-press-outdated")
+        assert text == CAT.text("judge-press-outdated")
     assert await snapshot(t) == before
 
 
@@ -177,7 +177,7 @@ async def test_a_press_of_foreign_data_is_answered_and_changes_nothing(t: Table)
     before = await snapshot(t)
     for data in ("garbage", "1:2", "99:1:n", "x" * 64):
         qid = await t.press(data=data, strict=False)
-        assert t.fake.callback_answers[qid].text == CAT.text("tg-press-outdated")
+        assert t.fake.callback_answers[qid].text == CAT.text("judge-press-outdated")
     assert await snapshot(t) == before
 
 
@@ -190,7 +190,7 @@ async def test_a_non_judge_pressing_the_judges_button_with_the_current_revision(
                          (pn.PENALTY, (3, "4.1.2")), (pn.V_FOUL, ())):
         qid = await t.press(data=encode(now.game_id, now.revision, action, *args),
                             user=t.players[2], strict=False)
-        assert answer(t, qid) == (CAT.text("tg-not-judge"), True)
+        assert answer(t, qid) == (CAT.text("judge-press-not-judge"), True)
     assert await snapshot(t) == before
 
 
@@ -204,7 +204,7 @@ async def test_a_press_on_a_panel_from_before_an_undo_is_stale(t: Table) -> None
     assert (await t.state()).speaker == 1
     before = await snapshot(t)
     qid = await t.press(data=old_next, message=old, strict=False)
-    assert answer(t, qid) == (CAT.text("tg-press-outdated"), False)
+    assert answer(t, qid) == (CAT.text("judge-press-outdated"), False)
     after = await snapshot(t)
     assert (after.state, after.log, after.group) == (before.state, before.log, before.group)
     # the panel is refreshed (the press showed the judge an old view), and its buttons work
@@ -229,7 +229,7 @@ async def test_a_panel_from_before_a_restart(fake: FakeBotAPI, tmp_path: Path) -
         t = Table(fake=fake, app=app, service=service, judge=judge, group=group, players=people)
         assert await service.events(f"tg:{judge.id}") == log
         qid = await t.press(data=older_next, message=older, strict=False)
-        assert answer(t, qid) == (CAT.text("tg-press-outdated"), False)
+        assert answer(t, qid) == (CAT.text("judge-press-outdated"), False)
         assert await service.events(f"tg:{judge.id}") == log
         group_count = len(fake.sent(group))
         qid = await t.press(data=current_next, message=current, strict=False)
@@ -238,7 +238,7 @@ async def test_a_panel_from_before_a_restart(fake: FakeBotAPI, tmp_path: Path) -
         assert (await t.state()).speaker == 3  # F24 §4.3.2: the turn passes to #3
         assert any("Слово игроку №3" in (m.text or "") for m in fake.sent(group)[group_count:])
         qid = await t.press(data=current_next, message=current, strict=False)  # again: stale
-        assert answer(t, qid) == (CAT.text("tg-press-outdated"), False)
+        assert answer(t, qid) == (CAT.text("judge-press-outdated"), False)
         assert len(await service.events(f"tg:{judge.id}")) == len(log) + 1
 
 
@@ -256,7 +256,7 @@ async def test_two_devices_press_two_buttons_of_one_panel_at_once(t: Table) -> N
     await t.fake.wait_for(lambda: t.processor.done >= done + 2, what="both presses")
     after = await t.service.events(f"tg:{t.judge.id}")
     answers = [answer(t, first), answer(t, second)]
-    assert sorted(a[0] or "" for a in answers) == sorted(["", CAT.text("tg-press-outdated")])
+    assert sorted(a[0] or "" for a in answers) == sorted(["", CAT.text("judge-press-outdated")])
     if answers[0][0] is None:  # the Next won
         assert after == [*log, rules.Next()]
         assert (await t.state()).speaker == 2
@@ -283,7 +283,7 @@ async def test_an_admin_takes_over_while_the_old_judge_presses(t: Table) -> None
     if text is None:  # the press came first and acted
         assert after == [*log, rules.Next()]
     else:  # the take over came first: the old judge's press is refused
-        assert (text, alert) == (CAT.text("tg-not-judge"), True)
+        assert (text, alert) == (CAT.text("judge-press-not-judge"), True)
         assert after == log
 
 

@@ -506,7 +506,7 @@ class DiscordReferee:
             member = seats.get(seat)
             if member is None:
                 continue
-            reason = cat.text("dc-timeout-reason", game=game_id, seat=seat)
+            reason = cat.text("game-removal-reason", game=game_id, seat=seat)
             if await self._timeout(home, member, REMOVAL_TIMEOUT, reason):
                 await self.service.set_message(game_id, home, f"{MUTED_SLOT}{seat}", member)
             else:
@@ -518,7 +518,7 @@ class DiscordReferee:
                                            rights=rights_text([TIMEOUT_RIGHT], cat)))
 
     async def _release(self, home: str, game_id: int, seat: int, member: int, cat: Catalog) -> None:
-        reason = cat.text("dc-timeout-lifted", game=game_id, seat=seat)
+        reason = cat.text("game-removal-lifted", game=game_id, seat=seat)
         if not await self._timeout(home, member, None, reason):
             log.warning("game %s: could not lift the timeout of seat %s", game_id, seat)
         await self.service.set_message(game_id, home, f"{MUTED_SLOT}{seat}", None)
@@ -678,7 +678,7 @@ class DiscordReferee:
         press = decode(custom_id)
         row = await self.service.store.game(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
-            await self.reply(interaction, catalog(self.settings.lang).text("tg-press-outdated"))
+            await self.reply(interaction, catalog(self.settings.lang).text("judge-press-outdated"))
             return
         await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
 

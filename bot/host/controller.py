@@ -753,7 +753,7 @@ class HostController:
         for user in sorted(now - removed):
             seat = table.seat_of(user) or 0
             done = await self.port.remove(table.chat, user, True, cat.text(
-                "dc-timeout-reason", game=table.game_id or 0, seat=seat))
+                "game-removal-reason", game=table.game_id or 0, seat=seat))
             if done is None:
                 return  # this platform's turn mutes cover a removed player
             if done:
@@ -762,11 +762,11 @@ class HostController:
                 failed.append(seat)
         for user in sorted(removed - now):
             await self.port.remove(table.chat, user, False, cat.text(
-                "dc-timeout-lifted", game=table.game_id or 0, seat=table.seat_of(user) or 0))
+                "game-removal-lifted", game=table.game_id or 0, seat=table.seat_of(user) or 0))
             removed.discard(user)
         if failed:
             await self._queue(ob.post(table.chat, cat.text(
-                "dc-host-timeout-failed", seats=", ".join(map(str, failed)))), game_id=table.game_id)
+                "host-removal-failed", seats=", ".join(map(str, failed)))), game_id=table.game_id)
         if removed != set(flags.removed):
             flags.removed = sorted(removed)
             await self._save(table, "flags")
@@ -779,7 +779,7 @@ class HostController:
             cat = await self._cat(table.chat)
             for user in list(flags.removed):
                 await self.port.remove(table.chat, user, False, cat.text(
-                    "dc-timeout-lifted", game=table.game_id or 0, seat=table.seat_of(user) or 0))
+                    "game-removal-lifted", game=table.game_id or 0, seat=table.seat_of(user) or 0))
         flags.muted, flags.removed = [], []
         await self._save(table, "flags")
 

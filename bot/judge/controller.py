@@ -301,7 +301,7 @@ class JudgeController:
         outcome = await self.service.undo(home, user, steps=steps, revision=revision,
                                           render=self._renderer(home, before.state, plan))
         if handle is not None:
-            await self.port.answer(handle, (await self._cat(home)).text("tg-undone", count=steps))
+            await self.port.answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
         return await self._after(home, before.state, outcome, plan)
 
     # --- the timer -----------------------------------------------------------------------------------
@@ -538,7 +538,7 @@ class JudgeController:
         if isinstance(command, Show):
             return await self.show(home, user, command.what, current)
         assert isinstance(command, Quit)
-        return [Reply(cat.text("tg-no-quit"))]
+        return [Reply(cat.text("judge-no-quit"))]
 
     async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
@@ -581,20 +581,20 @@ class JudgeController:
             if press is None or current is None or current.game_id != press.game_id:
                 pressed = await self.service.store.game(press.game_id) if press is not None else None
                 if pressed is not None and pressed.judge != user:  # the judge before a take over
-                    await self.port.answer(handle, cat.text("tg-not-judge"), alert=True)
+                    await self.port.answer(handle, cat.text("judge-press-not-judge"), alert=True)
                     return
-                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                await self.port.answer(handle, cat.text("judge-press-outdated"))
                 if current is not None and current.judge == user and press is not None:
                     await self.show_panel(home, current)
                 return
             if user != current.judge:  # only the game's judge changes it
-                await self.port.answer(handle, cat.text("tg-not-judge"), alert=True)
+                await self.port.answer(handle, cat.text("judge-press-not-judge"), alert=True)
                 return
             if press.action == pn.INERT:
                 await self.port.answer(handle)
                 return
             if press.revision != current.revision:  # stale or repeated: nothing changes
-                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                await self.port.answer(handle, cat.text("judge-press-outdated"))
                 self._views.pop(current.game_id, None)
                 await self.show_panel(home, current)
                 return
@@ -608,7 +608,7 @@ class JudgeController:
                     if fresh is not None:
                         await self.show_panel(home, fresh)
             except ValueError:
-                await self.port.answer(handle, cat.text("tg-press-outdated"))
+                await self.port.answer(handle, cat.text("judge-press-outdated"))
 
     async def _pressed(self, handle: Any, home: str, user: str, press: Press,
                        current: Outcome) -> None:
@@ -650,7 +650,7 @@ class JudgeController:
             if current is None or current.state.phase is Phase.GAME_OVER:
                 return [Reply(self._t(cat, "judge-takeover-no-game"))]
             if current.judge == user:
-                return [Reply(cat.text("tg-takeover-already"))]
+                return [Reply(cat.text("judge-takeover-already"))]
             new_home = home or old_home
             lock = self.locks.lock(new_home) if new_home != old_home else None
             if lock is not None:
@@ -660,15 +660,15 @@ class JudgeController:
                     outcome = await self.service.take_over(chat, user, home=home)
                 except ServiceError as error:
                     if error.code == "home_busy":
-                        return [Reply(cat.text("tg-takeover-busy"))]
+                        return [Reply(cat.text("judge-takeover-busy"))]
                     raise
                 old_cat = await self._cat(old_home)
                 await self.close_panel(current.game_id, old_home, current.judge,
-                                       old_cat.text("tg-panel-taken", game=current.game_id, judge=name))
+                                       old_cat.text("judge-panel-taken", game=current.game_id, judge=name))
                 told = self.port.judge_chat(current.judge, current.judge)
                 items = [*self._post(told, self._t(old_cat, "judge-taken-over-old", game=current.game_id,
                                                    judge=name, where=self.port.mention(old_home))),
-                         ob.post(chat, cat.text("tg-taken-over-group", game=current.game_id,
+                         ob.post(chat, cat.text("judge-taken-over-group", game=current.game_id,
                                                 judge=name))]
                 await self._queue(*items, game_id=current.game_id)
                 self._views.pop(outcome.game_id, None)

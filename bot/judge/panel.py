@@ -110,7 +110,7 @@ class _Builder:
         return Button(label, encode(self.game_id, self.revision, action, *args))
 
     def inert(self, label: str | None = None) -> Button:
-        return self.button(label or self.cat.text("tg-seat-gone"), INERT)
+        return self.button(label or self.cat.text("judge-seat-gone"), INERT)
 
     def seats(self, ok: Callable[[int], bool], action: str, *prefix: object,
               label: Callable[[int], str] | None = None) -> list[tuple[Button, ...]]:
@@ -130,27 +130,27 @@ class _Builder:
 
     # rows every main view shares
     def foul_undo(self) -> tuple[Button, ...]:
-        row = [self.button(self.cat.text("tg-btn-foul"), V_FOUL)]
+        row = [self.button(self.cat.text("judge-btn-foul"), V_FOUL)]
         if self.revision > 0:
-            row.append(self.button(self.cat.text("tg-btn-undo"), UNDO))
+            row.append(self.button(self.cat.text("judge-btn-undo"), UNDO))
         return tuple(row)
 
     def timer_row(self) -> list[tuple[Button, ...]]:
         if self.timer is None or self.timer.running is None:
             return []
         if self.timer.running:
-            return [(self.button(self.cat.text("tg-btn-pause"), PAUSE),)]
-        return [(self.button(self.cat.text("tg-btn-resume"), RESUME),)]
+            return [(self.button(self.cat.text("judge-btn-pause"), PAUSE),)]
+        return [(self.button(self.cat.text("judge-btn-resume"), RESUME),)]
 
     def result_row(self) -> list[tuple[Button, ...]]:
         """Roles unknown: once three have left, the judge may declare the end (F24 §1.4)."""
         state = self.state
         if state.roles_known or len(state.departures()) < 3:
             return []
-        return [(self.button(self.cat.text("tg-btn-result"), V_RESULT),)]
+        return [(self.button(self.cat.text("judge-btn-result"), V_RESULT),)]
 
     def back(self, action: str = MAIN, *args: object) -> tuple[Button, ...]:
-        return (self.button(self.cat.text("tg-btn-back"), action, *args),)
+        return (self.button(self.cat.text("judge-btn-back"), action, *args),)
 
 
 _View = Callable[[_Builder, Press | None], tuple[str | None, list[tuple[Button, ...]]]]
@@ -166,26 +166,26 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
     kind = action.kind
     rows: list[tuple[Button, ...]] = []
     if kind == "start":
-        rows.append((b.button(cat.text("tg-btn-roles"), V_ROLES),))
+        rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
         rows.append(tuple(
-            b.button((cat.text("tg-picked", label=cat.text(f"tg-preset-{name}"))
-                      if name == state.config.preset else cat.text(f"tg-preset-{name}")),
+            b.button((cat.text("judge-picked", label=cat.text(f"judge-preset-{name}"))
+                      if name == state.config.preset else cat.text(f"judge-preset-{name}")),
                      PRESET, name)
             for name in rules.PRESETS))
-        rows.append((b.button(cat.text("tg-btn-start"), START),))
+        rows.append((b.button(cat.text("judge-btn-start"), START),))
         if b.revision > 0:
-            rows.append((b.button(cat.text("tg-btn-undo"), UNDO),))
-        return cat.text("tg-setup-hint"), rows
+            rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
+        return cat.text("judge-setup-hint"), rows
     if kind == "next":  # night 0: the roles may still be entered (R1.1)
-        rows.append((b.button(cat.text("tg-btn-morning"), NEXT),))
+        rows.append((b.button(cat.text("judge-btn-morning"), NEXT),))
         if not state.roles_known:
-            rows.append((b.button(cat.text("tg-btn-roles"), V_ROLES),))
+            rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
         rows.append(b.foul_undo())
         return None, rows
     if kind in ("speech", "last_word", "tie_speech"):
-        rows.append((b.button(cat.text("tg-btn-next"), NEXT),))
+        rows.append((b.button(cat.text("judge-btn-next"), NEXT),))
         if kind == "speech":
-            rows.append((b.button(cat.text("tg-btn-nominate"), V_NOMINATE),))
+            rows.append((b.button(cat.text("judge-btn-nominate"), V_NOMINATE),))
         rows.extend(b.timer_row())
         rows.append(b.foul_undo())
         return None, rows + b.result_row()
@@ -193,30 +193,30 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
         nominee = int(action.params["nominee"])
         rows.extend(b.counts(int(action.params["hands_left"]), VOTE, nominee))
         rows.append(b.foul_undo())
-        return cat.text("tg-pick-hands", seat=seat_label(nominee, cat)), rows + b.result_row()
+        return cat.text("judge-pick-hands", seat=seat_label(nominee, cat)), rows + b.result_row()
     if kind == "raise_vote":
         rows.extend(b.counts(int(action.params["at_table"]), RAISE))
         rows.append(b.foul_undo())
-        return cat.text("tg-pick-raise"), rows + b.result_row()
+        return cat.text("judge-pick-raise"), rows + b.result_row()
     if kind == "shooting":
         at_table = set(state.at_table)
         rows.extend(b.seats(lambda s: s in at_table, KILL))
-        rows.append((b.button(cat.text("tg-btn-miss"), KILL, "-"),))
+        rows.append((b.button(cat.text("judge-btn-miss"), KILL, "-"),))
         rows.append(b.foul_undo())
-        return cat.text("tg-pick-kill"), rows + b.result_row()
+        return cat.text("judge-pick-kill"), rows + b.result_row()
     if kind in ("don_check", "sheriff_check"):
         at_table = set(state.at_table)
         act = DON if kind == "don_check" else SHERIFF
         rows.extend(b.seats(lambda s: s in at_table, act))
-        rows.append((b.button(cat.text("tg-btn-skip"), NEXT),))
+        rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
         rows.append(b.foul_undo())
-        return cat.text(f"tg-pick-{kind}"), rows + b.result_row()
+        return cat.text(f"judge-pick-{kind}"), rows + b.result_row()
     if kind == "best_move":
         return _best_move(b, press)
     # the game is over
-    rows.append((b.button(cat.text("tg-btn-new"), NEW),))
+    rows.append((b.button(cat.text("judge-btn-new"), NEW),))
     if b.revision > 0:
-        rows.append((b.button(cat.text("tg-btn-undo"), UNDO),))
+        rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
     return None, rows
 
 
@@ -236,7 +236,7 @@ def _nominate(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[
         return _main(b, None)
     rows = b.seats(lambda s: rules.can_nominate(state, speaker, s) is None, NOMINATE)
     rows.append(b.back())
-    return cat.text("tg-pick-nominee", seat=seat_label(speaker, cat)), rows
+    return cat.text("judge-pick-nominee", seat=seat_label(speaker, cat)), rows
 
 
 def _foul(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
@@ -244,7 +244,7 @@ def _foul(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
     rows = b.seats(lambda s: rules.check(state, rules.Penalty(seat=s, reason="warning")) is None,
                    V_FOUL_SEAT)
     rows.append(b.back())
-    return cat.text("tg-pick-foul-seat"), rows
+    return cat.text("judge-pick-foul-seat"), rows
 
 
 def _reasons(state: rules.GameState, severity: Severity) -> list[str]:
@@ -260,7 +260,7 @@ def _code_rows(b: _Builder, codes: Iterable[str], action: str, *prefix: object) 
 
 
 def _legend(cat: Catalog, codes: Iterable[str]) -> str:
-    return "\n".join(cat.text("tg-legend-line", code=code, reason=reason_text(code, cat))
+    return "\n".join(cat.text("judge-legend-line", code=code, reason=reason_text(code, cat))
                      for code in codes if code not in GENERIC_REASONS)
 
 
@@ -282,16 +282,16 @@ def _foul_seat(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
     generic = [c for c in fouls if c in GENERIC_REASONS]
     items = [c for c in fouls if c not in GENERIC_REASONS]
     rows: list[tuple[Button, ...]] = [(
-        *(b.button(cat.text("tg-btn-foul-generic"), PENALTY, seat, c) for c in generic),
-        b.button(cat.text("tg-btn-warning"), PENALTY, seat, "warning"),
+        *(b.button(cat.text("judge-btn-foul-generic"), PENALTY, seat, c) for c in generic),
+        b.button(cat.text("judge-btn-warning"), PENALTY, seat, "warning"),
     )]
     rows.extend(_code_rows(b, items, PENALTY, seat))
-    rows.append((b.button(cat.text("tg-btn-dq"), V_DQ, seat),
-                 b.button(cat.text("tg-btn-team-loss"), V_TEAM, seat)))
+    rows.append((b.button(cat.text("judge-btn-dq"), V_DQ, seat),
+                 b.button(cat.text("judge-btn-team-loss"), V_TEAM, seat)))
     if state.seat(seat).fouls:
-        rows.append((b.button(cat.text("tg-btn-withdraw"), WITHDRAW, seat),))
+        rows.append((b.button(cat.text("judge-btn-withdraw"), WITHDRAW, seat),))
     rows.append(b.back(V_FOUL))
-    prompt = cat.text("tg-pick-reason", seat=player_label(state, seat, cat),
+    prompt = cat.text("judge-pick-reason", seat=player_label(state, seat, cat),
                       fouls=cat.text("fouls", count=len(state.seat(seat).fouls)))
     return prompt + "\n" + _legend(cat, items), rows
 
@@ -306,12 +306,12 @@ def _heavy(b: _Builder, press: Press | None, severity: Severity) -> tuple[str | 
     generic = [c for c in codes if c in GENERIC_REASONS]
     items = [c for c in codes if c not in GENERIC_REASONS]
     ask_team = severity is Severity.TEAM_LOSS and state.team_of(seat) is None
-    action, label_key = (V_TEAM_SIDE, "tg-btn-team-loss-generic") if ask_team else (
-        PENALTY, "tg-btn-team-loss-generic" if severity is Severity.TEAM_LOSS else "tg-btn-dq-generic")
+    action, label_key = (V_TEAM_SIDE, "judge-btn-team-loss-generic") if ask_team else (
+        PENALTY, "judge-btn-team-loss-generic" if severity is Severity.TEAM_LOSS else "judge-btn-dq-generic")
     rows: list[tuple[Button, ...]] = [tuple(b.button(cat.text(label_key), action, seat, c) for c in generic)]
     rows.extend(_code_rows(b, items, action, seat))
     rows.append(b.back(V_FOUL_SEAT, seat))
-    key = "tg-pick-dq" if severity is Severity.DISQUALIFYING else "tg-pick-team-loss"
+    key = "judge-pick-dq" if severity is Severity.DISQUALIFYING else "judge-pick-team-loss"
     prompt = cat.text(key, seat=player_label(state, seat, cat))
     return prompt + "\n" + _legend(cat, items), rows
 
@@ -331,10 +331,10 @@ def _team_side(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
     code = press.arg(1) if press else ""
     if seat is None or code not in b.state.config.reasons:
         return _foul(b, None)
-    rows = [(b.button(cat.text("tg-btn-team-red"), PENALTY, seat, code, "red"),
-             b.button(cat.text("tg-btn-team-black"), PENALTY, seat, code, "black")),
+    rows = [(b.button(cat.text("judge-btn-team-red"), PENALTY, seat, code, "red"),
+             b.button(cat.text("judge-btn-team-black"), PENALTY, seat, code, "black")),
             b.back(V_TEAM, seat)]
-    return cat.text("tg-pick-team", seat=seat_label(seat, cat)), rows
+    return cat.text("judge-pick-team", seat=seat_label(seat, cat)), rows
 
 
 def picked_seats(arg: str) -> list[int]:
@@ -363,13 +363,13 @@ def _roles(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[But
     rows: list[tuple[Button, ...]] = []
     if len(picked) < len(ROLE_ORDER):
         rows.extend(_role_seat_rows(b, picked))
-        prompt = cat.text("tg-pick-role", role=cat.text(f"role-{ROLE_ORDER[len(picked)]}"),
+        prompt = cat.text("judge-pick-role", role=cat.text(f"role-{ROLE_ORDER[len(picked)]}"),
                           so_far=_roles_so_far(cat, picked))
     else:
-        rows.append((b.button(cat.text("tg-btn-accept"), ROLES, _joined(picked)),))
-        prompt = cat.text("tg-roles-confirm", so_far=_roles_so_far(cat, picked))
+        rows.append((b.button(cat.text("judge-btn-accept"), ROLES, _joined(picked)),))
+        prompt = cat.text("judge-roles-confirm", so_far=_roles_so_far(cat, picked))
     if picked:
-        rows.append((b.button(cat.text("tg-btn-again"), V_ROLES),))
+        rows.append((b.button(cat.text("judge-btn-again"), V_ROLES),))
     rows.append(b.back())
     return prompt, rows
 
@@ -378,7 +378,7 @@ def _role_seat_rows(b: _Builder, picked: list[int]) -> list[tuple[Button, ...]]:
     out: list[Button] = []
     for seat in rules.SEATS:
         if seat in picked:
-            out.append(b.inert(b.cat.text("tg-seat-picked", n=seat)))
+            out.append(b.inert(b.cat.text("judge-seat-picked", n=seat)))
         else:
             out.append(b.button(str(seat), V_ROLES, _joined([*picked, seat])))
     return [tuple(out[i:i + ROW]) for i in range(0, len(out), ROW)]
@@ -386,8 +386,8 @@ def _role_seat_rows(b: _Builder, picked: list[int]) -> list[tuple[Button, ...]]:
 
 def _roles_so_far(cat: Catalog, picked: Sequence[int]) -> str:
     if not picked:
-        return cat.text("tg-roles-none-yet")
-    return ", ".join(cat.text("tg-role-seat", role=cat.text(f"role-{ROLE_ORDER[i]}"),
+        return cat.text("judge-roles-none-yet")
+    return ", ".join(cat.text("judge-role-seat", role=cat.text(f"role-{ROLE_ORDER[i]}"),
                               seat=seat_label(seat, cat)) for i, seat in enumerate(picked))
 
 
@@ -415,7 +415,7 @@ def _best_move(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
         if seat == night.killed:
             out.append(b.inert())
         elif seat in picked:
-            out.append(b.button(cat.text("tg-seat-picked", n=seat), V_BEST,
+            out.append(b.button(cat.text("judge-seat-picked", n=seat), V_BEST,
                                 _joined([s for s in picked if s != seat])))
         elif len(picked) < BEST_MOVE_MAX:
             out.append(b.button(str(seat), V_BEST, _joined([*picked, seat])))
@@ -423,10 +423,10 @@ def _best_move(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
             out.append(b.inert(str(seat)))
     rows = [tuple(out[i:i + ROW]) for i in range(0, len(out), ROW)]
     if picked:
-        rows.append((b.button(cat.text("tg-btn-accept"), BEST_MOVE, _joined(picked)),))
-    rows.append((b.button(cat.text("tg-btn-skip"), NEXT),))
+        rows.append((b.button(cat.text("judge-btn-accept"), BEST_MOVE, _joined(picked)),))
+    rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
     rows.append(b.foul_undo())
-    prompt = cat.text("tg-pick-best-move", seat=seat_label(night.killed, cat),
+    prompt = cat.text("judge-pick-best-move", seat=seat_label(night.killed, cat),
                       picked=", ".join(seat_label(s, cat) for s in picked) or "none")
     return prompt, rows
 
@@ -437,15 +437,15 @@ def _result_picker(b: _Builder, press: Press | None) -> tuple[str | None, list[t
     if b.state.roles_known or b.state.phase is Phase.GAME_OVER:
         return _main(b, None)
     rows: list[tuple[Button, ...]] = [
-        (b.button(cat.text("tg-btn-red-wins"), RESULT, "red"),
-         b.button(cat.text("tg-btn-black-wins"), RESULT, "black")),
-        (b.button(cat.text("tg-btn-draw"), RESULT, "draw"),),
+        (b.button(cat.text("judge-btn-red-wins"), RESULT, "red"),
+         b.button(cat.text("judge-btn-black-wins"), RESULT, "black")),
+        (b.button(cat.text("judge-btn-draw"), RESULT, "draw"),),
     ]
     if not _result_required(b.state):
         rows.append(b.back())
     elif b.revision > 0:
-        rows.append((b.button(cat.text("tg-btn-undo"), UNDO),))
-    return cat.text("tg-pick-result"), rows
+        rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
+    return cat.text("judge-pick-result"), rows
 
 
 _VIEWS: dict[str, _View] = {

@@ -62,11 +62,11 @@ def now_text(state: rules.GameState, cat: Catalog) -> str:
     """Where the game stands, in public words: who speaks, or the phase (no nominees, seed 5.4)."""
     turn = rules.current_turn(state)
     if turn is not None:
-        return cat.text("tg-now-turn", kind=turn.kind, seat=seat_label(turn.seat, cat))
+        return cat.text("judge-now-turn", kind=turn.kind, seat=seat_label(turn.seat, cat))
     night = state.night
     if night is not None:
-        return cat.text("tg-now-night", night=night.number, step=phase_text(night.step.value, cat))
-    return cat.text("tg-now-phase", phase=phase_text(state.phase.value, cat))
+        return cat.text("judge-now-night", night=night.number, step=phase_text(night.step.value, cat))
+    return cat.text("judge-now-phase", phase=phase_text(state.phase.value, cat))
 
 
 def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat: Catalog,
@@ -74,9 +74,9 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     """The corrections an undo posts: for the judge, everything taken back; for the group, the
     taken-back announcements it had seen, and where the game stands now."""
     notices = undone_notices(state, undone)
-    judge = [judge_cat.text("tg-undone", count=len(undone))]
+    judge = [judge_cat.text("judge-undone", count=len(undone))]
     judge.extend(_lines(notices, judge_cat, public=False))
-    public = [public_cat.text("tg-undone-public", count=len(undone))]
+    public = [public_cat.text("judge-undone-public", count=len(undone))]
     public.extend(_lines(notices, public_cat, public=True))
     public.append(now_text(state, public_cat))
     return "\n".join(judge), "\n".join(public)

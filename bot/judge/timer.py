@@ -96,23 +96,23 @@ class Timer:
 
     def line(self, cat: Catalog, now: float) -> str:
         """The timer line: running (the full length), the warning, paused, over, stopped."""
-        title = cat.text("tg-timer-title", kind=self.kind, seat=seat_label(self.seat, cat))
+        title = cat.text("judge-timer-title", kind=self.kind, seat=seat_label(self.seat, cat))
         if self.stage == RUNNING and self.run_from is not None:
-            return cat.text("tg-timer-resumed", title=title,
+            return cat.text("judge-timer-resumed", title=title,
                             left=duration(math.ceil(self.run_from), cat))
         if self.stage == RUNNING:
-            return cat.text("tg-timer-running", title=title, seconds=duration(self.seconds, cat))
+            return cat.text("judge-timer-running", title=title, seconds=duration(self.seconds, cat))
         if self.stage == WARNED:  # the warning says 10 s even if its job ran a little late;
             left = WARN_LEFT        # after a resume below 10 s: what was left then
             if self.run_from is not None and self.run_from < WARN_LEFT:
                 left = max(1, math.ceil(self.run_from))
-            return cat.text("tg-timer-warned", title=title, left=duration(left, cat))
+            return cat.text("judge-timer-warned", title=title, left=duration(left, cat))
         if self.stage == PAUSED:
-            return cat.text("tg-timer-paused", title=title,
+            return cat.text("judge-timer-paused", title=title,
                             left=duration(math.ceil(self.remaining(now)), cat))
         if self.stage == OVER:
-            return cat.text("tg-timer-over", title=title)
-        return cat.text("tg-timer-stopped", title=title)
+            return cat.text("judge-timer-over", title=title)
+        return cat.text("judge-timer-stopped", title=title)
 
     def group_text(self, cat: Catalog, now: float) -> str:
         base = self.group_base or ""

@@ -156,7 +156,7 @@ def bot_env(fake: Platform, db: Path, *, scale: float, host_seed: int | None = N
     })
     env.update(fake.platform_env())
     if host_seed is not None:
-        env["MAFIA_REFEREE_TELEGRAM_HOST_SEED"] = str(host_seed)
+        env["MAFIA_REFEREE_HOST_SEED"] = str(host_seed)
     env.update(extra)
     return env
 

@@ -38,9 +38,9 @@ class DiscordHost:
         settings = referee.settings
         self.controller = HostController(
             lambda: referee.service, self.port, referee.locks,
-            Defaults(vote_window=settings.telegram_host_vote_window,
-                     shooting=settings.telegram_host_shooting,
-                     silenced=settings.telegram_host_silenced, seed=settings.telegram_host_seed))
+            Defaults(vote_window=settings.host_vote_window,
+                     shooting=settings.host_shooting,
+                     silenced=settings.host_silenced, seed=settings.host_seed))
 
     def table(self, table_id: int) -> Table | None:
         return self.controller.table(table_id)

@@ -3,31 +3,16 @@
 
 dc-guild-only = I work in a server's text channels: use the command there.
 dc-done = Done. Details and the panel are in our direct messages.
-dc-no-dm = Done, but I cannot write to you in direct messages: allow direct messages from this server's members (Privacy Settings), then /panel.
-dc-created = Game #{ $game } is created in this channel. The judge's panel is in your direct messages.
-dc-new-game = New game #{ $game }: { $preset }. Judge: { $judge }.
-dc-preset = Game #{ $game } now follows: { $preset }.
-dc-busy = This channel has an unfinished game #{ $game } judged by { $judge }. Only its judge may start another; a member with Manage Channels may take it over: /takeover.
-dc-not-judge = Only this game's judge ({ $judge }) can do that. Nothing was changed. A member with Manage Channels may take the game over: /takeover.
 dc-missing-rights = In this channel I lack: { $rights }. Give me these permissions (server settings → roles, or this channel's permissions).
 dc-right-view_channel = View Channel (to see the channel)
 dc-right-send_messages = Send Messages (the announcements)
 dc-right-attach_files = Attach Files (the protocol's picture and JSON)
 dc-right-moderate_members = Moderate Members (a timeout for a removed player mapped with /seat; my role must also be above his)
-dc-panel-title = Game #{ $game }
 dc-panel-channel = Table: { $channel }.
 dc-panel-setup = { $club ->
     [none] Announcements go to the game's channel; /link #channel — the results also to a club channel.
    *[other] Announcements go to the game's channel; the results also to { $club }.
  } /seat 5 @member — whose seat it is: a removed player is timed out until the end of the game.
-dc-panel-sent = The judge's panel is in your direct messages.
-dc-sent-dm = Sent to your direct messages.
-dc-help =
-    In Discord:
-    Commands are typed in the game's channel; my answers are seen by you only. The judge's panel, the roles and the checks are in the judge's direct messages.
-    /panel — the judge's panel afresh. /seat 5 @member — whose seat it is (a removed player is timed out until the end of the game).
-    /link #channel — the results and the protocol also go to a club channel; /unlink.
-    /takeover — a member with Manage Channels takes the game over. /lang ru|en — the server's language (its judges or Manage Server).
 dc-lang-not-allowed = The server's language is changed by a game's judge or a member with Manage Server.
 
 ## Linking a club channel
@@ -37,22 +22,16 @@ dc-linked-club = Results of game #{ $game } from { $channel } will come here.
 dc-link-cannot-post = I cannot post in { $channel }: I need { $rights } there. Nothing was linked.
 dc-link-self = That is the game's own channel: its announcements come here anyway.
 dc-unlinked = The club channel is unlinked: the results stay in the game's channel.
-dc-club-result = Game #{ $game } ({ $channel }) is over.
-dc-protocol = The protocol of game #{ $game }.
 
 ## Seats and timeouts
 
 dc-seat-set = Seat { $seat }: { $member }.
 dc-seat-cleared = Seat { $seat } is no longer mapped to a member.
-dc-timeout-reason = Game #{ $game }: seat { $seat } removed by the rules, until the end of the game.
-dc-timeout-lifted = Game #{ $game }: seat { $seat } is back or the game is over.
 dc-timeout-failed = I could not time out seat(s) { $seats }: I need { $rights }.
 
 ## Take over
 
 dc-takeover-not-allowed = Only a member with Manage Channels may take a game over.
-dc-takeover-done = You judge game #{ $game } now: the panel is in your direct messages.
-dc-taken-over-old = { $judge } took game #{ $game } over in { $channel }. Your panel of this game no longer works.
 
 ## The timer
 
@@ -124,10 +103,6 @@ dc-arg-club = The club channel
 dc-arg-off = Unlink the club channel
 dc-host-opened = The table is open: the lobby is in the channel.
 dc-done-host = Done.
-dc-host-busy = This channel already has a table forming or playing. Its host or a member with Manage Channels may stop it: /stop.
-dc-host-judge-game = This channel has a judge's unfinished game #{ $game }: the bot cannot host a table here until it is over.
-dc-host-not-host = Only the table's host or a member with Manage Channels can do that. Nothing was changed.
-dc-host-table = The bot runs this table: /{ $command } is not for a hosted game. Players use the buttons, /pass and /nominate; the host /foul, /warn, /dq, /ppk, /unfoul, /stop.
 dc-host-dm-closed = ⚠ A player marked so cannot get direct messages from the bot: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
 dc-host-join-dm-closed = I cannot write to you in direct messages, and your role must come there: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
 dc-host-right-overwrite = ⚠ I lack Manage Permissions in this channel, so I cannot close it to all but the speaker. { $mode ->
@@ -136,16 +111,7 @@ dc-host-right-overwrite = ⚠ I lack Manage Permissions in this channel, so I ca
  }
 dc-host-right-timeout = ⚠ I lack Moderate Members: a player removed by the rules (the 4th foul, a disqualification) cannot be timed out.
 dc-host-right-delete = ⚠ I lack Manage Messages: a message out of one's minute stays in the channel.
-dc-host-started = 🎲 The game begins. Host: { $host }.
-    { $seats }
-    { $mode ->
-        [overwrite] Only the player whose minute it is may write: the channel is closed to the others.
-        [timeout] Only the player whose minute it is may write: the others are timed out during a speech.
-       *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1).
-    }
-    The roles and the night's buttons come in direct messages.
 dc-host-mute-reason = Mafia table #{ $table }: not your minute
-dc-host-timeout-failed = ⚠ I could not time out the removed player at seat { $seats }: I need Moderate Members and a role above his.
 dc-host-channel-admin-only = The club channel is linked by a member with Manage Channels.
 dc-host-channel-usage = Link a club channel for the hosted games' starts and results: /channel channel:#club; unlink: /channel off:True.
 dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.

@@ -165,3 +165,9 @@ host-minutes = { $count } { $count ->
 host-protocol-caption = The protocol of game { $game }
 host-protocol-none = No game has been played here yet.
 host-protocol-failed = The protocol of this game could not be made.
+
+## A removed player's mute until the end (both modes where the platform has it)
+
+game-removal-reason = Game #{ $game }: seat { $seat } removed by the rules, until the end of the game.
+game-removal-lifted = Game #{ $game }: seat { $seat } is back or the game is over.
+host-removal-failed = ⚠ I could not time out the removed player at seat { $seats }: I need Moderate Members and a role above the player's.

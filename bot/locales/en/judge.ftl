@@ -54,3 +54,97 @@ judge-help = { $platform ->
         /takeover — in the group: a chat admin takes the game over (the previous judge is told).
         /lang ru|en — this chat's language (in a group: the announcements' language).
 }
+
+## The panel, its pickers, the timer and undo (moved from telegram.ftl: judge mode on every platform)
+
+judge-no-quit = Nothing to close here: the game is saved, go on whenever you like.
+judge-press-not-judge = Only this game's judge can do that. Nothing was changed.
+judge-press-outdated = That button is outdated: the game has moved on. The panel is refreshed.
+judge-takeover-already = You already judge this game.
+judge-takeover-busy = You have an unfinished game of your own: finish it or start a new one, then /takeover again.
+judge-taken-over-group = Game #{ $game } is now judged by { $judge }.
+judge-panel-taken = Game #{ $game } is judged by { $judge }.
+judge-btn-next = Next ▶
+judge-btn-morning = Next ▶ (morning)
+judge-btn-undo = Undo ↩
+judge-btn-foul = Foul ▸
+judge-btn-nominate = Nominate ▸
+judge-btn-miss = Miss
+judge-btn-skip = Skip ▶
+judge-btn-accept = Accept ✓
+judge-btn-again = Start over
+judge-btn-back = ← Back
+judge-btn-pause = ⏸ Pause
+judge-btn-resume = ▶ Resume
+judge-btn-start = Start the game ▶
+judge-btn-roles = Roles ▸
+judge-btn-new = New game
+judge-btn-foul-generic = Foul
+judge-btn-warning = Warning
+judge-btn-dq = Disqualification ▸
+judge-btn-dq-generic = DQ foul
+judge-btn-team-loss = Team loss ▸
+judge-btn-team-loss-generic = Team loss
+judge-btn-withdraw = Withdraw the last foul
+judge-btn-team-red = Red
+judge-btn-team-black = Black
+judge-btn-result = Result ▸
+judge-btn-red-wins = Red wins
+judge-btn-black-wins = Black wins
+judge-btn-draw = Draw
+judge-seat-gone = ·
+judge-seat-picked = ✓{ $n }
+judge-picked = ✓ { $label }
+judge-preset-seed = Club
+judge-preset-fiim2024 = FIIM 2024
+judge-preset-fsm2024 = FSM 2024
+judge-setup-hint =
+    Names — /name 3 Vasya. Roles — the "Roles" button (entered only here, in private). The rules — a button or /new fiim2024 …
+    Without the roles I cannot see the end of the game, answer the Don's and the Sheriff's checks or count the best move: the judge declares the result.
+judge-pick-nominee = Whom does player { $seat } nominate?
+judge-pick-foul-seat = Who gets the penalty?
+judge-pick-reason = Player { $seat } ({ $fouls }): which penalty?
+judge-pick-dq = Player { $seat }: a disqualifying foul (4.2)?
+judge-pick-team-loss = Player { $seat }: a team loss (4.3)?
+judge-pick-team = The roles are not entered: player { $seat }'s team?
+judge-legend-line = { $code } — { $reason }
+judge-pick-hands = How many hands against player { $seat }?
+judge-pick-raise = How many hands for raising everyone?
+judge-pick-kill = Who was killed tonight?
+judge-pick-don_check = Whom does the Don check?
+judge-pick-sheriff_check = Whom does the Sheriff check?
+judge-pick-best-move = Player { $seat }'s best move — up to three seats. Picked: { $picked ->
+    [none] nobody
+   *[other] { $picked }
+ }.
+judge-pick-result = The roles are not entered: the judge declares the result.
+judge-pick-role = Roles: the seat of the { $role }? So far: { $so_far }.
+judge-roles-confirm = Roles: { $so_far }; the rest are civilians. Correct?
+judge-roles-none-yet = nothing
+judge-role-seat = { $role } — { $seat }
+judge-timer-title = { $kind ->
+    [last_word] Player { $seat }'s last word
+    [tie_speech] Player { $seat }'s speech before the revote
+   *[speech] Player { $seat }'s speech
+ }
+judge-timer-running = ⏱ { $title } — { $seconds }.
+judge-timer-resumed = ⏱ { $title }: resumed, { $left } left.
+judge-timer-warned = ⏱ { $title }: { $left } left.
+judge-timer-paused = ⏸ { $title }: paused, { $left } left.
+judge-timer-over = ⏹ { $title }: time is up.
+judge-timer-stopped = ⏹ { $title }: over.
+judge-undone = { $count ->
+    [one] ↩ { $count } action undone.
+   *[other] ↩ { $count } actions undone.
+ }
+judge-undone-public = { $count ->
+    [one] ↩ Correction: the judge undid { $count } action.
+   *[other] ↩ Correction: the judge undid { $count } actions.
+ }
+judge-now-turn = Now: { $kind ->
+    [last_word] player { $seat }'s last word.
+    [tie_speech] player { $seat }'s speech before the revote.
+   *[speech] player { $seat }'s speech.
+ }
+judge-now-night = Now: night { $night } — { $step }.
+judge-now-phase = Now: { $phase }.

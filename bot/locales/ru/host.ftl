@@ -168,3 +168,9 @@ host-minutes = { $count } { $count ->
 host-protocol-caption = Протокол игры № { $game }
 host-protocol-none = Здесь ещё нет сыгранной игры.
 host-protocol-failed = Протокол этой игры составить не удалось.
+
+## A removed player's mute until the end (both modes where the platform has it)
+
+game-removal-reason = Игра №{ $game }: место { $seat } удалено по правилам, до конца игры.
+game-removal-lifted = Игра №{ $game }: место { $seat } возвращено или игра окончена.
+host-removal-failed = ⚠ Не удалось отправить в тайм-аут удалённого игрока (место { $seats }): нужно право «Модерировать участников» и роль выше его роли.

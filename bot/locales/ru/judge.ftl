@@ -54,3 +54,99 @@ judge-help = { $platform ->
         /takeover — в группе: администратор чата забирает игру себе (прежний судья получит уведомление).
         /lang ru|en — язык этого чата (в группе — язык объявлений).
 }
+
+## The panel, its pickers, the timer and undo (moved from telegram.ftl: judge mode on every platform)
+
+judge-no-quit = Здесь нечего закрывать: игра сохранена, продолжайте, когда удобно.
+judge-press-not-judge = Это может делать только судья этой игры. Ничего не изменено.
+judge-press-outdated = Кнопка устарела: игра уже изменилась. Панель обновлена.
+judge-takeover-already = Вы уже судья этой игры.
+judge-takeover-busy = У вас есть своя незаконченная игра: доиграйте её или начните новую, затем повторите /takeover.
+judge-taken-over-group = Игру №{ $game } теперь ведёт судья { $judge }.
+judge-panel-taken = Игру №{ $game } ведёт судья { $judge }.
+judge-btn-next = Далее ▶
+judge-btn-morning = Далее ▶ (утро)
+judge-btn-undo = Отмена хода ↩
+judge-btn-foul = Фол ▸
+judge-btn-nominate = Выставить ▸
+judge-btn-miss = Промах
+judge-btn-skip = Пропустить ▶
+judge-btn-accept = Принято ✓
+judge-btn-again = Заново
+judge-btn-back = ← Назад
+judge-btn-pause = ⏸ Пауза
+judge-btn-resume = ▶ Продолжить
+judge-btn-start = Начать игру ▶
+judge-btn-roles = Роли ▸
+judge-btn-new = Новая игра
+judge-btn-foul-generic = Фол
+judge-btn-warning = Предупреждение
+judge-btn-dq = Дисквалификация ▸
+judge-btn-dq-generic = Дискв. фол
+judge-btn-team-loss = ППК ▸
+judge-btn-team-loss-generic = ППК
+judge-btn-withdraw = Снять последний фол
+judge-btn-team-red = Красные
+judge-btn-team-black = Чёрные
+judge-btn-result = Итог ▸
+judge-btn-red-wins = Победа красных
+judge-btn-black-wins = Победа чёрных
+judge-btn-draw = Ничья
+judge-seat-gone = ·
+judge-seat-picked = ✓{ $n }
+judge-picked = ✓ { $label }
+judge-preset-seed = Клуб
+judge-preset-fiim2024 = ФИИМ 2024
+judge-preset-fsm2024 = ФСМ 2024
+judge-setup-hint =
+    Имена — /name 3 Вася. Роли — кнопкой «Роли» (вводятся только здесь, в личном чате). Набор правил — кнопкой или /new fiim2024 …
+    Без ролей я не смогу сам определить конец игры, ответить на проверки Дона и Шерифа и посчитать лучший ход: итог объявит судья.
+judge-pick-nominee = Кого выставляет игрок { $seat }?
+judge-pick-foul-seat = Кому наказание?
+judge-pick-reason = Игрок { $seat } ({ $fouls }): наказание?
+judge-pick-dq = Игрок { $seat }: дисквалифицирующий фол (4.2)?
+judge-pick-team-loss = Игрок { $seat }: поражение команды (4.3)?
+judge-pick-team = Роли не внесены: команда игрока { $seat }?
+judge-legend-line = { $code } — { $reason }
+judge-pick-hands = Сколько рук против игрока { $seat }?
+judge-pick-raise = Сколько рук за подъём?
+judge-pick-kill = Кого убили ночью?
+judge-pick-don_check = Кого проверяет Дон?
+judge-pick-sheriff_check = Кого проверяет Шериф?
+judge-pick-best-move = Лучший ход игрока { $seat } — до трёх номеров. Выбрано: { $picked ->
+    [none] никого
+   *[other] { $picked }
+ }.
+judge-pick-result = Роли не внесены: итог игры объявляет судья.
+judge-pick-role = Роли: место — { $role }? Пока: { $so_far }.
+judge-roles-confirm = Роли: { $so_far }; остальные — мирные. Верно?
+judge-roles-none-yet = ничего
+judge-role-seat = { $role } — { $seat }
+judge-timer-title = { $kind ->
+    [last_word] Последнее слово игрока { $seat }
+    [tie_speech] Слово игрока { $seat } перед переголосованием
+   *[speech] Речь игрока { $seat }
+ }
+judge-timer-running = ⏱ { $title } — { $seconds }.
+judge-timer-resumed = ⏱ { $title }: продолжается, осталось { $left }.
+judge-timer-warned = ⏱ { $title }: осталось { $left }.
+judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
+judge-timer-over = ⏹ { $title }: время вышло.
+judge-timer-stopped = ⏹ { $title }: окончено.
+judge-undone = { $count ->
+    [one] ↩ Отменено { $count } действие.
+    [few] ↩ Отменено { $count } действия.
+   *[many] ↩ Отменено { $count } действий.
+ }
+judge-undone-public = { $count ->
+    [one] ↩ Поправка: судья отменил { $count } действие.
+    [few] ↩ Поправка: судья отменил { $count } действия.
+   *[many] ↩ Поправка: судья отменил { $count } действий.
+ }
+judge-now-turn = Сейчас: { $kind ->
+    [last_word] последнее слово игрока { $seat }.
+    [tie_speech] слово игрока { $seat } перед переголосованием.
+   *[speech] речь игрока { $seat }.
+ }
+judge-now-night = Сейчас: ночь { $night } — { $step }.
+judge-now-phase = Сейчас: { $phase }.

@@ -59,9 +59,9 @@ class TelegramHost:
         self.port = TelegramHostPort(settings, referee)
         self.controller = HostController(
             lambda: referee.service, self.port, locks or ChatLocks(),
-            Defaults(vote_window=settings.telegram_host_vote_window,
-                     shooting=settings.telegram_host_shooting,
-                     silenced=settings.telegram_host_silenced, seed=settings.telegram_host_seed))
+            Defaults(vote_window=settings.host_vote_window,
+                     shooting=settings.host_shooting,
+                     silenced=settings.host_silenced, seed=settings.host_seed))
         self.app: Any = None
 
     def register(self, app: Any) -> None:

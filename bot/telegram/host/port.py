@@ -137,7 +137,7 @@ class TelegramHostPort(TelegramPortBase):
         """``restrictChatMember``: no permissions with a backstop ``until_date`` (the settings'
         hours: lifted by Telegram even if the bot never comes back), or all of them again."""
         permissions = ChatPermissions.no_permissions() if on else ChatPermissions.all_permissions()
-        until = int(time.time() + self.settings.telegram_host_mute_hours * 3600) if on else None
+        until = int(time.time() + self.settings.host_mute_hours * 3600) if on else None
         for wait in (*RESTRICT_BACKOFF, None):
             try:
                 await self._bot.restrict_chat_member(chat_id_of(table_chat), chat_id_of(user),
