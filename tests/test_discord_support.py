@@ -33,22 +33,18 @@ import rules
 from bot.discord.app import DiscordReferee, RefereeClient, build_client
 from bot.service import Service
 from bot.settings import Settings
-from fakediscord import (APP_ID, EPHEMERAL_CHANNEL, GUILD_ID, FakeDiscord, FakeDiscordServer,
-                         FakeMessage, Reply)
+from fakediscord import EPHEMERAL_CHANNEL, GUILD_ID, FakeDiscord, FakeDiscordServer, FakeMessage
 from storage import Store
 
 TABLE_ID = 900_000_000_000_000_200  # the game's text channel
 CLUB_ID = 900_000_000_000_000_201  # the club's results channel
 
-__all__ = ["APP_ID", "BOT_RIGHTS", "CLUB_ID", "EPHEMERAL_CHANNEL", "GUILD_ID", "MANAGE_CHANNELS",
-           "TABLE_ID", "DiscordTable", "FakeDiscord", "FakeMessage", "Reply", "settings_for",
-           "table", "wait_for"]
+__all__ = ["BOT_RIGHTS", "CLUB_ID", "EPHEMERAL_CHANNEL", "MANAGE_CHANNELS", "TABLE_ID", "DiscordTable",
+           "FakeDiscord", "FakeMessage", "settings_for", "table", "wait_for"]
 
 
-def settings_for(db: Path, *, lang: str = "ru", server: FakeDiscordServer | None = None) -> Settings:
-    """The bot's settings (against ``server`` when given)."""
-    if server is None:
-        return Settings(db=db, lang=lang, discord_token="fake-token")
+def settings_for(db: Path, server: FakeDiscordServer, *, lang: str = "ru") -> Settings:
+    """The bot's settings against ``server``."""
     return Settings(db=db, lang=lang, discord_token=server.fake.token, discord_base_url=server.base_url)
 
 
@@ -211,7 +207,7 @@ async def table(db: Path, monkeypatch: Any = None, *, lang: str = "ru", service:
     options.setdefault("protocol", False)
     try:
         async with FakeDiscordServer(fake) as server:
-            client = build_client(settings_for(db, lang=lang, server=server), service, **options)
+            client = build_client(settings_for(db, server, lang=lang), service, **options)
             async with running(server, client):
                 yield DiscordTable(fake, server, client, service, judge, players, admin)
     finally:
