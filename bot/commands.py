@@ -7,12 +7,14 @@ whether the rules allow it now is the engine's business (:func:`rules.apply`).
 
 Commands::
 
-    /new [seed|fiim2024|fsm2024] [option=value …]   (timers as timers.speech=45)
+    /new [seed|fiim2024|fsm2024] [option=value …]   (timers as timers.speech=45; a club's
+                                                     MafiaRatings code as mafiaratings=0002000010000)
     /name 3 Вася          /roles D2 M5 M7 S8 | unknown      /start
     /next (/n, /pass)     /nominate 3 7 | /nominate 7         /vote 7 4 | /vote 7 1,2,3
+    /withdraw [3]         (the speaker takes back his nomination, where the club allows it)
     /raise 6 | /raise 1,2,3,4,5,6                             /kill 4   /miss
     /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
-    /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]
+    /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
     /undo [n]   /status   /log   /help   /lang ru|en   /quit
 
@@ -30,6 +32,7 @@ from typing import Any, Callable, Union
 
 import rules
 from rules import RulesConfig, Severity
+from rules.records.mafiaratings import RecordError, code_options
 
 from .i18n import LANGS
 
@@ -129,7 +132,7 @@ def _int(text: str) -> int | None:
 
 
 def _seat(command: str, text: str) -> int:
-    """A seat number 1–10 (RULES.md R1.1: ten seats)."""
+    """A seat number 1–10 (F24 §1.1: ten seats)."""
     value = _int(text.strip().lstrip("#№"))
     if value is None or value not in rules.SEATS:
         raise CommandError("bad_seat", command=command, argument=text)
@@ -235,7 +238,7 @@ _UNKNOWN_WORDS = ("unknown", "none", "?", "неизвестны", "нет")
 
 @_command("roles")
 def _roles(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
-    """R1.1: the seats of the Don, the mafia and the Sheriff; the rest are civilians. The count
+    """F24 §1.1: the seats of the Don, the mafia and the Sheriff; the rest are civilians. The count
     of each role is checked by the engine (``bad_roles``)."""
     _need(cmd, args, 1, "roles")
     if len(args) == 1 and args[0].lower() in _UNKNOWN_WORDS:
@@ -287,6 +290,19 @@ def _nominate(cmd: str, args: list[str], rest: str, state: rules.GameState | Non
     if speaker is None:
         raise CommandError("no_speaker", command=cmd)
     return Act(rules.Nominate(by=speaker, target=target))
+
+
+@_command("withdraw", "unnominate")
+def _withdraw(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/withdraw``: the speaker takes back his nomination; ``/withdraw 3``: seat 3 does
+    (MafiaRatings 7.5.1–7.5.2, where the ``nomination_withdrawal`` option allows it)."""
+    _at_most(cmd, args, 1)
+    if args:
+        return Act(rules.WithdrawNomination(by=_seat(cmd, args[0])))
+    speaker = state.speaker if state is not None else None
+    if speaker is None:
+        raise CommandError("no_speaker", command=cmd)
+    return Act(rules.WithdrawNomination(by=speaker))
 
 
 @_command("vote")
@@ -393,6 +409,7 @@ _command("foul", "f")(_penalty(Severity.FOUL, "foul"))
 _command("warn", "warning")(_penalty(Severity.WARNING, "warning"))
 _command("dq")(_penalty(Severity.DISQUALIFYING, "dq"))
 _command("ppk")(_penalty(Severity.TEAM_LOSS, "ppk", team=True))
+_command("tech")(_penalty(Severity.TECHNICAL, "tech"))  # MafiaRatings 9.6.2 (technical_fouls)
 
 _RESULT_WORDS: dict[str, str] = {**_TEAM_WORDS, "draw": "draw", "ничья": "draw"}
 
@@ -449,18 +466,24 @@ _TIMER_FIELDS = {f.name for f in dataclasses.fields(rules.Timers)}
 _ENUMS: dict[str, type[enum.Enum]] = {
     "FirstDayVote": rules.FirstDayVote, "ThirdFoul": rules.ThirdFoul,
     "DrawDeclared": rules.DrawDeclared, "RevoteOrder": rules.RevoteOrder,
+    "Rotation": rules.Rotation, "NominationWithdrawal": rules.NominationWithdrawal,
 }
+#: ``mafiaratings=CODE``: a club's MafiaRatings rules code (include/rules.php, 13 digits) sets
+#: the options its digits name, in the order typed (an option typed after it overrides it).
+MAFIARATINGS_OPTION = "mafiaratings"
 MAX_TIMER = 600  # seconds
 
 
 def option_names() -> tuple[str, ...]:
-    """Every ``/new`` option name (timers as ``timers.<name>``)."""
-    return (*_OPTION_FIELDS, *(f"timers.{t}" for t in sorted(_TIMER_FIELDS)))
+    """Every ``/new`` option name (timers as ``timers.<name>``; ``mafiaratings`` for a club's
+    MafiaRatings rules code)."""
+    return (*_OPTION_FIELDS, *(f"timers.{t}" for t in sorted(_TIMER_FIELDS)), MAFIARATINGS_OPTION)
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
     """``["raise_vote=no", "timers.speech=45"]`` → ``{"raise_vote": False, "timers": {"speech": 45}}``
-    (bools true/false/yes/no, ints, enum values by name; RULES.md §13 lists the options)."""
+    (bools true/false/yes/no, ints, enum values by name; docs/rules.md §10 lists the options);
+    ``mafiaratings=0002000010000`` → the options of that MafiaRatings rules code."""
     options: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -468,6 +491,12 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         raw = raw.strip()
         if not sep or not key:
             raise CommandError("bad_argument", command="new", argument=item)
+        if key == MAFIARATINGS_OPTION:
+            try:
+                options.update(code_options(raw))
+            except RecordError:
+                raise CommandError("bad_option_value", option=key, value=raw) from None
+            continue
         if key.startswith("timers."):
             name = key.removeprefix("timers.")
             if name not in _TIMER_FIELDS:

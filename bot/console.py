@@ -38,7 +38,7 @@ from . import commands as cmds
 from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .render import (
-    action_text, error_text, notice_text, result_text, status_text, undone_notices,
+    action_text, config_label, error_text, notice_text, result_text, status_text, undone_notices,
 )
 from .service import Outcome, Service, ServiceError
 
@@ -180,7 +180,7 @@ class Session:
         outcome = await self.service.new_game(self.chat, self.user, command.config(), replace=True)
         self._pending_new = False
         lines.append(self.cat.text("console-new-game", game=outcome.game_id,
-                                   preset=self.cat.text(f"preset-{command.preset}")))
+                                   preset=config_label(outcome.state.config, self.cat)))
         if self.judge_view and show_next:
             lines.append(action_text(outcome.state, self.cat))
         return lines

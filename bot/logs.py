@@ -10,7 +10,7 @@
 Both go through :class:`RedactingFormatter`: every secret (a bot token, and the part of a Telegram
 token after its ``:``, which alone is enough to use the bot) is replaced by ``<token>`` in the whole
 formatted text: the message, its arguments, the traceback. httpx's INFO lines carry the request URL,
-token included, so httpx is kept at WARNING as well (ENGINEERING.md §2).
+token included, so httpx is kept at WARNING as well.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ _SEAT_PARAMS = frozenset({"seat", "speaker", "expected", "target", "by", "nomine
                           "last"})
 _SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent", "removed"})
 
-# The kinds of rules.Action (rules.queries.next_action).
+# The kinds of the steps the rules expect (rules.Expected: each step's ``kind``).
 ACTION_KINDS = (
     "start", "next", "speech", "last_word", "tie_speech", "vote", "raise_vote", "shooting",
     "don_check", "sheriff_check", "best_move", "none",
@@ -41,11 +41,12 @@ ACTION_KINDS = (
 # Why a vote is not held (rules.vote_plan) or nobody leaves by it (Kind.NOBODY_LEAVES).
 NO_VOTE_REASONS = (
     "5.1", "5.2", "no_nominees", "first_day_no_vote", "4.4.10", "5.6", "5.9", "3_of_9", "2_of_4",
-    "no_raise_vote", "raise_failed", "first_day_raise_only",
+    "no_raise_vote", "raise_failed", "first_day_raise_only", "first_day_no_break",
+    "first_day_self_break",
 )
 
 # How a game ends (rules.Result.why).
-END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared")
+END_REASONS = ("all_black_out", "parity", "draw", "team_loss", "declared", "table_raised")
 
 # The role order for the reveal: black first, then the Sheriff (civilians are "the rest").
 _REVEAL_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF)
@@ -89,6 +90,41 @@ def reason_text(code: str, cat: Catalog) -> str:
     if cat.has(key):
         return cat.text(key)
     return cat.text("reason-unknown", code=code)
+
+
+def options_text(options: Mapping[str, Any], cat: Catalog) -> str:
+    """Rule options in words, ``;``-joined, in the config's order (:func:`rules.changed_options`:
+    ``{"rotation": "last", "timers": {"speech": 45}}`` → «день закрывает следующий за
+    закрывавшим вчера; речь — 45 секунд»); an option without words is shown as ``name=value``."""
+    parts: list[str] = []
+    for name, value in options.items():
+        if name == "timers" and isinstance(value, Mapping):
+            for timer, seconds in value.items():
+                label = cat.text(f"timer-{timer}") if cat.has(f"timer-{timer}") else timer
+                parts.append(cat.text("option-timer", timer=label, seconds=duration(int(seconds), cat)))
+            continue
+        if isinstance(value, bool):
+            key = f"option-{name}-{_yes_no(value)}"
+        elif isinstance(value, str):
+            key = f"option-{name}-{value}"
+        else:
+            key = f"option-{name}"
+        parts.append(cat.text(key, value=value) if cat.has(key) else f"{name}={value}")
+    return "; ".join(parts)
+
+
+def rules_label(preset: str, options: Mapping[str, Any] | None, cat: Catalog) -> str:
+    """The rules a game is played by, for its header, ``/status`` and the protocol: the preset
+    in words, then the club's options that differ from it (short; none, none shown)."""
+    name = cat.text(f"preset-{preset}") if cat.has(f"preset-{preset}") else preset
+    if not options:
+        return name
+    return cat.text("rules-with-options", preset=name, options=options_text(options, cat))
+
+
+def config_label(config: rules.RulesConfig, cat: Catalog) -> str:
+    """:func:`rules_label` of a game's config."""
+    return rules_label(config.preset, rules.changed_options(config), cat)
 
 
 def phase_text(phase: str, cat: Catalog) -> str:
@@ -219,10 +255,12 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("last_word", NONE)  # he leaves now (absent from older notices)
         if params.get("reason") is None:
             args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
+    elif kind is Kind.GAME_STARTED:  # the rules in force: the preset and the club's options
+        args["preset"] = rules_label(str(params.get("preset")), params.get("options"), cat)
     elif kind is Kind.NIGHT_RESULT:
         args.setdefault("removed", NONE)  # seed 4.5: removed tonight (absent from older notices)
         args.setdefault("removed_n", 0)
-        args.setdefault("killed_removed", NONE)  # RULES.md §12.9: the victim removed too
+        args.setdefault("killed_removed", NONE)  # SC-killed-and-removed: the victim removed too
     elif kind in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
         args.setdefault("cause", NONE)  # the removal's cause and item (absent from older notices)
         args.setdefault("reason", NONE)
@@ -244,7 +282,7 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
             cat.text("shot", shooter=seat_label(a, cat),
                      target=NONE if b is None else seat_label(b, cat)) for a, b in shots)
         args["has_shots"] = _yes_no(bool(shots))
-        # R5.4 (F24 §4.5.5): a black left out of /shots did not shoot — say who (judge only)
+        # F24 §4.5.5: a black left out of /shots did not shoot — say who (judge only)
         args.setdefault("silent", NONE)
         args.setdefault("silent_n", 0)
     elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
@@ -339,8 +377,10 @@ def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str
     """The panel: day and phase, who speaks and for how long, the seats with their fouls and
     departures, cancelled votes (seed 5.1–5.2); for the judge also the roles, today's nominees
     and the ballot (seed 5.4: never to the players), a result fixed until the last word
-    (F24 §7.9) and what to do next (:func:`rules.next_action`)."""
+    (F24 §7.9) and what to do next (:func:`rules.expected`)."""
     lines = [_header(state, cat)]
+    if state.phase is not Phase.SETUP and rules.changed_options(state.config):
+        lines.append(cat.text("status-rules", rules=config_label(state.config, cat)))  # public
     turn = rules.current_turn(state)
     if turn is not None:
         lines.append(_turn_text(state, turn, cat))
@@ -357,7 +397,7 @@ def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str
 def _header(state: rules.GameState, cat: Catalog) -> str:
     phase = state.phase
     if phase is Phase.SETUP:
-        return cat.text("status-setup", preset=cat.text(f"preset-{state.config.preset}"))
+        return cat.text("status-setup", preset=config_label(state.config, cat))
     if phase is Phase.NIGHT_ZERO:
         return cat.text("status-night-zero")
     if phase is Phase.GAME_OVER:
@@ -461,19 +501,18 @@ def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool,
 
 
 def action_text(state: rules.GameState, cat: Catalog) -> str:
-    """What the judge does next, with the command for it (:func:`rules.next_action`)."""
-    action = rules.next_action(state)
-    params = dict(action.params)
-    if action.kind == "speech" and params.get("seconds") == 0:
-        return cat.text("action-silenced", seat=seat_label(params["seat"], cat),
+    """What the judge does next, with the command for it (:func:`rules.expected`)."""
+    step = rules.expected(state)
+    if isinstance(step, rules.Speech) and step.silenced:
+        return cat.text("action-silenced", seat=seat_label(step.seat, cat),
                         rules=state.config.preset)  # seed 4.4
-    args = _args(params, cat)
-    if action.kind == "vote":
-        args["left"] = cat.text("votes", count=int(params.get("hands_left", 0)))
-        args["n"] = str(params["nominee"])
-    elif action.kind == "raise_vote":
-        args["need"] = int(params.get("at_table", 0)) // 2 + 1
-    return cat.text(f"action-{action.kind}", **args)
+    args = _args(rules.next_action(state).params, cat)
+    if isinstance(step, rules.Voting):
+        args["left"] = cat.text("votes", count=step.hands_left)
+        args["n"] = str(step.nominee)
+    elif isinstance(step, rules.RaiseVoting):
+        args["need"] = step.needed
+    return cat.text(f"action-{step.kind}", **args)
 
 
 # --- the end --------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """``mafia-referee replay FILE [--json] [--lang ru|en]``: replay a real game record through the
 rules engine.
 
-Reads a Polemica v4 or MafiaRatings JSON record, replays it under the rules it was played by
+Reads a Polemica v4 game (plain, or in the envelope Polemica's API returns), a MafiaRatings
+game, or what ``mafia-referee`` itself exports (our JSON protocol, and the MafiaRatings layout),
+replays it under the rules it was played by
 (:func:`rules.records.replay`) and prints the engine's announcements, then the comparison with
 the record. Exit status: 0 the replay agrees with the record, 1 it disagrees, 2 the file is
 unreadable (missing; over :data:`MAX_BYTES`, and then read no further, even from a device or a
@@ -74,9 +76,11 @@ def _check_shape(record: Any, cat: Catalog) -> None:
     """Refuse what the importers would misread rather than reject: a known list section that is
     ``null``, and any list longer than :data:`MAX_ENTRIES` (walked without recursion)."""
     if isinstance(record, dict):
-        for key in LIST_SECTIONS:
-            if key in record and record[key] is None:
-                raise Unreadable(cat.text("replay-null-list"), key)
+        inner = record.get("data")  # a Polemica game in the API's envelope
+        for where, part in (("", record), ("data.", inner if isinstance(inner, dict) else {})):
+            for key in LIST_SECTIONS:
+                if key in part and part[key] is None:
+                    raise Unreadable(cat.text("replay-null-list"), where + key)
     stack: list[tuple[Any, str]] = [(record, "")]
     while stack:
         value, where = stack.pop()

@@ -62,9 +62,9 @@ class Staged:
 
 #: What an adapter passes to :meth:`Service.act` / :meth:`Service.undo`: called with the outcome
 #: (new state, notices, revision) after ``rules.apply`` and BEFORE the commit, it returns the
-#: messages to queue in the outbox in the same transaction as the events (ENGINEERING.md §1), as
-#: a list or as :class:`Staged` (with the timer). It must not act through the service (the
-#: chat's lock is held; reading is fine); it may be a coroutine function.
+#: messages to queue in the outbox in the same transaction as the events (ARCHITECTURE.md, "The
+#: promises"), as a list or as :class:`Staged` (with the timer). It must not act through the
+#: service (the chat's lock is held; reading is fine); it may be a coroutine function.
 Rendered = Union[Sequence[OutboxItem], Staged]
 Render = Callable[[Outcome], Union[Rendered, Awaitable[Rendered]]]
 

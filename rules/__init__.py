@@ -12,20 +12,28 @@ adapters run.
 """
 
 from .config import (
-    DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, Reason, RevoteOrder, RulesConfig,
-    Severity, ThirdFoul, Timers, config_from_dict, config_to_dict,
+    DEFAULT_PRESET, PRESETS, REASONS, DrawDeclared, FirstDayVote, NominationWithdrawal, Reason,
+    RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, changed_options,
+    config_from_dict, config_to_dict,
 )
 from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
 from .errors import Code, RuleError
 from .events import (
     BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
-    SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, effective,
-    from_dict, to_dict,
+    SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
+    effective, from_dict, to_dict,
 )
 from .notices import Kind, Notice
-from .queries import Action, Turn, can_nominate, current_turn, next_action
+from .queries import (
+    BEST_MOVE_MAX, LEFT_TABLE, NIGHT_TALK, OUT_OF_TURN, Action, BestMoveStep, ChecksStep,
+    DonCheckStep, Expected, LastWord, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,
+    Shooting, Speech, TieSpeech, Turn, VotePlan, Voting, can_nominate, can_penalize, can_vote,
+    checker, current_turn, deal, expected, next_action, nominable, out_of_turn_reason,
+    result_required, shooters,
+)
 from .state import (
-    SEATS, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team, new_game,
+    SEATS, Cause, Departure, EndReason, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,
+    new_game,
 )
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -2,25 +2,26 @@
 
 Three presets ship (``PRESETS``):
 
-* ``seed`` — the user's own rule text (``seed-rules.ru.txt``, an older FIIM edition); where it is
+* ``seed`` — the club's own rule text (an older FIIM edition: docs/rules.md §1); where it is
   silent, FIIM 2024. This is the default.
 * ``fiim2024`` — FIIM «Официальные правила», edition of 2024-02-01.
 * ``fsm2024`` — FSM (ФСМ), edition of 2024-03-30. Where the FSM judging committee's rulings (СК
-  ФСМ; RULES.md R6.11–R6.12) differ from the seed's literal text, this preset follows the rulings:
-  a removal skips one vote only, whatever the number of removals; a removal on a day whose vote
-  would not be held anyway (nobody or, on day 1, one nominee) skips that day's vote, not the next
-  one (seed 5.1 read literally: «ближайшее … голосование»); a player shot and disqualified in the
-  same night counts as killed (seed 5.1's night-kill exception: the next vote is held); and the
-  result counts as determined at the moments the committee lists (seed 5.2). The seed and FIIM
-  2024 presets apply the same rulings where their own texts are silent.
+  ФСМ; docs/rules.md §7.1) differ from the seed's literal text, this preset follows the rulings: a
+  removal skips one vote only, whatever the number of removals (SC-one-vote); a removal on a day
+  whose vote would not be held anyway (nobody or, on day 1, one nominee) skips that day's vote, not
+  the next one (SC-no-vote-day; seed 5.1 read literally: «ближайшее … голосование»); a player shot
+  and disqualified in the same night counts as killed (SC-killed-and-removed; seed 5.1's night-kill
+  exception: the next vote is held); and the result counts as determined at the moments the
+  committee lists (SC-determined; seed 5.2). The seed and FIIM 2024 presets apply the same rulings
+  where their own texts are silent.
 
 The 2024 presets also escalate some disqualifying fouls in one's final minute to a team loss
 (F24/S24 §6.8.5) and cite their own rule numbers (§6.5, §7.1, §7.2 …) where the seed preset cites
 the seed's (4.5, 5.1, 5.2 …).
 
-Every club variant listed in RULES.md §13 is a field here; ``RulesConfig.with_options`` builds a
-variant from a preset. Penalty reasons (the codes a judge picks when giving a foul) are in
-``REASONS``; a preset maps each code to a :class:`Severity`.
+Every club variant is a field here (docs/rules.md §10 lists them with the rules they change);
+``RulesConfig.with_options`` builds a variant from a preset. Penalty reasons (the codes a judge
+picks when giving a foul) are in ``REASONS``; a preset maps each code to a :class:`Severity`.
 """
 
 from __future__ import annotations
@@ -38,13 +39,26 @@ class FirstDayVote(str, enum.Enum):
     * ``NORMAL`` — as any other day, a single nominee leaves too.
     * ``NO_VOTE`` — no vote on day 1 at all (Polemica ``zeroVoting: none``).
     * ``RAISE_ONLY`` — day 1 is voted, but a single leader stays (he gets a 30 s speech) and only a
-      passed raise vote removes anyone (Polemica ``zeroVoting: liftOnly``; MafiaRatings 7.16.2).
+      passed raise vote removes anyone (Polemica ``zeroVoting: liftOnly`` and ``respeech``;
+      MafiaRatings 7.16.2 «to-talk»: «Игрок победивший в голосовании в первый игровой «день» не
+      покидает игру, а просто получает дополнительные 30 секунд»). A single nominee is not voted
+      (F24 §4.4.10, as Polemica plays it); MafiaRatings' ``js/src/game.js`` holds that vote under
+      «to-talk» and gives its sole candidate the 30 s — nobody leaves either way.
+    * ``NO_BREAK`` — MafiaRatings 7.16 «no-break»: a single nominee is not voted; a single leader
+      does not leave and gets no speech, night falls; tied players speak 30 s each and may be
+      raised («Поднять двоих можно»).
+    * ``SELF_BREAK`` — MafiaRatings 7.16 «self-break»: a single nominee is not voted; a single
+      leader leaves only if his own hand in the deciding round was against himself, otherwise he
+      gets 30 s more to speak and stays (``js/src/game.js`` reads the leader's own last vote of
+      the day). The engine must know who voted: on day 1 the hands are given by voter.
     """
 
     SINGLE_NOT_VOTED = "single_not_voted"
     NORMAL = "normal"
     NO_VOTE = "no_vote"
     RAISE_ONLY = "raise_only"
+    NO_BREAK = "no_break"
+    SELF_BREAK = "self_break"
 
 
 class ThirdFoul(str, enum.Enum):
@@ -56,15 +70,47 @@ class ThirdFoul(str, enum.Enum):
 
 
 class DrawDeclared(str, enum.Enum):
-    """When a draw is declared (seed 5.8 vs FIIM 2024 §7.7; RULES.md §12.1)."""
+    """When a draw is declared (seed 5.8 vs FIIM 2024 §7.7; docs/rules.md §8.3)."""
 
     AFTER_THIRD_DAY = "after_third_day"  # seed 5.8: 3 nights and 3 days from a shooting night
     AFTER_THIRD_NIGHT = "after_third_night"  # F24/S24 §7.7: 3 shooting nights in a row
 
 
 class RevoteOrder(str, enum.Enum):
-    SAME = "same"  # F24 §4.4.12.1
-    REVERSE = "reverse"  # a MafiaRatings club option
+    """The order of a revote after a tie (MafiaRatings 7.18)."""
+
+    SAME = "same"  # F24 §4.4.12.1; MafiaRatings 7.18.1
+    REVERSE = "reverse"  # MafiaRatings 7.18.2: reversed against the round before
+
+
+class Rotation(str, enum.Enum):
+    """Who opens each day after the first (MafiaRatings 6.3).
+
+    * ``FIRST`` — F24 §4.3.2, MafiaRatings 6.3.1: the seat after the one who opened yesterday
+      (the next one still at the table).
+    * ``LAST`` — MafiaRatings 6.3.2: today's last speaker is the seat after yesterday's last
+      speaker (the next one still at the table), and today opens with the seat after him. With
+      yesterday 1…10 and #1 killed in the night: today closes #2 and opens #3.
+    """
+
+    FIRST = "first"
+    LAST = "last"
+
+
+class NominationWithdrawal(str, enum.Enum):
+    """May a speaker take back his nomination (MafiaRatings 7.5; F24 has no such clause:
+    docs/rules.md §3.7)?
+
+    * ``NONE`` — MafiaRatings 7.5.3: «Отозвать кандидатуру невозможно».
+    * ``EXPLICIT`` — MafiaRatings 7.5.1: during his own minute, «Я отзываю игрока № …»; he must
+      withdraw before he may nominate another.
+    * ``AUTO`` — MafiaRatings 7.5.2: he may withdraw the same way, but need not: a new
+      nomination in his minute replaces the old one.
+    """
+
+    NONE = "none"
+    EXPLICIT = "explicit"
+    AUTO = "auto"
 
 
 class Severity(str, enum.Enum):
@@ -74,11 +120,12 @@ class Severity(str, enum.Enum):
     FOUL = "foul"
     DISQUALIFYING = "disqualifying"
     TEAM_LOSS = "team_loss"
+    TECHNICAL = "technical"  # MafiaRatings 9.6.2, counted apart from fouls (``technical_fouls``)
 
 
 @dataclass(frozen=True)
 class Timers:
-    """Timer lengths in seconds (RULES.md §2.3)."""
+    """Timer lengths in seconds (docs/rules.md §2.4)."""
 
     speech: int = 60  # F24 §4.3.1
     tie_speech: int = 30  # F24 §4.4.12
@@ -126,6 +173,9 @@ _FIIM_EXTRA: tuple[Reason, ...] = (
 # FSM 2024: voting against several nominees (seed 4.1.8) is a disqualifying foul (S24 §6.7.9).
 _FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING)}
 
+# MafiaRatings 9.6.2: the technical foul, a reason of every preset when ``technical_fouls`` is on.
+TECH_FOUL = Reason("tech", Severity.TECHNICAL)
+
 
 def _catalog(*parts: tuple[Reason, ...], overrides: Mapping[str, Reason] | None = None) -> dict[str, Reason]:
     out: dict[str, Reason] = {}
@@ -157,24 +207,42 @@ del _preset, _codes
 class RulesConfig:
     """The rules a game is played by. Frozen; chosen when the game is created.
 
-    Defaults are the seed preset (RULES.md §13).
+    Defaults are the seed preset (docs/rules.md §9, §10).
     """
 
     preset: str = "seed"
     first_day_vote: FirstDayVote = FirstDayVote.SINGLE_NOT_VOTED  # F24 §4.4.10
     unvoted_hands_to_last: bool = True  # F24 §4.4.8
-    self_nomination: bool = True  # RULES.md §12.12
+    self_nomination: bool = True  # docs/rules.md §3.4
     revote_order: RevoteOrder = RevoteOrder.SAME  # F24 §4.4.12.1
     raise_vote: bool = True  # F24 §4.4.12.3 (the German Mafia-Liga has none)
     raise_2_of_4: bool = True  # F24/S24 allow it; MafiaRatings 7.22.2 forbids
     raise_3_of_9: bool = False  # F24 §7.11 forbids; S24 allows
     third_foul: ThirdFoul = ThirdFoul.SILENCE  # seed 4.4
-    third_foul_cuts_current_speech: bool = False  # SCENARIOS S02 variant
+    third_foul_cuts_current_speech: bool = False  # a house rule: docs/rules.md §6.3
     best_move: bool = True  # F24 §4.5.9
     best_move_blocked_by_day1_departures: int = 2  # F24 §7.10: 2+ left by the day-1 vote
     draw_quiet_nights: int = 3  # seed 5.8 / F24 §7.7
     draw_declared: DrawDeclared = DrawDeclared.AFTER_THIRD_DAY  # seed 5.8
     last_word_on_decisive_event: bool = True  # F24 §7.9
+    # MafiaRatings club options (include/rules.php; js/src/game.js decides where the text is
+    # unclear). Each default is the seed's, which is also FIIM 2024's.
+    rotation: Rotation = Rotation.FIRST  # MafiaRatings 6.3
+    nomination_withdrawal: NominationWithdrawal = NominationWithdrawal.NONE  # MafiaRatings 7.5
+    # MafiaRatings 7.21.2: when every player at the table is tied twice, the raise vote is held
+    # after all and, if it passes, everyone leaves and the game is a draw («Если игроки голосуют
+    # за убийство всех, объявляется ничья»). Off: seed 5.6, 5.9 (no raise vote, night falls).
+    raise_whole_table: bool = False
+    # MafiaRatings 7.23 «after1» (7.23.3): with ``raise_3_of_9`` on, three tied of nine are raised
+    # only from this day on. Its rule text forbids the raise on the site's «first day» (its «day
+    # zero» is our day 1, so that is our day 2) and allows it on any other; js/src/game.js
+    # ``_gameCanKillAll`` holds it only when its round is above 1, i.e. from our day 3 (round r
+    # holds day r+1). The two agree: nine never vote on day 1 (a removal before its vote cancels it).
+    raise_3_of_9_from_day: int = 1
+    # MafiaRatings 9.6.2: «судья может дать технический фол. Технические фолы считаются отдельно
+    # от основных. За два технических фола игрок получает удаление» — the second removes the player
+    # as a disqualifying foul does (seed 4.5, 5.1–5.2). Off: MafiaRatings 9.6.1, no technical fouls.
+    technical_fouls: bool = False
     timers: Timers = field(default_factory=Timers)
 
     def __post_init__(self) -> None:
@@ -183,6 +251,8 @@ class RulesConfig:
             raise ValueError("draw_quiet_nights must be at least 1")
         if self.best_move_blocked_by_day1_departures < 1:
             raise ValueError("best_move_blocked_by_day1_departures must be at least 1")
+        if self.raise_3_of_9_from_day < 1:
+            raise ValueError("raise_3_of_9_from_day must be at least 1")
         for name, seconds in dataclasses.asdict(self.timers).items():
             if seconds < (1 if name in ("speech", "last_word", "tie_speech") else 0):
                 raise ValueError(f"timers.{name} is too short: {seconds}")
@@ -192,7 +262,10 @@ class RulesConfig:
 
     @property
     def reasons(self) -> dict[str, Reason]:
-        """The penalty reasons of this preset, by code."""
+        """The penalty reasons of this preset, by code; with ``technical_fouls`` also ``tech``
+        (MafiaRatings 9.6.2)."""
+        if self.technical_fouls:
+            return {**REASONS[self.preset], TECH_FOUL.code: TECH_FOUL}
         return REASONS[self.preset]
 
     def with_options(self, **options: Any) -> "RulesConfig":
@@ -224,6 +297,23 @@ def config_to_dict(config: RulesConfig) -> dict[str, Any]:
     return out
 
 
+def changed_options(config: RulesConfig) -> dict[str, Any]:
+    """The options of ``config`` that differ from its preset's, as :func:`config_to_dict` gives
+    them; ``timers`` (if any changed) holds only the changed timers. ``raise_3_of_9_from_day``
+    is left out while three of nine are not raised at all (it then means nothing)."""
+    ours, base = config_to_dict(config), config_to_dict(PRESETS[config.preset])
+    out: dict[str, Any] = {}
+    for name, value in ours.items():
+        if name == "timers":
+            timers = {k: v for k, v in value.items() if base["timers"][k] != v}
+            if timers:
+                out["timers"] = timers
+        elif value != base[name] and not (name == "raise_3_of_9_from_day"
+                                           and not config.raise_3_of_9):
+            out[name] = value
+    return out
+
+
 def config_from_dict(data: Mapping[str, Any]) -> RulesConfig:
     """Inverse of :func:`config_to_dict`. Raises ``ValueError`` on an unknown option or value."""
     known = {f.name: f for f in dataclasses.fields(RulesConfig)}
@@ -243,7 +333,8 @@ def config_from_dict(data: Mapping[str, Any]) -> RulesConfig:
                 if bad:
                     raise ValueError(f"unknown timer(s): {', '.join(sorted(bad))}")
                 value = dataclasses.replace(PRESETS[preset].timers, **{k: int(v) for k, v in value.items()})
-        elif kind in ("FirstDayVote", "ThirdFoul", "DrawDeclared", "RevoteOrder"):
+        elif kind in ("FirstDayVote", "ThirdFoul", "DrawDeclared", "RevoteOrder", "Rotation",
+                      "NominationWithdrawal"):
             value = globals()[kind](value)
         elif kind == "bool" and not isinstance(value, bool):
             raise ValueError(f"option {name} takes true or false")

@@ -1,18 +1,23 @@
 """The rules engine: ``apply(state, event) -> (new_state, notices)`` or :class:`RuleError`.
 
 Pure and synchronous. ``apply`` works on a copy, so a refused event leaves the caller's state as it
-was. Every rule is cited by its number: seed x.y (``seed-rules.ru.txt``), F24 / S24 § (FIIM / FSM
-2024), SC (FSM committee rulings), as collected in ``RULES.md``.
+was. Every rule is cited by its number: seed x.y (the club's own text), F24 / S24 § (FIIM / FSM
+2024), the FSM committee's rulings under our ids (SC-one-vote …), MafiaRatings options (a club's
+variant); docs/rules.md says what each does here and gives our own entries where no text is
+numbered.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from enum import Enum
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from . import events as ev
-from .config import DrawDeclared, FirstDayVote, RevoteOrder, RulesConfig, Severity, ThirdFoul
+from .config import (
+    DrawDeclared, FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, RulesConfig, Severity,
+    ThirdFoul, changed_options,
+)
 from .errors import Code, RuleError
 from .notices import Kind, Notice
 from .state import (
@@ -20,7 +25,8 @@ from .state import (
     new_game,
 )
 
-ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # R1.1
+ROLE_COUNTS = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}  # F24 §1.1
+BEST_MOVE_MAX = 3  # F24 §4.5.9: the best move names up to three seats
 
 MAX_NAME = 64  # characters of a player's name
 # Input hygiene, not a rule: the bidirectional-text controls of Unicode TR9 (LRM, RLM, ALM and
@@ -93,7 +99,7 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
         raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
     if state.phase is Phase.GAME_OVER and not isinstance(event, (ev.SetName, ev.Penalty)):
         raise RuleError(Code.GAME_OVER)
-    if _result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
+    if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
     move = _Move(state.clone())
     handler(move, event)
@@ -188,7 +194,7 @@ class _Move:
         self.say(Kind.NAME_SET, seat=seat, name=name)
 
     def set_roles(self, e: ev.SetRoles) -> None:
-        """R1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
+        """F24 §1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
         self.expect_phase(e, Phase.SETUP, Phase.NIGHT_ZERO)
         if not isinstance(e.roles, (tuple, list)) or len(e.roles) != len(SEATS):
             raise RuleError(Code.BAD_ROLES, black=None, don=None, sheriff=None)
@@ -215,11 +221,12 @@ class _Move:
             self.check_end(decisive=False)  # seats removed in night 0 before the deal was entered
 
     def start_game(self, e: ev.StartGame) -> None:
-        """F24 §1.3: the game starts with a night; night 0 is the договорка (F24 §4.2.1)."""
+        """F24 §1.3, §4.1.2: the game starts with a night; night 0 is the договорка (F24 §4.2.1)."""
         self.expect_phase(e, Phase.SETUP)
         self.s.phase = Phase.NIGHT_ZERO
         self.s.seconds = self.cfg.timers.mafia_meeting
-        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known)
+        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known,
+                 options=changed_options(self.cfg))
         self.say(Kind.NIGHT_ZERO, seconds=self.s.seconds)
 
     # --- moving on --------------------------------------------------------------------------
@@ -243,8 +250,10 @@ class _Move:
     # --- the day ----------------------------------------------------------------------------
     def start_day(self, day: int) -> None:
         """F24 §4.3.2: day 1 opens with seat 1; each later day with the next seat at the table
-        after the previous day's opener (RULES.md §12.22). The night victim's last word comes
-        first (F24 §4.5.9) but he does not open."""
+        after the previous day's opener (docs/rules.md §3.1). The night victim's last word comes
+        first (F24 §4.5.9) but he does not open. Option ``rotation=last`` (MafiaRatings 6.3.2):
+        today's last speaker is the next seat at the table after yesterday's last speaker, and the
+        seat after him opens."""
         s = self.s
         s.day = day
         s.nominations = []
@@ -254,6 +263,10 @@ class _Move:
         s.day_departures = 0
         at_table = s.at_table
         start = 1 if s.opener is None else s.opener % len(SEATS) + 1
+        if s.opener is not None and self.cfg.rotation is Rotation.LAST and s.speech_order:
+            closer = next((n for n in _cyclic_from(s.speech_order[-1] % len(SEATS) + 1)
+                           if n in at_table), None)
+            start = start if closer is None else closer % len(SEATS) + 1
         # Nobody may be left only after a decisive kill whose result is fixed (F24 §7.9) and
         # removals in that night: then the victim's last word, if any, and the result.
         opener = next((n for n in _cyclic_from(start) if n in at_table), None)
@@ -300,28 +313,52 @@ class _Move:
 
     def nominate(self, e: ev.Nominate) -> None:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
-        table; the nominations' order is the voting order. Self-nomination per option (§12.12).
-        A silenced speaker (seed 4.4) still nominates."""
+        table; the nominations' order is the voting order. Self-nomination per option
+        (docs/rules.md §3.4). A silenced speaker (seed 4.4) still nominates. Option
+        ``nomination_withdrawal=auto`` (MafiaRatings 7.5.2): a second nomination in his minute
+        replaces his first."""
         s = self.s
         by = self.valid_seat(e.by)
         if s.phase is Phase.LAST_WORD and s.speaker == by:
-            raise RuleError(Code.NOMINATION_IN_LAST_WORD, seat=by)  # RULES.md §12.15
+            raise RuleError(Code.NOMINATION_IN_LAST_WORD, seat=by)  # docs/rules.md §3.5
         self.expect_phase(e, Phase.SPEECH)
         if s.speaker != by:
             raise RuleError(Code.NOT_SPEAKER, seat=by, speaker=s.speaker)
         target = self.seat_at_table(e.target)
         earlier = next((t for b, t in s.nominations if b == by), None)
-        if earlier is not None:
+        if earlier is not None and self.cfg.nomination_withdrawal is not NominationWithdrawal.AUTO:
             raise RuleError(Code.NOMINATION_USED, seat=by, target=earlier)
         if target in s.nominees:
             raise RuleError(Code.ALREADY_NOMINATED, seat=target)
         if target == by and not self.cfg.self_nomination:
             raise RuleError(Code.SELF_NOMINATION, seat=by)
+        if earlier is not None:
+            self.withdraw(by, earlier)
         s.nominations.append((by, target))
         self.say(Kind.NOMINATED, by=by, target=target, nominees=list(s.nominees))
 
+    def withdraw_nomination(self, e: ev.WithdrawNomination) -> None:
+        """MafiaRatings 7.5.1–7.5.2: in his own minute the speaker takes back his nomination
+        («Я отзываю игрока № …»); refused where the club allows none (7.5.3; F24 has no such
+        clause: docs/rules.md §3.7)."""
+        s = self.s
+        by = self.valid_seat(e.by)
+        if self.cfg.nomination_withdrawal is NominationWithdrawal.NONE:
+            raise RuleError(Code.NO_WITHDRAWAL)
+        self.expect_phase(e, Phase.SPEECH)
+        if s.speaker != by:
+            raise RuleError(Code.NOT_SPEAKER, seat=by, speaker=s.speaker)
+        target = next((t for b, t in s.nominations if b == by), None)
+        if target is None:
+            raise RuleError(Code.NO_NOMINATION, seat=by)
+        self.withdraw(by, target)
+
+    def withdraw(self, by: int, target: int) -> None:
+        self.s.nominations.remove((by, target))
+        self.say(Kind.NOMINATION_WITHDRAWN, by=by, target=target, nominees=list(self.s.nominees))
+
     def end_speeches(self) -> None:
-        """Step 0 of RULES.md §4: is the vote held? If so, the main vote begins."""
+        """Is the vote held (docs/rules.md §4.1)? If so, the main vote begins."""
         held, why, seat = vote_plan(self.s)
         if not held:
             self.s.vote_over = True
@@ -353,8 +390,11 @@ class _Move:
         if nominee != expected:
             raise RuleError(Code.NOT_CURRENT_NOMINEE, seat=nominee, expected=expected)
         count, voters = self.hands(e.count, e.voters, self.hands_left())
+        if count and not voters and self.leader_needs_own_vote():
+            raise RuleError(Code.VOTERS_REQUIRED, nominee=nominee)
         ballot.counts[nominee] = count
         ballot.voters.extend(voters)
+        ballot.choices.update((voter, nominee) for voter in voters)
         ballot.index += 1
         self.say(Kind.VOTE_COUNTED, nominee=nominee, count=count, derived=False)
         self.maybe_close_round()
@@ -362,11 +402,34 @@ class _Move:
     def hands_left(self) -> int:
         return hands_left(self.s)
 
+    def leader_needs_own_vote(self) -> bool:
+        """MafiaRatings 7.16 self-break: on day 1 a single leader leaves by his own hand only,
+        so the hands are given by voter."""
+        return self.s.day == 1 and self.cfg.first_day_vote is FirstDayVote.SELF_BREAK
+
+    def voted_for_self(self, seat: int) -> bool:
+        """Was ``seat``'s hand in the running round against himself? A hand not raised went to
+        the last nominee (F24 §4.4.8)."""
+        ballot = self.s.ballot
+        assert ballot is not None
+        if seat in ballot.choices:
+            return ballot.choices[seat] == seat
+        return (self.cfg.unvoted_hands_to_last and ballot.candidates[-1] == seat
+                and seat not in ballot.voters)
+
+    def single_leader_leaves(self, leader: int) -> bool:
+        """Does a single leader of today's vote leave by it? Always, except on day 1 under the
+        first-day options (RAISE_ONLY, NO_BREAK; SELF_BREAK by his own hand, MafiaRatings 7.16)."""
+        rule = self.cfg.first_day_vote
+        if self.s.day != 1 or rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.NORMAL):
+            return True
+        return rule is FirstDayVote.SELF_BREAK and self.voted_for_self(leader)
+
     def maybe_close_round(self) -> None:
         """Unvoted hands go to the last nominee (F24 §4.4.8), so the round closes after the last
-        but one. The result is known early once a nominee cannot be caught (SC); from then on he
-        is the one leaving by this vote (F24 §1.4), so the end is checked at once as if he had
-        left — a removal later in the ballot no longer changes a result this vote decides
+        but one. The result is known early once a nominee cannot be caught (SC-determined); from
+        then on he is the one leaving by this vote (F24 §1.4), so the end is checked at once as if
+        he had left — a removal later in the ballot no longer changes a result this vote decides
         (F24 §7.9), exactly as one during his last word would not."""
         ballot = self.s.ballot
         assert ballot is not None
@@ -382,32 +445,38 @@ class _Move:
         leader = max(ballot.candidates, key=lambda c: ballot.counts[c])
         if all(ballot.counts[leader] > ballot.counts[c] + left for c in ballot.candidates if c != leader):
             self.s.result_determined = True
-            if not (self.s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY):
+            if self.single_leader_leaves(leader):
                 ballot.decided = leader
                 if self.s.roles_known:
                     self.check_end(decisive=True)
 
     def resolve_round(self) -> None:
-        """Steps 3–4 of RULES.md §4 (F24 §4.4.11–4.4.12.3, seed 5.6, 5.9, F24 §7.11)."""
+        """The round's outcome (docs/rules.md §4.3–4.6): F24 §4.4.11–4.4.12.3, seed 5.6, 5.9,
+        F24 §7.11."""
         s = self.s
         ballot = s.ballot
         assert ballot is not None
         top = max(ballot.counts.values())
         leaders = [c for c in ballot.candidates if ballot.counts[c] == top]
         if len(leaders) == 1:
-            if s.day == 1 and self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY:
+            if not self.single_leader_leaves(leaders[0]):  # day 1, MafiaRatings 7.16.2–7.16.4
+                if self.cfg.first_day_vote is FirstDayVote.NO_BREAK:
+                    self.nobody_leaves("first_day_no_break", leaders)  # no speech either
+                    return
                 self.s.seconds = self.cfg.timers.tie_speech
                 self.say(Kind.LEADER_STAYS, seat=leaders[0], seconds=self.s.seconds)
-                self.nobody_leaves("first_day_raise_only", leaders)
+                self.nobody_leaves("first_day_raise_only" if self.cfg.first_day_vote is
+                                   FirstDayVote.RAISE_ONLY else "first_day_self_break", leaders)
                 return
             self.leave_by_vote(leaders, Cause.VOTE)
             return
         if ballot.round > 0 and set(leaders) == set(ballot.candidates):
             n = len(s.at_table)
-            if len(leaders) == n:
+            if len(leaders) == n and not self.cfg.raise_whole_table:  # else MafiaRatings 7.21.2
                 self.nobody_leaves("5.6" if n == 3 else "5.9", leaders)
-            elif n == 9 and len(leaders) == 3 and not self.cfg.raise_3_of_9:
-                self.nobody_leaves("3_of_9", leaders)  # F24 §7.11
+            elif n == 9 and len(leaders) == 3 and not (
+                    self.cfg.raise_3_of_9 and s.day >= self.cfg.raise_3_of_9_from_day):
+                self.nobody_leaves("3_of_9", leaders)  # F24 §7.11; MafiaRatings 7.23
             elif n == 4 and len(leaders) == 2 and not self.cfg.raise_2_of_4:
                 self.nobody_leaves("2_of_4", leaders)  # MafiaRatings 7.22.2
             elif not self.cfg.raise_vote:
@@ -548,15 +617,15 @@ class _Move:
 
     def night_kill(self, e: ev.NightKill) -> None:
         """F24 §4.5.3–4.5.5: the judge records a kill or a miss. A seat no longer at the table
-        cannot be killed: a miss (RULES.md R5.5, SC on a night disqualification)."""
+        cannot be killed: a miss (SC-before-shooting)."""
         night = self.expect_step(e, NightStep.SHOOTING)
         target = None if e.target is None else self.valid_seat(e.target)
         self.record_shooting(night, target, "judge")
 
     def shots(self, e: ev.Shots) -> None:
         """F24 §4.5.4–4.5.5: a kill only if every black at the table shot the same seat; any
-        other pattern, or no shot, is a miss. Blacks may shoot a black (R5.5). The shot of a
-        black who has left (e.g. disqualified tonight) is ignored (SC, RULES.md R6.12)."""
+        other pattern, or no shot, is a miss. Blacks may shoot a black. The shot of a black who
+        has left (e.g. disqualified tonight) is ignored (SC-shot-ignored; docs/rules.md §5.1)."""
         night = self.expect_step(e, NightStep.SHOOTING)
         shooters: set[int] = set()
         targets: set[int | None] = set()
@@ -577,14 +646,14 @@ class _Move:
         blacks = {n for n in self.s.at_table if self.s.team_of(n) is Team.BLACK}
         everyone_shot = shooters == blacks if self.s.roles_known else bool(shooters)
         target = next(iter(targets)) if everyone_shot and len(targets) == 1 else None
-        # R5.4 (F24 §4.5.5): a black at the table left out of the shots did not shoot — a miss;
+        # F24 §4.5.5: a black at the table left out of the shots did not shoot — a miss;
         # the judge's notice names him (roles unknown: nobody can be named).
         self.record_shooting(night, target, "shots", silent=sorted(blacks - shooters))
 
     def record_shooting(self, night: Night, target: int | None, how: str,
                         silent: list[int] | None = None) -> None:
         """The shooting's outcome, private to the judge; ``silent`` (for ``/shots`` only): the
-        blacks at the table whose shot was not given (R5.4: they did not shoot)."""
+        blacks at the table whose shot was not given (F24 §4.5.5: they did not shoot)."""
         night.shot = True
         killed = target if target is not None and self.s.seat(target).at_table else None
         why = "kill" if killed else ("not_at_table" if target is not None else "miss")
@@ -600,7 +669,8 @@ class _Move:
         self.enter_night_step(NightStep.DON_CHECK)
 
     def checker(self, role: Role, code: Code) -> None:
-        """R5.8: a Don or Sheriff shot tonight still checks (he leaves at the end of the night)."""
+        """A Don or Sheriff shot tonight still checks: he leaves at the end of the night
+        (F24 §4.5.4; docs/rules.md §5.2)."""
         if not self.s.roles_known:
             return
         night = self.s.night
@@ -633,7 +703,7 @@ class _Move:
 
     def best_move_due(self) -> bool:
         """F24 §4.5.9, §7.10: only night 1's victim, not if 2+ left by the day-1 vote, not if he
-        was disqualified too (RULES.md §12.9)."""
+        was disqualified too (docs/rules.md §6.5)."""
         night = self.s.night
         if night is None or night.number != 1 or not self.cfg.best_move or night.killed is None:
             return False
@@ -655,7 +725,7 @@ class _Move:
         guesses = tuple(self.valid_seat(g) for g in e.guesses)
         night = self.s.night
         assert night is not None and night.killed is not None
-        if not 1 <= len(guesses) <= 3 or len(set(guesses)) != len(guesses):
+        if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
             raise RuleError(Code.BAD_BEST_MOVE)
         night.best_move = guesses
         self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
@@ -689,7 +759,7 @@ class _Move:
         removed = sorted(n for n, d in s.departures()
                          if (d.phase, d.day) == ("night", night.number)
                          and d.cause in (Cause.FOULS, Cause.DISQUALIFICATION))
-        # SC, RULES.md §12.9: killed and removed the same night — told once, as both
+        # SC-killed-and-removed: killed and removed the same night — told once, as both
         victim = s.seat(night.killed) if night.killed is not None else None
         also = None if victim is None or not _no_last_word(victim) else (
             Cause.DISQUALIFICATION.value if victim.disqualified else Cause.FOULS.value)
@@ -743,6 +813,8 @@ class _Move:
             seat.disqualified = True
             seat.tournament_removal = seat.tournament_removal or reason.tournament_removal
             self.remove(number, Cause.DISQUALIFICATION, reason.code)
+        elif reason.severity is Severity.TECHNICAL:
+            self.tech_foul(number, reason.code)
         else:
             if escalated:
                 seat.disqualified = True  # F24 §6.8: «штраф за дисквалификацию» and the loss
@@ -790,14 +862,25 @@ class _Move:
                      short=len(s.at_table) <= 4, seconds=self.cfg.timers.short_speech)
             if (self.cfg.third_foul_cuts_current_speech and s.phase is Phase.SPEECH
                     and s.speaker == number):
-                seat.silence_pending = False  # SCENARIOS S02 variant: served now
+                seat.silence_pending = False  # the house rule of docs/rules.md §6.3: served now
                 s.seconds = 0
                 self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, day=s.day)
         elif count >= 4:
             self.remove(number, Cause.FOULS, code)
 
+    def tech_foul(self, number: int, code: str) -> None:
+        """MafiaRatings 9.6.2: technical fouls count apart from fouls; the second removes the
+        player as a disqualifying foul does (seed 4.5: at once, without a last word; 5.1–5.2)."""
+        seat = self.s.seat(number)
+        seat.tech_fouls.append(code)
+        self.say(Kind.TECH_FOUL, seat=number, count=len(seat.tech_fouls), reason=code)
+        if len(seat.tech_fouls) >= 2:
+            seat.disqualified = True
+            self.remove(number, Cause.DISQUALIFICATION, code)
+
     def remove(self, number: int, cause: Cause, code: str) -> None:
-        """Seed 4.5 and 5.1–5.2 (F24 §6.5, §7.1–7.2, SC rulings in RULES.md R6.10–R6.12)."""
+        """Seed 4.5 and 5.1–5.2 (F24 §6.5, §7.1–7.2; with the committee's rulings,
+        docs/rules.md §7.1)."""
         s = self.s
         seat = s.seat(number)
         at_night = s.phase in (Phase.NIGHT, Phase.NIGHT_ZERO)
@@ -828,9 +911,9 @@ class _Move:
     def remove_leaver(self, number: int, cause: Cause, code: str) -> None:
         """A 4th or disqualifying foul for a player who has already left: by the vote, his last
         word running or waiting, or by tonight's kill. He is the one leaving (seed 5.1: no vote
-        is affected; SC: killed and disqualified → the next vote is held), so the penalty only
-        costs what is left of his last word (seed 4.5 «без последнего слова»; RULES.md §12.9:
-        the night victim gets none, the judge may decide otherwise). Announced once: "his last
+        is affected; SC-killed-and-removed: the next vote is held), so the penalty only costs
+        what is left of his last word (seed 4.5 «без последнего слова»; docs/rules.md §6.5: the
+        night victim gets none, the judge may decide otherwise). Announced once: "his last
         word ends" — he does not leave the game a second time; tonight's victim is announced in
         the morning, as killed and removed."""
         s = self.s
@@ -875,7 +958,7 @@ class _Move:
         if phase is Phase.NIGHT_ZERO:
             day, rule = 1, "5.1"
         elif phase is Phase.NIGHT:
-            day, rule = s.day + 1, "5.1"  # RULES.md R6.12: the next day's vote
+            day, rule = s.day + 1, "5.1"  # SC-before-shooting: the next day's vote
         elif phase is Phase.VOTING and s.ballot is not None and s.ballot.decided == number:
             return False  # seed 5.1–5.2: he is the one leaving by this vote; no vote is affected
         elif phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE) and not s.result_determined:
@@ -885,10 +968,10 @@ class _Move:
         else:
             day, rule = s.day, "5.1"  # before today's vote (or the morning last word)
         if day in s.vote_bans:
-            return False  # SC: several removals skip only one (the nearest) vote
+            return False  # SC-one-vote: several removals skip only one (the nearest) vote
         s.vote_bans[day] = (rule, number)
         # the cause the judge gave: a 4th foul, or a disqualification with its item (its reason
-        # stays hidden at night, R6.12)
+        # stays hidden at night, SC-night-wording)
         departure = s.seat(number).departure
         cause = departure.cause.value if departure else Cause.DISQUALIFICATION.value
         reason = departure.reason if departure and phase not in (Phase.NIGHT, Phase.NIGHT_ZERO) else None
@@ -961,11 +1044,12 @@ class _Move:
             s.night.departures += 1
         else:
             s.day_departures += 1
-        s.quiet_nights = 0  # seed 5.8: any departure resets the draw window (RULES.md §12.2)
+        s.quiet_nights = 0  # seed 5.8: any departure resets the draw window (docs/rules.md §8.3)
         s.quiet_days = 0
 
     def check_end(self, decisive: bool) -> None:
-        """F24 §1.4 (E1, E2): red wins when no black is at the table, black when blacks ≥ reds.
+        """F24 §1.4: red wins when no black is at the table, black when blacks ≥ reds;
+        nobody left at the table (MafiaRatings 7.21.2, the whole table raised): a draw.
 
         The players a running vote has decided leave by it (F24 §1.4: the moment of the vote is
         the moment of leaving; seed 5.2: a removal after the result is known does not stop it),
@@ -973,11 +1057,11 @@ class _Move:
         announced after the last words (F24 §7.9); so is a result that a removal brings about
         while a last word is still due — the decided nominee's, a vote leaver's, or tonight's
         victim's ("the leaving player always has the right to his last word"). Otherwise a
-        removal's result is immediate (RULES.md §12.18)."""
+        removal's result is immediate (docs/rules.md §8.1)."""
         s = self.s
         if s.result is not None:
             return
-        if not s.roles_known:
+        if not s.roles_known and s.at_table:
             if len(s.departures()) >= 3:
                 self.say(Kind.JUDGE_MUST_CHECK_END, at_table=len(s.at_table))
             return
@@ -985,7 +1069,9 @@ class _Move:
         table = [n for n in s.at_table if n not in leaving]
         blacks = sum(1 for n in table if s.team_of(n) is Team.BLACK)
         reds = len(table) - blacks
-        if blacks == 0:
+        if not s.at_table:
+            winner, why = None, "table_raised"  # MafiaRatings 7.21.2: everyone raised — a draw
+        elif blacks == 0:
             winner, why = Team.RED, "all_black_out"
         elif blacks >= reds:
             winner, why = Team.BLACK, "parity"
@@ -994,13 +1080,14 @@ class _Move:
         if leaving or ((decisive or self.last_word_due()) and self.cfg.last_word_on_decisive_event):
             # the ballot is finished first, so that the decided nominee leaves by the vote
             s.result = Result(winner, why)
-            self.say(Kind.RESULT_FIXED, private=True, winner=winner.value, why=why)
+            self.say(Kind.RESULT_FIXED, private=True, winner=winner.value if winner else None, why=why)
         else:
             self.game_over(winner, why)
 
     def leaving_by_vote(self) -> list[int]:
-        """The nominee the running vote has decided (SC: nobody can catch him) and who is still
-        at the table: he leaves by this vote once its ballot is finished (F24 §1.4, seed 5.2)."""
+        """The nominee the running vote has decided (SC-determined: nobody can catch him) and who
+        is still at the table: he leaves by this vote once its ballot is finished (F24 §1.4,
+        seed 5.2)."""
         s = self.s
         ballot = s.ballot
         if s.phase is Phase.VOTING and ballot is not None and ballot.decided is not None \
@@ -1041,8 +1128,17 @@ class _Move:
         self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles, **extra)
 
 
-def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
-    """Is today's vote held? ``(held, why_not, seat)`` (RULES.md §4 step 0):
+class VotePlan(NamedTuple):
+    """Whether today's vote is held (:func:`vote_plan`): ``why`` it is not (a rule code), and
+    ``seat``, the removal that cancelled it (seed 5.1, 5.2)."""
+
+    held: bool
+    why: str | None = None
+    seat: int | None = None
+
+
+def vote_plan(state: GameState) -> VotePlan:
+    """Is today's vote held? A :class:`VotePlan` (docs/rules.md §4.1), ``why`` not:
 
     * ``"5.1"`` / ``"5.2"`` — cancelled by a removal (seed 5.1, 5.2; ``seat`` is the removed one);
     * ``"no_nominees"``; ``"first_day_no_vote"`` (option); ``"4.4.10"`` — a single nominee on
@@ -1050,17 +1146,17 @@ def vote_plan(state: GameState) -> tuple[bool, str | None, int | None]:
     """
     ban = state.vote_bans.get(state.day)
     if ban is not None:
-        return False, ban[0], ban[1]
+        return VotePlan(False, ban[0], ban[1])
     nominees = [n for n in state.nominees if state.seat(n).at_table]
     if not nominees:
-        return False, "no_nominees", None
+        return VotePlan(False, "no_nominees")
     if state.day == 1:
         rule = state.config.first_day_vote
         if rule is FirstDayVote.NO_VOTE:
-            return False, "first_day_no_vote", None
-        if len(nominees) == 1 and rule in (FirstDayVote.SINGLE_NOT_VOTED, FirstDayVote.RAISE_ONLY):
-            return False, "4.4.10", None
-    return True, None, None
+            return VotePlan(False, "first_day_no_vote")
+        if len(nominees) == 1 and rule is not FirstDayVote.NORMAL:
+            return VotePlan(False, "4.4.10")  # F24 §4.4.10; MafiaRatings 7.16.1, 7.16.3, 7.16.4
+    return VotePlan(True)
 
 
 def hands_left(state: GameState) -> int:
@@ -1075,16 +1171,16 @@ def hands_left(state: GameState) -> int:
     return max(0, len(state.at_table) + gone - sum(ballot.counts.values()))
 
 
-def _result_required(state: GameState) -> bool:
+def result_required(state: GameState) -> bool:
     """With roles unknown the engine cannot see the end (F24 §1.4), but with two players or fewer
     at the table every deal of the cards has ended the game: the judge must declare the result."""
     return (not state.roles_known and state.phase not in (Phase.SETUP, Phase.GAME_OVER)
-            and len(state.at_table) <= 2)
+            and len(state.at_table) <= 2 and state.result is None)
 
 
 def _no_last_word(seat: Seat) -> bool:
     """Seed 4.5 (F24 §6.5): a 4th or disqualifying foul → «без последнего слова», also for a
-    player who had already left by the vote or the night's kill (RULES.md §12.9)."""
+    player who had already left by the vote or the night's kill (docs/rules.md §6.5)."""
     return seat.disqualified or len(seat.fouls) >= 4
 
 
@@ -1098,6 +1194,7 @@ _HANDLERS: dict[type, Callable[[_Move, ev.Event], None]] = {
     ev.StartGame: _Move.start_game,
     ev.Next: _Move.next,
     ev.Nominate: _Move.nominate,
+    ev.WithdrawNomination: _Move.withdraw_nomination,
     ev.Vote: _Move.vote,
     ev.RaiseVote: _Move.raise_vote,
     ev.NightKill: _Move.night_kill,

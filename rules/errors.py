@@ -13,7 +13,7 @@ class Code(str, enum.Enum):
     NO_SUCH_SEAT = "no_such_seat"  # params: seat
     NOT_AT_TABLE = "not_at_table"  # params: seat
     NOT_SPEAKER = "not_speaker"  # params: seat, speaker
-    ALREADY_NOMINATED = "already_nominated"  # params: seat (R3.5)
+    ALREADY_NOMINATED = "already_nominated"  # params: seat (F24 §4.4.2–4.4.4; docs/rules.md §3.3)
     NOMINATION_USED = "nomination_used"  # params: seat, target (F24 §4.4.3)
     SELF_NOMINATION = "self_nomination"  # params: seat
     NOMINATION_IN_LAST_WORD = "nomination_in_last_word"  # params: seat
@@ -40,6 +40,9 @@ class Code(str, enum.Enum):
     GAME_OVER = "game_over"  # params: -
     NOTHING_TO_UNDO = "nothing_to_undo"  # params: -
     BAD_NAME = "bad_name"  # params: seat, why (rules.engine.NameFault: length, invisible)
+    NO_WITHDRAWAL = "no_withdrawal"  # params: - (MafiaRatings 7.5.3: the club allows none)
+    NO_NOMINATION = "no_nomination"  # params: seat (nothing of his to withdraw today)
+    VOTERS_REQUIRED = "voters_required"  # params: nominee (MafiaRatings 7.16 self-break: by voter)
 
 
 class RuleError(Exception):

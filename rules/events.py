@@ -58,6 +58,15 @@ class Nominate(Event):
 
 
 @dataclass(frozen=True)
+class WithdrawNomination(Event):
+    """Seat ``by`` (the speaker) takes back his nomination of today, «Я отзываю игрока № …»
+    (MafiaRatings 7.5.1–7.5.2; refused unless the ``nomination_withdrawal`` option allows it)."""
+
+    type: ClassVar[str] = "withdraw_nomination"
+    by: int
+
+
+@dataclass(frozen=True)
 class Vote(Event):
     """Hands against ``nominee`` in the current (re)vote: a count, or the voters' seats.
 
@@ -162,6 +171,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         SetName, SetRoles, StartGame, Next, Nominate, Vote, RaiseVote, NightKill, Shots,
         DonCheck, SheriffCheck, BestMove, Penalty, WithdrawFoul, DeclareResult, Undo,
+        WithdrawNomination,
     )
 }
 

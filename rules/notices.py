@@ -19,18 +19,19 @@ class Kind(str, enum.Enum):
     # setup
     NAME_SET = "name_set"  # seat, name
     ROLES_SET = "roles_set"  # known: bool                              (private)
-    GAME_STARTED = "game_started"  # preset, roles_known
+    GAME_STARTED = "game_started"  # preset, roles_known, options (rules.changed_options)
     NIGHT_ZERO = "night_zero"  # seconds (the договорка, F24 §4.2.1)
     # day
     DAY_STARTS = "day_starts"  # day, opener, at_table
     NIGHT_RESULT = "night_result"  # night, killed (seat or None for a miss), removed (seats removed
     #                                 that night on a 4th or disqualifying foul, seed 4.5),
     #                                 killed_removed ("disqualification" | "fouls" | None: the
-    #                                 victim removed the same night too, RULES.md §12.9)
+    #                                 victim removed the same night too, SC-killed-and-removed)
     LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
     SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why
     NOMINATED = "nominated"  # by, target, nominees
+    NOMINATION_WITHDRAWN = "nomination_withdrawn"  # by, target, nominees (MafiaRatings 7.5)
     VOTE_NOT_HELD = "vote_not_held"  # day, why (rule code), seat, cause, reason (the removal, if any)
     VOTING_STARTS = "voting_starts"  # day, nominees, round
     VOTE_COUNTED = "vote_counted"  # nominee, count, derived
@@ -57,6 +58,7 @@ class Kind(str, enum.Enum):
     # penalties
     WARNING = "warning"  # seat, reason
     FOUL = "foul"  # seat, count, reason
+    TECH_FOUL = "tech_foul"  # seat, count, reason (MafiaRatings 9.6.2; the 2nd removes)
     THIRD_FOUL = "third_foul"  # seat, effect ("silence" | "short_speech"), may_nominate, short
     #                            (3–4 at the table: seed 5.7), seconds (the short speech)
     REMOVED = "removed"  # seat, cause ("fouls" | "disqualification"), reason (None at night), tournament,

@@ -1,20 +1,45 @@
-"""Queries a UI needs. Each answers from the state alone and explains a refusal.
+"""Queries a UI asks the rules: typed answers from the state alone, with a ``can_…`` twin that
+says why not (in the spirit of python-chess's ``legal_moves`` and pokerkit's ``can_…``).
 
+* :func:`expected` — what the rules expect now, as one of the :data:`Expected` steps (a speech
+  and its length, a nominee's vote and the hands left, the shooting …).
 * :func:`current_turn` — who speaks now, for how long, and why (F24 §4.3.1, §4.4.12, §4.4.13).
-* :func:`can_nominate` — may ``by`` nominate ``target`` now (F24 §4.4.2–4.4.3)?
-* :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (RULES.md §4 step 0)?
-* :func:`next_action` — what the judge must do next.
+* :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (a :class:`VotePlan`, docs/rules.md §4.1).
+* :func:`nominable`, :func:`can_nominate` — whom a speaker may nominate (F24 §4.4.2–4.4.3).
+* :func:`can_vote` — may a seat raise a hand in the running round or the raise vote (seed 4.1.8).
+* :func:`checker` — the seat that checks in the night's Don or Sheriff step (docs/rules.md §5.2).
+* :func:`can_penalize` — may a seat be given a penalty now.
+* :func:`result_required` — with roles unknown, must the judge declare the result (F24 §1.4)?
+* :func:`out_of_turn_reason` — the penalty for speaking out of one's minute now (seed 4.1.1 by
+  day, seed 4.2.6 at night); :data:`LEFT_TABLE` — leaving the table (seed 4.2.1).
+* :func:`deal` — ten cards at random (F24 §1.1); :data:`BEST_MOVE_MAX` — the best move's seats.
+
+:func:`next_action` is the same as :func:`expected`, flattened into a kind and a dict, for code
+that only needs a name (a generic test loop, a catalog key).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Union
 
 from . import events as ev
-from .engine import check, hands_left
-from .errors import RuleError
-from .state import GameState, NightStep, Phase
+from .engine import BEST_MOVE_MAX, ROLE_COUNTS, VotePlan, check, hands_left, result_required, vote_plan
+from .errors import Code, RuleError
+from .state import GameState, NightStep, Phase, Result, Role, Team
+
+__all__ = [
+    "BEST_MOVE_MAX", "LEFT_TABLE", "NIGHT_TALK", "OUT_OF_TURN", "Action", "BestMoveStep",
+    "ChecksStep", "DonCheckStep", "Expected", "LastWord", "NightZero", "Over", "RaiseVoting",
+    "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Turn", "VotePlan", "Voting",
+    "can_nominate", "can_penalize", "can_vote", "checker", "current_turn", "deal", "expected",
+    "next_action", "nominable", "out_of_turn_reason", "result_required", "shooters", "vote_plan",
+]
+
+OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections and whispers too
+NIGHT_TALK = "4.2.6"  # seed 4.2.6: «ночные» разговоры или выкрики — a disqualifying foul
+LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table — a disqualifying foul
 
 
 @dataclass(frozen=True)
@@ -27,17 +52,130 @@ class Turn:
     kind: str
 
 
+# --- what the rules expect now ----------------------------------------------------------------------
+
 @dataclass(frozen=True)
-class Action:
-    """What the judge must do next: ``kind`` names the action, ``params`` its details.
+class Setup:
+    """The judge enters the names and the cards, then starts the game (F24 §1.1)."""
 
-    Kinds: ``start`` (setup), ``next`` (night 0), ``speech``, ``last_word``, ``tie_speech``
-    (``seat``, ``seconds``; ``Next`` ends it), ``vote`` (``nominee``, ``hands_left``),
-    ``raise_vote`` (``seats``, ``at_table``), ``shooting``, ``don_check``, ``sheriff_check``,
-    ``best_move`` (``seat``), ``none`` (the game is over)."""
+    kind: ClassVar[str] = "start"
 
-    kind: str
-    params: dict[str, Any] = field(default_factory=dict)
+
+@dataclass(frozen=True)
+class NightZero:
+    """Night 0, the договорка: ``seconds`` of the blacks' meeting (F24 §4.2.1); ``Next`` ends it."""
+
+    kind: ClassVar[str] = "next"
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Speech:
+    """A day speech of ``seat`` (F24 §4.3.1), ``seconds`` long: 0 for the 3rd foul's silence
+    (``silenced``, seed 4.4: he may still nominate), the short speech at 3–4 players (seed 5.7)."""
+
+    kind: ClassVar[str] = "speech"
+    seat: int
+    seconds: int
+
+    @property
+    def silenced(self) -> bool:
+        return self.seconds == 0
+
+
+@dataclass(frozen=True)
+class LastWord:
+    """A departing player's last word (F24 §4.4.13, §4.5.9)."""
+
+    kind: ClassVar[str] = "last_word"
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class TieSpeech:
+    """A tied nominee's speech before the revote (F24 §4.4.12; seed 5.5)."""
+
+    kind: ClassVar[str] = "tie_speech"
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Voting:
+    """The hands against ``nominee`` in round ``round`` of today's vote (F24 §4.4.5):
+    ``hands_left`` may still be raised; the last nominee gets those left (§4.4.8)."""
+
+    kind: ClassVar[str] = "vote"
+    nominee: int
+    hands_left: int
+    nominees: tuple[int, ...]
+    round: int
+
+
+@dataclass(frozen=True)
+class RaiseVoting:
+    """«Поднимаем всех?» for ``seats`` (F24 §4.4.12.3): more than half of ``at_table`` for."""
+
+    kind: ClassVar[str] = "raise_vote"
+    seats: tuple[int, ...]
+    at_table: int
+
+    @property
+    def needed(self) -> int:
+        """The hands that pass it: more than half of the players at the table."""
+        return self.at_table // 2 + 1
+
+
+@dataclass(frozen=True)
+class Shooting:
+    """The night's shooting (F24 §4.5.3)."""
+
+    kind: ClassVar[str] = "shooting"
+    night: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class ChecksStep:
+    """A night check: the Don looks for the Sheriff (F24 §4.5.6), the Sheriff for a black
+    (§4.5.7)."""
+
+    kind: ClassVar[str] = ""
+    night: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class DonCheckStep(ChecksStep):
+    kind: ClassVar[str] = "don_check"
+
+
+@dataclass(frozen=True)
+class SheriffCheckStep(ChecksStep):
+    kind: ClassVar[str] = "sheriff_check"
+
+
+@dataclass(frozen=True)
+class BestMoveStep:
+    """Night 1's victim ``seat`` names up to three seats (F24 §4.5.9)."""
+
+    kind: ClassVar[str] = "best_move"
+    night: int
+    seconds: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class Over:
+    """The game is over: ``result`` (F24 §1.4)."""
+
+    kind: ClassVar[str] = "none"
+    result: Result | None
+
+
+Expected = Union[Setup, NightZero, Speech, LastWord, TieSpeech, Voting, RaiseVoting, Shooting,
+                 DonCheckStep, SheriffCheckStep, BestMoveStep, Over]
 
 
 def current_turn(state: GameState) -> Turn | None:
@@ -49,33 +187,120 @@ def current_turn(state: GameState) -> Turn | None:
     return Turn(seat=seat, seconds=state.seconds, kind=kind)
 
 
-def can_nominate(state: GameState, by: int, target: int) -> RuleError | None:
-    """``None`` if ``by`` may nominate ``target`` now, else the :class:`RuleError` saying why."""
-    return check(state, ev.Nominate(by=by, target=target))
+_TURNS = {"speech": Speech, "last_word": LastWord, "tie_speech": TieSpeech}
+_NIGHT_STEPS = {NightStep.SHOOTING: Shooting, NightStep.DON_CHECK: DonCheckStep,
+                NightStep.SHERIFF_CHECK: SheriffCheckStep}
+
+
+def expected(state: GameState) -> Expected:
+    """What the rules expect now (one of :data:`Expected`)."""
+    phase = state.phase
+    if phase is Phase.SETUP:
+        return Setup()
+    if phase is Phase.NIGHT_ZERO:
+        return NightZero(state.seconds)
+    if phase is Phase.GAME_OVER:
+        return Over(state.result)
+    turn = current_turn(state)
+    if turn is not None:
+        return _TURNS[turn.kind](turn.seat, turn.seconds)  # type: ignore[no-any-return]
+    if phase is Phase.VOTING and state.ballot is not None:
+        ballot = state.ballot
+        return Voting(ballot.candidates[ballot.index], hands_left(state), tuple(ballot.candidates),
+                      ballot.round)
+    if phase is Phase.RAISE_VOTE:
+        return RaiseVoting(tuple(state.raise_candidates), len(state.at_table))
+    night = state.night
+    assert night is not None
+    if night.step is NightStep.BEST_MOVE:
+        assert night.killed is not None
+        return BestMoveStep(night.number, state.seconds, night.killed)
+    return _NIGHT_STEPS[night.step](night.number, state.seconds)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Action:
+    """:func:`expected` flattened: ``kind`` names the step (``start``, ``next`` for night 0,
+    ``speech``, ``last_word``, ``tie_speech``, ``vote``, ``raise_vote``, ``shooting``,
+    ``don_check``, ``sheriff_check``, ``best_move``, ``none`` when the game is over), ``params``
+    its fields (``seat``, ``seconds``, ``nominee``, ``hands_left``, ``nominees``, ``round``,
+    ``seats``, ``at_table``, ``night``)."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def next_action(state: GameState) -> Action:
-    """What the rules expect next (see :class:`Action`)."""
-    phase = state.phase
-    if phase is Phase.SETUP:
-        return Action("start")
-    if phase is Phase.NIGHT_ZERO:
-        return Action("next", {"seconds": state.seconds})
-    if phase is Phase.GAME_OVER:
-        return Action("none")
-    turn = current_turn(state)
-    if turn is not None:
-        return Action(turn.kind, {"seat": turn.seat, "seconds": turn.seconds})
-    if phase is Phase.VOTING and state.ballot is not None:
-        ballot = state.ballot
-        left = hands_left(state)
-        return Action("vote", {"nominee": ballot.candidates[ballot.index], "hands_left": left,
-                               "nominees": list(ballot.candidates), "round": ballot.round})
-    if phase is Phase.RAISE_VOTE:
-        return Action("raise_vote", {"seats": list(state.raise_candidates), "at_table": len(state.at_table)})
-    night = state.night
-    assert night is not None
-    params: dict[str, Any] = {"night": night.number, "seconds": state.seconds}
-    if night.step is NightStep.BEST_MOVE:
-        params["seat"] = night.killed
-    return Action(night.step.value, params)
+    """What the rules expect next, as a kind and a dict (see :class:`Action`)."""
+    step = expected(state)
+    params = {f.name: getattr(step, f.name) for f in dataclasses.fields(step)
+              if f.name != "result"}
+    for name in ("nominees", "seats"):
+        if name in params:
+            params[name] = list(params[name])
+    return Action(step.kind, params)
+
+
+# --- who may do what ------------------------------------------------------------------------------
+
+def can_nominate(state: GameState, by: int, target: int) -> RuleError | None:
+    """``None`` if ``by`` may nominate ``target`` now, else the :class:`RuleError` saying why
+    (F24 §4.4.2–4.4.4: in his own minute, once a day, a seat at the table not yet nominated)."""
+    return check(state, ev.Nominate(by=by, target=target))
+
+
+def nominable(state: GameState, by: int) -> list[int]:
+    """The seats ``by`` may nominate now (:func:`can_nominate`)."""
+    return [seat.number for seat in state.seats if can_nominate(state, by, seat.number) is None]
+
+
+def can_vote(state: GameState, seat: int) -> RuleError | None:
+    """``None`` if ``seat`` may raise a hand now: against the nominee voted on (one vote a round,
+    seed 4.1.8; only players at the table, F24 §4.4.5) or for the raise (§4.4.12.3); else why."""
+    step = expected(state)
+    if isinstance(step, Voting):
+        return check(state, ev.Vote(nominee=step.nominee, voters=(seat,)))
+    if isinstance(step, RaiseVoting):
+        return check(state, ev.RaiseVote(voters=(seat,)))
+    return RuleError(Code.WRONG_PHASE, event="vote", phase=state.phase.value)
+
+
+def shooters(state: GameState) -> list[int]:
+    """The blacks at the table: they shoot (F24 §4.5.3); empty with roles unknown."""
+    return [n for n in state.at_table if state.team_of(n) is Team.BLACK]
+
+
+def checker(state: GameState) -> int | None:
+    """The seat that checks in the night's Don or Sheriff step, if he may (docs/rules.md §5.2: one shot
+    tonight still checks; one who has left does not — the step runs all the same); ``None``
+    otherwise, or with roles unknown."""
+    step = expected(state)
+    if not isinstance(step, ChecksStep):
+        return None
+    role = Role.DON if isinstance(step, DonCheckStep) else Role.SHERIFF
+    seat = next((s.number for s in state.seats if s.role is role), None)
+    if seat is None:
+        return None
+    make = ev.DonCheck if role is Role.DON else ev.SheriffCheck
+    return seat if check(state, make(target=seat)) is None else None
+
+
+def can_penalize(state: GameState, seat: int) -> RuleError | None:
+    """``None`` if ``seat`` may be given a penalty now (at the table, in or waiting for his
+    last word, tonight's victim, or after the game: seed 4.5, F24 §7.9); else why."""
+    return check(state, ev.Penalty(seat=seat, reason="warning"))
+
+
+def out_of_turn_reason(state: GameState) -> str:
+    """The penalty for speaking out of one's minute now: at night — night 0 and every night
+    step — seed 4.2.6 («ночные» разговоры или выкрики), a disqualifying foul (seed 4.5: he
+    leaves at once); by day seed 4.1.1 (речь не в свою игровую минуту), a foul."""
+    return NIGHT_TALK if state.phase in (Phase.NIGHT_ZERO, Phase.NIGHT) else OUT_OF_TURN
+
+
+def deal(rng: Any) -> tuple[str, ...]:
+    """Ten cards dealt at random with ``rng`` (a :class:`random.Random`): 7 red with one
+    Sheriff, 3 black with one Don (F24 §1.1), as :class:`rules.SetRoles` takes them."""
+    cards = [role.value for role, count in ROLE_COUNTS.items() for _ in range(count)]
+    rng.shuffle(cards)
+    return tuple(cards)

@@ -1,7 +1,7 @@
 """The game state: plain dataclasses that :func:`rules.apply` copies and never shares.
 
-Numbering (RULES.md §2): night 0 is the договорка; day k is followed by night k. ``GameState.day``
-is the current day, or during night k the number k.
+Numbering (docs/rules.md §2.2): night 0 is the договорка; day k is followed by night k.
+``GameState.day`` is the current day, or during night k the number k.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .config import RulesConfig
 
-SEATS = tuple(range(1, 11))  # R1.1: exactly ten seats
+SEATS = tuple(range(1, 11))  # F24 §1.1: exactly ten seats
 
 
 class Team(str, enum.Enum):
@@ -77,6 +77,7 @@ class Seat:
     role: Role | None = None
     fouls: list[str] = field(default_factory=list)  # reason codes, in order
     warnings: list[str] = field(default_factory=list)
+    tech_fouls: list[str] = field(default_factory=list)  # MafiaRatings 9.6.2, apart from fouls
     silence_pending: bool = False  # seed 4.4: the 3rd foul's silence, not yet served
     departure: Departure | None = None
     disqualified: bool = False  # set also for a night victim disqualified the same night
@@ -90,6 +91,7 @@ class Seat:
         new = copy.copy(self)  # a Departure is never changed in place: shared
         new.fouls = list(self.fouls)
         new.warnings = list(self.warnings)
+        new.tech_fouls = list(self.tech_fouls)
         return new
 
 
@@ -102,13 +104,15 @@ class Ballot:
     counts: dict[int, int] = field(default_factory=dict)
     voters: list[int] = field(default_factory=list)  # seats known to have voted this round
     index: int = 0  # the nominee being voted now
-    decided: int | None = None  # the nominee who can no longer be caught (SC: result determined)
+    decided: int | None = None  # the nominee who can no longer be caught (SC-determined)
+    choices: dict[int, int] = field(default_factory=dict)  # voter -> nominee, where the voters are named
 
     def clone(self) -> "Ballot":
         new = copy.copy(self)
         new.candidates = list(self.candidates)
         new.counts = dict(self.counts)
         new.voters = list(self.voters)
+        new.choices = dict(self.choices)
         return new
 
 
@@ -132,10 +136,27 @@ class Night:
         return new
 
 
+class EndReason(enum.StrEnum):
+    """Why a game ended (F24 §1.4; seed 4.3, 5.8): the last black left (``all_black_out``),
+    the blacks as many as the reds (``parity``), the draw window (``draw``, seed 5.8, F24 §7.7),
+    a team loss (``team_loss``, seed 4.3), the judge's declaration with roles unknown
+    (``declared``), the whole table raised (``table_raised``, MafiaRatings 7.21.2: a draw)."""
+
+    ALL_BLACK_OUT = "all_black_out"
+    PARITY = "parity"
+    DRAW = "draw"
+    TEAM_LOSS = "team_loss"
+    DECLARED = "declared"
+    TABLE_RAISED = "table_raised"
+
+
 @dataclass(frozen=True)
 class Result:
     winner: Team | None  # None: a draw
-    why: str  # "all_black_out" | "parity" | "draw" | "team_loss" | "declared"
+    why: EndReason
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "why", EndReason(self.why))
 
 
 @dataclass
@@ -156,7 +177,7 @@ class GameState:
     last_words: list[int] = field(default_factory=list)  # queue; head speaks now
     last_word_why: str = ""
     vote_bans: dict[int, tuple[str, int]] = field(default_factory=dict)  # day -> (rule, seat)
-    result_determined: bool = False  # today's vote result is known (SC; seed 5.2)
+    result_determined: bool = False  # today's vote result is known (SC-determined; seed 5.2)
     vote_over: bool = False  # today's vote is over (or not held)
     day_departures: int = 0  # departures of any kind today
     nights: list[Night] = field(default_factory=list)

@@ -68,6 +68,8 @@ def day_one() -> rules.GameState:
     ("/ppk 5 red", rules.Penalty(seat=5, reason="ppk", team="red")),
     ("/ppk 5 чёрные 4.3.2", rules.Penalty(seat=5, reason="4.3.2", team="black")),
     ("/unfoul 5", rules.WithdrawFoul(seat=5)),
+    ("/tech 5", rules.Penalty(seat=5, reason="tech")),
+    ("/withdraw 3", rules.WithdrawNomination(by=3)),
     ("/result red", rules.DeclareResult(winner="red")),
     ("/result black", rules.DeclareResult(winner="black")),
     ("/result draw", rules.DeclareResult(winner="draw")),
@@ -156,9 +158,68 @@ def test_new_without_a_preset_is_the_seed() -> None:
     assert command.config().third_foul is rules.ThirdFoul.SHORT_SPEECH
 
 
+def test_new_club_options_of_mafiaratings() -> None:
+    """Every MafiaRatings club option has a /new name (console, Telegram and Discord parse
+    /new here alike)."""
+    command = parse("/new fiim2024 rotation=last nomination_withdrawal=auto "
+                    "first_day_vote=self-break raise_whole_table=yes raise_3_of_9=yes "
+                    "raise_3_of_9_from_day=3 technical_fouls=on", None)
+    assert isinstance(command, NewGame)
+    config = command.config()
+    assert config.rotation is rules.Rotation.LAST
+    assert config.nomination_withdrawal is rules.NominationWithdrawal.AUTO
+    assert config.first_day_vote is rules.FirstDayVote.SELF_BREAK
+    assert config.raise_whole_table and config.technical_fouls
+    assert (config.raise_3_of_9, config.raise_3_of_9_from_day) == (True, 3)
+    with pytest.raises(CommandError) as caught:
+        parse("/new rotation=middle", None)
+    assert caught.value.code == "bad_option_value"
+    with pytest.raises(CommandError) as caught:
+        parse("/new raise_3_of_9_from_day=0", None)
+    assert caught.value.code == "bad_option_value"
+
+
+def test_new_with_a_clubs_mafiaratings_code() -> None:
+    """``mafiaratings=CODE`` sets the options the site's 13 digits name; an option typed after
+    it overrides its digit; a value the site does not define is refused."""
+    command = parse("/new fiim2024 mafiaratings=1001201021011 best_move=yes", None)
+    assert isinstance(command, NewGame)
+    config = command.config()
+    assert config.rotation is rules.Rotation.LAST
+    assert config.first_day_vote is rules.FirstDayVote.NO_BREAK
+    assert config.raise_whole_table is True
+    assert (config.raise_3_of_9, config.raise_3_of_9_from_day) == (True, 3)
+    assert config.third_foul is rules.ThirdFoul.SHORT_SPEECH and config.technical_fouls
+    assert config.best_move is True  # 8.17.2 in the code, then best_move=yes
+    for code in ("2000000000000", "12", "abc"):
+        with pytest.raises(CommandError) as caught:
+            parse(f"/new mafiaratings={code}", None)
+        assert caught.value.code == "bad_option_value"
+
+
+def test_withdraw_and_tech_reach_the_engine() -> None:
+    """MafiaRatings 7.5.1 and 9.6.2 through the typed commands."""
+    state = rules.new_game(rules.PRESETS["seed"].with_options(nomination_withdrawal="explicit",
+                                                             technical_fouls=True))
+    for text in ("/roles D2 M5 M7 S8", "/start", "/next", "/nominate 7", "/withdraw",
+                 "/nominate 4", "/tech 6", "/tech 6"):
+        command = parse(text, state)
+        assert isinstance(command, Act), text
+        state, _ = rules.apply(state, command.event)
+    assert state.nominations == [(1, 4)]
+    assert state.seat(6).departure is not None and state.seat(6).departure.reason == "tech"
+    with pytest.raises(CommandError) as caught:
+        parse("/withdraw", None)
+    assert caught.value.code == "no_speaker"
+    with pytest.raises(CommandError) as caught:
+        parse("/tech 6 4.1.1", state)  # a foul's reason is not a technical foul
+    assert caught.value.code == "wrong_reason"
+
+
 def test_every_option_name_is_known_to_the_config() -> None:
     for name in c.option_names():
-        assert name.startswith("timers.") or hasattr(rules.RulesConfig(), name)
+        assert name.startswith("timers.") or name == c.MAFIARATINGS_OPTION \
+            or hasattr(rules.RulesConfig(), name)
 
 
 def test_penalties_reach_the_engine() -> None:

@@ -120,6 +120,20 @@ def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
     assert state.config.preset == "fiim2024" and state.config.timers.speech == 45
 
 
+def test_new_with_club_options_names_them_in_the_header(monkeypatch, capsys, db_path: Path) -> None:
+    """A club's MafiaRatings options set on /new are kept with the game and shown where it
+    begins and in /status (issue: everyone knows which club rules are in force)."""
+    status, out = run(monkeypatch, capsys, db_path,
+                      "/new fiim2024 mafiaratings=1001201021011\n/roles D2 M5 M7 S8\n/start\n/status\n")
+    assert status == 0
+    _, state, _ = stored(db_path)
+    assert state.config.rotation is rules.Rotation.LAST and state.config.technical_fouls
+    cat = catalog("en")
+    header = next(line for line in out.splitlines() if cat.text("option-rotation-last") in line)
+    assert cat.text("preset-fiim2024") in header and cat.text("option-technical_fouls-yes") in header
+    assert cat.text("option-raise_whole_table-yes") in out.split("/status", 1)[1]
+
+
 def test_new_flag_keeps_an_unfinished_game(monkeypatch, capsys, db_path: Path) -> None:
     """Newcomer's report №1: ``console --new`` over an unfinished game must not shelve it
     silently. It says what ``/new`` says, and the game goes on (with --strict the run ends with

@@ -83,10 +83,10 @@ def test_the_absent_option() -> None:
 def test_the_deal_is_the_rules_deck() -> None:
     """R1.1: 7 red with one Sheriff, 3 black with one Don; seeded, it is reproducible."""
     for seed in range(20):
-        cards = st.deal(random.Random(seed))
+        cards = rules.deal(random.Random(seed))
         assert sorted(cards) == sorted(ROLES)
         assert rules.check(rules.new_game(), rules.SetRoles(roles=cards)) is None
-    assert st.deal(random.Random(3)) == st.deal(random.Random(3))
+    assert rules.deal(random.Random(3)) == rules.deal(random.Random(3))
 
 
 # --- the plan -----------------------------------------------------------------------------------------
@@ -164,9 +164,11 @@ def test_one_vote_a_round_is_the_engines_answer() -> None:
                  *[rules.Next()] * 8, rules.Vote(nominee=5, voters=(1, 2)))
     step = step_for(state)
     assert step.kind == "vote" and step.seat == 7
-    refusal = st.vote_refusal(state, step, 1)
+    refusal = rules.can_vote(state, 1)
     assert refusal is not None and refusal.code is rules.Code.ALREADY_VOTED
-    assert st.vote_refusal(state, step, 3) is None
+    assert rules.can_vote(state, 3) is None
+    with pytest.raises(rules.RuleError):
+        st.toggle_hand(state, step, 1)
 
 
 def test_pass_words() -> None:
@@ -219,7 +221,7 @@ def test_the_role_card_and_the_blacks() -> None:
     assert vw.role_card(state, 4, "Клуб", cat) == "🎭 Стол в «Клуб». Ваше место — №4, ваша роль — Шериф."
     card = vw.role_card(state, 5, "Клуб", cat)
     assert "Чёрные за столом: Дон №2, мафия №7." in card  # F24 §4.2: the blacks meet
-    assert st.role_seat(state, Role.DON) == 2 and st.blacks_at_table(state) == [2, 5, 7]
+    assert st.role_seat(state, Role.DON) == 2 and rules.shooters(state) == [2, 5, 7]
 
 
 # --- the rate limiter ---------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ formats without errors, and Russian plurals take the right form."""
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -192,7 +193,7 @@ def test_no_vote_reasons_cover_the_engine() -> None:
     Kind.NOBODY_LEAVES, the seed 5.1/5.2 bans) is in render.NO_VOTE_REASONS."""
     source = (RULES_DIR / "engine.py").read_text("utf-8")
     found = set(re.findall(r'nobody_leaves\(\s*"([^"]+)"', source))
-    found |= set(re.findall(r'return False, "([^"]+)"', source))
+    found |= set(re.findall(r'VotePlan\(False, "([^"]+)"', source))
     found |= set(re.findall(r'rule = [^\n]*?"(5\.\d)"', source))
     found |= {"5.6", "5.9"} if '"5.6" if' in source else set()
     assert {"no_nominees", "4.4.10", "raise_failed", "5.1", "5.2"} <= found
@@ -200,6 +201,8 @@ def test_no_vote_reasons_cover_the_engine() -> None:
 
 
 def test_end_reasons_cover_the_engine() -> None:
+    """Every way a game ends (rules.EndReason) has words, and the engine gives no other."""
+    assert {why.value for why in rules.EndReason} <= set(render.END_REASONS)
     source = (RULES_DIR / "engine.py").read_text("utf-8")
     found = set(re.findall(r'game_over\(.*"(\w+)"\)$', source, re.M))
     found |= set(re.findall(r'why = [^\n]*"(\w+)"', source))
@@ -209,10 +212,10 @@ def test_end_reasons_cover_the_engine() -> None:
 
 
 def test_every_action_kind_of_the_queries() -> None:
-    """rules.next_action's kinds (its docstring lists them)."""
-    doc = rules.Action.__doc__ or ""
-    kinds = set(re.findall(r"``(\w+)``", doc.split("Kinds:", 1)[1]))
-    kinds -= {"seat", "seconds", "nominee", "hands_left", "seats", "at_table", "Next"}
+    """Each step the rules can expect (rules.Expected) has a kind with words (render's
+    ACTION_KINDS: the judge's "what next" line)."""
+    kinds = {step.kind for step in typing.get_args(rules.Expected)}
+    assert {"start", "speech", "vote", "best_move", "none"} <= kinds
     assert kinds <= set(render.ACTION_KINDS), kinds - set(render.ACTION_KINDS)
 
 

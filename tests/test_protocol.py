@@ -340,7 +340,7 @@ def test_the_export_follows_the_mafiaratings_layout(games: dict[str, Game]) -> N
     record = to_mafiaratings(*games["red_win"])
     players = record["players"]
     assert record["winner"] == "civ" and len(players) == 10
-    assert record["rules"] == "0000000010000"  # seed: 3 of 9 not raised (F24 §7.11)
+    assert record["rules"] == "0002000010000"  # seed: no withdrawal (7.5.3), 3 of 9 not raised (F24 §7.11)
     assert set("dutvn") <= set(record["features"]) and "k" in record["features"]
     assert [p["role"] for p in players].count("civ") == 6
     assert players[2]["role"] == "don" and players[0]["role"] == "sheriff"
@@ -372,18 +372,36 @@ def test_the_export_follows_the_mafiaratings_layout(games: dict[str, Game]) -> N
 
 
 def test_the_rules_code_of_each_preset() -> None:
-    assert rules_code(rules.PRESETS["fiim2024"]) == ("0000000010000", [])
-    assert rules_code(rules.PRESETS["fsm2024"]) == ("0000000000000", [])  # S24 raises 3 of 9
+    """F24 has no nomination withdrawal: MafiaRatings 7.5.3 (digit 3 = 2)."""
+    assert rules_code(rules.PRESETS["fiim2024"]) == ("0002000010000", [])
+    assert rules_code(rules.PRESETS["fsm2024"]) == ("0002000000000", [])  # S24 raises 3 of 9
     code, unexpressed = rules_code(rules.PRESETS["seed"])
-    assert code == "0000000010000"
+    assert code == "0002000010000"
     assert any(u.startswith("draw_declared=after_third_day") for u in unexpressed)  # seed 5.8
     variant = rules.PRESETS["fiim2024"].with_options(
         first_day_vote="raise_only", revote_order="reverse", raise_2_of_4=False, best_move=False,
         last_word_on_decisive_event=False, third_foul="none")
-    assert rules_code(variant) == ("0000110111120", [])
+    assert rules_code(variant) == ("0002110111120", [])
     # MafiaRatings reads back exactly what we wrote
     from rules.records.mafiaratings import read_config
-    assert read_config({"rules": "0000110111120"}) == variant
+    assert read_config({"rules": "0002110111120"}) == variant
+
+
+@pytest.mark.parametrize("code", ["1001201021011", "0000300000010", "1012011100121",
+                                  "0001100020000", "0002000010000"])
+def test_every_club_option_has_its_code_back(code: str) -> None:
+    """Each MafiaRatings option value read into our options is written back as the same digit
+    (the scoring digits 1 and 2 are always 0)."""
+    from rules.records.mafiaratings import read_config
+    assert rules_code(read_config({"rules": code})) == (code[0] + "00" + code[3:], [])
+
+
+def test_options_mafiaratings_has_no_code_for() -> None:
+    """Our first-day 'no vote' and 'normal', and raising 3 of 9 from day 2, have no digit."""
+    for options in ({"first_day_vote": "no_vote"}, {"first_day_vote": "normal"},
+                    {"raise_3_of_9": True, "raise_3_of_9_from_day": 2}):
+        _, unexpressed = rules_code(rules.PRESETS["fiim2024"].with_options(**options))
+        assert unexpressed and unexpressed[0].startswith(next(iter(options))), unexpressed
 
 
 def test_an_option_without_a_code_that_mattered_is_refused() -> None:
@@ -591,6 +609,51 @@ def test_our_json_reads_back_to_the_same_game(games: dict[str, Game], name: str)
     assert read_game(config2, names2, events2).outcome() == data["outcome"]
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_replay_reads_what_we_export(games: dict[str, Game], name: str, tmp_path: Path) -> None:
+    """``mafia-referee replay`` takes our own protocol and our MafiaRatings-layout export: each
+    replays to the game's own outcome (exit 0). The seed games' MafiaRatings export is refused
+    when the seed's draw rule (5.8) has no code there, so only our JSON is replayed for them."""
+    from bot.replay_cli import run_replay_cli
+    config, names, events = games[name]
+    ours = read_game(config, names, events).outcome()
+    exports = {"protocol.json": to_json(config, names, events, game_id=3)}
+    try:
+        exports["mafiaratings.json"] = to_mafiaratings(config, names, events)
+    except ExportError as error:
+        assert error.code == "options" and config.preset == "seed", error
+    for file, data in exports.items():
+        path = tmp_path / file
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        out = io.StringIO()
+        assert run_replay_cli(path, True, out) == 0, out.getvalue()
+        report = json.loads(out.getvalue())
+        assert {k: report[k] for k in ("winner", "departures", "cancelled_votes")} == ours
+        assert report["agrees"] is True and report["record"] == ours
+
+
+def test_a_protocol_the_engine_no_longer_replays_is_a_difference(games: dict[str, Game]) -> None:
+    """A logged event today's rules refuse, or an outcome the log no longer reaches, is a
+    difference of the replay (exit 1), never a crash; an unreadable field is named."""
+    config, names, events = games["red_win"]
+    data = json.loads(json.dumps(to_json(config, names, events)))
+    data["outcome"]["winner"] = "black"
+    assert not records.replay(data).agrees
+    data = json.loads(json.dumps(to_json(config, names, events)))
+    data["events"].insert(5, {"type": "vote", "nominee": 3, "count": 1, "voters": []})
+    report = records.replay(data)
+    assert not report.agrees and any("refuses the logged event vote" in d for d in report.differences)
+    data["events"][5] = {"type": "teleport"}
+    with pytest.raises(records.RecordError) as error:
+        records.replay(data)
+    assert error.value.field == "events[5]"
+    data = json.loads(json.dumps(to_json(config, names, events)))
+    data["config"]["rotation"] = "sideways"
+    with pytest.raises(records.RecordError) as error:
+        records.replay(data)
+    assert error.value.field == "config"
+
+
 # --- the score sheet ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -631,7 +694,9 @@ def test_a_nominee_removed_during_the_vote_leaves_the_recorded_ballot() -> None:
     """Seed 5.2: #8, nominated, gets his 4th foul after the vote's result is known: he is off
     the ballot, the unraised hands go to #7, the last nominee still at the table (F24 §4.4.8).
     The protocol records the round as it was played — #6 and #7 with their hands, #8 not a
-    candidate — and the export names every hand's voter."""
+    candidate — and the export names every hand's voter. MafiaRatings' own check cannot take
+    it: #8 was at the table when the vote began and cast no vote in it (``Game::check`` notes a
+    player alive at a vote who did not vote), so the checked export is refused."""
     game = play("\n".join([
         "/new", "/roles D2 M5 M7 S8", "/start", "/next", SPEECHES,  # day 1: no nomination
         "/kill 1", "/don 3", "/sheriff 4", "/bestmove 2 5 7", "/next",  # night 1; #1's last word
@@ -648,7 +713,13 @@ def test_a_nominee_removed_during_the_vote_leaves_the_recorded_ballot() -> None:
     assert ballot.candidates == [6, 7] and ballot.counts == {6: 5, 7: 3}
     assert ballot.voters[6] == (2, 3, 4, 5, 9)
     assert ballot.voters[7] == (6, 7, 10)  # the hands not raised, #8's gone with him
-    to_mafiaratings(*game)  # no "recorded as a count" refusal for the seat that left
+    exported = to_mafiaratings(*game, verify=False)  # no "recorded as a count" refusal
+    assert sorted(v for p in exported["players"] if len(p.get("voting", [])) > 1
+                  for v in [p["voting"][1]]) == [6, 6, 6, 6, 6, 7, 7, 7]
+    with pytest.raises(ExportError) as caught:
+        to_mafiaratings(*game)
+    assert caught.value.code == "site_check"
+    assert "Player 8 did not vote in round 1" in caught.value.params["issues"]
 
 
 # --- penalties after leaving and after the result (issue 10: seed 4.5, §12.9, F24 §7.9) ---------

@@ -20,7 +20,7 @@ import rules
 from bot.i18n import catalog
 from bot.render import notice_text
 from bot.replay_cli import run_replay_cli
-from rules import FirstDayVote, RevoteOrder, ThirdFoul
+from rules import FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, ThirdFoul
 from rules.records import RecordError, detect, import_record, replay
 from rules.records.mafiaratings import upgrade_rules_code
 
@@ -208,6 +208,125 @@ def test_partial_record_stops_where_the_record_stops() -> None:
     assert replay(_load("polemica/333915.json")).complete is False
 
 
+def envelope(game: dict[str, Any], leaving: list[int] | None = None) -> dict[str, Any]:
+    """``game`` as Polemica's API returns it: inside ``data``, with the envelope's own id,
+    times, winner code (the game's ``result``), judge and players (seat, name, card and, given
+    ``leaving``, the order they left the table: ``quit_index`` 2 for the first)."""
+    people = []
+    for p in game["players"]:
+        person = {"position": p["position"], "username": p.get("username"), "role": p["role"]}
+        if leaving is not None:
+            person["quit_index"] = leaving.index(p["position"]) + 2 if p["position"] in leaving else None
+        people.append(person)
+    return {"id": game.get("id"), "type": "match", "started_at": "2025-04-05 13:00:00",
+            "ended_at": "2025-04-05 14:20:00", "winnerCode": game.get("result"),
+            "judge": dict(game.get("referee") or {"id": 0, "username": "Судья"}),
+            "players": people, "data": copy.deepcopy(game)}
+
+
+@needs_shared
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED if n.startswith("polemica/")))
+def test_polemica_envelope_replays_to_the_same_outcome(name: str) -> None:
+    """Every shared Polemica game inside the API envelope (the players' leaving order from the
+    README's timeline) replays to the outcome of the plain game, with the envelope agreeing."""
+    winner, departures, cancelled, _ = EXPECTED[name]
+    plain = replay(_load(name))
+    wrapped = envelope(_load(name), leaving=[seat for seat, *_ in departures])
+    assert detect(wrapped) == "polemica"
+    report = replay(wrapped)
+    assert report.report == plain.report
+    assert report.report["winner"] == winner
+    assert report.agrees, report.differences
+    assert report.complete is plain.complete
+
+
+def test_polemica_envelope_cross_checks() -> None:
+    """The envelope's winner, cards and leaving order disagreeing with the game are differences
+    of the replay; a different judge or id is a note; errors inside name the field under data."""
+    game = polemica_game()
+    order = [1, 4, 2, 5, 3]  # the game's departures, first to leave first
+    assert replay(envelope(game, order)).agrees
+    wrong = envelope(game, order)
+    wrong["winnerCode"] = 1
+    assert any(d.startswith("winnerCode") for d in replay(wrong).differences)
+    wrong = envelope(game, order)
+    wrong["players"][6]["role"] = 0
+    assert any(d.startswith("players[6].role") for d in replay(wrong).differences)
+    wrong = envelope(game, [1, 2, 4, 5, 3])
+    assert any(d.startswith("leaving order") for d in replay(wrong).differences)
+    wrong = envelope(game, [1, 4, 2, 5])
+    assert any(d.startswith("leaving order") for d in replay(wrong).differences)
+    game["referee"] = {"id": 5, "username": "Судья"}
+    other = envelope(game, order)
+    other["judge"] = {"id": 77, "username": "Другой судья"}
+    other["id"] = 2
+    report = replay(other)
+    assert report.agrees
+    assert any(n.startswith("judge.id") for n in report.notes)
+    assert any(n.startswith("id:") for n in report.notes)
+    broken = envelope(game)
+    broken["data"]["players"][3]["role"] = 9
+    with pytest.raises(RecordError) as error:
+        import_record(broken)
+    assert error.value.field == "data.players[3].role"
+    versionless = envelope(game)
+    del versionless["data"]["version"]  # the API's envelope is v4's
+    assert replay(versionless).agrees
+    versionless["data"]["version"] = 3
+    with pytest.raises(RecordError) as error:
+        import_record(versionless)
+    assert error.value.field == "data.version"
+
+
+def test_polemica_config_carries_the_first_day_rule() -> None:
+    """Real API games keep ``zeroVoting`` (and the scoring) in ``config``; ``respeech`` is read
+    as ``liftOnly``: polemica-library's GameUtils expels no single day-1 leader under either."""
+    game = polemica_game()
+    game["config"] = {"zeroVoting": "respeech", "scoringType": 1, "scoringVersion": "3.0",
+                      "lift3From9": False}
+    config = import_record(game).config
+    assert config.first_day_vote is FirstDayVote.RAISE_ONLY and config.raise_3_of_9 is False
+    game["zeroVoting"] = "none"
+    with pytest.raises(RecordError) as error:
+        import_record(game)
+    assert error.value.field == "config.zeroVoting"
+
+
+def test_polemica_respeech_keeps_the_day_one_leader() -> None:
+    """zeroVoting respeech: seat 1, the single leader of day 1 (6 hands), stays at the table
+    and speaks again — in the replay and in what the record's ballots say."""
+    game = polemica_game()
+    game["zeroVoting"] = "respeech"
+    report = replay(game)
+    assert any(n.kind is rules.Kind.LEADER_STAYS and n["seat"] == 1 for n in report.notices)
+    for outcome in (report.report, report.recorded):
+        assert {"seat": 1, "day": 1, "phase": "day", "cause": "vote"} not in outcome["departures"]
+
+
+@pytest.mark.parametrize(("stage", "moment"), [
+    ({"type": "toDay", "day": 2}, "day 2 start of the day"),
+    ({"type": "comKill", "day": 1}, "night 1 (best_move)"),
+])
+def test_polemica_to_day_and_com_kill_stages(stage: dict[str, Any], moment: str) -> None:
+    """``toDay``: the passage to day d (before its morning's last word); ``comKill``: the
+    night's last step, after the guess, where the judge names who killed the Sheriff."""
+    from rules.records.polemica import stage_moment
+    assert stage_moment(stage, "stage").describe() == moment
+
+
+def test_polemica_a_fourth_foul_at_to_day_cancels_that_days_vote() -> None:
+    """A 4th foul at ``toDay`` of day 2 removes the player in the morning: day 2's vote is not
+    held (seed 5.1), as a removal at the end of night 1 would do."""
+    game = polemica_game()
+    game["players"][7]["fouls"] = [{"time": f"t{i}", "stage": {"type": "speech", "day": 1, "player": 8}}
+                                   for i in range(3)]
+    game["players"][7]["fouls"].append({"time": "t9", "stage": {"type": "toDay", "day": 2}})
+    game["players"][7]["disqual"] = {"type": "toDay", "day": 2}
+    report = replay(game)
+    assert {"seat": 8, "day": 2, "phase": "day", "cause": "fouls"} in report.report["departures"]
+    assert 2 in report.report["cancelled_votes"]
+
+
 def _announced(notice: rules.Notice) -> str:
     """The line the replay prints for ``notice`` (Russian catalog, the CLI's default)."""
     line = notice_text(notice, catalog("ru"))
@@ -378,6 +497,57 @@ def test_mafia_wins_by_a_night_kill_without_final_speech() -> None:
     assert report.report["winner"] == "black"
 
 
+def test_mafiaratings_technical_fouls_remove_at_the_second() -> None:
+    """9.6.2 (rules[12] = 1): a player's techFouls are fed as technical fouls, apart from his
+    warnings; the second removes him (death type techFouls) and that day's vote is not held
+    (seed 5.1); 3 black v 3 red after night 3 → black wins."""
+    game = mafia_wins_by_kills("0000000000001")
+    del game["players"][6]["death"]
+    game["players"][7]["techFouls"] = [{"round": 0, "time": "speaking", "speaker": 2, "order": 1},
+                                       {"round": 0, "time": "speaking", "speaker": 5, "order": 1}]
+    game["players"][7]["warnings"] = [{"round": 0, "time": "speaking", "speaker": 3, "order": 1}]
+    game["players"][7]["death"] = {"round": 0, "type": "techFouls"}
+    game["players"][0]["nominating"] = [9]
+    game["players"][1]["nominating"] = [10]
+    report = replay(game)
+    assert report.agrees, report.differences
+    assert report.report["departures"][0] == {"seat": 8, "day": 1, "phase": "day",
+                                              "cause": "disqualification"}
+    assert report.report["cancelled_votes"] == [1]
+    assert any(n.kind is rules.Kind.TECH_FOUL and n["count"] == 2 for n in report.notices)
+
+    game["rules"] = "0000000000000"  # 9.6.1: no technical fouls — the death is fed as a removal
+    report = replay(game)
+    assert report.agrees, report.differences
+    assert any("technical foul(s) recorded under rules without them" in n for n in report.notes)
+
+
+def test_mafiaratings_a_removal_in_ones_own_last_word_keeps_the_kill_and_the_vote() -> None:
+    """The site writes a removal over the death it follows (js/src/game.js sets ``death`` in
+    gamePlayerWarning, gamePlayerKickOut): night 1's victim (#4) with a 4th warning in his
+    morning last word was still killed; #5 voted out on day 2 and kicked out in his last word
+    was still voted out (seed 4.5; SC: the earlier departure stands)."""
+    game = mafia_wins_by_kills("0000000000000")
+    four = game["players"][3]
+    four["death"] = {"round": 1, "type": "warnings"}
+    four["warnings"] = [{"round": 0, "time": "speaking", "speaker": 2}] * 3 + [
+        {"round": 1, "time": "night kill speaking", "speaker": 4}]
+    game["players"][4]["death"] = {"round": 1, "type": "kickOut",
+                                   "time": {"round": 1, "time": "day kill speaking", "speaker": 5}}
+    game["players"][5]["death"] = {"round": 2, "type": "night"}  # the kills move on one night
+    game["players"][6]["death"] = {"round": 3, "type": "night"}
+    game["players"][1]["nominating"] = [None, 5]
+    for voter in (1, 2, 3, 5, 6, 7, 8, 9, 10):
+        game["players"][voter - 1]["voting"] = [None, 5]
+    game["features"] = "dutcvnwr"
+    report = replay(game)
+    assert report.agrees, report.differences
+    assert report.report["departures"][:2] == [
+        {"seat": 4, "day": 1, "phase": "night", "cause": "kill"},
+        {"seat": 5, "day": 2, "phase": "day", "cause": "vote"}]
+    assert report.report["winner"] == "black"
+
+
 # --- options and values the importer does not know ------------------------------------------------
 @pytest.mark.parametrize(("value", "rule"), [
     ("none", FirstDayVote.NO_VOTE), ("liftOnly", FirstDayVote.RAISE_ONLY),
@@ -390,7 +560,6 @@ def test_polemica_zero_voting(value: str | None, rule: FirstDayVote) -> None:
 
 
 @pytest.mark.parametrize(("change", "field"), [
-    ({"zeroVoting": "respeech"}, "zeroVoting"),
     ({"zeroVoting": "whatever"}, "zeroVoting"),
     ({"config": {"lift3From9": False, "newOption": 1}}, "config.newOption"),
     ({"config": {"lift3From9": "yes"}}, "config.lift3From9"),
@@ -412,7 +581,7 @@ def test_polemica_unknown_values_are_errors() -> None:
         import_record(game)
     assert error.value.field == "players[0].role"
     game = polemica_game()
-    game["players"][5]["fouls"] = [{"time": "t", "stage": {"type": "toDay", "day": 2}}]
+    game["players"][5]["fouls"] = [{"time": "t", "stage": {"type": "toLunch", "day": 2}}]
     with pytest.raises(RecordError) as error:
         import_record(game)
     assert error.value.field == "players[5].fouls[0].stage.type"
@@ -429,13 +598,18 @@ def test_polemica_lift_3_of_9_option() -> None:
     assert import_record(game).config.raise_3_of_9 is False
 
 
+# include/rules.php $_rules_options: how many values each of the 13 options has.
+SITE_OPTION_VALUES = (2, 5, 10, 3, 4, 2, 2, 2, 3, 2, 2, 3, 2)
+
+
 @pytest.mark.parametrize(("code", "field"), [
-    ("1000000000000", "rules[0]"),  # 6.3.2: the last speaker rotates
-    ("0000200000000", "rules[4]"),  # 7.16 no-break
-    ("0000300000000", "rules[4]"),  # 7.16 self-break
-    ("0000001000000", "rules[6]"),  # 7.21.2: a whole-table raise declares a draw
-    ("0000000020000", "rules[8]"),  # 7.23 'after1'
+    ("2000000000000", "rules[0]"),  # 6.3 rotation: first, last
+    ("0005000000000", "rules[3]"),  # 7.5 withdraw: allowed, auto, no
+    ("0000400000000", "rules[4]"),  # 7.16 first-day voting: four values
+    ("0000002000000", "rules[6]"),  # 7.21 kill all: no, draw
+    ("0000000030000", "rules[8]"),  # 7.23 split on nine: yes, no, after1
     ("0000000000030", "rules[11]"),  # 9.5 has 3 values
+    ("0000000000002", "rules[12]"),  # 9.6 tech fouls: no, yes
     ("00000000000", "rules"),  # 11 digits: no upgrade makes it 13
     ("00000000000x0", "rules"),
 ])
@@ -445,6 +619,21 @@ def test_mafiaratings_unknown_rule_value_is_an_error(code: str, field: str) -> N
     with pytest.raises(RecordError) as error:
         import_record(game)
     assert error.value.field == field
+
+
+@pytest.mark.parametrize("position", range(13))
+def test_mafiaratings_every_value_the_site_defines_is_read(position: int) -> None:
+    """The importer maps all 13 digits: every value include/rules.php defines imports, the next
+    one is refused naming its position."""
+    for value in range(10):
+        game = mafiaratings_game()
+        game["rules"] = "0" * position + str(value) + "0" * (12 - position)
+        if value < SITE_OPTION_VALUES[position]:
+            import_record(game)
+        else:
+            with pytest.raises(RecordError) as error:
+                import_record(game)
+            assert error.value.field == f"rules[{position}]"
 
 
 def test_mafiaratings_rules_code_mapping() -> None:
@@ -458,6 +647,33 @@ def test_mafiaratings_rules_code_mapping() -> None:
     assert config.best_move is False  # 8.17.2
     assert config.last_word_on_decisive_event is False  # 8.19.2
     assert config.third_foul is ThirdFoul.NONE  # 9.5.3
+    assert config.technical_fouls is True  # 9.6.2
+    assert config.nomination_withdrawal is NominationWithdrawal.EXPLICIT  # 7.5.1
+
+    game["rules"] = "1001201021010"
+    config = import_record(game).config
+    assert config.rotation is Rotation.LAST  # 6.3.2
+    assert config.nomination_withdrawal is NominationWithdrawal.AUTO  # 7.5.2
+    assert config.first_day_vote is FirstDayVote.NO_BREAK  # 7.16 no-break
+    assert config.raise_whole_table is True  # 7.21.2
+    assert (config.raise_3_of_9, config.raise_3_of_9_from_day) == (True, 3)  # 7.23 after1
+    assert config.third_foul is ThirdFoul.SHORT_SPEECH  # 9.5.2
+    assert config.technical_fouls is False  # 9.6.1
+
+    game["rules"] = "0002300000000"
+    config = import_record(game).config
+    assert config.nomination_withdrawal is NominationWithdrawal.NONE  # 7.5.3
+    assert config.first_day_vote is FirstDayVote.SELF_BREAK  # 7.16 self-break
+
+
+def test_mafiaratings_record_without_a_code_plays_by_the_site_default() -> None:
+    """include/game.php Game::get_rules: no code → DEFAULT_RULES (withdrawal 'no', 3 of 9 'no')."""
+    game = mafiaratings_game()
+    del game["rules"]
+    imported = import_record(game)
+    assert imported.config.nomination_withdrawal is NominationWithdrawal.NONE
+    assert imported.config.raise_3_of_9 is False
+    assert any("default" in note for note in imported.notes)
 
 
 def test_upgrade_rules_code() -> None:
@@ -497,7 +713,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert _announced(team_loss[0]) in out.getvalue()
     unknown = tmp_path / "unknown.json"
     game = mafiaratings_game()
-    game["rules"] = "1000000000000"
+    game["rules"] = "2000000000000"  # 6.3 rotation has two values (first, last)
     unknown.write_text(json.dumps(game), encoding="utf-8")
     out = io.StringIO()
     assert run_replay_cli(str(unknown), True, out) == 2

@@ -85,6 +85,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.SPEECH: {"seat": 5, "seconds": 60, "silenced": False, "short": False, "day": 2},
     Kind.SPEECH_SKIPPED: {"seat": 5, "why": "absent"},
     Kind.NOMINATED: {"by": 1, "target": 3, "nominees": [3]},
+    Kind.NOMINATION_WITHDRAWN: {"by": 1, "target": 3, "nominees": []},
     Kind.VOTE_NOT_HELD: {"day": 1, "why": "4.4.10", "seat": None},
     Kind.VOTING_STARTS: {"day": 2, "nominees": [3, 7], "round": 0},
     Kind.VOTE_COUNTED: {"nominee": 3, "count": 4, "derived": False},
@@ -109,6 +110,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.WARNING: {"seat": 5, "reason": "warning"},
     Kind.FOUL: {"seat": 5, "count": 2, "reason": "4.1.3"},
     Kind.THIRD_FOUL: {"seat": 5, "effect": "silence", "may_nominate": True},
+    Kind.TECH_FOUL: {"seat": 5, "count": 1, "reason": "tech"},
     Kind.REMOVED: {"seat": 2, "cause": "fouls", "reason": "4.1.1", "tournament": False},
     Kind.REMOVED_DETAILS: {"seat": 2, "reason": "4.2.2", "tournament": False},
     Kind.TEAM_LOSS: {"seat": 4, "team": "black", "reason": "4.3.1"},
@@ -166,6 +168,8 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
     yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": None, "tournament": True}
     yield Kind.REMOVED_DETAILS, {"seat": 2, "reason": "dq", "tournament": True}
     yield Kind.TEAM_LOSS, {"seat": 4, "team": "red", "reason": "ppk"}
+    yield Kind.TECH_FOUL, {"seat": 5, "count": 2, "reason": "tech"}
+    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "tech", "tournament": False}
     for why in END_REASONS:
         for winner in ("red", "black", None):
             yield Kind.GAME_OVER, {"winner": winner, "why": why, "roles": None}
@@ -755,6 +759,23 @@ def test_each_preset_cites_its_own_numbers(preset: str, cited: str) -> None:
     assert ("ФСМ 2024, §4.4.8" if preset == "fsm2024" else "ФИИМ 2024, §4.4.8") in (notice_text(derived, RU) or "")
 
 
+@pytest.mark.parametrize("preset", ["seed", "fiim2024", "fsm2024"])
+def test_an_option_taken_from_another_rule_set_cites_that_set(preset: str) -> None:
+    """Three tied of nine not raised is F24 §7.11 under every preset that plays it: the FSM text
+    has no such clause, so fsm2024 with ``raise_3_of_9=false`` cites FIIM, never «ФСМ 2024,
+    §7.11». The draw after the third quiet day is seed 5.8 (docs/rules.md §8.3); under a 2024
+    preset with ``draw_declared=after_third_day`` it is the club edition's, not F24/S24 §7.7
+    (three nights)."""
+    no_raise = Notice(Kind.NOBODY_LEAVES, {"why": "3_of_9", "seats": [3, 5, 7], "rules": preset})
+    assert (notice_text(no_raise, RU) or "").endswith("(ФИИМ 2024, §7.11).")
+    assert (notice_text(no_raise, EN) or "").endswith("(FIIM 2024, §7.11).")
+    draw = Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None, "draw_rule": "after_third_day",
+                                   "nights": 3, "rules": preset})
+    cited = "5.8" if preset == "seed" else "редакция клуба, 5.8"
+    assert f"подряд, начиная с «ночи», никто не покидал игру ({cited})." in (notice_text(draw, RU) or "")
+    assert ("§7.7" not in (notice_text(draw, EN) or "")) and ("5.8)." in (notice_text(draw, EN) or ""))
+
+
 def test_no_unraised_hands_line_when_no_hands_were_left() -> None:
     """F24 §4.4.8 speaks of hands not raised; with none left the last nominee just has 0."""
     none_left = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 0, "derived": True})
@@ -778,3 +799,56 @@ def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
                                             "tournament": False, "last_word": "cut"}), cat) or ""
     assert ("его последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
     assert "покидает игру" not in cut and "leaves the game" not in cut
+
+
+# --- the rules in force: the preset and the club's options ------------------------------------
+
+def _option_values() -> Iterator[tuple[str, Any]]:
+    """Every value of every rule option (enums, both booleans, a changed number, a timer)."""
+    import dataclasses
+    import enum as enum_module
+    for field in dataclasses.fields(rules.RulesConfig):
+        value = getattr(rules.RulesConfig(), field.name)
+        if field.name in ("preset", "timers"):
+            continue
+        if isinstance(value, bool):
+            yield field.name, True
+            yield field.name, False
+        elif isinstance(value, enum_module.Enum):
+            yield from ((field.name, member.value) for member in type(value))
+        else:
+            yield field.name, value + 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_option_value_has_words(lang: str) -> None:
+    """Each club option that differs from the preset is shown in words, never as name=value."""
+    cat = catalog(lang)
+    for name, value in _option_values():
+        options = {"raise_3_of_9": True, name: value} if name == "raise_3_of_9_from_day" else {name: value}
+        text = render_module.options_text(options, cat)
+        assert "=" not in text and text.strip(), (name, value, text)
+    assert "45" in render_module.options_text({"timers": {"speech": 45}}, cat)
+
+
+def test_the_rules_line_shows_only_what_differs_from_the_preset() -> None:
+    """The header, /status and the protocol say which club rules are in force (MafiaRatings
+    options on a preset); a plain preset is just its name."""
+    assert render_module.config_label(rules.PRESETS["fiim2024"], RU) == RU.text("preset-fiim2024")
+    config = rules.PRESETS["fiim2024"].with_options(rotation="last", technical_fouls=True,
+                                                    raise_3_of_9_from_day=3)
+    label = render_module.config_label(config, RU)
+    assert label.startswith(RU.text("preset-fiim2024"))
+    assert RU.text("option-rotation-last") in label and RU.text("option-technical_fouls-yes") in label
+    assert "девяти" not in label  # F24 raises no 3 of 9 at all: its first day means nothing
+    game = Game("fiim2024", rotation="last", technical_fouls=True)
+    started = game.apply(StartGame())
+    line = render_module.config_label(game.state.config, RU)
+    assert RU.text("option-rotation-last") in line and line in texts(started)[0]
+    for view in (True, False):  # the rules are public: the judge and the players see them
+        assert RU.text("status-rules", rules=line) in status_text(game.state, RU, for_judge=view)
+    plain = Game("fiim2024")
+    plain.apply(StartGame())
+    assert all(not ln.startswith(RU.text("status-rules", rules="").split(":")[0])
+               for ln in status_text(plain.state, RU, for_judge=True).splitlines())
+    assert any(RU.text("preset-fiim2024") + "." in t for t in texts(plain.notices))

@@ -97,6 +97,12 @@ async def nominate(interaction: discord.Interaction[Any], target: Seat, by: Opti
     await _run(interaction, "nominate", by, target)
 
 
+@app_commands.command(name="withdraw", description=_desc("withdraw"))
+@app_commands.describe(by=_arg("by"))
+async def withdraw(interaction: discord.Interaction[Any], by: Optional[Seat] = None) -> None:
+    await _run(interaction, "withdraw", by)
+
+
 @app_commands.command(name="vote", description=_desc("vote"))
 @app_commands.describe(nominee=_arg("nominee"), hands=_arg("hands"))
 async def vote(interaction: discord.Interaction[Any], nominee: Seat, hands: Hands) -> None:
@@ -169,6 +175,12 @@ async def ppk(interaction: discord.Interaction[Any], seat: Seat, reason: Optiona
     await _run(interaction, "ppk", seat, reason, team)
 
 
+@app_commands.command(name="tech", description=_desc("tech"))
+@app_commands.describe(seat=_arg("seat"))
+async def tech(interaction: discord.Interaction[Any], seat: Seat) -> None:
+    await _run(interaction, "tech", seat)
+
+
 @app_commands.command(name="unfoul", description=_desc("unfoul"))
 @app_commands.describe(seat=_arg("seat"))
 async def unfoul(interaction: discord.Interaction[Any], seat: Seat) -> None:
@@ -239,8 +251,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 
 
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
-    new, name, roles, start, next_, nominate, vote, raise_, kill, miss, shots, don, sheriff,
-    bestmove, foul, warn, dq, ppk, unfoul, result, undo, status, log_, help_, lang,
+    new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
+    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, status, log_, help_, lang,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -59,18 +59,18 @@ from .. import outbox as ob
 from ..commands import Act, CommandError
 from ..i18n import Catalog
 from ..locks import ChatLocks
-from ..render import error_text, result_text, seat_label, status_text
+from ..render import config_label, error_text, result_text, seat_label, status_text
 from ..service import Outcome, Render, Service, ServiceError
 from . import steps as st
 from . import views as vw
 from .options import HostError, parse_newgame
 from .port import HostPort, Mute, MuteMode, Player, Rights, TableFlags
-from .steps import Plan, Step
-from .table import LEFT_TABLE, TABLE_SIZE, Table, same_night
+from .steps import Plan, Stage, Step, StepKind
+from .table import LEFT_TABLE, TABLE_SIZE, Table, TableStatus, same_night
 
 log = logging.getLogger(__name__)
 
-LIVE = ("lobby", "running")
+LIVE = (TableStatus.LOBBY, TableStatus.RUNNING)
 OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
 ADOPT_POLL = 0.5  # real seconds between looks for a queued step message the outbox has not sent
 OURS = frozenset({"newgame", "protocol"})  # host mode's even with no table
@@ -230,7 +230,7 @@ class HostController:
             return
         now = self.port.clock()
         no = step.no
-        if step.stage == "running" and step.kind in (*st.SPEAKING, "night_zero") \
+        if step.stage is Stage.RUNNING and step.kind in st.WARNED_STEPS \
                 and step.seconds > st.WARN_LEFT:
             warn_at = step.deadline - st.WARN_LEFT * self.port.scale
             self.port.schedule(self._group(table), max(0.0, warn_at - now),
@@ -249,7 +249,7 @@ class HostController:
 
     async def _running(self, table_id: int, no: int) -> Table | None:
         table = await self._load(table_id)
-        if table is None or table.status != "running" or table.step is None or table.step.no != no:
+        if table is None or table.status is not TableStatus.RUNNING or table.step is None or table.step.no != no:
             return None
         return table
 
@@ -272,9 +272,9 @@ class HostController:
             return
         async with self.held(table.chat):
             if await self._running(table_id, no) is None or table.step is None \
-                    or table.step.stage != "running":
+                    or table.step.stage is not Stage.RUNNING:
                 return
-            table.step.stage = "warned"
+            table.step.stage = Stage.WARNED
             current = await self.service.current(table.chat)
             if current is not None:  # shown, then stored: a kill between shows it again
                 await self._show(table, current.state)
@@ -296,11 +296,11 @@ class HostController:
         step the rules expect now is opened; a full lobby is dealt; a lobby whose message was
         never stored (a /newgame cut short) is posted."""
         try:
-            if table.status == "lobby" and not (table.seats or self._ready(table)):
+            if table.status is TableStatus.LOBBY and not (table.seats or self._ready(table)):
                 if table.lobby_message is None:
                     await self._show_lobby(table)
                 return  # a lobby: it waits for its players
-            if table.status == "running":
+            if table.status is TableStatus.RUNNING:
                 await self._resume_table(table)
             else:  # full, or seated: the process died before or during the deal
                 await self._start(table)
@@ -315,7 +315,7 @@ class HostController:
         again."""
         current = await self.service.current(table.chat)
         if current is None or current.game_id != table.game_id:
-            table.status = "stopped"
+            table.status = TableStatus.STOPPED
             await self._save(table, "status")
             return
         if current.finished and current.state.phase is not Phase.GAME_OVER:  # a stop cut short
@@ -329,7 +329,7 @@ class HostController:
         if step is not None and step.previous is not None:  # stored over, not yet closed
             await self._retire_step(table, Step.from_dict(step.previous), current.state, plan)
             await self._retired(table)
-        if step is not None and step.key == plan.key and plan.kind != "over":
+        if step is not None and step.key == plan.key and plan.kind is not StepKind.OVER:
             if step.message is None:
                 await self._show(table, current.state)
             await self._prompt_all(table, current.state)  # any prompt not sent before the stop
@@ -396,7 +396,7 @@ class HostController:
         lines = [*plan.lead, *vw.public_lines(outcome.notices, cat)]
         expected = st.plan(state, table.spec.options)
         old = table.step
-        if expected.kind == "over":
+        if expected.kind is StepKind.OVER:
             plan.over = True
             text = "\n".join([*lines, "", result_text(state, cat)]).strip()
             caption = cat.text("host-protocol-caption", game=outcome.game_id)
@@ -424,16 +424,16 @@ class HostController:
         others = [c for c in plan.chats if c != table.chat]
         expected = st.plan(state, table.spec.options)
         old = table.step
-        if old is not None and old.key == expected.key and expected.kind != "over":
+        if old is not None and old.key == expected.key and expected.kind is not StepKind.OVER:
             await self._flush(*others, table.chat)
             old.revision = outcome.revision
-            if old.view or old.kind in ("speech", "silenced"):  # the nominations may have changed
+            if old.view or old.kind in (StepKind.SPEECH, StepKind.SILENCED):  # nominations may change
                 old.view = ""
                 await self._show(table, state)
             await self._save(table, "step")
             await self._sync_mutes(table, state, expected)
             return
-        if expected.kind == "over":
+        if expected.kind is StepKind.OVER:
             await self._retire_step(table, old, state, expected)
             await self._flush(*others)
             await self._finish(table, outcome, plan)
@@ -545,7 +545,7 @@ class HostController:
             found = await self._adopt(table, step)
             if found is not None:
                 queued = vw.step_text(step, state, cat, closed=closed)
-                as_queued = (step.slot == step_slot(step.no, step.key) and step.stage == "running"
+                as_queued = (step.slot == step_slot(step.no, step.key) and step.stage is Stage.RUNNING
                              and not closed and text == queued)
                 if rows or not as_queued:  # the buttons; or the stage / step moved on meanwhile
                     await self.port.edit(table.chat, found, text, rows)
@@ -678,7 +678,7 @@ class HostController:
         if seat is None:
             return
         current = await self.service.current(table.chat)
-        if table.status == "running" and current is not None and not current.finished \
+        if table.status is TableStatus.RUNNING and current is not None and not current.finished \
                 and current.state.seat(seat).at_table:
             cat = await self._cat(table.chat)
             silent = int(table.flags.silent.get(str(seat), 0))
@@ -708,7 +708,7 @@ class HostController:
         removed = set(flags.removed)
         if mode.whole_game:
             wanted = everyone - open_
-        elif plan.kind in (*st.SPEAKING, "silenced"):
+        elif plan.kind in st.FLOOR:
             wanted = everyone - removed - open_  # a removed player keeps the removal's own mute
         else:
             wanted = set()
@@ -802,7 +802,7 @@ class HostController:
         await self._flush(table.chat)
         await self._unmute_all(table)
         table.step = None
-        table.status = "over"
+        table.status = TableStatus.OVER
         await self._save(table, "step", "status")
 
     async def _club_result_items(self, table: Table, outcome: Outcome) -> list[OutboxItem]:
@@ -827,7 +827,7 @@ class HostController:
         abandon finishes the stop at the restart (:meth:`_stopped`)."""
         cat = await self._cat(table.chat)
         self._cancel(table)
-        if table.status == "running":
+        if table.status is TableStatus.RUNNING:
             table.flags.stopped_by = who
             await self._save(table, "flags")
             current = await self.service.current(table.chat)
@@ -848,7 +848,7 @@ class HostController:
         stored as stopped, the group told."""
         await self._unmute_all(table)
         table.step = None
-        table.status = "stopped"
+        table.status = TableStatus.STOPPED
         await self._save(table, "step", "status")
         cat = await self._cat(table.chat)
         await self._queue(ob.post(table.chat, cat.text("host-stopped", who=who)),
@@ -857,7 +857,7 @@ class HostController:
     # --- the lobby ----------------------------------------------------------------------------------------
     async def _lobby_text(self, table: Table, cat: Catalog) -> tuple[str, vw.Rows]:
         flags = table.flags
-        lines = [cat.text("host-lobby", preset=cat.text(f"preset-{table.spec.config.preset}"),
+        lines = [cat.text("host-lobby", preset=config_label(table.spec.config, cat),
                           seating=table.spec.options.seating, count=len(table.players),
                           left=TABLE_SIZE - len(table.players), host=flags.host_name)]
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
@@ -978,11 +978,11 @@ class HostController:
         await self._maybe_start(table)
 
     def _ready(self, table: Table) -> bool:
-        """Ten players who can all be written to privately (R1.1)."""
-        return table.status == "lobby" and table.full and all(p.get("reachable") for p in table.players)
+        """Ten players who can all be written to privately (F24 §1.1)."""
+        return table.status is TableStatus.LOBBY and table.full and all(p.get("reachable") for p in table.players)
 
     async def _maybe_start(self, table: Table) -> None:
-        """A ready table: the deal and night 0 (R1.1)."""
+        """A ready table: the deal and night 0 (F24 §1.1, §4.2)."""
         if self._ready(table):
             await self._start(table)
 
@@ -1010,7 +1010,7 @@ class HostController:
         names = {seat: (table.player(user) or {}).get("name", "") for seat, user in seats.items()}
         title = table.flags.title
 
-        async def cards(dealt: Outcome) -> list[OutboxItem]:  # R1.1: each card in private
+        async def cards(dealt: Outcome) -> list[OutboxItem]:  # F24 §1.1: each card in private
             return [ob.post(user, vw.role_card(dealt.state, seat, title,
                                                await self._player_cat(table, user)), private=True)
                     for seat, user in seats.items()]
@@ -1020,9 +1020,9 @@ class HostController:
             outcome = await self.service.new_game(table.chat, self.port.judge, table.spec.config,
                                                   names, replace=True)
         if not outcome.state.roles_known:
-            outcome = await self._act(table, rules.SetRoles(roles=st.deal(rng)), cards)
+            outcome = await self._act(table, rules.SetRoles(roles=rules.deal(rng)), cards)
         table.game_id = outcome.game_id
-        table.status = "running"
+        table.status = TableStatus.RUNNING
         flags = table.flags
         flags.rights = await self.port.rights(table.chat, chat_type=flags.chat_type) or flags.rights
         flags.mode = self._mode(table)
@@ -1127,7 +1127,7 @@ class HostController:
                 return [self._t(cat, "host-not-host")]
             await self._stop(table, who.name)
             return []
-        if table.status != "running":
+        if table.status is not TableStatus.RUNNING:
             return [cat.text("host-not-started")]
         current = await self.service.current(chat)
         assert current is not None
@@ -1143,7 +1143,7 @@ class HostController:
             return []
         seat = table.seat_of(who.user)
         step = table.step
-        if seat is None or step is None or step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
+        if seat is None or step is None or step.seat != seat or step.kind not in st.FLOOR:
             return [cat.text("host-not-speaker")]
         await self._active(table, step)
         if name in ("pass", "пас"):
@@ -1164,7 +1164,7 @@ class HostController:
     async def _protocol(self, chat: str) -> list[str]:
         """The protocol of the chat's last finished table, sent again to the chat."""
         cat = await self._cat(chat)
-        table = await self._table_of(chat, "over")
+        table = await self._table_of(chat, TableStatus.OVER)
         if table is None or table.game_id is None:
             return [cat.text("host-protocol-none")]
         await self._queue(ob.protocol(chat, table.game_id,
@@ -1183,7 +1183,7 @@ class HostController:
             return
         async with self.held(chat):
             table = await self._table_of(chat)
-            if table is None or table.status != "running" or table.step is None:
+            if table is None or table.status is not TableStatus.RUNNING or table.step is None:
                 return
             seat = table.seat_of(user)
             if seat is None:
@@ -1214,9 +1214,9 @@ class HostController:
         to the other blacks. Returns ``"relayed"``; ``"seated"`` when he sits at a running table
         but nothing was relayed (tell him his messages go nowhere); ``None``: not the tables'
         business."""
-        seated = [t for t in self._tables.values() if t.status == "running" and t.seat_of(user)]
+        seated = [t for t in self._tables.values() if t.status is TableStatus.RUNNING and t.seat_of(user)]
         for table in seated:
-            if table.step is not None and table.step.kind == "night_zero":
+            if table.step is not None and table.step.kind is StepKind.NIGHT_ZERO:
                 async with self.held(table.chat):
                     if await self._relay(table, user, text):
                         return "relayed"
@@ -1227,7 +1227,7 @@ class HostController:
         seat = table.seat_of(user)
         if current is None or seat is None or current.state.phase is not Phase.NIGHT_ZERO or not text:
             return False
-        blacks = st.blacks_at_table(current.state)
+        blacks = rules.shooters(current.state)
         if seat not in blacks:
             return False
         items = []
@@ -1245,14 +1245,14 @@ class HostController:
         link's table is over or does not have him (a stale link)."""
         if table_id is not None:
             table = await self._load(table_id)
-            if table is None or table.status != "lobby" or table.player(user) is None:
+            if table is None or table.status is not TableStatus.LOBBY or table.player(user) is None:
                 return None
             async with self.held(table.chat):
                 await self.port.post(user, (await self._player_cat(table, user)).text(
                     "host-joined", title=table.flags.title), private=True)
                 await self.reachable(table, user)
             return True
-        lobbies = [t for t in self._tables.values() if t.status == "lobby" and t.player(user)]
+        lobbies = [t for t in self._tables.values() if t.status is TableStatus.LOBBY and t.player(user)]
         for table in lobbies:
             async with self.held(table.chat):
                 await self.reachable(table, user)
@@ -1264,7 +1264,7 @@ class HostController:
             table = await self.live(chat)
             if table is None:
                 return
-            if table.status == "lobby":
+            if table.status is TableStatus.LOBBY:
                 await self._leave(None, table, user)
                 return
             await self._left_table(table, user)
@@ -1273,14 +1273,14 @@ class HostController:
         """A player blocked the bot: his night prompts cannot reach him. In a lobby he is not
         reachable any more; at a table he has left it (seed 4.2.1)."""
         for table in list(self._tables.values()):
-            if table.status == "lobby" and table.player(user) is not None:
+            if table.status is TableStatus.LOBBY and table.player(user) is not None:
                 async with self.held(table.chat):
                     player = table.player(user)
                     if player is not None:
                         player["reachable"] = False
                         await self._save(table, "players")
                         await self._show_lobby(table)
-            elif table.status == "running" and table.seat_of(user) is not None:
+            elif table.status is TableStatus.RUNNING and table.seat_of(user) is not None:
                 async with self.held(table.chat):
                     await self._left_table(table, user)
 
@@ -1314,7 +1314,7 @@ class HostController:
             if table.step is not None:  # posted afresh in the new chat
                 table.step.message, table.step.slot = None, ""
             await self._save(table, "lobby_message", "step")
-            if table.status == "lobby":
+            if table.status is TableStatus.LOBBY:
                 await self._show_lobby(table)
             elif current is not None:
                 await self._show(table, current.state)
@@ -1342,7 +1342,7 @@ class HostController:
     async def _pressed(self, handle: Any, table: Table, press: vw.HostPress, who: Player) -> None:
         cat = await self._cat(table.chat)
         if press.action in (vw.JOIN, vw.LEAVE):
-            if table.status != "lobby":
+            if table.status is not TableStatus.LOBBY:
                 await self.port.answer(handle, cat.text("host-outdated"))
             elif press.action == vw.JOIN:
                 await self._join(handle, table, who)
@@ -1350,7 +1350,7 @@ class HostController:
                 await self._leave(handle, table, who.user)
             return
         step = table.step
-        if table.status != "running" or step is None or step.no != press.step:
+        if table.status is not TableStatus.RUNNING or step is None or step.no != press.step:
             await self.port.answer(handle, cat.text("host-outdated"))
             return
         seat = table.seat_of(who.user)
@@ -1377,7 +1377,7 @@ class HostController:
     async def _speaker_press(self, handle: Any, table: Table, step: Step, state: rules.GameState,
                              seat: int, press: vw.HostPress) -> None:
         cat = await self._cat(table.chat)
-        if step.seat != seat or step.kind not in (*st.SPEAKING, "silenced"):
+        if step.seat != seat or step.kind not in st.FLOOR:
             await self.port.answer(handle, cat.text("host-not-speaker"), alert=True)
             return
         await self._active(table, step)

@@ -1,10 +1,11 @@
-"""The host driver's pure half: which step the rules expect now, how long it lasts, who may
+"""The host controller's pure half: which step the rules expect now, how long it lasts, who may
 write, who is asked what in private, and which engine event a closing step turns into.
 
-No rule is decided here. The rules engine says what comes next (:func:`rules.next_action`), who
-speaks (:func:`rules.current_turn`), who may nominate (:func:`rules.can_nominate`), whether a
-vote, a shot or a check is allowed (:func:`rules.check`); this module only turns the players'
-inputs into the engine's events:
+No rule is decided here. The rules engine says what comes next (:func:`rules.expected`), who
+speaks (:func:`rules.current_turn`), whom a speaker may nominate (:func:`rules.nominable`), who
+may raise a hand (:func:`rules.can_vote`), who shoots and who checks (:func:`rules.shooters`,
+:func:`rules.checker`), what speaking out of turn costs (:func:`rules.out_of_turn_reason`); this
+module only turns the players' inputs into the engine's events:
 
 * a speech, a last word, a tie speech, night 0: its time runs out, or the speaker passes →
   :class:`rules.Next`;
@@ -23,19 +24,49 @@ event is applied only when it closes (F24 §4.5: nothing in the group may reveal
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import rules
-from rules import Role, Team
+from rules import Role
 
 from ..judge.routing import turn_key
 from .options import HostOptions
 
-SPEAKING = ("speech", "last_word", "tie_speech")  # a player has the floor
-NIGHT_STEPS = ("shooting", "don_check", "sheriff_check", "best_move")
-WINDOWS = ("vote", "raise")
+class StepKind(enum.StrEnum):
+    """A step of a hosted table (:class:`Plan`): night 0 (the договорка, F24 §4.2.1), a speech
+    (§4.3.1), a last word (§4.4.13), a tie speech (§4.4.12), a silenced minute (seed 4.4: nominate
+    only), a nominee's voting window (§4.4.5), the raise vote (§4.4.12.3), the night's shooting,
+    the Don's and the Sheriff's checks and the best move (§4.5), and the game's end."""
+
+    NIGHT_ZERO = "night_zero"
+    SPEECH = "speech"
+    LAST_WORD = "last_word"
+    TIE_SPEECH = "tie_speech"
+    SILENCED = "silenced"
+    VOTE = "vote"
+    RAISE = "raise"
+    SHOOTING = "shooting"
+    DON_CHECK = "don_check"
+    SHERIFF_CHECK = "sheriff_check"
+    BEST_MOVE = "best_move"
+    OVER = "over"
+
+
+class Stage(enum.StrEnum):
+    """Where a running step's countdown is: running, or past its 10-second warning."""
+
+    RUNNING = "running"
+    WARNED = "warned"
+
+
+SPEAKING = (StepKind.SPEECH, StepKind.LAST_WORD, StepKind.TIE_SPEECH)  # a player has the floor
+FLOOR = (*SPEAKING, StepKind.SILENCED)  # a seat's own minute, silenced or not
+NIGHT_STEPS = (StepKind.SHOOTING, StepKind.DON_CHECK, StepKind.SHERIFF_CHECK, StepKind.BEST_MOVE)
+WINDOWS = (StepKind.VOTE, StepKind.RAISE)
+WARNED_STEPS = (*SPEAKING, StepKind.NIGHT_ZERO)  # steps that warn 10 seconds before the end
 WARN_LEFT = 10  # seconds left at the speech's warning (the issue: a 10-second warning)
 
 # «Пас» / «Спасибо»: the speaker ends his minute early.
@@ -44,12 +75,10 @@ PASS_WORDS = frozenset({"пас", "спасибо", "pass", "thanks", "thank you
 
 @dataclass(frozen=True)
 class Plan:
-    """The step the rules expect now. ``kind``: ``night_zero``, ``speech``, ``last_word``,
-    ``tie_speech``, ``silenced`` (a 3rd-foul minute: nominate only, seed 4.4), ``vote``,
-    ``raise``, ``shooting``, ``don_check``, ``sheriff_check``, ``best_move`` or ``over``.
-    ``key`` identifies it: a foul inside a speech keeps the key, the next speech changes it."""
+    """The step the rules expect now (its :class:`StepKind`). ``key`` identifies it: a foul
+    inside a speech keeps the key, the next speech changes it."""
 
-    kind: str
+    kind: StepKind
     key: str
     seconds: int
     seat: int | None = None  # the speaker, the nominee, the best-move seat
@@ -63,13 +92,13 @@ class Step:
 
     no: int
     key: str
-    kind: str
+    kind: StepKind
     seconds: int
     seat: int | None
     night: int | None
     opened: float
     deadline: float
-    stage: str = "running"  # running | warned
+    stage: Stage = Stage.RUNNING
     message: int | None = None  # the group message of the step
     base: str = ""  # that message's text above the step line
     view: str = ""  # "nominate": the speaker opened the nomination picker
@@ -89,7 +118,9 @@ class Step:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Step":
         names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        step = cls(**{k: v for k, v in data.items() if k in names})
+        step.kind, step.stage = StepKind(step.kind), Stage(step.stage)
+        return step
 
     @property
     def speaking(self) -> bool:
@@ -106,34 +137,32 @@ def plan(state: rules.GameState, options: HostOptions) -> Plan:
     the best move), the config's ``vote_window`` per nominee, and the host's own ``shooting`` and
     ``silenced`` lengths where the rules give none."""
     timers = state.config.timers
-    action = rules.next_action(state)
-    kind = action.kind
-    if kind == "none":
-        return Plan("over", "over", 0)
-    if kind == "next":  # night 0
-        return Plan("night_zero", "night_zero", timers.mafia_meeting)
-    if kind in SPEAKING:
-        key = turn_key(state) or kind
-        seat, seconds = int(action.params["seat"]), int(action.params["seconds"])
-        if kind == "speech" and seconds == 0:  # seed 4.4: silenced, may still nominate
-            return Plan("silenced", key, options.silenced, seat)
-        return Plan(kind, key, seconds, seat)
-    if kind == "vote":
-        ballot = state.ballot
-        assert ballot is not None
-        nominee = int(action.params["nominee"])
-        return Plan("vote", f"vote:{state.day}:{ballot.round}:{ballot.index}:{nominee}",
-                    timers.vote_window, nominee)
-    if kind == "raise_vote":
-        return Plan("raise", f"raise:{state.day}", timers.vote_window)
-    night = state.night
-    assert night is not None
-    seconds = {
-        "shooting": options.shooting, "don_check": timers.don_check,
-        "sheriff_check": timers.sheriff_check, "best_move": timers.best_move,
-    }[kind]
-    seat = night.killed if kind == "best_move" else None
-    return Plan(kind, f"night:{night.number}:{kind}", seconds, seat, night.number)
+    step = rules.expected(state)
+    match step:
+        case rules.Over() | rules.Setup():
+            return Plan(StepKind.OVER, "over", 0)
+        case rules.NightZero():
+            return Plan(StepKind.NIGHT_ZERO, "night_zero", timers.mafia_meeting)
+        case rules.Speech(seat=seat) if step.silenced:  # seed 4.4: silenced, may still nominate
+            return Plan(StepKind.SILENCED, turn_key(state) or step.kind, options.silenced, seat)
+        case rules.Speech(seat=seat, seconds=seconds) | rules.LastWord(seat=seat, seconds=seconds) \
+                | rules.TieSpeech(seat=seat, seconds=seconds):
+            return Plan(StepKind(step.kind), turn_key(state) or step.kind, seconds, seat)
+        case rules.Voting(nominee=nominee, round=round_):
+            ballot = state.ballot
+            assert ballot is not None
+            return Plan(StepKind.VOTE, f"vote:{state.day}:{round_}:{ballot.index}:{nominee}",
+                        timers.vote_window, nominee)
+        case rules.RaiseVoting():
+            return Plan(StepKind.RAISE, f"raise:{state.day}", timers.vote_window)
+        case rules.BestMoveStep(night=night, seat=seat):
+            return Plan(StepKind.BEST_MOVE, f"night:{night}:best_move", timers.best_move, seat, night)
+        case rules.Shooting(night=night):
+            return Plan(StepKind.SHOOTING, f"night:{night}:shooting", options.shooting, None, night)
+        case rules.DonCheckStep(night=night) | rules.SheriffCheckStep(night=night):
+            seconds = timers.don_check if step.kind == "don_check" else timers.sheriff_check
+            return Plan(StepKind(step.kind), f"night:{night}:{step.kind}", seconds, None, night)
+    raise AssertionError(step)
 
 
 def writers(state: rules.GameState, plan_: Plan) -> set[int]:
@@ -151,10 +180,6 @@ def speaks_out_of_turn(state: rules.GameState, plan_: Plan, seat: int) -> bool:
     return state.seat(seat).at_table and seat not in writers(state, plan_)
 
 
-OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections and whispers too
-NIGHT_TALK = "4.2.6"  # seed 4.2.6: «ночные» разговоры или выкрики — a disqualifying foul
-
-
 def seat_name(*candidates: str | None, fallback: str) -> str:
     """A player's name for the table, as :class:`rules.SetName` accepts it: the first candidate
     (his platform's display name, then his username …) that :func:`rules.clean_name` keeps, cut to
@@ -167,15 +192,12 @@ def seat_name(*candidates: str | None, fallback: str) -> str:
 
 
 def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | None:
-    """The penalty for a group message from ``seat`` now, or ``None`` (his minute, or he has
-    left the table). The seed names two: at night — night 0 and every night step — talking is
-    seed 4.2.6 («ночные» разговоры или выкрики, иные нарушения правил ночного поведения), a
-    disqualifying foul (he leaves at once, seed 4.5; RULES.md §6.4: F24 §6.7.6 the same);
-    by day — another's speech, a vote, a silenced minute — it is seed 4.1.1 (речь не в свою
-    игровую минуту), a foul. The seed speaks, so it wins over treating the night as 4.1.1."""
+    """The penalty for a group message from ``seat`` now (:func:`rules.out_of_turn_reason`:
+    seed 4.1.1 by day — another's speech, a vote, a silenced minute; seed 4.2.6 at night, night 0
+    included), or ``None``: his minute, or he has left the table."""
     if not speaks_out_of_turn(state, plan_, seat):
         return None
-    return NIGHT_TALK if plan_.kind in (*NIGHT_STEPS, "night_zero") else OUT_OF_TURN
+    return rules.out_of_turn_reason(state)
 
 
 def is_pass(text: str) -> bool:
@@ -184,47 +206,23 @@ def is_pass(text: str) -> bool:
     return " ".join(words) in PASS_WORDS
 
 
-def blacks_at_table(state: rules.GameState) -> list[int]:
-    return [n for n in state.at_table if state.team_of(n) is Team.BLACK]
-
-
 def role_seat(state: rules.GameState, role: Role) -> int | None:
     return next((s.number for s in state.seats if s.role is role), None)
 
 
-def may_check(state: rules.GameState, kind: str) -> int | None:
-    """The seat that checks in this step (the Don or the Sheriff) if the engine lets him check
-    (R5.8: one shot tonight still checks), else ``None`` — the step runs all the same."""
-    role, make = ((Role.DON, rules.DonCheck) if kind == "don_check"
-                  else (Role.SHERIFF, rules.SheriffCheck))
-    seat = role_seat(state, role)
-    if seat is None:
-        return None
-    refusal = rules.check(state, make(target=seat))
-    return seat if refusal is None else None
-
-
 def prompted(state: rules.GameState, step: Step) -> list[int]:
-    """The seats asked something in private in this step: the blacks at the table to shoot, the
-    Don or the Sheriff to check, the night's victim for his best move (F24 §4.5.9)."""
-    if step.kind == "shooting":
-        return blacks_at_table(state)
-    if step.kind in ("don_check", "sheriff_check"):
-        seat = may_check(state, step.kind)
+    """The seats asked something in private in this step: the blacks at the table to shoot
+    (:func:`rules.shooters`), the Don or the Sheriff to check if he may (:func:`rules.checker`,
+    docs/rules.md §5.2: one shot tonight still checks — the step runs its full length all the same), the
+    night's victim for his best move (F24 §4.5.9)."""
+    if step.kind is StepKind.SHOOTING:
+        return rules.shooters(state)
+    if step.kind in (StepKind.DON_CHECK, StepKind.SHERIFF_CHECK):
+        seat = rules.checker(state)
         return [] if seat is None else [seat]
-    if step.kind == "best_move" and step.seat is not None:
+    if step.kind is StepKind.BEST_MOVE and step.seat is not None:
         return [step.seat]
     return []
-
-
-def vote_refusal(state: rules.GameState, step: Step, seat: int) -> rules.RuleError | None:
-    """May ``seat`` raise a hand in this window? The engine answers (one vote per round,
-    seed 4.1.8; only players at the table)."""
-    if step.kind == "vote" and step.seat is not None:
-        return rules.check(state, rules.Vote(nominee=step.seat, voters=(seat,)))
-    if step.kind == "raise":
-        return rules.check(state, rules.RaiseVote(voters=(seat,)))
-    return rules.RuleError(rules.Code.WRONG_PHASE, event="vote", phase=state.phase.value)
 
 
 # What a night button in a player's private chat stands for (the press codec is in views.py).
@@ -239,7 +237,7 @@ def toggle_hand(state: rules.GameState, step: Step, seat: int) -> bool:
     if seat in step.hands:
         step.hands.remove(seat)
         return False
-    refusal = vote_refusal(state, step, seat)
+    refusal = rules.can_vote(state, seat)
     if refusal is not None:
         raise refusal
     step.hands.append(seat)
@@ -260,7 +258,7 @@ def take_night_choice(state: rules.GameState, step: Step, seat: int, action: str
     elif target is not None:
         if target in step.picked:
             step.picked.remove(target)
-        elif len(step.picked) < 3:  # F24 §4.5.9: up to three seats
+        elif len(step.picked) < rules.BEST_MOVE_MAX:  # F24 §4.5.9: up to three seats
             step.picked.append(target)
     return True
 
@@ -270,14 +268,14 @@ def closing_event(state: rules.GameState, step: Step) -> rules.Event:
     kind = step.kind
     if kind == "vote" and step.seat is not None:
         voters = tuple(sorted(s for s in set(step.hands)
-                              if vote_refusal(state, step, s) is None))
+                              if rules.can_vote(state, s) is None))
         return rules.Vote(nominee=step.seat, voters=voters) if voters else \
             rules.Vote(nominee=step.seat, count=0)
     if kind == "raise":
         voters = tuple(sorted(s for s in set(step.hands) if state.seat(s).at_table))
         return rules.RaiseVote(voters=voters) if voters else rules.RaiseVote(count=0)
     if kind == "shooting":
-        return rules.Shots(shots=tuple((b, step.shots.get(str(b))) for b in blacks_at_table(state)))
+        return rules.Shots(shots=tuple((b, step.shots.get(str(b))) for b in rules.shooters(state)))
     if kind == "don_check" and step.target is not None:
         return rules.DonCheck(target=step.target)
     if kind == "sheriff_check" and step.target is not None:
@@ -307,13 +305,3 @@ def absent_due(counts: Mapping[str, int], limit: int, seat: int) -> int | None:
     return silent if 0 < limit <= silent else None
 
 
-def nominable(state: rules.GameState, speaker: int) -> list[int]:
-    """The seats ``speaker`` may nominate now (the engine's :func:`rules.can_nominate`)."""
-    return [s for s in rules.SEATS if rules.can_nominate(state, speaker, s) is None]
-
-
-def deal(rng: Any) -> tuple[str, ...]:
-    """Ten cards dealt at random (R1.1: 7 red with one Sheriff, 3 black with one Don)."""
-    cards = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
-    rng.shuffle(cards)
-    return tuple(cards)

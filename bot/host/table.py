@@ -3,6 +3,7 @@ seats, game, running step and bookkeeping (:class:`.port.TableFlags`)."""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,8 +13,17 @@ from .options import TableSpec
 from .port import TableFlags
 from .steps import NIGHT_STEPS, Plan, Step
 
-TABLE_SIZE = len(rules.SEATS)  # R1.1: exactly ten players
-LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table (a disqualifying foul)
+TABLE_SIZE = len(rules.SEATS)  # F24 §1.1: exactly ten players
+LEFT_TABLE = rules.LEFT_TABLE  # seed 4.2.1: leaving the table (a disqualifying foul)
+
+
+class TableStatus(enum.StrEnum):
+    """A table's life: gathering its players, playing, over by the rules, or stopped."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    OVER = "over"
+    STOPPED = "stopped"
 
 
 def same_night(old: Step | None, plan: Plan) -> bool:
@@ -37,7 +47,7 @@ class Table:
     lobby_message: int | None = None
     step: Step | None = None
     flags: TableFlags = field(default_factory=TableFlags)
-    status: str = "lobby"
+    status: TableStatus = TableStatus.LOBBY
 
     @classmethod
     def from_row(cls, row: Any) -> "Table":
@@ -45,7 +55,7 @@ class Table:
                    players=list(row.players), seats=dict(row.seats), game_id=row.game_id,
                    lobby_message=row.lobby_message,
                    step=Step.from_dict(row.step) if row.step else None,
-                   flags=TableFlags.from_dict(row.data), status=row.status)
+                   flags=TableFlags.from_dict(row.data), status=TableStatus(row.status))
 
     def stored(self, *fields: str) -> dict[str, Any]:
         """The named fields as :meth:`storage.Store.update_host_table` takes them (``flags`` is

@@ -20,7 +20,7 @@ from rules import Kind, Role
 
 from ..i18n import Catalog
 from ..render import duration, notice_text, player_label, seat_label, seat_list
-from .steps import BEST, CHECK, SHOOT, Step, nominable
+from .steps import BEST, CHECK, SHOOT, WARNED_STEPS, Step, StepKind
 
 PREFIX = "h"
 MAX_BYTES = 64
@@ -129,11 +129,11 @@ def step_line(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool 
     night's step, worded the same whether or not its role is still at the table."""
     kind, seconds = step.kind, duration(step.seconds, cat)
     who = player_label(state, step.seat, cat) if step.seat is not None else ""
-    if kind in ("speech", "last_word", "tie_speech", "night_zero"):
+    if kind in WARNED_STEPS:
         stage = "closed" if closed else step.stage
         return cat.text("host-turn", kind=kind, stage=stage, seat=who, seconds=seconds,
                         left=duration(10, cat))
-    if kind == "silenced":
+    if kind is StepKind.SILENCED:
         return cat.text("host-silenced", seat=who, seconds=seconds, closed="yes" if closed else "no")
     if kind == "vote":
         if closed:
@@ -159,15 +159,15 @@ def step_keyboard(step: Step, state: rules.GameState, table: int, cat: Catalog) 
     """The group message's buttons: «Пас» and «Выставить ▸» for the speaker (the picker shows
     the seats the engine lets him nominate), a hand for a voting window."""
     kind = step.kind
-    if kind in ("speech", "silenced") and step.seat is not None:
+    if kind in (StepKind.SPEECH, StepKind.SILENCED) and step.seat is not None:
         if step.view == "nominate":
-            seats = nominable(state, step.seat)
+            seats = rules.nominable(state, step.seat)
             buttons = [Btn(str(s), encode(table, step.no, NOMINATE, s)) for s in seats]
             rows = [buttons[i:i + ROW] for i in range(0, len(buttons), ROW)]
             rows.append([Btn(cat.text("host-btn-back"), encode(table, step.no, BACK))])
             return rows
         row = [Btn(cat.text("host-btn-pass"), encode(table, step.no, PASS))]
-        if nominable(state, step.seat):
+        if rules.nominable(state, step.seat):
             row.append(Btn(cat.text("host-btn-nominate"), encode(table, step.no, NOM_VIEW)))
         return [row]
     if kind in ("last_word", "tie_speech"):
@@ -215,7 +215,7 @@ def prompt(step: Step, state: rules.GameState, seat: int, table: int, cat: Catal
 
 
 def role_card(state: rules.GameState, seat: int, group_title: str, cat: Catalog) -> str:
-    """A player's card, in private (R1.1): his seat and role; a black also learns the other
+    """A player's card, in private (F24 §1.1): his seat and role; a black also learns the other
     blacks (F24 §4.2: they meet in night 0)."""
     role = state.seat(seat).role
     assert role is not None

@@ -2,8 +2,8 @@
 
 Every button carries the game and its revision (the number of rows in the game's log), so a press
 from an older panel, or the second of two identical presses, is recognised as stale and changes
-nothing (ENGINEERING.md §1). Telegram allows at most 64 bytes of callback data: :func:`encode`
-asserts it.
+nothing (ARCHITECTURE.md, "The path of one press"). Telegram allows at most 64 bytes of callback
+data: :func:`encode` asserts it.
 
     >>> encode(12, 40, "p", 5, "4.1.1")
     '12:40:p:5:4.1.1'

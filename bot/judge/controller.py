@@ -32,6 +32,7 @@ No rule lives here.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import rules
@@ -43,7 +44,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
-from ..render import chunks, error_text, notice_text, result_text, status_text
+from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
@@ -57,6 +58,15 @@ PANEL = "panel"  # the message slot of the judge's panel (in the judge's chat)
 MAX_TEXT = 4096  # the longest text put in one outbox row (a platform splits it further)
 
 Refusal = (CommandError, ServiceError, rules.RuleError)
+
+
+@dataclass
+class _Plan:
+    """What an action's render leaves for :meth:`JudgeController._after`."""
+
+    timer: Timer | None = None  # the timer of the speech that begins (already in the transaction)
+    ended: dict[str, Any] | None = None  # the ended speech's timer whose line is still to edit
+    chats: list[str] = field(default_factory=list)  # the chats something was queued for
 
 
 class JudgeController:
@@ -162,7 +172,7 @@ class JudgeController:
         await self.close_panel(previous.game_id, home, previous.judge, text)
 
     # --- after an action -----------------------------------------------------------------------------
-    def _renderer(self, home: str, before: rules.GameState, plan: dict[str, Any]) -> Render:
+    def _renderer(self, home: str, before: rules.GameState, plan: _Plan) -> Render:
         """The ``render`` an action passes to the service: after ``rules.apply`` and before the
         commit it turns the outcome into the outbox messages (the judge: everything; the table:
         the public notices, with the new speech's timer line; at the end the protocol), so they
@@ -189,11 +199,11 @@ class JudgeController:
                 items.extend(self._post(target, judge))
             turned = turn_key(before) != turn_key(outcome.state)
             if turned:  # the speech that ends: its countdown shown stopped, queued with the action
-                plan["ended"] = await self.service.timer(outcome.game_id)
-                stopped = await self._stopped_item(plan["ended"])
+                plan.ended = await self.service.timer(outcome.game_id)
+                stopped = await self._stopped_item(plan.ended)
                 if stopped is not None:
                     items.append(stopped)
-                    plan["ended"] = None
+                    plan.ended = None
             index: int | None = None
             if public and public_msg and public_cat is not None:
                 text = (public_msg if timer is None else
@@ -206,8 +216,8 @@ class JudgeController:
                 items.append(ob.post(club, public_msg))
             if ended:
                 items.extend(await self._end_items(outcome, home, public, club))
-            plan["timer"] = timer
-            plan["chats"] = list(dict.fromkeys(item.chat for item in items))
+            plan.timer = timer
+            plan.chats = list(dict.fromkeys(item.chat for item in items))
             if not turned:
                 return Staged(items)  # the same speech goes on: its timer too
 
@@ -252,7 +262,7 @@ class JudgeController:
         return Timer.start(new, turn, self.port.scale, self.port.clock())
 
     async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
-                     plan: dict[str, Any]) -> bool:
+                     plan: _Plan) -> bool:
         """After the service has committed the action and its outbox messages (rendered by
         :meth:`_renderer` into ``plan``): move the timer along, send the queued messages (the
         judge first, then the table), let the removed players' mutes follow, refresh the panel.
@@ -261,14 +271,12 @@ class JudgeController:
         game_id = outcome.game_id
         if turn_key(before) != turn_key(outcome.state):
             self.port.cancel(self._group(game_id))  # the store's timer changed with the action
-            ended = plan.get("ended")
-            if ended is not None:
-                await self._show_stopped(Timer.from_dict(ended))
-        timer: Timer | None = plan.get("timer")
-        if timer is not None:
-            self._arm(game_id, timer)
+            if plan.ended is not None:
+                await self._show_stopped(Timer.from_dict(plan.ended))
+        if plan.timer is not None:
+            self._arm(game_id, plan.timer)
         target = self.port.judge_chat(home, outcome.judge)
-        await self.port.outbox.flush(target.chat, *plan.get("chats", []))
+        await self.port.outbox.flush(target.chat, *plan.chats)
         removed: set[int] = set()
         if outcome.state.phase is not Phase.GAME_OVER:
             removed = {n for n, d in outcome.state.departures()
@@ -286,7 +294,7 @@ class JudgeController:
         """The judge does ``event`` (the service may refuse it: nothing changes); ``handle``: the
         press that asked, answered once the action is committed. Returns whether the judge's
         panel reached him."""
-        plan: dict[str, Any] = {}
+        plan = _Plan()
         outcome = await self.service.act(home, user, event, revision=revision,
                                          render=self._renderer(home, before.state, plan))
         if handle is not None:
@@ -297,7 +305,7 @@ class JudgeController:
                    revision: int | None = None, handle: Any = None) -> bool:
         """Take back the last ``steps`` actions (:meth:`bot.service.Service.undo`): the judge is
         told what was taken back, the table what it had been told."""
-        plan: dict[str, Any] = {}
+        plan = _Plan()
         outcome = await self.service.undo(home, user, steps=steps, revision=revision,
                                           render=self._renderer(home, before.state, plan))
         if handle is not None:
@@ -420,7 +428,7 @@ class JudgeController:
                      previous: Outcome | None, names: dict[int, str] | None = None,
                      roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
         """A new game in ``home``: an unfinished one is set aside by its own judge only (it is
-        recorded as abandoned); the table's chat stays where it was; ``roles`` (R1.1), if given,
+        recorded as abandoned); the table's chat stays where it was; ``roles`` (F24 §1.1), if given,
         are entered at once, before anything is sent. The news goes to the judge and the table;
         the caller shows the panel."""
         cat = await self._cat(home)
@@ -443,13 +451,13 @@ class JudgeController:
             """The new game's news (queued with its creation): the judge's and the table's."""
             if quiet:
                 return []
-            preset = cat.text(f"preset-{config.preset}")
+            preset = config_label(config, cat)  # the preset and the club's options in force
             items = self._post(target, "\n".join(
                 [*lines, cat.text("console-new-game", game=game_id, preset=preset)]))
             if public is not None and public_cat is not None:
                 items.append(ob.post(public, self._t(
                     public_cat, "judge-new-game-public", game=game_id,
-                    preset=public_cat.text(f"preset-{config.preset}"), judge=self.port.mention(user))))
+                    preset=config_label(config, public_cat), judge=self.port.mention(user))))
             return items
 
         outcome = await self.service.new_game(home, user, config, names, replace=True,

@@ -2,13 +2,13 @@
 
 The panel is one message in the judge's private chat, edited in place as the game moves: the
 judge's status (:func:`bot.render.status_text`, roles and nominees included), the running timer,
-and a keyboard for what the rules expect now (:func:`rules.next_action`). Buttons either change
+and a keyboard for what the rules expect now (:func:`rules.expected`). Buttons either change
 the game (an *event* action: :func:`event_for` turns the press into a :class:`rules.Event`), or
 only show another view of the panel (a *view* action: picking a seat, a foul's reason, the roles…);
 a view's choices so far travel in the callback data, never in memory.
 
-No rule is decided here: which seats are offered is asked of the engine (:func:`rules.check`,
-:func:`rules.can_nominate`), and whatever is pressed is applied by the service, which may refuse.
+No rule is decided here: which seats are offered is asked of the engine (:func:`rules.nominable`,
+:func:`rules.can_penalize`), and whatever is pressed is applied by the service, which may refuse.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ KILL = "k"  # :<seat>|-  (F24 §4.5.3–4.5.5)
 DON = "dc"  # :<seat>  (F24 §4.5.6)
 SHERIFF = "sc"  # :<seat>  (F24 §4.5.7)
 BEST_MOVE = "bmok"  # :<s.s.s>  (F24 §4.5.9)
-ROLES = "rs"  # :<don.m.m.sheriff>|-  (R1.1)
+ROLES = "rs"  # :<don.m.m.sheriff>|-  (F24 §1.1)
 RESULT = "dr"  # :red|black|draw  (roles unknown)
 EVENT_ACTIONS = frozenset({NEXT, START, NOMINATE, PENALTY, WITHDRAW, VOTE, RAISE, KILL, DON,
                            SHERIFF, BEST_MOVE, ROLES, RESULT})
@@ -66,7 +66,7 @@ VIEW_ACTIONS = frozenset({MAIN, V_NOMINATE, V_FOUL, V_FOUL_SEAT, V_DQ, V_TEAM, V
 ROW = 5  # seats 1–10 in two rows of five
 COUNT_ROW = 6  # hand counts per row
 CODE_ROW = 4  # reason codes per row
-BEST_MOVE_MAX = 3  # F24 §4.5.9: up to three seats
+BEST_MOVE_MAX = rules.BEST_MOVE_MAX  # F24 §4.5.9: up to three seats
 ROLE_ORDER = ("don", "mafia", "mafia", "sheriff")  # the picker's order; the rest are civilians
 
 
@@ -159,72 +159,65 @@ _View = Callable[[_Builder, Press | None], tuple[str | None, list[tuple[Button, 
 # --- the main view of each phase ------------------------------------------------------------------
 
 def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """The phase's own view: the buttons for what the rules expect now (:func:`rules.expected`)."""
     state, cat = b.state, b.cat
-    if _result_required(state):
+    if rules.result_required(state):
         return _result_picker(b, press)
-    action = rules.next_action(state)
-    kind = action.kind
+    step = rules.expected(state)
     rows: list[tuple[Button, ...]] = []
-    if kind == "start":
-        rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
-        rows.append(tuple(
-            b.button((cat.text("judge-picked", label=cat.text(f"judge-preset-{name}"))
-                      if name == state.config.preset else cat.text(f"judge-preset-{name}")),
-                     PRESET, name)
-            for name in rules.PRESETS))
-        rows.append((b.button(cat.text("judge-btn-start"), START),))
-        if b.revision > 0:
-            rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
-        return cat.text("judge-setup-hint"), rows
-    if kind == "next":  # night 0: the roles may still be entered (R1.1)
-        rows.append((b.button(cat.text("judge-btn-morning"), NEXT),))
-        if not state.roles_known:
+    match step:
+        case rules.Setup():
             rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
-        rows.append(b.foul_undo())
-        return None, rows
-    if kind in ("speech", "last_word", "tie_speech"):
-        rows.append((b.button(cat.text("judge-btn-next"), NEXT),))
-        if kind == "speech":
-            rows.append((b.button(cat.text("judge-btn-nominate"), V_NOMINATE),))
-        rows.extend(b.timer_row())
-        rows.append(b.foul_undo())
-        return None, rows + b.result_row()
-    if kind == "vote":
-        nominee = int(action.params["nominee"])
-        rows.extend(b.counts(int(action.params["hands_left"]), VOTE, nominee))
-        rows.append(b.foul_undo())
-        return cat.text("judge-pick-hands", seat=seat_label(nominee, cat)), rows + b.result_row()
-    if kind == "raise_vote":
-        rows.extend(b.counts(int(action.params["at_table"]), RAISE))
-        rows.append(b.foul_undo())
-        return cat.text("judge-pick-raise"), rows + b.result_row()
-    if kind == "shooting":
-        at_table = set(state.at_table)
-        rows.extend(b.seats(lambda s: s in at_table, KILL))
-        rows.append((b.button(cat.text("judge-btn-miss"), KILL, "-"),))
-        rows.append(b.foul_undo())
-        return cat.text("judge-pick-kill"), rows + b.result_row()
-    if kind in ("don_check", "sheriff_check"):
-        at_table = set(state.at_table)
-        act = DON if kind == "don_check" else SHERIFF
-        rows.extend(b.seats(lambda s: s in at_table, act))
-        rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
-        rows.append(b.foul_undo())
-        return cat.text(f"judge-pick-{kind}"), rows + b.result_row()
-    if kind == "best_move":
-        return _best_move(b, press)
+            rows.append(tuple(
+                b.button((cat.text("judge-picked", label=cat.text(f"judge-preset-{name}"))
+                          if name == state.config.preset else cat.text(f"judge-preset-{name}")),
+                         PRESET, name)
+                for name in rules.PRESETS))
+            rows.append((b.button(cat.text("judge-btn-start"), START),))
+            if b.revision > 0:
+                rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
+            return cat.text("judge-setup-hint"), rows
+        case rules.NightZero():  # the roles may still be entered (F24 §1.1)
+            rows.append((b.button(cat.text("judge-btn-morning"), NEXT),))
+            if not state.roles_known:
+                rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
+            rows.append(b.foul_undo())
+            return None, rows
+        case rules.Speech() | rules.LastWord() | rules.TieSpeech():
+            rows.append((b.button(cat.text("judge-btn-next"), NEXT),))
+            if isinstance(step, rules.Speech):
+                rows.append((b.button(cat.text("judge-btn-nominate"), V_NOMINATE),))
+            rows.extend(b.timer_row())
+            rows.append(b.foul_undo())
+            return None, rows + b.result_row()
+        case rules.Voting(nominee=nominee, hands_left=left):
+            rows.extend(b.counts(left, VOTE, nominee))
+            rows.append(b.foul_undo())
+            return cat.text("judge-pick-hands", seat=seat_label(nominee, cat)), rows + b.result_row()
+        case rules.RaiseVoting(at_table=at_table):
+            rows.extend(b.counts(at_table, RAISE))
+            rows.append(b.foul_undo())
+            return cat.text("judge-pick-raise"), rows + b.result_row()
+        case rules.Shooting():
+            at_table = set(state.at_table)
+            rows.extend(b.seats(lambda s: s in at_table, KILL))
+            rows.append((b.button(cat.text("judge-btn-miss"), KILL, "-"),))
+            rows.append(b.foul_undo())
+            return cat.text("judge-pick-kill"), rows + b.result_row()
+        case rules.DonCheckStep() | rules.SheriffCheckStep():
+            at_table = set(state.at_table)
+            act = DON if isinstance(step, rules.DonCheckStep) else SHERIFF
+            rows.extend(b.seats(lambda s: s in at_table, act))
+            rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
+            rows.append(b.foul_undo())
+            return cat.text(f"judge-pick-{step.kind}"), rows + b.result_row()
+        case rules.BestMoveStep():
+            return _best_move(b, press)
     # the game is over
     rows.append((b.button(cat.text("judge-btn-new"), NEW),))
     if b.revision > 0:
         rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
     return None, rows
-
-
-def _result_required(state: rules.GameState) -> bool:
-    """Roles unknown and two players left: every deal has ended the game, and the engine
-    refuses anything but the result (:data:`rules.Code.RESULT_REQUIRED`)."""
-    refusal = rules.check(state, rules.Next())
-    return refusal is not None and refusal.code is rules.Code.RESULT_REQUIRED
 
 
 # --- pickers ------------------------------------------------------------------------------------------
@@ -234,15 +227,15 @@ def _nominate(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[
     speaker = state.speaker
     if state.phase is not Phase.SPEECH or speaker is None:
         return _main(b, None)
-    rows = b.seats(lambda s: rules.can_nominate(state, speaker, s) is None, NOMINATE)
+    allowed = set(rules.nominable(state, speaker))
+    rows = b.seats(lambda s: s in allowed, NOMINATE)
     rows.append(b.back())
     return cat.text("judge-pick-nominee", seat=seat_label(speaker, cat)), rows
 
 
 def _foul(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
     state, cat = b.state, b.cat
-    rows = b.seats(lambda s: rules.check(state, rules.Penalty(seat=s, reason="warning")) is None,
-                   V_FOUL_SEAT)
+    rows = b.seats(lambda s: rules.can_penalize(state, s) is None, V_FOUL_SEAT)
     rows.append(b.back())
     return cat.text("judge-pick-foul-seat"), rows
 
@@ -352,7 +345,7 @@ def _joined(seats: Sequence[int]) -> str:
 
 
 def _roles(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
-    """R1.1: the Don, two mafia, the Sheriff (the rest civilians), picked seat by seat; the
+    """F24 §1.1: the Don, two mafia, the Sheriff (the rest civilians), picked seat by seat; the
     choices so far ride in the callback data. Entered here, in private, and never shown in a
     group before the end."""
     cat = b.cat
@@ -403,7 +396,7 @@ def _best_move(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
     """F24 §4.5.9: night 1's victim names up to three seats: toggled, then accepted."""
     state, cat = b.state, b.cat
     night = state.night
-    if night is None or rules.next_action(state).kind != "best_move":
+    if night is None or not isinstance(rules.expected(state), rules.BestMoveStep):
         return _main(b, None)
     try:
         picked = picked_seats(press.arg(0) if press and press.action == V_BEST else "")
@@ -441,7 +434,7 @@ def _result_picker(b: _Builder, press: Press | None) -> tuple[str | None, list[t
          b.button(cat.text("judge-btn-black-wins"), RESULT, "black")),
         (b.button(cat.text("judge-btn-draw"), RESULT, "draw"),),
     ]
-    if not _result_required(b.state):
+    if not rules.result_required(b.state):
         rows.append(b.back())
     elif b.revision > 0:
         rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))

@@ -6,7 +6,7 @@ timer line at the start, at :data:`WARN_LEFT` seconds left and at the end — no
 (flood limits). In judge mode the timer never moves the game on: the judge does.
 
 ``scale`` is the real seconds per timer second (1.0 in play; tests run it fast). The stored form
-(:meth:`Timer.to_dict`) lets a restart re-arm the timer (ENGINEERING.md §1).
+(:meth:`Timer.to_dict`) lets a restart re-arm the timer (ARCHITECTURE.md, "Deadlines are stored").
 """
 
 from __future__ import annotations

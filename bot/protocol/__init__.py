@@ -3,7 +3,8 @@
 * :func:`render_sheet` (:mod:`.sheet`) — the score sheet as a PNG: seats, roles, fouls,
   nominations and votes per day, nights, checks, the best move and the result.
 * :func:`to_mafiaratings` (:mod:`.export`) — the MafiaRatings game layout, checked by replaying
-  it through our own importer (:func:`rules.records.replay`).
+  it through our own importer (:func:`rules.records.replay`) and by MafiaRatings' own validity
+  check (:func:`rules.records.mafiaratings_check.site_issues`).
 * :func:`to_json` / :func:`from_json` — our own full protocol (config, names, roles, the event
   log, the outcome).
 * :class:`ExportError` — why a protocol cannot be made; :func:`error_text` puts it in words.

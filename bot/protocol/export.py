@@ -1,20 +1,20 @@
 """JSON exports of a finished game: the MafiaRatings game layout and our own full protocol.
 
-:func:`to_mafiaratings` writes the layout that :mod:`rules.records.mafiaratings` reads
-(``shared/games/README.md``; the site's ``include/game.php`` ``Game::api_help``):
-``players[i]`` is seat i+1 with ``name``, ``role``, ``death {round, type, time}``,
-``nominating``, ``voting`` (a seat, or a list with the vote of each tie round, ending with the
-kill-all answer when the voters of the raise vote are known), ``warnings`` (MafiaRatings' word for
-fouls) with the game time of each, ``shooting``, ``don`` / ``sheriff`` (the round this player was
-checked in) and ``legacy`` (the best move); ``rules`` is the 13-option code, ``winner`` civ / maf /
-tie, ``features`` the letters of what the record holds.
+:func:`to_mafiaratings` writes the layout that :mod:`rules.records.mafiaratings` reads (the site's
+``include/game.php`` ``Game::api_help``): ``players[i]`` is seat i+1 with ``name``, ``role``,
+``death {round, type, time}``, ``nominating``, ``voting`` (a seat, or a list with the vote of each
+tie round, ending with the kill-all answer when the voters of the raise vote are known),
+``warnings`` (MafiaRatings' word for fouls) with the game time of each, ``shooting``, ``don`` /
+``sheriff`` (the round this player was checked in) and ``legacy`` (the best move); ``rules`` is the
+13-option code, ``winner`` civ / maf / tie, ``features`` the letters of what the record holds.
 
 Numbering: our day k is followed by night k (night 0 is the договорка); MafiaRatings' round r is
 night r plus day r+1, so day k lives in round k-1 and night k in round k.
 
 The export checks itself: it replays the JSON through our own importer
 (:func:`rules.records.replay`) and refuses (:class:`ExportError`) unless the replay gives the game's
-own departures, winner and cancelled votes. Options MafiaRatings has no code for (the seed's draw
+own departures, winner and cancelled votes, and unless MafiaRatings' own validity check
+(``include/game.php`` ``Game::check``, :mod:`rules.records.mafiaratings_check`) finds nothing. Options MafiaRatings has no code for (the seed's draw
 after the third quiet *day*, seed 5.8; a first day without a vote; …) are written as the nearest
 code when they made no difference to this game — the replay proves it — and refused otherwise
 (always, with ``strict=True``).
@@ -29,18 +29,21 @@ import datetime as dt
 from typing import Any, Mapping
 
 import rules
-from rules import Cause, Event, FirstDayVote, RevoteOrder, Role, RulesConfig, ThirdFoul
+from rules import (
+    Cause, Event, FirstDayVote, NominationWithdrawal, RevoteOrder, Role, Rotation, RulesConfig,
+    ThirdFoul,
+)
 from rules.records import RecordError, replay
 from rules.records.mafiaratings import read_config
+from rules.records.mafiaratings_check import site_issues
 from rules.records.model import Moment
+from rules.records.protocol import FORMAT, FORMAT_VERSION  # read back by ``mafia-referee replay``
 
 from .record import (
     BallotRound, DayRecord, ExportError, GameRecord, PenaltyRecord, departure_of, read_game,
     require_finished,
 )
 
-FORMAT = "mafia-referee/protocol"
-FORMAT_VERSION = 1
 
 MR_ROLES = {Role.CIVILIAN: "civ", Role.SHERIFF: "sheriff", Role.MAFIA: "maf", Role.DON: "don"}
 MR_WINNERS = {"red": "civ", "black": "maf", "draw": "tie"}
@@ -62,32 +65,45 @@ def rules_code(config: RulesConfig) -> tuple[str, list[str]]:
     """The 13-character MafiaRatings ``rules`` code nearest to ``config`` (include/rules.php),
     and the options it cannot express, as ``"name=ours (MafiaRatings: theirs)"``.
 
-    Positions: 4 first-day vote (7.16), 5 revote order (7.18), 7 raising 2 of 4 (7.22),
-    8 raising 3 of 9 (7.23), 9 best move (8.17), 10 last word after a decisive event (8.19),
-    11 the third foul (9.5); the others are scoring or bookkeeping and stay 0. What the code
-    cannot say is found by reading it back with the importer and comparing option by option."""
+    Positions: 0 rotation (6.3), 3 nomination withdrawal (7.5), 4 first-day vote (7.16), 5 revote
+    order (7.18), 6 the whole table raised (7.21), 7 raising 2 of 4 (7.22), 8 raising 3 of 9
+    (7.23), 9 best move (8.17), 10 last word after a decisive event (8.19), 11 the third foul
+    (9.5), 12 technical fouls (9.6); 1 and 2 (colours left on record) are scoring only and stay
+    0. What the code cannot say is found by reading it back with the importer and comparing
+    option by option."""
     digits = [0] * 13
-    digits[4] = 1 if config.first_day_vote is FirstDayVote.RAISE_ONLY else 0
+    digits[0] = 1 if config.rotation is Rotation.LAST else 0
+    digits[3] = {NominationWithdrawal.EXPLICIT: 0, NominationWithdrawal.AUTO: 1,
+                 NominationWithdrawal.NONE: 2}[config.nomination_withdrawal]
+    digits[4] = {FirstDayVote.RAISE_ONLY: 1, FirstDayVote.NO_BREAK: 2,
+                 FirstDayVote.SELF_BREAK: 3}.get(config.first_day_vote, 0)
     digits[5] = 1 if config.revote_order is RevoteOrder.REVERSE else 0
+    digits[6] = 1 if config.raise_whole_table else 0
     digits[7] = 0 if config.raise_2_of_4 else 1
-    digits[8] = 0 if config.raise_3_of_9 else 1
+    digits[8] = (1 if not config.raise_3_of_9
+                 else 2 if config.raise_3_of_9_from_day == 3 else 0)
     digits[9] = 0 if config.best_move else 1
     digits[10] = 0 if config.last_word_on_decisive_event else 1
     digits[11] = {ThirdFoul.SILENCE: 0, ThirdFoul.SHORT_SPEECH: 1, ThirdFoul.NONE: 2}[config.third_foul]
+    digits[12] = 1 if config.technical_fouls else 0
     code = "".join(map(str, digits))
     theirs = rules.config_to_dict(read_config({"rules": code}))
     ours = rules.config_to_dict(config)
     # Timers never show in a record; the preset only picks the catalog of penalty reasons, and a
-    # record keeps no reasons (fouls are fouls, removals are their death types).
+    # record keeps no reasons (fouls are fouls, removals are their death types). The first day
+    # of raising 3 of 9 means nothing while 3 of 9 are never raised.
+    skip = {"timers", "preset"} | ({"raise_3_of_9_from_day"} if not config.raise_3_of_9 else set())
     unexpressed = [f"{name}={ours[name]} (MafiaRatings: {theirs[name]})" for name in ours
-                   if name not in ("timers", "preset") and ours[name] != theirs[name]]
+                   if name not in skip and ours[name] != theirs[name]]
     return code, unexpressed
 
 
 # --- game times -----------------------------------------------------------------------------------
-def game_time(moment: Moment) -> dict[str, Any]:
+def game_time(moment: Moment, raise_round: int = 1) -> dict[str, Any]:
     """A moment of the game as a MafiaRatings game time ``{round, time, speaker|votingRound|
-    nominee}`` (the inverse of :func:`rules.records.mafiaratings.game_time`)."""
+    nominee}`` (the inverse of :func:`rules.records.mafiaratings.game_time`). The raise vote
+    («voting kill all») is the voting round after the last revote, ``raise_round`` (the site
+    requires it: ``check_gametime``)."""
     kind, day = moment.kind, moment.day
     if kind == "night_zero":
         return {"round": 0, "time": "arrangement"}
@@ -103,7 +119,7 @@ def game_time(moment: Moment) -> dict[str, Any]:
     elif kind == "voting":
         out.update(time="voting", votingRound=moment.round, nominee=moment.seat)
     elif kind == "raise":
-        out["time"] = "voting kill all"
+        out.update(time="voting kill all", votingRound=raise_round)
     elif kind == "voting_start":
         out["time"] = "voting start"
     elif kind == "end":  # after the game (F24 §7.9): the site's GAMETIME_END
@@ -114,24 +130,38 @@ def game_time(moment: Moment) -> dict[str, Any]:
     return out
 
 
+def _time(record: GameRecord, moment: Moment) -> dict[str, Any]:
+    """:func:`game_time` of a moment of ``record`` (its raise vote numbered after its rounds)."""
+    day = record.day(moment.day) if moment.kind == "raise" else None
+    return game_time(moment, day.rounds[-1].round + 1 if day is not None and day.rounds else 1)
+
+
 def _round_of(moment: Moment) -> int:
     return moment.day if moment.kind in ("night", "night_zero") else moment.day - 1
 
 
 def _dated(record: GameRecord, penalty: PenaltyRecord) -> Moment:
-    """The moment a penalty is written at. In a vote a removal cancelled (seed 5.1) no ballot is
-    written — the vote was not held — so a penalty given after its first hand is dated to the
-    start of that vote, the last moment of it the record keeps."""
+    """The moment a penalty is written at. A round of the vote that is not written
+    (:func:`_finished`) leaves the record no moment in it, so a penalty given after its first
+    hand is dated to the last moment of that vote the record keeps: its start (a cancelled vote,
+    seed 5.1, or a main vote the game's end cut short), or the tie speeches before a revote the
+    game's end cut short."""
     m = penalty.moment
     if m.kind not in ("voting", "tie_speech", "raise"):
         return m
     day = record.day(m.day)
-    if day is None or day.cancelled is None:
+    if day is None:
         return m
     first = day.rounds[0].candidates[0] if day.rounds and day.rounds[0].candidates else None
     if m.kind == "voting" and m.round == 0 and m.seat == first:
         return m
-    return Moment("voting_start", m.day)
+    if day.cancelled is not None:
+        return Moment("voting_start", m.day)
+    if m.kind == "voting" and m.round is not None and m.round >= len(_finished(day)):
+        if m.round == 0 or m.round >= len(day.rounds):
+            return Moment("voting_start", m.day)
+        return Moment("tie_speech", m.day, seat=day.rounds[m.round].candidates[-1], round=m.round)
+    return m
 
 
 # --- the players ----------------------------------------------------------------------------------
@@ -144,8 +174,9 @@ def _put(player: dict[str, Any], key: str, index: int, value: Any) -> None:
 
 
 def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
-    """``death {round, type, time}``: day / night for a vote or a kill; warnings, kickOut,
-    giveUp (seed 4.2.1, leaving the table) and teamKickOut with the moment of the removal."""
+    """``death {round, type, time}``: day / night for a vote or a kill; warnings, techFouls
+    (MafiaRatings 9.6.2), kickOut, giveUp (seed 4.2.1, leaving the table) and teamKickOut with
+    the moment of the removal."""
     how = departure_of(record, seat)
     if how is None and any(p.seat == seat and p.severity is rules.Severity.DISQUALIFYING
                            for p in record.after_result):
@@ -166,10 +197,11 @@ def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
         kind = "giveUp" if penalty.reason == "4.2.1" else "kickOut"
     else:
         penalty = record.removals[seat]
-        kind = "warnings" if cause is Cause.FOULS else ("giveUp" if penalty.reason == "4.2.1" else "kickOut")
+        kind = ("warnings" if cause is Cause.FOULS else "giveUp" if penalty.reason == "4.2.1"
+                else "techFouls" if penalty.severity is rules.Severity.TECHNICAL else "kickOut")
     assert penalty is not None
     moment = _dated(record, penalty)
-    return {"round": _round_of(moment), "type": kind, "time": game_time(moment)}
+    return {"round": _round_of(moment), "type": kind, "time": _time(record, moment)}
 
 
 def _check_single_deaths(record: GameRecord) -> None:
@@ -192,12 +224,24 @@ def _check_single_deaths(record: GameRecord) -> None:
                           what=loss.reason)
 
 
-def _ballots(day: DayRecord) -> list[BallotRound]:
-    """The rounds written for a day: none when a removal cancelled its vote (seed 5.1: the vote
-    is not held, so no hand raised in it counts)."""
+def _finished(day: DayRecord) -> list[BallotRound]:
+    """The rounds of a day's vote that were held to the end: none when a removal cancelled the
+    vote (seed 5.1: it is not held, so no hand raised in it counts), and none from a round the
+    game's end cut short (a team loss, seed 4.3)."""
     if day.cancelled is not None:
         return []
+    rounds = []
     for ballot in day.rounds:
+        if any(c not in ballot.counts for c in ballot.candidates):
+            break
+        rounds.append(ballot)
+    return rounds
+
+
+def _ballots(day: DayRecord) -> list[BallotRound]:
+    """The rounds written for a day (:func:`_finished`), every hand by its voter."""
+    rounds = _finished(day)
+    for ballot in rounds:
         for candidate in ballot.candidates:
             if ballot.voters.get(candidate) is None:
                 raise ExportError(
@@ -205,7 +249,7 @@ def _ballots(day: DayRecord) -> list[BallotRound]:
                     f"day {day.number} round {ballot.round}: the hands against seat {candidate} "
                     f"were recorded as a count, not by voter; MafiaRatings records each player's "
                     f"vote", day=day.number, round=ballot.round, seat=candidate)
-    return day.rounds
+    return rounds
 
 
 def _days(record: GameRecord, players: list[dict[str, Any]]) -> bool:
@@ -225,7 +269,10 @@ def _days(record: GameRecord, players: list[dict[str, Any]]) -> bool:
             targets: list[Any] = [b.target_of(seat) for b in ballots]
             if raise_voters is not None:
                 targets.append(seat in raise_voters)
-            _put(players[seat - 1], "voting", r, targets[0] if len(targets) == 1 else targets)
+            # a single vote is a number, unless the day has revotes: the site then reads every
+            # voter's votes as a list (a number first breaks its init_votings)
+            _put(players[seat - 1], "voting", r, targets if len(ballots) > 1 or len(targets) > 1
+                 else targets[0])
     return answers
 
 
@@ -266,15 +313,18 @@ def _players(record: GameRecord) -> tuple[list[dict[str, Any]], bool]:
         fouls = record.fouls.get(seat, []) + [  # fouls after the game too (F24 §7.9)
             p for p in record.after_result if p.seat == seat and p.severity is rules.Severity.FOUL]
         if fouls:
-            player["warnings"] = [game_time(_dated(record, f)) for f in fouls]
+            player["warnings"] = [_time(record, _dated(record, f)) for f in fouls]
+        techs = record.tech_fouls.get(seat, [])
+        if techs:
+            player["techFouls"] = [_time(record, _dated(record, f)) for f in techs]
         players.append(player)
     answers = _days(record, players)
     _nights(record, players)
     return [_ordered(p) for p in players], answers
 
 
-PLAYER_KEYS = ("name", "role", "death", "nominating", "voting", "warnings", "shooting", "don",
-               "sheriff", "legacy")
+PLAYER_KEYS = ("name", "role", "death", "nominating", "voting", "warnings", "techFouls",
+               "shooting", "don", "sheriff", "legacy")
 
 
 def _ordered(player: dict[str, Any]) -> dict[str, Any]:
@@ -328,7 +378,8 @@ def to_mafiaratings(config: RulesConfig, names: Mapping[int, str] | None, events
     (MafiaRatings records each player's vote), a fact the layout has no place for, an option it
     has no code for (with ``strict``, or when the option mattered), and — ``verify`` — any
     difference between the game's outcome and the replay of the export through
-    :func:`rules.records.replay`."""
+    :func:`rules.records.replay`, or an issue MafiaRatings' own check would note
+    (:func:`rules.records.mafiaratings_check.site_issues`)."""
     record = read_game(config, dict(names or {}), events)
     out, unexpressed = mafiaratings_record(record, config, game_id=game_id,
                                            started_at=started_at, ended_at=ended_at)
@@ -337,18 +388,25 @@ def to_mafiaratings(config: RulesConfig, names: Mapping[int, str] | None, events
                                      + "; ".join(unexpressed), options=", ".join(unexpressed))
     if verify:
         _verify(record, out, unexpressed)
+        _site_check(out)
     return out
 
 
 def _verify(record: GameRecord, exported: dict[str, Any], unexpressed: list[str]) -> None:
     """Replay the export through our importer: the same departures, winner and cancelled
-    votes, and no fact refused, or the export is refused."""
+    votes, and no fact refused, or the export is refused. A last day whose vote the game's end
+    cut short (:func:`_finished`) is not compared for a cancelled vote: the record shows no
+    ballot for it either way."""
     try:
         report = replay(exported)
     except RecordError as error:
         raise ExportError("replay_differs", f"our importer cannot read the export: {error}",
                           differences=str(error)) from None
     ours = record.outcome()
+    last = record.days[-1] if record.days else None
+    if last is not None and last.cancelled is None and len(_finished(last)) < len(last.rounds):
+        for outcome in (ours, report.report):
+            outcome["cancelled_votes"] = [d for d in outcome["cancelled_votes"] if d != last.number]
     differences = list(report.differences)
     if report.report != ours:
         differences.append(f"the replay gives {report.report}, the game {ours}")
@@ -360,6 +418,15 @@ def _verify(record: GameRecord, exported: dict[str, Any], unexpressed: list[str]
                           options=", ".join(unexpressed))
     raise ExportError("replay_differs", "the export does not replay to the same game: "
                       + "; ".join(differences), differences="; ".join(differences))
+
+
+def _site_check(exported: dict[str, Any]) -> None:
+    """MafiaRatings' own validity check (``Game::check``, :func:`site_issues`): the site must
+    take the export as it is, or it is refused."""
+    issues = site_issues(exported)
+    if issues:
+        raise ExportError("site_check", "MafiaRatings would find issues in the export: "
+                          + "; ".join(issues), issues="; ".join(issues))
 
 
 def to_json(config: RulesConfig, names: Mapping[int, str] | None, events: list[Event], *,
@@ -394,7 +461,7 @@ def penalties(record: GameRecord) -> list[dict[str, Any]]:
     F24 §8.2.4–8.2.5): ``{"seat", "reason", "severity", "when", "after"}``, where ``when`` is
     the moment (``rules.records.model.Moment`` fields) and ``after`` says whether it came after
     the seat had left (``"leaving"``: in or before his last word, or to tonight's victim —
-    seed 4.5, RULES.md §12.9) or after the result (``"result"``, F24 §7.9), else ``None``."""
+    seed 4.5, docs/rules.md §6.5) or after the result (``"result"``, F24 §7.9), else ``None``."""
     items: list[tuple[PenaltyRecord, str | None]] = []
     for seat in rules.SEATS:
         late = record.late_removals.get(seat)

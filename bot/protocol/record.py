@@ -25,7 +25,7 @@ from rules.records.replay import engine_outcome
 
 ERROR_CODES: tuple[str, ...] = (
     "not_finished", "roles_unknown", "bad_log", "votes_by_count", "two_checks", "two_deaths",
-    "options", "replay_differs",
+    "options", "replay_differs", "site_check",
 )
 
 
@@ -35,7 +35,8 @@ class ExportError(ValueError):
     says it in English for logs. Codes (:data:`ERROR_CODES`): ``not_finished``,
     ``roles_unknown``, ``bad_log`` (``error``), ``votes_by_count`` (``day``, ``round``, ``seat``),
     ``two_checks`` (``who``, ``seat``), ``two_deaths`` (``seat``, ``what``: a reason code),
-    ``options`` (``options``), ``replay_differs`` (``differences``)."""
+    ``options`` (``options``), ``replay_differs`` (``differences``), ``site_check``
+    (``issues``: what MafiaRatings' own check, ``Game::check``, would note)."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         assert code in ERROR_CODES, code
@@ -140,10 +141,11 @@ class GameRecord:
     days: list[DayRecord] = field(default_factory=list)
     nights: list[NightRecord] = field(default_factory=list)
     fouls: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
+    tech_fouls: dict[int, list[PenaltyRecord]] = field(default_factory=dict)  # MafiaRatings 9.6.2
     warnings: dict[int, list[PenaltyRecord]] = field(default_factory=dict)
     removals: dict[int, PenaltyRecord] = field(default_factory=dict)  # the removing penalty
     # a 4th or disqualifying foul given after leaving by the vote or the kill: in or before one's
-    # last word, or to tonight's victim (seed 4.5; SC, RULES.md §12.9)
+    # last word, or to tonight's victim (seed 4.5; SC-killed-and-removed; docs/rules.md §6.5)
     late_removals: dict[int, PenaltyRecord] = field(default_factory=dict)
     # penalties once the result is fixed or the game over: recorded, the result stands (F24 §7.9)
     after_result: list[PenaltyRecord] = field(default_factory=list)
@@ -221,6 +223,8 @@ class _Walker:
             record.days.append(DayRecord(number=p["day"], at_table=list(self.state.at_table)))
         elif kind is Kind.NOMINATED:
             self.today.nominations.append((p["by"], p["target"]))
+        elif kind is Kind.NOMINATION_WITHDRAWN:  # MafiaRatings 7.5: only the final ones count
+            self.today.nominations.remove((p["by"], p["target"]))
         elif kind is Kind.VOTE_NOT_HELD:
             self.today.not_held = (p["why"], p["seat"])
         elif kind is Kind.VOTING_STARTS:
@@ -253,7 +257,7 @@ class _Walker:
         elif kind is Kind.SHOOTING_RESULT:
             record.nights[-1].recorded = {"shots": "shots", "night_kill": "judge"}.get(event.type, "none")
         elif kind in (Kind.FOUL, Kind.WARNING, Kind.REMOVED, Kind.TEAM_LOSS, Kind.FOUL_WITHDRAWN,
-                      Kind.PENALTY_AFTER_RESULT):
+                      Kind.PENALTY_AFTER_RESULT, Kind.TECH_FOUL):
             self.penalty(before, event, notice)
 
     def counted(self, before: GameState, event: Event, nominee: int, count: int,
@@ -288,6 +292,9 @@ class _Walker:
                 PenaltyRecord(seat, reason, severity, moment, number=p["count"]))
         elif kind is Kind.FOUL_WITHDRAWN:
             record.fouls[seat].pop()
+        elif kind is Kind.TECH_FOUL:
+            record.tech_fouls.setdefault(seat, []).append(
+                PenaltyRecord(seat, reason, severity, moment, number=p["count"]))
         elif kind is Kind.WARNING:
             record.warnings.setdefault(seat, []).append(PenaltyRecord(seat, reason, severity, moment))
         elif kind is Kind.REMOVED:

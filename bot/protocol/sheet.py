@@ -1,8 +1,9 @@
 """The score sheet of a finished game as a PNG, drawn with matplotlib (Agg, DejaVu Sans).
 
-What a judge's paper protocol holds (F24 §8; RULES.md §2 numbering: day k, then night k):
+What a judge's paper protocol holds (F24 §8; docs/rules.md §2.2 numbering: day k, then night k):
 
-* a header: the game's number, date and rules preset, and the result (F24 §1.4, §7.7, seed 4.3);
+* a header: the game's number, date, rules preset and the club's options that differ from it,
+  and the result (F24 §1.4, §7.7, seed 4.3);
 * a row per seat: number, name, the role revealed, the fouls as marks (seed 4.4–4.5), for each
   day what the player nominated (F24 §4.4.2) and whom he voted against in each round (F24
   §4.4.5–4.4.12; ↑/↓ his hand in the raise vote, F24 §4.4.12.3), and how and when he left;
@@ -36,7 +37,7 @@ import rules
 from rules import Cause, Event, Role, RulesConfig, Team
 
 from ..i18n import Catalog, catalog
-from ..render import GENERIC_REASONS, no_vote_text, outcome_text, seat_label, seat_list
+from ..render import GENERIC_REASONS, config_label, no_vote_text, outcome_text, seat_label, seat_list
 from .record import (
     DayRecord, GameRecord, NightRecord, PenaltyRecord, departure_of, read_game, require_finished,
 )
@@ -256,8 +257,8 @@ def _left_text(record: GameRecord, seat: int, cat: Catalog) -> Span:
 
 def _late_penalties(record: GameRecord, seat: int, cat: Catalog) -> list[Span]:
     """What ``seat`` was penalised with after leaving by the vote or the kill (a 4th foul or a
-    disqualification in or before his last word, or as tonight's victim: seed 4.5, RULES.md
-    §12.9) and after the result was fixed or the game over (F24 §7.9): recorded, in red."""
+    disqualification in or before his last word, or as tonight's victim: seed 4.5, docs/rules.md
+    §6.5) and after the result was fixed or the game over (F24 §7.9): recorded, in red."""
     items: list[tuple[str, PenaltyRecord]] = []
     late = record.late_removals.get(seat)
     if late is not None:
@@ -296,15 +297,14 @@ def _header(canvas: Canvas, y: float, record: GameRecord, cat: Catalog, game_id:
         else cat.text("protocol-title")
     canvas.text(MARGIN, y + 18, Span(title, INK, True, TITLE))
     y += 46
-    preset = cat.text(f"preset-{record.config.preset}")
+    preset = config_label(record.config, cat)
     if played_at is not None:
         date = cat.text("protocol-date", dd=f"{played_at.day:02d}", mm=f"{played_at.month:02d}",
                         yyyy=str(played_at.year))
         subtitle = cat.text("protocol-subtitle", date=date, preset=preset)
     else:
         subtitle = preset
-    canvas.text(MARGIN, y + 10, Span(subtitle, MUTED, False, BODY))
-    y += 32
+    y = _paragraph(canvas, y, subtitle, BODY, MUTED) + 12  # the club's rules may take lines
     text, color = _result_text(record, cat)
     lines = wrap(text, WIDTH - 2 * MARGIN - 40, 15.0, True)
     h = len(lines) * line_height(15.0) + 20

@@ -97,10 +97,10 @@ def _chat_of_update(update: object) -> int | None:
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
     """Updates of one chat one after another, in order; different chats in parallel
-    (ENGINEERING.md §2). An update delivered again (the same ``update_id``: a webhook retry, a
-    poll repeated after a network error; or the same button press) is dropped: a typed command acts once, a toggle button
-    (a host-mode hand) is not toggled back. ``done`` counts the updates handled or dropped
-    (tests wait on it)."""
+    (ARCHITECTURE.md, "One writer"). An update delivered again (the same ``update_id``: a webhook
+    retry, a poll repeated after a network error; or the same button press) is dropped: a typed
+    command acts once, a toggle button (a host-mode hand) is not toggled back. ``done`` counts the
+    updates handled or dropped (tests wait on it)."""
 
     #: how many recent update ids are remembered (Telegram's ids grow one by one)
     REMEMBERED = 10_000
@@ -358,7 +358,8 @@ class TelegramReferee:
 
     async def _edit(self, chat: str, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> bool:
-        """Edit in place; "message is not modified" counts as success (ENGINEERING.md §2)."""
+        """Edit in place; "message is not modified" (Telegram's answer to an edit that changes
+        nothing) counts as success."""
         try:
             await self._bot.edit_message_text(fit(text, MAX_TEXT), chat_id=chat_id_of(chat),
                                               message_id=message_id, reply_markup=markup)

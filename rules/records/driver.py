@@ -141,7 +141,7 @@ class Driver:
         self.events: list[ev.Event] = []
         self.notices: list[Notice] = []
         self.notes: list[str] = list(facts.notes)
-        self.problems: list[str] = []
+        self.problems: list[str] = list(facts.problems)
         self.pending: list[PenaltyFact] = sorted(facts.penalties, key=lambda p: p.order)
         self.nominated: set[tuple[int, int]] = set()
         self.leader_speech: Moment | None = None  # first-day RAISE_ONLY: the leader's 30 s

@@ -1,6 +1,6 @@
 """MafiaRatings game records (mafiaratings.com) → :class:`~.model.Imported`.
 
-Field meanings (``include/game.php`` ``Game::api_help``; ``shared/games/README.md``):
+Field meanings (``include/game.php`` ``Game::api_help``):
 ``players[i]`` is seat i+1; ``role`` civ (default) / maf / sheriff / don; ``winner`` civ / maf /
 tie. Round 0 is night 0 plus the first day; round r ≥ 1 is night r plus day r+1 (our numbering).
 ``nominating[r]`` is the seat nominated on round r's day; ``voting[r]`` a seat, or a list with
@@ -11,18 +11,22 @@ game time they were given; ``don`` / ``sheriff`` the round this player was check
 
 Night outcomes are taken from ``death`` (the site rewrites ``shooting`` to match a recorded
 death, so shots are partly derived). The ``rules`` code is read position by position after the
-site's own ``include/rules.php`` (13 options); a value the engine cannot play is a
-:class:`~.model.RecordError`.
+site's own ``include/rules.php`` (13 options, every value mapped to the engine's options; a
+record without a code is played by the site's ``DEFAULT_RULES``); a value the site does not
+define is a :class:`~.model.RecordError`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..config import PRESETS, DrawDeclared, FirstDayVote, RevoteOrder, RulesConfig, ThirdFoul
+from ..config import (
+    PRESETS, DrawDeclared, FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, RulesConfig,
+    ThirdFoul,
+)
 from .model import (
     DayFacts, GameFacts, Moment, NightFacts, Outcome, PenaltyFact, RecordedDeparture, RecordError,
-    recorded_cancelled_votes,
+    recorded_cancelled_votes, vote_expected,
 )
 
 ROLES = {"civ": "civilian", "sheriff": "sheriff", "maf": "mafia", "don": "don"}
@@ -43,33 +47,39 @@ DAY_TIMES = ("day start", "night kill speaking", "speaking", "voting start", "vo
              "voting kill all", "day kill speaking")
 
 # include/rules.php, the 13-option code: position → (name, paragraph, {value: engine options}).
-# A value mapped to a string cannot be played by the engine: the string says why.
-RULES: tuple[tuple[str, str, dict[int, dict[str, Any] | str]], ...] = (
-    ("rotation", "6.3", {0: {}, 1: "6.3.2 (the last speaker rotates) is not supported"}),
+# Scoring and bookkeeping options (6.7, 6.8: colours left on record) change nothing the engine
+# plays; every other value is an option of RulesConfig (its docstrings quote the rule texts).
+RULES: tuple[tuple[str, str, dict[int, dict[str, Any]]], ...] = (
+    ("rotation", "6.3", {0: {"rotation": Rotation.FIRST.value},  # 6.3.1
+                         1: {"rotation": Rotation.LAST.value}}),  # 6.3.2
     ("onRecord", "6.7", {v: {} for v in range(5)}),  # colours left on record: scoring only
     ("onRecordCount", "6.8", {v: {} for v in range(10)}),
-    ("withdraw", "7.5", {v: {} for v in range(3)}),  # the record keeps final nominations
-    ("firstVoting", "7.16", {
-        0: {"first_day_vote": FirstDayVote.SINGLE_NOT_VOTED.value},  # 7.16.1
-        1: {"first_day_vote": FirstDayVote.RAISE_ONLY.value},  # 7.16.2: the leader only speaks
-        2: "7.16 'no-break' (a single leader: nobody leaves, no speech) is not supported",
-        3: "7.16 'self-break' (a single leader leaves only by his own vote) is not supported",
-    }),
+    ("withdraw", "7.5", {0: {"nomination_withdrawal": NominationWithdrawal.EXPLICIT.value},
+                         1: {"nomination_withdrawal": NominationWithdrawal.AUTO.value},
+                         2: {"nomination_withdrawal": NominationWithdrawal.NONE.value}}),
+    ("firstVoting", "7.16", {0: {"first_day_vote": FirstDayVote.SINGLE_NOT_VOTED.value},  # 7.16.1
+                             1: {"first_day_vote": FirstDayVote.RAISE_ONLY.value},  # to-talk
+                             2: {"first_day_vote": FirstDayVote.NO_BREAK.value},
+                             3: {"first_day_vote": FirstDayVote.SELF_BREAK.value}}),
     ("splitOrder", "7.18", {0: {"revote_order": RevoteOrder.SAME.value},
                             1: {"revote_order": RevoteOrder.REVERSE.value}}),
-    ("killAll", "7.21", {0: {}, 1: "7.21.2 (a whole-table raise vote declares a draw) is not "
-                                   "supported"}),
+    ("killAll", "7.21", {0: {"raise_whole_table": False}, 1: {"raise_whole_table": True}}),
     ("splitOnFour", "7.22", {0: {"raise_2_of_4": True}, 1: {"raise_2_of_4": False}}),
-    ("splitOnNine", "7.23", {0: {"raise_3_of_9": True}, 1: {"raise_3_of_9": False},
-                             2: "7.23 'after1' is not described by the site's rules text"}),
+    ("splitOnNine", "7.23", {0: {"raise_3_of_9": True, "raise_3_of_9_from_day": 1},
+                             1: {"raise_3_of_9": False, "raise_3_of_9_from_day": 1},
+                             # 'after1': js/src/game.js raises only in round > 1 = our day 3
+                             2: {"raise_3_of_9": True, "raise_3_of_9_from_day": 3}}),
     ("legacy", "8.17", {0: {"best_move": True}, 1: {"best_move": False}}),
     ("gameEndSpeech", "8.19", {0: {"last_word_on_decisive_event": True},
                                1: {"last_word_on_decisive_event": False}}),
     ("threeFouls", "9.5", {0: {"third_foul": ThirdFoul.SILENCE.value},
                            1: {"third_foul": ThirdFoul.SHORT_SPEECH.value},
                            2: {"third_foul": ThirdFoul.NONE.value}}),
-    ("techFouls", "9.6", {0: {}, 1: {}}),  # two technical fouls remove: fed as the recorded death
+    ("techFouls", "9.6", {0: {"technical_fouls": False}, 1: {"technical_fouls": True}}),
 )
+
+#: include/rules.php DEFAULT_RULES: the code the site plays a game by when it carries none.
+DEFAULT_RULES = "0002000010000"
 
 
 def upgrade_rules_code(code: str) -> str:
@@ -92,25 +102,32 @@ def upgrade_rules_code(code: str) -> str:
     return code
 
 
-def read_config(record: dict[str, Any]) -> RulesConfig:
-    """FIIM 2024 (the draw at the end of the third quiet night, F24 §7.7) plus the options of
-    the ``rules`` code, position by position."""
-    code = record.get("rules")
+def code_options(code: Any) -> dict[str, Any]:
+    """The engine options a 13-digit ``rules`` code names, position by position (older
+    lengths upgraded as the site does). Raises :class:`RecordError` naming ``rules`` or the
+    position ``rules[k]`` whose value include/rules.php does not define."""
     if not isinstance(code, str):
         raise RecordError("rules", f"expected the rules code string, got {code!r}")
     upgraded = upgrade_rules_code(code)
     if len(upgraded) != len(RULES) or not upgraded.isdigit():
         raise RecordError("rules", f"unknown rules code {code!r} (expected {len(RULES)} digits)")
-    options: dict[str, Any] = {"draw_declared": DrawDeclared.AFTER_THIRD_NIGHT.value,
-                               "raise_vote": True, "unvoted_hands_to_last": True}  # 7.13, 7.17
+    options: dict[str, Any] = {}
     for k, (name, paragraph, values) in enumerate(RULES):
         value = int(upgraded[k])
         meaning = values.get(value)
         if meaning is None:
             raise RecordError(f"rules[{k}]", f"{name} ({paragraph}) has no value {value}")
-        if isinstance(meaning, str):
-            raise RecordError(f"rules[{k}]", f"{name} = {value}: {meaning}")
         options.update(meaning)
+    return options
+
+
+def read_config(record: dict[str, Any]) -> RulesConfig:
+    """FIIM 2024 (the draw at the end of the third quiet night, F24 §7.7) plus the options of
+    the ``rules`` code, position by position (absent: :data:`DEFAULT_RULES`, as the site's
+    ``Game::get_rules``)."""
+    options: dict[str, Any] = {"draw_declared": DrawDeclared.AFTER_THIRD_NIGHT.value,
+                               "raise_vote": True, "unvoted_hands_to_last": True}  # 7.13, 7.17
+    options.update(code_options(record.get("rules", DEFAULT_RULES)))
     return PRESETS["fiim2024"].with_options(**options)
 
 
@@ -182,6 +199,12 @@ def game_time(time: Any, field: str) -> Moment:
     raise RecordError(f"{field}.time", f"unknown game time {kind!r}")
 
 
+def _order(time: Any) -> int:
+    """The site's ``order`` of a game time: the rank of an action among those at one moment."""
+    order = time.get("order") if isinstance(time, dict) else None
+    return order if isinstance(order, int) and not isinstance(order, bool) else 0
+
+
 def _phase(moment: Moment) -> str:
     return "night" if moment.kind in ("night", "night_zero") else "day"
 
@@ -209,6 +232,25 @@ class _Reader:
                                           f"their rounds and types, votes and nominations are needed")
         self.features = features
         self.deaths = {i + 1: self.death(i) for i in range(10)}
+        self.fates = {seat: self.fate(seat) for seat in self.deaths}
+
+    def fate(self, seat: int) -> tuple[int, str] | None:
+        """(round, type) of how ``seat`` left the table (``None``: he did not, or only after the
+        game's end). The site writes a removal in a player's
+        own last word over his kill or vote (js/src/game.js ``gamePlayerWarning``,
+        ``gamePlayerKickOut`` … set ``death`` whatever it was), but he had left already: a
+        removal at his own morning last word is the night's kill (round r: night r), one at his
+        own last word after the vote is the vote (seed 4.5, 5.1 and SC-killed-and-removed: the
+        earlier departure stands; the removal is still fed, at that moment)."""
+        death = self.deaths[seat]
+        if death is None:
+            return None
+        rnd, kind, moment = death
+        if moment is not None and moment.kind == "end":
+            return None  # a removal after the game is a penalty only (F24 §7.9), fed as such
+        if moment is not None and moment.seat == seat and moment.kind in ("morning", "last_word"):
+            return moment.day - 1, "night" if moment.kind == "morning" else "day"
+        return rnd, kind
 
     def death(self, i: int) -> tuple[int, str, Moment | None] | None:
         """(round, type, moment of a removal) of seat i+1, or None if he stayed to the end."""
@@ -286,7 +328,7 @@ class _Reader:
     def raise_passed(self, day: int) -> bool | None:
         """Without kill-all answers the raise vote's outcome shows only in the deaths: several
         players voted out on the same day (README: the 2020 games)."""
-        voted_out = [s for s, d in self.deaths.items() if d and d[0] == day - 1 and d[1] == "day"]
+        voted_out = [s for s, d in self.fates.items() if d and d[0] == day - 1 and d[1] == "day"]
         if len(voted_out) > 1:
             return True
         return False if not voted_out else None
@@ -296,7 +338,7 @@ class _Reader:
         nights: dict[int, NightFacts] = {}
         last = self.last_round()
         for n in range(1, last + 1):
-            killed = [s for s, d in self.deaths.items() if d and d[0] == n and d[1] == "night"]
+            killed = [s for s, d in self.fates.items() if d and d[0] == n and d[1] == "night"]
             if len(killed) > 1:
                 raise RecordError("players[].death", f"several players killed in night {n}")
             nights[n] = NightFacts(kill=killed[0] if killed else None, kill_known=True)
@@ -330,24 +372,32 @@ class _Reader:
         return last
 
     # --- penalties -------------------------------------------------------------------------
-    def penalties(self) -> list[PenaltyFact]:
+    def penalties(self, technical_fouls: bool) -> list[PenaltyFact]:
+        """Warnings (fouls) and, with ``technical_fouls`` (9.6.2), technical fouls, each at its
+        game time; a removal's death as its penalty (a techFouls death only when the rules have
+        no technical fouls: then it is fed as a disqualification). Penalties at one moment keep
+        the site's ``order`` of that game time."""
         out: list[PenaltyFact] = []
         for i, p in enumerate(self.players):
             seat, field = i + 1, f"players[{i}]"
-            warnings = p.get("warnings")
-            if isinstance(warnings, int) and not isinstance(warnings, bool):
-                if warnings:
-                    raise RecordError(f"{field}.warnings", "a warning count without the times "
-                                                           "they were given (feature 'r')")
-                warnings = []
-            for j, warning in enumerate(_list({"warnings": warnings}, "warnings", field)):
-                moment = game_time(warning, f"{field}.warnings[{j}]")
-                out.append(PenaltyFact(seat, "foul", moment, (j, seat), f"{field}.warnings[{j}]"))
+            kinds = [("warnings", "foul")] + ([("techFouls", "tech")] if technical_fouls else [])
+            for key, reason in kinds:
+                given = p.get(key)
+                if isinstance(given, int) and not isinstance(given, bool):
+                    if given:
+                        raise RecordError(f"{field}.{key}", "a count without the times they were "
+                                                            "given (feature 'r')")
+                    given = []
+                for j, time in enumerate(_list({key: given}, key, field)):
+                    moment = game_time(time, f"{field}.{key}[{j}]")
+                    out.append(PenaltyFact(seat, reason, moment, (_order(time), j, seat),
+                                           f"{field}.{key}[{j}]"))
             death = self.deaths[seat]
-            if death and death[1] in DEATH_PENALTIES:
+            if death and death[1] in DEATH_PENALTIES and not (technical_fouls and death[1] == "techFouls"):
                 assert death[2] is not None
-                out.append(PenaltyFact(seat, DEATH_PENALTIES[death[1]], death[2], (99, seat),
-                                       f"{field}.death"))
+                time = p["death"].get("time")
+                out.append(PenaltyFact(seat, DEATH_PENALTIES[death[1]], death[2],
+                                       (_order(time), 99, seat), f"{field}.death"))
         return out
 
     # --- what the record says happened -------------------------------------------------------
@@ -357,14 +407,16 @@ class _Reader:
             raise RecordError("winner", f"unknown winner {winner!r}")
         departures: list[RecordedDeparture] = []
         by_vote: dict[int, list[int]] = {}
-        for seat, death in self.deaths.items():
-            if death and death[1] == "day":
-                by_vote.setdefault(death[0], []).append(seat)
+        for seat, fate in self.fates.items():
+            if fate and fate[1] == "day":
+                by_vote.setdefault(fate[0], []).append(seat)
         team_loss_days: set[int] = set()
         for seat, death in sorted(self.deaths.items()):
-            if death is None or (death[2] is not None and death[2].kind == "end"):
-                continue  # a removal after the game is a penalty only (F24 §7.9), fed as such
-            rnd, kind, moment = death
+            fate = self.fates[seat]
+            if death is None or fate is None:
+                continue  # stayed to the end, or removed after it (a penalty only, F24 §7.9)
+            _, _, moment = death
+            rnd, kind = fate
             if kind == "day":
                 cause = "raise" if len(by_vote[rnd]) > 1 else "vote"
                 departures.append(RecordedDeparture(seat, rnd + 1, "day", cause))
@@ -377,7 +429,8 @@ class _Reader:
                 if kind == "teamKickOut" and phase == "day":
                     team_loss_days.add(moment.day)
         cancelled = recorded_cancelled_votes(days, config.first_day_vote, team_loss_days)
-        shown = sorted(d for d, f in days.items() if f.nominations and d not in team_loss_days)
+        shown = sorted(d for d, f in days.items()
+                       if d not in team_loss_days and vote_expected(d, f, config.first_day_vote))
         return Outcome(WINNERS[winner], departures, cancelled, complete=True, shown_days=shown)
 
 
@@ -392,13 +445,16 @@ def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str
     best_move: tuple[int, ...] | None = None  # the night-1 victim's legacy (F24 §4.5.9)
     for i, p in enumerate(reader.players):
         legacy = p.get("legacy")
-        if isinstance(legacy, list) and legacy and reader.deaths[i + 1] is not None \
-                and reader.deaths[i + 1][:2] == (1, "night"):  # type: ignore[index]
+        if isinstance(legacy, list) and legacy and reader.fates[i + 1] == (1, "night"):
             best_move = tuple(_seat(x, f"players[{i}].legacy[{k}]") for k, x in enumerate(legacy))
-    facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(), best_move=best_move,
-                      end=(reader.last_round() + 1, 1))
+    facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(config.technical_fouls),
+                      best_move=best_move, end=(reader.last_round() + 1, 1))
+    if "rules" not in record:
+        facts.notes.append(f"rules: the record has no rules code; played by the site's default "
+                           f"{DEFAULT_RULES}")
     for i, p in enumerate(reader.players):
-        if isinstance(p.get("techFouls"), list) and p["techFouls"]:
-            facts.notes.append(f"seat {i + 1}: {len(p['techFouls'])} technical foul(s) recorded; "
-                               f"not fouls (two remove, shown as the death)")
+        if isinstance(p.get("techFouls"), list) and p["techFouls"] and not config.technical_fouls:
+            facts.notes.append(f"seat {i + 1}: {len(p['techFouls'])} technical foul(s) recorded "
+                               f"under rules without them (9.6.1): not fouls; a removal shows "
+                               f"as the death")
     return config, reader.names(), roles, facts, reader.outcome(config, days)

@@ -6,7 +6,7 @@ moment each was given) plus an :class:`Outcome` (what the record says came of it
 left when and why, which votes a removal cancelled). :mod:`.driver` feeds the facts to the
 engine; :mod:`.replay` compares the engine's outcome with the recorded one.
 
-Numbering is the project's (RULES.md §2): day k is followed by night k; night 0 is the
+Numbering is the project's (docs/rules.md §2.2): day k is followed by night k; night 0 is the
 договорка. Ballot rounds are the engine's: 0 is the main vote, 1 the first revote (F24 §4.4.12).
 """
 
@@ -129,6 +129,7 @@ class GameFacts:
     end: tuple[int, int] = (99, 2)
     stop_at: Moment | None = None
     notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # the record disagreeing with itself
 
 
 @dataclass(frozen=True)
@@ -154,14 +155,17 @@ class Outcome:
     ``winner`` is ``"red"``, ``"black"``, ``"draw"`` or ``None`` (a partial record);
     ``cancelled_votes`` lists the days whose vote a removal cancelled (seed 5.1, 5.2), or is
     ``None`` when the record cannot show it; ``complete`` is False for a record that stops
-    before the end; ``shown_days`` are the days with nominations (whether their vote was held
-    shows in the record)."""
+    before the end; ``shown_days`` are the days whose nominations would have been voted, so
+    that whether their vote was held shows in the record (:func:`vote_expected`);
+    ``leaving_order`` the seats in the order they left the table, where the record says it
+    (Polemica's envelope, ``quit_index``)."""
 
     winner: str | None
     departures: list[RecordedDeparture]
     cancelled_votes: list[int] | None
     complete: bool = True
     shown_days: list[int] = field(default_factory=list)  # days whose nominations it shows
+    leaving_order: list[int] | None = None
 
     def as_report(self) -> dict[str, Any]:
         return {
@@ -193,6 +197,17 @@ class Imported:
     problems: list[str] = field(default_factory=list)
 
 
+def vote_expected(day: int, facts: DayFacts, first_day_vote: FirstDayVote) -> bool:
+    """Would day ``day``'s vote be held with the nominations the record shows, no removal
+    aside? Not without nominees, nor on day 1 under the first-day rule (F24 §4.4.10: a single
+    nominee; the ``first_day_vote`` option). Only such a day can show a vote cancelled."""
+    nominees = set(facts.nominations.values())
+    if not nominees:
+        return False
+    return day != 1 or (first_day_vote is not FirstDayVote.NO_VOTE
+                        and (len(nominees) > 1 or first_day_vote is FirstDayVote.NORMAL))
+
+
 def recorded_cancelled_votes(
     days: dict[int, DayFacts],
     first_day_vote: FirstDayVote,
@@ -202,23 +217,12 @@ def recorded_cancelled_votes(
     cast, and neither the first-day rule (F24 §4.4.10; the ``first_day_vote`` option) nor the
     end of the record explains it (``skip_days``: a team loss that day, a partial record's last
     day)."""
-    out: list[int] = []
-    for day, facts in sorted(days.items()):
-        if day in skip_days or not facts.nominations or facts.rounds:
-            continue
-        nominees = set(facts.nominations.values())
-        if day == 1 and (
-            first_day_vote is FirstDayVote.NO_VOTE
-            or (len(nominees) == 1 and first_day_vote in (FirstDayVote.SINGLE_NOT_VOTED,
-                                                          FirstDayVote.RAISE_ONLY))
-        ):
-            continue
-        out.append(day)
-    return out
+    return [day for day, facts in sorted(days.items())
+            if day not in skip_days and not facts.rounds and vote_expected(day, facts, first_day_vote)]
 
 
 def check_roles(roles: tuple[str, ...], field: str) -> None:
-    """R1.1: seven red (one Sheriff) and three black (one Don). A record dealing other cards
+    """F24 §1.1: seven red (one Sheriff) and three black (one Don). A record dealing other cards
     cannot be replayed."""
     counts = {role: roles.count(role) for role in ("don", "mafia", "sheriff", "civilian")}
     if len(roles) != 10 or counts != {"don": 1, "mafia": 2, "sheriff": 1, "civilian": 6}:

@@ -1,16 +1,21 @@
 """Polemica v4 match records (polemicagame.com) → :class:`~.model.Imported`.
 
-Field meanings as in ``shared/games/README.md`` (from the ``polemica-library`` model classes and
-``GameUtils.kt``): ``role`` 0 don, 1 mafia, 2 civilian, 3 sheriff; ``result`` 0 red, 1 black;
-``votes[]`` with ``num`` 0 = nomination, 1 = main vote, 2… = revotes, no ``num`` = a "yes" in the
-raise vote (``candidate: 1`` means yes); ``shots[]`` one per black shooter per night; ``checks[]``
-with ``role`` 0 (Don) or 3 (Sheriff); ``players[].fouls[]`` with the stage they were given at;
-``players[].disqual`` the stage of a removal.
+Field meanings (from the ``polemica-library`` model classes and ``GameUtils.kt``): ``role`` 0 don,
+1 mafia, 2 civilian, 3 sheriff; ``result`` 0 red, 1 black; ``votes[]`` with ``num`` 0 = nomination,
+1 = main vote, 2… = revotes, no ``num`` = a "yes" in the raise vote (``candidate: 1`` means yes);
+``shots[]`` one per black shooter per night; ``checks[]`` with ``role`` 0 (Don) or 3 (Sheriff);
+``players[].fouls[]`` with the stage they were given at; ``players[].disqual`` the stage of a
+removal.
 
 The game is replayed under FIIM 2024 rules (both sites follow them; the draw is declared at the
 end of the third quiet night, F24 §7.7) plus the options the record carries: ``zeroVoting``
-(the first day) and ``config.lift3From9`` (raising 3 of 9, F24 §7.11; absent = allowed, as the
-records without it show).
+(the first day; at the top or in ``config``) and ``config.lift3From9`` (raising 3 of 9, F24
+§7.11; absent = allowed, as the records without it show).
+
+Two shapes are read: the plain v4 game, and the game as Polemica's API returns it, inside an
+envelope ``{"id", "type", "started_at", "ended_at", "winnerCode", "data": {…v4 game…}, "judge",
+"players", …}``. The game inside ``data`` is what is replayed (its fields are named
+``data.…`` in errors); the envelope is a cross-check (:func:`envelope_checks`).
 """
 
 from __future__ import annotations
@@ -20,22 +25,28 @@ from typing import Any
 from ..config import PRESETS, DrawDeclared, FirstDayVote, RulesConfig
 from .model import (
     DayFacts, GameFacts, Moment, NightFacts, Outcome, PenaltyFact, RecordedDeparture, RecordError,
-    recorded_cancelled_votes,
+    recorded_cancelled_votes, vote_expected,
 )
 
 ROLES = {0: "don", 1: "mafia", 2: "civilian", 3: "sheriff"}
 RESULTS = {0: "red", 1: "black"}
+# ``zeroVoting``, the first day's vote. ``respeech`` and ``liftOnly`` both hold the vote and keep a
+# single leader at the table (he speaks again); only a passed lift removes anyone — Polemica's
+# own library reads them alike (polemica-library GameUtils: ``withBreak()`` is false for both).
 FIRST_DAY = {None: FirstDayVote.SINGLE_NOT_VOTED, "none": FirstDayVote.NO_VOTE,
-             "liftOnly": FirstDayVote.RAISE_ONLY}
+             "liftOnly": FirstDayVote.RAISE_ONLY, "respeech": FirstDayVote.RAISE_ONLY}
 # Config keys with no bearing on the course of the game (how votes are shown, whether the
-# referee sees the cards, how they were dealt).
-NEUTRAL_CONFIG = ("openVoting", "refereeKnowRoles", "dealingType")
+# referee sees the cards, how they were dealt, how the game is scored).
+NEUTRAL_CONFIG = ("openVoting", "refereeKnowRoles", "dealingType", "scoringType", "scoringVersion")
 CHECKERS = {0: "don", 3: "sheriff"}
 
 # Fouls' and removals' stages (Stage.kt) → the engine's moment.
 NIGHT_ZERO_STAGES = ("dealing", "briefing", "comIntro")
+# comKill: the judge names the black who "killed the Sheriff" (``comKiller``, a scoring field),
+# the night's last step after the guess (the best move): a foul then is given at the night's end.
 NIGHT_STAGES = {"toNight": "shooting", "shooting": "shooting", "checks": "don_check",
-                "donCheck": "don_check", "comCheck": "sheriff_check", "guess": "best_move"}
+                "donCheck": "don_check", "comCheck": "sheriff_check", "guess": "best_move",
+                "comKill": "best_move"}
 RAISE_STAGES = ("toLift", "lift", "liftResult")
 DAY_STAGES = ("speech", "voted", "shooted", "reSpeech", "toVoting", "voting") + RAISE_STAGES
 
@@ -65,9 +76,7 @@ def _list(record: dict[str, Any], key: str) -> list[Any]:
 def read_config(record: dict[str, Any]) -> RulesConfig:
     """The FIIM 2024 preset with the record's options (README "Options and causes")."""
     zero = record.get("zeroVoting")
-    if zero not in FIRST_DAY:
-        raise RecordError("zeroVoting", f"unknown first-day rule {zero!r} (known: none, liftOnly, "
-                                        f"or absent)")
+    field = "zeroVoting"
     raise_3_of_9 = True  # records without config hold raise votes among 3 of 9 (333915)
     config = record.get("config")
     if config is not None:
@@ -78,8 +87,16 @@ def read_config(record: dict[str, Any]) -> RulesConfig:
                 if not isinstance(value, bool):
                     raise RecordError("config.lift3From9", f"expected true or false, got {value!r}")
                 raise_3_of_9 = value
+            elif key == "zeroVoting":
+                if "zeroVoting" in record and value != zero:
+                    raise RecordError("config.zeroVoting", f"{value!r} disagrees with the game's "
+                                                           f"zeroVoting {zero!r}")
+                zero, field = value, "config.zeroVoting"
             elif key not in NEUTRAL_CONFIG:
                 raise RecordError(f"config.{key}", f"unknown option (value {value!r})")
+    if zero not in FIRST_DAY:
+        raise RecordError(field, f"unknown first-day rule {zero!r} (known: none, liftOnly, "
+                                 f"respeech, or absent)")
     return PRESETS["fiim2024"].with_options(
         first_day_vote=FIRST_DAY[zero].value,
         raise_2_of_4=True,  # F24 §4.4.12.3 allows it
@@ -140,6 +157,8 @@ def stage_moment(stage: Any, field: str) -> Moment:
         return Moment("tie_speech", day, seat=seat, round=num)
     if kind == "toVoting":
         return Moment("voting_start", day)
+    if kind == "toDay":  # the passage to day ``day``: the morning, before its first word
+        return Moment("day_start", day)
     if kind == "voting":  # during vote ``num`` (1 = main vote = engine round 0)
         return Moment("voting", day, seat=seat, round=None if num is None else max(num - 1, 0))
     if kind in RAISE_STAGES:
@@ -340,13 +359,14 @@ def read_outcome(record: dict[str, Any], config: RulesConfig, roles: dict[int, s
             if victim is not None and victim not in out and len(night.shots) >= len(blacks):
                 out[victim] = RecordedDeparture(victim, k, "night", "kill")
         for seat, moment, cause in night_removals:  # a victim removed the same night: the kill
-            if seat not in out:  # stands (SC ruling, RULES.md §12.9)
+            if seat not in out:  # stands (SC-killed-and-removed)
                 out[seat] = RecordedDeparture(seat, k, "night", cause)
     skip: set[int] = set()  # a partial record's unfinished day cannot show a cancelled vote
     if not complete and isinstance(stage, dict) and stage.get("type") not in NIGHT_STAGES:
         skip.add(int(stage.get("day") or 0))
     cancelled = recorded_cancelled_votes(days, config.first_day_vote, skip)
-    shown = sorted(d for d, f in days.items() if f.nominations and d not in skip)
+    shown = sorted(d for d, f in days.items()
+                   if d not in skip and vote_expected(d, f, config.first_day_vote))
     return Outcome(winner, list(out.values()), cancelled, complete, shown)
 
 
@@ -361,10 +381,94 @@ def end_clock(record: dict[str, Any]) -> tuple[int, int]:
     return (day, 2) if stage.get("type") in NIGHT_STAGES else (day, 1)
 
 
+def is_envelope(record: dict[str, Any]) -> bool:
+    """Is ``record`` the API envelope (the game inside ``data``) rather than the game itself?"""
+    data = record.get("data")
+    return isinstance(data, dict) and not any(key in record for key in ("votes", "shots", "stage"))
+
+
+# The envelope's winner: the game's own ``result`` coding (0 red, 1 black).
+WINNER_CODES = {0: "red", 1: "black"}
+
+
+def envelope_checks(envelope: dict[str, Any], game: dict[str, Any], outcome: Outcome,
+                    facts: GameFacts) -> None:
+    """Cross-check the envelope against the game inside it. A disagreement about what happened
+    is a problem (a difference of the replay): the winner (``winnerCode`` against the game's
+    ``result``), a player's card (``players[].role``); the order the players left the table
+    (``players[].quit_index``, 2 = the first to leave) becomes part of the recorded outcome and
+    is compared with the replay's. One about who or what is named is a note: the judge
+    (``judge`` against the game's ``referee``), a player's name, the game's id."""
+    code = envelope.get("winnerCode")
+    if code is not None:
+        said = WINNER_CODES.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
+        if said is None:
+            facts.notes.append(f"winnerCode: {code!r} is not a result code (0 red, 1 black); "
+                               f"not compared")
+        elif outcome.winner is None:
+            facts.notes.append(f"winnerCode: the envelope says {said}, the game has no result")
+        elif said != outcome.winner:
+            facts.problems.append(f"winnerCode: the envelope says {said} won, the game's result "
+                                  f"{outcome.winner}")
+    if "id" in game and "id" in envelope and game["id"] != envelope["id"]:
+        facts.notes.append(f"id: the envelope's {envelope['id']!r}, the game's {game['id']!r}")
+    judge, referee = envelope.get("judge"), game.get("referee")
+    if isinstance(judge, dict) and isinstance(referee, dict):
+        for key in ("id", "username"):
+            if key in judge and key in referee and judge[key] != referee[key]:
+                facts.notes.append(f"judge.{key}: the envelope's {judge[key]!r}, the game's "
+                                   f"referee {referee[key]!r}")
+    people = envelope.get("players")
+    if people is None:
+        return
+    if not isinstance(people, list):
+        raise RecordError("players", "expected the envelope's list of players")
+    seats = {p.get("position"): p for p in game.get("players") or [] if isinstance(p, dict)}
+    order: list[tuple[int, int]] = []
+    for i, person in enumerate(people):
+        if not isinstance(person, dict):
+            raise RecordError(f"players[{i}]", "expected an object")
+        seat = person.get("position")
+        if seat not in seats:
+            facts.notes.append(f"players[{i}]: no seat of the game (position {seat!r}); not compared")
+            continue
+        mine = seats[seat]
+        if "role" in person and person["role"] != mine.get("role"):
+            facts.problems.append(f"players[{i}].role: the envelope deals seat {seat} role "
+                                  f"{person['role']!r}, the game {mine.get('role')!r}")
+        if "username" in person and "username" in mine and person["username"] != mine["username"]:
+            facts.notes.append(f"players[{i}].username: {person['username']!r}, in the game "
+                               f"{mine['username']!r}")
+        quit_index = person.get("quit_index")
+        if quit_index is not None:
+            if not isinstance(quit_index, int) or isinstance(quit_index, bool):
+                raise RecordError(f"players[{i}].quit_index", f"expected a number, got {quit_index!r}")
+            if quit_index >= 2:
+                order.append((quit_index, seat))
+    if any(p.get("quit_index") is not None for p in people if isinstance(p, dict)):
+        outcome.leaving_order = [seat for _, seat in sorted(order)]
+
+
 def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str, ...], GameFacts,
                                           Outcome]:
-    """Parse a Polemica record: config, names, roles, facts, recorded outcome."""
-    if record.get("version") != 4:
+    """Parse a Polemica record, plain or in its API envelope (:func:`is_envelope`): config,
+    names, roles, facts, recorded outcome."""
+    if not is_envelope(record):
+        return read_game(record)
+    game = record["data"]
+    try:
+        parsed = read_game(game, in_envelope=True)
+    except RecordError as error:
+        raise RecordError(f"data.{error.field}", error.message) from None
+    envelope_checks(record, game, parsed[4], parsed[3])
+    return parsed
+
+
+def read_game(record: dict[str, Any], in_envelope: bool = False) -> tuple[
+        RulesConfig, dict[int, str], tuple[str, ...], GameFacts, Outcome]:
+    """The v4 game itself. In an envelope its ``version`` may be left out (the envelope is the
+    v4 API's)."""
+    if record.get("version") != 4 and not (in_envelope and "version" not in record):
         raise RecordError("version", f"only Polemica v4 records are known, got {record.get('version')!r}")
     config = read_config(record)
     players = read_players(record)

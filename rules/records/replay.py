@@ -93,7 +93,7 @@ def _describe(d: RecordedDeparture | None) -> str:
 
 def compare(replayed: Outcome, recorded: Outcome, shown_days: set[int]) -> list[str]:
     """Where the replay and the record disagree. Cancelled votes are compared on the days whose
-    vote the record can show (``shown_days``: days with nominations)."""
+    vote the record can show (``shown_days``: days whose nominations would have been voted)."""
     out: list[str] = []
     if replayed.winner != recorded.winner:
         out.append(f"winner: the record has {recorded.winner or 'no result'}, the replay "
@@ -105,6 +105,8 @@ def compare(replayed: Outcome, recorded: Outcome, shown_days: set[int]) -> list[
         a, b = theirs.get(seat), mine.get(seat)
         if a != b:
             out.append(f"seat {seat}: the record {_describe(a)}, the replay {_describe(b)}")
+    if recorded.leaving_order is not None:
+        out.extend(_order_differences(replayed, recorded.leaving_order))
     if recorded.cancelled_votes is not None:
         replay_days = {d for d in replayed.cancelled_votes or [] if d in shown_days}
         record_days = set(recorded.cancelled_votes)
@@ -114,6 +116,23 @@ def compare(replayed: Outcome, recorded: Outcome, shown_days: set[int]) -> list[
         for day in sorted(replay_days - record_days):
             out.append(f"day {day}: the replay cancels the vote (seed 5.1/5.2), the record has it")
     return out
+
+
+def _order_differences(replayed: Outcome, order: list[int]) -> list[str]:
+    """The record's order of leaving the table (``order``, first to leave first) against the
+    replay's. A team loss leaves nobody in the order; players raised together may be in any
+    order among themselves."""
+    left = [d for d in replayed.departures if d.cause != "team_loss"]
+    mine = [d.seat for d in left]
+    if sorted(mine) != sorted(order):
+        return [f"leaving order: the record has seats {order} leaving, the replay {mine}"]
+    when = {d.seat: (i, (d.day, d.phase) if d.cause == "raise" else None) for i, d in enumerate(left)}
+    for a, b in zip(order, order[1:]):
+        (i, group_a), (j, group_b) = when[a], when[b]
+        if i > j and not (group_a is not None and group_a == group_b):
+            return [f"leaving order: the record has seat {a} leave before seat {b}, the replay "
+                    f"after"]
+    return []
 
 
 def replay_imported(imported: Imported, shown_days: set[int] | None = None) -> ReplayReport:

@@ -1,8 +1,8 @@
--- 0004: the persistent outbox (ENGINEERING.md §1). The messages an action causes are written here
--- in the SAME transaction as its events, and a sender per chat drains them in id order: a send that
--- fails or waits (429 RetryAfter) never rolls back or repeats the transition, and what was
--- acknowledged is delivered even if the process dies before sending it (at least once: a one-off
--- announcement can repeat only if the process died during its own send).
+-- 0004: the persistent outbox (ARCHITECTURE.md, "The promises"). The messages an action causes
+-- are written here in the SAME transaction as its events, and a sender per chat drains them in id
+-- order: a send that fails or waits (429 RetryAfter) never rolls back or repeats the transition,
+-- and what was acknowledged is delivered even if the process dies before sending it (at least
+-- once: a one-off announcement can repeat only if the process died during its own send).
 -- BEGIN/COMMIT are inside the script (see 0001).
 BEGIN IMMEDIATE;
 

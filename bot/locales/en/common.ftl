@@ -78,6 +78,61 @@ preset-seed = FIIM rules (the club's edition)
 preset-fiim2024 = FIIM rules 2024
 preset-fsm2024 = FSM rules 2024
 
+## Club rules that differ from the preset (rules.changed_options): short, for the judge.
+
+rules-with-options = { $preset }; club rules: { $options }
+option-first_day_vote-single_not_voted = on the first day a single nominee is not voted
+option-first_day_vote-normal = the first day is voted like any other
+option-first_day_vote-no_vote = no vote on the first day
+option-first_day_vote-raise_only = on the first day the vote's leader stays (30 s); only the raise removes
+option-first_day_vote-no_break = on the first day the vote's leader stays, with no speech; only the raise removes
+option-first_day_vote-self_break = on the first day the vote's leader leaves only with their own vote against themselves
+option-unvoted_hands_to_last-yes = hands not raised go to the last nominee
+option-unvoted_hands_to_last-no = hands not raised go to nobody
+option-self_nomination-yes = self-nomination allowed
+option-self_nomination-no = no self-nomination
+option-revote_order-same = revote in the same order
+option-revote_order-reverse = revote in reverse order
+option-raise_vote-yes = the raise vote is held
+option-raise_vote-no = no raise vote
+option-raise_2_of_4-yes = two of four are raised
+option-raise_2_of_4-no = two of four are not raised
+option-raise_3_of_9-yes = three of nine are raised
+option-raise_3_of_9-no = three of nine are not raised
+option-raise_3_of_9_from_day = three of nine are raised from day { $value }
+option-third_foul-silence = third foul: no speech in the nearest minute
+option-third_foul-short_speech = third foul: the nearest speech is 30 s
+option-third_foul-none = third foul: no effect
+option-third_foul_cuts_current_speech-yes = a third foul ends the current speech
+option-third_foul_cuts_current_speech-no = a third foul does not end the current speech
+option-best_move-yes = best move
+option-best_move-no = no best move
+option-best_move_blocked_by_day1_departures = no best move when { $value } or more left on the first day
+option-draw_quiet_nights = a draw after { $value } nights with nobody leaving
+option-draw_declared-after_third_day = the draw is declared at the end of a day
+option-draw_declared-after_third_night = the draw is declared at the end of a night
+option-last_word_on_decisive_event-yes = a last word after the deciding vote or shot
+option-last_word_on_decisive_event-no = no last word after the deciding vote or shot
+option-rotation-first = each day opens with the seat after yesterday's opener
+option-rotation-last = each day closes with the seat after yesterday's closer
+option-nomination_withdrawal-none = no withdrawing a nomination
+option-nomination_withdrawal-explicit = a nomination may be withdrawn in one's own minute
+option-nomination_withdrawal-auto = a new nomination in one's minute replaces the earlier one
+option-raise_whole_table-yes = raising the whole table is a draw
+option-raise_whole_table-no = the whole table is not raised
+option-technical_fouls-yes = technical fouls: the second removes
+option-technical_fouls-no = no technical fouls
+option-timer = { $timer } — { $seconds }
+timer-speech = speech
+timer-tie_speech = speech before a revote
+timer-short_speech = short speech
+timer-last_word = last word
+timer-mafia_meeting = the mafia's meeting
+timer-don_check = the Don's check
+timer-sheriff_check = the Sheriff's check
+timer-best_move = best move
+timer-vote_window = the vote on a nominee
+
 ## Actions (for "you can't … now")
 
 event-set_name = set a name
@@ -94,6 +149,7 @@ event-sheriff_check = record the Sheriff's check
 event-best_move = record the best move
 event-penalty = give a penalty
 event-withdraw_foul = withdraw a foul
+event-withdraw_nomination = withdraw a nomination
 event-declare_result = declare the result
 event-undo = undo
 
@@ -124,6 +180,7 @@ end-declared = { $winner ->
     [black] The judge declares a black win.
    *[draw] The judge declares a draw.
  }
+end-table_raised = A draw: every player at the table left by the vote to raise everyone (club rule).
 
 ## Why no vote is held, or nobody leaves
 
@@ -155,9 +212,13 @@ novote-2_of_4 = there is no vote to raise two players when four are at the table
 novote-no_raise_vote = there is no vote to raise everyone (club rule)
 novote-raise_failed = no more than half of the players voted to raise everyone ({ cite-4_4_12_3 })
 novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (club rule)
+novote-first_day_no_break = on the first day the vote's leader stays at the table, with no speech (club rule)
+novote-first_day_self_break = on the first day the vote's leader leaves only by their own vote against themselves (club rule)
 
 ## Rule citations: each preset cites its own numbers ($rules is the game's preset).
-# The seed's items (seed-rules.ru.txt) under seed; where the seed is silent, FIIM 2024.
+# The seed's items under seed; where the seed is silent, FIIM 2024 (docs/rules.md §1). A rule an
+# option takes from another rule set cites that set: seed 5.8's draw under the 2024 presets is the
+# club edition's, F24 §7.11 under fsm2024 is FIIM's (FSM's text has no such clause).
 cite-4_3 = { $rules ->
     [fiim2024] FIIM 2024, §6.8
     [fsm2024] FSM 2024, §6.8
@@ -199,8 +260,8 @@ cite-5_7 = { $rules ->
    *[other] 5.7
  }
 cite-5_8 = { $rules ->
-    [fiim2024] FIIM 2024, §7.7
-    [fsm2024] FSM 2024, §7.7
+    [fiim2024] club edition, 5.8
+    [fsm2024] club edition, 5.8
    *[other] 5.8
  }
 cite-5_9 = { $rules ->
@@ -240,7 +301,4 @@ cite-7_9 = { $rules ->
     [fsm2024] FSM 2024, §7.9
    *[other] FIIM 2024, §7.9
  }
-cite-7_11 = { $rules ->
-    [fsm2024] FSM 2024, §7.11
-   *[other] FIIM 2024, §7.11
- }
+cite-7_11 = FIIM 2024, §7.11

@@ -57,6 +57,9 @@ error-bad_name = { $why ->
     [invisible] Invalid name for seat { $seat }: it has no visible character.
    *[length] Invalid name for seat { $seat }: 1 to 64 characters.
  }
+error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal (club rule).
+error-no_nomination = Player { $seat } has nominated nobody today: there is nothing to withdraw.
+error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (club rule): record the seats that voted against player { $nominee }, not only how many.
 
 ## Service
 

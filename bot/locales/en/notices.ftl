@@ -45,6 +45,7 @@ notice-speech = { $silenced ->
  }
 notice-speech_skipped = Player { $seat }'s speech is skipped.
 notice-nominated = Player { $by } nominates player { $target }. Accepted.
+notice-nomination_withdrawn = Player { $by } withdraws the nomination of player { $target }. Withdrawn (club rule).
 notice-vote_not_held = No vote: { $why }.
 notice-voting_starts = { $round ->
     [0] The vote. { $nominees_n ->
@@ -132,6 +133,10 @@ notice-third_foul = { $effect ->
     }
     [short_speech] Player { $seat } gets a third foul: the nearest speech is cut to { $seconds }; the player may still nominate.
    *[none] Player { $seat } gets a third foul.
+ }
+notice-tech_foul = { $count ->
+    [1] Player { $seat } gets a technical foul (club rule): a second technical foul removes a player from the game.
+   *[other] Player { $seat } gets a second technical foul (club rule).
  }
 notice-removed = { $last_word ->
     [cut] Player { $seat }: { removal-what } — the player's last word ends ({ cite-4_5 }).

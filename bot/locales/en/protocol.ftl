@@ -98,3 +98,4 @@ protocol-error-two_checks = The { $who ->
 protocol-error-two_deaths = Player { $seat } was penalised ({ $what }) after leaving the game, and MafiaRatings records one departure a player.
 protocol-error-options = The outcome of this game depends on rules MafiaRatings has no code for: { $options }.
 protocol-error-replay_differs = The export does not replay the game: { $differences }.
+protocol-error-site_check = MafiaRatings would not take the export as it is: { $issues }.

@@ -7,6 +7,7 @@ reason-warning = a verbal warning
 reason-foul = a foul
 reason-dq = a disqualifying foul
 reason-ppk = team loss
+reason-tech = a second technical foul
 
 ## Fouls (4.1)
 

@@ -3,6 +3,7 @@
 ## Header
 
 status-setup = Setting up the game: { $preset }.
+status-rules = Rules: { $rules }.
 status-night-zero = Night zero — the blacks' meeting.
 status-day = Day { $day } — { $phase }.
 status-night = Night { $night } — { $step }.

@@ -83,6 +83,61 @@ preset-seed = правила ФИИМ (редакция клуба)
 preset-fiim2024 = правила ФИИМ 2024
 preset-fsm2024 = правила ФСМ 2024
 
+## Правила клуба, отличные от набора правил (rules.changed_options): коротко, для судьи.
+
+rules-with-options = { $preset }; правила клуба: { $options }
+option-first_day_vote-single_not_voted = в первый день одна кандидатура не голосуется
+option-first_day_vote-normal = первый день голосуется как любой другой
+option-first_day_vote-no_vote = в первый день голосования нет
+option-first_day_vote-raise_only = в первый день лидер голосования остаётся (30 с), уходят только по подъёму
+option-first_day_vote-no_break = в первый день лидер голосования остаётся без слова, уходят только по подъёму
+option-first_day_vote-self_break = в первый день лидер голосования уходит, только если и собственный голос лидера — против него
+option-unvoted_hands_to_last-yes = неподнятые руки отходят последней кандидатуре
+option-unvoted_hands_to_last-no = неподнятые руки никому не отходят
+option-self_nomination-yes = выставлять себя можно
+option-self_nomination-no = выставлять себя нельзя
+option-revote_order-same = переголосование в том же порядке
+option-revote_order-reverse = переголосование в обратном порядке
+option-raise_vote-yes = голосование за подъём проводится
+option-raise_vote-no = голосования за подъём нет
+option-raise_2_of_4-yes = двоих из четырёх поднимают
+option-raise_2_of_4-no = двоих из четырёх не поднимают
+option-raise_3_of_9-yes = троих из девяти поднимают
+option-raise_3_of_9-no = троих из девяти не поднимают
+option-raise_3_of_9_from_day = троих из девяти поднимают с { $value }-го дня
+option-third_foul-silence = третий фол — без слова в ближайшую минуту
+option-third_foul-short_speech = третий фол — ближайшая речь 30 с
+option-third_foul-none = третий фол без последствий
+option-third_foul_cuts_current_speech-yes = третий фол обрывает текущую речь
+option-third_foul_cuts_current_speech-no = третий фол не обрывает текущую речь
+option-best_move-yes = лучший ход есть
+option-best_move-no = лучшего хода нет
+option-best_move_blocked_by_day1_departures = лучшего хода нет, если в первый день ушли { $value } и больше
+option-draw_quiet_nights = ничья после { $value } ночей без выбывших
+option-draw_declared-after_third_day = ничья объявляется в конце «дня»
+option-draw_declared-after_third_night = ничья объявляется в конце «ночи»
+option-last_word_on_decisive_event-yes = последнее слово после решающего голосования или выстрела
+option-last_word_on_decisive_event-no = без последнего слова после решающего голосования или выстрела
+option-rotation-first = день открывает следующий за открывавшим вчера
+option-rotation-last = день закрывает следующий за закрывавшим вчера
+option-nomination_withdrawal-none = кандидатуру не отзывают
+option-nomination_withdrawal-explicit = кандидатуру можно отозвать в свою минуту
+option-nomination_withdrawal-auto = новая кандидатура в свою минуту заменяет прежнюю
+option-raise_whole_table-yes = подъём всего стола — ничья
+option-raise_whole_table-no = весь стол не поднимают
+option-technical_fouls-yes = технические фолы: второй удаляет
+option-technical_fouls-no = технических фолов нет
+option-timer = { $timer } — { $seconds }
+timer-speech = речь
+timer-tie_speech = речь перед переголосованием
+timer-short_speech = укороченная речь
+timer-last_word = последнее слово
+timer-mafia_meeting = договорка
+timer-don_check = проверка Дона
+timer-sheriff_check = проверка Шерифа
+timer-best_move = лучший ход
+timer-vote_window = голосование за кандидатуру
+
 ## Действия (для отказов «сейчас нельзя …»).
 
 event-set_name = записать имя
@@ -99,6 +154,7 @@ event-sheriff_check = записать проверку Шерифа
 event-best_move = записать лучший ход
 event-penalty = дать наказание
 event-withdraw_foul = снять фол
+event-withdraw_nomination = отозвать кандидатуру
 event-declare_result = объявить итог
 event-undo = отменить действие
 
@@ -131,6 +187,7 @@ end-declared = { $winner ->
     [black] Судья объявляет победу чёрных.
    *[draw] Судья объявляет ничью.
  }
+end-table_raised = Ничья: все игроки за столом покинули игру по голосованию за подъём (правило клуба).
 
 ## Почему голосование не проводится или никто не покидает игру.
 
@@ -162,9 +219,13 @@ novote-2_of_4 = голосование за подъём двух игроков
 novote-no_raise_vote = голосование за подъём не проводится (правило клуба)
 novote-raise_failed = за подъём проголосовало не больше половины игроков ({ cite-4_4_12_3 })
 novote-first_day_raise_only = в первый день лидер голосования остаётся за столом, покинуть игру можно только по голосованию за подъём (правило клуба)
+novote-first_day_no_break = в первый день лидер голосования остаётся за столом, слова не получает (правило клуба)
+novote-first_day_self_break = в первый день лидер голосования покидает игру, только если и собственный голос лидера — против него (правило клуба)
 
 ## Ссылки на правила: каждый набор правил называет свои номера ($rules — набор правил игры).
-# Пункты сида (seed-rules.ru.txt) — под seed; там, где сид молчит, — ФИИМ 2024.
+# Пункты сида — под seed; там, где сид молчит, — ФИИМ 2024 (docs/rules.md §1). Правило, которое
+# опция берёт из другого набора, называет тот набор: ничья seed 5.8 при наборах 2024 года — из
+# редакции клуба, F24 §7.11 при fsm2024 — из ФИИМ (в тексте ФСМ такого пункта нет).
 cite-4_3 = { $rules ->
     [fiim2024] ФИИМ 2024, §6.8
     [fsm2024] ФСМ 2024, §6.8
@@ -206,8 +267,8 @@ cite-5_7 = { $rules ->
    *[other] 5.7
  }
 cite-5_8 = { $rules ->
-    [fiim2024] ФИИМ 2024, §7.7
-    [fsm2024] ФСМ 2024, §7.7
+    [fiim2024] редакция клуба, 5.8
+    [fsm2024] редакция клуба, 5.8
    *[other] 5.8
  }
 cite-5_9 = { $rules ->
@@ -247,7 +308,4 @@ cite-7_9 = { $rules ->
     [fsm2024] ФСМ 2024, §7.9
    *[other] ФИИМ 2024, §7.9
  }
-cite-7_11 = { $rules ->
-    [fsm2024] ФСМ 2024, §7.11
-   *[other] ФИИМ 2024, §7.11
- }
+cite-7_11 = ФИИМ 2024, §7.11

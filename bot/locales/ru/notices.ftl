@@ -47,6 +47,7 @@ notice-speech = { $silenced ->
  }
 notice-speech_skipped = Речь игрока { $seat } пропускается.
 notice-nominated = Игрок { $by } выставляет игрока { $target }. Принято.
+notice-nomination_withdrawn = Игрок { $by } отзывает кандидатуру игрока { $target }. Отозвано (правило клуба).
 notice-vote_not_held = Голосование не проводится: { $why }.
 notice-voting_starts = { $round ->
     [0] Голосование. { $nominees_n ->
@@ -134,6 +135,10 @@ notice-third_foul = { $effect ->
     }
     [short_speech] Игрок { $seat } получает третий фол: его ближайшая речь будет сокращена до { $seconds }, выставить кандидатуру он может.
    *[none] Игрок { $seat } получает третий фол.
+ }
+notice-tech_foul = { $count ->
+    [1] Игроку { $seat } — технический фол (правило клуба): второй технический фол удаляет из игры.
+   *[other] Игроку { $seat } — второй технический фол (правило клуба).
  }
 notice-removed = { $last_word ->
     [cut] Игрок { $seat }: { removal-what } — его последнее слово окончено ({ cite-4_5 }).

@@ -98,3 +98,4 @@ protocol-error-two_checks = { $who ->
 protocol-error-two_deaths = Игрок { $seat } наказан ({ $what }) уже после того, как покинул игру, а MafiaRatings записывает одно выбывание игрока.
 protocol-error-options = Исход этой игры зависит от правил, для которых у MafiaRatings нет кода: { $options }.
 protocol-error-replay_differs = Выгрузка не воспроизводит игру: { $differences }.
+protocol-error-site_check = MafiaRatings не примет выгрузку как есть: { $issues }.

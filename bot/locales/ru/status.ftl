@@ -3,6 +3,7 @@
 ## Заголовок
 
 status-setup = Подготовка к игре: { $preset }.
+status-rules = Правила: { $rules }.
 status-night-zero = Нулевая ночь — договорка.
 status-day = День { $day } — { $phase }.
 status-night = Ночь { $night } — { $step }.

@@ -1,4 +1,4 @@
-"""A rate limiter tuned for a bot that moderates a group (ENGINEERING.md §2).
+"""A rate limiter tuned for a bot that moderates a group.
 
 PTB's :class:`AIORateLimiter` queues EVERY request naming a group (``chat_id < 0``) under the
 group limit (about 20 messages a minute). Telegram's limit counts messages; host mode also mutes

@@ -1,0 +1,285 @@
+"""Host mode's table flow (:class:`bot.host.controller.HostController`) against an in-memory
+platform (:mod:`support.fakeport`): fast, no HTTP, time moved by the test (no wall clock).
+
+The same flow runs on Telegram and Discord (tests/test_host_*.py, tests/test_discord_host.py
+drive it through the real clients); here it is pinned down alone: the lobby and the deal, who is
+told what (secrecy), a press acted on only once committed, an outdated press, a step closed by
+its deadline, the mutes, the fall-back to fouls, and a restart over the same store."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+import pytest
+
+import rules
+from bot.host.controller import Defaults, HostController
+from bot.host.port import Player, Rights
+from bot.i18n import catalog
+from bot.locks import ChatLocks
+from bot.service import Service
+from rules import Phase, Role
+from storage import Store
+from support.fakeport import Chats, FakeClock, FakeHostPort, Press
+
+RU = catalog("ru")
+GROUP = "fk:-100"
+HOST = Player("fk:1", "Ведущий")
+PLAYERS = [Player(f"fk:{100 + n}", name) for n, name in enumerate(
+    ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл"), 1)]
+# Roles never shown in the group before the end (F24 §4.4.13, §4.5.4).
+SECRETS = ("ваша роль", "Дон — №", "мафия — №", "Шериф — №", "Чёрные за столом", ": Шериф.",
+           "не Шериф", "чёрный.", "красный.")
+
+
+class Table:
+    """One hosted table over the fakes; ``restart()`` builds a new controller (a new process)
+    over the same store and chats."""
+
+    def __init__(self, store: Store, rights: Rights) -> None:
+        self.store = store
+        self.chats = Chats()
+        self.clock = FakeClock()
+        self.service = Service(store)
+        self.port = FakeHostPort(self.chats, self.clock, lambda: store, rights=rights)
+        self.host = self._controller()
+
+    def _controller(self) -> HostController:
+        return HostController(lambda: self.service, self.port, ChatLocks(), Defaults(seed=7))
+
+    async def restart(self) -> None:
+        self.clock.cancel_all()
+        self.service = Service(self.store)
+        self.host = self._controller()
+        await self.host.load_open()
+        await self.host.resume_all()
+
+    async def command(self, who: Player, text: str) -> list[str]:
+        name = text.split()[0].lstrip("/")
+        return await self.host.command(GROUP, who, name, text, None, title="Клуб")
+
+    async def press(self, who: Player, data: str) -> Press:
+        handle = Press(who.user)
+        await self.host.press(who, data, handle)
+        return handle
+
+    def table(self):  # noqa: ANN201 - the controller's Table
+        tables = self.host.tables_in(GROUP)
+        assert tables
+        return tables[-1]
+
+    async def state(self) -> rules.GameState:
+        current = await self.service.current(GROUP)
+        assert current is not None
+        return current.state
+
+    def player(self, seat: int) -> Player:
+        user = self.table().seats[seat]
+        return next(p for p in PLAYERS if p.user == user)
+
+    def step_message(self):  # noqa: ANN201 - a fake message
+        step = self.table().step
+        assert step is not None and step.message is not None, step
+        return self.chats.messages[step.message]
+
+    async def fill(self) -> None:
+        """``/newgame`` and ten joins: the deal and night 0."""
+        assert await self.command(HOST, "/newgame") == []
+        lobby = self.chats.last(GROUP, with_button=RU.text("host-btn-join"))
+        for player in PLAYERS:
+            answer = await self.press(player, lobby.data(RU.text("host-btn-join")))
+            assert answer.answered
+
+    async def to_first_speech(self) -> None:
+        await self.fill()
+        assert self.table().step.kind == "night_zero"
+        await self.clock.advance(self.table().step.seconds)  # the договорка runs out
+        assert self.table().step.kind == "speech"
+
+
+@asynccontextmanager
+async def table(rights: Rights = Rights(mute=True, delete=True)) -> AsyncIterator[Table]:
+    store = await Store.open(":memory:")
+    try:
+        yield Table(store, rights)
+    finally:
+        await store.close()
+
+
+async def test_the_deal_reaches_each_player_privately_and_nothing_secret_reaches_the_group() -> None:
+    """R1.1: ten players, a card each in private (a black also learns the other blacks, F24
+    §4.2); the group reads the seats and night 0, never a role (F24 §4.4.13)."""
+    async with table() as t:
+        await t.fill()
+        state = await t.state()
+        assert state.phase is Phase.NIGHT_ZERO and state.roles_known
+        for seat, user in t.table().seats.items():
+            role = state.seat(seat).role
+            assert role is not None
+            cards = [m.text for m in t.chats.of(user) if m.private and "ваша роль" in m.text]
+            assert len(cards) == 1 and RU.text(f"role-{role.value}") in cards[0]
+            if role.team.value == "black":
+                assert "Чёрные за столом" in cards[0]
+        group = "\n".join(t.chats.texts(GROUP))
+        assert not [s for s in SECRETS if s in group]
+        assert "Договорка" in group
+
+
+async def test_a_pass_is_answered_only_once_committed_and_the_next_speaker_has_the_floor() -> None:
+    """F24 §4.3.5: «Пас» ends the minute; the press is answered after its event is stored, and
+    the next seat at the table speaks (§4.3.2)."""
+    async with table() as t:
+        await t.to_first_speech()
+        speaker = t.table().step.seat
+        committed: list[int] = []
+
+        async def answer(handle, text=None, *, alert=False, url=None):  # noqa: ANN001, ANN202
+            committed.append(len(await t.service.events(GROUP)))
+            handle.answers.append((text, alert))
+
+        t.port.answer = answer  # type: ignore[method-assign]
+        before = len(await t.service.events(GROUP))
+        await t.press(t.player(speaker), t.step_message().data(RU.text("host-btn-pass")))
+        assert committed == [before + 1]  # answered after the Next was logged
+        assert (await t.state()).speaker == speaker % 10 + 1
+        assert t.table().step.seat == speaker % 10 + 1
+
+
+async def test_an_outdated_or_forged_press_and_a_strangers_press_change_nothing() -> None:
+    """A press of a step that is over is answered "outdated"; a forged or malformed button too;
+    a member who does not play is refused. Nothing is logged."""
+    async with table() as t:
+        await t.to_first_speech()
+        first = t.step_message()
+        old = first.data(RU.text("host-btn-pass"))
+        speaker = t.player(t.table().step.seat)
+        await t.press(speaker, old)
+        events = len(await t.service.events(GROUP))
+        again = await t.press(speaker, old)
+        assert again.text == RU.text("host-outdated")
+        table_id, no = t.table().id, t.table().step.no
+        now = t.player(t.table().step.seat)
+        for forged in (f"h:{table_id}:{no}:M:11", f"h:{table_id}:{no}:M:0", f"h:{table_id}:{no}:M:ab",
+                       f"h:{table_id}:{no}:Z", f"h:{table_id}:99:P", "h:x:1:P", "garbage", None):
+            answer = await t.press(now, forged)  # type: ignore[arg-type]
+            assert answer.text == RU.text("host-outdated"), forged
+        stranger = await t.press(Player("fk:999", "Зритель"), t.step_message().data(RU.text("host-btn-pass")))
+        assert stranger.text == RU.text("host-not-player")
+        assert len(await t.service.events(GROUP)) == events
+
+
+async def test_a_step_closes_at_its_deadline_and_not_before() -> None:
+    """The speech runs its full length (F24 §4.3.1: 60 s) and closes by itself at its end."""
+    async with table() as t:
+        await t.to_first_speech()
+        step = t.table().step
+        await t.clock.advance(step.seconds - 1)
+        assert t.table().step.no == step.no
+        await t.clock.advance(1)
+        assert t.table().step.no == step.no + 1
+
+
+async def test_everyone_but_the_speaker_is_muted_and_the_mutes_follow_the_floor() -> None:
+    """Seed 4.1.1 kept by the platform: only the speaker may write."""
+    async with table() as t:
+        await t.to_first_speech()
+        speaker = t.player(t.table().step.seat)
+        assert t.port.muted == {p.user for p in PLAYERS} - {speaker.user}
+        await t.press(speaker, t.step_message().data(RU.text("host-btn-pass")))
+        following = t.player(t.table().step.seat)
+        assert t.port.muted == {p.user for p in PLAYERS} - {following.user}
+
+
+async def test_a_lost_right_to_mute_falls_back_to_fouls_and_says_so() -> None:
+    """Without the right the table is kept by fouls (seed 4.1.1: a message out of one's minute
+    is a foul, at night a disqualifying foul, seed 4.2.6); the group is told once."""
+    async with table(Rights(mute=True, delete=True)) as t:
+        await t.to_first_speech()
+        t.port.right_lost = True
+        speaker = t.player(t.table().step.seat)
+        await t.press(speaker, t.step_message().data(RU.text("host-btn-pass")))  # he must be muted
+        assert t.table().flags.mode == "foul"
+        assert sum(RU.text("host-mute-failed") in x for x in t.chats.texts(GROUP)) == 1
+
+
+async def test_a_message_out_of_turn_is_a_foul_and_is_deleted_after_the_foul_is_stored() -> None:
+    """Seed 4.1.1 by day: a foul; the message is deleted where the bot may, after the foul is
+    logged (it is its evidence)."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        await t.to_first_speech()
+        speaker = t.table().step.seat
+        other = speaker % 10 + 1
+        logged: list[int] = []
+
+        async def delete(handle):  # noqa: ANN001, ANN202
+            logged.append(len((await t.state()).seat(other).fouls))
+
+        t.port.delete = delete  # type: ignore[method-assign]
+        await t.host.message(GROUP, t.player(other).user, "я не согласен", "the message")
+        assert (await t.state()).seat(other).fouls == ["4.1.1"]
+        assert logged == [1]
+
+
+async def test_night_talk_is_a_disqualifying_foul() -> None:
+    """Seed 4.2.6: «ночные» разговоры — a disqualifying foul, at night 0 too."""
+    async with table(Rights(mute=False, delete=False)) as t:
+        await t.fill()
+        await t.host.message(GROUP, t.player(3).user, "кто мафия?", None)
+        state = await t.state()
+        assert state.seat(3).departure is not None
+        assert state.seat(3).departure.cause is rules.Cause.DISQUALIFICATION
+
+
+async def test_a_restart_resumes_the_step_at_its_stored_deadline() -> None:
+    """A new process over the same store takes the table up where it was: the step running
+    keeps its deadline (it does not start again), and its message is edited, not posted again."""
+    async with table() as t:
+        await t.to_first_speech()
+        step = t.table().step
+        await t.clock.advance(20)
+        messages = len(t.chats.of(GROUP))
+        await t.restart()
+        resumed = t.table().step
+        assert resumed.no == step.no and resumed.deadline == step.deadline
+        assert len(t.chats.of(GROUP)) == messages
+        await t.clock.advance(step.seconds - 20)
+        assert t.table().step.no == step.no + 1
+
+
+async def test_the_night_prompts_go_to_the_blacks_only_and_a_unanimous_shot_kills() -> None:
+    """F24 §4.5.3–4.5.4: every black at the table is asked in private; all on one seat → the
+    kill, told in the morning; nothing of the shots reaches the group."""
+    async with table() as t:
+        await t.to_first_speech()
+        for _ in range(10):  # day 1: nobody nominated, every speaker passes
+            await t.press(t.player(t.table().step.seat), t.step_message().data(RU.text("host-btn-pass")))
+        assert t.table().step.kind == "shooting"
+        state = await t.state()
+        blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
+        victim = next(s.number for s in state.seats if s.role is Role.CIVILIAN)
+        prompted = set(t.table().step.prompts)
+        assert prompted == {t.table().seats[b] for b in blacks}
+        for black in blacks:
+            user = t.table().seats[black]
+            prompt = t.chats.messages[t.table().step.prompts[user]]
+            answer = await t.press(t.player(black), prompt.data(str(victim)))
+            assert answer.text == RU.text("host-taken")
+        group_before = "\n".join(t.chats.texts(GROUP))
+        assert "Выстрел" not in group_before
+        for _ in range(4):  # the shooting, the two checks and the best move run out
+            await t.clock.advance(t.table().step.seconds)
+            if (await t.state()).phase is Phase.SPEECH or t.table().step.kind == "last_word":
+                break
+        state = await t.state()
+        assert state.seat(victim).departure is not None
+        assert state.seat(victim).departure.cause is rules.Cause.KILL
+
+
+@pytest.mark.parametrize("who, allowed", [(HOST, True), (PLAYERS[0], False)])
+async def test_only_the_host_or_an_admin_stops_the_table(who: Player, allowed: bool) -> None:
+    async with table() as t:
+        await t.to_first_speech()
+        replies = await t.command(who, "/stop")
+        assert (t.table().status == "stopped") is allowed
+        assert (replies == []) is allowed
