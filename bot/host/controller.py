@@ -922,8 +922,8 @@ class HostController:
             # already seated; one not yet reachable (the bot could not write to him, or a
             # restart cut his join short) is tried again: pressing again is how he says "now"
             if not player.get("reachable") and await self._hello(table, who.user):
-                await self.port.answer(handle, cat.text("host-join-done"))
-                await self.reachable(table, who.user)
+                await self.reachable(table, who.user, acknowledge=lambda: self.port.answer(
+                    handle, cat.text("host-join-done")))
             elif not player.get("reachable"):
                 text, url = self.port.unreachable(table.id, cat)
                 await self.port.answer(handle, text, url=url)
@@ -963,14 +963,21 @@ class HostController:
             await self.port.answer(handle, cat.text("host-left-lobby"))
         await self._show_lobby(table)
 
-    async def reachable(self, table: Table, user: str) -> None:
+    async def reachable(self, table: Table, user: str, *,
+                        acknowledge: Callable[[], Awaitable[None]] | None = None) -> None:
         """The bot can now write to ``user`` privately (he started it): marked in the lobby, and
-        a table whose ten players are all reachable is dealt. Under the chat's lock."""
+        a table whose ten players are all reachable is dealt. Under the chat's lock.
+        ``acknowledge`` answers the press that made him reachable once that is stored (a process
+        that dies right after the answer has lost nothing) and before the deal."""
         player = table.player(user)
         if player is None or player.get("reachable"):
+            if acknowledge is not None:
+                await acknowledge()
             return
         player["reachable"] = True
         await self._save(table, "players")
+        if acknowledge is not None:
+            await acknowledge()
         await self._show_lobby(table)
         await self._maybe_start(table)
 
