@@ -599,7 +599,7 @@ class _Move:
         night.step = step
         timers = self.cfg.timers
         self.s.seconds = {
-            NightStep.SHOOTING: 0,
+            NightStep.SHOOTING: timers.shooting,
             NightStep.DON_CHECK: timers.don_check,
             NightStep.SHERIFF_CHECK: timers.sheriff_check,
             NightStep.BEST_MOVE: timers.best_move,

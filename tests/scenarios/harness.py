@@ -315,6 +315,12 @@ class Table:
         assert self.speaker == seat, f"#{self.speaker} speaks, not #{seat}"
         assert self.state.seconds == seconds, f"{self.state.seconds} s, not {seconds} s"
 
+    def expect_timed(self, *parts: tuple[str, int]) -> None:
+        """The judge's timer runs these parts now, in order: ``("shooting", 20)`` … (docs/rules.md
+        §2.4; nothing for a vote or a 0 s silence)."""
+        timed = tuple((part.kind, part.seconds) for part in rules.timing(self.state))
+        assert timed == parts, f"the timed parts are {timed}, not {parts}"
+
     def expect_opener(self, seat: int) -> None:
         """``seat`` opened today's discussion (F24 §4.3.2)."""
         assert self.state.opener == seat, f"#{self.state.opener} opened day {self.state.day}"
