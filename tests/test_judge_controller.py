@@ -177,3 +177,84 @@ async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
         assert old_panel.buttons is None  # the old panel stopped working
         assert any("теперь судит Владелец" in t for t in d.chats.texts(JUDGE))
         assert any("теперь ведёт судья Владелец" in t for t in d.chats.texts(HOME))
+
+
+def timed(d: Desk, title: str) -> Message:
+    """The table's announcement whose countdown times ``title``."""
+    found = [m for m in d.chats.of(GROUP) if f"⏱ {title}" in m.versions[0]]
+    assert found, d.chats.texts(GROUP)[-3:]
+    return found[-1]
+
+
+async def test_every_night_step_is_timed_paused_and_resumed_and_moves_nothing() -> None:
+    """Night 0: the meeting (F24 §4.2.1, 60 s), then the Sheriff's look the judge starts (F24
+    §4.2.3, 20 s); night 1: the shooting (20 s), the Don's and the Sheriff's checks (F24
+    §4.5.6–4.5.7, 10 s), the best move (F24 §4.5.9, 20 s). Each shows on the panel and under the
+    table's announcement, pauses and resumes, and ends on its deadline; the judge moves on."""
+    async with desk() as d:
+        await d.say("/new")
+        await d.say("/roles D2 M5 M7 S8")
+        await d.say("/start")
+        meeting = timed(d, "Договорка")
+        assert meeting.text.endswith("⏱ Договорка — 60 секунд.")
+        await d.clock.advance(50)
+        assert meeting.text.endswith("⏱ Договорка: осталось 10 секунд.")
+        assert "Договорка: осталось 10 секунд" in d.panel().text
+        await d.press(RU.text("judge-btn-next-part", kind="sheriff_look"))
+        assert meeting.text.endswith("⏱ Шериф осматривает стол — 20 секунд.")
+        await d.press(RU.text("judge-btn-pause"))
+        assert "пауза, осталось 20 секунд" in meeting.text
+        await d.clock.advance(600)
+        assert "время вышло" not in meeting.text
+        await d.press(RU.text("judge-btn-resume"))
+        await d.clock.advance(20)
+        assert meeting.text.endswith("⏹ Шериф осматривает стол: время вышло.")
+        assert RU.text("judge-btn-next-part", kind="sheriff_look") not in d.panel().labels()
+        assert (await d.state()).phase is Phase.NIGHT_ZERO  # the timer moved nothing
+        await d.say("/next")
+        for _ in range(10):
+            await d.say("/next")
+        hunt = timed(d, "Охота мафии")
+        assert hunt.text.endswith("⏱ Охота мафии — 20 секунд.")
+        await d.clock.advance(5)
+        await d.press(RU.text("judge-btn-pause"))
+        await d.clock.advance(100)
+        assert "пауза, осталось 15 секунд" in hunt.text
+        await d.press(RU.text("judge-btn-resume"))
+        await d.clock.advance(15)
+        assert hunt.text.endswith("⏹ Охота мафии: время вышло.")
+        assert rules.expected(await d.state()) == rules.Shooting(night=1, seconds=20)
+        await d.say("/kill 3")
+        don = timed(d, "Проверка Дона")
+        assert don.text.endswith("⏱ Проверка Дона — 10 секунд.")
+        assert RU.text("judge-btn-pause") in d.panel().labels()
+        await d.clock.advance(10)  # a 10 s step has no warning: it ends
+        assert don.versions[-2:] == [don.versions[0], don.versions[0].replace(
+            "⏱ Проверка Дона — 10 секунд.", "⏹ Проверка Дона: время вышло.")]
+        await d.say("/next")
+        sheriff = timed(d, "Проверка Шерифа")
+        await d.press(RU.text("judge-btn-pause"))
+        await d.clock.advance(60)
+        await d.press(RU.text("judge-btn-resume"))
+        await d.clock.advance(9)
+        assert "время вышло" not in sheriff.text
+        await d.say("/next")
+        assert sheriff.text.endswith("⏹ Проверка Шерифа: окончено.")  # ended by the judge
+        best = timed(d, "Лучший ход игрока №3")
+        assert best.text.endswith("⏱ Лучший ход игрока №3 — 20 секунд.")
+        await d.clock.advance(20)
+        assert best.text.endswith("⏹ Лучший ход игрока №3: время вышло.")
+        assert isinstance(rules.expected(await d.state()), rules.BestMoveStep)
+        await d.say("/next")
+        assert (await d.state()).speaker == 3  # his last word (F24 §4.5.9)
+
+
+async def test_fsm2024s_night_zero_goes_on_with_the_free_seating() -> None:
+    """S24 §4.2.3: no Sheriff's look; the free seating, 40 s."""
+    async with desk() as d:
+        await d.say("/new fsm2024")
+        await d.say("/start")
+        meeting = timed(d, "Договорка")
+        await d.press(RU.text("judge-btn-next-part", kind="free_seating"))
+        assert meeting.text.endswith("⏱ Свободная посадка — 40 секунд.")
+        assert not [label for label in d.panel().labels() if "Шериф" in label]

@@ -12,7 +12,7 @@ the public methods here.
   sheet and the JSON files) follows the result into the table's chat and the club's channel.
 * **The outbox.** Both are rendered after ``rules.apply`` and before the commit and queued in the
   persistent outbox in the SAME transaction as the event (:mod:`bot.outbox`), and so is the timer
-  of the speech that begins: a process killed after the commit finds both. Nothing is sent before
+  of the step that begins: a process killed after the commit finds both. Nothing is sent before
   the commit; everything queued is sent at least once.
 * **The panel** is one message where the judge reads, edited in place as the game moves; posted
   afresh at the bottom once the chat has moved on by more than the platform's ``panel_lag``
@@ -20,9 +20,12 @@ the public methods here.
   the same message. A press carries ``game:revision:action``: a press by anyone but the judge is
   refused, a press from an older revision is answered "outdated" and re-renders the panel; neither
   changes anything.
-* **The speech timer** (:mod:`.timer`) is a deadline stored with the game, shown as a line on the
-  panel and under the table's announcement, edited at the start, 10 s before the end and at the
-  end; it never moves the game on: the judge does.
+* **The step timer** (:mod:`.timer`) times every timed step (:func:`rules.timing`: speeches,
+  night 0, the shooting, the checks, the best move; docs/rules.md §2.4). It is a deadline stored
+  with the game, shown as a line on the panel and under the table's announcement, edited at the
+  start, 10 s before the end and at the end; the judge pauses and resumes it, and starts night
+  0's second part (the Sheriff's look, F24 §4.2.3) from the panel. It never moves the game on:
+  the judge does.
 * **One lock per game's home** (:class:`bot.locks.ChatLocks`, shared with host mode): commands,
   presses and timer edits of a game run one at a time.
 
@@ -49,7 +52,7 @@ from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
-from .routing import judge_text, public_text, turn_key, undo_texts
+from .routing import judge_text, public_text, step_key, undo_texts
 from .timer import PAUSED, RUNNING, WARNED, Timer, pause_or_resume
 
 log = logging.getLogger(__name__)
@@ -64,8 +67,8 @@ Refusal = (CommandError, ServiceError, rules.RuleError)
 class _Plan:
     """What an action's render leaves for :meth:`JudgeController._after`."""
 
-    timer: Timer | None = None  # the timer of the speech that begins (already in the transaction)
-    ended: dict[str, Any] | None = None  # the ended speech's timer whose line is still to edit
+    timer: Timer | None = None  # the timer of the step that begins (already in the transaction)
+    ended: dict[str, Any] | None = None  # the ended step's timer whose line is still to edit
     chats: list[str] = field(default_factory=list)  # the chats something was queued for
 
 
@@ -115,10 +118,12 @@ class JudgeController:
         if data is None:
             return None
         timer = Timer.from_dict(data)
-        if timer.key != turn_key(state):
+        if timer.key != step_key(state):
             return None
         control = True if timer.live else (False if timer.stage == PAUSED else None)
-        return pn.TimerView(self.port.timer_line(timer, cat, self.port.clock()), control)
+        parts = rules.timing(state)
+        following = parts[timer.part + 1].kind if timer.part + 1 < len(parts) else None
+        return pn.TimerView(self.port.timer_line(timer, cat, self.port.clock()), control, following)
 
     async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
                          repost: bool = True, handle: Any = None) -> bool:
@@ -175,8 +180,8 @@ class JudgeController:
     def _renderer(self, home: str, before: rules.GameState, plan: _Plan) -> Render:
         """The ``render`` an action passes to the service: after ``rules.apply`` and before the
         commit it turns the outcome into the outbox messages (the judge: everything; the table:
-        the public notices, with the new speech's timer line; at the end the protocol), so they
-        are stored in the same transaction as the event, and so is the timer of the speech that
+        the public notices, with the new step's timer line; at the end the protocol), so they
+        are stored in the same transaction as the event, and so is the timer of the step that
         begins (or its end). What :meth:`_after` needs is left in ``plan``."""
 
         async def render(outcome: Outcome) -> Staged:
@@ -197,8 +202,8 @@ class JudgeController:
             items: list[OutboxItem] = []
             if judge:
                 items.extend(self._post(target, judge))
-            turned = turn_key(before) != turn_key(outcome.state)
-            if turned:  # the speech that ends: its countdown shown stopped, queued with the action
+            turned = step_key(before) != step_key(outcome.state)
+            if turned:  # the step that ends: its countdown shown stopped, queued with the action
                 plan.ended = await self.service.timer(outcome.game_id)
                 stopped = await self._stopped_item(plan.ended)
                 if stopped is not None:
@@ -219,7 +224,7 @@ class JudgeController:
             plan.timer = timer
             plan.chats = list(dict.fromkeys(item.chat for item in items))
             if not turned:
-                return Staged(items)  # the same speech goes on: its timer too
+                return Staged(items)  # the same step goes on: its timer too
 
             def stored(ids: Sequence[int]) -> dict[str, Any] | None:
                 if timer is None:
@@ -251,15 +256,13 @@ class JudgeController:
         return items
 
     def _new_timer(self, before: rules.GameState, after: rules.GameState) -> Timer | None:
-        """The timer of the speech that begins with this action, or ``None`` when the speech
-        did not change or nobody speaks (a 0 s silence needs no timer)."""
-        old, new = turn_key(before), turn_key(after)
-        if old == new:
+        """The timer of the step that begins with this action (its first timed part,
+        :func:`rules.timing`), or ``None`` when the step did not change or is not timed (a vote;
+        a 0 s silence needs no timer)."""
+        old, new = step_key(before), step_key(after)
+        if old == new or new is None:
             return None
-        turn = rules.current_turn(after)
-        if new is None or turn is None or turn.seconds <= 0:
-            return None
-        return Timer.start(new, turn, self.port.scale, self.port.clock())
+        return Timer.start(new, rules.timing(after)[0], self.port.scale, self.port.clock())
 
     async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
                      plan: _Plan) -> bool:
@@ -269,7 +272,7 @@ class JudgeController:
         Runs under the home's lock. A send that must wait or fails never undoes anything: the
         sender retries it on its own. Returns whether the panel reached the judge."""
         game_id = outcome.game_id
-        if turn_key(before) != turn_key(outcome.state):
+        if step_key(before) != step_key(outcome.state):
             self.port.cancel(self._group(game_id))  # the store's timer changed with the action
             if plan.ended is not None:
                 await self._show_stopped(Timer.from_dict(plan.ended))
@@ -336,7 +339,7 @@ class JudgeController:
         await self._show_stopped(Timer.from_dict(data))
 
     async def _stopped_item(self, data: dict[str, Any] | None) -> OutboxItem | None:
-        """The edit that shows an ended speech's countdown stopped (only one that said "10 s
+        """The edit that shows an ended step's countdown stopped (only one that said "10 s
         left" or "paused" needs it), for the outbox; ``None`` when none is due or the message
         carrying it is not known yet (:meth:`_show_stopped` does it after the commit)."""
         if data is None:
@@ -355,12 +358,12 @@ class JudgeController:
         return f"{base}\n\n{line}" if base else line
 
     def _standing(self) -> tuple[str, ...]:
-        """The stages whose line would mislead once the speech is over: "10 s left", "paused",
+        """The stages whose line would mislead once the step is over: "10 s left", "paused",
         and a running one where the platform's countdown goes on by itself."""
         return (WARNED, PAUSED, RUNNING) if self.port.live_countdown else (WARNED, PAUSED)
 
     async def _show_stopped(self, timer: Timer) -> None:
-        """A speech's timer has stopped: a countdown left standing in the group would mislead."""
+        """A step's timer has stopped: a countdown left standing in the group would mislead."""
         if timer.stage in self._standing():
             timer.stage = "stopped"
             await self._edit_group_timer(timer)
@@ -391,7 +394,7 @@ class JudgeController:
             if timer.key != key or not timer.live:
                 return
             current = await self.service.current(row.chat)
-            if current is None or current.game_id != game_id or turn_key(current.state) != key:
+            if current is None or current.game_id != game_id or step_key(current.state) != key:
                 await self.service.set_timer(game_id, None)
                 return
             timer.stage = stage
@@ -413,7 +416,7 @@ class JudgeController:
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
                              handle: Any = None) -> None:
-        """Pause or resume the running speech's timer (the judge's panel)."""
+        """Pause or resume the running step's timer (the judge's panel)."""
         timer = await pause_or_resume(self.service, current, resume, self.port.clock())
         if timer is not None:
             if timer.live:
@@ -421,6 +424,22 @@ class JudgeController:
             else:
                 self.port.cancel(self._group(current.game_id))
             await self._edit_group_timer(timer)
+        await self.show_panel(home, current, handle=handle)
+
+    async def _next_part(self, home: str, current: Outcome, handle: Any = None) -> None:
+        """The judge starts the running step's next timed part (night 0: the Sheriff's look
+        after the meeting, F24 §4.2.3; the free seating, S24 §4.2.3): the part before stops
+        where it is, the new one runs its full length in the same lines. Nothing in the game
+        changes. A press with no next part left (outdated) only shows the panel again."""
+        data = await self.service.timer(current.game_id)
+        parts = rules.timing(current.state)
+        if data is not None:
+            timer = Timer.from_dict(data)
+            if timer.key == step_key(current.state) and timer.part + 1 < len(parts):
+                after = timer.following(parts[timer.part + 1], self.port.clock())
+                await self.service.set_timer(current.game_id, after.to_dict())
+                self._arm(current.game_id, after)
+                await self._edit_group_timer(after)
         await self.show_panel(home, current, handle=handle)
 
     # --- games ---------------------------------------------------------------------------------------
@@ -627,6 +646,9 @@ class JudgeController:
             await self.port.answer(handle)
         elif action in (pn.PAUSE, pn.RESUME):
             await self._timer_control(home, current, resume=action == pn.RESUME, handle=handle)
+            await self.port.answer(handle)
+        elif action == pn.NEXT_PART:
+            await self._next_part(home, current, handle=handle)
             await self.port.answer(handle)
         elif action == pn.UNDO:
             await self.undo(home, user, current, 1, revision=press.revision, handle=handle)

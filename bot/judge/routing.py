@@ -93,3 +93,18 @@ def turn_key(state: rules.GameState) -> str | None:
     return ":".join(str(x) for x in (
         state.day, turn.kind, turn.seat, turn.seconds, state.speech_index, len(state.last_words),
         len(state.tie_queue), ballot_round, len(state.nights)))
+
+
+def step_key(state: rules.GameState) -> str | None:
+    """An identity for the timed step running now (:func:`rules.timing`): a speech's
+    :func:`turn_key`, ``"night_zero"``, or the night step (``"night:1:don_check"``). It stays the
+    same while fouls happen inside the step and changes when another step begins. ``None`` when
+    nothing is timed now (a vote, the setup, the end)."""
+    if not rules.timing(state) or state.phase is Phase.GAME_OVER:
+        return None
+    if state.phase is Phase.NIGHT_ZERO:
+        return "night_zero"
+    night = state.night
+    if night is not None:
+        return f"night:{night.number}:{night.step.value}"
+    return turn_key(state)

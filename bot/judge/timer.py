@@ -1,9 +1,12 @@
-"""The speech timer of judge mode: a deadline stored with the game, shown as a line the bot edits.
+"""The step timer of judge mode: a deadline stored with the game, shown as a line the bot edits.
 
-A speech, a last word or a tie speech runs for the length the rules give it (F24 §4.3.1: 60 s;
-§4.4.12: 30 s; seed 4.4: 0 s for the 3rd-foul silence, which needs no timer). The bot edits the
-timer line at the start, at :data:`WARN_LEFT` seconds left and at the end — not every second
-(flood limits). In judge mode the timer never moves the game on: the judge does.
+Every timed step runs for the length the rules give it (:func:`rules.timing`, docs/rules.md
+§2.4): a speech (F24 §4.3.1: 60 s), a tie speech (§4.4.12: 30 s), a last word — none for the
+3rd-foul silence (seed 4.4: 0 s) —, night 0's meeting (F24 §4.2.1) and then, when the judge
+starts it, the Sheriff's look (F24 §4.2.3) or the free seating (S24 §4.2.3), the shooting, each
+check and the best move (F24 §4.5.3–4.5.9). The bot edits the table's timer line at the start, at
+:data:`WARN_LEFT` seconds left and at the end — not every second (flood limits). In judge mode
+the timer never moves the game on: the judge does.
 
 ``scale`` is the real seconds per timer second (1.0 in play; tests run it fast). The stored form
 (:meth:`Timer.to_dict`) lets a restart re-arm the timer (ARCHITECTURE.md, "Deadlines are stored").
@@ -20,7 +23,7 @@ import rules
 
 from ..i18n import Catalog
 from ..render import duration, seat_label
-from .routing import turn_key
+from .routing import step_key
 
 WARN_LEFT = 10  # seconds left at the warning edit
 
@@ -30,9 +33,9 @@ LIVE = (RUNNING, WARNED)
 
 @dataclass
 class Timer:
-    key: str  # routing.turn_key of the turn it times
-    kind: str  # "speech" | "last_word" | "tie_speech"
-    seat: int
+    key: str  # routing.step_key of the step it times
+    kind: str  # rules.Timed.kind: "speech", "last_word", "mafia_meeting", "shooting" …
+    seat: int | None
     seconds: int  # the rules' length
     scale: float  # real seconds per timer second
     stage: str = RUNNING
@@ -43,11 +46,20 @@ class Timer:
     group_message: int | None = None
     group_base: str | None = None  # that message's text above the timer line
     group_outbox: int | None = None  # the outbox row of that message (its id once it is sent)
+    part: int = 0  # which of the step's timed parts (rules.timing) it times
 
     @classmethod
-    def start(cls, key: str, turn: rules.Turn, scale: float, now: float) -> "Timer":
-        return cls(key=key, kind=turn.kind, seat=turn.seat, seconds=turn.seconds, scale=scale,
-                   deadline=now + turn.seconds * scale)
+    def start(cls, key: str, timed: rules.Timed, scale: float, now: float, part: int = 0) -> "Timer":
+        return cls(key=key, kind=timed.kind, seat=timed.seat, seconds=timed.seconds, scale=scale,
+                   deadline=now + timed.seconds * scale, part=part)
+
+    def following(self, timed: rules.Timed, now: float) -> "Timer":
+        """The step's next part (night 0's Sheriff's look after the meeting), starting now and
+        shown in the same table message as this one."""
+        after = Timer.start(self.key, timed, self.scale, now, self.part + 1)
+        after.group_chat, after.group_message = self.group_chat, self.group_message
+        after.group_base, after.group_outbox = self.group_base, self.group_outbox
+        return after
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -96,7 +108,8 @@ class Timer:
 
     def line(self, cat: Catalog, now: float) -> str:
         """The timer line: running (the full length), the warning, paused, over, stopped."""
-        title = cat.text("judge-timer-title", kind=self.kind, seat=seat_label(self.seat, cat))
+        title = cat.text("judge-timer-title", kind=self.kind,
+                         seat=seat_label(self.seat, cat) if self.seat is not None else "")
         if self.stage == RUNNING and self.run_from is not None:
             return cat.text("judge-timer-resumed", title=title,
                             left=duration(math.ceil(self.run_from), cat))
@@ -120,15 +133,15 @@ class Timer:
 
 
 async def pause_or_resume(service: Any, current: Any, resume: bool, now: float) -> Timer | None:
-    """Pause or resume the stored timer of ``current``'s running speech (the judge's panel
+    """Pause or resume the stored timer of ``current``'s running step (the judge's panel
     button) and store it again. Returns the changed timer, or ``None`` when no timer runs for
-    the speech on now (an outdated button). Shared by the Telegram and the Discord adapters,
+    the step on now (an outdated button). Shared by the Telegram and the Discord adapters,
     which then arm or cancel its job and edit the messages that show it."""
     data = await service.timer(current.game_id)
     if data is None:
         return None
     timer = Timer.from_dict(data)
-    if timer.key != turn_key(current.state):
+    if timer.key != step_key(current.state):
         return None
     if resume:
         timer.resume(now)

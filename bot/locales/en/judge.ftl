@@ -76,6 +76,11 @@ judge-btn-again = Start over
 judge-btn-back = ← Back
 judge-btn-pause = ⏸ Pause
 judge-btn-resume = ▶ Resume
+judge-btn-next-part = { $kind ->
+    [sheriff_look] Sheriff looks ▶
+    [free_seating] Free seating ▶
+   *[other] Next part ▶
+ }
 judge-btn-start = Start the game ▶
 judge-btn-roles = Roles ▸
 judge-btn-new = New game
@@ -125,6 +130,13 @@ judge-role-seat = { $role } — { $seat }
 judge-timer-title = { $kind ->
     [last_word] Player { $seat }'s last word
     [tie_speech] Player { $seat }'s speech before the revote
+    [mafia_meeting] The mafia's meeting
+    [sheriff_look] The Sheriff looks at the table
+    [free_seating] Free seating
+    [shooting] The mafia's hunt
+    [don_check] The Don's check
+    [sheriff_check] The Sheriff's check
+    [best_move] Player { $seat }'s best move
    *[speech] Player { $seat }'s speech
  }
 judge-timer-running = ⏱ { $title } — { $seconds }.

@@ -76,6 +76,11 @@ judge-btn-again = Заново
 judge-btn-back = ← Назад
 judge-btn-pause = ⏸ Пауза
 judge-btn-resume = ▶ Продолжить
+judge-btn-next-part = { $kind ->
+    [sheriff_look] Шериф смотрит ▶
+    [free_seating] Свободная посадка ▶
+   *[other] Следующая часть ▶
+ }
 judge-btn-start = Начать игру ▶
 judge-btn-roles = Роли ▸
 judge-btn-new = Новая игра
@@ -125,6 +130,13 @@ judge-role-seat = { $role } — { $seat }
 judge-timer-title = { $kind ->
     [last_word] Последнее слово игрока { $seat }
     [tie_speech] Слово игрока { $seat } перед переголосованием
+    [mafia_meeting] Договорка
+    [sheriff_look] Шериф осматривает стол
+    [free_seating] Свободная посадка
+    [shooting] Охота мафии
+    [don_check] Проверка Дона
+    [sheriff_check] Проверка Шерифа
+    [best_move] Лучший ход игрока { $seat }
    *[speech] Речь игрока { $seat }
  }
 judge-timer-running = ⏱ { $title } — { $seconds }.
