@@ -8,6 +8,8 @@ undo, a take over."""
 
 from __future__ import annotations
 
+import re
+import time
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -258,3 +260,40 @@ async def test_fsm2024s_night_zero_goes_on_with_the_free_seating() -> None:
         await d.press(RU.text("judge-btn-next-part", kind="free_seating"))
         assert meeting.text.endswith("⏱ Свободная посадка — 40 секунд.")
         assert not [label for label in d.panel().labels() if "Шериф" in label]
+
+
+async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
+    """A platform without a live countdown (Telegram) shows the judge the seconds left, rounded
+    to 5, and the end as a clock time, edited every 5 s (bot.judge.timer.COUNTDOWN_STEP: 0.2
+    edits a second, against Telegram's ~1 a second in one chat) and never within 1 s
+    (COUNTDOWN_GAP) of another edit of the panel — the judge's own included."""
+    async with desk() as d:
+        d.port.countdown_step = 5
+        edits: list[tuple[float, str]] = []
+        edit = d.port.edit_panel
+
+        async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
+            edits.append((d.clock.now, panel.text))
+            return await edit(target, message_id, panel, title, handle)
+
+        d.port.edit_panel = recorded  # type: ignore[method-assign]
+        await d.to_day_one()
+        start = d.clock.now
+        until = time.strftime("%H:%M:%S", time.gmtime(start + 60))
+        assert f"⏱ Речь игрока №1: осталось 60 секунд, до {until}." in d.panel().text
+        actions = [start]
+        await d.clock.advance(14.5)
+        await d.say("/foul 3")  # the judge's own edit, half a second before the 45 s mark
+        actions.append(d.clock.now)
+        await d.clock.advance(60)
+        by_timer = [(at, text) for at, text in edits if at not in actions]
+        lefts = [int(m[1]) for _, text in by_timer
+                 if (m := re.search(r"осталось (\d+) секунд\w*, до " + until, text))]
+        assert lefts == [55, 50, 45, 40, 35, 30, 25, 20, 15, 10, 5], lefts
+        assert "⏹ Речь игрока №1: время вышло." in by_timer[-1][1]
+        assert len(by_timer) == 12  # one a step, and the end: never one a second
+        times = sorted(at for at, _ in edits)
+        for at, _ in by_timer:
+            before = [t for t in times if t < at]
+            assert not before or at - before[-1] >= 1.0, (at, before[-1])
+        assert [at - start for at, text in by_timer if "осталось 45" in text] == [15.5]

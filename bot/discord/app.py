@@ -165,6 +165,7 @@ class DiscordJudgePort(DiscordPortBase):
 
     panel_lag = 0  # any newer message below the panel: it is posted afresh
     live_countdown = True
+    countdown_step = None  # the live countdown needs no edits
 
     def judge_chat(self, home: str, judge: str) -> Target:
         return Target(judge, private=True)
@@ -229,6 +230,9 @@ class DiscordJudgePort(DiscordPortBase):
 
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer_line(timer, cat, now)
+
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        return timer_line(timer, cat, now)  # Discord's <t:…:R> counts down by itself
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(self.referee._messageable(id_of(chat)), message_id,

@@ -53,7 +53,7 @@ from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
 from .routing import judge_text, public_text, step_key, undo_texts
-from .timer import PAUSED, RUNNING, WARNED, Timer, pause_or_resume
+from .timer import COUNTDOWN_GAP, PAUSED, RUNNING, WARNED, Timer, pause_or_resume
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,7 @@ class JudgeController:
         self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
         self._latest: dict[str, int] = {}  # chat -> the newest message id seen there
         self._confirm_new: dict[str, str] = {}  # home -> the judge whose /new awaits a second
+        self._edited: dict[int, float] = {}  # game id -> when its panel was last edited (clock)
 
     @property
     def service(self) -> Service:
@@ -123,7 +124,8 @@ class JudgeController:
         control = True if timer.live else (False if timer.stage == PAUSED else None)
         parts = rules.timing(state)
         following = parts[timer.part + 1].kind if timer.part + 1 < len(parts) else None
-        return pn.TimerView(self.port.timer_line(timer, cat, self.port.clock()), control, following)
+        line = self.port.panel_timer_line(timer, cat, self.port.clock())
+        return pn.TimerView(line, control, following)
 
     async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
                          repost: bool = True, handle: Any = None) -> bool:
@@ -143,6 +145,7 @@ class JudgeController:
                                 timer=timer, notes=notes)
         title = cat.text("judge-panel-title", game=game_id)
         stored = await self.service.message(game_id, target.chat, PANEL)
+        self._edited[game_id] = self.port.clock()
         if stored is not None and not fresh:
             lag = self._latest.get(target.chat, stored) - stored
             if lag <= self.port.panel_lag or not repost:
@@ -320,14 +323,17 @@ class JudgeController:
         return f"timer:{game_id}"
 
     def _arm(self, game_id: int, timer: Timer) -> None:
-        """Schedule the timer's next edit (a late call still runs)."""
+        """Schedule the timer's next edit (a late call still runs): its next stage, or the
+        panel's countdown where the platform has one (``port.countdown_step``)."""
         self.port.cancel(self._group(game_id))
-        following = timer.next_stage()
+        following = timer.next_edit(self.port.clock(), self.port.countdown_step)
         if following is None:
             return
         stage, at = following
-        key = timer.key
-        self.port.schedule(self._group(game_id), max(0.0, at - self.port.clock()),
+        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock())
+
+    def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float) -> None:
+        self.port.schedule(self._group(game_id), max(0.0, delay),
                            lambda: self._tick(game_id, key, stage))
 
     async def _stop_timer(self, game_id: int) -> None:
@@ -339,14 +345,13 @@ class JudgeController:
         await self._show_stopped(Timer.from_dict(data))
 
     async def _stopped_item(self, data: dict[str, Any] | None) -> OutboxItem | None:
-        """The edit that shows an ended step's countdown stopped (only one that said "10 s
-        left" or "paused" needs it), for the outbox; ``None`` when none is due or the message
+        """The edit that shows an ended step's countdown stopped (only one whose line still
+        counts needs it: :meth:`_standing`), for the outbox; ``None`` when none is due or the message
         carrying it is not known yet (:meth:`_show_stopped` does it after the commit)."""
         if data is None:
             return None
         timer = Timer.from_dict(data)
-        if timer.stage not in self._standing() or timer.group_chat is None \
-                or timer.group_message is None:
+        if not self._standing(timer) or timer.group_chat is None or timer.group_message is None:
             return None
         timer.stage = "stopped"
         cat = await self._cat(timer.group_chat)
@@ -357,14 +362,17 @@ class JudgeController:
         line = self.port.timer_line(timer, cat, self.port.clock())
         return f"{base}\n\n{line}" if base else line
 
-    def _standing(self) -> tuple[str, ...]:
-        """The stages whose line would mislead once the step is over: "10 s left", "paused",
-        and a running one where the platform's countdown goes on by itself."""
-        return (WARNED, PAUSED, RUNNING) if self.port.live_countdown else (WARNED, PAUSED)
+    def _standing(self, timer: Timer) -> bool:
+        """Would the timer's line mislead once its step is over? "10 s left", "paused", "resumed,
+        20 s left", and any running one where the platform's countdown goes on by itself; the
+        first line ("60 seconds") only states the length."""
+        if timer.stage in (WARNED, PAUSED):
+            return True
+        return timer.stage == RUNNING and (self.port.live_countdown or timer.run_from is not None)
 
     async def _show_stopped(self, timer: Timer) -> None:
         """A step's timer has stopped: a countdown left standing in the group would mislead."""
-        if timer.stage in self._standing():
+        if self._standing(timer):
             timer.stage = "stopped"
             await self._edit_group_timer(timer)
 
@@ -382,7 +390,9 @@ class JudgeController:
         await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
 
     async def _tick(self, game_id: int, key: str, stage: str) -> None:
-        """A timer edit is due (10 s left, or the end)."""
+        """A timer edit is due: 10 s left, or the end (the table's line and the panel); or only
+        the panel's countdown (``stage`` is the timer's own), which waits until
+        :data:`.timer.COUNTDOWN_GAP` after the panel's last edit."""
         row = await self.service.store.game(game_id)
         if row is None or not row.chat.startswith(self.port.prefix):
             return
@@ -396,6 +406,15 @@ class JudgeController:
             current = await self.service.current(row.chat)
             if current is None or current.game_id != game_id or step_key(current.state) != key:
                 await self.service.set_timer(game_id, None)
+                return
+            if stage == timer.stage:  # the panel's countdown only
+                wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
+                    + COUNTDOWN_GAP * timer.scale - self.port.clock()
+                if wait > 0:  # the panel was edited a moment ago: not twice in a row
+                    self._schedule_tick(game_id, key, stage, wait)
+                    return
+                await self.show_panel(row.chat, current, repost=False)
+                self._arm(game_id, timer)
                 return
             timer.stage = stage
             # The edit before the store: a process killed between the two edits again after the

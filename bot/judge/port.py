@@ -54,6 +54,9 @@ class JudgePort(Protocol):
     #: the timer's line counts down by itself (Discord's ``<t:…:R>``): a speech that ends
     #: always has its line edited, not only one that said "10 s left" or "paused"
     live_countdown: bool
+    #: timer seconds between the countdown edits of the judge's panel (``None``: no such edits,
+    #: the line counts down by itself): :meth:`bot.judge.timer.Timer.next_edit`
+    countdown_step: int | None
 
     @property
     def scale(self) -> float:
@@ -104,6 +107,10 @@ class JudgePort(Protocol):
     # --- the timer ----------------------------------------------------------------------------------
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         """The timer's line (:meth:`Timer.line`), with the platform's live countdown if any."""
+
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        """The timer's line on the judge's panel: :meth:`timer_line`, or the countdown the
+        panel's edits keep (:meth:`Timer.countdown_line`)."""
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         """Edit a message's text (the announcement that carries the timer line)."""

@@ -5,8 +5,11 @@ Every timed step runs for the length the rules give it (:func:`rules.timing`, do
 3rd-foul silence (seed 4.4: 0 s) —, night 0's meeting (F24 §4.2.1) and then, when the judge
 starts it, the Sheriff's look (F24 §4.2.3) or the free seating (S24 §4.2.3), the shooting, each
 check and the best move (F24 §4.5.3–4.5.9). The bot edits the table's timer line at the start, at
-:data:`WARN_LEFT` seconds left and at the end — not every second (flood limits). In judge mode
-the timer never moves the game on: the judge does.
+:data:`WARN_LEFT` seconds left and at the end — not every second (flood limits). A platform whose
+line does not count down by itself (Telegram) also shows the judge, on his panel, the step's end as
+a clock time and the seconds left rounded up to :data:`COUNTDOWN_STEP`, edited that often
+(:meth:`Timer.next_edit`, :meth:`Timer.countdown_line`). In judge mode the timer never moves the
+game on: the judge does.
 
 ``scale`` is the real seconds per timer second (1.0 in play; tests run it fast). The stored form
 (:meth:`Timer.to_dict`) lets a restart re-arm the timer (ARCHITECTURE.md, "Deadlines are stored").
@@ -15,6 +18,7 @@ the timer never moves the game on: the judge does.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -26,6 +30,12 @@ from ..render import duration, seat_label
 from .routing import step_key
 
 WARN_LEFT = 10  # seconds left at the warning edit
+#: Timer seconds between two countdown edits of the judge's panel (Telegram): 0.2 edits a second
+#: at play speed, well inside Telegram's documented ~1 message a second in one chat (edits count),
+#: which leaves the rest to the judge's own actions; COUNTDOWN_GAP keeps one from landing right
+#: after another edit of the panel.
+COUNTDOWN_STEP = 5
+COUNTDOWN_GAP = 1.0  # timer seconds: a countdown edit waits this long after any panel edit
 
 RUNNING, WARNED, PAUSED, OVER, STOPPED = "running", "warned", "paused", "over", "stopped"
 LIVE = (RUNNING, WARNED)
@@ -92,6 +102,23 @@ class Timer:
             return OVER, self.deadline
         return None
 
+    def next_edit(self, now: float, step: int | None) -> tuple[str, float] | None:
+        """The next edit after ``now`` (its stage and wall-clock time): :meth:`next_stage`, or
+        before it, with a countdown ``step`` (timer seconds), the moment the seconds left reach
+        the next lower multiple of ``step`` (the stage stays: only the panel changes). A late
+        edit skips the multiples already passed. ``None``: nothing more."""
+        stage = self.next_stage()
+        if not step or not self.live or self.deadline is None:
+            return stage
+        left = round(self.remaining(now), 3)
+        boundary = step * math.floor((left - 0.001) / step)
+        if boundary <= 0:
+            return stage
+        at = self.deadline - boundary * self.scale
+        if stage is not None and stage[1] <= at + 1e-6:
+            return stage
+        return self.stage, at
+
     def pause(self, now: float) -> None:
         if self.live:
             self.left = self.remaining(now)
@@ -106,10 +133,30 @@ class Timer:
             self.run_from = left
             self.stage = RUNNING if left > WARN_LEFT else WARNED
 
+    def shown_left(self, now: float, step: int) -> int:
+        """The seconds left as the countdown shows them: rounded up to ``step``, at most the
+        step's length."""
+        left = round(self.remaining(now), 3)
+        return min(self.seconds, step * max(1, math.ceil(left / step)))
+
+    def countdown_line(self, cat: Catalog, now: float, step: int, zone: dt.tzinfo | None) -> str:
+        """The judge's countdown while the timer runs: the seconds left (:meth:`shown_left`)
+        and the end as a clock time in ``zone`` («до 20:31:15»; ``None``: the machine's local
+        time); paused or over, :meth:`line`."""
+        if not self.live or self.deadline is None:
+            return self.line(cat, now)
+        title = self._title(cat)
+        return cat.text("judge-timer-countdown", title=title,
+                        left=duration(self.shown_left(now, step), cat),
+                        until=clock_time(self.deadline, zone))
+
+    def _title(self, cat: Catalog) -> str:
+        return cat.text("judge-timer-title", kind=self.kind,
+                        seat=seat_label(self.seat, cat) if self.seat is not None else "")
+
     def line(self, cat: Catalog, now: float) -> str:
         """The timer line: running (the full length), the warning, paused, over, stopped."""
-        title = cat.text("judge-timer-title", kind=self.kind,
-                         seat=seat_label(self.seat, cat) if self.seat is not None else "")
+        title = self._title(cat)
         if self.stage == RUNNING and self.run_from is not None:
             return cat.text("judge-timer-resumed", title=title,
                             left=duration(math.ceil(self.run_from), cat))
@@ -130,6 +177,13 @@ class Timer:
     def group_text(self, cat: Catalog, now: float) -> str:
         base = self.group_base or ""
         return f"{base}\n\n{self.line(cat, now)}" if base else self.line(cat, now)
+
+
+def clock_time(at: float, zone: dt.tzinfo | None) -> str:
+    """A wall-clock moment as the table's clock shows it, ``HH:MM:SS`` in ``zone`` (``None``: the
+    machine's local time)."""
+    moment = dt.datetime.fromtimestamp(at, zone) if zone is not None else dt.datetime.fromtimestamp(at)
+    return moment.strftime("%H:%M:%S")
 
 
 async def pause_or_resume(service: Any, current: Any, resume: bool, now: float) -> Timer | None:

@@ -52,7 +52,7 @@ from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
-from ..judge.timer import Timer
+from ..judge.timer import COUNTDOWN_STEP, Timer
 from ..locks import ChatLocks
 from ..logs import configure_logging
 from ..outbox import Outbox
@@ -170,6 +170,7 @@ class TelegramJudgePort(TelegramPortBase):
     messages (the old one loses its keyboard); a press is answered with a toast or an alert."""
 
     live_countdown = False
+    countdown_step = COUNTDOWN_STEP  # the panel's countdown edits (bot.judge.timer)
 
     @property
     def panel_lag(self) -> int:
@@ -230,6 +231,12 @@ class TelegramJudgePort(TelegramPortBase):
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer.line(cat, now)
 
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        """The judge's countdown: the seconds left, rounded up to :data:`COUNTDOWN_STEP`, and
+        the end as a clock time in ``MAFIA_REFEREE_TIMEZONE`` (the group's line keeps its three
+        edits: a group may get about 20 messages a minute)."""
+        return timer.countdown_line(cat, now, COUNTDOWN_STEP, self.referee.zone)
+
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(chat, message_id, text)
 
@@ -248,6 +255,8 @@ class TelegramReferee:
         self._service = service
         self._own_store: Store | None = None
         self.clock = clock
+        #: the time zone of the clock times the judge reads (``None``: the machine's local time)
+        self.zone = settings.zone
         self.app: AnyApp | None = None
         self._langs: dict[str, str] = {}
         self.locks = ChatLocks()  # one lock per chat, shared with host mode

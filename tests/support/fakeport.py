@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
@@ -277,6 +278,7 @@ class FakeJudgePort(_Base):
 
     panel_lag = 3
     live_countdown = False
+    countdown_step: int | None = None  # a test sets it to see the panel's countdown edits
 
     def __init__(self, chats: Chats, clock: FakeClock, store: Callable[[], Store], *,
                  group: str | None = None) -> None:
@@ -319,6 +321,11 @@ class FakeJudgePort(_Base):
 
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer.line(cat, now)
+
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        if self.countdown_step is None:
+            return timer.line(cat, now)
+        return timer.countdown_line(cat, now, self.countdown_step, dt.timezone.utc)
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return self.chats.edit(chat, message_id, text)

@@ -142,6 +142,7 @@ judge-timer-title = { $kind ->
 judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: resumed, { $left } left.
 judge-timer-warned = ⏱ { $title }: { $left } left.
+judge-timer-countdown = ⏱ { $title }: { $left } left, until { $until }.
 judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.
 judge-timer-stopped = ⏹ { $title }: over.
