@@ -16,7 +16,7 @@ Commands::
     /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
-    /undo [n]   /status   /log   /help   /lang ru|en   /quit
+    /undo [n]   /status   /log [all]   /help   /lang ru|en   /quit
 
 Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
 (each has a message in the catalogs, ``bot/locales/*/``).
@@ -103,7 +103,9 @@ class NewGame:
 
 @dataclass(frozen=True)
 class Show:
-    """Show something to the judge: ``"status"``, ``"log"``, ``"help"`` or ``"result"``."""
+    """Show something to the judge: ``"status"``, ``"log"``, ``"log_all"`` (the audit trail:
+    every logged action, who recorded it and when, what was undone), ``"help"`` or
+    ``"result"``."""
 
     what: str
 
@@ -442,7 +444,17 @@ def _undo(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
 
 
 _command("status", "s")(_no_args(lambda: Show("status")))
-_command("log")(_no_args(lambda: Show("log")))
+@_command("log")
+def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/log``: the game as announced; ``/log all``: the audit trail."""
+    _at_most(cmd, args, 1)
+    if not args:
+        return Show("log")
+    if args[0].lower() not in ("all", "все", "всё"):
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    return Show("log_all")
+
+
 _command("help", "h", "?")(_no_args(lambda: Show("help")))
 _command("quit", "exit", "q")(_no_args(lambda: Quit()))
 
@@ -455,6 +467,66 @@ def _lang(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     if lang not in LANGS:
         raise CommandError("unknown_lang", lang=args[0])
     return SetLang(lang)
+
+
+# --- an event as the command that records it -------------------------------------------------
+
+def _seat_list(seats: tuple[int, ...]) -> str:
+    return ",".join(str(s) for s in seats) + ("," if len(seats) == 1 else "")
+
+
+def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
+    """The typed command that records ``event`` (the inverse of :func:`parse`, in its full form:
+    ``Penalty(5, "4.1.1")`` → ``/foul 5 4.1.1``, ``Nominate(3, 7)`` → ``/nominate 3 7``), for
+    the audit trail and ``/fix``; a penalty's command follows its reason's severity in
+    ``config``'s preset (seed 4.1.8 is a foul, a disqualifying foul under fsm2024). An event no
+    command makes (an undo) is named by its type."""
+    match event:
+        case rules.SetName(seat=seat, name=name):
+            return f"/name {seat} {name}"
+        case rules.SetRoles(roles=roles):
+            if all(r is None for r in roles):
+                return "/roles unknown"
+            letters = {"don": "D", "mafia": "M", "sheriff": "S"}
+            return "/roles " + " ".join(f"{letters[r]}{n}" for n, r in enumerate(roles, 1)
+                                        if r in letters)
+        case rules.StartGame():
+            return "/start"
+        case rules.Next():
+            return "/next"
+        case rules.Nominate(by=by, target=target):
+            return f"/nominate {by} {target}"
+        case rules.WithdrawNomination(by=by):
+            return f"/withdraw {by}"
+        case rules.Vote(nominee=nominee, count=count, voters=voters):
+            return f"/vote {nominee} {count if count is not None else _seat_list(voters)}"
+        case rules.RaiseVote(count=count, voters=voters):
+            return f"/raise {count if count is not None else _seat_list(voters)}"
+        case rules.NightKill(target=target):
+            return "/miss" if target is None else f"/kill {target}"
+        case rules.Shots(shots=shots):
+            return "/shots " + " ".join(f"{a}:{'-' if b is None else b}" for a, b in shots)
+        case rules.DonCheck(target=target):
+            return f"/don {target}"
+        case rules.SheriffCheck(target=target):
+            return f"/sheriff {target}"
+        case rules.BestMove(guesses=guesses):
+            return "/bestmove " + " ".join(str(g) for g in guesses)
+        case rules.Penalty(seat=seat, reason=reason, team=team):
+            known = (config or RulesConfig()).reasons.get(reason)
+            name = "tech" if reason == "tech" else (
+                _SEVERITY_COMMANDS[known.severity] if known is not None else "foul")
+            return " ".join(p for p in (f"/{name} {seat} {reason}", team) if p)
+        case rules.WithdrawFoul(seat=seat):
+            return f"/unfoul {seat}"
+        case rules.DeclareResult(winner=winner):
+            return f"/result {winner}"
+    return event.type
+
+
+# /warn, /foul, /dq, /ppk, /tech by the reason's severity (seed IV)
+_SEVERITY_COMMANDS = {Severity.WARNING: "warn", Severity.FOUL: "foul", Severity.DISQUALIFYING: "dq",
+                      Severity.TEAM_LOSS: "ppk", Severity.TECHNICAL: "tech"}
 
 
 # --- /new options ---------------------------------------------------------------------------

@@ -34,9 +34,11 @@ from typing import Iterable, Iterator, TextIO, Union
 import rules
 from storage import Store
 
+from . import audit
 from . import commands as cmds
 from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from .judge.timer import clock_time
 from .render import (
     action_text, config_label, error_text, notice_text, result_text, status_text, undone_notices,
 )
@@ -225,7 +227,18 @@ class Session:
             return [status_text(state, self.cat, for_judge=self.judge_view)]
         if what == "result":
             return [result_text(state, self.cat)]
+        if what == "log_all" and self.judge_view:
+            return await self._audit_lines(current)
         return await self._log_lines(state)
+
+    async def _audit_lines(self, current: Outcome) -> list[str]:
+        """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""
+        rows = await self.service.store.events(current.game_id)
+        if not rows:
+            return [self.cat.text("judge-log-empty", game=current.game_id)]
+        return [self.cat.text("judge-log-title", game=current.game_id),
+                *audit.lines(audit.trail(rows), current.state.config, self.cat,
+                             who=lambda actor: actor, when=lambda at: clock_time(at, None))]
 
     async def _log_lines(self, state: rules.GameState) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""

@@ -21,7 +21,7 @@ from .errors import Code, RuleError
 from .events import (
     BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
     SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
-    effective, from_dict, to_dict,
+    effective, from_dict, standing, to_dict, undone,
 )
 from .notices import Kind, Notice
 from .queries import (

@@ -204,11 +204,31 @@ def effective(events: Iterable[Event]) -> list[Event]:
     """The events that count: each :class:`Undo` removes the latest event still standing.
 
     An undo with nothing left to undo is ignored here (the service refuses it before logging)."""
-    standing: list[Event] = []
-    for event in events:
+    return [event for _, event in standing(events)]
+
+
+def standing(events: Iterable[Event]) -> list[tuple[int, Event]]:
+    """The actions still standing with their place in the log (``seq``: 1 for the first
+    event): each :class:`Undo` takes back the latest one."""
+    out: list[tuple[int, Event]] = []
+    for seq, event in enumerate(events, 1):
         if isinstance(event, Undo):
-            if standing:
-                standing.pop()
+            if out:
+                out.pop()
         else:
-            standing.append(event)
-    return standing
+            out.append((seq, event))
+    return out
+
+
+def undone(events: Iterable[Event]) -> dict[int, int]:
+    """Which logged action each :class:`Undo` took back: ``{seq of the action: seq of the
+    undo}`` (the audit trail)."""
+    out: dict[int, int] = {}
+    stack: list[int] = []
+    for seq, event in enumerate(events, 1):
+        if isinstance(event, Undo):
+            if stack:
+                out[stack.pop()] = seq
+        else:
+            stack.append(seq)
+    return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -215,6 +216,22 @@ def test_undo_status_log_help_and_quit(monkeypatch, capsys, db_path: Path) -> No
     assert state.phase is rules.Phase.NIGHT_ZERO  # the /next was undone, the one after /quit never ran
     assert count == 6  # five events and one Undo (the log is append-only)
     assert "> /next" in out and out.count("> /next") == 1
+
+
+def test_log_all_is_the_audit_trail(monkeypatch, capsys, db_path: Path) -> None:
+    """Every logged action as its command, who recorded it and when; the undone one names the
+    undo that took it back."""
+    status, out = run(monkeypatch, capsys, db_path, SETUP + "/next\n/foul 3\n/undo\n/log all\n",
+                      "--strict")
+    assert status == 0
+    trail = out.split("> /log all\n", 1)[1].splitlines()[1:]
+    clock = r"\d\d:\d\d:\d\d"
+    assert [re.sub(clock, "T", line) for line in trail] == [
+        "1. T · console:judge · /name 1 Анна", "2. T · console:judge · /name 2 Борис",
+        "3. T · console:judge · /roles D2 M5 M7 S8", "4. T · console:judge · /start",
+        "5. T · console:judge · /next",
+        "6. T · console:judge · /foul 3 foul — undone by action 7 (console:judge, T)",
+        "7. T · console:judge · ↩ undo of action 6"]
 
 
 def test_undo_of_nothing_is_refused(monkeypatch, capsys, db_path: Path) -> None:

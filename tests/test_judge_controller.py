@@ -297,3 +297,37 @@ async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
             before = [t for t in times if t < at]
             assert not before or at - before[-1] >= 1.0, (at, before[-1])
         assert [at - start for at, text in by_timer if "осталось 45" in text] == [15.5]
+
+
+async def test_log_all_lists_every_action_with_who_and_when_and_what_was_undone_by_whom() -> None:
+    """The audit trail: each logged action as the command that records it, its author and
+    time; an undone action names the undo that took it back and who gave it, across a take
+    over. Anyone but the judge gets the public /log (the trail names checks and shots)."""
+    async with desk() as d:
+        await d.to_day_one()  # /roles, /start, /next: actions 1–3
+        await d.say("/foul 3 4.1.2")  # 4
+        await d.press(RU.text("judge-btn-undo"))  # 5: takes 4 back
+        await d.judge.take_over(HOME, "fk:2", "Владелец")
+        await d.say("/foul 5", user="fk:2")  # 6
+        await d.say("/undo", user="fk:2")  # 7: takes 6 back
+        await d.say("/nominate 4", user="fk:2")  # 8
+        [text] = await d.say("/log all", user="fk:2")
+        clock = r"\d\d:\d\d:\d\d"
+        lines = text.splitlines()
+        assert lines[0] == RU.text("judge-log-title", game=(await d.service.current(HOME)).game_id)
+        expected = [
+            r"1\. T · fk:1 · /roles D2 M5 M7 S8", r"2\. T · fk:1 · /start", r"3\. T · fk:1 · /next",
+            r"4\. T · fk:1 · /foul 3 4\.1\.2 — отменено действием 5 \(fk:1, T\)",
+            r"5\. T · fk:1 · ↩ отмена действия 4",
+            r"6\. T · fk:2 · /foul 5 foul — отменено действием 7 \(fk:2, T\)",
+            r"7\. T · fk:2 · ↩ отмена действия 6", r"8\. T · fk:2 · /nominate 1 4",
+        ]
+        assert len(lines) == 1 + len(expected)
+        for line, pattern in zip(lines[1:], expected):
+            assert re.fullmatch(pattern.replace("T", clock), line), (line, pattern)
+        public = await d.say("/log all", user="fk:9")
+        assert "/foul" not in public[0] and "fk:" not in public[0]
+        before = len(d.chats.of(HOME))
+        await d.press(RU.text("judge-btn-log"), user="fk:2", message=d.panel())
+        posted = d.chats.of(HOME)[before:]
+        assert any(m.text == text for m in posted)

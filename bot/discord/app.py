@@ -179,6 +179,9 @@ class DiscordJudgePort(DiscordPortBase):
     def mention(self, user: str) -> str:
         return mention_user(user) if is_discord(user) else user
 
+    def moment(self, at: float) -> str:
+        return f"<t:{int(at)}:T>"  # Discord shows it in each reader's own time zone
+
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:
         notes = [cat.text("dc-panel-channel", channel=mention_channel(home))]

@@ -205,8 +205,9 @@ async def status(interaction: discord.Interaction[Any]) -> None:
 
 
 @app_commands.command(name="log", description=_desc("log"))
-async def log_(interaction: discord.Interaction[Any]) -> None:
-    await _run(interaction, "log")
+@app_commands.describe(scope=_arg("scope"))
+async def log_(interaction: discord.Interaction[Any], scope: Optional[Literal["all"]] = None) -> None:
+    await _run(interaction, "log", scope)
 
 
 @app_commands.command(name="help", description=_desc("help"))

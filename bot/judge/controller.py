@@ -42,6 +42,7 @@ import rules
 from rules import Phase
 from storage import OutboxItem
 
+from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
@@ -589,7 +590,8 @@ class JudgeController:
     async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
         (the roles only for the judge before the end, privately), ``/log`` (the judge: every
-        notice, privately; anyone else: the public ones), ``/help``."""
+        notice, privately; anyone else: the public ones), ``/log all`` (the judge: the audit
+        trail, privately; anyone else: as ``/log``), ``/help``."""
         cat = await self._cat(home)
         if what == "help":
             return [Reply(f"{cat.text('commands-help')}\n\n{self._t(cat, 'judge-help')}")]
@@ -607,6 +609,8 @@ class JudgeController:
             if not over and not judge:
                 return [Reply(cat.text("result-not-over"))]
             return [Reply(result_text(current.state, cat), private=not over)]
+        if what == "log_all" and judge:
+            return [Reply(await self.audit_text(home, current), private=True)]
         row = await self.service.store.game(current.game_id)
         names = row.names if row is not None else {}
         _, notices = rules.fold(current.state.config, await self.service.events(home), names)
@@ -614,6 +618,18 @@ class JudgeController:
                              if judge or over or not n.private) if t]
         text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
         return [Reply(text, private=judge)]
+
+    async def audit_text(self, home: str, current: Outcome) -> str:
+        """The game's audit trail for its judge (:mod:`bot.audit`): every logged action, who
+        recorded it and when (the platform's words for both), what was undone and by whom."""
+        cat = await self._cat(home)
+        rows = await self.service.store.events(current.game_id)
+        if not rows:
+            return cat.text("judge-log-empty", game=current.game_id)
+        lines = audit.lines(audit.trail(rows), current.state.config, cat,
+                            who=lambda actor: self.port.mention(actor) or actor,
+                            when=self.port.moment)
+        return "\n".join([cat.text("judge-log-title", game=current.game_id), *lines])
 
     # --- presses -------------------------------------------------------------------------------------
     async def press(self, home: str, user: str, data: str | None, handle: Any) -> None:
@@ -666,6 +682,11 @@ class JudgeController:
         elif action in (pn.PAUSE, pn.RESUME):
             await self._timer_control(home, current, resume=action == pn.RESUME, handle=handle)
             await self.port.answer(handle)
+        elif action == pn.LOG:  # the audit trail, as a message of its own below the panel
+            await self.port.answer(handle)
+            target = self.port.judge_chat(home, current.judge)
+            await self._queue(*self._post(target, await self.audit_text(home, current)),
+                              game_id=current.game_id)
         elif action == pn.NEXT_PART:
             await self._next_part(home, current, handle=handle)
             await self.port.answer(handle)

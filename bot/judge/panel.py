@@ -47,8 +47,9 @@ NEW = "new"  # after the end: a new game under the same rules
 PAUSE = "tp"  # the step's timer
 RESUME = "tr"
 NEXT_PART = "tn"  # the step's next timed part (night 0: the Sheriff's look, F24 §4.2.3)
+LOG = "lg"  # the audit trail (/log all), posted to the judge
 INERT = "i"  # a departed seat's "·": does nothing
-ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, INERT})
+ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT})
 
 # --- views: no change, another face of the panel ---------------------------------------------------
 MAIN = "x"
@@ -137,7 +138,11 @@ class _Builder:
         row = [self.button(self.cat.text("judge-btn-foul"), V_FOUL)]
         if self.revision > 0:
             row.append(self.button(self.cat.text("judge-btn-undo"), UNDO))
+            row.append(self.log())
         return tuple(row)
+
+    def log(self) -> Button:
+        return self.button(self.cat.text("judge-btn-log"), LOG)
 
     def timer_row(self) -> list[tuple[Button, ...]]:
         """Pause or resume the step's timer; start its next part."""
@@ -231,7 +236,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
     # the game is over
     rows.append((b.button(cat.text("judge-btn-new"), NEW),))
     if b.revision > 0:
-        rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
+        rows.append((b.button(cat.text("judge-btn-undo"), UNDO), b.log()))
     return None, rows
 
 

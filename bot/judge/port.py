@@ -82,6 +82,9 @@ class JudgePort(Protocol):
     def mention(self, user: str) -> str:
         """A user in words the chat shows (a judge named in an announcement)."""
 
+    def moment(self, at: float) -> str:
+        """A moment (unix seconds) as the judge reads it in the audit trail: a clock time."""
+
     # --- the panel ----------------------------------------------------------------------------------
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:

@@ -52,7 +52,7 @@ from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
-from ..judge.timer import COUNTDOWN_STEP, Timer
+from ..judge.timer import COUNTDOWN_STEP, Timer, clock_time
 from ..locks import ChatLocks
 from ..logs import configure_logging
 from ..outbox import Outbox
@@ -192,6 +192,9 @@ class TelegramJudgePort(TelegramPortBase):
 
     def mention(self, user: str) -> str:
         return ""
+
+    def moment(self, at: float) -> str:
+        return clock_time(at, self.referee.zone)
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -297,6 +298,9 @@ class FakeJudgePort(_Base):
 
     def mention(self, user: str) -> str:
         return ""
+
+    def moment(self, at: float) -> str:
+        return time.strftime("%H:%M:%S", time.gmtime(at))
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:

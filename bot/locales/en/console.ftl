@@ -33,7 +33,8 @@ commands-help =
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
     /undo [n] — undo the last actions
-    /status — the game now; /log — the game so far; /lang ru|en — language
+    /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
+    /lang ru|en — language
 console-help =
     { commands-help }
     /quit — leave the console

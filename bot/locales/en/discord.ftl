@@ -85,6 +85,7 @@ dc-arg-seats = Up to three seats: 1 2 3
 dc-arg-reason = A rule item (4.1.1 …) or nothing
 dc-arg-team = The offender's team (when roles are unknown)
 dc-arg-winner = red, black or draw
+dc-arg-scope = all — the audit trail: every action, who recorded it and when, what was undone (the judge only)
 dc-arg-steps = How many actions (1 by default)
 dc-arg-lang = ru or en
 dc-arg-channel = The club channel

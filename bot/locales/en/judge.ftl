@@ -146,6 +146,12 @@ judge-timer-countdown = ⏱ { $title }: { $left } left, until { $until }.
 judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.
 judge-timer-stopped = ⏹ { $title }: over.
+judge-btn-log = Log 📜
+judge-log-title = Game { $game }'s log: every action, who recorded it and when, what was undone and by whom.
+judge-log-line = { $seq }. { $when } · { $who } · { $what }
+judge-log-undo = ↩ undo of action { $seq }
+judge-log-undone = — undone by action { $seq } ({ $who }, { $when })
+judge-log-empty = Game { $game }'s log has no actions yet.
 judge-undone = { $count ->
     [one] ↩ { $count } action undone.
    *[other] ↩ { $count } actions undone.

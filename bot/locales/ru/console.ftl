@@ -34,7 +34,8 @@ commands-help =
     /unfoul 5 — снять последний фол
     /result red|black|draw — объявить итог (роли не внесены); /result — итоги
     /undo [n] — отменить последние действия
-    /status — положение игры; /log — ход игры; /lang ru|en — язык
+    /status — положение игры; /log — ход игры; /log all — журнал: все действия, кто и когда их записал, что отменено
+    /lang ru|en — язык
 console-help =
     { commands-help }
     /quit — выход из консоли

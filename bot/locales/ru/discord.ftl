@@ -85,6 +85,7 @@ dc-arg-seats = До трёх мест: 1 2 3
 dc-arg-reason = Пункт правил (4.1.1 …) или ничего
 dc-arg-team = Команда нарушителя (если роли неизвестны)
 dc-arg-winner = red, black или draw
+dc-arg-scope = all — журнал: все действия, кто и когда их записал, что отменено (только судье)
 dc-arg-steps = Сколько действий (по умолчанию 1)
 dc-arg-lang = ru или en
 dc-arg-channel = Канал клуба

@@ -146,6 +146,12 @@ judge-timer-countdown = ⏱ { $title }: осталось { $left }, до { $unti
 judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
 judge-timer-over = ⏹ { $title }: время вышло.
 judge-timer-stopped = ⏹ { $title }: окончено.
+judge-btn-log = Журнал 📜
+judge-log-title = Журнал игры №{ $game }: каждое действие — кто и когда его записал, что отменено и кем.
+judge-log-line = { $seq }. { $when } · { $who } · { $what }
+judge-log-undo = ↩ отмена действия { $seq }
+judge-log-undone = — отменено действием { $seq } ({ $who }, { $when })
+judge-log-empty = В журнале игры №{ $game } пока нет действий.
 judge-undone = { $count ->
     [one] ↩ Отменено { $count } действие.
     [few] ↩ Отменено { $count } действия.
