@@ -1,6 +1,6 @@
 """The game's audit trail: every action in its log, who recorded it and when, and what was undone
-and by whom — the judge's ``/log all`` (and his panel's button) and the JSON protocol's
-``audit``.
+or corrected and by whom — the judge's ``/log all`` (and his panel's button) and the JSON
+protocol's ``audit``.
 
 The log keeps all of it already (ARCHITECTURE.md, "The log is the game": each row is an event,
 its actor and its time; an undo is a row of its own, nothing is deleted): this module only reads
@@ -24,7 +24,8 @@ from .i18n import Catalog
 class Entry:
     """One row of the log: ``seq`` (1 for the first), the event, who recorded it (``actor``,
     a chat user key) and when (``at``, unix seconds). ``undone_by``: the undo that took this
-    action back; ``undoes``: for an undo, the action it took back."""
+    action back; ``undoes``: for an undo, the action it took back; ``fixed_by``: the latest
+    correction of this action (:class:`rules.Fix`, whose ``seq`` names the action it corrects)."""
 
     seq: int
     event: rules.Event
@@ -32,6 +33,7 @@ class Entry:
     at: float
     undone_by: "Entry | None" = None
     undoes: int | None = None
+    fixed_by: "Entry | None" = None
 
 
 def trail(rows: Sequence[EventRow]) -> list[Entry]:
@@ -42,27 +44,38 @@ def trail(rows: Sequence[EventRow]) -> list[Entry]:
     undoes = {undo: action for action, undo in taken.items()}
     plain = {row.seq: Entry(row.seq, event, row.actor, row.at, undoes=undoes.get(row.seq))
              for row, event in zip(rows, events)}
-    return [replace(entry, undone_by=plain.get(taken.get(seq, 0))) for seq, entry in plain.items()]
+    fixes = {event.seq: seq for seq, event in enumerate(events, 1) if isinstance(event, rules.Fix)}
+    return [replace(entry, undone_by=plain.get(taken.get(seq, 0)), fixed_by=plain.get(fixes.get(seq, 0)))
+            for seq, entry in plain.items()]
 
 
 def to_json(entries: Sequence[Entry], config: rules.RulesConfig) -> list[dict[str, Any]]:
     """The trail for the JSON protocol: per log row ``seq``, ``at`` (unix seconds), ``by`` (who
-    recorded it), ``event`` (:func:`rules.to_dict`), ``command`` (as typed), and ``undone``
-    (``{"seq", "by", "at"}`` of the undo that took it back, or ``None``) or, for an undo,
-    ``undoes`` (the ``seq`` it took back)."""
+    recorded it), ``event`` (:func:`rules.to_dict`), ``command`` (as typed; a correction's: the
+    corrected action), and ``undone`` (``{"seq", "by", "at"}`` of the undo that took it back, or
+    ``None``) and ``fixed`` (the same of its latest correction, or ``None``); for an undo
+    ``undoes``, for a correction ``fixes`` instead: the ``seq`` it took back or corrected."""
     out: list[dict[str, Any]] = []
     for entry in entries:
+        event = entry.event
         item: dict[str, Any] = {"seq": entry.seq, "at": entry.at, "by": entry.actor,
-                                "event": rules.to_dict(entry.event),
-                                "command": command_text(entry.event, config)}
+                                "event": rules.to_dict(event),
+                                "command": command_text(event.event if isinstance(event, rules.Fix)
+                                                        else event, config)}
         if entry.undoes is not None:
             item["undoes"] = entry.undoes
         else:
-            undo = entry.undone_by
-            item["undone"] = None if undo is None else {"seq": undo.seq, "by": undo.actor,
-                                                        "at": undo.at}
+            item["undone"] = _who(entry.undone_by)
+            if isinstance(event, rules.Fix):
+                item["fixes"] = event.seq
+            else:
+                item["fixed"] = _who(entry.fixed_by)
         out.append(item)
     return out
+
+
+def _who(entry: Entry | None) -> dict[str, Any] | None:
+    return None if entry is None else {"seq": entry.seq, "by": entry.actor, "at": entry.at}
 
 
 def lines(entries: Sequence[Entry], config: rules.RulesConfig, cat: Catalog, *,
@@ -72,16 +85,18 @@ def lines(entries: Sequence[Entry], config: rules.RulesConfig, cat: Catalog, *,
     ``when`` a moment (the platform's)."""
     out: list[str] = []
     for entry in entries:
+        event = entry.event
         if entry.undoes is not None:
             what = cat.text("judge-log-undo", seq=entry.undoes)
+        elif isinstance(event, rules.Fix):
+            what = cat.text("judge-log-fix", seq=event.seq, now=command_text(event.event, config))
         else:
-            what = command_text(entry.event, config)
+            what = command_text(event, config)
         line = cat.text("judge-log-line", seq=entry.seq, when=when(entry.at), who=who(entry.actor),
                         what=what)
-        undo = entry.undone_by
-        if undo is not None:
-            line += " " + cat.text("judge-log-undone", seq=undo.seq, who=who(undo.actor),
-                                   when=when(undo.at))
+        for key, by in (("judge-log-fixed", entry.fixed_by), ("judge-log-undone", entry.undone_by)):
+            if by is not None:
+                line += " " + cat.text(key, seq=by.seq, who=who(by.actor), when=when(by.at))
         out.append(line)
     return out
 

@@ -16,7 +16,7 @@ Commands::
     /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
-    /undo [n]   /status   /log [all]   /help   /lang ru|en   /quit
+    /undo [n]   /fix 12 /foul 5 4.1.1   /status   /log [all]   /help   /lang ru|en   /quit
 
 Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
 (each has a message in the catalogs, ``bot/locales/*/``).
@@ -58,6 +58,7 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "bad_undo",  # params: command, argument, limit (/undo 0, /undo 101: from 1 to MAX_UNDO)
     "result_known",  # params: command (/result red after the end: the result is already known)
     "bad_team",  # params: command, argument (/ppk 6 4.3.1 green: the team is red or black)
+    "bad_fix",  # params: command, argument (/fix 12 /undo: a correction is a game action)
 )
 
 
@@ -86,6 +87,24 @@ class UndoCmd:
     """Take back the last ``steps`` events (:meth:`bot.service.Service.undo`)."""
 
     steps: int = 1
+
+
+@dataclass(frozen=True)
+class FixCmd:
+    """Correct the action logged at ``seq`` (``/log all`` numbers them) into the game action
+    ``text`` types (:meth:`bot.service.Service.fix`). ``text`` is read against the game as it
+    stood before that action (:meth:`replacement`)."""
+
+    seq: int
+    text: str
+
+    def replacement(self, state_then: rules.GameState) -> rules.Event:
+        """The corrected action, ``text`` parsed against ``state_then`` (the speaker then, the
+        preset's reasons); :class:`CommandError` if it is not a game action."""
+        command = parse(self.text, state_then)
+        if not isinstance(command, Act):
+            raise CommandError("bad_fix", command="fix", argument=self.text)
+        return command.event
 
 
 @dataclass(frozen=True)
@@ -120,7 +139,7 @@ class Quit:
     pass
 
 
-Command = Union[Act, UndoCmd, NewGame, Show, SetLang, Quit]
+Command = Union[Act, UndoCmd, FixCmd, NewGame, Show, SetLang, Quit]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -441,6 +460,17 @@ def _undo(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     if not 1 <= steps <= MAX_UNDO:
         raise CommandError("bad_undo", command=cmd, argument=args[0], limit=MAX_UNDO)
     return UndoCmd(steps)
+
+
+@_command("fix")
+def _fix(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/fix 12 /foul 5 4.1.1``: action 12 (``/log all``) is corrected into ``/foul 5 4.1.1``."""
+    _need(cmd, args, 1, "action")
+    seq = _int(args[0].lstrip("#№"))
+    if seq is None or seq < 1:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    _need(cmd, args, 2, "command")
+    return FixCmd(seq=seq, text=rest.split(None, 1)[1].strip())
 
 
 _command("status", "s")(_no_args(lambda: Show("status")))

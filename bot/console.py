@@ -36,8 +36,9 @@ from storage import Store
 
 from . import audit
 from . import commands as cmds
-from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from .commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from .judge.routing import correction_texts
 from .judge.timer import clock_time
 from .render import (
     action_text, config_label, error_text, notice_text, result_text, status_text, undone_notices,
@@ -147,6 +148,10 @@ class Session:
             lines = [self.cat.text("console-undone", count=len(outcome.undone))]
             lines.extend(self._undone_lines(outcome))
             return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
+        if isinstance(command, FixCmd):
+            if self._pending_new:
+                raise ServiceError("no_game")
+            return await self._fix(command)
         if isinstance(command, NewGame):
             current = None if self._pending_new else await self.service.current(self.chat)
             if (not confirmed and current is not None
@@ -162,6 +167,22 @@ class Session:
             return Reply([self.cat.text("console-lang", lang=command.lang)])
         assert isinstance(command, Quit)
         return Reply(quit=True)
+
+    async def _fix(self, command: FixCmd) -> Reply:
+        """``/fix 12 /foul 5 4.1.1``: the replacement read against the game as it stood before
+        action 12; what it corrected and what changed as a result (the judge's view), or, in
+        the group's view, what changed in the public announcements."""
+        current = await self.service.current(self.chat)
+        if current is None:
+            raise ServiceError("no_game")
+        row = await self.service.store.game(current.game_id)
+        then = rules.state_before(current.state.config, await self.service.events(self.chat),
+                                  command.seq, row.names if row is not None else {})
+        outcome = await self.service.fix(self.chat, self.user, command.seq, command.replacement(then))
+        assert outcome.correction is not None
+        judge, public = correction_texts(outcome.state, outcome.correction, self.cat, self.cat)
+        lines = (judge if self.judge_view else public or "").splitlines()
+        return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
 
     async def _ensure_game(self, event: rules.Event) -> list[str]:
         """The first game command of a chat with no unfinished game starts one (seed preset),

@@ -16,12 +16,15 @@ from .config import (
     RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, changed_options,
     config_from_dict, config_to_dict,
 )
-from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
+from .engine import (
+    MAX_NAME, Correction, NameFault, apply, check, clean_name, correct, fold, state_before,
+    vote_plan,
+)
 from .errors import Code, RuleError
 from .events import (
-    BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
+    BestMove, DeclareResult, DonCheck, Event, Fix, Next, NightKill, Nominate, Penalty, RaiseVote,
     SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
-    effective, from_dict, standing, to_dict, undone,
+    counted, effective, fixable, from_dict, standing, to_dict, undone,
 )
 from .notices import Kind, Notice
 from .queries import (

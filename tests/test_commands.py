@@ -278,6 +278,10 @@ BAD_INPUT = [
     ("/undo 123456", "bad_undo", {"argument": "123456"}),
     ("/ppk 6 4.3.1 green", "bad_team", {"argument": "green"}),
     ("/undo lots", "bad_argument", {"argument": "lots"}),
+    ("/fix", "missing_argument", {"argument": "action"}),
+    ("/fix 12", "missing_argument", {"argument": "command"}),
+    ("/fix twelve /foul 5", "bad_argument", {"argument": "twelve"}),
+    ("/fix 0 /foul 5", "bad_argument", {"argument": "0"}),
     ("/warn 5 4.2.7", "wrong_reason", {"reason": "4.2.7"}),  # a disqualifying item, not a warning
     ("/foul 5 dq", "wrong_reason", {"reason": "dq"}),
     ("/dq 5 4.1.1", "wrong_reason", {"reason": "4.1.1"}),
@@ -322,7 +326,20 @@ def test_next_during_the_shooting_is_refused() -> None:
 def test_every_error_code_is_raised_somewhere() -> None:
     """Each code listed for the catalogs is one the parser really uses."""
     raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker", "shooting_first", "result_known"}
+    with pytest.raises(CommandError) as caught:  # a correction is a game action
+        parse("/fix 3 /undo", day_one()).replacement(day_one())  # type: ignore[union-attr]
+    raised.add(caught.value.code)
     assert raised == set(c.COMMAND_ERROR_CODES)
+
+
+def test_fix_names_an_action_and_its_correction_read_against_the_game_then() -> None:
+    """``/fix 5 /nominate 7``: the nominating speaker is the one of then (action 5's), not now."""
+    fix = parse("/fix №5 /nominate 7", None)
+    assert fix == c.FixCmd(seq=5, text="/nominate 7")
+    then = day_one()
+    now, _ = rules.apply(then, rules.Next())
+    assert fix.replacement(then) == rules.Nominate(by=1, target=7)  # type: ignore[union-attr]
+    assert fix.replacement(now) == rules.Nominate(by=2, target=7)  # type: ignore[union-attr]
 
 
 def test_a_long_but_allowed_line_is_parsed() -> None:

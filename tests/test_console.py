@@ -234,6 +234,22 @@ def test_log_all_is_the_audit_trail(monkeypatch, capsys, db_path: Path) -> None:
         "7. T · console:judge · ↩ undo of action 6"]
 
 
+def test_fix_corrects_an_earlier_action_and_says_what_changed(monkeypatch, capsys, db_path: Path) -> None:
+    """/fix 6 /foul 2: the foul recorded on #3 three actions back was #2's third (seed 4.4)."""
+    script = SETUP + "/next\n/foul 2\n/foul 2\n/foul 3\n/nominate 5\n/next\n/fix 8 /foul 2\n"
+    status, out = run(monkeypatch, capsys, db_path, script, "--strict")
+    assert status == 0
+    _, state, count = stored(db_path)
+    assert (len(state.seat(2).fouls), len(state.seat(3).fouls), state.speaker) == (3, 0, 2)
+    assert state.seconds == 0  # #2 speaks now: silent (seed 4.4)
+    assert count == 11
+    told = out.split("> /fix 8 /foul 2\n", 1)[1]
+    assert "✎ Action 8 corrected: it was “/foul 3 foul”, it is “/foul 2 foul”." in told
+    status, out = run(monkeypatch, capsys, db_path, "/fix 6 /dq 2\n", "--strict")
+    assert status == 1 and "action 7 “/foul 2 foul” could not have happened" in out
+    assert stored(db_path)[2] == 11
+
+
 def test_undo_of_nothing_is_refused(monkeypatch, capsys, db_path: Path) -> None:
     status, _ = run(monkeypatch, capsys, db_path, "/name 1 Анна\n/undo 2\n", "--strict")
     assert status == 1

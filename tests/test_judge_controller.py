@@ -331,3 +331,48 @@ async def test_log_all_lists_every_action_with_who_and_when_and_what_was_undone_
         await d.press(RU.text("judge-btn-log"), user="fk:2", message=d.panel())
         posted = d.chats.of(HOME)[before:]
         assert any(m.text == text for m in posted)
+
+
+async def test_a_correction_three_actions_back_changes_what_followed_and_is_refused_if_it_breaks_one() -> None:
+    """#5 has two fouls; the third went to #3 by mistake and three actions followed. /fix moves
+    it: #5 has three fouls and is silent in his next speech (seed 4.4) — the judge reads what it
+    corrected and what changed, the table a short correction of what it had been told. A
+    correction that would make a later action impossible is refused, naming the first one;
+    nothing changes."""
+    async with desk() as d:
+        await d.to_day_one()  # 1 /roles, 2 /start, 3 /next
+        await d.say("/foul 5")  # 4
+        await d.say("/foul 5")  # 5
+        await d.say("/foul 3 4.1.2")  # 6: meant for #5
+        await d.say("/nominate 4")  # 7
+        await d.say("/next")  # 8
+        await d.say("/next")  # 9: #3 speaks
+        judge_before, group_before = len(d.chats.texts(HOME)), len(d.chats.texts(GROUP))
+        assert await d.say("/fix 6 /foul 5 4.1.2") == []
+        state = await d.state()
+        assert (len(state.seat(5).fouls), len(state.seat(3).fouls)) == (3, 0)
+        assert state.seat(5).silence_pending and state.nominees == [4] and state.speaker == 3
+        told = "\n".join(d.chats.texts(HOME)[judge_before:])
+        assert "✎ Исправлено действие 6: было «/foul 3 4.1.2», стало «/foul 5 4.1.2»." in told
+        assert "+ Игрок №5 получает третий фол: лишается слова в ближайшую минуту" in told
+        assert "− Игроку №3 — фол: стук по столу (4.1.3)" not in told  # the reason is 4.1.2's
+        assert re.search(r"− Игроку №3 — фол: .*\(4\.1\.2\)\. У него 1 фол\.", told)
+        [correction] = [t for t in d.chats.texts(GROUP)[group_before:] if "Поправка судьи" in t]
+        assert "+ Игрок №5 получает третий фол" in correction
+        assert correction.endswith("Сейчас: речь игрока №3.") and "/foul" not in correction
+        await d.say("/next")  # 11: #4
+        await d.say("/next")  # 12: #5, silenced
+        assert (await d.state()).seconds == 0
+        log = len(await d.service.events(HOME))
+        [refused] = await d.say("/fix 4 /dq 5")  # #5 gone at 4: the foul at 5 could not be given
+        assert refused.startswith("Исправление не принято: с ним было бы невозможно действие 5 "
+                                  "«/foul 5 foul».")
+        assert len(await d.service.events(HOME)) == log and (await d.state()).speaker == 5
+        [refused] = await d.say("/fix 7 /warn 4")
+        assert refused == RU.text("error-not_fixable", seq=7, why="kind")
+        [trail] = await d.say("/log all")
+        assert re.search(r"\n6\. \S+ · fk:1 · /foul 3 4\.1\.2 — исправлено действием 10 \(fk:1, \S+\)\n", trail)
+        assert re.search(r"\n10\. \S+ · fk:1 · ✎ исправление действия 6: /foul 5 4\.1\.2\n", trail)
+        await d.say("/undo 3")  # two speeches and the correction: undone like any action
+        state = await d.state()
+        assert (len(state.seat(5).fouls), len(state.seat(3).fouls), state.speaker) == (2, 1, 3)

@@ -52,3 +52,32 @@ async def test_log_all_shows_the_undone_actions_with_their_authors(t: Table) -> 
     await t.press("Журнал 📜", user=t.players[0], message=t.panel(t.players[0]))
     assert (t.fake.sent(t.players[0])[-1].text or "").splitlines()[1:] == lines
     assert not [x for x in t.public() if "/foul" in x or "отмена действия" in x]
+
+
+async def test_a_correction_three_actions_back_and_one_refused(t: Table) -> None:
+    """/fix moves a foul recorded three actions back to the seat it was meant for: his third
+    (seed 4.4: silent in his next speech). The judge reads what changed; the group gets a short
+    correction of what it had been told (no command, no private notice). A correction that
+    would break a later action is refused, naming it; nothing changes."""
+    for text in ("/foul 5", "/foul 5", "/foul 3 4.1.2", "/nominate 4"):  # actions 4–7
+        await t.say(text)
+    await t.press("Далее ▶")  # 8
+    await t.press("Далее ▶")  # 9: #3 speaks
+    group = len(t.public())
+    await t.say("/fix 6 /foul 5 4.1.2")
+    state = await t.state()
+    assert (len(state.seat(5).fouls), len(state.seat(3).fouls), state.speaker) == (3, 0, 3)
+    private = "\n".join(t.private())
+    assert "✎ Исправлено действие 6: было «/foul 3 4.1.2», стало «/foul 5 4.1.2»." in private
+    assert "+ Игрок №5 получает третий фол: лишается слова в ближайшую минуту" in private
+    [correction] = [x for x in t.public()[group:] if "Поправка судьи" in x]
+    assert "+ Игрок №5 получает третий фол" in correction and "/foul" not in correction
+    assert "Сейчас: речь игрока №3." in correction
+    log = await t.log_length()
+    await t.say("/fix 4 /dq 5")
+    refusal = t.fake.sent(t.judge)[-1].text or ""
+    assert refusal.startswith("Исправление не принято: с ним было бы невозможно действие 5 «/foul 5 foul».")
+    assert await t.log_length() == log
+    await t.press("Далее ▶")
+    await t.press("Далее ▶")
+    assert (await t.state()).speaker == 5 and (await t.state()).seconds == 0  # silenced (seed 4.4)

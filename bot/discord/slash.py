@@ -199,6 +199,13 @@ async def undo(interaction: discord.Interaction[Any], steps: Optional[Range[int,
     await _run(interaction, "undo", steps)
 
 
+@app_commands.command(name="fix", description=_desc("fix"))
+@app_commands.describe(action=_arg("action"), command=_arg("command"))
+async def fix(interaction: discord.Interaction[Any], action: Range[int, 1, 100_000],
+              command: Range[str, 1, 200]) -> None:
+    await _run(interaction, "fix", action, command)
+
+
 @app_commands.command(name="status", description=_desc("status"))
 async def status(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "status")
@@ -253,7 +260,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
-    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, status, log_, help_, lang,
+    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, fix, status, log_, help_,
+    lang,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -45,7 +45,7 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
 from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
@@ -53,7 +53,7 @@ from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
-from .routing import judge_text, public_text, step_key, undo_texts
+from .routing import correction_texts, judge_text, public_text, step_key, undo_texts
 from .timer import COUNTDOWN_GAP, PAUSED, RUNNING, WARNED, Timer, pause_or_resume
 
 log = logging.getLogger(__name__)
@@ -198,6 +198,10 @@ class JudgeController:
                 judge, said = undo_texts(outcome.state, outcome.undone, judge_cat,
                                          public_cat or judge_cat)
                 public_msg: str | None = said if public else None
+            elif outcome.correction is not None:
+                judge, fixed = correction_texts(outcome.state, outcome.correction, judge_cat,
+                                                public_cat or judge_cat)
+                public_msg = fixed if public else None
             else:
                 judge = judge_text(outcome.notices, judge_cat) or ""
                 public_msg = (public_text(outcome.notices, outcome.state, public_cat)
@@ -317,6 +321,21 @@ class JudgeController:
                                           render=self._renderer(home, before.state, plan))
         if handle is not None:
             await self.port.answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
+        return await self._after(home, before.state, outcome, plan)
+
+    async def fix(self, home: str, user: str, before: Outcome, command: FixCmd) -> bool:
+        """Correct an earlier action (:meth:`bot.service.Service.fix`; docs/rules.md §2.6): the
+        replacement is read against the game as it stood before that action; the judge is told
+        what it corrected and what changed as a result, the table what changed in what it had
+        been told. A refusal (the first later action it would break) changes nothing."""
+        log = await self.service.events(home)
+        row = await self.service.store.game(before.game_id)
+        names = row.names if row is not None else {}
+        then = rules.state_before(before.state.config, log, command.seq, names)
+        replacement = command.replacement(then)
+        plan = _Plan()
+        outcome = await self.service.fix(home, user, command.seq, replacement,
+                                         render=self._renderer(home, before.state, plan))
         return await self._after(home, before.state, outcome, plan)
 
     # --- the timer -----------------------------------------------------------------------------------
@@ -550,9 +569,9 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
-        if isinstance(command, (Act, UndoCmd)):
+        if isinstance(command, (Act, UndoCmd, FixCmd)):
             game = live or current
-            if game is not None and game.judge != user and (live is not None or isinstance(command, UndoCmd)):
+            if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
                 return [Reply(self._t(cat, "judge-not-judge", judge=self.port.mention(game.judge)))]
         if isinstance(command, Act):
             if live is None:  # the first game command starts a game (as the console does)
@@ -567,6 +586,11 @@ class JudgeController:
             if game is None:
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             return self._reached(cat, await self.undo(home, user, game, command.steps))
+        if isinstance(command, FixCmd):
+            game = live or current
+            if game is None:
+                raise ServiceError("no_game")
+            return self._reached(cat, await self.fix(home, user, game, command))
         if isinstance(command, NewGame):
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,

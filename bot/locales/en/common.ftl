@@ -155,6 +155,7 @@ event-withdraw_foul = withdraw a foul
 event-withdraw_nomination = withdraw a nomination
 event-declare_result = declare the result
 event-undo = undo
+event-fix = correct an action
 
 ## How the game ended (F24 §1.4, seed 5.8, 4.3)
 

@@ -151,7 +151,14 @@ judge-log-title = Game { $game }'s log: every action, who recorded it and when, 
 judge-log-line = { $seq }. { $when } · { $who } · { $what }
 judge-log-undo = ↩ undo of action { $seq }
 judge-log-undone = — undone by action { $seq } ({ $who }, { $when })
+judge-log-fix = ✎ correction of action { $seq }: { $now }
+judge-log-fixed = — corrected by action { $seq } ({ $who }, { $when })
 judge-log-empty = Game { $game }'s log has no actions yet.
+judge-fixed = ✎ Action { $seq } corrected: it was “{ $was }”, it is “{ $now }”.
+judge-fixed-now = Now:
+judge-fixed-no-longer = No longer so:
+judge-fixed-nothing-else = Nothing else changes by it.
+judge-fixed-public = ✎ The judge's correction: one of the earlier actions is corrected.
 judge-undone = { $count ->
     [one] ↩ { $count } action undone.
    *[other] ↩ { $count } actions undone.

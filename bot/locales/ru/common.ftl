@@ -160,6 +160,7 @@ event-withdraw_foul = снять фол
 event-withdraw_nomination = отозвать кандидатуру
 event-declare_result = объявить итог
 event-undo = отменить действие
+event-fix = исправить действие
 
 ## Итог игры (F24 §1.4, seed 5.8, 4.3).
 

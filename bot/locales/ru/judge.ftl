@@ -151,7 +151,14 @@ judge-log-title = Журнал игры №{ $game }: каждое действ�
 judge-log-line = { $seq }. { $when } · { $who } · { $what }
 judge-log-undo = ↩ отмена действия { $seq }
 judge-log-undone = — отменено действием { $seq } ({ $who }, { $when })
+judge-log-fix = ✎ исправление действия { $seq }: { $now }
+judge-log-fixed = — исправлено действием { $seq } ({ $who }, { $when })
 judge-log-empty = В журнале игры №{ $game } пока нет действий.
+judge-fixed = ✎ Исправлено действие { $seq }: было «{ $was }», стало «{ $now }».
+judge-fixed-now = Теперь:
+judge-fixed-no-longer = Больше не так:
+judge-fixed-nothing-else = Больше от этого ничего не меняется.
+judge-fixed-public = ✎ Поправка судьи: исправлено одно из прежних действий.
 judge-undone = { $count ->
     [one] ↩ Отменено { $count } действие.
     [few] ↩ Отменено { $count } действия.
