@@ -16,7 +16,8 @@ Commands::
     /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
-    /undo [n]   /fix 12 /foul 5 4.1.1   /status   /log [all]   /help   /lang ru|en   /quit
+    /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
+    /status   /log [all]   /help   /lang ru|en   /quit
 
 Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
 (each has a message in the catalogs, ``bot/locales/*/``).
@@ -108,6 +109,14 @@ class FixCmd:
 
 
 @dataclass(frozen=True)
+class TimerCmd:
+    """The running step's timer: ``"show"`` it, ``"pause"``, ``"resume"``, or start its ``"next"``
+    part (night 0: the Sheriff's look, F24 §4.2.3). It never changes the game."""
+
+    what: str = "show"
+
+
+@dataclass(frozen=True)
 class NewGame:
     """Start a new game under ``preset`` with ``options`` (``RulesConfig.with_options`` kwargs;
     ``timers`` is a dict of the timers changed)."""
@@ -139,7 +148,7 @@ class Quit:
     pass
 
 
-Command = Union[Act, UndoCmd, FixCmd, NewGame, Show, SetLang, Quit]
+Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, SetLang, Quit]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -471,6 +480,22 @@ def _fix(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
         raise CommandError("bad_argument", command=cmd, argument=args[0])
     _need(cmd, args, 2, "command")
     return FixCmd(seq=seq, text=rest.split(None, 1)[1].strip())
+
+
+_TIMER_WORDS = {"pause": "pause", "пауза": "pause", "resume": "resume", "продолжить": "resume",
+                "next": "next", "дальше": "next"}
+
+
+@_command("timer", "t")
+def _timer(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/timer``: what is left; ``/timer pause|resume``; ``/timer next``: the step's next part."""
+    _at_most(cmd, args, 1)
+    if not args:
+        return TimerCmd()
+    what = _TIMER_WORDS.get(args[0].lower())
+    if what is None:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    return TimerCmd(what)
 
 
 _command("status", "s")(_no_args(lambda: Show("status")))

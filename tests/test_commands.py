@@ -278,6 +278,8 @@ BAD_INPUT = [
     ("/undo 123456", "bad_undo", {"argument": "123456"}),
     ("/ppk 6 4.3.1 green", "bad_team", {"argument": "green"}),
     ("/undo lots", "bad_argument", {"argument": "lots"}),
+    ("/timer later", "bad_argument", {"argument": "later"}),
+    ("/timer pause now", "too_many_arguments", {"argument": "now"}),
     ("/fix", "missing_argument", {"argument": "action"}),
     ("/fix 12", "missing_argument", {"argument": "command"}),
     ("/fix twelve /foul 5", "bad_argument", {"argument": "twelve"}),
@@ -330,6 +332,12 @@ def test_every_error_code_is_raised_somewhere() -> None:
         parse("/fix 3 /undo", day_one()).replacement(day_one())  # type: ignore[union-attr]
     raised.add(caught.value.code)
     assert raised == set(c.COMMAND_ERROR_CODES)
+
+
+@pytest.mark.parametrize(("text", "what"), [("/timer", "show"), ("/t", "show"), ("/timer pause", "pause"),
+                                            ("/timer Продолжить", "resume"), ("/timer next", "next")])
+def test_the_timer_command(text: str, what: str) -> None:
+    assert parse(text, day_one()) == c.TimerCmd(what)
 
 
 def test_fix_names_an_action_and_its_correction_read_against_the_game_then() -> None:

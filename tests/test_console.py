@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -431,3 +432,57 @@ def test_a_game_started_without_roles_says_so_at_once(monkeypatch, capsys, db_pa
     assert status == 0 and "No roles entered" in out
     status, out = run(monkeypatch, capsys, db_path, "/new\n/roles D2 M5 M7 S8\n/start\n", "--new")
     assert status == 0 and "The game begins" in out and "No roles entered" not in out
+
+
+async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_path: Path) -> None:
+    """The judge's console times each timed step (docs/rules.md §2.4): its line says how long and
+    until when; at a terminal the 10-seconds-left warning and the end ring as they come (here a
+    controllable clock); /timer pause|resume|next; the game moves only when the judge says."""
+    from bot.console import Session
+    from bot.service import Service
+    from support.fakeport import FakeClock
+
+    clock, rung, names = FakeClock(), [], iter(range(1_000))
+
+    class Alarm:
+        def __init__(self, delay: float, call) -> None:  # noqa: ANN001
+            self.name = f"alarm{next(names)}"
+
+            async def run() -> None:
+                call()
+            clock.schedule(self.name, delay, run)
+
+        def cancel(self) -> None:
+            clock.cancel(self.name)
+
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), clock=clock, alarm=Alarm, ring=rung.extend)
+        await session.open()
+        for line in ("/new", "/roles D2 M5 M7 S8"):
+            await session.handle(line)
+        until = time.strftime("%H:%M:%S", time.localtime(clock.now + 60))
+        assert (await session.handle("/start")).lines[-1] == f"⏱ Договорка: осталось 60 секунд, до {until}."
+        await clock.advance(50)
+        assert rung == ["⏱ Договорка: осталось 10 секунд."]
+        assert (await session.handle("/timer next")).lines[-1].startswith(
+            "⏱ Шериф осматривает стол: осталось 20 секунд, до ")
+        assert (await session.handle("/timer pause")).lines == ["⏸ Шериф осматривает стол: пауза, осталось 20 секунд."]
+        await clock.advance(100)
+        assert rung == ["⏱ Договорка: осталось 10 секунд."]  # paused: nothing rings
+        await session.handle("/timer resume")
+        await clock.advance(20)
+        assert rung[-2:] == ["⏱ Шериф осматривает стол: осталось 10 секунд.",
+                             "⏹ Шериф осматривает стол: время вышло."]
+        current = await session.service.current(console.CHAT)
+        assert current is not None and current.state.phase is rules.Phase.NIGHT_ZERO
+        for _ in range(11):
+            reply = await session.handle("/next")
+        assert reply.lines[-1].startswith("⏱ Охота мафии: осталось 20 секунд, до ")
+        assert (await session.handle("/kill 3")).lines[-1].startswith("⏱ Проверка Дона: осталось 10 секунд")
+        await clock.advance(10)
+        assert rung[-1] == "⏹ Проверка Дона: время вышло."  # a 10 s step has no warning
+        assert (await session.handle("/timer next")).lines[-1].startswith("⏹ Проверка Дона")
+        session.close()
+    finally:
+        await store.close()

@@ -136,3 +136,18 @@ async def test_every_night_step_is_timed_paused_and_resumed(tmp_path: Path,
             assert f"⏹ {title}: окончено." in message.now.content
             assert not COUNTDOWN.search(message.now.content)
         assert (await t.state()).speaker == 3  # his last word: the judge moved every step on
+
+
+async def test_the_timer_is_also_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/timer shows what is left; /timer action:pause|resume|next do what the panel's buttons do."""
+    async with table(tmp_path / "db.sqlite3", monkeypatch, timer_scale=1000.0) as t:
+        await t.slash("new")
+        await t.slash("start")
+        assert "⏱ Договорка" in await t.slash("timer")
+        await t.slash("timer", action="pause")
+        message = line_of(t, "Договорка")
+        assert "⏸ Договорка: пауза, осталось 60 секунд." in message.now.content
+        await t.slash("timer", action="resume")
+        await t.slash("timer", action="next")
+        assert "⏱ Шериф осматривает стол — 20 секунд." in message.now.content
+        assert (await t.state()).phase.value == "night_zero"

@@ -206,6 +206,13 @@ async def fix(interaction: discord.Interaction[Any], action: Range[int, 1, 100_0
     await _run(interaction, "fix", action, command)
 
 
+@app_commands.command(name="timer", description=_desc("timer"))
+@app_commands.describe(action=_arg("timer-action"))
+async def timer(interaction: discord.Interaction[Any],
+                action: Optional[Literal["pause", "resume", "next"]] = None) -> None:
+    await _run(interaction, "timer", action)
+
+
 @app_commands.command(name="status", description=_desc("status"))
 async def status(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "status")
@@ -260,8 +267,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
-    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, fix, status, log_, help_,
-    lang,
+    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, fix, timer, status, log_,
+    help_, lang,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

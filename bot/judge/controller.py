@@ -45,7 +45,7 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, UndoCmd
+from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
 from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
@@ -323,6 +323,22 @@ class JudgeController:
             await self.port.answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
         return await self._after(home, before.state, outcome, plan)
 
+    async def timer_command(self, home: str, current: Outcome | None,
+                            command: TimerCmd) -> list[Reply]:
+        """``/timer``: the running step's timer as the panel shows it; ``/timer pause``,
+        ``resume``, ``next``: as the panel's buttons (the game never changes)."""
+        cat = await self._cat(home)
+        if current is None:
+            raise ServiceError("no_game")
+        if command.what == "show":
+            view = await self._timer_view(current.game_id, current.state, cat)
+            return [Reply(view.line if view is not None else cat.text("judge-timer-none"))]
+        if command.what == "next":
+            await self._next_part(home, current)
+        else:
+            await self._timer_control(home, current, resume=command.what == "resume")
+        return []
+
     async def fix(self, home: str, user: str, before: Outcome, command: FixCmd) -> bool:
         """Correct an earlier action (:meth:`bot.service.Service.fix`; docs/rules.md §2.6): the
         replacement is read against the game as it stood before that action; the judge is told
@@ -569,7 +585,7 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
-        if isinstance(command, (Act, UndoCmd, FixCmd)):
+        if isinstance(command, (Act, UndoCmd, FixCmd, TimerCmd)):
             game = live or current
             if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
                 return [Reply(self._t(cat, "judge-not-judge", judge=self.port.mention(game.judge)))]
@@ -591,6 +607,8 @@ class JudgeController:
             if game is None:
                 raise ServiceError("no_game")
             return self._reached(cat, await self.fix(home, user, game, command))
+        if isinstance(command, TimerCmd):
+            return await self.timer_command(home, live or current, command)
         if isinstance(command, NewGame):
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,

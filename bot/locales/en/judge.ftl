@@ -143,6 +143,7 @@ judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: resumed, { $left } left.
 judge-timer-warned = ⏱ { $title }: { $left } left.
 judge-timer-countdown = ⏱ { $title }: { $left } left, until { $until }.
+judge-timer-none = Nothing is timed now: this step has no timer.
 judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.
 judge-timer-stopped = ⏹ { $title }: over.

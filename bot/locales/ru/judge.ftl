@@ -143,6 +143,7 @@ judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: продолжается, осталось { $left }.
 judge-timer-warned = ⏱ { $title }: осталось { $left }.
 judge-timer-countdown = ⏱ { $title }: осталось { $left }, до { $until }.
+judge-timer-none = Сейчас ничего не отсчитывается: у этого шага нет таймера.
 judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
 judge-timer-over = ⏹ { $title }: время вышло.
 judge-timer-stopped = ⏹ { $title }: окончено.
