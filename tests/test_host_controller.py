@@ -57,12 +57,23 @@ class Table:
 
     async def command(self, who: Player, text: str) -> list[str]:
         name = text.split()[0].lstrip("/")
-        return await self.host.command(GROUP, who, name, text, None, title="Клуб")
+        answer = await self.host.command(GROUP, who, name, text, None, title="Клуб")
+        await self.port.outbox.settle()  # what it sent in the background has arrived
+        return answer
 
     async def press(self, who: Player, data: str) -> Press:
         handle = Press(who.user)
         await self.host.press(who, data, handle)
+        await self.port.outbox.settle()
         return handle
+
+    def prompt(self, user: str):  # noqa: ANN201 - a fake message
+        """``user``'s private prompt of the running step: his newest message with its buttons."""
+        step = self.table().step
+        found = [m for m in self.chats.of(user) if m.buttons
+                 and any((b.data or "").startswith(f"h:{self.table().id}:{step.no}:") for row in m.buttons for b in row)]
+        assert found, (user, self.chats.texts(user)[-3:])
+        return found[-1]
 
     def table(self):  # noqa: ANN201 - the controller's Table
         tables = self.host.tables_in(GROUP)
@@ -258,11 +269,11 @@ async def test_the_night_prompts_go_to_the_blacks_only_and_a_unanimous_shot_kill
         state = await t.state()
         blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
         victim = next(s.number for s in state.seats if s.role is Role.CIVILIAN)
-        prompted = set(t.table().step.prompts)
+        prompted = set(t.table().step.prompted)
         assert prompted == {t.table().seats[b] for b in blacks}
         for black in blacks:
             user = t.table().seats[black]
-            prompt = t.chats.messages[t.table().step.prompts[user]]
+            prompt = t.prompt(user)
             answer = await t.press(t.player(black), prompt.data(str(victim)))
             assert answer.text == RU.text("host-taken")
         group_before = "\n".join(t.chats.texts(GROUP))
@@ -283,3 +294,63 @@ async def test_only_the_host_or_an_admin_stops_the_table(who: Player, allowed: b
         replies = await t.command(who, "/stop")
         assert (t.table().status == "stopped") is allowed
         assert (replies == []) is allowed
+
+
+# --- a message is judged by when it was written (seed 4.1.1, 4.2.6; F24 §4.3.1) ----------------------
+
+async def write(t: Table, seat: int, text: str, written_at: float) -> None:
+    await t.host.message(GROUP, t.player(seat).user, text, None, written_at=written_at)
+    await t.port.outbox.settle()
+
+
+async def test_a_pass_written_in_time_and_read_late_ends_nothing_and_is_no_foul() -> None:
+    """#1 writes «Пас» 1 s before his minute ends; it is read only after #2 has the floor: it
+    is no speech out of turn (seed 4.1.1: it was written in his own minute), and #2 keeps his
+    floor. The same «Пас» sent twice — the second 3 s after his pass — is no foul either."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        await t.to_first_speech()
+        first = t.table().step
+        await t.clock.advance(first.seconds)  # #1's minute runs out
+        second = t.table().step
+        assert second.seat == 2
+        await write(t, 1, "Пас", written_at=first.deadline - 1)
+        await write(t, 1, "пас!", written_at=second.opened + 3)
+        state = await t.state()
+        assert state.seat(1).fouls == [] and t.table().step.no == second.no
+        await t.clock.advance(10)
+        await write(t, 1, "Спасибо", written_at=t.clock.now)  # 10 s into #2's minute: no echo
+        assert (await t.state()).seat(1).fouls == ["4.1.1"]
+
+
+async def test_a_message_written_in_anothers_minute_is_a_foul_though_read_later() -> None:
+    """#3 writes during #1's speech; the message is read in #2's: still speech out of turn
+    (seed 4.1.1) — a stamp never excuses a message written outside one's minute."""
+    async with table(Rights(mute=False, delete=False)) as t:
+        await t.to_first_speech()
+        written = t.clock.now + 5
+        await t.clock.advance(t.table().step.seconds)
+        assert t.table().step.seat == 2
+        await write(t, 3, "я мирный", written_at=written)
+        assert (await t.state()).seat(3).fouls == ["4.1.1"]
+
+
+async def test_a_day_message_read_at_night_is_a_day_foul_not_night_talk() -> None:
+    """Day 1 ends (nobody nominated: night falls); a message #3 wrote during the last day
+    minute reaches the bot only at night. It was written by day: a foul (seed 4.1.1), not the
+    disqualifying night talk (seed 4.2.6) it would be if written at night."""
+    async with table(Rights(mute=False, delete=False)) as t:
+        await t.to_first_speech()
+        written = 0.0
+        for _ in range(10):  # day 1: nobody nominated, every speaker passes
+            step = t.table().step
+            if step.seat == 10:
+                await t.clock.advance(20)
+                written = t.clock.now - 10  # in #10's minute
+            await t.press(t.player(step.seat), t.step_message().data(RU.text("host-btn-pass")))
+        assert t.table().step.kind == "shooting"
+        await t.clock.advance(5)
+        await write(t, 3, "ну всё, ночь", written_at=written)
+        state = await t.state()
+        assert state.seat(3).fouls == ["4.1.1"] and state.seat(3).at_table
+        await write(t, 3, "кто стрелял?", written_at=t.clock.now)  # written at night
+        assert (await t.state()).seat(3).departure is not None  # seed 4.2.6, seed 4.5

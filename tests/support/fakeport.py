@@ -22,7 +22,7 @@ from bot.i18n import Catalog, catalog
 from bot.judge.panel import Panel
 from bot.judge.port import Target
 from bot.judge.timer import Timer
-from bot.outbox import Outbox, Refused
+from bot.outbox import Outbox, Refused, rows_of
 from bot.protocol.files import protocol_files
 from storage import OutboxRow, Store
 
@@ -113,6 +113,7 @@ class FakeClock:
 
     def __init__(self, now: float = 1_000_000.0) -> None:
         self.now = now
+        self.settle: Callable[[], Awaitable[None]] | None = None  # after each call: background work
         self._due: list[tuple[float, int, str, Callable[[], Awaitable[None]]]] = []
         self._seq = itertools.count()
 
@@ -144,6 +145,8 @@ class FakeClock:
             self._due.remove(due[0])
             self.now = max(self.now, at)
             await callback()
+            if self.settle is not None:
+                await self.settle()
         self.now = end
 
 
@@ -164,14 +167,16 @@ class FakeTransport:
             message_id = payload.get("message_id")
             if message_id is None and row.slot and row.game_id is not None:
                 message_id = await self._store().message(row.game_id, row.chat, row.slot)
-            if message_id is None or not self.chats.edit(row.chat, int(message_id), text):
+            if message_id is None or not self.chats.edit(row.chat, int(message_id), text,
+                                                          rows_of(payload)):
                 raise Refused("message to edit not found")
             return int(message_id)
         files: list[str] = []
         if payload.get("protocol") is not None:
             made = await protocol_files(self._store(), int(payload["protocol"]), catalog("ru"))
             files = [name for name, _ in made.files]
-        sent = self.chats.post(row.chat, text, private=bool(payload.get("private")), files=files)
+        sent = self.chats.post(row.chat, text, rows_of(payload), private=bool(payload.get("private")),
+                               files=files)
         if sent is None:
             raise Refused(f"{row.chat} refuses messages")
         return sent
@@ -186,6 +191,7 @@ class _Base:
         self.clock = clock
         self.outbox = Outbox(store, FakeTransport(chats, store), retry_delay=0.01)
         self.scale = 1.0
+        clock.settle = self.outbox.settle
 
     async def cat(self, chat: str) -> Catalog:
         return catalog("ru")
