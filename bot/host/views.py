@@ -132,7 +132,9 @@ def step_line(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool 
     if kind == "vote":
         if closed:
             return hands_line(kind, step.seat, step.hands, cat)
-        return cat.text("host-vote-open", seat=who, seconds=seconds)
+        # the rules' own formula, by the seat's number: «…чтобы игрок №5 покинул…» agrees with
+        # «игрок», which a player's name after it would not (F24 §4.4.5)
+        return cat.text("host-vote-open", seat=seat_label(step.seat, cat), seconds=seconds)
     if kind == "raise":
         if closed:
             return hands_line(kind, None, step.hands, cat)

@@ -70,13 +70,34 @@ class Press:
         return self.answers[-1][0] if self.answers else None
 
 
-class Chats:
-    """Every chat's messages, in order."""
+@dataclass(frozen=True)
+class Seen:
+    """One change a chat's members saw: when (the fake clock), a post or an edit, of which
+    message (its place in the chat), its text and its buttons' labels."""
 
-    def __init__(self) -> None:
+    at: float
+    chat: str
+    kind: str
+    place: int
+    text: str
+    labels: tuple[str, ...]
+
+
+class Chats:
+    """Every chat's messages, in order, and every change as it was seen (:attr:`seen`, with
+    the time of ``clock`` when one is given)."""
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
         self.messages: dict[int, Message] = {}
         self._ids = itertools.count(1)
         self.blocked: set[str] = set()  # chats that refuse everything (a user who blocked the bot)
+        self.clock = clock
+        self.seen: list[Seen] = []
+
+    def _saw(self, kind: str, message: Message) -> None:
+        place = [m.id for m in self.of(message.chat)].index(message.id)
+        self.seen.append(Seen(self.clock() if self.clock else 0.0, message.chat, kind, place,
+                              message.text, tuple(message.labels())))
 
     def post(self, chat: str, text: str, rows: Any = None, *, private: bool = False,
              files: list[str] | None = None) -> int | None:
@@ -84,16 +105,24 @@ class Chats:
             return None
         message = Message(next(self._ids), chat, [text], rows, list(files or []), private)
         self.messages[message.id] = message
+        self._saw("post", message)
         return message.id
 
     def edit(self, chat: str, message_id: int, text: str, rows: Any = None) -> bool:
         message = self.messages.get(message_id)
         if message is None or message.chat != chat:
             return False
+        changed = message.versions[-1] != text or message.buttons != rows
         if message.versions[-1] != text:
             message.versions.append(text)
         message.buttons = rows
+        if changed:
+            self._saw("edit", message)
         return True
+
+    def transcript(self, chat: str) -> list[Seen]:
+        """What ``chat``'s members saw, change by change, in order."""
+        return [s for s in self.seen if s.chat == chat]
 
     def of(self, chat: str) -> list[Message]:
         return [m for m in self.messages.values() if m.chat == chat]
