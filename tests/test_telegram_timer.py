@@ -20,7 +20,8 @@ import pytest
 from bot.judge.timer import clock_time
 from fakebot import FakeBotAPI, FakeMessage
 from rules import Phase
-from support.telegram_table import RU_SECRETS, Table, bot_running, make_world, table
+from support import RU_SECRETS
+from support.telegram_table import Table, bot_running, make_world, table
 
 SCALE = 0.02  # 60 timer seconds = 1.2 s
 
