@@ -45,7 +45,8 @@ def trail(rows: Sequence[EventRow]) -> list[Entry]:
     plain = {row.seq: Entry(row.seq, event, row.actor, row.at, undoes=undoes.get(row.seq))
              for row, event in zip(rows, events)}
     fixes = {event.seq: seq for seq, event in enumerate(events, 1) if isinstance(event, rules.Fix)}
-    return [replace(entry, undone_by=plain.get(taken.get(seq, 0)), fixed_by=plain.get(fixes.get(seq, 0)))
+    return [replace(entry, undone_by=plain.get(taken.get(seq, 0)),
+                    fixed_by=plain.get(fixes.get(seq, 0)))
             for seq, entry in plain.items()]
 
 

@@ -10,8 +10,8 @@ numbered.
 from __future__ import annotations
 
 import unicodedata
-from enum import Enum
 from dataclasses import dataclass
+from enum import Enum
 from typing import Callable, Iterable, NamedTuple, Sequence
 
 from . import events as ev
@@ -134,7 +134,7 @@ def fold(
 
 
 def state_before(config: RulesConfig, events: Sequence[ev.Event], seq: int,
-           names: dict[int, str] | None = None) -> GameState:
+                 names: dict[int, str] | None = None) -> GameState:
     """The game as it stood just before the action logged at ``seq`` (1 for the first): the
     standing actions logged before it, replayed (corrections included). A correction's
     replacement is read against it (``/fix 12 /nominate 7``: the speaker of then)."""

@@ -186,8 +186,8 @@ _SAME_KIND = {"shots": "night_kill"}
 
 
 def fixable(original: Event, replacement: Event) -> bool:
-    """May ``original`` be corrected into ``replacement``? The same kind of action (a foul into
-    another foul or a warning, a nomination into another, a shooting's outcome into each shot …);
+    """May ``original`` be corrected into ``replacement``? The same kind of action (a penalty
+    into another penalty, a nomination into another, a shooting's outcome into each shot …);
     never an undo or a correction."""
     if isinstance(original, (Undo, Fix)) or isinstance(replacement, (Undo, Fix)):
         return False
@@ -251,14 +251,26 @@ def standing(events: Iterable[Event]) -> list[tuple[int, Event]]:
     """The actions still standing with their place in the log (``seq``: 1 for the first
     event), corrections (:class:`Fix`) included as they were logged: each :class:`Undo` takes
     back the latest one."""
-    out: list[tuple[int, Event]] = []
+    return _walk(events)[0]
+
+
+def undone(events: Iterable[Event]) -> dict[int, int]:
+    """Which logged action each :class:`Undo` took back: ``{seq of the action: seq of the
+    undo}`` (the audit trail)."""
+    return _walk(events)[1]
+
+
+def _walk(events: Iterable[Event]) -> tuple[list[tuple[int, Event]], dict[int, int]]:
+    """The log read once: the actions standing at its end, and what each undo took back."""
+    actions: list[tuple[int, Event]] = []
+    taken: dict[int, int] = {}
     for seq, event in enumerate(events, 1):
         if isinstance(event, Undo):
-            if out:
-                out.pop()
+            if actions:
+                taken[actions.pop()[0]] = seq
         else:
-            out.append((seq, event))
-    return out
+            actions.append((seq, event))
+    return actions, taken
 
 
 def counted(events: Iterable[Event]) -> list[tuple[int, Event]]:
@@ -273,17 +285,3 @@ def counted(events: Iterable[Event]) -> list[tuple[int, Event]]:
         if target is not None and not isinstance(actions[target][1], Fix):
             out[target] = (event.seq, event.event)
     return [(seq, event) for seq, event in out if not isinstance(event, Fix)]
-
-
-def undone(events: Iterable[Event]) -> dict[int, int]:
-    """Which logged action each :class:`Undo` took back: ``{seq of the action: seq of the
-    undo}`` (the audit trail)."""
-    out: dict[int, int] = {}
-    stack: list[int] = []
-    for seq, event in enumerate(events, 1):
-        if isinstance(event, Undo):
-            if stack:
-                out[stack.pop()] = seq
-        else:
-            stack.append(seq)
-    return out
