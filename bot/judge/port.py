@@ -2,7 +2,7 @@
 :class:`bot.judge.controller.JudgeController`.
 
 The controller holds the judge's assistant once: typed commands, the panel and its presses, the
-speech timer, what an action announces and to whom, undo, a new game, a preset changed, a take
+step timer, what an action announces and to whom, undo, a new game, a preset changed, a take
 over. A platform (:mod:`bot.telegram.app`, :mod:`bot.discord.app`) implements :class:`JudgePort`
 with its own API calls: where the judge reads (Telegram: his private chat, the game's home;
 Discord: his direct messages) and where the table reads (Telegram: the group linked with
