@@ -435,11 +435,14 @@ def _penalty(severity: Severity, default: str, *, team: bool = False) -> _Handle
     return handler
 
 
-_command("foul", "f")(_penalty(Severity.FOUL, "foul"))
-_command("warn", "warning")(_penalty(Severity.WARNING, "warning"))
-_command("dq")(_penalty(Severity.DISQUALIFYING, "dq"))
-_command("ppk")(_penalty(Severity.TEAM_LOSS, "ppk", team=True))
-_command("tech")(_penalty(Severity.TECHNICAL, "tech"))  # MafiaRatings 9.6.2 (technical_fouls)
+# each penalty command's reason when none is typed: the generic code of its severity (seed IV)
+_DEFAULT_REASONS = {"foul": "foul", "warn": "warning", "dq": "dq", "ppk": "ppk", "tech": "tech"}
+_command("foul", "f")(_penalty(Severity.FOUL, _DEFAULT_REASONS["foul"]))
+_command("warn", "warning")(_penalty(Severity.WARNING, _DEFAULT_REASONS["warn"]))
+_command("dq")(_penalty(Severity.DISQUALIFYING, _DEFAULT_REASONS["dq"]))
+_command("ppk")(_penalty(Severity.TEAM_LOSS, _DEFAULT_REASONS["ppk"], team=True))
+# MafiaRatings 9.6.2 (technical_fouls)
+_command("tech")(_penalty(Severity.TECHNICAL, _DEFAULT_REASONS["tech"]))
 
 _RESULT_WORDS: dict[str, str] = {**_TEAM_WORDS, "draw": "draw", "ничья": "draw"}
 
@@ -534,8 +537,9 @@ def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
     """The typed command that records ``event`` (the inverse of :func:`parse`, in its full form:
     ``Penalty(5, "4.1.1")`` → ``/foul 5 4.1.1``, ``Nominate(3, 7)`` → ``/nominate 3 7``), for
     the audit trail and ``/fix``; a penalty's command follows its reason's severity in
-    ``config``'s preset (seed 4.1.8 is a foul, a disqualifying foul under fsm2024). An event no
-    command makes (an undo) is named by its type."""
+    ``config``'s preset (seed 4.1.8 is a foul, a disqualifying foul under fsm2024) and leaves
+    out the command's own generic reason (``Penalty(5)`` → ``/foul 5``). An event no command
+    makes (an undo) is named by its type."""
     match event:
         case rules.SetName(seat=seat, name=name):
             return f"/name {seat} {name}"
@@ -571,7 +575,8 @@ def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
             known = (config or RulesConfig()).reasons.get(reason)
             name = "tech" if reason == "tech" else (
                 _SEVERITY_COMMANDS[known.severity] if known is not None else "foul")
-            return " ".join(p for p in (f"/{name} {seat} {reason}", team) if p)
+            shown = None if _DEFAULT_REASONS.get(name) == reason else reason
+            return " ".join(str(p) for p in (f"/{name}", seat, shown, team) if p)
         case rules.WithdrawFoul(seat=seat):
             return f"/unfoul {seat}"
         case rules.DeclareResult(winner=winner):

@@ -466,3 +466,16 @@ def test_every_event_reads_back_from_its_command(event: rules.Event, preset: str
     config = rules.PRESETS[preset].with_options(technical_fouls=True)
     state = rules.new_game(config)
     assert parse(c.command_text(event, config), state) == Act(event)
+
+
+@pytest.mark.parametrize(("event", "typed"), [
+    (rules.Penalty(seat=5), "/foul 5"), (rules.Penalty(seat=5, reason="warning"), "/warn 5"),
+    (rules.Penalty(seat=5, reason="dq"), "/dq 5"), (rules.Penalty(seat=5, reason="tech"), "/tech 5"),
+    (rules.Penalty(seat=5, reason="ppk", team="black"), "/ppk 5 black"),
+    (rules.Penalty(seat=5, reason="4.1.1"), "/foul 5 4.1.1"),
+    (rules.Penalty(seat=5, reason="4.3.1", team="red"), "/ppk 5 4.3.1 red"),
+])
+def test_a_penalty_reads_as_the_judge_types_it(event: rules.Event, typed: str) -> None:
+    """The generic reason of a penalty's command (seed IV: a foul, a warning…) is what the
+    command records with no reason typed, so its command shows none; an item's code is shown."""
+    assert c.command_text(event, rules.PRESETS["seed"].with_options(technical_fouls=True)) == typed

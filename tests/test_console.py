@@ -231,7 +231,7 @@ def test_log_all_is_the_audit_trail(monkeypatch, capsys, db_path: Path) -> None:
         "1. T · console:judge · /name 1 Анна", "2. T · console:judge · /name 2 Борис",
         "3. T · console:judge · /roles D2 M5 M7 S8", "4. T · console:judge · /start",
         "5. T · console:judge · /next",
-        "6. T · console:judge · /foul 3 foul — undone by action 7 (console:judge, T)",
+        "6. T · console:judge · /foul 3 — undone by action 7 (console:judge, T)",
         "7. T · console:judge · ↩ undo of action 6"]
 
 
@@ -245,9 +245,9 @@ def test_fix_corrects_an_earlier_action_and_says_what_changed(monkeypatch, capsy
     assert state.seconds == 0  # #2 speaks now: silent (seed 4.4)
     assert count == 11
     told = out.split("> /fix 8 /foul 2\n", 1)[1]
-    assert "✎ Action 8 corrected: it was “/foul 3 foul”, it is “/foul 2 foul”." in told
+    assert "✎ Action 8 corrected: it was “/foul 3”, it is “/foul 2”." in told
     status, out = run(monkeypatch, capsys, db_path, "/fix 6 /dq 2\n", "--strict")
-    assert status == 1 and "action 7 “/foul 2 foul” could not have happened" in out
+    assert status == 1 and "action 7 “/foul 2” could not have happened" in out
     assert stored(db_path)[2] == 11
 
 

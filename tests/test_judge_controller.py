@@ -319,7 +319,7 @@ async def test_log_all_lists_every_action_with_who_and_when_and_what_was_undone_
             r"1\. T · fk:1 · /roles D2 M5 M7 S8", r"2\. T · fk:1 · /start", r"3\. T · fk:1 · /next",
             r"4\. T · fk:1 · /foul 3 4\.1\.2 — отменено действием 5 \(fk:1, T\)",
             r"5\. T · fk:1 · ↩ отмена действия 4",
-            r"6\. T · fk:2 · /foul 5 foul — отменено действием 7 \(fk:2, T\)",
+            r"6\. T · fk:2 · /foul 5 — отменено действием 7 \(fk:2, T\)",
             r"7\. T · fk:2 · ↩ отмена действия 6", r"8\. T · fk:2 · /nominate 1 4",
         ]
         assert len(lines) == 1 + len(expected)
@@ -366,7 +366,7 @@ async def test_a_correction_three_actions_back_changes_what_followed_and_is_refu
         log = len(await d.service.events(HOME))
         [refused] = await d.say("/fix 4 /dq 5")  # #5 gone at 4: the foul at 5 could not be given
         assert refused.startswith("Исправление не принято: с ним было бы невозможно действие 5 "
-                                  "«/foul 5 foul».")
+                                  "«/foul 5».")
         assert len(await d.service.events(HOME)) == log and (await d.state()).speaker == 5
         [refused] = await d.say("/fix 7 /warn 4")
         assert refused == RU.text("error-not_fixable", seq=7, why="kind")

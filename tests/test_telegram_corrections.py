@@ -45,7 +45,7 @@ async def test_log_all_shows_the_undone_actions_with_their_authors(t: Table) -> 
         f"1. T · {judge} · /roles D2 M5 M7 S8", f"2. T · {judge} · /start", f"3. T · {judge} · /next",
         f"4. T · {judge} · /foul 3 4.1.2 — отменено действием 5 ({judge}, T)",
         f"5. T · {judge} · ↩ отмена действия 4",
-        f"6. T · {owner} · /foul 6 foul — отменено действием 7 ({owner}, T)",
+        f"6. T · {owner} · /foul 6 — отменено действием 7 ({owner}, T)",
         f"7. T · {owner} · ↩ отмена действия 6",
     ]
     # the panel's button posts the same trail below the panel; the group never sees it
@@ -76,7 +76,7 @@ async def test_a_correction_three_actions_back_and_one_refused(t: Table) -> None
     log = await t.log_length()
     await t.say("/fix 4 /dq 5")
     refusal = t.fake.sent(t.judge)[-1].text or ""
-    assert refusal.startswith("Исправление не принято: с ним было бы невозможно действие 5 «/foul 5 foul».")
+    assert refusal.startswith("Исправление не принято: с ним было бы невозможно действие 5 «/foul 5».")
     assert await t.log_length() == log
     await t.press("Далее ▶")
     await t.press("Далее ▶")
