@@ -299,6 +299,44 @@ async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
         assert [at - start for at, text in by_timer if "осталось 45" in text] == [15.5]
 
 
+async def test_a_busy_bot_skips_the_countdown_but_not_the_warning_or_the_end() -> None:
+    """The countdown's edits are a convenience: while the bot's sending budget is busy
+    (port.has_room: the countdowns of many tables at once) each is skipped and the next comes a
+    step later; the 10-seconds-left warning and the end are edited as always, on the panel and
+    under the table's announcement, and the panel's clock time of the end never changes."""
+    async with desk() as d:
+        d.port.countdown_step = 5
+        edits: list[tuple[float, str]] = []
+        edit = d.port.edit_panel
+
+        async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
+            edits.append((d.clock.now, panel.text))
+            return await edit(target, message_id, panel, title, handle)
+
+        d.port.edit_panel = recorded  # type: ignore[method-assign]
+        await d.to_day_one()
+        start = d.clock.now
+        until = time.strftime("%H:%M:%S", time.gmtime(start + 60))
+        line = timed(d, "Речь игрока №1")
+        edits.clear()  # the judge's own
+        d.port.room = False
+        await d.clock.advance(22)
+        assert edits == []  # 55, 50, 45, 40 s left: skipped
+        d.port.room = True
+        await d.clock.advance(5)
+        assert [(at - start, re.search(r"осталось (\d+)", text)[1]) for at, text in edits] == [
+            (25.0, "35")]
+        d.port.room = False
+        await d.clock.advance(60)
+        lefts = [m[1] for _, text in edits if (m := re.search(r"осталось (\d+) секунд\w*, до " + until, text))]
+        assert lefts == ["35", "10"], lefts  # the warning's edit shows its clock time too
+        assert "⏹ Речь игрока №1: время вышло." in edits[-1][1] and len(edits) == 3
+        assert "⏹ Речь игрока №1: время вышло." in line.text
+        assert [v.rsplit("\n", 1)[-1] for v in line.versions] == [
+            "⏱ Речь игрока №1 — 60 секунд.", "⏱ Речь игрока №1: осталось 10 секунд.",
+            "⏹ Речь игрока №1: время вышло."]
+
+
 async def test_log_all_lists_every_action_with_who_and_when_and_what_was_undone_by_whom() -> None:
     """The audit trail: each logged action as the command that records it, its author and
     time; an undone action names the undo that took it back and who gave it, across a take

@@ -270,3 +270,44 @@ async def test_cancelling_a_job_the_scheduler_has_just_taken_is_harmless() -> No
         assert not app.job_queue.jobs() and not ran
     finally:
         await app.job_queue.stop(wait=False)
+
+
+async def test_the_countdown_has_room_only_in_a_quiet_budget() -> None:
+    """A countdown edit goes only if it leaves at most COUNTDOWN_SHARE of the bot's overall
+    budget in use, with no flood wait (RetryAfter) holding every request back
+    (bot.telegram.host.limiter). The budget here leaks over 1000 s: nothing frees itself during
+    the test."""
+    import datetime as dt
+
+    from telegram.error import RetryAfter
+
+    from bot.judge.timer import COUNTDOWN_SHARE
+    from bot.telegram.host.limiter import HostRateLimiter
+
+    limiter = HostRateLimiter(overall_max_rate=4, overall_time_period=1000, group_max_rate=0)
+
+    async def sent() -> bool:
+        return True
+
+    async def flood() -> bool:
+        raise RetryAfter(dt.timedelta(seconds=600))
+
+    data = {"chat_id": 7}  # the judge's private chat
+    assert COUNTDOWN_SHARE == 0.5 and limiter.has_room(COUNTDOWN_SHARE)
+    await limiter.process_request(sent, (), {}, "editMessageText", data, None)
+    assert limiter.has_room(COUNTDOWN_SHARE)  # 1 of 4 in use: one more makes half
+    await limiter.process_request(sent, (), {}, "sendMessage", data, None)
+    assert not limiter.has_room(COUNTDOWN_SHARE) and limiter.has_room(1.0)  # 2 of 4
+
+    quiet = HostRateLimiter(overall_max_rate=0, group_max_rate=0)  # no overall limit set
+    assert quiet.has_room(COUNTDOWN_SHARE)
+    waiting = asyncio.create_task(quiet.process_request(flood, (), {}, "sendMessage", data, 1))
+    for _ in range(100):
+        await asyncio.sleep(0)
+        if not quiet.has_room(COUNTDOWN_SHARE):
+            break
+    assert not quiet.has_room(COUNTDOWN_SHARE)  # Telegram said "retry after 600 s"
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert quiet.has_room(COUNTDOWN_SHARE)

@@ -237,6 +237,9 @@ class DiscordJudgePort(DiscordPortBase):
     def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer_line(timer, cat, now)  # Discord's <t:…:R> counts down by itself
 
+    def has_room(self) -> bool:
+        return True  # no countdown edits to skip (countdown_step is None)
+
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(self.referee._messageable(id_of(chat)), message_id,
                                         text=text[:MAX_CONTENT], keep_view=True)

@@ -428,7 +428,9 @@ class JudgeController:
     async def _tick(self, game_id: int, key: str, stage: str) -> None:
         """A timer edit is due: 10 s left, or the end (the table's line and the panel); or only
         the panel's countdown (``stage`` is the timer's own), which waits until
-        :data:`.timer.COUNTDOWN_GAP` after the panel's last edit."""
+        :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped while the bot
+        is busy (``port.has_room``: the next one comes a step later; the end the panel shows as
+        a clock time stays right)."""
         row = await self.service.store.game(game_id)
         if row is None or not row.chat.startswith(self.port.prefix):
             return
@@ -449,7 +451,8 @@ class JudgeController:
                 if wait > 0:  # the panel was edited a moment ago: not twice in a row
                     self._schedule_tick(game_id, key, stage, wait)
                     return
-                await self.show_panel(row.chat, current, repost=False)
+                if self.port.has_room():
+                    await self.show_panel(row.chat, current, repost=False)
                 self._arm(game_id, timer)
                 return
             timer.stage = stage

@@ -115,6 +115,10 @@ class JudgePort(Protocol):
         """The timer's line on the judge's panel: :meth:`timer_line`, or the countdown the
         panel's edits keep (:meth:`Timer.countdown_line`)."""
 
+    def has_room(self) -> bool:
+        """Whether the bot's sending budget has room now for an edit that may be skipped (the
+        panel's countdown): a busy bot keeps its budget for what the game says."""
+
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         """Edit a message's text (the announcement that carries the timer line)."""
 

@@ -36,6 +36,11 @@ WARN_LEFT = 10  # seconds left at the warning edit
 #: after another edit of the panel.
 COUNTDOWN_STEP = 5
 COUNTDOWN_GAP = 1.0  # timer seconds: a countdown edit waits this long after any panel edit
+#: The share of the bot's overall sending budget (Telegram: about 30 messages a second per bot)
+#: the countdown edits may fill: an edit that would go beyond it is skipped (the next comes a
+#: step later), so the countdowns of many tables at once never hold up what the games say; the
+#: end the panel shows as a clock time stays right meanwhile.
+COUNTDOWN_SHARE = 0.5
 
 RUNNING, WARNED, PAUSED, OVER, STOPPED = "running", "warned", "paused", "over", "stopped"
 LIVE = (RUNNING, WARNED)

@@ -52,7 +52,7 @@ from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
-from ..judge.timer import COUNTDOWN_STEP, Timer, clock_time
+from ..judge.timer import COUNTDOWN_SHARE, COUNTDOWN_STEP, Timer, clock_time
 from ..locks import ChatLocks
 from ..logs import configure_logging
 from ..outbox import Outbox
@@ -239,6 +239,15 @@ class TelegramJudgePort(TelegramPortBase):
         the end as a clock time in ``MAFIA_REFEREE_TIMEZONE`` (the group's line keeps its three
         edits: a group may get about 20 messages a minute)."""
         return timer.countdown_line(cat, now, COUNTDOWN_STEP, self.referee.zone)
+
+    def has_room(self) -> bool:
+        """Room for a countdown edit: it leaves at most :data:`COUNTDOWN_SHARE` of the bot's
+        overall per-second budget in use (``MAFIA_REFEREE_TELEGRAM_RATE_OVERALL``, about 30
+        messages a second per bot) and no flood wait runs (:meth:`.host.HostRateLimiter.has_room`).
+        Each running timer's countdown asks 0.2 edits a second: 75 tables at once fill that share."""
+        app = self.referee.app
+        limiter = getattr(app.bot, "rate_limiter", None) if app is not None else None
+        return not isinstance(limiter, HostRateLimiter) or limiter.has_room(COUNTDOWN_SHARE)
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(chat, message_id, text)

@@ -315,6 +315,7 @@ class FakeJudgePort(_Base):
     panel_lag = 3
     live_countdown = False
     countdown_step: int | None = None  # a test sets it to see the panel's countdown edits
+    room = True  # a test clears it: the bot is busy, the countdown's edits are skipped
 
     def __init__(self, chats: Chats, clock: FakeClock, store: Callable[[], Store], *,
                  group: str | None = None) -> None:
@@ -365,6 +366,9 @@ class FakeJudgePort(_Base):
         if self.countdown_step is None:
             return timer.line(cat, now)
         return timer.countdown_line(cat, now, self.countdown_step, dt.timezone.utc)
+
+    def has_room(self) -> bool:
+        return self.room
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return self.chats.edit(chat, message_id, text)
