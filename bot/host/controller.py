@@ -1371,9 +1371,9 @@ class HostController:
         if seat is None:
             return
         current = await self.service.current(table.chat)
-        if current is None or not current.state.seat(seat).at_table:
+        if current is None or current.finished:
             return
-        try:
+        try:  # tonight's victim too, or one whose last word waits: the penalty removes them now
             await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE))
         except rules.RuleError as error:
             log.info("host: %s left, no penalty: %s", seat, error)
