@@ -28,6 +28,10 @@ async def test_log_all_shows_the_undone_actions_with_their_authors(
         assert trail == [f"1. T · {judge} · /roles D2 M5 M7 S8", f"2. T · {judge} · /start",
                          f"3. T · {judge} · /foul 4 4.1.3 — отменено действием 4 ({judge}, T)",
                          f"4. T · {judge} · ↩ отмена действия 3"]
+        # the panel's button posts the same trail in his direct messages
+        before = len(t.dm())
+        await t.press("Журнал 📜")
+        assert [re.sub(WHEN, "T", x) for x in t.dm()[before].splitlines()[1:]] == trail
         assert not [x for x in t.public() if "/foul" in x]  # the channel never sees it
 
 
