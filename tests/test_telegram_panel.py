@@ -259,3 +259,13 @@ def test_the_panels_countdown_edits() -> None:
     assert timer.next_edit(17.0, 5) == ("over", 22.0)
     assert timer.next_edit(30.0, 5) == ("over", 22.0)  # passed meanwhile: at once
     assert timer.next_edit(0.0, None) == timer.next_stage()
+
+
+@pytest.mark.parametrize(("scale", "step"), [(1.0, 5), (0.2, 5), (0.1, 10), (0.03, 35), (0.02, 50)])
+def test_the_countdown_is_edited_at_most_once_a_real_second(scale: float, step: int) -> None:
+    """Telegram's limits are in real seconds: however fast timer seconds run, the countdown's
+    edits come at least COUNTDOWN_MIN_GAP apart, every 5 timer seconds in play."""
+    from bot.judge.timer import COUNTDOWN_MIN_GAP, COUNTDOWN_STEP, countdown_step
+
+    assert countdown_step(scale) == step and step % COUNTDOWN_STEP == 0
+    assert step * scale >= COUNTDOWN_MIN_GAP - 1e-9 or step == COUNTDOWN_STEP

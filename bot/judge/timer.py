@@ -41,6 +41,9 @@ COUNTDOWN_GAP = 1.0  # timer seconds: a countdown edit waits this long after any
 #: step later), so the countdowns of many tables at once never hold up what the games say; the
 #: end the panel shows as a clock time stays right meanwhile.
 COUNTDOWN_SHARE = 0.5
+#: Real seconds at least between two countdown edits however fast timer seconds run (tests run
+#: them 30–50 times faster: every 5 timer seconds would be several edits a real second).
+COUNTDOWN_MIN_GAP = 1.0
 
 RUNNING, WARNED, PAUSED, OVER, STOPPED = "running", "warned", "paused", "over", "stopped"
 LIVE = (RUNNING, WARNED)
@@ -182,6 +185,13 @@ class Timer:
     def group_text(self, cat: Catalog, now: float) -> str:
         base = self.group_base or ""
         return f"{base}\n\n{self.line(cat, now)}" if base else self.line(cat, now)
+
+
+def countdown_step(scale: float) -> int:
+    """Timer seconds between two countdown edits at ``scale`` real seconds per timer second:
+    :data:`COUNTDOWN_STEP`, or a multiple of it :data:`COUNTDOWN_MIN_GAP` real seconds long
+    (only a sped-up timer needs one: 1.0 gives 5, 0.03 gives 35)."""
+    return COUNTDOWN_STEP * max(1, math.ceil(COUNTDOWN_MIN_GAP / (COUNTDOWN_STEP * scale) - 1e-9))
 
 
 def clock_time(at: float, zone: dt.tzinfo | None) -> str:

@@ -52,7 +52,7 @@ from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
-from ..judge.timer import COUNTDOWN_SHARE, COUNTDOWN_STEP, Timer, clock_time
+from ..judge.timer import COUNTDOWN_SHARE, COUNTDOWN_STEP, Timer, clock_time, countdown_step
 from ..locks import ChatLocks
 from ..logs import configure_logging
 from ..outbox import Outbox
@@ -170,7 +170,12 @@ class TelegramJudgePort(TelegramPortBase):
     messages (the old one loses its keyboard); a press is answered with a toast or an alert."""
 
     live_countdown = False
-    countdown_step = COUNTDOWN_STEP  # the panel's countdown edits (bot.judge.timer)
+
+    @property
+    def countdown_step(self) -> int:
+        """Timer seconds between the panel's countdown edits (:func:`.judge.timer.countdown_step`:
+        every 5, never more often than once a real second)."""
+        return countdown_step(self.scale)
 
     @property
     def panel_lag(self) -> int:
