@@ -27,7 +27,11 @@ PREFIX = "MAFIA_REFEREE_"
 #: pydantic error types said in the user's language (catalog ``setting-problem-<type>``, cli.ftl);
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
-            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url")
+            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url",
+            "https_url", "webhook_secret")
+#: the ``ctx`` entries a problem's words use besides the limit (the webhook secret's bounds); the
+#: input itself is never shown for a secret (``setting-problem-webhook_secret`` has no value)
+CONTEXT = ("min", "distinct")
 
 
 def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
@@ -44,7 +48,8 @@ def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
     if isinstance(limit, float) and limit.is_integer():
         limit = int(limit)  # "больше 0", not "больше 0.0"
     return cat.text(f"setting-problem-{kind}", limit=str(limit),
-                    value=str(problem.get("input", ""))[:40])
+                    value=str(problem.get("input", ""))[:40],
+                    **{key: str(ctx[key]) for key in CONTEXT if key in ctx})
 
 
 def _lang() -> str:

@@ -39,11 +39,14 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   the bot runs a webhook server instead of long polling; it listens on
   ``…_TELEGRAM_WEBHOOK_LISTEN`` (``127.0.0.1``) : ``…_TELEGRAM_WEBHOOK_PORT`` (8443) at the URL's
   path, behind a TLS-terminating proxy; ``…_TELEGRAM_WEBHOOK_SECRET`` — Telegram sends it in every
-  request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused
-  (1–256 characters of ``A-Z a-z 0-9 _ -``).
+  request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused (403):
+  :data:`WEBHOOK_SECRET_MIN`–256 characters of ``A-Z a-z 0-9 _ -``, at least
+  :data:`WEBHOOK_SECRET_DISTINCT` of them different (an empty or weak one is a bad setting); unset,
+  webhook mode makes a random one at each start (:func:`bot.telegram.webhook.webhook_secret`).
 
 The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``) must be ``http://`` or
-``https://`` URLs with a host (an empty value is "unset"). Tokens are :class:`pydantic.SecretStr`:
+``https://`` URLs with a host (an empty value is "unset"); the webhook's must be ``https://``
+(Telegram posts to HTTPS only: an ``http://`` one is a bad setting, not a network failure). Tokens are :class:`pydantic.SecretStr`:
 they never show in a repr or a log line. An env file that cannot be read or is not UTF-8 raises
 :class:`EnvFileError` (one line and exit status 2 in :mod:`bot.entry`), never a traceback.
 """
@@ -66,6 +69,9 @@ log = logging.getLogger(__name__)
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+#: A webhook secret shorter than this, or with fewer different characters, is guessable: refused.
+WEBHOOK_SECRET_MIN = 16
+WEBHOOK_SECRET_DISTINCT = 8
 
 
 class EnvFileError(Exception):
@@ -211,10 +217,27 @@ class Settings(BaseSettings):
         that would otherwise surface later as "cannot reach Telegram" (exit 1, restarted)."""
         return http_url(value)
 
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _https_url(cls, value: str | None) -> str | None:
+        """Bot API ``setWebhook``: Telegram posts updates to an HTTPS URL only; an ``http://`` one
+        would fail at start as if Telegram could not be reached (exit 1, restarted for ever)."""
+        if value is not None and urlsplit(value).scheme.lower() != "https":
+            raise PydanticCustomError("https_url", "must be an https:// URL")
+        return value
+
     @field_validator("telegram_webhook_secret")
     @classmethod
     def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
-        """Bot API ``setWebhook``: ``secret_token`` is 1–256 characters of ``A-Z a-z 0-9 _ -``."""
-        if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
-            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        """Bot API ``setWebhook``: ``secret_token`` is 1–256 characters of ``A-Z a-z 0-9 _ -``;
+        ours is also long and varied enough not to be guessed (an empty one is refused too: unset
+        it to have one generated). The value is never part of the error."""
+        if value is None:
+            return None
+        secret = value.get_secret_value()
+        if not _WEBHOOK_SECRET.fullmatch(secret) or len(secret) < WEBHOOK_SECRET_MIN \
+                or len(set(secret)) < WEBHOOK_SECRET_DISTINCT:
+            raise PydanticCustomError("webhook_secret", "must be {min}-256 characters of A-Z, a-z, "
+                                      "0-9, _ and -, at least {distinct} of them different",
+                                      {"min": WEBHOOK_SECRET_MIN, "distinct": WEBHOOK_SECRET_DISTINCT})
         return value

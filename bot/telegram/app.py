@@ -62,7 +62,9 @@ from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
 from .base import TelegramPortBase
 from .outbox import MAX_TEXT, TelegramTransport
-from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
+from .webhook import (
+    START_RETRIES, start_heartbeat, webhook_available, webhook_options, webhook_secret,
+)
 
 log = logging.getLogger(__name__)
 
@@ -609,17 +611,19 @@ def run(settings: Settings) -> int:
     (the service manager retries), 2 the token is refused or webhook mode cannot run."""
     assert settings.telegram_token is not None
     os.environ.setdefault("PTB_TIMEDELTA", "1")
-    secret = settings.telegram_webhook_secret
-    configure_logging(settings.telegram_token.get_secret_value(),
-                      secret.get_secret_value() if secret is not None else "", fmt=settings.log_format)
+    secret, generated = webhook_secret(settings) if settings.telegram_webhook_url else ("", False)
+    configure_logging(settings.telegram_token.get_secret_value(), secret, fmt=settings.log_format)
     if settings.telegram_webhook_url and not webhook_available():
         log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
         return 2
+    if generated:  # said, never shown: Telegram gets it with setWebhook
+        log.info("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET is not set: a random webhook secret was "
+                 "generated for this run")
     app = build_application(settings)
     start_heartbeat(app, settings)
     try:
         if settings.telegram_webhook_url:
-            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES)))
+            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES), secret))
         else:
             # a few tries with PTB's backoff before giving up to the service manager's restart
             app.run_polling(allowed_updates=list(ALLOWED_UPDATES), bootstrap_retries=START_RETRIES)
