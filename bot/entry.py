@@ -8,6 +8,7 @@ turned into one clear line (from the catalogs) and an exit status instead of a t
 * a database file that cannot be opened (not SQLite, read-only, a directory) → status 2; when it
   is a good (or a missing) file whose folder or files are not writable
   (:class:`bot.cli.DatabaseNotWritable`), the line says so;
+* another bot process already serving the database (:class:`bot.writer.DatabaseBusy`) → status 2;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
 
@@ -63,6 +64,7 @@ def run() -> int:
 
     from .cli import DatabaseNotWritable, main
     from .settings import EnvFileError
+    from .writer import DatabaseBusy
 
     cat = catalog(_lang())
     try:
@@ -84,6 +86,9 @@ def run() -> int:
         print(cat.text("cli-bad-env-file", path=error.path, problem=error.problem, detail=error.detail,
                        offset=str(error.offset)),
               file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseBusy as error:
+        print(cat.text("cli-db-busy", path=str(error.db), pid=str(error.pid or "?")), file=sys.stderr)
         return EXIT_USAGE
     except DatabaseNotWritable as error:
         print(cat.text("cli-db-not-writable", path=str(error.path), problem=error.problem), file=sys.stderr)

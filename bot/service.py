@@ -14,7 +14,8 @@ cached game serve all of a game's chats. A game also has an announce chat (where
 go), stored message ids (what an adapter edits in place) and a stored timer: thin, adapter-neutral
 wrappers over the store.
 
-The service assumes it is the only writer of its store (one bot process per database).
+The service assumes it is the only writer of its store: one bot process per database, which
+:mod:`bot.writer`'s lock enforces for the long-running modes.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 and one SQLite game log.
 
 One process, because the service assumes it is the only writer of its store
-(:mod:`bot.service`): two processes on one database could both append to a game's log. Telegram
+(:mod:`bot.service`; :mod:`bot.writer` refuses a second one): two processes on one database could
+both append to a game's log. Telegram
 long-polls and Discord keeps its gateway in the same event loop; Ctrl+C stops both.
 
 Each adapter sees the other's games in the store, and each re-arms only its own timers after a
