@@ -3,8 +3,8 @@ and one SQLite game log.
 
 One process, because the service assumes it is the only writer of its store
 (:mod:`bot.service`; :mod:`bot.writer` refuses a second one): two processes on one database could
-both append to a game's log. Telegram
-long-polls and Discord keeps its gateway in the same event loop; Ctrl+C stops both.
+both append to a game's log. Telegram long-polls and Discord keeps its gateway in the same event
+loop; Ctrl+C stops both.
 
 Each adapter sees the other's games in the store, and each re-arms only its own timers after a
 restart (the Telegram adapter asks :meth:`Service.open_timers` with ``prefix="tg:"``; the Discord
