@@ -40,7 +40,7 @@ from storage import Store
 
 from .. import commands as cmds
 from ..commands import CommandError, SetLang
-from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from ..i18n import DEFAULT_LANG, LANGS, Catalog
 from ..judge import panel as pn
 from ..judge.callbacks import decode
 from ..judge.controller import JudgeController
@@ -63,6 +63,7 @@ from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, menti
 from .outbox import DiscordTransport
 from .rights import TIMEOUT_RIGHT, missing, rights_text
 from .tasks import TaskScheduler
+from .text import discord_catalog
 
 log = logging.getLogger(__name__)
 
@@ -334,13 +335,13 @@ class DiscordReferee:
     async def guild_cat(self, guild_id: int | None) -> Catalog:
         """The server's catalog (``/lang``), else the configured language."""
         if guild_id is None:
-            return catalog(self.settings.lang)
+            return discord_catalog(self.settings.lang)
         key = guild_key(guild_id)
         lang = self._langs.get(key)
         if lang is None:
             lang = await self.service.store.lang(key) or self.settings.lang
             self._langs[key] = lang
-        return catalog(lang if lang in LANGS else DEFAULT_LANG)
+        return discord_catalog(lang if lang in LANGS else DEFAULT_LANG)
 
     async def cat(self, home: str) -> Catalog:
         return await self.guild_cat(await self._guild_of(home))
@@ -593,7 +594,7 @@ class DiscordReferee:
         self._langs[key] = command.lang
         if current is not None and current.state.phase is not Phase.GAME_OVER:
             await self.judge.show_panel(home, current, repost=False)
-        return [catalog(command.lang).text("console-lang")]
+        return [discord_catalog(command.lang).text("console-lang")]
 
     async def _discord_command(self, interaction: discord.Interaction[Any], home: str, user: str,
                                name: str, text: str) -> list[str]:
@@ -670,7 +671,7 @@ class DiscordReferee:
         press = decode(custom_id)
         row = await self.service.store.game(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
-            await self.reply(interaction, catalog(self.settings.lang).text("judge-press-outdated"))
+            await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-outdated"))
             return
         await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
 

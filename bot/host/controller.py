@@ -862,7 +862,7 @@ class HostController:
                           left=TABLE_SIZE - len(table.players), host=flags.host_name)]
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
         for index, player in enumerate(table.players, 1):
-            lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
+            lines.append(cat.text("host-lobby-player", index=index, name=cat.name(player["name"]),
                                   reachable="yes" if player.get("reachable") else "no"))
         notes, extra = self.port.lobby_notes(
             flags.rights, table.spec.options.mute,

@@ -1,0 +1,28 @@
+"""Discord reads a message's text as Markdown: a name a user gave goes in escaped.
+
+A player's display name, a seat's name typed with ``/name``, a host's name: ``**Маша**``,
+``[click](https://…)``, ``||spoiler||``, ``# big`` or ``- list`` is shown as typed, never as bold,
+a masked link, a spoiler, a heading or a list, and ``@everyone`` or a pasted ``<@id>`` is not a
+mention (the client's ``AllowedMentions.none()`` already keeps every ping off). The catalogs' own
+formatting stays: only the names pass through :func:`escape_name`, by way of
+:meth:`bot.i18n.Catalog.name` of the catalogs :func:`discord_catalog` gives.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from discord.utils import escape_markdown, escape_mentions
+
+from ..i18n import Catalog, catalog
+
+
+def escape_name(name: str) -> str:
+    """``name`` as Discord shows it literally."""
+    return escape_markdown(escape_mentions(name))
+
+
+@functools.cache
+def discord_catalog(lang: str) -> Catalog:
+    """The catalog of ``lang`` (:func:`bot.i18n.catalog`) with names escaped for Discord."""
+    return catalog(lang).escaping(escape_name)
