@@ -36,6 +36,8 @@ from typing import Any, Awaitable, Callable, Protocol
 
 from storage import OutboxItem, OutboxRow, Store
 
+from .lru import CACHED_CHATS, locks
+
 log = logging.getLogger(__name__)
 
 
@@ -126,13 +128,13 @@ class Outbox:
     def __init__(self, store: Callable[[], Store], transport: Transport, *,
                  on_migrate: Callable[[str, str], Awaitable[None]] | None = None,
                  on_sent: Callable[[str, int], None] | None = None,
-                 retry_delay: float = 5.0) -> None:
+                 retry_delay: float = 5.0, cached: int = CACHED_CHATS) -> None:
         self._store = store
         self.transport = transport
         self._on_migrate = on_migrate
         self._on_sent = on_sent
         self.retry_delay = retry_delay
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks = locks(cached)  # chat -> its drain's lock (at most ``cached`` idle ones kept)
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
 

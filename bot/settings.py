@@ -35,6 +35,9 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   :mod:`bot.logs`); tokens are redacted in both;
 * ``MAFIA_REFEREE_HEARTBEAT`` — a file the running Telegram bot touches every
   ``…_HEARTBEAT_INTERVAL`` seconds (30); ``mafia-referee health --max-age S`` checks it;
+* ``MAFIA_REFEREE_CACHE_CHATS`` — how many chats' games, homes, languages and locks a bot keeps
+  in memory (:data:`bot.lru.CACHED_CHATS`); a chat not used for a while is dropped and read again
+  from the database when it comes back;
 * ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL`` — the public HTTPS URL Telegram posts updates to: set,
   the bot runs a webhook server instead of long polling; it listens on
   ``…_TELEGRAM_WEBHOOK_LISTEN`` (``127.0.0.1``) : ``…_TELEGRAM_WEBHOOK_PORT`` (8443) at the URL's
@@ -63,6 +66,8 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .lru import CACHED_CHATS
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +201,7 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None
     heartbeat_interval: float = Field(default=30.0, gt=0)
+    cache_chats: int = Field(default=CACHED_CHATS, ge=1)
     telegram_webhook_url: str | None = None
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)

@@ -47,6 +47,7 @@ from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
 from ..judge.timer import Timer
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
 from ..outbox import Outbox
@@ -251,18 +252,19 @@ class DiscordReferee:
         self.sync_guild = sync_guild
         self.protocol = protocol
         self.client: RefereeClient | None = None
-        self.locks = ChatLocks()  # one lock per channel, shared with host mode
+        self.locks = ChatLocks(settings.cache_chats)  # one lock per channel, shared with host mode
         self.tasks = TaskScheduler()  # the timers of both modes
         #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,
                              DiscordTransport(lambda: self.service.store, lambda: self,
                                               protocol=protocol),
-                             on_sent=lambda chat, mid: self.judge.seen(chat, mid))
+                             on_sent=lambda chat, mid: self.judge.seen(chat, mid),
+                             cached=settings.cache_chats)
         self.port = DiscordJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
-        self._langs: dict[str, str] = {}  # guild key -> language
-        self._guilds: dict[str, int] = {}  # game channel -> its server
-        self._dms: dict[int, int] = {}  # user id -> his DM channel id
+        self._langs: Recent[str, str] = Recent(settings.cache_chats)  # guild key -> language
+        self._guilds: Recent[str, int] = Recent(settings.cache_chats)  # game channel -> its server
+        self._dms: Recent[int, int] = Recent(settings.cache_chats)  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
 
     # --- life cycle -----------------------------------------------------------------------------
@@ -283,7 +285,7 @@ class DiscordReferee:
         self.client = client
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
         await self.judge.rearm()

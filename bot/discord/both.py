@@ -49,7 +49,7 @@ async def serve_both(settings: Settings) -> None:
 
     assert settings.telegram_token is not None and settings.discord_token is not None
     store = await Store.open(settings.db)
-    service = Service(store)
+    service = Service(store, cached=settings.cache_chats)
     telegram = build_application(settings, service)  # it re-arms only "tg:" timers itself
     discord_client = build_client(settings, service)
     started = False

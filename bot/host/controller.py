@@ -59,6 +59,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError
 from ..i18n import Catalog
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..render import config_label, error_text, result_text, seat_label, status_text
 from ..service import Outcome, Render, Service, ServiceError
 from . import steps as st
@@ -119,7 +120,9 @@ class HostController:
         self.port = port
         self.locks = locks
         self.defaults = defaults
-        self._tables: dict[int, Table] = {}
+        # every live table stays in memory (a player's private message finds his table there);
+        # over or stopped ones only as many as the chats' locks keep (bot.lru)
+        self._tables: Recent[int, Table] = Recent(locks.limit, keep=lambda t: t.status in LIVE)
         self._unresumed: dict[str, list[int]] = {}  # chat -> its open tables not yet resumed
 
     @property

@@ -44,6 +44,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
@@ -76,9 +77,10 @@ class JudgeController:
         self._service = service
         self.port = port
         self.locks = locks
-        self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
-        self._latest: dict[str, int] = {}  # chat -> the newest message id seen there
-        self._confirm_new: dict[str, str] = {}  # home -> the judge whose /new awaits a second
+        # per game or chat, as many as the chats' locks keep (bot.lru)
+        self._views: Recent[int, Press] = Recent(locks.limit)  # game id -> the panel's view (reset by any change)
+        self._latest: Recent[str, int] = Recent(locks.limit)  # chat -> the newest message id seen there
+        self._confirm_new: Recent[str, str] = Recent(locks.limit)  # home -> the judge whose /new awaits a second
 
     @property
     def service(self) -> Service:

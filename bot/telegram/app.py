@@ -54,6 +54,7 @@ from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
 from ..judge.timer import Timer
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..logs import configure_logging
 from ..outbox import Outbox
 from ..render import chunks, error_text, fit, status_text
@@ -250,13 +251,14 @@ class TelegramReferee:
         self._own_store: Store | None = None
         self.clock = clock
         self.app: AnyApp | None = None
-        self._langs: dict[str, str] = {}
-        self.locks = ChatLocks()  # one lock per chat, shared with host mode
+        self._langs: Recent[str, str] = Recent(settings.cache_chats)
+        self.locks = ChatLocks(settings.cache_chats)  # one lock per chat, shared with host mode
         #: the persistent outbox's sender (bot.outbox): the announcements of an action
         self.outbox = Outbox(lambda: self.service.store,
                              TelegramTransport(lambda: self.service.store, lambda: self._bot),
                              on_migrate=self.service_migrate,
-                             on_sent=lambda chat, mid: self.judge.seen(chat, mid))
+                             on_sent=lambda chat, mid: self.judge.seen(chat, mid),
+                             cached=settings.cache_chats)
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
 
@@ -281,7 +283,7 @@ class TelegramReferee:
     async def post_init(self, app: AnyApp) -> None:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats)
         try:
             cat = catalog(self.settings.lang)
             await app.bot.set_my_commands(
