@@ -24,13 +24,16 @@ other row is sent exactly once.
 
 What a row is (:func:`post`, :func:`edit`, :func:`protocol`): a text message to a chat (``private``:
 to a user's direct messages, which Discord opens by the user's id), an edit of a stored message
-(by its id, or by the slot a send stored it under), or the protocol of a finished game (the score
+(by its id, by the slot a send stored it under, or by the outbox row that sends it — an edit
+queued while that row still waits, behind it: a countdown that ran out before its announcement
+left is shown ended as soon as it is out), or the protocol of a finished game (the score
 sheet and the JSON files, rendered from the game's log when it is sent: :mod:`bot.protocol.files`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any, Awaitable, Callable, Protocol
 
@@ -54,12 +57,15 @@ def post(chat: str, text: str, *, slot: str | None = None, private: bool = False
 
 
 def edit(chat: str, text: str, *, message_id: int | None = None, slot: str | None = None,
-         private: bool = False) -> OutboxItem:
-    """An edit of a message in ``chat``: the stored ``message_id``, or the one stored under
-    ``slot`` once its send has left."""
+         private: bool = False, of_row: int | None = None) -> OutboxItem:
+    """An edit of a message in ``chat``: the stored ``message_id``, the one stored under ``slot``
+    once its send has left, or the one outbox row ``of_row`` sent (queue it behind that row: the
+    chat's order sends the row first; a row given up takes its edits with it)."""
     payload: dict[str, Any] = {"text": text}
     if message_id is not None:
         payload["message_id"] = message_id
+    if of_row is not None:
+        payload["of_row"] = of_row
     if private:
         payload["private"] = True
     return OutboxItem(chat, payload, kind="edit", slot=slot)
@@ -189,6 +195,12 @@ class Outbox:
     async def _deliver(self, row: OutboxRow) -> bool:
         """Try one row. ``True``: go on with the next row; ``False``: stop draining this chat."""
         store = self._store()
+        if row.kind == "edit" and row.payload.get("message_id") is None and row.payload.get("of_row"):
+            sent = await store.outbox_row(int(row.payload["of_row"]))
+            if sent is None or sent.message_id is None:  # never sent (given up): nothing to edit
+                await store.mark_attempt(row.id, "the message to edit was not sent", give_up=True)
+                return True
+            row = dataclasses.replace(row, payload={**row.payload, "message_id": sent.message_id})
         try:
             message_id = await self.transport.deliver(row)
         except RetryAfter as error:

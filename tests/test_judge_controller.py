@@ -8,16 +8,18 @@ undo, a take over."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 import rules
 from bot.i18n import catalog
 from bot.judge.controller import JudgeController
 from bot.locks import ChatLocks
+from bot.outbox import Unreachable
 from bot.service import Service
 from rules import Phase
-from storage import Store
+from storage import OutboxRow, Store
 from support.fakeport import Chats, FakeClock, FakeJudgePort, Message, Press
 
 RU = catalog("ru")
@@ -177,3 +179,70 @@ async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
         assert old_panel.buttons is None  # the old panel stopped working
         assert any("теперь судит Владелец" in t for t in d.chats.texts(JUDGE))
         assert any("теперь ведёт судья Владелец" in t for t in d.chats.texts(HOME))
+
+
+# --- a countdown whose announcement leaves late ------------------------------------------------------
+
+def hold_group(d: Desk) -> Callable[[bool], None]:
+    """The table's chat refuses every send (a long flood limit, Telegram down) until released."""
+    transport = d.port.outbox.transport
+    deliver = transport.deliver
+    held = [True]
+
+    async def holding(row: OutboxRow) -> int | None:
+        if held[0] and row.chat == GROUP:
+            raise Unreachable("502 Bad Gateway")
+        return await deliver(row)
+
+    transport.deliver = holding  # type: ignore[method-assign]
+    return lambda on: held.__setitem__(0, on)
+
+
+async def drained(store: Store, chat: str) -> None:
+    """Until the outbox's background retry has sent everything queued for ``chat``."""
+    for _ in range(500):
+        if not await store.pending(chat):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{chat}: the outbox never drained")
+
+
+def announcement(d: Desk, seat: int) -> Message:
+    return [m for m in d.chats.of(GROUP) if f"Слово игроку №{seat}" in m.versions[0]][-1]
+
+
+async def test_a_countdown_that_ran_out_before_its_announcement_left_is_shown_ended() -> None:
+    """F24 §4.3.1: 60 s. The table's announcement of #2's minute is held in the outbox past its
+    deadline (a long 429, the network): once it is out it is edited to «время вышло» at once —
+    it showed «60 секунд» for ever. The timer still moves nothing."""
+    async with desk() as d:
+        await d.to_day_one()
+        hold = hold_group(d)
+        await d.press(RU.text("judge-btn-next"))  # #2's minute begins; its announcement waits
+        assert not [m for m in d.chats.of(GROUP) if "Слово игроку №2" in m.text]
+        await d.clock.advance(61)
+        hold(False)
+        await d.port.outbox.flush(GROUP)
+        await drained(d.service.store, GROUP)
+        assert "время вышло" in announcement(d, 2).text
+        assert (await d.state()).speaker == 2
+
+
+async def test_a_countdown_that_ran_out_while_the_bot_was_down_is_shown_ended() -> None:
+    """The bot dies with #2's announcement still in the outbox and comes back after its minute:
+    the announcement goes out and is edited to «время вышло» (its deadline is stored)."""
+    async with desk() as d:
+        await d.to_day_one()
+        hold_group(d)
+        await d.press(RU.text("judge-btn-next"))
+        await d.port.outbox.close()  # the process dies with its timers
+        d.clock.cancel_all()
+        await d.clock.advance(300)
+        store = d.service.store
+        port = FakeJudgePort(d.chats, d.clock, lambda: store, group=GROUP)
+        service = Service(store)
+        judge = JudgeController(lambda: service, port, ChatLocks())
+        await judge.rearm()
+        await d.clock.advance(0)  # the passed deadline fires at once
+        await port.outbox.drain_all()
+        assert "время вышло" in announcement(d, 2).text

@@ -369,16 +369,22 @@ class JudgeController:
 
     async def _edit_group_timer(self, timer: Timer) -> None:
         """Edit the table's announcement that carries the timer line. Its id comes from the
-        outbox once the announcement has left (a flood limit may still hold it: then nothing to
-        edit)."""
+        outbox once the announcement has left; while the outbox still holds it (a long flood
+        limit, a restart), the edit is queued behind it, so that a countdown whose deadline
+        passed meanwhile is shown ended as soon as it is out, not «60 секунд» for ever."""
+        row = None
         if timer.group_message is None and timer.group_outbox is not None:
             row = await self.service.store.outbox_row(timer.group_outbox)
             if row is not None and row.message_id is not None:
                 timer.group_chat, timer.group_message = row.chat, row.message_id
-        if timer.group_chat is None or timer.group_message is None:
+        if timer.group_chat is None:
             return
         cat = await self._cat(timer.group_chat)
-        await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
+        if timer.group_message is not None:
+            await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
+        elif row is not None and row.state == "pending":
+            await self._queue(ob.edit(row.chat, self._group_text(timer, cat), of_row=row.id),
+                              game_id=row.game_id)
 
     async def _tick(self, game_id: int, key: str, stage: str) -> None:
         """A timer edit is due (10 s left, or the end)."""
