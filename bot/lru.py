@@ -48,7 +48,15 @@ class Recent(MutableMapping[K, V], Generic[K, V]):
         del self._data[key]
 
     def __iter__(self) -> Iterator[K]:
-        return iter(self._data)
+        return iter(list(self._data))  # a snapshot: reading an entry reorders them
+
+    def values(self) -> list[V]:  # type: ignore[override]
+        """The values, oldest first (a snapshot; reading them does not count as a use)."""
+        return list(self._data.values())
+
+    def items(self) -> list[tuple[K, V]]:  # type: ignore[override]
+        """The entries, oldest first (a snapshot; reading them does not count as a use)."""
+        return list(self._data.items())
 
     def __len__(self) -> int:
         return len(self._data)

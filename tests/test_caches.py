@@ -29,6 +29,8 @@ def test_recent_drops_the_least_recently_used_but_keeps_what_is_in_use() -> None
     assert seen["a"] == 1  # used: "b" is now the oldest
     seen["d"] = 4
     assert list(seen) == ["c", "a", "d"]
+    assert [key for key, _ in seen.items()] == ["c", "a", "d"] == [k for k in seen if seen[k]]
+    assert seen.values() == [3, 1, 4]
     held = locks(2)
     first = held["x"] = asyncio.Lock()
     asyncio.run(first.acquire())
