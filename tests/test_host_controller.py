@@ -8,8 +8,9 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
+import sqlite3
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import pytest
 
@@ -283,3 +284,79 @@ async def test_only_the_host_or_an_admin_stops_the_table(who: Player, allowed: b
         replies = await t.command(who, "/stop")
         assert (t.table().status == "stopped") is allowed
         assert (replies == []) is allowed
+
+
+# --- an internal error: answered, and the table goes on as stored ------------------------------------
+
+def disk_full(store: Store) -> Callable[[], None]:
+    """Every write of the store fails as on a full disk (SQLite's SQLITE_FULL) until undone."""
+    saved = {name: getattr(store, name) for name in ("append_many", "update_host_table", "enqueue")}
+
+    async def full(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    for name in saved:
+        setattr(store, name, full)
+    return lambda: [setattr(store, name, method) for name, method in saved.items()] and None
+
+
+async def test_a_press_that_cannot_be_stored_is_answered_and_changes_nothing() -> None:
+    """A full disk under the speaker's «Пас»: the press is answered "not saved, try again" (it
+    was only logged, and the press spun), the floor stays his, and once the disk has room the
+    same press works (F24 §4.3.5)."""
+    async with table() as t:
+        await t.to_first_speech()
+        speaker, step = t.table().step.seat, t.table().step.no
+        events = await t.service.events(GROUP)
+        room = disk_full(t.store)
+        failed = await t.press(t.player(speaker), t.step_message().data(RU.text("host-btn-pass")))
+        assert failed.answers == [(RU.text("error-not-saved"), True)]
+        room()
+        assert await t.service.events(GROUP) == events
+        assert (await t.state()).speaker == speaker and t.table().step.no == step
+        again = await t.press(t.player(speaker), t.step_message().data(RU.text("host-btn-pass")))
+        assert again.answered and (await t.state()).speaker == speaker % 10 + 1
+
+
+async def test_a_join_that_cannot_be_stored_is_answered_and_the_lobby_stays_as_stored() -> None:
+    async with table() as t:
+        assert await t.command(HOST, "/newgame") == []
+        lobby = t.chats.last(GROUP, with_button=RU.text("host-btn-join"))
+        room = disk_full(t.store)
+        failed = await t.press(PLAYERS[0], lobby.data(RU.text("host-btn-join")))
+        assert failed.answers[-1] == (RU.text("error-not-saved"), True)
+        room()
+        assert t.table().players == []
+        joined = await t.press(PLAYERS[0], lobby.data(RU.text("host-btn-join")))
+        assert joined.text == RU.text("host-join-done") and len(t.table().players) == 1
+
+
+async def test_a_hosts_command_that_cannot_be_stored_is_answered() -> None:
+    async with table() as t:
+        await t.to_first_speech()
+        room = disk_full(t.store)
+        assert await t.command(HOST, "/foul 3") == [RU.text("error-not-saved")]
+        room()
+        assert (await t.state()).seat(3).fouls == []
+        assert await t.command(HOST, "/foul 3") == []
+        assert len((await t.state()).seat(3).fouls) == 1
+
+
+# --- a kill in a full lobby ----------------------------------------------------------------------------
+
+async def test_a_full_lobby_whose_last_join_was_cut_starts_at_the_restart() -> None:
+    """R1.1: ten players stored. The 10th join was stored and the process died before the bot
+    knew it could write to him (his hello unsent or unanswered): at the restart the bot says
+    hello again and deals — nobody has to press «Записаться» again."""
+    async with table() as t:
+        assert await t.command(HOST, "/newgame") == []
+        lobby = t.chats.last(GROUP, with_button=RU.text("host-btn-join"))
+        for player in PLAYERS[:9]:
+            await t.press(player, lobby.data(RU.text("host-btn-join")))
+        tb = t.table()
+        tb.players.append({"user": PLAYERS[9].user, "name": PLAYERS[9].name, "reachable": False})
+        await t.store.update_host_table(tb.id, **tb.stored("players"))  # stored; then the kill
+        await t.restart()
+        assert t.table().status == "running"
+        assert (await t.state()).phase is Phase.NIGHT_ZERO
+        assert any("ваша роль" in m.text for m in t.chats.of(PLAYERS[9].user))

@@ -9,8 +9,9 @@ undo, a take over."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable
 
 import rules
 from bot.i18n import catalog
@@ -246,3 +247,66 @@ async def test_a_countdown_that_ran_out_while_the_bot_was_down_is_shown_ended() 
         await d.clock.advance(0)  # the passed deadline fires at once
         await port.outbox.drain_all()
         assert "время вышло" in announcement(d, 2).text
+
+
+# --- an internal error: said, and the game stays as stored ---------------------------------------------
+
+def disk_full(store: Store) -> Callable[[], None]:
+    """The store's writes fail as on a full disk (SQLITE_FULL) until undone."""
+    saved = {name: getattr(store, name) for name in ("append_many", "enqueue", "set_message")}
+
+    async def full(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    for name in saved:
+        setattr(store, name, full)
+    return lambda: [setattr(store, name, method) for name, method in saved.items()] and None
+
+
+async def test_a_press_that_cannot_be_stored_is_answered_not_saved() -> None:
+    """A full disk under «Далее ▶»: the judge's press is answered "not saved, try again" (it was
+    only logged, and the press spun), the game is as stored, and the same press works once the
+    disk has room."""
+    async with desk() as d:
+        await d.to_day_one()
+        events = await d.service.events(HOME)
+        room = disk_full(d.service.store)
+        failed = await d.press(RU.text("judge-btn-next"))
+        assert failed.answers == [(RU.text("error-not-saved"), True)]
+        room()
+        assert await d.service.events(HOME) == events and (await d.state()).speaker == 1
+        again = await d.press(RU.text("judge-btn-next"))
+        assert again.answered and (await d.state()).speaker == 2
+
+
+async def test_a_typed_command_that_cannot_be_stored_is_answered_not_saved() -> None:
+    async with desk() as d:
+        await d.to_day_one()
+        room = disk_full(d.service.store)
+        assert await d.say("/foul 3") == [RU.text("error-not-saved")]
+        room()
+        assert (await d.state()).seat(3).fouls == []
+        await d.say("/foul 3")
+        assert len((await d.state()).seat(3).fouls) == 1
+
+
+async def test_an_action_stored_but_not_shown_says_so() -> None:
+    """The event is stored, then showing it fails (a bug in the panel, the platform down): the
+    press was answered when the action was stored, and the judge is told in his chat that it is
+    saved but its message could not be sent; the game goes on from there."""
+    async with desk() as d:
+        await d.to_day_one()
+        edit, post = d.port.edit_panel, d.port.post_panel
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the panel cannot be drawn")
+
+        d.port.edit_panel = d.port.post_panel = broken  # type: ignore[method-assign]
+        pressed = await d.press(RU.text("judge-btn-next"))
+        assert pressed.answers[0] == (None, False)  # answered once stored
+        assert (await d.state()).speaker == 2
+        assert RU.text("error-saved-not-sent") in d.chats.texts(HOME)
+        d.port.edit_panel, d.port.post_panel = edit, post  # type: ignore[method-assign]
+        await d.say("/status")  # the panel afresh, as the message says
+        await d.press(RU.text("judge-btn-next"))
+        assert (await d.state()).speaker == 3

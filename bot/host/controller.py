@@ -292,13 +292,49 @@ class HostController:
                 return
             await self.close_step(table)
 
+    # --- an internal error --------------------------------------------------------------------------------
+    async def _mark(self, table: Table) -> tuple[Any, ...] | None:
+        """The table as stored and its game's revision: what a handler that stored anything
+        changes (``None``: the store cannot be read)."""
+        try:
+            row = await self.service.store.host_table(table.id)
+            current = await self.service.current(table.chat)
+        except Exception:  # noqa: BLE001 - said by the handler's own failure, if it comes
+            log.exception("host: table %s cannot be read", table.id)
+            return None
+        return (row, current.game_id if current else None, current.revision if current else None)
+
+    async def _recover(self, table: Table, mark: tuple[Any, ...] | None) -> bool:
+        """A handler of ``table`` failed inside (a bug, a full disk; under the chat's lock): what
+        it held in memory is dropped, the table is read again from the store and resumed as after
+        a restart — its step re-armed, or the step the rules expect opened — so it goes on as
+        stored. Returns whether the handler had stored something (the table or its game moved
+        on since ``mark``)."""
+        self._cancel(table)
+        try:
+            now = await self._mark(table)
+            saved = mark is not None and now is not None and now != mark
+            row = await self.service.store.host_table(table.id)
+            if row is None:
+                self._tables.pop(table.id, None)
+                return saved
+            fresh = self._tables[table.id] = Table.from_row(row)
+            await self._resume_one(fresh)
+            return saved
+        except Exception:  # noqa: BLE001 - the store itself fails: the next start resumes it
+            log.exception("host: table %s cannot be read again", table.id)
+            return False
+
     # --- resuming after a restart ---------------------------------------------------------------------
     async def _resume_one(self, table: Table) -> None:
         """One table after a (re)start (under its chat's lock): a running one's step is re-armed
         from its stored deadline, or — if the process died between an event and its step — the
-        step the rules expect now is opened; a full lobby is dealt; a lobby whose message was
-        never stored (a /newgame cut short) is posted."""
+        step the rules expect now is opened; a full lobby is dealt — its players not yet known
+        reachable (a join the stop cut between its storing and its hello) are written to again
+        first; a lobby whose message was never stored (a /newgame cut short) is posted."""
         try:
+            if table.status is TableStatus.LOBBY and table.full and not table.seats:
+                await self._hello_again(table)
             if table.status is TableStatus.LOBBY and not (table.seats or self._ready(table)):
                 if table.lobby_message is None:
                     await self._show_lobby(table)
@@ -946,6 +982,19 @@ class HostController:
         await self._show_lobby(table)
         await self._maybe_start(table)
 
+    async def _hello_again(self, table: Table) -> None:
+        """A full lobby at start-up: each player not yet known reachable is said hello again
+        (his join was stored; the stop may have cut it before the hello, or before its answer
+        was stored); those the bot can now write to are marked, so ten stored players deal
+        without anyone pressing again (R1.1)."""
+        changed = False
+        for player in table.players:
+            if not player.get("reachable") and await self._hello(table, player["user"]):
+                player["reachable"] = changed = True
+        if changed:
+            await self._save(table, "players")
+            await self._show_lobby(table)
+
     async def _leave(self, handle: Any | None, table: Table, user: str) -> None:
         cat = await self._cat(table.chat)
         if table.player(user) is None:
@@ -1098,6 +1147,7 @@ class HostController:
         async with self.held(chat):
             cat = await self._cat(chat)
             args = text.split()[1:]
+            mark = {t.id: await self._mark(t) for t in self.tables_in(chat) if t.status in LIVE}
             try:
                 if name == "newgame":
                     return await self._new_table(chat, who, args, handle, title=title,
@@ -1109,6 +1159,13 @@ class HostController:
                 return [cat.text("host-error-bad_option", **error.params)]
             except Refusal as error:
                 return [error_text(error, cat)]
+            except Exception:  # a bug, a full disk: said, and the table goes on as stored
+                log.exception("host: %r in %s failed", text, chat)
+                saved = False
+                for table in self.tables_in(chat):
+                    if table.status in LIVE:
+                        saved = await self._recover(table, mark.get(table.id)) or saved
+                return [cat.text("error-saved-not-sent" if saved else "error-not-saved")]
 
     async def _table_command(self, chat: str, who: Player, name: str, text: str,
                              handle: Any) -> list[str]:
@@ -1328,12 +1385,18 @@ class HostController:
             return
         async with self.held(table.chat):
             cat = await self._cat(table.chat)
+            mark = await self._mark(table)
             try:
                 await self._pressed(handle, table, press, who)
             except Refusal as error:
                 await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
             except ValueError:
                 await self.port.answer(handle, cat.text("host-outdated"))
+            except Exception:  # a bug, a full disk: answered, and the table goes on as stored
+                log.exception("host: a press at table %s failed", table.id)
+                saved = await self._recover(table, mark)
+                await self.port.answer(handle, cat.text("error-saved-not-sent" if saved else
+                                                        "error-not-saved"), alert=True)
 
     async def _pressed(self, handle: Any, table: Table, press: vw.HostPress, who: Player) -> None:
         cat = await self._cat(table.chat)

@@ -33,7 +33,7 @@ from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Sequence
 
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
     BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, TelegramError,
 )
@@ -308,7 +308,30 @@ class TelegramReferee:
             self._service = None
 
     async def on_error(self, update: object, context: Context) -> None:
+        """An update a handler failed on (a bug, a full disk). The controllers answer their own
+        failures ("not saved" / "saved, but not sent"); what escapes the rest (a ``/link`` on a
+        full disk) is logged and answered here — a press with an alert, a private message or a
+        group's command with a line — never left spinning or silent. A group's plain message
+        (host mode's out-of-turn speech) gets no answer: the group would read it."""
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        chat = update.effective_chat
+        message = update.effective_message
+        try:
+            cat = await self.cat(chat_key(chat.id)) if chat is not None else catalog(self.settings.lang)
+        except Exception:  # noqa: BLE001 - the store itself may be what failed
+            cat = catalog(self.settings.lang)
+        text = cat.text("error-internal")
+        try:
+            if update.callback_query is not None:
+                await self.port.answer(update.callback_query, text, alert=True)
+            elif chat is not None and message is not None and message.text is not None and (
+                    chat.type == ChatType.PRIVATE or message.text.startswith("/")):
+                await self._send(chat_key(chat.id), text)
+        except Exception:  # noqa: BLE001 - logged above; nothing more can be said
+            log.exception("update %s: the failure could not be answered",
+                          getattr(update, "update_id", "?"))
 
     # --- small helpers --------------------------------------------------------------------------
     async def cat(self, chat: str) -> Catalog:
