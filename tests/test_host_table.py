@@ -85,9 +85,12 @@ async def test_only_the_host_or_an_admin_stops_a_table(fake: FakeBotAPI, tmp_pat
         await t.say(spectator, "/stop")
         assert "только ведущий стола или администратор" in t.group_texts()[-1]
         assert t.table().status == "running"
-        await t.say(t.players[3], "/stop")  # a chat admin
+        await t.say(t.players[3], "/stop")  # a chat admin, but he plays: a player never judges
+        assert "только ведущий стола или администратор" in t.group_texts()[-1]
+        assert t.table().status == "running"
+        await t.say(t.owner, "/stop")  # the host, who does not play
         assert t.table().status == "stopped"
-        assert any("Игру остановил(а) Глеб" in x for x in t.group_texts())
+        assert any("Игру остановил(а) Ведущий" in x for x in t.group_texts())
         row = await t.service.store.game(t.table().game_id)
         assert row.result == "abandoned"
         await t.say(t.players[0], "Теперь можно писать")  # the mutes are lifted
