@@ -18,9 +18,22 @@ through that platform's :class:`Transport` (:mod:`bot.telegram.outbox`, :mod:`bo
 * :class:`Unreachable` (the network, a timeout, a server error) → recorded, and the chat is tried
   again after ``retry_delay`` seconds.
 
-Delivery is at least once: a row is marked sent after its send returns, so a process that dies
-during that one send repeats it after the restart (:meth:`Outbox.drain_all` at start-up); every
-other row is sent exactly once.
+**What is promised.** Every row is delivered at least once, in order per chat; a row the chat
+refuses is given up without holding up the rest. A row is marked sent after its send returns, so
+a send whose answer never comes — the process killed during it, a dropped connection, a proxy's
+502, a timeout — is tried again, though the platform may have carried it out. Exactly once is not
+possible without that answer; what the repeat costs, measured under the fakes' faults
+(``tests/test_lost_answers.py``):
+
+* an **edit** (a countdown, a step's buttons, the lobby, a night prompt: the status messages are
+  edits of stored messages) costs nothing — the same text is set again, or the platform answers
+  "not modified", which counts as success;
+* a new message on **Discord** costs nothing: each part goes with a nonce of its own, the same at
+  every try, which Discord enforces for a few minutes (:func:`bot.discord.outbox.nonce`) — the
+  retry gets the first message back (3 answers lost, 0 copies; before the nonce, 3 copies);
+* a new message on **Telegram** costs one copy per lost answer, never more, and in order (3 of
+  3): the Bot API has no idempotency key and no way to read a chat back, so the first attempt's
+  fate cannot be learnt. Every other row is sent exactly once.
 
 What a row is (:func:`post`, :func:`edit`, :func:`protocol`): a text message to a chat (``private``:
 to a user's direct messages, which Discord opens by the user's id), an edit of a stored message
