@@ -54,6 +54,26 @@ async def test_discord_a_lost_answer_costs_no_copy(d: DiscordTable) -> None:
     assert "Наступает ночь" in texts[0] and "Слово игроку №1" in texts[1]
 
 
+async def test_discord_a_lost_answer_to_a_direct_send_is_no_failure(
+        d: DiscordTable, caplog: pytest.LogCaptureFixture) -> None:
+    """The judge's panel (posted in his DMs, not through the outbox) loses its answer after
+    Discord posted it: the send counts as not made — logged, the panel posted again at the next
+    action — and the action itself stands; it was an internal error ("saved, but …")."""
+    assert "Игра №1" in await d.slash("new")
+    await d.slash("roles", roles="D2 M5 M7 S8")
+    dm = d.fake.dms[int(d.judge["id"])]
+    d.server.lose_answers("POST", "/channels/{channel_id}/messages",
+                          match=lambda call: f"/channels/{dm}/" in call.url and bool(call.payload.get("embeds")))
+    with caplog.at_level("ERROR"):
+        answer = await d.slash("start")
+    assert len(d.server.lost) == 1
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+    assert "сохранено" not in answer.lower()
+    assert (await d.state()).phase.value == "night_zero"
+    await d.slash("next")
+    assert (await d.state()).speaker == 1
+
+
 # --- Telegram --------------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -68,6 +68,10 @@ from .tasks import TaskScheduler
 from .text import discord_catalog
 
 log = logging.getLogger(__name__)
+#: What a call to Discord may fail with: a refusal or a server error (discord.py's), or the network
+#: (a dropped connection, a timeout) — a direct send or edit that fails is logged and skipped, as
+#: a refusal is; the game goes on (what an action announces goes through the outbox, retried)
+SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
 
 SEAT_SLOT = "seat:"  # "seat:<n>" in the game's channel: the member id mapped to seat n
 MUTED_SLOT = "muted:"  # "muted:<n>": the member id the bot has timed out for seat n
@@ -366,7 +370,7 @@ class DiscordReferee:
         if channel_id is None:
             try:
                 channel = await self.bot.create_dm(discord.Object(uid))
-            except discord.HTTPException as error:
+            except SEND_ERRORS as error:
                 log.warning("cannot open a DM with %s: %s", user, error)
                 return None
             channel_id = self._dms[uid] = channel.id
@@ -385,7 +389,7 @@ class DiscordReferee:
             kwargs["files"] = list(files)
         try:
             return await target.send(text, **kwargs)
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.warning("cannot send to %s: %s", getattr(target, "id", target), error)
             return None
 
@@ -425,7 +429,7 @@ class DiscordReferee:
             kwargs["view"] = view
         try:
             await channel.get_partial_message(message_id).edit(**kwargs)
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.info("cannot edit %s/%s: %s", channel.id, message_id, error)
             return False
         return True
@@ -433,7 +437,7 @@ class DiscordReferee:
     async def _delete(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
             await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as error:  # gone already, or too old: strip its buttons
+        except SEND_ERRORS as error:  # gone already, or too old: strip its buttons
             log.info("cannot delete %s/%s: %s", channel.id, message_id, error)
             await self._edit(channel, message_id, view=None)
 
@@ -447,7 +451,7 @@ class DiscordReferee:
                     await interaction.followup.send(part, ephemeral=True)
                 else:
                     await interaction.response.send_message(part, ephemeral=True)
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.info("cannot answer interaction %s: %s", interaction.id, error)
 
     @staticmethod
@@ -457,7 +461,7 @@ class DiscordReferee:
             return
         try:
             await interaction.response.defer()
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.info("cannot defer interaction %s: %s", interaction.id, error)
 
     async def _club(self, game_id: int, home: str) -> str | None:
