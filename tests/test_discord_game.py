@@ -1,5 +1,5 @@
 """A judge's whole game in Discord: the real discord.py client fed Discord's interaction payloads,
-over the fake REST API (test_discord_support).
+over the fake REST API (support.discord_table).
 
 The judge records the game from his phone: the panel in his direct messages, mostly by its
 buttons, sometimes by slash commands in the game's channel; the channel gets the announcements,
@@ -23,7 +23,7 @@ from bot.i18n import catalog
 from bot.protocol import from_json
 from bot.render import notice_text
 from rules import Cause, Phase, Team
-from test_discord_support import CLUB_ID, TABLE_ID, DiscordTable, table
+from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, table
 
 # Role words and check answers that must never reach a channel before the end (F24 §4.4.13,
 # §4.5.4); the same list as the Telegram tests'.

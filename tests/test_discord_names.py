@@ -15,7 +15,7 @@ import discord
 import pytest
 
 from bot.i18n import catalog
-from test_discord_support import TABLE_ID, DiscordTable, table
+from support.discord_table import TABLE_ID, DiscordTable, table
 
 RU = catalog("ru")
 HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,

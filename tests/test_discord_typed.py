@@ -20,7 +20,7 @@ from bot.service import Service
 from rules import Cause, Phase, Team
 from fakediscord.forms import slash_options
 from storage import Store
-from test_discord_support import table
+from support.discord_table import table
 
 async def through_console(db: Path, lines: list[str]) -> tuple[rules.GameState, list[rules.Event]]:
     store = await Store.open(db)

@@ -16,7 +16,7 @@ from discord.webhook.async_ import async_context
 
 from bot.discord.endpoint import RoutedWebhookAdapter
 from fakediscord import FakeDiscord, FakeDiscordServer
-from test_discord_support import BOT_RIGHTS, TABLE_ID, table
+from support.discord_table import BOT_RIGHTS, TABLE_ID, table
 
 TOKEN = "MTIzNDU2Nzg5.secret-part-of-the-discord-token"
 TOKEN_VARS = ("MAFIA_REFEREE_DISCORD_TOKEN", "DISCORD_BOT_TOKEN", "MAFIA_REFEREE_TELEGRAM_TOKEN",

@@ -18,7 +18,7 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Phase, Role
-from test_host_support import FAST, SCALE, host_table, make_world
+from support.host_table import FAST, SCALE, host_table, make_world
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -12,7 +12,7 @@ import pytest
 
 from fakebot import FakeBotAPI, FakeWorldError
 from rules import Cause, Phase, Role, Team
-from test_host_support import FAST, host_table, make_world
+from support.host_table import FAST, host_table, make_world
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -17,9 +17,9 @@ from typing import AsyncIterator
 import pytest
 
 from fakebot import FakeBotAPI
-from test_discord_support import TABLE_ID, DiscordTable, wait_for
-from test_discord_support import table as discord_table
-from test_telegram_support import Table, bot_running, make_world
+from support.discord_table import TABLE_ID, DiscordTable, wait_for
+from support.discord_table import table as discord_table
+from support.telegram_table import Table, bot_running, make_world
 
 LOST = 3  # answers lost in each run
 

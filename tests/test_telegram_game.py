@@ -20,7 +20,7 @@ from bot.i18n import catalog
 from bot.render import notice_text
 from fakebot import FakeBotAPI
 from rules import Cause, Phase, Team
-from test_telegram_support import RU_SECRETS, Table, table
+from support.telegram_table import RU_SECRETS, Table, table
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -11,7 +11,7 @@ import pytest
 
 from fakebot import FakeBotAPI
 from bot.i18n import catalog
-from test_telegram_support import Table, table
+from support.telegram_table import Table, table
 
 RU = catalog("ru")
 

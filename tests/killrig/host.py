@@ -54,7 +54,7 @@ from .sequences import Said, compare_announcements
 
 HOST_SCALE = 0.06  # a 150 s speech (OPTIONS): 9 s; a 20 s night step: 1.2 s
 HOST_SEED = 7  # the seating and the deal (MAFIA_REFEREE_HOST_SEED)
-# Windows long enough for ten presses (test_host_support.FAST).
+# Windows long enough for ten presses (support.host_table.FAST).
 # A speech of 150 s (9 s here): #1's two presses for his nomination and a restart fit in it on a
 # machine as loaded as CI's (at 90 s, 5.4 s, they did not always); only a speech a kill left
 # running is let run out (its deadline is checked), so the length costs little.
