@@ -312,19 +312,16 @@ class HostController:
         stored. Returns whether the handler had stored something (the table or its game moved
         on since ``mark``)."""
         self._cancel(table)
-        try:
-            now = await self._mark(table)
-            saved = mark is not None and now is not None and now != mark
-            row = await self.service.store.host_table(table.id)
-            if row is None:
-                self._tables.pop(table.id, None)
-                return saved
-            fresh = self._tables[table.id] = Table.from_row(row)
-            await self._resume_one(fresh)
-            return saved
-        except Exception:  # noqa: BLE001 - the store itself fails: the next start resumes it
-            log.exception("host: table %s cannot be read again", table.id)
+        now = await self._mark(table)
+        if now is None:  # the store itself fails: the next start resumes the table
             return False
+        row = now[0]
+        if row is None:
+            self._tables.pop(table.id, None)
+        else:
+            fresh = self._tables[table.id] = Table.from_row(row)
+            await self._resume_one(fresh)  # it logs its own failure
+        return mark is not None and now != mark
 
     # --- resuming after a restart ---------------------------------------------------------------------
     async def _resume_one(self, table: Table) -> None:

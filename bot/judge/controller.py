@@ -77,10 +77,13 @@ class JudgeController:
         self._service = service
         self.port = port
         self.locks = locks
-        # per game or chat, as many as the chats' locks keep (bot.lru)
-        self._views: Recent[int, Press] = Recent(locks.limit)  # game id -> the panel's view (reset by any change)
-        self._latest: Recent[str, int] = Recent(locks.limit)  # chat -> the newest message id seen there
-        self._confirm_new: Recent[str, str] = Recent(locks.limit)  # home -> the judge whose /new awaits a second
+        # per game or chat, as many as the chats' locks keep (bot.lru):
+        # game id -> the panel's view (reset by any change)
+        self._views: Recent[int, Press] = Recent(locks.limit)
+        # chat -> the newest message id seen there
+        self._latest: Recent[str, int] = Recent(locks.limit)
+        # home -> the judge whose /new awaits a second
+        self._confirm_new: Recent[str, str] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
 
     @property
