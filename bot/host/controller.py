@@ -987,7 +987,7 @@ class HostController:
         """A full lobby at start-up: each player not yet known reachable is said hello again
         (his join was stored; the stop may have cut it before the hello, or before its answer
         was stored); those the bot can now write to are marked, so ten stored players deal
-        without anyone pressing again (R1.1)."""
+        without anyone pressing again (F24 §1.1)."""
         changed = False
         for player in table.players:
             if not player.get("reachable") and await self._hello(table, player["user"]):
