@@ -50,6 +50,9 @@ class Recent(MutableMapping[K, V], Generic[K, V]):
     def __iter__(self) -> Iterator[K]:
         return iter(list(self._data))  # a snapshot: reading an entry reorders them
 
+    def clear(self) -> None:
+        self._data.clear()
+
     def values(self) -> list[V]:  # type: ignore[override]
         """The values, oldest first (a snapshot; reading them does not count as a use)."""
         return list(self._data.values())
