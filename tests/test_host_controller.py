@@ -340,23 +340,3 @@ async def test_a_hosts_command_that_cannot_be_stored_is_answered() -> None:
         assert (await t.state()).seat(3).fouls == []
         assert await t.command(HOST, "/foul 3") == []
         assert len((await t.state()).seat(3).fouls) == 1
-
-
-# --- a kill in a full lobby ----------------------------------------------------------------------------
-
-async def test_a_full_lobby_whose_last_join_was_cut_starts_at_the_restart() -> None:
-    """R1.1: ten players stored. The 10th join was stored and the process died before the bot
-    knew it could write to him (his hello unsent or unanswered): at the restart the bot says
-    hello again and deals — nobody has to press «Записаться» again."""
-    async with table() as t:
-        assert await t.command(HOST, "/newgame") == []
-        lobby = t.chats.last(GROUP, with_button=RU.text("host-btn-join"))
-        for player in PLAYERS[:9]:
-            await t.press(player, lobby.data(RU.text("host-btn-join")))
-        tb = t.table()
-        tb.players.append({"user": PLAYERS[9].user, "name": PLAYERS[9].name, "reachable": False})
-        await t.store.update_host_table(tb.id, **tb.stored("players"))  # stored; then the kill
-        await t.restart()
-        assert t.table().status == "running"
-        assert (await t.state()).phase is Phase.NIGHT_ZERO
-        assert any("ваша роль" in m.text for m in t.chats.of(PLAYERS[9].user))

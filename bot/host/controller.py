@@ -327,12 +327,9 @@ class HostController:
     async def _resume_one(self, table: Table) -> None:
         """One table after a (re)start (under its chat's lock): a running one's step is re-armed
         from its stored deadline, or — if the process died between an event and its step — the
-        step the rules expect now is opened; a full lobby is dealt — its players not yet known
-        reachable (a join the stop cut between its storing and its hello) are written to again
-        first; a lobby whose message was never stored (a /newgame cut short) is posted."""
+        step the rules expect now is opened; a full lobby is dealt; a lobby whose message was
+        never stored (a /newgame cut short) is posted."""
         try:
-            if table.status is TableStatus.LOBBY and table.full and not table.seats:
-                await self._hello_again(table)
             if table.status is TableStatus.LOBBY and not (table.seats or self._ready(table)):
                 if table.lobby_message is None:
                     await self._show_lobby(table)
@@ -982,19 +979,6 @@ class HostController:
             await self.port.answer(handle, text, url=url)
         await self._show_lobby(table)
         await self._maybe_start(table)
-
-    async def _hello_again(self, table: Table) -> None:
-        """A full lobby at start-up: each player not yet known reachable is said hello again
-        (his join was stored; the stop may have cut it before the hello, or before its answer
-        was stored); those the bot can now write to are marked, so ten stored players deal
-        without anyone pressing again (F24 §1.1)."""
-        changed = False
-        for player in table.players:
-            if not player.get("reachable") and await self._hello(table, player["user"]):
-                player["reachable"] = changed = True
-        if changed:
-            await self._save(table, "players")
-            await self._show_lobby(table)
 
     async def _leave(self, handle: Any | None, table: Table, user: str) -> None:
         cat = await self._cat(table.chat)
