@@ -37,7 +37,7 @@ class Catalog:
     ``KeyError``. Formatting problems (a missing argument) are logged and the text is still
     returned, so a typo never takes the bot down; :meth:`format` also returns them, for tests.
 
-    A name a user gave (a player's, a host's) goes into a text through :meth:`name`, so that the
+    A name a user gave (a player's, a seat's) goes into a text through :meth:`name`, so that the
     platform shows it as written: plain text (the console, Telegram: no parse mode) takes it as
     it is; a platform that reads its texts as markup (Discord's Markdown) uses a catalog made by
     :meth:`escaping`, whose names are escaped while the catalogs' own formatting stays."""

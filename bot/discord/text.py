@@ -1,11 +1,12 @@
 """Discord reads a message's text as Markdown: a name a user gave goes in escaped.
 
-A player's display name, a seat's name typed with ``/name``, a host's name: ``**Маша**``,
+A player's display name, a seat's name typed with ``/name``: ``**Маша**``,
 ``[click](https://…)``, ``||spoiler||``, ``# big`` or ``- list`` is shown as typed, never as bold,
 a masked link, a spoiler, a heading or a list, and ``@everyone`` or a pasted ``<@id>`` is not a
 mention (the client's ``AllowedMentions.none()`` already keeps every ping off). The catalogs' own
 formatting stays: only the names pass through :func:`escape_name`, by way of
-:meth:`bot.i18n.Catalog.name` of the catalogs :func:`discord_catalog` gives.
+:meth:`bot.i18n.Catalog.name` of the catalogs :func:`discord_catalog` gives. (A host or a judge
+taking over is named by a mention the bot makes, ``<@id>``: not a name, left as it is.)
 """
 
 from __future__ import annotations
