@@ -293,17 +293,21 @@ def _probe_database(db: Path) -> None:
 
 
 def _serve(db: Path, serve: Callable[[], int]) -> int:
-    """Open the store at ``db`` (:func:`_probe_database`), take its writer's lock
-    (:mod:`bot.writer`: one writing process per database; another one running is
-    :class:`bot.writer.DatabaseBusy`, exit 2) and run ``serve`` while holding it."""
+    """Take the writer's lock of ``db`` (:mod:`bot.writer`: one writing process per database;
+    another one running is :class:`bot.writer.DatabaseBusy`, exit 2), then open (create, migrate)
+    the store (:func:`_probe_database`) and run ``serve`` while holding it: a second process
+    touches neither the database nor the network. A lock that cannot be taken is said as the
+    database's own problem when it has one (a read-only folder, not SQLite), else as the lock
+    file's."""
     from . import writer
 
-    _probe_database(db)
     try:
         lock = writer.acquire(db)
     except OSError as error:
+        _probe_database(db)
         raise DatabaseNotWritable(writer.lock_path(db), error.strerror or str(error)) from error
     with lock:
+        _probe_database(db)
         return serve()
 
 

@@ -37,8 +37,10 @@ class DatabaseBusy(Exception):
 
 
 def lock_path(db: Path) -> Path:
-    """The lock file of database ``db``: ``<db>.lock`` beside it."""
-    return db.with_name(db.name + SUFFIX)
+    """The lock file of database ``db``: ``<db>.lock`` beside the file itself — symbolic links
+    and relative paths resolved, so every name of one database gives one lock."""
+    real = db.resolve()
+    return real.with_name(real.name + SUFFIX)
 
 
 class WriterLock:
@@ -62,10 +64,12 @@ class WriterLock:
 
 
 def acquire(db: Path) -> WriterLock:
-    """Take the writer's lock of database ``db`` (whose folder exists: the store was opened).
-    Raises :class:`DatabaseBusy` when another process holds it, ``OSError`` when the lock file
-    cannot be created or opened."""
+    """Take the writer's lock of database ``db`` — before the store is opened, so that a second
+    process (perhaps a newer version) never creates or migrates a database another one serves;
+    the folder is created if need be. Raises :class:`DatabaseBusy` when another process holds it,
+    ``OSError`` when the folder or the lock file cannot be created or opened."""
     path = lock_path(db)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         if fcntl is not None:

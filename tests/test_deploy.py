@@ -554,11 +554,12 @@ def _read_only_mount(folder: Path) -> list[str] | None:
     return prefix if probe.returncode == 0 else None
 
 
-@pytest.mark.parametrize("command", ["health", "console"])
+@pytest.mark.parametrize("command", ["health", "console", "telegram"])
 async def test_a_database_in_a_read_only_folder_is_said_so(clean_env: Path, command: str) -> None:
     """A good database in a folder that cannot be written (SQLite's WAL needs ``-shm``/``-wal``
-    beside it): ``health`` and ``console`` say the folder is not writable — never "restore it from
-    a backup", which could lose data — and the file is left as it was."""
+    beside it): ``health``, ``console`` and the bot (whose writer's lock cannot be made there
+    either) say the folder is not writable — never "restore it from a backup", which could lose
+    data — and the file is left as it was."""
     import subprocess
 
     folder = clean_env / "ro"
@@ -576,7 +577,9 @@ async def test_a_database_in_a_read_only_folder_is_said_so(clean_env: Path, comm
             pytest.skip("cannot make a read-only folder here: root ignores modes and unshare is unavailable")
         folder.chmod(0o555)
         prefix = []
-    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX)} | {"MAFIA_REFEREE_LANG": "en"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX)} | {
+        "MAFIA_REFEREE_LANG": "en", "MAFIA_REFEREE_TELEGRAM_TOKEN": TOKEN,
+        "MAFIA_REFEREE_TELEGRAM_BASE_URL": "http://127.0.0.1:9/bot"}  # never reached
     try:
         done = subprocess.run([*prefix, sys.executable, "-m", "bot", command, "--db", str(db)],
                               input="/status\n", capture_output=True, text=True, timeout=60,

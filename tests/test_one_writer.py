@@ -67,6 +67,42 @@ def test_a_second_writer_stops_at_once_with_one_line(
     assert called == [command, command]
 
 
+@pytest.mark.parametrize("command", ["telegram", "discord", "both"])
+def test_a_second_writer_neither_creates_nor_migrates_the_database(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: str) -> None:
+    """The lock is taken before the store is opened: a second process (a newer version started by
+    mistake, say) must not create the database, nor migrate the schema under the running one."""
+    db = clean_env / "data" / "referee.sqlite3"
+    opened: list[Path] = []
+    monkeypatch.setattr("bot.cli._probe_database", opened.append)
+    monkeypatch.setattr("bot.telegram.app.run", lambda settings: 0)
+    monkeypatch.setattr("bot.discord.app.run", lambda settings, **kw: 0)
+    monkeypatch.setattr("bot.discord.both.run_both", lambda settings: 0)
+    with writer.acquire(db):  # the folder is made for the lock; the database is not
+        assert _run(monkeypatch, command, "--db", str(db)) == 2
+    assert opened == [] and not db.exists()
+    assert "pid" in capsys.readouterr().err
+    assert _run(monkeypatch, command, "--db", str(db)) == 0 and opened == [db]
+
+
+def test_every_name_of_one_database_takes_one_lock(tmp_path: Path) -> None:
+    """A relative path, a symbolic link (a volume mounted through one, an alias in a service file)
+    and the file's own path are one database: one lock."""
+    db = tmp_path / "data" / "referee.sqlite3"
+    (tmp_path / "alias").mkdir()
+    link = tmp_path / "alias" / "bot.sqlite3"
+    link.symlink_to(db)
+    (tmp_path / "linked").symlink_to(tmp_path / "data", target_is_directory=True)
+    with writer.acquire(db):
+        for name in (link, tmp_path / "linked" / "referee.sqlite3",
+                     Path(os.path.relpath(db)), tmp_path / "alias" / ".." / "data" / "referee.sqlite3"):
+            with pytest.raises(writer.DatabaseBusy):
+                writer.acquire(name)
+    with writer.acquire(link) as lock:
+        assert lock.path == writer.lock_path(db) == db.with_name("referee.sqlite3.lock")
+
+
 def test_the_read_only_commands_work_beside_a_running_bot(
         clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     db = clean_env / "referee.sqlite3"
