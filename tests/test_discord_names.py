@@ -98,6 +98,24 @@ async def test_judge_mode_shows_the_names_the_judge_typed_as_typed(t: DiscordTab
         as_typed(panel.text, name)
 
 
+@pytest.mark.parametrize("name", [
+    "<#900000000000000123>", "<@&900000000000000123>", "<:pepe:900000000000000123>",
+    "</newgame:900000000000000123>", "<t:1700000000:R>", "<https://evil.example>", "a<b>c",
+    "\\<#900000000000000123>", *INLINE, *LINE_START])
+def test_a_name_draws_nothing_on_discord(name: str) -> None:
+    """Whatever Discord would draw of a name — Markdown, a mention, a channel, a role, an emoji, a
+    slash command, a timestamp — is escaped where the name enters a text (a seat's label here)."""
+    import rules
+    from bot.discord.text import discord_catalog
+    from bot.render import player_label
+
+    state = rules.new_game(rules.PRESETS["seed"])
+    state, _ = rules.apply(state, rules.SetName(seat=3, name=name))
+    text = player_label(state, 3, discord_catalog("ru"))
+    as_typed(text, name)
+    assert re.fullmatch(r"(?:[^<\\]|\\.)*", text), text  # every "<" escaped: no <…> form drawn
+
+
 def test_telegram_takes_names_as_plain_text() -> None:
     """No parse mode on Telegram: a name is never markup there, so it goes as typed."""
     import rules
