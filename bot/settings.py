@@ -54,7 +54,8 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
 The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``, ``…_DISCORD_BASE_URL``)
 must be ``http://`` or ``https://`` URLs with a host (an empty value is "unset"); the webhook's
 must be ``https://`` (Telegram posts to HTTPS only: an ``http://`` one is a bad setting, not a
-network failure). Tokens are :class:`pydantic.SecretStr`:
+network failure) unless ``…_TELEGRAM_BASE_URL`` names another Bot API server (in its ``--local``
+mode ``telegram-bot-api`` posts to HTTP URLs). Tokens are :class:`pydantic.SecretStr`:
 they never show in a repr or a log line. An env file that cannot be read or is not UTF-8 raises
 :class:`EnvFileError` (one line and exit status 2 in :mod:`bot.entry`), never a traceback.
 """
@@ -68,7 +69,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -233,10 +234,14 @@ class Settings(BaseSettings):
 
     @field_validator("telegram_webhook_url")
     @classmethod
-    def _https_url(cls, value: str | None) -> str | None:
+    def _https_url(cls, value: str | None, info: ValidationInfo) -> str | None:
         """Bot API ``setWebhook``: Telegram posts updates to an HTTPS URL only; an ``http://`` one
-        would fail at start as if Telegram could not be reached (exit 1, restarted for ever)."""
-        if value is not None and urlsplit(value).scheme.lower() != "https":
+        would fail at start as if Telegram could not be reached (exit 1, restarted for ever). Only
+        another Bot API server (``…_TELEGRAM_BASE_URL``: a ``telegram-bot-api --local``, which
+        posts to HTTP URLs too) may be given one. (A base URL refused is missing from
+        ``info.data``: its own problem is said, not this one.)"""
+        if value is not None and urlsplit(value).scheme.lower() != "https" \
+                and info.data.get("telegram_base_url", "refused") is None:
             raise PydanticCustomError("https_url", "must be an https:// URL")
         return value
 

@@ -1045,6 +1045,25 @@ def test_http_urls_are_accepted_and_an_empty_one_is_unset(clean_env: Path, monke
     assert loaded.telegram_base_file_url is None
 
 
+def test_an_http_webhook_only_through_a_local_bot_api_server(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """telegram-bot-api in its ``--local`` mode posts to an HTTP webhook URL (its README, "Use an
+    HTTP URL for the webhook"): with ``…_TELEGRAM_BASE_URL`` naming such a server the URL is taken;
+    Telegram's own API posts to HTTPS only, so without it the same URL is a bad setting."""
+    from pydantic import ValidationError
+
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "http://bot.internal:8443/hook")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert [e["type"] for e in refused.value.errors()] == ["https_url"]
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_URL", "http://127.0.0.1:8081/bot")
+    assert Settings().telegram_webhook_url == "http://bot.internal:8443/hook"
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_URL", "not a url")  # its own problem only
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert [e["type"] for e in refused.value.errors()] == ["http_url"]
+
+
 @pytest.mark.parametrize("command", [["console"], ["health"], ["backup", "copy.sqlite3"], ["telegram"],
                                      ["discord"], ["both"]])
 @pytest.mark.parametrize("lang", LANGS)

@@ -24,7 +24,7 @@ setting-problem-int_from_float = must be a whole number, not “{ $value }”
 setting-problem-float_parsing = must be a number, not “{ $value }”
 setting-problem-bool_parsing = must be true or false, not “{ $value }”
 setting-problem-http_url = must be an http:// or https:// URL, not “{ $value }”
-setting-problem-https_url = must be an https:// URL (Telegram posts to HTTPS only), not “{ $value }”
+setting-problem-https_url = must be an https:// URL (Telegram posts to HTTPS only; http:// only through a local Bot API server, MAFIA_REFEREE_TELEGRAM_BASE_URL), not “{ $value }”
 setting-problem-webhook_secret = must be { $min }–256 characters of A-Z, a-z, 0-9, _ and -, at least { $distinct } of them different (left unset, a random one is made at each start)
 setting-problem-missing = is not set
 

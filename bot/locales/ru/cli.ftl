@@ -24,7 +24,7 @@ setting-problem-int_from_float = нужно целое число, а не «{ $
 setting-problem-float_parsing = нужно число, а не «{ $value }»
 setting-problem-bool_parsing = нужно true или false, а не «{ $value }»
 setting-problem-http_url = нужен адрес http:// или https://, а не «{ $value }»
-setting-problem-https_url = нужен адрес https:// (Telegram шлёт только по HTTPS), а не «{ $value }»
+setting-problem-https_url = нужен адрес https:// (Telegram шлёт только по HTTPS; http:// — только через свой сервер Bot API, MAFIA_REFEREE_TELEGRAM_BASE_URL), а не «{ $value }»
 setting-problem-webhook_secret = нужно от { $min } до 256 символов из A-Z, a-z, 0-9, _ и -, из них не меньше { $distinct } разных (если её не задавать, при каждом запуске создаётся случайная)
 setting-problem-missing = не задана
 
