@@ -28,7 +28,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import aiohttp
 import discord
@@ -144,9 +144,9 @@ class RefereeClient(discord.Client):
             return  # PanelButton / HostButton handles it
         if host:
             if self.referee.host is not None:
-                await self.referee.host.on_press(interaction, custom_id)
+                await self.referee.guarded(interaction, self.referee.host.on_press(interaction, custom_id))
             return
-        await self.referee.on_press(interaction, custom_id)
+        await self.referee.guarded(interaction, self.referee.on_press(interaction, custom_id))
 
     async def on_message(self, message: discord.Message) -> None:
         """Host mode: night 0's relay in direct messages, speech out of turn in a table's channel."""
@@ -440,6 +440,21 @@ class DiscordReferee:
         except SEND_ERRORS as error:  # gone already, or too old: strip its buttons
             log.info("cannot delete %s/%s: %s", channel.id, message_id, error)
             await self._edit(channel, message_id, view=None)
+
+    async def guarded(self, interaction: discord.Interaction[Any], handling: Awaitable[None]) -> None:
+        """Await a press's ``handling``. The controllers answer their own failures ("not saved" /
+        "saved, but not sent"); what escapes before or around them (a bug, a store that cannot
+        be read) is logged and answered ephemerally here — as Telegram's error handler does —
+        never left to Discord's "This interaction failed"."""
+        try:
+            await handling
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            try:
+                cat = await self.guild_cat(interaction.guild_id)
+            except Exception:  # noqa: BLE001 - the store itself may be what failed
+                cat = discord_catalog(self.settings.lang)
+            await self.reply(interaction, cat.text("error-internal"))
 
     @staticmethod
     async def reply(interaction: discord.Interaction[Any], text: str) -> None:
