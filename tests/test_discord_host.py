@@ -17,7 +17,7 @@ import pytest
 import rules
 from bot.i18n import catalog
 from rules import Phase, Role
-from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table
+from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table, wait_for
 
 RU = catalog("ru")
 HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
@@ -54,6 +54,7 @@ async def expire(t: DiscordTable) -> None:
     assert tb.step is not None
     async with host.controller.held(tb.chat):
         await host.controller.close_step(tb)
+    await t.settle()
 
 
 async def open_table(t: DiscordTable, perms: discord.Permissions = HOST_RIGHTS) -> None:
@@ -408,3 +409,53 @@ async def test_a_host_press_that_fails_outside_the_controller_is_answered(
     reply = await t.press(RU.text("host-btn-join"), actor=t.players[0],
                           message=message_with(t, RU.text("host-btn-join")))
     assert RU.text("host-join-done") in reply
+
+
+# --- fair under lag (the same controller as on Telegram: tests/test_host_lag.py) ---------------------
+
+def to_table(words: str):  # noqa: ANN201 - a fault's match
+    """A post in the table's channel whose text has ``words``."""
+    return lambda call: (call.method == "POST" and call.url.endswith(f"/channels/{TABLE_ID}/messages")
+                         and words in str((call.payload or {}).get("content")))
+
+
+async def test_a_speech_held_by_a_429_starts_when_it_is_shown(t: DiscordTable) -> None:
+    """#2's speech message is answered with a 429 twice (the outbox waits them out): his
+    minute is counted from when the message with its buttons is in the channel, never from
+    before (F24 §4.3.1)."""
+    await open_table(t)
+    await expire(t)  # night 0 ends: #1 speaks
+    fault = t.server.rate_limit(to_table("Слово игроку №2"), times=2, retry_after=0.5)
+    await expire(t)  # #1's minute runs out
+    await wait_for(lambda: host_table(t).step.started, what="#2's speech shown")
+    step = host_table(t).step
+    assert fault.hits == 2 and step.seat == 2
+    posted = [c for c in t.fake.calls if to_table("Слово игроку №2")(c) and c.status == 200]
+    assert posted and step.opened >= posted[0].at
+    assert step.deadline - step.opened == step.seconds * 1000.0
+    assert t.fake.messages[step.message].button(RU.text("host-btn-pass"))
+
+
+async def test_slow_direct_messages_hold_up_nothing_the_channel_sees(t: DiscordTable) -> None:
+    """Every call to a player's DMs answers 5 s late from day 1 on. When the shooting ends the
+    channel's night message moves on to the Don's step at once: the prompts' closing and the
+    like leave in the background, still on their way (F24 §4.5: the night's timing must not
+    tell who was written to)."""
+    await open_table(t)
+    dms = {str(channel) for channel in t.fake.dms.values()}
+    t.server.slow(5.0, lambda call: any(f"/channels/{dm}/" in call.url for dm in dms))
+    host = t.referee.host
+    assert host is not None
+    for _ in range(40):  # night 0 and day 1 with no nomination: night 1
+        if (await t.state()).phase is Phase.NIGHT:
+            break
+        tb = host_table(t)
+        async with host.controller.held(tb.chat):
+            await host.controller.close_step(tb)
+    assert host_table(t).step.kind == "shooting"
+    tb = host_table(t)
+    async with host.controller.held(tb.chat):
+        await host.controller.close_step(tb)  # the shooting ends: the Don's step
+    assert host_table(t).step.kind == "don_check" and host_table(t).step.started
+    waiting = [c for c in t.fake.calls if any(f"/channels/{dm}/" in c.url for dm in dms) and not c.status]
+    assert waiting, "the channel's step waited for the players' DMs"
