@@ -185,9 +185,12 @@ async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
 # --- a countdown whose announcement leaves late ------------------------------------------------------
 
 def hold_group(d: Desk) -> Callable[[bool], None]:
-    """The table's chat refuses every send (a long flood limit, Telegram down) until released."""
+    """The table's chat refuses every send (a long flood limit, Telegram down) until released.
+    While it is held the fake clock does not wait for the outbox to settle after each timer (its
+    retries of the group go on until the release)."""
     transport = d.port.outbox.transport
     deliver = transport.deliver
+    settle = d.clock.settle
     held = [True]
 
     async def holding(row: OutboxRow) -> int | None:
@@ -195,8 +198,13 @@ def hold_group(d: Desk) -> Callable[[bool], None]:
             raise Unreachable("502 Bad Gateway")
         return await deliver(row)
 
+    def hold(on: bool) -> None:
+        held[0] = on
+        d.clock.settle = None if on else settle
+
     transport.deliver = holding  # type: ignore[method-assign]
-    return lambda on: held.__setitem__(0, on)
+    hold(True)
+    return hold
 
 
 async def drained(store: Store, chat: str) -> None:
