@@ -959,7 +959,8 @@ class HostController:
         lines.append(cat.text("host-lobby-judge", host=flags.host_name,
                               plays="yes" if table.player(table.host) is not None else "no",
                               platform=self.port.platform))
-        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after,
+                                rules=table.spec.config.preset))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=cat.name(player["name"]),
                                   reachable="yes" if player.get("reachable") else "no"))
