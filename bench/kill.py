@@ -15,7 +15,8 @@ process, over one SQLite file:
   the lobby to their deterministic lobby tests: a run that gets stuck there counts under "other
   failures"); on Discord a press sent to a dying bot is lost, and pressed again.
 
-A **kill point** is one game (or table) at one kill. Each run is compared with an un-killed
+A **kill point** is one game (or table) at one kill: a SIGKILL that cuts 8 games at once is 8
+kill points, and both are reported. Each run is compared with an un-killed
 reference run of the same stream. Counted: acknowledged actions missing from the store when the
 process died; announcements repeated beyond the one a kill may repeat (a send it cut); timers
 (judge speech timers, host steps) that did not end at their stored deadline (± 0.6 s, or at once
@@ -60,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @dataclass
 class Tally:
+    kills: int = 0  # SIGKILLs sent
     points: int = 0
     lost: int = 0
     duplicates: int = 0
@@ -79,6 +81,7 @@ def _pick(value: int | None, quick: bool, normal: int, small: int) -> int:
 
 
 def _add(tally: Tally, run: Any, timers: list[Any], late: int, other: list[str]) -> None:
+    tally.kills += len({point.kill for point in run.points})
     tally.points += run.kill_points
     tally.lost += len(run.lost)
     tally.duplicates += run.duplicates
@@ -161,9 +164,11 @@ def run(args: argparse.Namespace) -> Section:
                           ("Discord host mode", discord_host,
                            f"{discord_host_runs} runs × 3 tables × ≤{kills} kills")):
         section.rows += [
-            Row(f"{name}: kill points", t.points, "count",
-                note=(f"{name}: {what} ({t.seconds:.0f} s), each run against an un-killed "
-                      f"reference of the same stream; {t.resent} actions re-sent after a restart, "
+            Row(f"{name}: SIGKILLs", t.kills, "count",
+                note=(f"{name}: {what} ({t.seconds:.0f} s): {t.kills} SIGKILLs, {t.points} kill "
+                      f"points (each kill counted once per game or table it cut), each run "
+                      f"against an un-killed reference of the same stream; {t.resent} actions "
+                      f"re-sent after a restart, "
                       f"{t.repeats} announcements repeated once after the kill that cut their send "
                       f"(allowed: at least once)"
                       + (f"; {t.stale} finished host floors kept their buttons" if "host" in name else "")

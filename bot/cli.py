@@ -11,6 +11,9 @@
                                                          from the environment; --invite only
                                                          prints the link that adds the bot)
     mafia-referee both [--db PATH]                       both bots in one process, one game log
+                                                         (one writing process per database: a
+                                                         second telegram/discord/both on it
+                                                         stops at once, exit status 2)
     mafia-referee health [--db PATH] [--heartbeat FILE] [--max-age S] [--lang ru|en]
                                                          the database (and the bot's heartbeat) is
                                                          well: exit 0, else 1 (deploy/); S is a
@@ -34,7 +37,7 @@ import math
 import sqlite3
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, Sequence, TextIO
 
 from .i18n import DEFAULT_LANG, LANGS, catalog
 
@@ -289,6 +292,25 @@ def _probe_database(db: Path) -> None:
         raise _why_not_opened(db, error) from error
 
 
+def _serve(db: Path, serve: Callable[[], int]) -> int:
+    """Take the writer's lock of ``db`` (:mod:`bot.writer`: one writing process per database;
+    another one running is :class:`bot.writer.DatabaseBusy`, exit 2), then open (create, migrate)
+    the store (:func:`_probe_database`) and run ``serve`` while holding it: a second process
+    touches neither the database nor the network. A lock that cannot be taken is said as the
+    database's own problem when it has one (a read-only folder, not SQLite), else as the lock
+    file's."""
+    from . import writer
+
+    try:
+        lock = writer.acquire(db)
+    except OSError as error:
+        _probe_database(db)
+        raise DatabaseNotWritable(writer.lock_path(db), error.strerror or str(error)) from error
+    with lock:
+        _probe_database(db)
+        return serve()
+
+
 def _no_heartbeat(settings: "Settings", mode: str) -> None:
     """Only ``telegram`` touches ``MAFIA_REFEREE_HEARTBEAT``: the other long-running modes say so
     in the file, and ``health --max-age`` (the Dockerfile's check) then judges the database alone."""
@@ -307,11 +329,10 @@ def _telegram(db: Path | None = None) -> int:
     if settings.telegram_token is None or not settings.telegram_token.get_secret_value().strip():
         print(catalog(settings.lang).text("cli-telegram-no-token"), file=sys.stderr)
         return EXIT_UNAVAILABLE
-    _probe_database(settings.db)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .telegram.app import run
 
-    return run(settings)
+    return _serve(settings.db, lambda: run(settings))
 
 
 def _discord(db: Path | None, guild: int | None, invite: int | None) -> int:
@@ -329,11 +350,13 @@ def _discord(db: Path | None, guild: int | None, invite: int | None) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(catalog(settings.lang).text("cli-discord-no-token"), file=sys.stderr)
         return EXIT_UNAVAILABLE
-    _probe_database(settings.db)
-    _no_heartbeat(settings, "discord")
     from .discord.app import run
 
-    return run(settings, sync_guild=guild)
+    def serve() -> int:
+        _no_heartbeat(settings, "discord")
+        return run(settings, sync_guild=guild)
+
+    return _serve(settings.db, serve)
 
 
 def _both(db: Path | None = None) -> int:
@@ -346,12 +369,14 @@ def _both(db: Path | None = None) -> int:
     if any(t is None or not t.get_secret_value().strip() for t in tokens):
         print(catalog(settings.lang).text("cli-both-no-token"), file=sys.stderr)
         return EXIT_UNAVAILABLE
-    _probe_database(settings.db)
-    _no_heartbeat(settings, "both")
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .discord.both import run_both
 
-    return run_both(settings)
+    def serve() -> int:
+        _no_heartbeat(settings, "both")
+        return run_both(settings)
+
+    return _serve(settings.db, serve)
 
 
 def max_age_seconds(text: str) -> float | None:

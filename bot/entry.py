@@ -8,6 +8,7 @@ turned into one clear line (from the catalogs) and an exit status instead of a t
 * a database file that cannot be opened (not SQLite, read-only, a directory) → status 2; when it
   is a good (or a missing) file whose folder or files are not writable
   (:class:`bot.cli.DatabaseNotWritable`), the line says so;
+* another bot process already serving the database (:class:`bot.writer.DatabaseBusy`) → status 2;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
 
@@ -28,7 +29,10 @@ PREFIX = "MAFIA_REFEREE_"
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
             "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url",
-            "time_zone")
+            "time_zone", "https_url", "webhook_secret")
+#: the ``ctx`` entries a problem's words use besides the limit (the webhook secret's bounds); the
+#: input itself is never shown for a secret (``setting-problem-webhook_secret`` has no value)
+CONTEXT = ("min", "distinct")
 
 
 def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
@@ -45,7 +49,8 @@ def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
     if isinstance(limit, float) and limit.is_integer():
         limit = int(limit)  # "больше 0", not "больше 0.0"
     return cat.text(f"setting-problem-{kind}", limit=str(limit),
-                    value=str(problem.get("input", ""))[:40])
+                    value=str(problem.get("input", ""))[:40],
+                    **{key: str(ctx[key]) for key in CONTEXT if key in ctx})
 
 
 def _lang() -> str:
@@ -59,6 +64,7 @@ def run() -> int:
 
     from .cli import DatabaseNotWritable, main
     from .settings import EnvFileError
+    from .writer import DatabaseBusy
 
     cat = catalog(_lang())
     try:
@@ -80,6 +86,9 @@ def run() -> int:
         print(cat.text("cli-bad-env-file", path=error.path, problem=error.problem, detail=error.detail,
                        offset=str(error.offset)),
               file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseBusy as error:
+        print(cat.text("cli-db-busy", path=str(error.db), pid=str(error.pid or "?")), file=sys.stderr)
         return EXIT_USAGE
     except DatabaseNotWritable as error:
         print(cat.text("cli-db-not-writable", path=str(error.path), problem=error.problem), file=sys.stderr)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from fluent.runtime import FluentBundle
 from fluent.syntax import FluentParser, ast
@@ -35,16 +35,32 @@ class CatalogError(Exception):
 class Catalog:
     """One language's messages. ``text(key, **args)`` formats a message; a missing key raises
     ``KeyError``. Formatting problems (a missing argument) are logged and the text is still
-    returned, so a typo never takes the bot down; :meth:`format` also returns them, for tests."""
+    returned, so a typo never takes the bot down; :meth:`format` also returns them, for tests.
 
-    def __init__(self, lang: str, bundle: FluentBundle, keys: frozenset[str]) -> None:
+    A name a user gave (a player's, a seat's) goes into a text through :meth:`name`, so that the
+    platform shows it as written: plain text (the console, Telegram: no parse mode) takes it as
+    it is; a platform that reads its texts as markup (Discord's Markdown) uses a catalog made by
+    :meth:`escaping`, whose names are escaped while the catalogs' own formatting stays."""
+
+    def __init__(self, lang: str, bundle: FluentBundle, keys: frozenset[str],
+                 escape: Callable[[str], str] | None = None) -> None:
         self.lang = lang
         self._bundle = bundle
         self._keys = keys
+        self._escape = escape
         self._texts = functools.lru_cache(maxsize=4096)(self._formatted)
 
     def __repr__(self) -> str:
-        return f"Catalog({self.lang!r})"
+        return f"Catalog({self.lang!r})" if self._escape is None else f"Catalog({self.lang!r}, escaping)"
+
+    def escaping(self, escape: Callable[[str], str]) -> "Catalog":
+        """The same messages, with :meth:`name` passing each name through ``escape`` (e.g.
+        Discord's Markdown escaping)."""
+        return Catalog(self.lang, self._bundle, self._keys, escape)
+
+    def name(self, value: str) -> str:
+        """A user-given name as this catalog's platform shows it literally."""
+        return value if self._escape is None else self._escape(value)
 
     @property
     def keys(self) -> frozenset[str]:

@@ -18,24 +18,43 @@ through that platform's :class:`Transport` (:mod:`bot.telegram.outbox`, :mod:`bo
 * :class:`Unreachable` (the network, a timeout, a server error) → recorded, and the chat is tried
   again after ``retry_delay`` seconds.
 
-Delivery is at least once: a row is marked sent after its send returns, so a process that dies
-during that one send repeats it after the restart (:meth:`Outbox.drain_all` at start-up); every
-other row is sent exactly once.
+**What is promised.** Every row is delivered at least once, in order per chat; a row the chat
+refuses is given up without holding up the rest. A row is marked sent after its send returns, so
+a send whose answer never comes — the process killed during it, a dropped connection, a proxy's
+502, a timeout — is tried again, though the platform may have carried it out. Exactly once is not
+possible without that answer; what the repeat costs, measured under the fakes' faults
+(``tests/test_lost_answers.py``):
+
+* an **edit** (a countdown, a step's buttons, the lobby, a night prompt: the status messages are
+  edits of stored messages) costs nothing — the same text is set again, or the platform answers
+  "not modified", which counts as success;
+* a new message on **Discord** costs nothing: each part goes with a nonce of its own, the same at
+  every try, which Discord enforces for a few minutes (:func:`bot.discord.outbox.nonce`) — the
+  retry gets the first message back (3 answers lost, 0 copies; before the nonce, 3 copies);
+* a new message on **Telegram** costs one copy per lost answer, never more, and in order (3 of
+  3): the Bot API has no idempotency key and no way to read a chat back, so the first attempt's
+  fate cannot be learnt. Every other row is sent exactly once.
 
 What a row is (:func:`post`, :func:`edit`, :func:`protocol`): a text message to a chat (``private``:
 to a user's direct messages, which Discord opens by the user's id), perhaps with buttons
-(:class:`Button`), an edit of a stored message (by its id, or by the slot a send stored it under), or the protocol of a finished game (the score
+(:class:`Button`), an edit of a stored message (by its id, by the slot a send stored it under, or
+by the outbox row that sends it — an edit queued while that row still waits, behind it: a
+countdown that ran out before its announcement left is shown ended as soon as it is out), or the
+protocol of a finished game (the score
 sheet and the JSON files, rendered from the game's log when it is sent: :mod:`bot.protocol.files`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol
 
 from storage import OutboxItem, OutboxRow, Store
+
+from .lru import CACHED_CHATS, locks
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +99,16 @@ def post(chat: str, text: str, *, slot: str | None = None, private: bool = False
 
 
 def edit(chat: str, text: str, *, message_id: int | None = None, slot: str | None = None,
-         private: bool = False, rows: Rows | None = None) -> OutboxItem:
-    """An edit of a message in ``chat``: the stored ``message_id``, or the one stored under
-    ``slot`` once its send has left. Its buttons become ``rows`` (none: taken off)."""
+         private: bool = False, rows: Rows | None = None, of_row: int | None = None) -> OutboxItem:
+    """An edit of a message in ``chat``: the stored ``message_id``, the one stored under ``slot``
+    once its send has left, or the one outbox row ``of_row`` sent (queue it behind that row: the
+    chat's order sends the row first; a row given up takes its edits with it). Its buttons become
+    ``rows`` (none: taken off)."""
     payload: dict[str, Any] = {"text": text}
     if message_id is not None:
         payload["message_id"] = message_id
+    if of_row is not None:
+        payload["of_row"] = of_row
     if private:
         payload["private"] = True
     if rows:
@@ -156,13 +179,13 @@ class Outbox:
     def __init__(self, store: Callable[[], Store], transport: Transport, *,
                  on_migrate: Callable[[str, str], Awaitable[None]] | None = None,
                  on_sent: Callable[[str, int], None] | None = None,
-                 retry_delay: float = 5.0) -> None:
+                 retry_delay: float = 5.0, cached: int = CACHED_CHATS) -> None:
         self._store = store
         self.transport = transport
         self._on_migrate = on_migrate
         self._on_sent = on_sent
         self.retry_delay = retry_delay
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks = locks(cached)  # chat -> its drain's lock (at most ``cached`` idle ones kept)
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -222,6 +245,12 @@ class Outbox:
     async def _deliver(self, row: OutboxRow) -> bool:
         """Try one row. ``True``: go on with the next row; ``False``: stop draining this chat."""
         store = self._store()
+        if row.kind == "edit" and row.payload.get("message_id") is None and row.payload.get("of_row"):
+            sent = await store.outbox_row(int(row.payload["of_row"]))
+            if sent is None or sent.message_id is None:  # never sent (given up): nothing to edit
+                await store.mark_attempt(row.id, "the message to edit was not sent", give_up=True)
+                return True
+            row = dataclasses.replace(row, payload={**row.payload, "message_id": sent.message_id})
         try:
             message_id = await self.transport.deliver(row)
         except RetryAfter as error:

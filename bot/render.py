@@ -73,10 +73,11 @@ def seat_list(seats: Iterable[Any], cat: Catalog) -> str:
 
 
 def player_label(state: rules.GameState, seat: int, cat: Catalog) -> str:
-    """A seat with its player's name when set: ``№3 Вася`` (the panel and the result only)."""
+    """A seat with its player's name when set: ``№3 Вася`` (the panel and the result only); the
+    name as the platform shows it literally (:meth:`~bot.i18n.Catalog.name`)."""
     name = state.seat(seat).name
     if name:
-        return cat.text("seat-named", n=seat, name=name)
+        return cat.text("seat-named", n=seat, name=cat.name(name))
     return seat_label(seat, cat)
 
 

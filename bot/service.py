@@ -14,7 +14,11 @@ cached game serve all of a game's chats. A game also has an announce chat (where
 go), stored message ids (what an adapter edits in place) and a stored timer: thin, adapter-neutral
 wrappers over the store.
 
-The service assumes it is the only writer of its store (one bot process per database).
+The games, homes and locks it keeps in memory are bounded (``cached`` chats, :mod:`bot.lru`): a
+chat not used for a while is dropped and read again from the store when it comes back.
+
+The service assumes it is the only writer of its store: one bot process per database, which
+:mod:`bot.writer`'s lock enforces for the long-running modes.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, U
 
 import rules
 from storage import OutboxItem, StaleRevision, Store
+
+from .lru import CACHED_CHATS, Recent, locks
 
 log = logging.getLogger(__name__)
 
@@ -116,11 +122,11 @@ def _normalised(event: rules.Event) -> rules.Event:
 class Service:
     """The referee service over a :class:`storage.Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, cached: int = CACHED_CHATS) -> None:
         self._store = store
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._games: dict[str, _Game] = {}  # home chat -> its current game
-        self._aliases: dict[str, str | None] = {}  # chat -> its home (None: a home itself)
+        self._locks = locks(cached)
+        self._games: Recent[str, _Game] = Recent(cached)  # home chat -> its current game
+        self._aliases: Recent[str, str | None] = Recent(cached)  # chat -> its home (None: a home itself)
 
     @property
     def store(self) -> Store:

@@ -41,15 +41,23 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   :mod:`bot.logs`); tokens are redacted in both;
 * ``MAFIA_REFEREE_HEARTBEAT`` — a file the running Telegram bot touches every
   ``…_HEARTBEAT_INTERVAL`` seconds (30); ``mafia-referee health --max-age S`` checks it;
+* ``MAFIA_REFEREE_CACHE_CHATS`` — how many chats' games, homes, languages and locks a bot keeps
+  in memory (:data:`bot.lru.CACHED_CHATS`); a chat not used for a while is dropped and read again
+  from the database when it comes back;
 * ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL`` — the public HTTPS URL Telegram posts updates to: set,
   the bot runs a webhook server instead of long polling; it listens on
   ``…_TELEGRAM_WEBHOOK_LISTEN`` (``127.0.0.1``) : ``…_TELEGRAM_WEBHOOK_PORT`` (8443) at the URL's
   path, behind a TLS-terminating proxy; ``…_TELEGRAM_WEBHOOK_SECRET`` — Telegram sends it in every
-  request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused
-  (1–256 characters of ``A-Z a-z 0-9 _ -``).
+  request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused (403):
+  :data:`WEBHOOK_SECRET_MIN`–256 characters of ``A-Z a-z 0-9 _ -``, at least
+  :data:`WEBHOOK_SECRET_DISTINCT` of them different (an empty or weak one is a bad setting); unset,
+  webhook mode makes a random one at each start (:func:`bot.telegram.webhook.webhook_secret`).
 
-The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``, ``…_DISCORD_BASE_URL``) must be ``http://`` or
-``https://`` URLs with a host (an empty value is "unset"). Tokens are :class:`pydantic.SecretStr`:
+The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``, ``…_DISCORD_BASE_URL``)
+must be ``http://`` or ``https://`` URLs with a host (an empty value is "unset"); the webhook's
+must be ``https://`` (Telegram posts to HTTPS only: an ``http://`` one is a bad setting, not a
+network failure) unless ``…_TELEGRAM_BASE_URL`` names another Bot API server (in its ``--local``
+mode ``telegram-bot-api`` posts to HTTP URLs). Tokens are :class:`pydantic.SecretStr`:
 they never show in a repr or a log line. An env file that cannot be read or is not UTF-8 raises
 :class:`EnvFileError` (one line and exit status 2 in :mod:`bot.entry`), never a traceback.
 """
@@ -65,15 +73,20 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .lru import CACHED_CHATS
 
 log = logging.getLogger(__name__)
 
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+#: A webhook secret shorter than this, or with fewer different characters, is guessable: refused.
+WEBHOOK_SECRET_MIN = 16
+WEBHOOK_SECRET_DISTINCT = 8
 
 
 class EnvFileError(Exception):
@@ -200,6 +213,7 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None
     heartbeat_interval: float = Field(default=30.0, gt=0)
+    cache_chats: int = Field(default=CACHED_CHATS, ge=1)
     telegram_webhook_url: str | None = None
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
@@ -241,10 +255,31 @@ class Settings(BaseSettings):
         """:attr:`timezone` as a ``tzinfo`` (``None``: the machine's local time)."""
         return zoneinfo.ZoneInfo(self.timezone) if self.timezone else None
 
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _https_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """Bot API ``setWebhook``: Telegram posts updates to an HTTPS URL only; an ``http://`` one
+        would fail at start as if Telegram could not be reached (exit 1, restarted for ever). Only
+        another Bot API server (``…_TELEGRAM_BASE_URL``: a ``telegram-bot-api --local``, which
+        posts to HTTP URLs too) may be given one. (A base URL refused is missing from
+        ``info.data``: its own problem is said, not this one.)"""
+        if value is not None and urlsplit(value).scheme.lower() != "https" \
+                and info.data.get("telegram_base_url", "refused") is None:
+            raise PydanticCustomError("https_url", "must be an https:// URL")
+        return value
+
     @field_validator("telegram_webhook_secret")
     @classmethod
     def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
-        """Bot API ``setWebhook``: ``secret_token`` is 1–256 characters of ``A-Z a-z 0-9 _ -``."""
-        if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
-            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        """Bot API ``setWebhook``: ``secret_token`` is 1–256 characters of ``A-Z a-z 0-9 _ -``;
+        ours is also long and varied enough not to be guessed (an empty one is refused too: unset
+        it to have one generated). The value is never part of the error."""
+        if value is None:
+            return None
+        secret = value.get_secret_value()
+        if not _WEBHOOK_SECRET.fullmatch(secret) or len(secret) < WEBHOOK_SECRET_MIN \
+                or len(set(secret)) < WEBHOOK_SECRET_DISTINCT:
+            raise PydanticCustomError("webhook_secret", "must be {min}-256 characters of A-Z, a-z, "
+                                      "0-9, _ and -, at least {distinct} of them different",
+                                      {"min": WEBHOOK_SECRET_MIN, "distinct": WEBHOOK_SECRET_DISTINCT})
         return value

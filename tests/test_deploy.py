@@ -111,7 +111,7 @@ def test_the_example_loads_and_states_the_defaults(clean_env: Path, monkeypatch:
 def test_the_examples_commented_values_are_valid(clean_env: Path, tmp_path: Path) -> None:
     """Uncommenting a line (with a value filled in where the example leaves it empty) gives a valid
     setting."""
-    filled = {"MAFIA_REFEREE_DISCORD_TOKEN": "discord-token", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET": "s3cr3t_-x"}
+    filled = {"MAFIA_REFEREE_DISCORD_TOKEN": "discord-token", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET": "s3cr3t_-xK9q2Lw7"}
     lines = []
     for key, (value, _commented) in _example_keys().items():
         lines.append(f"{key}={value or filled.get(key, '')}")
@@ -120,7 +120,7 @@ def test_the_examples_commented_values_are_valid(clean_env: Path, tmp_path: Path
     loaded = Settings(_env_file=env)  # type: ignore[call-arg]
     assert loaded.telegram_webhook_url == "https://referee.example.org/telegram/hook"
     assert loaded.heartbeat is not None and loaded.db.is_absolute()
-    assert loaded.telegram_webhook_secret == SecretStr("s3cr3t_-x")
+    assert loaded.telegram_webhook_secret == SecretStr("s3cr3t_-xK9q2Lw7")
 
 
 # --- systemd, Docker, compose --------------------------------------------------------------------
@@ -554,11 +554,12 @@ def _read_only_mount(folder: Path) -> list[str] | None:
     return prefix if probe.returncode == 0 else None
 
 
-@pytest.mark.parametrize("command", ["health", "console"])
+@pytest.mark.parametrize("command", ["health", "console", "telegram"])
 async def test_a_database_in_a_read_only_folder_is_said_so(clean_env: Path, command: str) -> None:
     """A good database in a folder that cannot be written (SQLite's WAL needs ``-shm``/``-wal``
-    beside it): ``health`` and ``console`` say the folder is not writable — never "restore it from
-    a backup", which could lose data — and the file is left as it was."""
+    beside it): ``health``, ``console`` and the bot (whose writer's lock cannot be made there
+    either) say the folder is not writable — never "restore it from a backup", which could lose
+    data — and the file is left as it was."""
     import subprocess
 
     folder = clean_env / "ro"
@@ -576,7 +577,9 @@ async def test_a_database_in_a_read_only_folder_is_said_so(clean_env: Path, comm
             pytest.skip("cannot make a read-only folder here: root ignores modes and unshare is unavailable")
         folder.chmod(0o555)
         prefix = []
-    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX)} | {"MAFIA_REFEREE_LANG": "en"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX)} | {
+        "MAFIA_REFEREE_LANG": "en", "MAFIA_REFEREE_TELEGRAM_TOKEN": TOKEN,
+        "MAFIA_REFEREE_TELEGRAM_BASE_URL": "http://127.0.0.1:9/bot"}  # never reached
     try:
         done = subprocess.run([*prefix, sys.executable, "-m", "bot", command, "--db", str(db)],
                               input="/status\n", capture_output=True, text=True, timeout=60,
@@ -744,14 +747,37 @@ def test_webhook_mode_when_the_url_is_set(monkeypatch: pytest.MonkeyPatch, tmp_p
     status, called = _run_telegram(
         monkeypatch, tmp_path, telegram_webhook_url="https://referee.example.org/tg/hook",
         telegram_webhook_listen="0.0.0.0", telegram_webhook_port=8443,
-        telegram_webhook_secret="s3cret-Token_1", log_format="json")
+        telegram_webhook_secret="s3cret-Token_1xyz", log_format="json")
     assert status == 0 and "polling" not in called
     assert called["webhook"] == {
         "listen": "0.0.0.0", "port": 8443, "url_path": "tg/hook",
-        "webhook_url": "https://referee.example.org/tg/hook", "secret_token": "s3cret-Token_1",
+        "webhook_url": "https://referee.example.org/tg/hook", "secret_token": "s3cret-Token_1xyz",
         "allowed_updates": list(app.ALLOWED_UPDATES), "bootstrap_retries": START_RETRIES}
     # The webhook secret is redacted in the logs like the token.
-    assert called["logging"] == ((TOKEN, "s3cret-Token_1"), {"fmt": "json"})
+    assert called["logging"] == ((TOKEN, "s3cret-Token_1xyz"), {"fmt": "json"})
+
+
+def test_webhook_mode_without_a_secret_makes_a_random_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    """Without ``…_WEBHOOK_SECRET`` (as ``.env.example`` ships it) a forged POST to the webhook
+    was acted on: webhook mode always gives Telegram a secret — a random one for each run, said
+    in the log and never shown, redacted like the token."""
+    from bot.telegram import app
+
+    monkeypatch.setattr(app, "webhook_available", lambda: True)
+    seen = []
+    for _run in range(2):
+        with caplog.at_level("INFO", logger="bot.telegram.app"):
+            status, called = _run_telegram(monkeypatch, tmp_path,
+                                           telegram_webhook_url="https://referee.example.org/tg/hook")
+        assert status == 0
+        secret = called["webhook"]["secret_token"]
+        assert isinstance(secret, str) and len(secret) >= 43 and re.fullmatch(r"[A-Za-z0-9_-]+", secret)
+        assert called["logging"] == ((TOKEN, secret), {"fmt": "text"})
+        seen.append(secret)
+    assert seen[0] != seen[1]
+    assert "a random webhook secret was generated" in caplog.text
+    assert not any(secret in caplog.text for secret in seen)
 
 
 def test_webhook_mode_without_tornado_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -762,15 +788,29 @@ def test_webhook_mode_without_tornado_says_so(monkeypatch: pytest.MonkeyPatch, t
     assert status == 2 and "webhook" not in called and "polling" not in called
 
 
-def test_a_bad_webhook_secret_is_a_bad_setting(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    """Bot API setWebhook: secret_token is 1-256 characters of A-Z a-z 0-9 _ -."""
+@pytest.mark.parametrize("secret", ["has spaces but is long enough", "", "short_Secret1", "abababababababababab",
+                                    "x" * 257])
+@pytest.mark.parametrize("command", [["health"], ["telegram"]])
+def test_an_empty_or_weak_webhook_secret_is_a_bad_setting(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        secret: str, command: list[str]) -> None:
+    """Bot API setWebhook: secret_token is 1-256 characters of A-Z a-z 0-9 _ -; ours must also
+    not be guessable (an empty one, a short one, a repeated pattern): one line, exit 2 — the
+    secret itself never shown."""
     from bot.entry import run
 
-    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET", "has spaces")
-    monkeypatch.setattr(sys, "argv", ["mafia-referee", "health"])
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "https://referee.example.org/tg/hook")
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET", secret)
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", *command, "--db", str(clean_env / "x.sqlite3")])
     assert run() == 2
-    assert "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET" in capsys.readouterr().err
+    err = capsys.readouterr().err.strip()
+    problem = catalog("en").text("setting-problem-webhook_secret", min="16", distinct="8")
+    assert err == catalog("en").text("cli-bad-setting", name="MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET",
+                                     problem=problem)
+    assert not secret or secret not in err
+    assert not (clean_env / "x.sqlite3").exists()
 
 
 @pytest.mark.parametrize("hours", ["1e9", "25", "0"])
@@ -849,10 +889,13 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize("configured", [True, False], ids=["secret-set", "secret-unset"])
+async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path, configured: bool) -> None:
     """Webhook mode for real: the bot registers the URL and the secret with (the fake) Telegram,
-    serves the URL's path on LISTEN:PORT, refuses a request without the secret (403) and answers
-    a judge's /new delivered by POST, as a TLS proxy in front of it would forward it."""
+    serves the URL's path on LISTEN:PORT, refuses a forged request — without the secret, or with
+    a wrong one — (403) and answers a judge's /new delivered by POST, as a TLS proxy in front of
+    it would forward it. Without ``…_WEBHOOK_SECRET`` a random one is made (a forged POST was
+    acted on: 200), said in the log and never shown."""
     pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks] (tornado)")
     import aiohttp
 
@@ -860,23 +903,29 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path) -> None:
 
     async with FakeBotAPI() as fake:
         judge = fake.add_user("Judge", "judge", started=True)
-        port, secret = _free_port(), "webhook-Secret_42"
+        port = _free_port()
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
         env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
                     "MAFIA_REFEREE_DB": str(tmp_path / "referee.sqlite3"), "MAFIA_REFEREE_LANG": "en",
                     "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL": "https://referee.example.org/tg/hook",
                     "MAFIA_REFEREE_TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
-                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT": str(port),
-                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET": secret, "MAFIA_REFEREE_LOG_FORMAT": "json"})
+                    "MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT": str(port), "MAFIA_REFEREE_LOG_FORMAT": "json"})
+        if configured:
+            env["MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET"] = "webhook-Secret_42"
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         try:
             await fake.wait_for(lambda: fake.webhook, timeout=20, what="setWebhook")
+            secret = str(fake.webhook.get("secret_token") or "")
             assert fake.webhook == {"url": "https://referee.example.org/tg/hook",
                                     "allowed_updates": ["message", "callback_query", "my_chat_member"],
                                     "secret_token": secret}
+            if configured:
+                assert secret == "webhook-Secret_42"
+            else:
+                assert len(secret) >= 43
             assert not fake.calls_to("getUpdates")
             fake.user_sends(judge, None, "/new")
             update = fake._updates.pop()  # what Telegram would POST to the webhook
@@ -892,6 +941,9 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path) -> None:
                 else:
                     pytest.fail(f"nothing listens on {hook}")
                 async with http.post(hook, json=update,
+                                     headers={"X-Telegram-Bot-Api-Secret-Token": "forged-Secret_42"}) as forged:
+                    assert forged.status == 403
+                async with http.post(hook, json=update,
                                      headers={"X-Telegram-Bot-Api-Secret-Token": secret}) as accepted:
                     assert accepted.status == 200
             reply = await fake.wait_sent(judge, count=2, timeout=20)  # the news, then the panel
@@ -903,6 +955,8 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path) -> None:
         assert process.returncode == 0, err.decode()
         log = out.decode() + err.decode()
         assert fake.token not in log and fake.token.split(":")[1] not in log and secret not in log
+        if not configured:
+            assert "a random webhook secret was generated" in log
 
 
 # --- one clear line for what the user got wrong ------------------------------------------------------
@@ -954,6 +1008,12 @@ def test_discord_voice_warnings_are_silenced(restore_logging: None, capsys: pyte
     ("ru", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "ftp://x", "setting-problem-http_url", {"value": "ftp://x"}),
     ("en", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "notaurl", "setting-problem-http_url", {"value": "notaurl"}),
     ("en", "MAFIA_REFEREE_TELEGRAM_BASE_URL", "notaurl", "setting-problem-http_url", {"value": "notaurl"}),
+    # Telegram posts webhooks over HTTPS only: an http:// one failed at start as "cannot reach
+    # Telegram" (exit 1, restarted for ever) instead of a bad setting
+    ("ru", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "http://x.example/hook", "setting-problem-https_url",
+     {"value": "http://x.example/hook"}),
+    ("en", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "HTTP://x.example/hook", "setting-problem-https_url",
+     {"value": "HTTP://x.example/hook"}),
     ("ru", "MAFIA_REFEREE_TELEGRAM_BASE_FILE_URL", "https://", "setting-problem-http_url", {"value": "https://"}),
     ("en", "MAFIA_REFEREE_DISCORD_BASE_URL", "ws://127.0.0.1:8090", "setting-problem-http_url",
      {"value": "ws://127.0.0.1:8090"}),
@@ -985,6 +1045,25 @@ def test_http_urls_are_accepted_and_an_empty_one_is_unset(clean_env: Path, monke
     assert loaded.telegram_webhook_url == "https://referee.example.org/telegram/hook"
     assert loaded.telegram_base_url == "http://127.0.0.1:8081/bot"
     assert loaded.telegram_base_file_url is None
+
+
+def test_an_http_webhook_only_through_a_local_bot_api_server(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """telegram-bot-api in its ``--local`` mode posts to an HTTP webhook URL (its README, "Use an
+    HTTP URL for the webhook"): with ``…_TELEGRAM_BASE_URL`` naming such a server the URL is taken;
+    Telegram's own API posts to HTTPS only, so without it the same URL is a bad setting."""
+    from pydantic import ValidationError
+
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "http://bot.internal:8443/hook")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert [e["type"] for e in refused.value.errors()] == ["https_url"]
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_URL", "http://127.0.0.1:8081/bot")
+    assert Settings().telegram_webhook_url == "http://bot.internal:8443/hook"
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_URL", "not a url")  # its own problem only
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert [e["type"] for e in refused.value.errors()] == ["http_url"]
 
 
 @pytest.mark.parametrize("command", [["console"], ["health"], ["backup", "copy.sqlite3"], ["telegram"],

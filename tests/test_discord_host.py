@@ -387,6 +387,31 @@ async def test_a_stopped_table_lets_the_channel_open_a_new_one(t: DiscordTable) 
     assert host_table(t).id != first and host_table(t).status == "lobby"
 
 
+async def test_a_host_press_that_fails_outside_the_controller_is_answered(
+        t: DiscordTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: a host-mode press whose handling fails where the controller cannot answer it
+    is answered ephemerally (an internal error) instead of Discord's "This interaction failed";
+    the table goes on."""
+    t.app_permissions = HOST_RIGHTS
+    await t.slash("newgame", options="seed")
+    host = t.referee.host
+    assert host is not None
+    press = host.controller.press
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(host.controller, "press", broken)
+    reply = await t.press(RU.text("host-btn-join"), actor=t.players[0],
+                          message=message_with(t, RU.text("host-btn-join")))
+    assert reply == RU.text("error-internal")
+    assert host_table(t).players == []
+    monkeypatch.setattr(host.controller, "press", press)
+    reply = await t.press(RU.text("host-btn-join"), actor=t.players[0],
+                          message=message_with(t, RU.text("host-btn-join")))
+    assert RU.text("host-join-done") in reply
+
+
 # --- fair under lag (the same controller as on Telegram: tests/test_host_lag.py) ---------------------
 
 def to_table(words: str):  # noqa: ANN201 - a fault's match

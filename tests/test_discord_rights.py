@@ -206,3 +206,26 @@ async def test_a_new_game_over_an_unfinished_one_asks_for_a_second_new(t: Discor
     assert (await t.service.current(t.home)).game_id == 2
     assert (await t.service.store.game(1)).result == "abandoned"
     assert t.fake.messages[old_panel.id].now.components == [] or t.fake.messages[old_panel.id].deleted
+
+
+async def test_a_press_that_fails_before_the_controller_is_answered(
+        t: DiscordTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: what escapes a press before the controller has it (here the store cannot read
+    the game the button names) is answered ephemerally — an internal error, nothing done — not
+    left to Discord's "This interaction failed"; the next press works as before."""
+    await started(t)
+    length = await log_length(t)
+    game = t.service.store.game
+
+    async def unreadable(game_id: int) -> object:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(t.service.store, "game", unreadable)
+    before = len(t.fake.replies)
+    answer = await t.press("Далее ▶")
+    assert answer == RU.text("error-internal")
+    assert [r.ephemeral for r in t.fake.replies[before:]] == [True]
+    assert await log_length(t) == length and (await t.state()).speaker == 1
+    monkeypatch.setattr(t.service.store, "game", game)
+    await t.press("Далее ▶")
+    assert (await t.state()).speaker == 2

@@ -8,11 +8,15 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any, Callable
+
 import pytest
 
 import rules
 from bot.host.port import Player, Rights
 from rules import Phase, Role
+from storage import Store
 from support.fake_host import GROUP, HOST, PLAYERS, RU, SECRETS, Table, table
 
 
@@ -192,6 +196,62 @@ async def test_only_the_host_or_an_admin_stops_the_table(who: Player, allowed: b
         replies = await t.command(who, "/stop")
         assert (t.table().status == "stopped") is allowed
         assert (replies == []) is allowed
+
+
+# --- an internal error: answered, and the table goes on as stored ------------------------------------
+
+def disk_full(store: Store) -> Callable[[], None]:
+    """Every write of the store fails as on a full disk (SQLite's SQLITE_FULL) until undone."""
+    saved = {name: getattr(store, name) for name in ("append_many", "update_host_table", "enqueue")}
+
+    async def full(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    for name in saved:
+        setattr(store, name, full)
+    return lambda: [setattr(store, name, method) for name, method in saved.items()] and None
+
+
+async def test_a_press_that_cannot_be_stored_is_answered_and_changes_nothing() -> None:
+    """A full disk under the speaker's «Пас»: the press is answered "not saved, try again" (it
+    was only logged, and the press spun), the floor stays his, and once the disk has room the
+    same press works (F24 §4.3.5)."""
+    async with table() as t:
+        await t.to_first_speech()
+        speaker, step = t.table().step.seat, t.table().step.no
+        events = await t.service.events(GROUP)
+        room = disk_full(t.store)
+        failed = await t.press(t.player(speaker), t.step_message().data(RU.text("host-btn-pass")))
+        assert failed.answers == [(RU.text("error-not-saved"), True)]
+        room()
+        assert await t.service.events(GROUP) == events
+        assert (await t.state()).speaker == speaker and t.table().step.no == step
+        again = await t.press(t.player(speaker), t.step_message().data(RU.text("host-btn-pass")))
+        assert again.answered and (await t.state()).speaker == speaker % 10 + 1
+
+
+async def test_a_join_that_cannot_be_stored_is_answered_and_the_lobby_stays_as_stored() -> None:
+    async with table() as t:
+        assert await t.command(HOST, "/newgame") == []
+        lobby = t.chats.last(GROUP, with_button=RU.text("host-btn-join"))
+        room = disk_full(t.store)
+        failed = await t.press(PLAYERS[0], lobby.data(RU.text("host-btn-join")))
+        assert failed.answers[-1] == (RU.text("error-not-saved"), True)
+        room()
+        assert t.table().players == []
+        joined = await t.press(PLAYERS[0], lobby.data(RU.text("host-btn-join")))
+        assert joined.text == RU.text("host-join-done") and len(t.table().players) == 1
+
+
+async def test_a_hosts_command_that_cannot_be_stored_is_answered() -> None:
+    async with table() as t:
+        await t.to_first_speech()
+        room = disk_full(t.store)
+        assert await t.command(HOST, "/foul 3") == [RU.text("error-not-saved")]
+        room()
+        assert (await t.state()).seat(3).fouls == []
+        assert await t.command(HOST, "/foul 3") == []
+        assert len((await t.state()).seat(3).fouls) == 1
 
 
 # --- a message is judged by when it was written (seed 4.1.1, 4.2.6; F24 §4.3.1) ----------------------

@@ -8,18 +8,21 @@ undo, a take over."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import sqlite3
 import time
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import rules
 from bot.i18n import catalog
 from bot.judge.controller import JudgeController
 from bot.locks import ChatLocks
+from bot.outbox import Unreachable
 from bot.service import Service
 from rules import Phase
-from storage import Store
+from storage import OutboxRow, Store
 from support.fakeport import Chats, FakeClock, FakeJudgePort, Message, Press
 
 RU = catalog("ru")
@@ -414,3 +417,141 @@ async def test_a_correction_three_actions_back_changes_what_followed_and_is_refu
         await d.say("/undo 3")  # two speeches and the correction: undone like any action
         state = await d.state()
         assert (len(state.seat(5).fouls), len(state.seat(3).fouls), state.speaker) == (2, 1, 3)
+
+
+# --- a countdown whose announcement leaves late ------------------------------------------------------
+
+def hold_group(d: Desk) -> Callable[[bool], None]:
+    """The table's chat refuses every send (a long flood limit, Telegram down) until released.
+    While it is held the fake clock does not wait for the outbox to settle after each timer (its
+    retries of the group go on until the release)."""
+    transport = d.port.outbox.transport
+    deliver = transport.deliver
+    settle = d.clock.settle
+    held = [True]
+
+    async def holding(row: OutboxRow) -> int | None:
+        if held[0] and row.chat == GROUP:
+            raise Unreachable("502 Bad Gateway")
+        return await deliver(row)
+
+    def hold(on: bool) -> None:
+        held[0] = on
+        d.clock.settle = None if on else settle
+
+    transport.deliver = holding  # type: ignore[method-assign]
+    hold(True)
+    return hold
+
+
+async def drained(store: Store, chat: str) -> None:
+    """Until the outbox's background retry has sent everything queued for ``chat``."""
+    for _ in range(500):
+        if not await store.pending(chat):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{chat}: the outbox never drained")
+
+
+def announcement(d: Desk, seat: int) -> Message:
+    return [m for m in d.chats.of(GROUP) if f"Слово игроку №{seat}" in m.versions[0]][-1]
+
+
+async def test_a_countdown_that_ran_out_before_its_announcement_left_is_shown_ended() -> None:
+    """F24 §4.3.1: 60 s. The table's announcement of #2's minute is held in the outbox past its
+    deadline (a long 429, the network): once it is out it is edited to «время вышло» at once —
+    it showed «60 секунд» for ever. The timer still moves nothing."""
+    async with desk() as d:
+        await d.to_day_one()
+        hold = hold_group(d)
+        await d.press(RU.text("judge-btn-next"))  # #2's minute begins; its announcement waits
+        assert not [m for m in d.chats.of(GROUP) if "Слово игроку №2" in m.text]
+        await d.clock.advance(61)
+        hold(False)
+        await d.port.outbox.flush(GROUP)
+        await drained(d.service.store, GROUP)
+        assert "время вышло" in announcement(d, 2).text
+        assert (await d.state()).speaker == 2
+
+
+async def test_a_countdown_that_ran_out_while_the_bot_was_down_is_shown_ended() -> None:
+    """The bot dies with #2's announcement still in the outbox and comes back after its minute:
+    the announcement goes out and is edited to «время вышло» (its deadline is stored)."""
+    async with desk() as d:
+        await d.to_day_one()
+        hold_group(d)
+        await d.press(RU.text("judge-btn-next"))
+        await d.port.outbox.close()  # the process dies with its timers
+        d.clock.cancel_all()
+        await d.clock.advance(300)
+        store = d.service.store
+        port = FakeJudgePort(d.chats, d.clock, lambda: store, group=GROUP)
+        service = Service(store)
+        judge = JudgeController(lambda: service, port, ChatLocks())
+        await judge.rearm()
+        await d.clock.advance(0)  # the passed deadline fires at once
+        await port.outbox.drain_all()
+        assert "время вышло" in announcement(d, 2).text
+
+
+# --- an internal error: said, and the game stays as stored ---------------------------------------------
+
+def disk_full(store: Store) -> Callable[[], None]:
+    """The store's writes fail as on a full disk (SQLITE_FULL) until undone."""
+    saved = {name: getattr(store, name) for name in ("append_many", "enqueue", "set_message")}
+
+    async def full(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    for name in saved:
+        setattr(store, name, full)
+    return lambda: [setattr(store, name, method) for name, method in saved.items()] and None
+
+
+async def test_a_press_that_cannot_be_stored_is_answered_not_saved() -> None:
+    """A full disk under «Далее ▶»: the judge's press is answered "not saved, try again" (it was
+    only logged, and the press spun), the game is as stored, and the same press works once the
+    disk has room."""
+    async with desk() as d:
+        await d.to_day_one()
+        events = await d.service.events(HOME)
+        room = disk_full(d.service.store)
+        failed = await d.press(RU.text("judge-btn-next"))
+        assert failed.answers == [(RU.text("error-not-saved"), True)]
+        room()
+        assert await d.service.events(HOME) == events and (await d.state()).speaker == 1
+        again = await d.press(RU.text("judge-btn-next"))
+        assert again.answered and (await d.state()).speaker == 2
+
+
+async def test_a_typed_command_that_cannot_be_stored_is_answered_not_saved() -> None:
+    async with desk() as d:
+        await d.to_day_one()
+        room = disk_full(d.service.store)
+        assert await d.say("/foul 3") == [RU.text("error-not-saved")]
+        room()
+        assert (await d.state()).seat(3).fouls == []
+        await d.say("/foul 3")
+        assert len((await d.state()).seat(3).fouls) == 1
+
+
+async def test_an_action_stored_but_not_shown_says_so() -> None:
+    """The event is stored, then showing it fails (a bug in the panel, the platform down): the
+    press was answered when the action was stored, and the judge is told in his chat that it is
+    saved but its message could not be sent; the game goes on from there."""
+    async with desk() as d:
+        await d.to_day_one()
+        edit, post = d.port.edit_panel, d.port.post_panel
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the panel cannot be drawn")
+
+        d.port.edit_panel = d.port.post_panel = broken  # type: ignore[method-assign]
+        pressed = await d.press(RU.text("judge-btn-next"))
+        assert pressed.answers[0] == (None, False)  # answered once stored
+        assert (await d.state()).speaker == 2
+        assert RU.text("error-saved-not-sent") in d.chats.texts(HOME)
+        d.port.edit_panel, d.port.post_panel = edit, post  # type: ignore[method-assign]
+        await d.say("/status")  # the panel afresh, as the message says
+        await d.press(RU.text("judge-btn-next"))
+        assert (await d.state()).speaker == 3

@@ -35,12 +35,16 @@ that trigger it, listed in :func:`known_engine_bug` — nothing else is excluded
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import os
+import time
 from typing import Any, Callable
 
+import hypothesis
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 import rules
 from rules import (
@@ -585,6 +589,53 @@ for _preset in PRESET_NAMES:
         _cls = _machine(_preset, _known)
         globals()[f"Test{_cls.__name__}"] = _cls.TestCase
 del _preset, _known, _cls
+
+
+# --- the long run --------------------------------------------------------------------------------
+#
+# 150 games a run find the common escapes; a rare one (a decided leader's 4th foul during the vote
+# still given a last word) took runs of thousands. ``MAFIA_REFEREE_PROPERTY_SECONDS=N`` runs the
+# six machines in turn, LONG_CHUNK games at a time, until N seconds are spent — CI gives it a
+# slice of its own (.ci/run) — under seeds derived from the date (``MAFIA_REFEREE_PROPERTY_DAY``,
+# ``YYYY-MM-DD``, else today), so every day explores other games and any day's run can be
+# repeated. How far it gets depends on the machine; what it finds does not: each chunk is
+# derandomized by its seed, and a failure names the chunk to run again.
+
+LONG_SECONDS = float(os.environ.get("MAFIA_REFEREE_PROPERTY_SECONDS") or 0)
+LONG_CHUNK = 25
+MACHINES = tuple((preset, known) for preset in PRESET_NAMES for known in (True, False))
+
+
+def long_run_seed(day: dt.date, chunk: int) -> int:
+    """The seed of the ``chunk``-th chunk of ``day``'s long run."""
+    return day.toordinal() * 100_000 + chunk
+
+
+def run_chunk(preset: str, roles_known: bool, seed_value: int) -> None:
+    """LONG_CHUNK games of one machine under one seed (what the long run does, and how a failure
+    it reports is run again)."""
+    machine = hypothesis.seed(seed_value)(_machine(preset, roles_known))
+    run_state_machine_as_test(machine, settings=settings(machine.TestCase.settings,
+                                                         max_examples=LONG_CHUNK))
+
+
+@pytest.mark.skipif(not LONG_SECONDS, reason="the long run: set MAFIA_REFEREE_PROPERTY_SECONDS "
+                                             "(CI gives it a slice, .ci/run)")
+def test_the_machines_over_a_long_run() -> None:
+    day_text = os.environ.get("MAFIA_REFEREE_PROPERTY_DAY")
+    day = dt.date.fromisoformat(day_text) if day_text else dt.date.today()
+    started, chunk = time.monotonic(), 0
+    while time.monotonic() - started < LONG_SECONDS:
+        preset, known = MACHINES[chunk % len(MACHINES)]
+        seed_value = long_run_seed(day, chunk)
+        try:
+            run_chunk(preset, known, seed_value)
+        except BaseException as error:
+            again = f"run_chunk({preset!r}, {known}, {seed_value})"
+            raise AssertionError(f"the long run of {day} failed in chunk {chunk}; run it again: "
+                                 f"cd tests && python -c 'from test_properties import *; {again}'") from error
+        chunk += 1
+    print(f"long run of {day}: {chunk} chunks, {chunk * LONG_CHUNK} games in {time.monotonic() - started:.0f} s")
 
 
 # --- direct properties ---------------------------------------------------------------------------

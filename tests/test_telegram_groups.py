@@ -3,13 +3,17 @@ upgraded to a supergroup, a group where the bot may not post."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import AsyncIterator
 
 import pytest
 
 from fakebot import FakeBotAPI
+from bot.i18n import catalog
 from support.telegram_table import Table, table
+
+RU = catalog("ru")
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
@@ -92,3 +96,17 @@ async def test_a_429_on_an_announcement_is_honoured_and_sent_once(t: Table, fake
     assert fault.hits and fault.remaining == 0
     assert sum("Наступает ночь" in x for x in t.public()) == 1
     assert await t.log_length() == 1
+
+
+async def test_a_group_command_that_fails_inside_is_answered(t: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk under ``/link`` (adapter code, outside the controllers): the group is told
+    of the internal error instead of silence; nothing is linked."""
+    await t.say("/new")
+
+    async def full(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(t.service.store, "set_alias", full)
+    await t.say("/link", chat=t.group)
+    await t.fake.wait_for(lambda: last(t, t.group) == RU.text("error-internal"), what="the error's answer")
+    assert await t.service.home(f"tg:{t.group.id}") == f"tg:{t.group.id}"

@@ -28,7 +28,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import aiohttp
 import discord
@@ -40,13 +40,14 @@ from storage import Store
 
 from .. import commands as cmds
 from ..commands import CommandError, SetLang
-from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from ..i18n import DEFAULT_LANG, LANGS, Catalog
 from ..judge import panel as pn
 from ..judge.callbacks import decode
 from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
 from ..judge.timer import Timer
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
 from ..outbox import Outbox
@@ -64,8 +65,13 @@ from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, menti
 from .outbox import DiscordTransport
 from .rights import TIMEOUT_RIGHT, missing, rights_text
 from .tasks import TaskScheduler
+from .text import discord_catalog
 
 log = logging.getLogger(__name__)
+#: What a call to Discord may fail with: a refusal or a server error (discord.py's), or the network
+#: (a dropped connection, a timeout) — a direct send or edit that fails is logged and skipped, as
+#: a refusal is; the game goes on (what an action announces goes through the outbox, retried)
+SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
 
 SEAT_SLOT = "seat:"  # "seat:<n>" in the game's channel: the member id mapped to seat n
 MUTED_SLOT = "muted:"  # "muted:<n>": the member id the bot has timed out for seat n
@@ -138,9 +144,9 @@ class RefereeClient(discord.Client):
             return  # PanelButton / HostButton handles it
         if host:
             if self.referee.host is not None:
-                await self.referee.host.on_press(interaction, custom_id)
+                await self.referee.guarded(interaction, self.referee.host.on_press(interaction, custom_id))
             return
-        await self.referee.on_press(interaction, custom_id)
+        await self.referee.guarded(interaction, self.referee.on_press(interaction, custom_id))
 
     async def on_message(self, message: discord.Message) -> None:
         """Host mode: night 0's relay in direct messages, speech out of turn in a table's channel."""
@@ -268,18 +274,19 @@ class DiscordReferee:
         self.sync_guild = sync_guild
         self.protocol = protocol
         self.client: RefereeClient | None = None
-        self.locks = ChatLocks()  # one lock per channel, shared with host mode
+        self.locks = ChatLocks(settings.cache_chats)  # one lock per channel, shared with host mode
         self.tasks = TaskScheduler()  # the timers of both modes
         #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,
                              DiscordTransport(lambda: self.service.store, lambda: self,
                                               protocol=protocol),
-                             on_sent=lambda chat, mid: self.judge.seen(chat, mid))
+                             on_sent=lambda chat, mid: self.judge.seen(chat, mid),
+                             cached=settings.cache_chats)
         self.port = DiscordJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
-        self._langs: dict[str, str] = {}  # guild key -> language
-        self._guilds: dict[str, int] = {}  # game channel -> its server
-        self._dms: dict[int, int] = {}  # user id -> his DM channel id
+        self._langs: Recent[str, str] = Recent(settings.cache_chats)  # guild key -> language
+        self._guilds: Recent[str, int] = Recent(settings.cache_chats)  # game channel -> its server
+        self._dms: Recent[int, int] = Recent(settings.cache_chats)  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
 
     # --- life cycle -----------------------------------------------------------------------------
@@ -300,7 +307,7 @@ class DiscordReferee:
         self.client = client
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
         await self.judge.rearm()
@@ -352,13 +359,13 @@ class DiscordReferee:
     async def guild_cat(self, guild_id: int | None) -> Catalog:
         """The server's catalog (``/lang``), else the configured language."""
         if guild_id is None:
-            return catalog(self.settings.lang)
+            return discord_catalog(self.settings.lang)
         key = guild_key(guild_id)
         lang = self._langs.get(key)
         if lang is None:
             lang = await self.service.store.lang(key) or self.settings.lang
             self._langs[key] = lang
-        return catalog(lang if lang in LANGS else DEFAULT_LANG)
+        return discord_catalog(lang if lang in LANGS else DEFAULT_LANG)
 
     async def cat(self, home: str) -> Catalog:
         return await self.guild_cat(await self._guild_of(home))
@@ -373,7 +380,7 @@ class DiscordReferee:
         if channel_id is None:
             try:
                 channel = await self.bot.create_dm(discord.Object(uid))
-            except discord.HTTPException as error:
+            except SEND_ERRORS as error:
                 log.warning("cannot open a DM with %s: %s", user, error)
                 return None
             channel_id = self._dms[uid] = channel.id
@@ -392,7 +399,7 @@ class DiscordReferee:
             kwargs["files"] = list(files)
         try:
             return await target.send(text, **kwargs)
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.warning("cannot send to %s: %s", getattr(target, "id", target), error)
             return None
 
@@ -432,7 +439,7 @@ class DiscordReferee:
             kwargs["view"] = view
         try:
             await channel.get_partial_message(message_id).edit(**kwargs)
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.info("cannot edit %s/%s: %s", channel.id, message_id, error)
             return False
         return True
@@ -440,9 +447,24 @@ class DiscordReferee:
     async def _delete(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
             await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as error:  # gone already, or too old: strip its buttons
+        except SEND_ERRORS as error:  # gone already, or too old: strip its buttons
             log.info("cannot delete %s/%s: %s", channel.id, message_id, error)
             await self._edit(channel, message_id, view=None)
+
+    async def guarded(self, interaction: discord.Interaction[Any], handling: Awaitable[None]) -> None:
+        """Await a press's ``handling``. The controllers answer their own failures ("not saved" /
+        "saved, but not sent"); what escapes before or around them (a bug, a store that cannot
+        be read) is logged and answered ephemerally here — as Telegram's error handler does —
+        never left to Discord's "This interaction failed"."""
+        try:
+            await handling
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            try:
+                cat = await self.guild_cat(interaction.guild_id)
+            except Exception:  # noqa: BLE001 - the store itself may be what failed
+                cat = discord_catalog(self.settings.lang)
+            await self.reply(interaction, cat.text("error-internal"))
 
     @staticmethod
     async def reply(interaction: discord.Interaction[Any], text: str) -> None:
@@ -454,7 +476,7 @@ class DiscordReferee:
                     await interaction.followup.send(part, ephemeral=True)
                 else:
                     await interaction.response.send_message(part, ephemeral=True)
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.info("cannot answer interaction %s: %s", interaction.id, error)
 
     @staticmethod
@@ -464,7 +486,7 @@ class DiscordReferee:
             return
         try:
             await interaction.response.defer()
-        except discord.HTTPException as error:
+        except SEND_ERRORS as error:
             log.info("cannot defer interaction %s: %s", interaction.id, error)
 
     async def _club(self, game_id: int, home: str) -> str | None:
@@ -611,7 +633,7 @@ class DiscordReferee:
         self._langs[key] = command.lang
         if current is not None and current.state.phase is not Phase.GAME_OVER:
             await self.judge.show_panel(home, current, repost=False)
-        return [catalog(command.lang).text("console-lang")]
+        return [discord_catalog(command.lang).text("console-lang")]
 
     async def _discord_command(self, interaction: discord.Interaction[Any], home: str, user: str,
                                name: str, text: str) -> list[str]:
@@ -688,7 +710,7 @@ class DiscordReferee:
         press = decode(custom_id)
         row = await self.service.store.game(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
-            await self.reply(interaction, catalog(self.settings.lang).text("judge-press-outdated"))
+            await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-outdated"))
             return
         await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
 

@@ -2,8 +2,9 @@
 and one SQLite game log.
 
 One process, because the service assumes it is the only writer of its store
-(:mod:`bot.service`): two processes on one database could both append to a game's log. Telegram
-long-polls and Discord keeps its gateway in the same event loop; Ctrl+C stops both.
+(:mod:`bot.service`; :mod:`bot.writer` refuses a second one): two processes on one database could
+both append to a game's log. Telegram long-polls and Discord keeps its gateway in the same event
+loop; Ctrl+C stops both.
 
 Each adapter sees the other's games in the store, and each re-arms only its own timers after a
 restart (the Telegram adapter asks :meth:`Service.open_timers` with ``prefix="tg:"``; the Discord
@@ -48,7 +49,7 @@ async def serve_both(settings: Settings) -> None:
 
     assert settings.telegram_token is not None and settings.discord_token is not None
     store = await Store.open(settings.db)
-    service = Service(store)
+    service = Service(store, cached=settings.cache_chats)
     telegram = build_application(settings, service)  # it re-arms only "tg:" timers itself
     discord_client = build_client(settings, service)
     started = False

@@ -123,7 +123,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
         referee = getattr(interaction.client, "referee", None)
         if referee is None or self.item.custom_id is None:
             return
-        await referee.on_press(interaction, self.item.custom_id)
+        await referee.guarded(interaction, referee.on_press(interaction, self.item.custom_id))
 
 
 _PATTERN = re.compile(TEMPLATE)

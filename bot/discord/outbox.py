@@ -5,7 +5,12 @@
   buttons the row's, or none: taken off); a protocol row → one
   message with the score sheet and the JSON files attached (:mod:`bot.protocol.files`);
 * discord.py's errors in the outbox's words: a 429 it did not wait out itself → wait; Forbidden,
-  NotFound or another 4xx → given up; a 5xx, a dropped connection or a timeout → tried again.
+  NotFound or another 4xx → given up; a 5xx, a dropped connection or a timeout → tried again;
+* every part of a row is sent with a nonce of its own, the same at every try (:func:`nonce`), and
+  Discord enforces it (``enforce_nonce``, which discord.py sets with a nonce): a send Discord
+  carried out but whose answer was lost — a dropped connection, a timeout, the process killed
+  mid-send — and that is tried again within a few minutes returns the first message instead of
+  posting a second one.
 """
 
 from __future__ import annotations
@@ -26,6 +31,13 @@ from .host.port import rows_view
 from .keys import PREFIX, id_of
 
 MAX_CONTENT = 2000  # characters of a message's text
+
+
+def nonce(row: OutboxRow, part: int) -> str:
+    """The nonce of part ``part`` of outbox row ``row``: the same at every try of the row, and
+    another row's never (its id, and the millisecond it was queued, which tells apart a row id
+    used again after a database was restored from a backup); at most 25 characters."""
+    return f"{row.id}.{part}.{int(row.created_at * 1000) % 10 ** 8}"[:25]
 
 
 def _view(payload: dict[str, Any]) -> discord.ui.View | None:
@@ -94,7 +106,8 @@ class DiscordTransport:
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
             sent = await channel.send(part or None, files=files if last and files else discord.utils.MISSING,
-                                      view=_view(payload) if last else discord.utils.MISSING)
+                                      view=_view(payload) if last else discord.utils.MISSING,
+                                      nonce=nonce(row, index))
         return int(sent.id) if sent is not None else None
 
     async def _protocol(self, game_id: int, lang: str) -> tuple[list[discord.File], list[str]]:

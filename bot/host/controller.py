@@ -60,6 +60,7 @@ from .. import outbox as ob
 from ..commands import Act, CommandError
 from ..i18n import Catalog
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..render import config_label, error_text, result_text, seat_label, status_text
 from ..service import Outcome, Render, Service, ServiceError
 from . import steps as st
@@ -126,7 +127,9 @@ class HostController:
         self.port = port
         self.locks = locks
         self.defaults = defaults
-        self._tables: dict[int, Table] = {}
+        # every live table stays in memory (a player's private message finds his table there);
+        # over or stopped ones only as many as the chats' locks keep (bot.lru)
+        self._tables: Recent[int, Table] = Recent(locks.limit, keep=lambda t: t.status in LIVE)
         self._unresumed: dict[str, list[int]] = {}  # chat -> its open tables not yet resumed
 
     @property
@@ -308,6 +311,36 @@ class HostController:
             if await self._running(table_id, no) is None:
                 return
             await self.close_step(table)
+
+    # --- an internal error --------------------------------------------------------------------------------
+    async def _mark(self, table: Table) -> tuple[Any, ...] | None:
+        """The table as stored and its game's revision: what a handler that stored anything
+        changes (``None``: the store cannot be read)."""
+        try:
+            row = await self.service.store.host_table(table.id)
+            current = await self.service.current(table.chat)
+        except Exception:  # noqa: BLE001 - said by the handler's own failure, if it comes
+            log.exception("host: table %s cannot be read", table.id)
+            return None
+        return (row, current.game_id if current else None, current.revision if current else None)
+
+    async def _recover(self, table: Table, mark: tuple[Any, ...] | None) -> bool:
+        """A handler of ``table`` failed inside (a bug, a full disk; under the chat's lock): what
+        it held in memory is dropped, the table is read again from the store and resumed as after
+        a restart — its step re-armed, or the step the rules expect opened — so it goes on as
+        stored. Returns whether the handler had stored something (the table or its game moved
+        on since ``mark``)."""
+        self._cancel(table)
+        now = await self._mark(table)
+        if now is None:  # the store itself fails: the next start resumes the table
+            return False
+        row = now[0]
+        if row is None:
+            self._tables.pop(table.id, None)
+        else:
+            fresh = self._tables[table.id] = Table.from_row(row)
+            await self._resume_one(fresh)  # it logs its own failure
+        return mark is not None and now != mark
 
     # --- resuming after a restart ---------------------------------------------------------------------
     async def _resume_one(self, table: Table) -> None:
@@ -929,7 +962,7 @@ class HostController:
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after,
                                 rules=table.spec.config.preset))
         for index, player in enumerate(table.players, 1):
-            lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
+            lines.append(cat.text("host-lobby-player", index=index, name=cat.name(player["name"]),
                                   reachable="yes" if player.get("reachable") else "no"))
         notes, extra = self.port.lobby_notes(
             flags.rights, table.spec.options.mute,
@@ -1169,6 +1202,7 @@ class HostController:
         async with self.held(chat):
             cat = await self._cat(chat)
             args = text.split()[1:]
+            mark = {t.id: await self._mark(t) for t in self.tables_in(chat) if t.status in LIVE}
             try:
                 if name == "newgame":
                     return await self._new_table(chat, who, args, handle, title=title,
@@ -1180,6 +1214,13 @@ class HostController:
                 return [cat.text("host-error-bad_option", **error.params)]
             except Refusal as error:
                 return [error_text(error, cat)]
+            except Exception:  # a bug, a full disk: said, and the table goes on as stored
+                log.exception("host: %r in %s failed", text, chat)
+                saved = False
+                for table in self.tables_in(chat):
+                    if table.status in LIVE:
+                        saved = await self._recover(table, mark.get(table.id)) or saved
+                return [cat.text("error-saved-not-sent" if saved else "error-not-saved")]
 
     async def _table_command(self, chat: str, who: Player, name: str, text: str,
                              handle: Any) -> list[str]:
@@ -1415,12 +1456,18 @@ class HostController:
             return
         async with self.held(table.chat):
             cat = await self._cat(table.chat)
+            mark = await self._mark(table)
             try:
                 await self._pressed(handle, table, press, who)
             except Refusal as error:
                 await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
             except ValueError:
                 await self.port.answer(handle, cat.text("host-outdated"))
+            except Exception:  # a bug, a full disk: answered, and the table goes on as stored
+                log.exception("host: a press at table %s failed", table.id)
+                saved = await self._recover(table, mark)
+                await self.port.answer(handle, cat.text("error-saved-not-sent" if saved else
+                                                        "error-not-saved"), alert=True)
 
     async def _pressed(self, handle: Any, table: Table, press: vw.HostPress, who: Player) -> None:
         cat = await self._cat(table.chat)

@@ -46,8 +46,9 @@ from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
 from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
-from ..i18n import Catalog
+from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
@@ -80,10 +81,16 @@ class JudgeController:
         self._service = service
         self.port = port
         self.locks = locks
-        self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
-        self._latest: dict[str, int] = {}  # chat -> the newest message id seen there
-        self._confirm_new: dict[str, str] = {}  # home -> the judge whose /new awaits a second
-        self._edited: dict[int, float] = {}  # game id -> when its panel was last edited (clock)
+        # per game or chat, as many as the chats' locks keep (bot.lru):
+        # game id -> the panel's view (reset by any change)
+        self._views: Recent[int, Press] = Recent(locks.limit)
+        # chat -> the newest message id seen there
+        self._latest: Recent[str, int] = Recent(locks.limit)
+        # home -> the judge whose /new awaits a second
+        self._confirm_new: Recent[str, str] = Recent(locks.limit)
+        # game id -> when its panel was last edited (clock)
+        self._edited: Recent[int, float] = Recent(locks.limit)
+        self._answered: set[int] = set()  # the presses being handled that were answered (ids)
 
     @property
     def service(self) -> Service:
@@ -109,6 +116,53 @@ class JudgeController:
         if items:
             await self.service.store.enqueue(list(items), game_id=game_id)
             await self.port.outbox.flush(*(item.chat for item in items))
+
+    async def _answer(self, handle: Any, text: str | None = None, *, alert: bool = False) -> None:
+        """Answer a press (noted: a press answered once is told anything more in the chat)."""
+        self._answered.add(id(handle))
+        await self.port.answer(handle, text, alert=alert)
+
+    async def _mark(self, home: str) -> tuple[int, int] | None:
+        """The home's current game and its revision: what an action that is stored moves on."""
+        current = await self.service.current(home)
+        return None if current is None else (current.game_id, current.revision)
+
+    async def _failed(self, home: str, mark: tuple[int, int] | None) -> str:
+        """What the judge is told when an action fails inside (a bug, a full disk): "not saved,
+        try again" when the game's log has not moved since ``mark`` (the service dropped what it
+        held, so the game is as stored), else "saved, but the message could not be sent" — and
+        then the stored timer is armed again and the panel shown, as far as they can be."""
+        try:
+            now = await self._mark(home)
+        except Exception:  # noqa: BLE001 - the store cannot even be read: nothing was stored
+            log.exception("judge: %s cannot be read", home)
+            now = mark
+        if mark is not None:
+            self._views.pop(mark[0], None)
+        try:
+            cat = await self._cat(home)
+        except Exception:  # noqa: BLE001
+            cat = catalog(DEFAULT_LANG)
+        if now == mark or now is None:
+            return cat.text("error-not-saved")
+        try:
+            data = await self.service.timer(now[0])
+            if data is not None and Timer.from_dict(data).live:
+                self._arm(now[0], Timer.from_dict(data))
+            current = await self.service.current(home)
+            if current is not None:
+                await self.show_panel(home, current)
+        except Exception:  # noqa: BLE001 - said below; the next action shows it
+            log.exception("judge: %s cannot show the stored game", home)
+        return cat.text("error-saved-not-sent")
+
+    async def _tell(self, target: Target, text: str) -> None:
+        """A word for the judge in his chat, outside any action (best effort: it is logged when
+        even that fails)."""
+        try:
+            await self._queue(*self._post(target, text))
+        except Exception:  # noqa: BLE001
+            log.exception("judge: cannot tell %s", target.chat)
 
     def _post(self, target: Target, text: str, **extra: Any) -> list[OutboxItem]:
         return [ob.post(target.chat, part, private=target.private, **extra)
@@ -309,7 +363,7 @@ class JudgeController:
         outcome = await self.service.act(home, user, event, revision=revision,
                                          render=self._renderer(home, before.state, plan))
         if handle is not None:
-            await self.port.answer(handle)
+            await self._answer(handle)
         return await self._after(home, before.state, outcome, plan)
 
     async def undo(self, home: str, user: str, before: Outcome, steps: int, *,
@@ -320,7 +374,7 @@ class JudgeController:
         outcome = await self.service.undo(home, user, steps=steps, revision=revision,
                                           render=self._renderer(home, before.state, plan))
         if handle is not None:
-            await self.port.answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
+            await self._answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
         return await self._after(home, before.state, outcome, plan)
 
     async def timer_command(self, home: str, current: Outcome | None,
@@ -414,16 +468,22 @@ class JudgeController:
 
     async def _edit_group_timer(self, timer: Timer) -> None:
         """Edit the table's announcement that carries the timer line. Its id comes from the
-        outbox once the announcement has left (a flood limit may still hold it: then nothing to
-        edit)."""
+        outbox once the announcement has left; while the outbox still holds it (a long flood
+        limit, a restart), the edit is queued behind it, so that a countdown whose deadline
+        passed meanwhile is shown ended as soon as it is out, not «60 секунд» for ever."""
+        row = None
         if timer.group_message is None and timer.group_outbox is not None:
             row = await self.service.store.outbox_row(timer.group_outbox)
             if row is not None and row.message_id is not None:
                 timer.group_chat, timer.group_message = row.chat, row.message_id
-        if timer.group_chat is None or timer.group_message is None:
+        if timer.group_chat is None:
             return
         cat = await self._cat(timer.group_chat)
-        await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
+        if timer.group_message is not None:
+            await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
+        elif row is not None and row.state == "pending":
+            await self._queue(ob.edit(row.chat, self._group_text(timer, cat), of_row=row.id),
+                              game_id=row.game_id)
 
     async def _tick(self, game_id: int, key: str, stage: str) -> None:
         """A timer edit is due: 10 s left, or the end (the table's line and the panel); or only
@@ -573,13 +633,18 @@ class JudgeController:
         """A command typed (or a slash command as its line) by ``user`` in a chat acting on
         ``home``'s game, under the home's lock. The answers for him (a refusal says why; nothing
         changed). ``notes()``: extra lines for a new game (the bot's missing rights). ``/lang``
-        is the platform's (whose language, and who may change it)."""
+        is the platform's (whose language, and who may change it). An internal error is
+        answered too (:meth:`_failed`)."""
         async with self.locks.lock(home):
-            cat = await self._cat(home)
+            mark: tuple[int, int] | None = None
             try:
+                mark = await self._mark(home)
                 return await self._typed(home, user, text, notes)
             except Refusal as error:
-                return [Reply(error_text(error, cat))]
+                return [Reply(error_text(error, await self._cat(home)))]
+            except Exception:  # a bug, a full disk: said, never silent
+                log.exception("judge: %r in %s failed", text, home)
+                return [Reply(await self._failed(home, mark))]
 
     async def _typed(self, home: str, user: str, text: str,
                      notes: Callable[[], list[str]] | None) -> list[Reply]:
@@ -680,42 +745,58 @@ class JudgeController:
     async def press(self, home: str, user: str, data: str | None, handle: Any) -> None:
         """A panel button (``game:revision:action``), under the home's lock. Anyone but the
         judge is refused; an older revision is "outdated" and the panel is shown again; a
-        malformed press is outdated. Nothing changes in any of these."""
+        malformed press is outdated. Nothing changes in any of these. An internal error (a bug,
+        a full disk) is answered too (:meth:`_failed`), never left spinning."""
         async with self.locks.lock(home):
-            cat = await self._cat(home)
-            press = decode(data)
-            current = await self.service.current(home)
-            if press is None or current is None or current.game_id != press.game_id:
-                pressed = await self.service.store.game(press.game_id) if press is not None else None
-                if pressed is not None and pressed.judge != user:  # the judge before a take over
-                    await self.port.answer(handle, cat.text("judge-press-not-judge"), alert=True)
-                    return
-                await self.port.answer(handle, cat.text("judge-press-outdated"))
-                if current is not None and current.judge == user and press is not None:
-                    await self.show_panel(home, current)
-                return
-            if user != current.judge:  # only the game's judge changes it
-                await self.port.answer(handle, cat.text("judge-press-not-judge"), alert=True)
-                return
-            if press.action == pn.INERT:
-                await self.port.answer(handle)
-                return
-            if press.revision != current.revision:  # stale or repeated: nothing changes
-                await self.port.answer(handle, cat.text("judge-press-outdated"))
-                self._views.pop(current.game_id, None)
-                await self.show_panel(home, current)
-                return
+            mark: tuple[int, int] | None = None
             try:
-                await self._pressed(handle, home, user, press, current)
-            except Refusal as error:
-                await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
-                if isinstance(error, ServiceError) and error.code == "stale":
-                    self._views.pop(current.game_id, None)
-                    fresh = await self.service.current(home)
-                    if fresh is not None:
-                        await self.show_panel(home, fresh)
-            except ValueError:
-                await self.port.answer(handle, cat.text("judge-press-outdated"))
+                mark = await self._mark(home)
+                await self._press(home, user, data, handle)
+            except Exception:
+                log.exception("judge: a press in %s failed", home)
+                text = await self._failed(home, mark)
+                if id(handle) not in self._answered:
+                    await self._answer(handle, text, alert=True)
+                else:  # answered once its action was stored: say it in his chat
+                    await self._tell(self.port.judge_chat(home, user), text)
+            finally:
+                self._answered.discard(id(handle))
+
+    async def _press(self, home: str, user: str, data: str | None, handle: Any) -> None:
+        cat = await self._cat(home)
+        press = decode(data)
+        current = await self.service.current(home)
+        if press is None or current is None or current.game_id != press.game_id:
+            pressed = await self.service.store.game(press.game_id) if press is not None else None
+            if pressed is not None and pressed.judge != user:  # the judge before a take over
+                await self._answer(handle, cat.text("judge-press-not-judge"), alert=True)
+                return
+            await self._answer(handle, cat.text("judge-press-outdated"))
+            if current is not None and current.judge == user and press is not None:
+                await self.show_panel(home, current)
+            return
+        if user != current.judge:  # only the game's judge changes it
+            await self._answer(handle, cat.text("judge-press-not-judge"), alert=True)
+            return
+        if press.action == pn.INERT:
+            await self._answer(handle)
+            return
+        if press.revision != current.revision:  # stale or repeated: nothing changes
+            await self._answer(handle, cat.text("judge-press-outdated"))
+            self._views.pop(current.game_id, None)
+            await self.show_panel(home, current)
+            return
+        try:
+            await self._pressed(handle, home, user, press, current)
+        except Refusal as error:
+            await self._answer(handle, error_text(error, cat)[:200], alert=True)
+            if isinstance(error, ServiceError) and error.code == "stale":
+                self._views.pop(current.game_id, None)
+                fresh = await self.service.current(home)
+                if fresh is not None:
+                    await self.show_panel(home, fresh)
+        except ValueError:
+            await self._answer(handle, cat.text("judge-press-outdated"))
 
     async def _pressed(self, handle: Any, home: str, user: str, press: Press,
                        current: Outcome) -> None:
@@ -723,27 +804,27 @@ class JudgeController:
         if pn.is_view(press):
             self._views[current.game_id] = press
             await self.show_panel(home, current, handle=handle)
-            await self.port.answer(handle)
+            await self._answer(handle)
         elif action in (pn.PAUSE, pn.RESUME):
             await self._timer_control(home, current, resume=action == pn.RESUME, handle=handle)
-            await self.port.answer(handle)
+            await self._answer(handle)
         elif action == pn.LOG:  # the audit trail, as a message of its own below the panel
-            await self.port.answer(handle)
+            await self._answer(handle)
             target = self.port.judge_chat(home, current.judge)
             await self._queue(*self._post(target, await self.audit_text(home, current)),
                               game_id=current.game_id)
         elif action == pn.NEXT_PART:
             await self._next_part(home, current, handle=handle)
-            await self.port.answer(handle)
+            await self._answer(handle)
         elif action == pn.UNDO:
             await self.undo(home, user, current, 1, revision=press.revision, handle=handle)
         elif action == pn.PRESET:
             outcome = await self.change_preset(home, user, press.arg(0), current)
-            await self.port.answer(handle)  # after the new game and its roles are stored
+            await self._answer(handle)  # after the new game and its roles are stored
             if outcome is not None:
                 await self.show_panel(home, outcome, fresh=True)
         elif action == pn.NEW:
-            await self.port.answer(handle)
+            await self._answer(handle)
             outcome = await self.create(home, user, current.state.config, previous=current)
             await self.show_panel(home, outcome, fresh=True)
         elif action in pn.EVENT_ACTIONS:

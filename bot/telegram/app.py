@@ -33,7 +33,7 @@ from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Sequence
 
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
     BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, TelegramError,
 )
@@ -54,6 +54,7 @@ from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
 from ..judge.timer import COUNTDOWN_SHARE, COUNTDOWN_STEP, Timer, clock_time, countdown_step
 from ..locks import ChatLocks
+from ..lru import Recent
 from ..logs import configure_logging
 from ..outbox import Outbox
 from ..render import chunks, error_text, fit, status_text
@@ -63,7 +64,9 @@ from .host import HostRateLimiter, TelegramHost
 from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
 from .outbox import MAX_TEXT, TelegramTransport
-from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
+from .webhook import (
+    START_RETRIES, start_heartbeat, webhook_available, webhook_options, webhook_secret,
+)
 
 log = logging.getLogger(__name__)
 
@@ -275,13 +278,14 @@ class TelegramReferee:
         #: the time zone of the clock times the judge reads (``None``: the machine's local time)
         self.zone = settings.zone
         self.app: AnyApp | None = None
-        self._langs: dict[str, str] = {}
-        self.locks = ChatLocks()  # one lock per chat, shared with host mode
+        self._langs: Recent[str, str] = Recent(settings.cache_chats)
+        self.locks = ChatLocks(settings.cache_chats)  # one lock per chat, shared with host mode
         #: the persistent outbox's sender (bot.outbox): the announcements of an action
         self.outbox = Outbox(lambda: self.service.store,
                              TelegramTransport(lambda: self.service.store, lambda: self._bot),
                              on_migrate=self.service_migrate,
-                             on_sent=lambda chat, mid: self.judge.seen(chat, mid))
+                             on_sent=lambda chat, mid: self.judge.seen(chat, mid),
+                             cached=settings.cache_chats)
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
 
@@ -306,7 +310,7 @@ class TelegramReferee:
     async def post_init(self, app: AnyApp) -> None:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats)
         try:
             cat = catalog(self.settings.lang)
             await app.bot.set_my_commands(
@@ -331,7 +335,30 @@ class TelegramReferee:
             self._service = None
 
     async def on_error(self, update: object, context: Context) -> None:
+        """An update a handler failed on (a bug, a full disk). The controllers answer their own
+        failures ("not saved" / "saved, but not sent"); what escapes the rest (a ``/link`` on a
+        full disk) is logged and answered here — a press with an alert, a private message or a
+        group's command with a line — never left spinning or silent. A group's plain message
+        (host mode's out-of-turn speech) gets no answer: the group would read it."""
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        chat = update.effective_chat
+        message = update.effective_message
+        try:
+            cat = await self.cat(chat_key(chat.id)) if chat is not None else catalog(self.settings.lang)
+        except Exception:  # noqa: BLE001 - the store itself may be what failed
+            cat = catalog(self.settings.lang)
+        text = cat.text("error-internal")
+        try:
+            if update.callback_query is not None:
+                await self.port.answer(update.callback_query, text, alert=True)
+            elif chat is not None and message is not None and message.text is not None and (
+                    chat.type == ChatType.PRIVATE or message.text.startswith("/")):
+                await self._send(chat_key(chat.id), text)
+        except Exception:  # noqa: BLE001 - logged above; nothing more can be said
+            log.exception("update %s: the failure could not be answered",
+                          getattr(update, "update_id", "?"))
 
     # --- small helpers --------------------------------------------------------------------------
     async def cat(self, chat: str) -> Catalog:
@@ -640,17 +667,19 @@ def run(settings: Settings) -> int:
     (the service manager retries), 2 the token is refused or webhook mode cannot run."""
     assert settings.telegram_token is not None
     os.environ.setdefault("PTB_TIMEDELTA", "1")
-    secret = settings.telegram_webhook_secret
-    configure_logging(settings.telegram_token.get_secret_value(),
-                      secret.get_secret_value() if secret is not None else "", fmt=settings.log_format)
+    secret, generated = webhook_secret(settings) if settings.telegram_webhook_url else ("", False)
+    configure_logging(settings.telegram_token.get_secret_value(), secret, fmt=settings.log_format)
     if settings.telegram_webhook_url and not webhook_available():
         log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
         return 2
+    if generated:  # said, never shown: Telegram gets it with setWebhook
+        log.info("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET is not set: a random webhook secret was "
+                 "generated for this run")
     app = build_application(settings)
     start_heartbeat(app, settings)
     try:
         if settings.telegram_webhook_url:
-            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES)))
+            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES), secret))
         else:
             # a few tries with PTB's backoff before giving up to the service manager's restart
             app.run_polling(allowed_updates=list(ALLOWED_UPDATES), bootstrap_retries=START_RETRIES)

@@ -3,6 +3,11 @@
 Jobs run with ``misfire_grace_time=None`` (by default a job that starts more than 1 s late is
 skipped with only a warning). The groups are kept in a map: PTB's ``get_jobs_by_name`` scans every
 job, which made re-arming thousands of timers at start-up quadratic.
+
+A job that has fallen due is taken out of APScheduler's store before its callback runs; a
+``cancel`` in between (an action's commit re-arming the timer, under load) found it gone and
+raised ``JobLookupError`` out of the action's handler. A cancelled job is now dropped from the
+map first, and its callback, if it still comes, does nothing.
 """
 
 from __future__ import annotations
@@ -28,10 +33,11 @@ class JobScheduler:
 
         async def run(context: Any) -> None:
             jobs = self._jobs.get(group)
-            if jobs is not None and context.job in jobs:
-                jobs.remove(context.job)
-                if not jobs:
-                    del self._jobs[group]
+            if jobs is None or context.job not in jobs:
+                return  # cancelled after APScheduler had taken it up to run
+            jobs.remove(context.job)
+            if not jobs:
+                del self._jobs[group]
             await callback()
 
         job = app.job_queue.run_once(run, max(0.0, delay), name=group,
@@ -39,11 +45,10 @@ class JobScheduler:
         self._jobs.setdefault(group, []).append(job)
 
     def cancel(self, group: str) -> None:
-        """Cancel the group's jobs that have not run (one running now finishes). A job the
-        scheduler has already taken to run — its callback waits for the event loop — is gone
-        from the scheduler: nothing to remove (its callback checks that it is still due)."""
+        """Cancel the group's jobs that have not run (one whose callback has begun finishes; one
+        due whose callback has not begun is skipped)."""
         for job in self._jobs.pop(group, []):
             try:
                 job.schedule_removal()
-            except JobLookupError:
+            except JobLookupError:  # due: APScheduler has taken it out to run it (run() skips it)
                 pass

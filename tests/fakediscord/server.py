@@ -23,6 +23,10 @@ The gateway (``/gateway``, JSON text frames, one session at a time as for one un
   session (the bot never connected, or a new process identified) it is lost, as on Discord;
 * :meth:`~FakeDiscordServer.drop` closes the socket (the client resumes),
   :meth:`~FakeDiscordServer.forget` drops the session too (the client identifies again).
+
+Faults: :meth:`~FakeDiscordServer.lose_answers` — the next matching REST calls are carried out and
+their connection is then dropped without an answer (the client sees a disconnect: "sent, but the
+answer was lost").
 """
 
 from __future__ import annotations
@@ -129,6 +133,8 @@ class FakeDiscordServer:
         self._sockets: set[web.WebSocketResponse] = set()
         self._send_lock = asyncio.Lock()
         self._changed = asyncio.Event()
+        self._lose: list[list[Any]] = []  # [method, template, times left, match(body)]
+        self.lost: list[Call] = []  # the calls carried out whose answer was dropped
         self.faults: list[Fault] = []
         self.latencies: list[tuple[Callable[[Call], bool], float]] = []
 
@@ -233,7 +239,25 @@ class FakeDiscordServer:
         response = self._answer(request, call, found, body, files)
         call.status = response.status
         self._changed.set()
+        if found is not None and self._lost(call):
+            self.lost.append(call)
+            assert request.transport is not None
+            request.transport.close()  # carried out; the answer never leaves
         return response
+
+    def lose_answers(self, method: str, template: str, *, times: int = 1,
+                     match: Callable[[Call], bool] | None = None) -> None:
+        """The next ``times`` calls of ``method`` ``template`` (discord.py's route template, e.g.
+        ``/channels/{channel_id}/messages``) that ``match`` accepts (the :class:`Call`: its URL,
+        its JSON body) are carried out, then their connection is dropped before the answer."""
+        self._lose.append([method.upper(), template, times, match or (lambda call: True)])
+
+    def _lost(self, call: Call) -> bool:
+        for fault in self._lose:
+            if fault[0] == call.method and fault[1] == call.path and fault[2] > 0 and fault[3](call):
+                fault[2] -= 1
+                return True
+        return False
 
     def _answer(self, request: web.Request, call: Call, found: tuple[str, dict[str, str]] | None,
                 body: Any, files: dict[str, bytes]) -> web.Response:

@@ -20,6 +20,7 @@ APP_ID = 900_000_000_000_000_001  # the bot user's id is the application's id
 GUILD_ID = 900_000_000_000_000_100
 EPHEMERAL_CHANNEL = 1  # where the fake keeps ephemeral answers: seen by their member only
 TIMESTAMP = "2024-05-01T18:00:00+00:00"
+NONCE_WINDOW = 300.0  # seconds a message's nonce is remembered (Discord: "a few minutes")
 DEFAULT_TOKEN = "fake-discord-token"
 
 EPHEMERAL = 64  # the message flag
@@ -74,6 +75,8 @@ class FakeMessage:
     deleted: bool = False
     flags: int = 0
     files: dict[str, bytes] = field(default_factory=dict)
+    nonce: str | None = None  # the nonce it was created with, and when (``FakeDiscord.clock``)
+    created: float = 0.0
 
     @property
     def now(self) -> Version:
@@ -323,15 +326,26 @@ class FakeDiscord:
         """Called after each message the bot posted or edited (``how``: ``send`` or ``edit``),
         once the request is accepted. A subclass may note it (the kill rig does)."""
 
+    def nonced(self, channel_id: int, nonce: str) -> FakeMessage | None:
+        """The bot's message created in the channel with ``nonce`` in the last
+        :data:`NONCE_WINDOW` seconds (Discord's ``enforce_nonce``: "checked for uniqueness in the
+        past few minutes")."""
+        now = self.clock()
+        return next((m for m in reversed(list(self.messages.values()))
+                     if m.channel_id == channel_id and m.nonce == nonce
+                     and now - m.created <= NONCE_WINDOW), None)
+
     # --- the REST API -----------------------------------------------------------------------------
     def _message(self, channel_id: int, body: dict[str, Any], files: dict[str, bytes],
                  flags: int = 0) -> FakeMessage:
         attachments = [{"id": str(self.snowflake()), "filename": name, "size": len(data),
                         "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
                        for name, data in files.items()]
+        nonce = body.get("nonce")
         message = FakeMessage(self.snowflake(), channel_id, self.bot, [Version(
             body.get("content") or "", list(body.get("embeds") or []),
-            list(body.get("components") or []), attachments)], flags=flags, files=dict(files))
+            list(body.get("components") or []), attachments)], flags=flags, files=dict(files),
+            nonce=str(nonce) if nonce is not None else None, created=self.clock())
         self.messages[message.id] = message
         self.posted(message, "send")
         return message
@@ -362,7 +376,12 @@ class FakeDiscord:
             dm_user = next((u for u, c in self.dms.items() if c == channel_id), None)
             if dm_user is not None and dm_user in self.closed_dms:
                 raise forbidden(50007, "Cannot send messages to this user")
-            return self._message(channel_id, dict(body or {}), files).payload()
+            body = dict(body or {})
+            if body.get("enforce_nonce") and body.get("nonce") is not None:
+                same = self.nonced(channel_id, str(body["nonce"]))
+                if same is not None:  # Discord: that message is returned, no new one is created
+                    return same.payload()
+            return self._message(channel_id, body, files).payload()
         if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
             message = self.messages.get(ids[1])
             if message is None or message.deleted:

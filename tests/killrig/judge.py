@@ -382,6 +382,12 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
         mine = [r for r in rows if r.game_id == game.id]
         by_at: dict[float, list[tuple[str, str]]] = {}
         for r in mine:
+            if r.kind == "edit" and r.payload.get("of_row"):
+                # a countdown whose announcement was still queued when its stage came (after a
+                # restart): its edit is queued behind that row, outside any event (bot.outbox)
+                if r.state != "sent":
+                    problems.append(f"judge {j.n}: outbox row {r.id} left {r.state}: {r.payload}")
+                continue
             texts = by_at.setdefault(r.created_at, [])
             if r.kind == "send":  # an edit (a countdown shown ended) depends on the timer's stage
                 texts.append((roles.get(r.chat, r.chat), _normal(str(r.payload.get("text")), j)))

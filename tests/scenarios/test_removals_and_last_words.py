@@ -391,3 +391,60 @@ def test_penalties_after_the_game_are_recorded_and_change_nothing(preset: str) -
     assert t.state.seat(3).disqualified and t.state.seat(2).fouls == ["foul"]
     assert (t.state.result, t.state.departures()) == (result, departures)
     assert t.replay() == t.state
+
+
+# --- the decided leader's 4th foul during the vote (issue 21: the property runs' escape) --------------
+
+def _small_table(roles: str | None, keep: tuple[int, ...], preset: str) -> Table:
+    """Day 2 with only ``keep`` at the table (the others disqualified in night 0), roles known or
+    not."""
+    t = Table(roles=roles, preset=preset, start="night0")
+    black = {int(tok[1:]) for tok in (roles or "").split() if tok[0] in "DMB"}
+    for seat in sorted((n for n in range(1, 11) if n not in keep), key=lambda n: n not in black):
+        t.dq(seat)
+    t.next()
+    t.skip_day()  # day 1: no vote (seed 5.1)
+    t.miss()
+    t.expect_table(*keep)
+    return t
+
+
+#: players at the table → who stays at it (with roles D8 M9 M10 S5 known, #10 the one black left
+#: at the smaller sizes, so that the leader's leaving never ends the game)
+KEEP = {9: (1, 2, 3, 4, 5, 6, 7, 9, 10), 7: (1, 2, 3, 4, 5, 6, 10), 5: (1, 2, 3, 4, 10),
+        4: (1, 2, 3, 10), 3: (1, 2, 10)}
+
+
+@pytest.mark.parametrize("roles", ["S5 D8 M9 M10", None], ids=["roles-known", "roles-unknown"])
+@pytest.mark.parametrize("players", sorted(KEEP))
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_decided_leader_removed_by_a_4th_foul_during_the_vote_has_no_last_word(
+        preset: str, players: int, roles: str | None) -> None:
+    """Seed 4.5: the 4th foul removes the player at once «без последнего слова»; seed 5.1: the
+    leader the vote has already decided is the one leaving by it, so no vote is cancelled. The
+    property machine found (roles unknown, every preset) such a leader still given a last word
+    when the round closed. Here #A takes all hands but one — nobody can catch him
+    (SC-determined) —, then his 4th foul; the round ends with the other nominees' hands."""
+    if roles is not None and players == 3:
+        pytest.skip("3 players with the roles known: the leader's leaving ends the game (parity)")
+    t = _small_table(roles, KEEP[players], preset)
+    at = sorted(t.state.at_table)
+    a, b, c = at[0], at[1], at[-1]  # #A and #B red when the roles are known
+    order = list(t.state.speech_order[t.state.speech_index:])
+    t.discuss({order[0]: a, order[1]: b, order[2]: c})
+    t.expect_voting(a, b, c, round=0)
+    t.fouls(a, 3)  # three fouls: he stays at the table (seed 4.4) and on the ballot
+    t.votes_against(a, players - 1)
+    t.foul(a)  # the 4th, after the result is determined
+    t.expect_leaves(a, cause="fouls")
+    if rules.result_required(t.state):  # two left, roles unknown: the judge declares the end
+        t.do(rules.DeclareResult(winner="red"))
+        expected = rules.Phase.GAME_OVER
+    else:
+        t.votes_against(b, 0)  # the round closes: #C gets the hand left (F24 §4.4.8)
+        expected = rules.Phase.NIGHT
+    assert not [n for n in t.notices if n.kind is Kind.LAST_WORD and n.params.get("seat") == a]
+    assert t.state.phase is expected and t.state.speaker is None
+    t.expect_no_notice(Kind.VOTE_CANCELLED)
+    t.expect_no_notice(Kind.NEXT_VOTE_CANCELLED)
+    t.expect_stays(b, c)

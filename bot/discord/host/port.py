@@ -23,12 +23,13 @@ import discord
 
 from ...host import views as vw
 from ...host.port import Mute, MuteMode, Rights
-from ...i18n import Catalog, catalog
+from ...i18n import Catalog
 from ...render import seat_label
 from ..base import DiscordPortBase
 from ..countdown import countdown
 from ..keys import id_of, mention_channel, mention_user, user_key
 from ..rights import rights_text
+from ..text import discord_catalog
 
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         referee = getattr(interaction.client, "referee", None)
         host = getattr(referee, "host", None)
         if host is not None and self.item.custom_id is not None:
-            await host.on_press(interaction, self.item.custom_id)
+            await referee.guarded(interaction, host.on_press(interaction, self.item.custom_id))
 
 
 def rights_of(perms: discord.Permissions) -> Rights:
@@ -107,7 +108,7 @@ class DiscordHostPort(DiscordPortBase):
     async def private_cat(self, table_chat: str, user: str) -> Catalog:
         """A player's direct messages are in his server's language (the table's)."""
         if not table_chat:
-            return catalog(self.referee.settings.lang)
+            return discord_catalog(self.referee.settings.lang)
         return await self.referee.cat(table_chat)
 
     # --- messages ---------------------------------------------------------------------------------

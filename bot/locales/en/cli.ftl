@@ -5,6 +5,7 @@ cli-bad-env-file = Cannot read the settings file { $path }: { $problem ->
 }
 cli-bad-database = Cannot open the database: { $problem }. Choose another file (--db or MAFIA_REFEREE_DB).
 cli-db-not-writable = Cannot open the database: { $path } is not writable (SQLite writes -wal and -shm files beside the database): { $problem }. Grant write access or choose another file (--db or MAFIA_REFEREE_DB).
+cli-db-busy = Another mafia-referee process (pid { $pid }) is already serving the database { $path }: one bot process per database. Stop it first, or serve both platforms from one process with `mafia-referee both`.
 cli-usage = Bad command line: { $problem }. Help: { $prog } --help
 cli-bad-invite = Bad --invite { $value }: it must be the Discord application ID, a whole number over 0 of at most 20 digits.
 cli-telegram-bad-token = Telegram refuses the bot token (401 Unauthorized). Check MAFIA_REFEREE_TELEGRAM_TOKEN (or TELEGRAM_BOT_TOKEN): @BotFather gives it.
@@ -24,6 +25,8 @@ setting-problem-float_parsing = must be a number, not “{ $value }”
 setting-problem-bool_parsing = must be true or false, not “{ $value }”
 setting-problem-http_url = must be an http:// or https:// URL, not “{ $value }”
 setting-problem-time_zone = must be an IANA time zone such as Europe/Moscow, not “{ $value }”
+setting-problem-https_url = must be an https:// URL (Telegram posts to HTTPS only; http:// only through a local Bot API server, MAFIA_REFEREE_TELEGRAM_BASE_URL), not “{ $value }”
+setting-problem-webhook_secret = must be { $min }–256 characters of A-Z, a-z, 0-9, _ and -, at least { $distinct } of them different (left unset, a random one is made at each start)
 setting-problem-missing = is not set
 
 ## mafia-referee replay: the comparison with the record

@@ -1,6 +1,8 @@
 # Refusals: rule errors (error-<rules.Code>), service errors (service-<code>), commands (command-<code>).
 
 error-internal = Internal error. Nothing was done.
+error-not-saved = Internal error: the action was not saved, the game is as it was. Try again.
+error-saved-not-sent = The action is saved, but an internal error kept its message from being sent. /status shows the game.
 error-unknown = Refused ({ $code }).
 
 ## Rules

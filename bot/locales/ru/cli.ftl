@@ -5,6 +5,7 @@ cli-bad-env-file = Не удаётся прочитать файл настро�
 }
 cli-bad-database = Не удаётся открыть базу данных: { $problem }. Укажите другой файл (--db или MAFIA_REFEREE_DB).
 cli-db-not-writable = Не удаётся открыть базу данных: { $path } недоступно для записи (SQLite пишет файлы -wal и -shm рядом с базой): { $problem }. Дайте право записи или укажите другой файл (--db или MAFIA_REFEREE_DB).
+cli-db-busy = С базой данных { $path } уже работает другой процесс mafia-referee (pid { $pid }): один процесс бота на базу. Сначала остановите его, а обе платформы обслуживайте одним процессом: `mafia-referee both`.
 cli-usage = Неверная команда: { $problem }. Справка: { $prog } --help
 cli-bad-invite = Неверный --invite { $value }: нужен идентификатор приложения Discord (Application ID) — целое число больше 0, не длиннее 20 цифр.
 cli-telegram-bad-token = Telegram не принимает токен бота (401 Unauthorized). Проверьте MAFIA_REFEREE_TELEGRAM_TOKEN (или TELEGRAM_BOT_TOKEN): его выдаёт @BotFather.
@@ -24,6 +25,8 @@ setting-problem-float_parsing = нужно число, а не «{ $value }»
 setting-problem-bool_parsing = нужно true или false, а не «{ $value }»
 setting-problem-http_url = нужен адрес http:// или https://, а не «{ $value }»
 setting-problem-time_zone = нужен часовой пояс IANA, например Europe/Moscow, а не «{ $value }»
+setting-problem-https_url = нужен адрес https:// (Telegram шлёт только по HTTPS; http:// — только через свой сервер Bot API, MAFIA_REFEREE_TELEGRAM_BASE_URL), а не «{ $value }»
+setting-problem-webhook_secret = нужно от { $min } до 256 символов из A-Z, a-z, 0-9, _ и -, из них не меньше { $distinct } разных (если её не задавать, при каждом запуске создаётся случайная)
 setting-problem-missing = не задана
 
 ## mafia-referee replay: the comparison with the record

@@ -1,0 +1,93 @@
+"""One writing process per database (ARCHITECTURE.md, "One writer").
+
+The service keeps each game's folded state, its aliases and its outbox in memory and assumes it is
+the store's only writer (:mod:`bot.service`): two bot processes on one SQLite file would both
+append to a game's log — an action landing in an abandoned game, a ``/new`` leaving live games
+orphaned. So the long-running modes (``telegram``, ``discord``, ``both``) hold an exclusive lock
+on a file beside the database, ``<database>.lock``, for as long as they run; a second one finds
+it taken and stops at once with one line and exit status 2 (:class:`DatabaseBusy`, said by
+:mod:`bot.entry`). ``both`` serves two platforms from one process. The commands that only read
+(``health``, ``backup``, ``replay``) and the console take no lock and work beside a running bot.
+
+The lock is an ``flock`` on the open file: the kernel drops it when the process ends, however it
+ends (a SIGKILL included), so a restart never finds a stale lock. The file keeps the holder's pid,
+for the message.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: no lock (the service still works)
+    fcntl = None  # type: ignore[assignment]
+
+SUFFIX = ".lock"
+
+
+class DatabaseBusy(Exception):
+    """Another process (``pid``, if it said) holds the writer's lock of the database ``db``."""
+
+    def __init__(self, db: Path, pid: int | None) -> None:
+        super().__init__(f"{db}: another process (pid {pid}) writes it")
+        self.db = db
+        self.pid = pid
+
+
+def lock_path(db: Path) -> Path:
+    """The lock file of database ``db``: ``<db>.lock`` beside the file itself — symbolic links
+    and relative paths resolved, so every name of one database gives one lock."""
+    real = db.resolve()
+    return real.with_name(real.name + SUFFIX)
+
+
+class WriterLock:
+    """The writer's lock of one database, held from :func:`acquire` until :meth:`release` (or the
+    end of a ``with`` block, or of the process)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # the lock goes with the descriptor
+
+    def __enter__(self) -> "WriterLock":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def acquire(db: Path) -> WriterLock:
+    """Take the writer's lock of database ``db`` — before the store is opened, so that a second
+    process (perhaps a newer version) never creates or migrates a database another one serves;
+    the folder is created if need be. Raises :class:`DatabaseBusy` when another process holds it,
+    ``OSError`` when the folder or the lock file cannot be created or opened."""
+    path = lock_path(db)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise DatabaseBusy(db, _holder(fd)) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return WriterLock(path, fd)
+
+
+def _holder(fd: int) -> int | None:
+    """The pid the lock's holder wrote in the file (``None`` if it is not there yet)."""
+    try:
+        return int(os.pread(fd, 32, 0).decode().strip() or "x")
+    except (OSError, ValueError):
+        return None
