@@ -162,9 +162,8 @@ def _settings_lang() -> str:
         return DEFAULT_LANG
 
 
-def _usage_lang(args: Sequence[str]) -> str:
-    """The language of a command-line error: ``--lang X`` (or ``--lang=X``) when it is one we
-    have, else the configured one."""
+def lang_option(args: Sequence[str]) -> str | None:
+    """The value of ``--lang X`` (or ``--lang=X``) in ``args`` when it is one we have."""
     for i, arg in enumerate(args):
         value = None
         if arg == "--lang" and i + 1 < len(args):
@@ -173,7 +172,13 @@ def _usage_lang(args: Sequence[str]) -> str:
             value = arg.partition("=")[2]
         if value in LANGS:
             return value
-    return _settings_lang()
+    return None
+
+
+def _usage_lang(args: Sequence[str]) -> str:
+    """The language of a command-line error: ``--lang X`` when it is one we have, else the
+    configured one."""
+    return lang_option(args) or _settings_lang()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sqlite3
 import sys
 import threading
 from contextlib import contextmanager
@@ -116,6 +117,13 @@ class Session:
             return Reply([error_text(error, self.cat)], accepted=False)
         except _REFUSALS as error:
             return Reply([error_text(error, self.cat)], accepted=False)
+        except sqlite3.OperationalError as error:
+            # locked by another process, a full disk, a file turned read-only: this command is
+            # not recorded (its transaction rolled back), the session goes on with the next
+            from .health import fault
+
+            return Reply([self.cat.text("db-fault", code=fault(error), problem=str(error))],
+                         accepted=False)
 
     async def _stale_lines(self) -> list[str]:
         """Another writer (a second console, a bot) changed the game since this one read it:

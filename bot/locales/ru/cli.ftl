@@ -4,6 +4,8 @@ cli-bad-env-file = Не удаётся прочитать файл настро�
    *[unreadable] { $detail }.
 }
 cli-bad-database = Не удаётся открыть базу данных: { $problem }. Укажите другой файл (--db или MAFIA_REFEREE_DB).
+cli-new-schema = Не удаётся открыть базу данных: { db-new-schema }
+cli-foreign-database = Не удаётся открыть базу данных: { db-foreign }
 cli-db-not-writable = Не удаётся открыть базу данных: { $path } недоступно для записи (SQLite пишет файлы -wal и -shm рядом с базой): { $problem }. Дайте право записи или укажите другой файл (--db или MAFIA_REFEREE_DB).
 cli-usage = Неверная команда: { $problem }. Справка: { $prog } --help
 cli-bad-invite = Неверный --invite { $value }: нужен идентификатор приложения Discord (Application ID) — целое число больше 0, не длиннее 20 цифр.
