@@ -236,28 +236,38 @@ def touch_heartbeat(path: Path) -> None:
     path.write_text(datetime.now(timezone.utc).isoformat(timespec="seconds") + "\n", encoding="utf-8")
 
 
-def heartbeat_job(path: Path) -> Callable[[Any], Awaitable[None]]:
-    """A JobQueue callback that touches ``path``: it runs on the bot's event loop, so a stale
-    file means the loop is stuck or the process is gone. A file that cannot be written is one
-    warning line when it starts failing (and one info line when it works again), never an
-    exception each interval: the bot itself is well, only its health check will say otherwise."""
-    failing: list[str] = []  # the last failure's text, while it lasts
+class Heartbeat:
+    """The heartbeat of ``path``: :meth:`beat` touches it now; awaited as a JobQueue callback it
+    does the same on the bot's event loop, so a stale file means the loop is stuck or the
+    process is gone. A file that cannot be written is one warning line when it starts failing
+    (and one info line when it works again), never an exception each interval: the bot itself
+    is well, only its health check will say otherwise."""
 
-    async def beat(_context: Any) -> None:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._failing: str | None = None  # the last failure's text, while it lasts
+
+    def beat(self) -> None:
         try:
-            touch_heartbeat(path)
+            touch_heartbeat(self.path)
         except OSError as error:
             problem = error.strerror or str(error)
-            if failing != [problem]:
+            if self._failing != problem:
                 log.warning("cannot write the heartbeat file %s: %s (MAFIA_REFEREE_HEARTBEAT); "
-                            "the bot goes on, its health check will fail", path, problem)
-                failing[:] = [problem]
+                            "the bot goes on, its health check will fail", self.path, problem)
+                self._failing = problem
             return
-        if failing:
-            log.info("the heartbeat file %s is written again", path)
-            failing.clear()
+        if self._failing is not None:
+            log.info("the heartbeat file %s is written again", self.path)
+            self._failing = None
 
-    return beat
+    async def __call__(self, _context: Any) -> None:
+        self.beat()
+
+
+def heartbeat_job(path: Path) -> Heartbeat:
+    """A :class:`Heartbeat` of ``path`` (a JobQueue callback)."""
+    return Heartbeat(path)
 
 
 def backup_path(dest: str | os.PathLike[str], now: Callable[[], float] = time.time) -> Path:

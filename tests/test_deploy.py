@@ -163,42 +163,6 @@ def test_the_backup_timer_runs_the_backup_script() -> None:
     assert "OnCalendar" in _unit(DEPLOY / "mafia-referee-backup.timer")
 
 
-def test_the_health_timer_restarts_a_stuck_bot() -> None:
-    """systemd's ``Restart=on-failure`` sees only a process that exits; a stuck event loop never
-    does. ``mafia-referee-health.timer`` runs ``mafia-referee-health.service`` every minute: its
-    ``ExecStart`` is a real ``health --max-age`` (the Dockerfile's limit) on the bot's database and
-    heartbeat, skipped while the bot is not active (a bot stopped on purpose stays stopped), and
-    on exit status 1 (unhealthy; not 2, a bad setting) it restarts the bot's unit, as root."""
-    unit = _unit(DEPLOY / "mafia-referee-health.service")
-    bot = _unit(DEPLOY / "mafia-referee.service")
-    (exec_start,) = unit["ExecStart"]
-    argv = shlex.split(exec_start)
-    assert Path(argv[0]).is_absolute() and argv[0] == shlex.split(bot["ExecStart"][0])[0]
-    _assert_runs_a_subcommand(argv)
-    args = _parser().parse_args(argv[1:])
-    assert args.command == "health" and max_age_seconds(args.max_age) == 120
-    (check,) = _instruction("HEALTHCHECK")
-    assert f"--max-age {args.max_age}" in " ".join(json.loads(check[check.index("CMD") + 3:].strip()))
-    # The same user, database and heartbeat file as the bot.
-    assert unit["User"] == bot["User"] and unit["Type"] == ["oneshot"]
-    assert sorted(unit["Environment"]) == sorted(value for value in bot["Environment"])
-    assert unit["StateDirectory"] == bot["StateDirectory"]
-    assert "RuntimeDirectory" not in unit  # it would remove the bot's /run folder when it stops
-    (condition,) = unit["ExecCondition"]
-    assert shlex.split(condition)[1:] == ["is-active", "--quiet", "mafia-referee.service"]
-    (restart,) = unit["ExecStopPost"]
-    assert restart.startswith("+/bin/sh -c ")  # "+": as root, systemctl may restart a unit
-    script = shlex.split(restart[1:])[2]
-    assert '[ "$$EXIT_STATUS" = 1 ]' in script and "is-active --quiet mafia-referee.service" in script
-    assert "restart --no-block mafia-referee.service" in script
-    assert (DEPLOY / "mafia-referee.service").exists()
-    timer = _unit(DEPLOY / "mafia-referee-health.timer")
-    assert timer["OnUnitActiveSec"] == ["1min"] and timer["OnBootSec"]
-    assert timer["WantedBy"] == ["timers.target"]
-    readme = (ROOT / "README.md").read_text("utf-8")
-    assert "mafia-referee-health.timer" in readme and "autoheal" in readme
-
-
 def _dockerfile() -> list[str]:
     """The Dockerfile's instructions, continuation lines joined."""
     text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text("utf-8"))

@@ -6,7 +6,10 @@ a console session survives a locked database or a full disk in the middle of a g
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -227,3 +230,202 @@ async def test_a_full_disk_is_said_and_the_session_goes_on(session: Any) -> None
     assert reply.lines[0].startswith(_en("db-fault", code="full", problem="").split("(")[0])
     await store.conn.execute_fetchall("PRAGMA max_page_count = 1073741823")
     assert (await console.handle("/name 3 Anna")).accepted
+
+
+# --- SIGTERM: systemctl stop, docker stop -----------------------------------------------------------
+
+#: Run a mode with Discord's gateway faked: login runs the bot's setup (the store opened, timers
+#: re-armed, the outbox drained), the connection then waits as a connected client does.
+OFFLINE_DISCORD = """
+import asyncio, sys
+import discord
+from discord import app_commands
+
+async def login(self, token):
+    await self._async_setup_hook()
+    await self.setup_hook()
+    print("connected", flush=True)
+
+async def connect(self, *, reconnect=True):
+    await asyncio.Event().wait()
+
+async def sync(self, *, guild=None):
+    return []
+
+discord.Client.login = login
+discord.Client.connect = connect
+app_commands.CommandTree.sync = sync
+from bot.entry import run
+sys.argv = ["mafia-referee", *sys.argv[1:]]
+sys.exit(run())
+"""
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(part) for part in text.split()]
+
+
+@pytest.mark.parametrize("pid1", [False, True], ids=["process", "pid1"])
+@pytest.mark.parametrize("mode", ["discord", "both"])
+async def test_sigterm_stops_discord_and_both_cleanly(tmp_path: Path, mode: str, pid1: bool) -> None:
+    """``systemctl stop`` and ``docker stop`` send SIGTERM: the mode shuts down as on Ctrl+C —
+    exit 0 within seconds, the store closed (SQLite removes its ``-wal`` file only then) — also
+    as PID 1 of its own PID namespace (a container), where a signal without a handler is
+    ignored and Docker would kill the process 10 s later."""
+    import shutil
+
+    from fakebot import FakeBotAPI
+
+    prefix: list[str] = []
+    if pid1:
+        if shutil.which("unshare") is None:
+            pytest.skip("unshare is not installed")
+        probe = subprocess.run(["unshare", "-r", "-p", "-f", "true"], capture_output=True, timeout=30)
+        if probe.returncode != 0:
+            pytest.skip("cannot make a PID namespace here (unshare -rpf)")
+        prefix = ["unshare", "-r", "-p", "-f", "--kill-child"]
+    systemd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    systemd.bind(str(tmp_path / "notify"))
+    systemd.setblocking(False)
+    async with FakeBotAPI() as fake:
+        db = tmp_path / "referee.sqlite3"
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+        env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+                    "MAFIA_REFEREE_DISCORD_TOKEN": "discord-token", "MAFIA_REFEREE_DB": str(db),
+                    "MAFIA_REFEREE_LANG": "en", "PYTHONPATH": str(ROOT),
+                    # systemd's Type=notify with WatchdogSec=0.6s (pings every 0.2 s)
+                    "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "600000"})
+        env.pop("WATCHDOG_PID", None)
+        process = await asyncio.create_subprocess_exec(
+            *prefix, sys.executable, "-c", OFFLINE_DISCORD, mode, cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        target = process.pid
+        try:
+            assert process.stdout is not None
+            line = await asyncio.wait_for(process.stdout.readline(), 60)
+            assert line.strip() == b"connected", (await process.stderr.read()).decode()  # type: ignore[union-attr]
+            if mode == "both":
+                await fake.wait_for(lambda: fake.calls_to("getUpdates"), timeout=30, what="polling")
+            told: list[bytes] = []
+
+            def heard(what: bytes) -> bool:
+                with contextlib.suppress(BlockingIOError):
+                    while True:
+                        told.extend(systemd.recv(4096).splitlines())
+                return what in told
+
+            await fake.wait_for(lambda: heard(b"READY=1"), timeout=30, what="READY=1")
+            await fake.wait_for(lambda: heard(b"") or told.count(b"WATCHDOG=1") >= 2, timeout=30,
+                                what="the watchdog's pings")
+            assert Path(f"{db}-wal").exists()  # the store is open
+            if pid1:
+                (target,) = _children(process.pid)
+            started = asyncio.get_running_loop().time()
+            os.kill(target, signal.SIGTERM)
+            out, err = await asyncio.wait_for(process.communicate(), 30)
+            elapsed = asyncio.get_running_loop().time() - started
+        finally:
+            if process.returncode is None:
+                for pid in {target, process.pid}:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                await process.wait()
+    assert process.returncode == 0, err.decode()
+    assert heard(b"STOPPING=1")
+    systemd.close()
+    assert elapsed < 10, elapsed  # docker stop waits 10 s before SIGKILL
+    assert b"Traceback" not in err, err.decode()
+    assert not Path(f"{db}-wal").exists()  # closed, not killed
+
+
+async def test_the_heartbeat_is_written_at_once_on_start(tmp_path: Path) -> None:
+    """``health --max-age`` right after a start finds a fresh heartbeat: the first is written when
+    the bot starts, not one interval later; systemd hears READY=1 once Telegram answered."""
+    from fakebot import FakeBotAPI
+
+    systemd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    systemd.bind(str(tmp_path / "notify"))
+    systemd.settimeout(30)
+    async with FakeBotAPI() as fake:
+        db, beat = tmp_path / "referee.sqlite3", tmp_path / "run" / "heartbeat"
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+        env.update({"MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token, "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
+                    "MAFIA_REFEREE_DB": str(db), "MAFIA_REFEREE_HEARTBEAT": str(beat),
+                    "MAFIA_REFEREE_HEARTBEAT_INTERVAL": "3600", "MAFIA_REFEREE_LANG": "en",
+                    "NOTIFY_SOCKET": str(tmp_path / "notify")})
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "telegram", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await fake.wait_for(lambda: fake.calls_to("getUpdates"), timeout=30, what="polling")
+            assert beat.is_file()
+            ready = await asyncio.get_running_loop().run_in_executor(None, systemd.recv, 4096)
+            assert b"READY=1" in ready.splitlines()
+            checked = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "health", "--max-age", "120", cwd=tmp_path, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            _out, err = await asyncio.wait_for(checked.communicate(), 30)
+            assert checked.returncode == 0, err.decode()
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.communicate(), 30)
+            systemd.close()
+    assert process.returncode == 0
+
+
+# --- the systemd units -------------------------------------------------------------------------------
+
+DEPLOY = ROOT / "deploy"
+
+
+def _unit(path: Path) -> dict[str, list[str]]:
+    entries: dict[str, list[str]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        if line and not line.startswith(("#", ";", "[")) and "=" in line:
+            key, _, value = line.partition("=")
+            entries.setdefault(key.strip(), []).append(value.strip())
+    return entries
+
+
+def test_the_bot_unit_is_type_notify_with_a_watchdog() -> None:
+    """The bot says when it is up (READY=1) and pings the watchdog from its event loop
+    (:mod:`bot.lifecycle`): a stuck loop is restarted by systemd itself, no timer needed."""
+    import shlex
+
+    from bot.lifecycle import PINGS_PER_WATCHDOG
+
+    bot = _unit(DEPLOY / "mafia-referee.service")
+    assert bot["Type"] == ["notify"] and bot["NotifyAccess"] == ["main"]
+    (watchdog,) = bot["WatchdogSec"]
+    assert watchdog.endswith("s") and int(watchdog[:-1]) / PINGS_PER_WATCHDOG >= 10
+    assert bot["Restart"] == ["on-failure"] and bot["RestartPreventExitStatus"] == ["2"]
+    health_unit = _unit(DEPLOY / "mafia-referee-health.service")
+    (exec_start,) = health_unit["ExecStart"]
+    argv = shlex.split(exec_start)
+    assert argv[0] == shlex.split(bot["ExecStart"][0])[0] and argv[1] == "health"
+    assert "ExecStopPost" not in health_unit  # the watchdog restarts a stuck bot, not this check
+    assert _unit(DEPLOY / "mafia-referee-health.timer")["OnUnitActiveSec"] == ["1h"]
+
+
+@pytest.mark.parametrize("unit", ["mafia-referee-health.service", "mafia-referee-backup.service"])
+def test_the_health_and_backup_units_are_hardened_as_the_bot_is(unit: str) -> None:
+    bot = _unit(DEPLOY / "mafia-referee.service")
+    other = _unit(DEPLOY / unit)
+    hardening = {key: value for key, value in bot.items()
+                 if key.startswith(("Protect", "Private", "Restrict", "NoNew", "Lock", "SystemCall",
+                                    "Capability", "Ambient", "UMask"))}
+    assert len(hardening) >= 15
+    for key, value in hardening.items():
+        if key == "RestrictAddressFamilies":  # no network: local sockets only
+            assert other[key] == ["AF_UNIX"], key
+        else:
+            assert other.get(key) == value, key
+    assert other["PrivateNetwork"] == ["yes"]
+    assert other["User"] == bot["User"] and other["StateDirectory"] == bot["StateDirectory"]

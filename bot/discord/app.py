@@ -57,6 +57,7 @@ from . import layout, slash
 from .base import DiscordPortBase
 from .countdown import timer_line
 from .host import DiscordHost, HostButton
+from .. import lifecycle
 from .host import commands as host_commands
 from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
@@ -298,8 +299,10 @@ class DiscordReferee:
                 await client.tree.sync()
             except discord.HTTPException as error:
                 log.warning("could not publish the slash commands: %s", error)
+        lifecycle.ready("discord")  # systemd: started (Type=notify), the watchdog's pings
 
     async def shutdown(self) -> None:
+        lifecycle.stopping()
         self.tasks.cancel_all()
         await self.outbox.close()
         if self._own_store is not None:
@@ -712,8 +715,16 @@ def run(settings: Settings, *, sync_guild: int | None = None) -> int:
     token = settings.discord_token.get_secret_value().strip()
     configure_logging(token, fmt=settings.log_format)
     client = build_client(settings, sync_guild=sync_guild)
+
+    async def runner() -> None:
+        lifecycle.stop_on_sigterm()  # systemctl stop, docker stop: as Ctrl+C
+        async with client:
+            await client.start(token)
+
     try:
-        client.run(token, log_handler=None)
+        asyncio.run(runner())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return 0
     except discord.LoginFailure:  # a setting: restarting will not help (exit 2, as bad settings)
         log.error("Discord refused the token")
         return 2

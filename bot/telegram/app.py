@@ -62,6 +62,7 @@ from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
 from .base import TelegramPortBase
 from .outbox import MAX_TEXT, TelegramTransport
+from .. import lifecycle
 from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
@@ -289,6 +290,7 @@ class TelegramReferee:
         if app.job_queue is not None:
             app.job_queue.run_once(self._rearm, 0, name="rearm",
                                    job_kwargs={"misfire_grace_time": None})
+        lifecycle.ready("telegram")  # systemd: started (Type=notify), the watchdog's pings
 
     async def _rearm(self, context: Context) -> None:
         """After a restart: every running timer armed again, and what the outbox still holds
@@ -297,6 +299,7 @@ class TelegramReferee:
         await self.outbox.drain_all()
 
     async def post_shutdown(self, app: AnyApp) -> None:
+        lifecycle.stopping()
         await self.outbox.close()
         if self._own_store is not None:
             await self._own_store.close()
