@@ -186,7 +186,8 @@ def test_the_dockerfiles_cmd_and_healthcheck_run_real_subcommands() -> None:
 
 def test_the_image_runs_as_a_user_with_the_database_on_the_volume() -> None:
     (base,) = _instruction("FROM")
-    assert base == "python:3.11-slim"
+    (arg,) = _instruction("ARG")
+    assert base == "${PYTHON_IMAGE}" and arg.startswith("PYTHON_IMAGE=python:3.11-slim@sha256:")
     (user,) = _instruction("USER")
     assert user not in ("root", "0")
     (volume,) = _instruction("VOLUME")
@@ -194,7 +195,7 @@ def test_the_image_runs_as_a_user_with_the_database_on_the_volume() -> None:
     db = re.search(r"MAFIA_REFEREE_DB=(\S+)", env)
     assert db and json.loads(volume) == ["/data"] and Path(db[1]).parent == Path("/data")
     assert re.search(r"MAFIA_REFEREE_HEARTBEAT=(\S+)", env)
-    assert any(line.startswith("RUN pip install .") for line in _dockerfile())
+    assert any(line.startswith("RUN pip install --no-cache-dir --no-deps .") for line in _dockerfile())
 
 
 def test_compose_runs_the_image_with_the_env_file_and_the_volume() -> None:

@@ -429,3 +429,107 @@ def test_the_health_and_backup_units_are_hardened_as_the_bot_is(unit: str) -> No
             assert other.get(key) == value, key
     assert other["PrivateNetwork"] == ["yes"]
     assert other["User"] == bot["User"] and other["StateDirectory"] == bot["StateDirectory"]
+
+
+# --- the image: a pinned base, a lock, layers, the build context ------------------------------------
+
+def _dockerfile() -> list[str]:
+    import re
+
+    text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text("utf-8"))
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _lock() -> dict[str, str]:
+    """``deploy/requirements.lock``: each pinned package (normalised name) and its version; every
+    pin carries at least one hash."""
+    import re
+
+    pins: dict[str, str] = {}
+    text = (DEPLOY / "requirements.lock").read_text("utf-8")
+    for block in re.split(r"\n(?=[A-Za-z0-9])", text):
+        match = re.match(r"([A-Za-z0-9._-]+)==(\S+)", block)
+        if match:
+            assert "--hash=sha256:" in block, match[1]
+            pins[re.sub(r"[-_.]+", "-", match[1]).lower()] = match[2]
+    return pins
+
+
+def test_the_base_image_is_pinned_by_digest() -> None:
+    import re
+
+    lines = _dockerfile()
+    (arg,) = [line for line in lines if line.startswith("ARG ")]
+    assert re.fullmatch(r"ARG PYTHON_IMAGE=python:3\.11-slim@sha256:[0-9a-f]{64}", arg)
+    assert [line for line in lines if line.startswith("FROM ")] == ["FROM ${PYTHON_IMAGE}"]
+
+
+def test_the_lock_pins_every_dependency_within_pyproject() -> None:
+    """The image installs ``deploy/requirements.lock`` (``.ci/run`` checks it is what
+    ``deploy/lock.sh`` resolves today); here, without the network: every dependency of
+    pyproject.toml, extras included, is pinned at a version its range allows."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    pins = _lock()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    for line in project["dependencies"]:
+        requirement = Requirement(line)
+        name = requirement.name.lower().replace("_", "-").replace(".", "-")
+        assert name in pins, name
+        assert requirement.specifier.contains(pins[name]), (name, pins[name])
+    assert {"tornado", "apscheduler", "aiolimiter"} <= set(pins)  # python-telegram-bot's extras
+    assert "matplotlib" not in pins and "numpy" not in pins  # the sheet is drawn with Pillow
+
+
+def test_a_code_change_does_not_reinstall_the_dependencies() -> None:
+    """Docker reuses a layer until something it copies changes: the lock is copied and installed
+    (hash-checked, no resolution) before any code is copied."""
+    lines = _dockerfile()
+    copy_lock = lines.index("COPY deploy/requirements.lock ./")
+    install = next(i for i, line in enumerate(lines) if "-r requirements.lock" in line)
+    assert "--require-hashes" in lines[install] and "--no-deps" in lines[install]
+    first_code = min(i for i, line in enumerate(lines) if line.startswith("COPY ") and i != copy_lock)
+    assert copy_lock < install < first_code
+    assert lines[-1].startswith("CMD ") and any(
+        line.startswith("RUN pip install --no-cache-dir --no-deps .") for line in lines[first_code:])
+
+
+def test_the_build_context_is_filtered_with_or_without_buildkit() -> None:
+    """The classic builder reads only ``.dockerignore`` at the context's root (BuildKit prefers a
+    ``<Dockerfile>.dockerignore`` beside the Dockerfile: there is none, so both read the same).
+    Everything the Dockerfile copies is let in; nothing else is."""
+    assert not (DEPLOY / "Dockerfile.dockerignore").exists()
+    rules_ = [line for line in (ROOT / ".dockerignore").read_text("utf-8").splitlines()
+              if line and not line.startswith("#")]
+    assert rules_[0] == "**"
+    admitted = {line[1:] for line in rules_ if line.startswith("!")}
+    copied = set()
+    for line in _dockerfile():
+        if line.startswith("COPY "):
+            copied.update(line.split()[1:-1])
+    assert copied == admitted, (copied, admitted)
+    for path in copied:
+        assert (ROOT / path).exists(), path
+
+
+def test_compose_stops_on_a_missing_token_instead_of_restarting() -> None:
+    """A missing token makes the bot exit 2, and ``restart:`` would start it again every few
+    seconds: compose's own check (``${VAR:?message}``) refuses to start, naming the variable."""
+    import re
+
+    text = (DEPLOY / "compose.yaml").read_text("utf-8")
+    match = re.search(r"^\s+MAFIA_REFEREE_TELEGRAM_TOKEN:\s*\$\{MAFIA_REFEREE_TELEGRAM_TOKEN:\?([^}]+)\}\s*$",
+                      text, re.M)
+    assert match is not None and "deploy/.env" in match[1]
+
+
+def test_the_licence_is_mit() -> None:
+    import tomllib
+
+    text = (ROOT / "LICENSE").read_text("utf-8")
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    assert project["license"] == {"text": "MIT"}
+    assert (ROOT / "bot" / "protocol" / "fonts" / "LICENSE-DejaVu.txt").is_file()
