@@ -115,7 +115,7 @@ async def test_a_whole_game_from_the_phone(tmp_path: Path, monkeypatch: pytest.M
         await t.press("Принято ✓")
         private = "\n".join(t.dm())
         assert "Дон проверяет игрока №8: Шериф." in private
-        assert "Шериф проверяет игрока №2: чёрный." in private
+        assert "Шериф проверяет игрока №2: чёрная карта." in private
         assert "угадано чёрных — 2" in private
 
         # --- Day 2: a tie, the same tie again, the raise vote ------------------------------------
@@ -216,7 +216,7 @@ async def test_one_message_per_action_in_each_place(t: DiscordTable) -> None:
     assert posts(TABLE_ID) - channel_before == 10
     assert posts(dm) - dm_before == 10
     last = t.fake.in_channel(TABLE_ID)[-1].now.content
-    assert "Голосование не проводится: никто не выставлен." in last and "Наступает ночь." in last
+    assert "Голосование не проводится: кандидатур нет." in last and "Наступает ночь." in last
     assert posts(CLUB_ID) == 1  # the club channel got only the link's note: results come at the end
 
 

@@ -252,7 +252,7 @@ def test_third_foul_announcement_seed_4_4() -> None:
     third = game.apply(Penalty(5, "4.1.1"))
     lines = texts(third)
     assert lines[0].startswith("Игроку №5 — фол: речь не в свою игровую минуту")
-    assert lines[0].endswith("(4.1.1). У него 3 фола.")
+    assert lines[0].endswith("(4.1.1). Теперь 3 фола.")
     assert lines[1] == ("Игрок №5 получает третий фол: лишается слова в ближайшую минуту, "
                         "но может выставить кандидатуру (4.4).")
 
@@ -287,7 +287,7 @@ def test_night_removal_hides_its_reason() -> None:
     notices = game.apply(Penalty(9, "4.2.2"))
     removed = first(notices, Kind.REMOVED)
     public = notice_text(removed, RU) or ""
-    assert public == "Игрок №9 удалён и покидает игру без последнего слова (4.5)."
+    assert public == "Игрок №9 удаляется и покидает игру без последнего слова (4.5)."
     details = first(notices, Kind.REMOVED_DETAILS)
     assert details.private
     assert "«ночные» прикосновения (4.2.2)" in (notice_text(details, RU) or "")
@@ -310,9 +310,9 @@ def test_tie_revote_and_raise_vote_f24_4_4_12() -> None:
     game = Game().to_day_one()
     game.apply(Nominate(1, 3), Next(), Nominate(2, 7))
     voting = game.speeches(9)
-    assert texts(voting)[-1] == "Голосование. На голосование выставлены игроки №3, №7."
+    assert texts(voting)[-1] == "Голосование. Кандидатуры на голосовании: игроки №3, №7."
     status = status_text(game.state, RU, for_judge=True)
-    assert "Кто за то, чтобы игрок №3 покинул игровой стол? Осталось: 10 голосов." in status
+    assert "Кто за то, чтобы игроку №3 покинуть игровой стол? Осталось: 10 голосов." in status
     tie = texts(game.apply(Vote(3, 5)))
     assert tie[0] == "Против игрока №3 — 5 голосов."
     assert tie[1].startswith("Против игрока №7 — 5 голосов: неподнятые руки отходят")
@@ -402,7 +402,7 @@ def test_status_during_the_vote_shows_counts_to_the_judge() -> None:
     game.apply(Vote(3, 4))
     judge = status_text(game.state, RU, for_judge=True)
     assert "Голосование среди игроков №3, №7, №9: №3 — 4 голоса." in judge
-    assert "Кто за то, чтобы игрок №7 покинул игровой стол? Осталось: 6 голосов." in judge
+    assert "Кто за то, чтобы игроку №7 покинуть игровой стол? Осталось: 6 голосов." in judge
 
 
 # --- the end --------------------------------------------------------------------------------
@@ -440,7 +440,7 @@ def test_result_text() -> None:
     assert lines[1:6] == [
         "Покинули игру по порядку:",
         "1. №5 — покидает игру по итогам голосования (день 1)",
-        "2. №4 Глеб — убит ночью 1",
+        "2. №4 Глеб — покидает игру: ночное убийство (ночь 1)",
         "3. №2 — удаление: дисквалификация — слёзы за игровым столом (4.2.7), день 2",
         "4. №7 — удаление: 4 фола, день 2 (4.5)",
     ]
@@ -477,7 +477,7 @@ def test_draw_is_announced_seed_5_8() -> None:
     «ночи», никто из игроков не покидает игру, присуждается ничья» — nights AND days."""
     assert result_text(_drawn("seed"), RU).splitlines()[0] == (
         "Итоги игры. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», "
-        "никто не покидал игру (5.8).")
+        "— без выбывших (5.8).")
 
 
 @pytest.mark.parametrize("preset", ["fiim2024", "fsm2024"])
@@ -486,7 +486,7 @@ def test_draw_is_announced_f24_7_7(preset: str) -> None:
     ничья» — the 2024 presets count nights only."""
     ru, en = {"fiim2024": ("ФИИМ 2024", "FIIM 2024"), "fsm2024": ("ФСМ 2024", "FSM 2024")}[preset]
     assert result_text(_drawn(preset), RU).splitlines()[0] == (
-        f"Итоги игры. Ничья: три «ночи» подряд никто не покидал игру ({ru}, §7.7).")
+        f"Итоги игры. Ничья: три «ночи» подряд без выбывших ({ru}, §7.7).")
     assert f"three nights in a row ({en}, §7.7)" in result_text(_drawn(preset), EN)
 
 
@@ -497,14 +497,14 @@ def test_draw_notice_follows_the_preset_and_its_count() -> None:
         return notice_text(Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None,
                                                    **params}), RU) or ""
     assert line(draw_rule="after_third_day", nights=3) == (
-        "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал "
-        "игру (5.8).")
+        "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», — без выбывших "
+        "(5.8).")
     assert line(draw_rule="after_third_night", nights=3) == (
-        "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, §7.7).")
+        "Игра окончена. Ничья: три «ночи» подряд без выбывших (ФИИМ 2024, §7.7).")
     assert line(draw_rule="after_third_day", nights=4) == (
-        "Игра окончена. Ничья: 4 «ночи» и 4 «дня» подряд, начиная с «ночи», никто не покидал игру (5.8).")
+        "Игра окончена. Ничья: 4 «ночи» и 4 «дня» подряд, начиная с «ночи», — без выбывших (5.8).")
     assert line(draw_rule="after_third_night", nights=5) == (
-        "Игра окончена. Ничья: 5 «ночей» подряд никто не покидал игру (ФИИМ 2024, §7.7).")
+        "Игра окончена. Ничья: 5 «ночей» подряд без выбывших (ФИИМ 2024, §7.7).")
     assert line() == line(draw_rule="after_third_day", nights=3)
 
 
@@ -517,7 +517,7 @@ def test_morning_after_a_night_removal_and_a_miss_seed_4_5() -> None:
     game.apply(Penalty(9, "4.2.6"))
     morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # miss, no checks
     assert notice_text(morning, RU) == (
-        "Наступает утро. Промах: этой ночью никто не убит, но удалён и покидает игру игрок №9 (4.5).")
+        "Наступает утро. Промах: ночного убийства нет, но игрок №9 удаляется и покидает игру (4.5).")
     assert notice_text(morning, EN) == (
         "Morning comes. A miss: nobody was killed tonight, but player #9 was removed and has "
         "left the game (4.5).")
@@ -530,7 +530,7 @@ def test_morning_after_a_kill_and_a_night_removal() -> None:
     game.apply(*[Penalty(6, "foul")] * 4, NightKill(4))  # seed 4.5: the 4th foul removes #6
     morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # checks, best move
     assert notice_text(morning, RU) == (
-        "Наступает утро. Этой ночью убит игрок №4. Кроме того, удалён и покидает игру игрок №6 (4.5).")
+        "Наступает утро. Этой ночью убийство: игрок №4 покидает игру. Кроме того, игрок №6 удаляется и покидает игру (4.5).")
 
 
 def test_a_quiet_miss_still_says_nobody_left() -> None:
@@ -645,7 +645,7 @@ def test_a_black_left_out_of_the_shots_is_named_r5_4() -> None:
     assert notice.private and notice.params["why"] == "miss" and notice.params["killed"] is None
     assert notice.params["silent"] == [7]
     text = notice_text(notice, RU)
-    assert text is not None and text.startswith("Стрельба: промах (не стрелял игрок №7).")
+    assert text is not None and text.startswith("Стрельба: промах (без выстрела: игрок №7).")
     assert notice_text(notice, EN).startswith("Shooting: a miss (player #7 did not shoot).")
     assert game.state.seat(1).at_table  # a miss: nobody leaves
 
@@ -653,7 +653,7 @@ def test_a_black_left_out_of_the_shots_is_named_r5_4() -> None:
 def test_two_blacks_left_out_and_everyone_shooting() -> None:
     game = night_one()
     notice = first(game.apply(Shots(((2, 1),))), Kind.SHOOTING_RESULT)
-    assert "(не стреляли игроки №5, №7)" in (notice_text(notice, RU) or "")
+    assert "(без выстрела: игроки №5, №7)" in (notice_text(notice, RU) or "")
     game = night_one()
     notice = first(game.apply(Shots(((2, 1), (5, 1), (7, 1)))), Kind.SHOOTING_RESULT)
     assert notice.params["silent"] == [] and notice.params["killed"] == 1  # R5.3: a kill
@@ -663,7 +663,7 @@ def test_two_blacks_left_out_and_everyone_shooting() -> None:
 def test_a_shot_given_twice_names_the_seat_once() -> None:
     game = night_one()
     text = error_text(refusal(game, Shots(((2, 1), (2, 3)))), RU)
-    assert text == "Игрок №2 уже выстрелил этой ночью: у каждого один выстрел."
+    assert text == "Выстрел игрока №2 этой ночью уже записан: у каждого один выстрел."
 
 
 @pytest.mark.parametrize(("length", "word"), [(501, "символ"), (502, "символа"), (521, "символ"),
@@ -772,7 +772,7 @@ def test_an_option_taken_from_another_rule_set_cites_that_set(preset: str) -> No
     draw = Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None, "draw_rule": "after_third_day",
                                    "nights": 3, "rules": preset})
     cited = "5.8" if preset == "seed" else "редакция клуба, 5.8"
-    assert f"подряд, начиная с «ночи», никто не покидал игру ({cited})." in (notice_text(draw, RU) or "")
+    assert f"подряд, начиная с «ночи», — без выбывших ({cited})." in (notice_text(draw, RU) or "")
     assert ("§7.7" not in (notice_text(draw, EN) or "")) and ("5.8)." in (notice_text(draw, EN) or ""))
 
 

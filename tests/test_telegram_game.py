@@ -108,7 +108,7 @@ async def test_a_whole_game_from_the_phone(t: Table) -> None:
     await t.press("Принято ✓")
     private = "\n".join(t.private())
     assert "Дон проверяет игрока №8: Шериф." in private
-    assert "Шериф проверяет игрока №2: чёрный." in private
+    assert "Шериф проверяет игрока №2: чёрная карта." in private
     assert "угадано чёрных — 2" in private
 
     # --- Day 2: a tie, the same tie again, the raise vote -----------------------------------------
@@ -198,7 +198,7 @@ async def test_one_message_per_action_in_each_chat(t: Table) -> None:
     assert notice_sends(t.group.id) - group_before == 10
     assert notice_sends(t.judge.id) - private_before == 10
     last = t.fake.sent(t.group)[-1].texts[0] or ""
-    assert "Голосование не проводится: никто не выставлен." in last and "Наступает ночь." in last
+    assert "Голосование не проводится: кандидатур нет." in last and "Наступает ночь." in last
 
 
 async def test_the_panel_is_edited_in_place_while_recent(t: Table) -> None:

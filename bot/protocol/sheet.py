@@ -351,7 +351,10 @@ def _vote_marks(day: DayRecord, seat: int) -> str:
 
 def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> float:
     days = record.shown_days()
-    fixed = {"seat": 46.0, "role": 112.0, "fouls": 104.0, "left": 212.0}
+    # the role column fits the longest role word of the language on one line («Мирный житель»)
+    role_w = max(112.0, *(text_width(_cap(cat.text(f"role-{r.value}")), BODY, True) + 2 * PAD + 4
+                          for r in Role))
+    fixed = {"seat": 46.0, "role": role_w, "fouls": 104.0, "left": 212.0}
     room = WIDTH - 2 * MARGIN - sum(fixed.values())
     day_w = max(56.0, min(130.0, (room - 300.0) / max(1, len(days))))
     spare = max(0.0, room - 300.0 - day_w * len(days))  # few days: the name and outcome widen

@@ -309,7 +309,7 @@ class Players:
                 answer = await self._press(user, message, str(NOMINEE), bot, run, "nominate")
                 if answer is not None and "выставили" in answer:
                     return
-                if answer and ("уже выставлен" in answer or "уже выставил" in answer):
+                if answer and ("уже выставлена" in answer or "уже есть кандидатура" in answer):
                     return  # already nominated: the first press was committed
                 continue
             if _has(message, NOMINATE):

@@ -341,8 +341,8 @@ def test_seed_4_5_a_miss_after_a_night_dq_does_not_say_nobody_left(step: str) ->
     assert morning["killed"] is None and morning["removed"] == [9]
     text = notice_text(morning, catalog("ru")) or ""
     assert "никто не покидает игру" not in text
-    assert text == ("Наступает утро. Промах: этой ночью никто не убит, но удалён и покидает игру "
-                    "игрок №9 (4.5).")
+    assert text == ("Наступает утро. Промах: ночного убийства нет, но игрок №9 удаляется и покидает "
+                    "игру (4.5).")
     assert "4.2.6" not in text  # the reason of a night removal stays private (R6.12, SC)
 
 

@@ -12,8 +12,8 @@ error-wrong_phase = { $phase_code ->
 error-no_such_seat = There is no seat { $seat }: seats are 1 to 10.
 error-not_at_table = Player { $seat } is no longer at the table.
 error-not_speaker = { $speaker ->
-    [none] A player nominates only in his own minute (FIIM 2024, 4.4.2), and nobody is speaking now.
-   *[other] A player nominates only in his own minute (FIIM 2024, 4.4.2): player { $speaker } is speaking, not { $seat }.
+    [none] A player nominates only in their own minute (FIIM 2024, 4.4.2), and nobody is speaking now.
+   *[other] A player nominates only in their own minute (FIIM 2024, 4.4.2): player { $speaker } is speaking, not { $seat }.
  }
 error-already_nominated = Player { $seat } is already nominated.
 error-nomination_used = Player { $seat } has already nominated player { $target }: one nomination a day (FIIM 2024, 4.4.3).
@@ -41,15 +41,15 @@ error-team_mismatch = Wrong team: by the entered roles player { $seat } is { $ac
     [red] red
    *[black] black
  } was given. A team loss names the offender's team (4.3). Nothing changed.
-error-not_black = Player { $seat } is not black: he does not shoot.
+error-not_black = Player { $seat } is not black and does not shoot.
 error-no_don = The Don is no longer at the table: there is no Don's check, move on.
 error-no_sheriff = The Sheriff is no longer at the table: there is no Sheriff's check, move on.
 error-best_move_not_due = No best move is due now (FIIM 2024, 4.5.9, 7.10).
 error-bad_best_move = A best move names one to three different players.
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->
-    [removal] Player { $seat }'s foul can't be withdrawn: he has already left the game by it.
-   *[silence_served] Player { $seat }'s foul can't be withdrawn: he has already served the third foul's silence.
+    [removal] Player { $seat }'s foul can't be withdrawn: it has already removed the player from the game.
+   *[silence_served] Player { $seat }'s foul can't be withdrawn: the third foul's silence is already served.
  }
 error-game_over = The game is over. The result: /result; a new game: /new.
 error-nothing_to_undo = Nothing to undo.

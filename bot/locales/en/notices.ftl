@@ -77,7 +77,7 @@ notice-leaves_by_vote = { $cause ->
     [raise] By the vote to raise everyone, players { $seats } leave the game.
    *[vote] By the vote, player { $seats } leaves the game.
  }
-notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day; he speaks for { $seconds } (club rule).
+notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day and speaks for { $seconds } (club rule).
 notice-vote_cancelled = No vote today, on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-next_vote_cancelled = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-night_falls = Night falls.
@@ -123,8 +123,8 @@ notice-warning = { $generic ->
    *[no] Player { $seat } gets a warning: { $reason } ({ $code }).
  }
 notice-foul = { $generic ->
-    [yes] Player { $seat } gets a foul. He has { $fouls }.
-   *[no] Player { $seat } gets a foul: { $reason } ({ $code }). He has { $fouls }.
+    [yes] Player { $seat } gets a foul; now { $fouls }.
+   *[no] Player { $seat } gets a foul: { $reason } ({ $code }); now { $fouls }.
  }
 notice-third_foul = { $effect ->
     [silence] { $short ->
@@ -174,7 +174,7 @@ notice-team_loss = { $final_minute ->
        *[no] Team loss for { $team_of }: player { $seat } — { $reason } ({ $code }).
     }
  }
-notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; he has { $fouls }.
+notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; now { $fouls }.
 notice-penalty_after_result = { $over ->
     [yes] After the game: player { $seat } — { penalty-what }. Recorded in the protocol; the result of the game stands ({ cite-7_9 }).
    *[other] Player { $seat }'s offence — { penalty-what } — is recorded in the protocol; the result is already settled and stands ({ cite-6_8_6 }).

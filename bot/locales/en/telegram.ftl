@@ -5,8 +5,8 @@ tg-welcome =
     I am a sports mafia judge's assistant: I record the game as it goes and tell you what the rules require — who is silent, whether the vote is held, who leaves, who speaks next, who won.
     A new game — /new (or /new fiim2024). To announce in your club's group, add me to the group and type /link there. All commands — /help.
 tg-help-group =
-    I am a judge's assistant. The judge runs the game in his private chat with me; announcements come here.
-    /link — the judge links this group to his game; /unlink — unlinks it.
+    I am a judge's assistant. The judge runs the game in a private chat with me; announcements come here.
+    /link — the judge links this group to the game; /unlink — unlinks it.
     /takeover — a chat admin takes the game over.
     /status — the game now; /lang ru|en — the announcements' language.
 tg-group-only = /{ $command } is typed in the club's group, not here.

@@ -55,7 +55,7 @@ step-best_move = лучший ход
 
 ## Роли и команды.
 
-role-civilian = мирный
+role-civilian = мирный житель
 role-sheriff = Шериф
 role-mafia = мафия
 role-don = Дон
@@ -72,7 +72,7 @@ roles-rest = остальные — мирные
 
 cause-vote = по итогам голосования
 cause-raise = по итогам голосования за подъём
-cause-kill = убит ночью
+cause-kill = ночное убийство
 cause-fouls = 4 фола
 cause-disqualification = дисквалифицирующий фол
 cause-team_loss = ППК
@@ -162,10 +162,10 @@ event-undo = отменить действие
 
 end-all_black_out = Победа красных: все чёрные игроки покинули игру.
 end-parity = Победа чёрных: чёрных за столом не меньше, чем красных.
-end-draw = Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал игру (5.8).
+end-draw = Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», — без выбывших (5.8).
 # Ничья по правилу набора (rules.DrawDeclared): seed 5.8 — «ночи» и «дни», ФИИМ/ФСМ 2024 §7.7 — «ночи».
-end-draw-after_third_day = Ничья: { $nights_text } и { $days_text } подряд, начиная с «ночи», никто не покидал игру ({ cite-5_8 }).
-end-draw-after_third_night = Ничья: { $nights_text } подряд никто не покидал игру ({ cite-7_7 }).
+end-draw-after_third_day = Ничья: { $nights_text } и { $days_text } подряд, начиная с «ночи», — без выбывших ({ cite-5_8 }).
+end-draw-after_third_night = Ничья: { $nights_text } подряд без выбывших ({ cite-7_7 }).
 draw-nights = { $count ->
     [3] три «ночи»
     [one] { $count } «ночь»
@@ -209,7 +209,7 @@ removal-why = { $cause ->
        *[other] { " " }({ $code })
     }
  }
-novote-no_nominees = никто не выставлен
+novote-no_nominees = кандидатур нет
 novote-first_day_no_vote = в первый день голосования нет (правило клуба)
 novote-4_4_10 = в первый день выставлена только одна кандидатура ({ cite-4_4_10 })
 novote-5_6 = за столом три игрока, и они дважды набрали одинаковое количество голосов ({ cite-5_6 })
