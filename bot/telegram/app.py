@@ -32,7 +32,11 @@ import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Sequence
 
-from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import (
+    BotCommand, BotCommandScope, BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats, BotCommandScopeDefault, InlineKeyboardButton, InlineKeyboardMarkup,
+    Message, Update,
+)
 from telegram.constants import ChatMemberStatus
 from telegram.error import (
     BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, TelegramError,
@@ -71,7 +75,24 @@ PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover")
-MENU = ("new", "next", "foul", "nominate", "undo", "status", "link", "takeover", "lang", "help")
+#: The command menus (``setMyCommands``): each scope lists the commands that work there, in
+#: every language (``language_code``) and, for clients in another one, in the configured one.
+#: The judge's private chat: recording the game. A group, for every member: host mode (a table,
+#: the speaker's «Пас» and nomination, the protocol), the judge's /link, the public status. A
+#: group's admins: also what only they (or the table's host) may do.
+PRIVATE_MENU = ("new", "next", "nominate", "vote", "foul", "undo", "status", "lang", "help")
+GROUP_MENU = ("newgame", "pass", "nominate", "status", "protocol", "link", "help")
+ADMIN_MENU = (*GROUP_MENU[:-1], "stop", "foul", "warn", "unfoul", "dq", "takeover", "unlink",
+              "channel", "lang", "help")
+#: (scope, where: "private" or "group", the commands); a command's description is
+#: ``tg-menu-group-<name>`` in a group when the catalog has one (``/status`` there is the game's
+#: public status, not the judge's panel), else ``tg-menu-<name>``.
+MENUS: tuple[tuple[BotCommandScope, str, tuple[str, ...]], ...] = (
+    (BotCommandScopeDefault(), "private", PRIVATE_MENU),
+    (BotCommandScopeAllPrivateChats(), "private", PRIVATE_MENU),
+    (BotCommandScopeAllGroupChats(), "group", GROUP_MENU),
+    (BotCommandScopeAllChatAdministrators(), "group", ADMIN_MENU),
+)
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 Context = CallbackContext[Any, Any, Any, Any]
@@ -281,12 +302,7 @@ class TelegramReferee:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
             self._service = Service(self._own_store)
-        try:
-            cat = catalog(self.settings.lang)
-            await app.bot.set_my_commands(
-                [BotCommand(name, cat.text(f"tg-menu-{name}")) for name in MENU])
-        except TelegramError as error:
-            log.warning("could not set the command menu: %s", error)
+        await set_menus(app.bot, self.settings.lang)
         if app.job_queue is not None:
             app.job_queue.run_once(self._rearm, 0, name="rearm",
                                    job_kwargs={"misfire_grace_time": None})
@@ -476,6 +492,9 @@ class TelegramReferee:
                 await self._send(group, status_text(current.state, cat, for_judge=False))
         elif name in ("help", "start"):
             await self._send(group, cat.text("tg-help-group"))
+        elif name == "new" and (current is None or current.judge != user):
+            # a new game is recorded in the private chat (and a hosted table opens with /newgame)
+            await self._send(group, cat.text("tg-group-new", bot="@" + (self._bot.username or "bot")))
         elif current is not None and current.judge == user:
             await self._send(group, cat.text("tg-group-use-private"))
         else:
@@ -598,6 +617,24 @@ def build_application(settings: Settings, service: Service | None = None, *,
     host.register(app)  # its handlers run first (group -1); what is not host business falls through
     app.bot_data["host"] = host
     return app
+
+
+async def set_menus(bot: Any, default_lang: str) -> None:
+    """Every command menu of :data:`MENUS`: per scope, once per language (``language_code``) and
+    once without one, in ``default_lang`` (a client in a third language). A failure is one
+    warning: the bot works without its menus."""
+    def described(name: str, where: str, cat: Catalog) -> BotCommand:
+        key = f"tg-menu-{where}-{name}"
+        return BotCommand(name, cat.text(key if cat.has(key) else f"tg-menu-{name}"))
+
+    try:
+        for scope, where, names in MENUS:
+            for lang in (None, *LANGS):
+                cat = catalog(lang or default_lang)
+                await bot.set_my_commands([described(name, where, cat) for name in names],
+                                          scope=scope, language_code=lang)
+    except TelegramError as error:
+        log.warning("could not set the command menus: %s", error)
 
 
 def referee_of(app: AnyApp) -> TelegramReferee:

@@ -11,6 +11,7 @@ tg-help-group =
     /status — the game now; /lang ru|en — the announcements' language.
 tg-group-only = /{ $command } is typed in the club's group, not here.
 tg-group-use-private = Game commands go to my private chat: the judge's panel is there. Only announcements here.
+tg-group-new = A judge starts a new game in a private chat with me ({ $bot }): /new and the judge's panel are there; then /link here, and the announcements come here. For me to run a table in this group myself, type /newgame.
 tg-only-judge = Only the game's judge can do that.
 tg-not-linked = No game is linked to this group. The judge links it with /link.
 
@@ -41,6 +42,20 @@ tg-menu-link = link a group to the game (in the group)
 tg-menu-takeover = take the game over (a group admin)
 tg-menu-lang = language: ru or en
 tg-menu-help = every command
+tg-menu-vote = hands: /vote 7 4
+tg-menu-newgame = open a table: I run the game
+tg-menu-pass = end your minute (pass)
+tg-menu-protocol = the table's last protocol
+tg-menu-stop = stop the table (host, admin)
+tg-menu-warn = a warning: /warn 5
+tg-menu-unfoul = withdraw the last foul: /unfoul 5
+tg-menu-dq = disqualification: /dq 5
+tg-menu-unlink = unlink the group from the game
+tg-menu-channel = the club's channel for results: /channel @name
+tg-menu-group-status = where the game stands
+tg-menu-group-nominate = nominate in your minute: /nominate 7
+tg-menu-group-foul = a foul (the table's host): /foul 5
+tg-menu-group-link = link the group to your game (the judge)
 
 ## Service refusals added for chats
 
