@@ -223,9 +223,11 @@ class Session:
         return [action_text(state, self.cat)]
 
     async def _show(self, what: str) -> list[str]:
-        if what == "help":
-            return [self.cat.text("console-help")]
         current = await self.service.current(self.chat)
+        if what == "help":  # the reason codes of this game's rules (of the default ones before /new)
+            reasons = cmds.reason_codes(current.state.config.reasons if current is not None
+                                        else rules.REASONS[rules.DEFAULT_PRESET])
+            return [self.cat.text("console-help"), self.cat.text("commands-reasons", codes=reasons)]
         if current is None:
             raise ServiceError("no_game")
         state = current.state

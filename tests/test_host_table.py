@@ -37,7 +37,7 @@ async def test_the_lobby_waits_for_ten_who_can_get_their_roles(fake: FakeBotAPI,
             await t.press(player, t.lobby(), "Записаться")
         answer = list(fake.callback_answers.values())[-1]
         assert answer.url == link  # the tenth is sent to the bot
-        assert "Кирилл — ещё не открыл(а) личный чат с ботом" in (t.lobby().text or "")
+        assert "Кирилл — личный чат со мной ещё не открыт" in (t.lobby().text or "")
         assert t.table().status == "lobby"  # full, but one cannot get his role yet
         await t.press(players[4], t.lobby(), "Записаться")
         assert list(fake.callback_answers.values())[-1].text == "Вы уже записаны."
@@ -55,7 +55,7 @@ async def test_the_lobby_waits_for_ten_who_can_get_their_roles(fake: FakeBotAPI,
 @pytest.mark.parametrize(("kind", "expected"), [
     ("no_rights", ("нет права ограничивать", "нет права удалять")),
     ("basic_group", ("это не супергруппа",)),
-    ("member", ("не видит сообщений группы", "нет права ограничивать", "нет права удалять")),
+    ("member", ("не вижу сообщений группы", "нет права ограничивать", "нет права удалять")),
 ])
 async def test_the_lobby_says_which_rights_the_bot_lacks(fake: FakeBotAPI, tmp_path: Path, kind: str,
                                                          expected: tuple[str, ...]) -> None:
@@ -100,7 +100,7 @@ async def test_only_the_speaker_writes_the_others_are_muted(fake: FakeBotAPI, tm
     world = make_world(fake, admins=(3,))
     async with host_table(fake, tmp_path / "db.sqlite3", world) as t:
         await t.open_and_fill()
-        assert any("остальных бот ограничивает на время речи" in x for x in t.group_texts())
+        assert any("остальных я ограничиваю на время речи" in x for x in t.group_texts())
         with pytest.raises(FakeWorldError, match="muted"):  # night 0: nobody writes
             fake.user_sends(t.user(1), t.group, "привет")
         await t.wait_floor(1, consume=False)

@@ -28,12 +28,14 @@ commands-help =
     /kill 4 — #4 is killed at night; /miss — a miss; /shots 2:7 5:7 7:7 — the shots
     /don 3 — the Don's check; /sheriff 5 — the Sheriff's check
     /bestmove 1 2 3 — the best move
-    /foul 5 [reason], /warn 5 [reason], /dq 5 [reason], /ppk 5 [reason] [red|black] — penalties
+    /foul 5 [reason], /dq 5 [reason], /ppk 5 [reason] [red|black] — penalties; /warn 5 — a warning
     /tech 5 — a technical foul (where the club's rules have them: the second removes)
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
     /undo [n] — undo the last actions
     /status — the game now; /log — the game so far; /lang ru|en — language
+    The Russian words work too: дальше (далее, пас), выставить 3 7, голос 7 4, подъём 6, убийство 4, промах, дон 3, шериф 5, лх 1 2 3, фол 5, дк 5, ппк 5, отмена, статус, помощь
+commands-reasons = Penalty reasons (this game's rule items): { $codes }.
 console-help =
     { commands-help }
     /quit — leave the console

@@ -7,7 +7,10 @@ error-unknown = Refused ({ $code }).
 
 error-wrong_phase = { $phase_code ->
     [setup] You can't { $event } now: the game has not started. Enter the names and roles and start it: /start.
-   *[other] You can't { $event } now: the phase is “{ $phase }”.
+   *[other] { $event_code ->
+        [set_roles] You can't { $event } now: the phase is “{ $phase }”. Roles are entered before the start; to correct them, undo back to /start: /undo N (N actions back).
+       *[other] You can't { $event } now: the phase is “{ $phase }”.
+    }
  }
 error-no_such_seat = There is no seat { $seat }: seats are 1 to 10.
 error-not_at_table = Player { $seat } is no longer at the table.
@@ -98,6 +101,8 @@ command-unknown_lang = Unknown language: “{ $lang }”. Known: ru, en.
 command-bad_undo = /{ $command }: you can undo 1 to { $limit } steps, not “{ $argument }”.
 command-result_known = /{ $command }: the result is already known — the game is over. The result: /result; a new game: /new.
 command-bad_team = /{ $command }: “{ $argument }” is not a team. The team is red or black.
+command-duplicate_option = /new: the option { $option } is given twice — keep one value.
+command-unknown_reason = /{ $command }: unknown reason “{ $reason }”. This game's reasons: { $codes }.
 
 what-seat = a seat number
 what-name = a name

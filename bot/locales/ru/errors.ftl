@@ -7,7 +7,10 @@ error-unknown = Действие не выполнено ({ $code }).
 
 error-wrong_phase = { $phase_code ->
     [setup] Сейчас нельзя { $event }: игра ещё не началась. Внесите имена и роли и начните игру: /start.
-   *[other] Сейчас нельзя { $event }: идёт фаза «{ $phase }».
+   *[other] { $event_code ->
+        [set_roles] Сейчас нельзя { $event }: идёт фаза «{ $phase }». Роли вносятся до начала игры; чтобы исправить их, отмените ходы до /start: /undo N (N — сколько действий назад).
+       *[other] Сейчас нельзя { $event }: идёт фаза «{ $phase }».
+    }
  }
 error-no_such_seat = Нет места { $seat }: места за столом — с 1 по 10.
 error-not_at_table = Игрок { $seat } уже не за столом.
@@ -99,6 +102,8 @@ command-unknown_lang = Неизвестный язык: «{ $lang }». Есть:
 command-bad_undo = /{ $command }: отменить можно от 1 до { $limit } шагов, а не «{ $argument }».
 command-result_known = /{ $command }: итог уже известен — игра окончена. Посмотреть итоги: /result; новая игра: /new.
 command-bad_team = /{ $command }: «{ $argument }» — не команда. Команда: red или black (красные или чёрные).
+command-duplicate_option = /new: опция { $option } указана дважды — оставьте одно значение.
+command-unknown_reason = /{ $command }: неизвестная причина «{ $reason }». Причины этой игры: { $codes }.
 
 what-seat = номер места
 what-name = имя
