@@ -117,7 +117,7 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="replay a recorded game (Polemica, MafiaRatings JSON) "
                                            "through the rules; exit 0 agrees, 1 disagrees, 2 unreadable")
-    replay.add_argument("file", type=Path, help="the game record (JSON)")
+    replay.add_argument("file", type=Path, help="the game record (JSON); - reads standard input")
     replay.add_argument("--json", action="store_true", dest="as_json",
                         help="print one JSON object instead of text")
     replay.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .replay_cli import run_replay_cli
 
         return int(run_replay_cli(args.file, args.as_json, sys.stdout,
-                                  lang=args.lang or _settings_lang()))
+                                  lang=args.lang or _settings_lang(), err=sys.stderr))
     if args.command == "discord":
         return _discord(args.db, args.guild, args.invite)
     if args.command == "both":

@@ -533,3 +533,47 @@ def test_the_licence_is_mit() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     assert project["license"] == {"text": "MIT"}
     assert (ROOT / "bot" / "protocol" / "fonts" / "LICENSE-DejaVu.txt").is_file()
+
+
+# --- replay: standard input, errors on stderr -----------------------------------------------------
+
+def _record(tmp_path: Path) -> Path:
+    import json
+
+    from bot.protocol import to_json
+    from test_protocol import GAMES, play
+
+    config, names, events = play(GAMES["red_win"])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(config, names, events, game_id=3)), "utf-8")
+    return path
+
+
+def _replay(args: list[str], tmp_path: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX)} | {"MAFIA_REFEREE_LANG": "ru"}
+    return subprocess.run([sys.executable, "-m", "bot", "replay", *args], input=stdin, capture_output=True,
+                          timeout=60, cwd=tmp_path, env=env)
+
+
+def test_replay_reads_standard_input(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    from_file = _replay([str(path)], tmp_path)
+    from_stdin = _replay(["-"], tmp_path, stdin=path.read_bytes())
+    assert from_file.returncode == from_stdin.returncode == 0, from_stdin.stderr.decode()
+    assert from_stdin.stdout == from_file.stdout and from_stdin.stderr == b""
+    assert catalog("ru").text("replay-agrees") in from_stdin.stdout.decode()
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_an_unreadable_record_is_an_error_on_stderr(tmp_path: Path, as_json: bool) -> None:
+    """The text error is one line on stderr (stdout stays the replay's); ``--json`` keeps its
+    error object on stdout, for the program that reads it."""
+    import json
+
+    done = _replay(["-", *(["--json"] if as_json else [])], tmp_path, stdin=b"{not json")
+    assert done.returncode == 2
+    if as_json:
+        assert json.loads(done.stdout)["error"] == "unreadable" and done.stderr == b""
+    else:
+        assert done.stdout == b"" and len(done.stderr.decode().strip().splitlines()) == 1
+        assert done.stderr.decode().startswith("Не удаётся прочитать -")
