@@ -189,7 +189,7 @@ async def test_talking_at_night_is_a_disqualifying_foul(fake: FakeBotAPI, tmp_pa
     writes in the group at night (night 0 too, F24 §4.2) leaves at once, without a last word
     (seed 4.5); the message is deleted where the bot may."""
     async with host_table(fake, tmp_path / "db.sqlite3") as t:
-        await t.open_and_fill(f"{FAST} mute=foul timers.mafia_meeting=60")
+        await t.open_and_fill(FAST.replace("timers.mafia_meeting=20", "timers.mafia_meeting=60") + " mute=foul")
         assert any("ночью — дисквалифицирующий фол (4.2.6)" in x for x in t.group_texts())
         said = await t.say(t.user(4), "Кто тут шевелится?")
         assert said.deleted

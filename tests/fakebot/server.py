@@ -74,6 +74,9 @@ DEFAULT_UPDATE_TYPES = frozenset({
 """What Telegram sends when allowed_updates is empty: everything except chat_member and
 message reactions, which must be asked for by name (Bot API, getUpdates.allowed_updates)."""
 
+#: Seconds the waits give the bot by default (``wait_for``, ``wait_sent``, ``wait_delivered``).
+WAIT = 30.0
+
 FLOOD_METHODS = frozenset({
     "sendmessage", "sendphoto", "senddocument", "editmessagetext", "editmessagecaption",
     "editmessagereplymarkup",
@@ -748,10 +751,12 @@ class FakeBotAPI:
         """Updates no getUpdates call has returned yet."""
         return sum(1 for u in self._updates if u["update_id"] > self._delivered_up_to)
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0,
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = WAIT,
                        what: str | None = None) -> T:
         """Wait until ``predicate()`` is truthy and return its value; raise ``FakeTimeout``
-        with the recent calls otherwise.
+        with the recent calls otherwise. The default bound (:data:`WAIT`) is generous: a wait
+        ends as soon as the condition holds, and a machine loaded by other work (CI, two test
+        runs at once) must not turn a slow answer into a failure.
 
         The predicate is re-checked after every call the bot makes and every simulated action,
         and every ``RECHECK`` seconds for conditions on the bot's own state (an error handler,
@@ -775,14 +780,14 @@ class FakeBotAPI:
                 await asyncio.wait_for(event.wait(), min(remaining, self.RECHECK))
 
     async def wait_sent(self, chat: FakeChat | FakeUser | int | None = None, *, count: int = 1,
-                        timeout: float = 5.0) -> FakeMessage:
+                        timeout: float = WAIT) -> FakeMessage:
         """Wait until the bot has sent ``count`` messages to ``chat`` (any chat if None) and
         return the latest one."""
         await self.wait_for(lambda: len(self.sent(chat)) >= count, timeout,
                             f"{count} message(s) from the bot to {chat}")
         return self.sent(chat)[-1]
 
-    async def wait_delivered(self, timeout: float = 5.0) -> None:
+    async def wait_delivered(self, timeout: float = WAIT) -> None:
         """Wait until every queued update has been handed to a getUpdates call."""
         await self.wait_for(lambda: self.undelivered_updates == 0, timeout, "updates delivered")
 
