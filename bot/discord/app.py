@@ -63,6 +63,7 @@ from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .outbox import DiscordTransport
 from .rights import TIMEOUT_RIGHT, missing, rights_text
+from .sync import state_file, sync_commands
 from .tasks import TaskScheduler
 
 log = logging.getLogger(__name__)
@@ -235,8 +236,8 @@ class DiscordReferee:
     """The adapter over one :class:`Service`. With ``service=None`` the store at
     ``settings.db`` is opened in :meth:`setup` and closed in :meth:`shutdown`.
 
-    ``sync``: publish the slash commands when the client starts (globally; also copied to
-    ``sync_guild`` when given, where they appear at once). ``timer_scale``: real seconds per timer
+    ``sync``: publish the slash commands when the client starts, if they changed (globally; or
+    to ``sync_guild`` alone, where they appear at once: :mod:`.sync`). ``timer_scale``: real seconds per timer
     second (tests run it fast). ``protocol``: post the score sheet at the end of a game."""
 
     def __init__(self, settings: Settings, service: Service | None = None, *,
@@ -290,13 +291,11 @@ class DiscordReferee:
         self.host = DiscordHost(self)
         await self.host.resume()
         await self.outbox.drain_all()
-        if self.sync:
+        if self.sync:  # only what changed since the last start (bot/discord/sync.py)
             try:
-                if self.sync_guild is not None:
-                    guild = discord.Object(self.sync_guild)
-                    client.tree.copy_global_to(guild=guild)
-                    await client.tree.sync(guild=guild)
-                await client.tree.sync()
+                published = await sync_commands(client.tree, state_file(self.settings.db), self.sync_guild)
+                if published:
+                    log.info("published the slash commands: %s", ", ".join(published))
             except discord.HTTPException as error:
                 log.warning("could not publish the slash commands: %s", error)
         lifecycle.ready("discord")  # systemd: started (Type=notify), the watchdog's pings
