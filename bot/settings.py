@@ -42,6 +42,10 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   request's ``X-Telegram-Bot-Api-Secret-Token`` header, other requests are refused
   (1–256 characters of ``A-Z a-z 0-9 _ -``).
 
+Who may use the bot (optional): ``MAFIA_REFEREE_ALLOWED_CHATS`` — Telegram groups (``tg:-100…``)
+and users (``tg:<user id>``), Discord servers (``dc:<server id>``), separated by commas or spaces
+(:mod:`bot.access`); unset, everyone.
+
 The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``) must be ``http://`` or
 ``https://`` URLs with a host (an empty value is "unset"). Tokens are :class:`pydantic.SecretStr`:
 they never show in a repr or a log line. An env file that cannot be read or is not UTF-8 raises
@@ -66,6 +70,8 @@ log = logging.getLogger(__name__)
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+ALLOWED_SPLIT = re.compile(r"[\s,;]+")
+ALLOWED_ENTRY = re.compile(r"(?:tg:-?[0-9]{1,20}|dc:[0-9]{1,20})")
 
 
 class EnvFileError(Exception):
@@ -194,6 +200,8 @@ class Settings(BaseSettings):
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     telegram_webhook_secret: SecretStr | None = None
+    # who may use the bot: chats and servers (bot/access.py); unset: everyone
+    allowed_chats: str | None = None
 
     def __init__(self, **values: Any) -> None:
         """Read the environment and the env file (``_env_file`` overrides ``.env``); an env file
@@ -210,6 +218,23 @@ class Settings(BaseSettings):
         """The Bot API server and the webhook are reached over HTTP(S): anything else is a typo
         that would otherwise surface later as "cannot reach Telegram" (exit 1, restarted)."""
         return http_url(value)
+
+    @field_validator("allowed_chats")
+    @classmethod
+    def _allowed_chats(cls, value: str | None) -> str | None:
+        """``tg:<chat or user id>`` and ``dc:<server id>``, separated by commas or spaces; an
+        empty value is "unset" (everyone)."""
+        entries = ALLOWED_SPLIT.split(value.strip()) if value and value.strip() else []
+        bad = [entry for entry in entries if not ALLOWED_ENTRY.fullmatch(entry)]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is not tg:<chat or user id> or dc:<server id>")
+        return " ".join(entries) or None
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        """The chat and server keys of :attr:`allowed_chats` (``tg:-100…``, ``dc:…``); empty:
+        everyone may use the bot."""
+        return frozenset((self.allowed_chats or "").split())
 
     @field_validator("telegram_webhook_secret")
     @classmethod

@@ -58,6 +58,7 @@ from .base import DiscordPortBase
 from .countdown import timer_line
 from .host import DiscordHost, HostButton
 from .. import lifecycle
+from ..access import Access
 from .host import commands as host_commands
 from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
@@ -100,6 +101,7 @@ class RefereeClient(discord.Client):
         self.referee = referee
         self.tree: app_commands.CommandTree[RefereeClient] = app_commands.CommandTree(self)
         self.tree.error(self._command_error)
+        self.tree.interaction_check = self._allowed  # type: ignore[method-assign]
         slash.install(self.tree)
         host_commands.install(self.tree)
 
@@ -113,6 +115,18 @@ class RefereeClient(discord.Client):
             return
         log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
         await self.referee.reply(interaction, cat.text("error-internal"))
+
+    async def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+        """The allow-list (:mod:`bot.access`): a command in a server that is not listed is
+        answered with the server's id and goes no further; direct messages pass (the judge's
+        panel of a game in a listed server)."""
+        access = self.referee.access
+        server = f"dc:{interaction.guild_id}"
+        if interaction.guild_id is None or access.chat(server):
+            return True
+        cat = await self.referee.guild_cat(interaction.guild_id)
+        await self.referee.reply(interaction, cat.text("access-server", server=server))
+        return False
 
     async def setup_hook(self) -> None:
         await self.referee.setup(self)
@@ -253,6 +267,7 @@ class DiscordReferee:
         self.protocol = protocol
         self.client: RefereeClient | None = None
         self.locks = ChatLocks()  # one lock per channel, shared with host mode
+        self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
         self.tasks = TaskScheduler()  # the timers of both modes
         #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,

@@ -37,13 +37,13 @@ from telegram import (
     BotCommandScopeAllPrivateChats, BotCommandScopeDefault, InlineKeyboardButton, InlineKeyboardMarkup,
     Message, Update,
 )
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
     BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, TelegramError,
 )
 from telegram.ext import (
-    Application, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler, MessageHandler,
-    filters,
+    Application, ApplicationHandlerStop, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler,
+    MessageHandler, TypeHandler, filters,
 )
 
 import rules
@@ -51,7 +51,7 @@ from rules import Phase
 from storage import Store
 
 from .. import commands as cmds
-from ..commands import CommandError, SetLang
+from ..commands import CommandError, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
@@ -67,6 +67,7 @@ from .host import HostRateLimiter, TelegramHost
 from .base import TelegramPortBase
 from .outbox import MAX_TEXT, TelegramTransport
 from .. import lifecycle
+from ..access import Access
 from .webhook import START_RETRIES, start_heartbeat, webhook_available, webhook_options
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ log = logging.getLogger(__name__)
 PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+GATE_GROUP = -100  # the allow-list's handler runs before every other
 TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover")
 #: The command menus (``setMyCommands``): each scope lists the commands that work there, in
 #: every language (``language_code``) and, for clients in another one, in the configured one.
@@ -104,6 +106,14 @@ def chat_key(chat_id: int) -> str:
 
 def chat_id_of(key: str) -> int:
     return int(key.removeprefix(PREFIX))
+
+
+def _is_new_game(text: str) -> bool:
+    """Whether a typed line starts a new game (``/new``, ``новая`` …)."""
+    try:
+        return isinstance(cmds.parse(text, None), NewGame)
+    except CommandError:
+        return False
 
 
 def _command_name(text: str) -> str:
@@ -279,6 +289,7 @@ class TelegramReferee:
                              on_sent=lambda chat, mid: self.judge.seen(chat, mid))
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
+        self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -289,6 +300,8 @@ class TelegramReferee:
 
     def register(self, app: AnyApp) -> None:
         self.app = app
+        if not self.access.everyone:  # before host mode's handlers (group -1) and judge mode's
+            app.add_handler(TypeHandler(Update, self.gate), group=GATE_GROUP)
         new_messages = filters.UpdateType.MESSAGE
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(CallbackQueryHandler(self.on_press))
@@ -544,6 +557,37 @@ class TelegramReferee:
             return
         who = update.effective_user.full_name if update.effective_user else user
         await self._replies(group, await self.judge.take_over(group, user, who, home=user))
+
+    async def gate(self, update: Update, context: Context) -> None:
+        """The allow-list (:mod:`bot.access`): an update of a group that is not listed stops here
+        (a command gets one answer naming the group's id); in a private chat, only ``/new`` by
+        someone neither listed nor a member of a listed group is refused."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None:
+            return
+        message = update.message
+        if chat.type == ChatType.PRIVATE:
+            if user is None or message is None or not message.text or not _is_new_game(message.text):
+                return
+            if await self.access.may_start(chat_key(user.id), self._is_member):
+                return
+            cat = await self.cat(chat_key(chat.id))
+            await self._send(chat_key(chat.id), cat.text("access-private", user=str(user.id)))
+            raise ApplicationHandlerStop
+        if self.access.chat(chat_key(chat.id)):
+            return
+        if message is not None and message.text and message.text.startswith("/"):
+            cat = await self.cat(chat_key(chat.id))
+            await self._send(chat_key(chat.id), cat.text("access-group", chat=f"tg:{chat.id}"))
+        raise ApplicationHandlerStop
+
+    async def _is_member(self, group: str, user: str) -> bool:
+        try:
+            member = await self._bot.get_chat_member(chat_id_of(group), chat_id_of(user))
+        except TelegramError as error:
+            log.info("getChatMember %s %s failed: %s", group, user, error)
+            return False
+        return member.status in (*ADMIN_STATUSES, ChatMemberStatus.MEMBER, ChatMemberStatus.RESTRICTED)
 
     async def _is_admin(self, group: str, user: str) -> bool:
         try:

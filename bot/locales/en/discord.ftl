@@ -118,3 +118,4 @@ dc-host-channel-admin-only = The club channel is linked by a member with Manage 
 dc-host-channel-usage = Link a club channel for the hosted games' starts and results: /channel channel:#club; unlink: /channel off:True.
 dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.
 dc-host-club-linked = The hosted games of { $channel } will post their starts and results here.
+access-server = I serve only my club's servers. This server's id is { $server }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.

@@ -12,6 +12,8 @@ tg-help-group =
 tg-group-only = /{ $command } is typed in the club's group, not here.
 tg-group-use-private = Game commands go to my private chat: the judge's panel is there. Only announcements here.
 tg-group-new = A judge starts a new game in a private chat with me ({ $bot }): /new and the judge's panel are there; then /link here, and the announcements come here. For me to run a table in this group myself, type /newgame.
+access-group = I serve only my club's chats. This chat's id is { $chat }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.
+access-private = A game can be started here by members of the club's groups and by those the bot's admin listed in MAFIA_REFEREE_ALLOWED_CHATS (your id: tg:{ $user }).
 tg-only-judge = Only the game's judge can do that.
 tg-not-linked = No game is linked to this group. The judge links it with /link.
 

@@ -118,3 +118,4 @@ dc-host-channel-admin-only = Канал клуба привязывает уча
 dc-host-channel-usage = Привязать канал клуба для начала и итогов игр бота: /channel channel:#клуб; отвязать: /channel off:True.
 dc-host-channel-is = Канал клуба: { $channel }. Отвязать: /channel off:True.
 dc-host-club-linked = Игры бота в { $channel } будут публиковать здесь начало и итоги.
+access-server = Я работаю только на серверах своего клуба. Id этого сервера — { $server }: администратор бота может добавить его в MAFIA_REFEREE_ALLOWED_CHATS.
