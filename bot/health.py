@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from storage.migrate import bundled
+from storage.migrate import TABLES_SQL, bundled
 
 #: The ``code`` of a :class:`Health`; catalog key ``health-<code>`` (``bot/locales/*/deploy.ftl``).
 HEALTH_CODES = ("ok", "no_database", "bad_database", "corrupt", "busy", "read_only", "foreign_database",
@@ -138,7 +138,7 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
     return Health("ok", {"path": str(db), "version": version, "count": games})
 
 
-#: The ``code`` of :func:`fault`; catalog key ``db-fault-<code>`` (deploy.ftl).
+#: The ``code`` of :func:`fault`; the catalog's ``db-fault`` selects its words by it (deploy.ftl).
 FAULT_CODES = ("busy", "full", "read_only", "io", "other")
 _FAULTS = {5: "busy", 6: "busy", 13: "full", 8: "read_only", 10: "io"}
 
@@ -153,9 +153,7 @@ def fault(error: sqlite3.Error) -> str:
 
 
 def _tables(conn: sqlite3.Connection) -> list[str]:
-    rows = conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
-                        "AND name NOT LIKE 'sqlite^_%' ESCAPE '^' ORDER BY name").fetchall()
-    return [str(row[0]) for row in rows]
+    return [str(row[0]) for row in conn.execute(TABLES_SQL).fetchall()]
 
 
 def quick_check(conn: sqlite3.Connection, limit: float | None = None,

@@ -74,12 +74,14 @@ async def user_version(conn: aiosqlite.Connection) -> int:
     return int(rows[0][0])
 
 
+#: The tables and views of a database, SQLite's own (``sqlite_*``) aside, sorted.
+TABLES_SQL = ("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+              "AND name NOT LIKE 'sqlite^_%' ESCAPE '^' ORDER BY name")
+
+
 async def foreign_tables(conn: aiosqlite.Connection) -> list[str]:
-    """The tables and views of a database (SQLite's own ``sqlite_*`` aside), sorted."""
-    rows = await conn.execute_fetchall(
-        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
-        "AND name NOT LIKE 'sqlite^_%' ESCAPE '^' ORDER BY name")
-    return [str(row[0]) for row in rows]
+    """:data:`TABLES_SQL`'s names."""
+    return [str(row[0]) for row in await conn.execute_fetchall(TABLES_SQL)]
 
 
 async def _path(conn: aiosqlite.Connection) -> str:
