@@ -13,6 +13,7 @@ never names; the panel and the result may show names.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any, Iterable, Mapping
 
@@ -385,7 +386,7 @@ def status_text(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> str
     turn = rules.current_turn(state)
     if turn is not None:
         lines.append(_turn_text(state, turn, cat))
-    lines.extend(_vote_bans(state, cat))
+    lines.extend(_vote_bans(state, cat, for_judge=for_judge))
     if for_judge:
         lines.extend(_judge_lines(state, cat))
     lines.append(cat.text("status-seats"))
@@ -421,17 +422,24 @@ def _turn_text(state: rules.GameState, turn: rules.Turn, cat: Catalog) -> str:
     return cat.text("status-turn-speech", seat=who, seconds=duration(turn.seconds, cat))
 
 
-def _vote_bans(state: rules.GameState, cat: Catalog) -> list[str]:
-    """Votes a removal cancelled, today or later (seed 5.1, 5.2): announced, so public."""
+def _vote_bans(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> list[str]:
+    """Votes a removal cancelled, today or later (seed 5.1, 5.2): announced, so public — but
+    the table is told of a night removal's in the morning (it would tell whether the one
+    removed was shot: SC-killed-and-removed)."""
     if state.phase in (Phase.SETUP, Phase.GAME_OVER):
         return []
     first = state.day + 1 if state.phase is Phase.NIGHT or state.vote_over else state.day
     preset = state.config.preset
     lines = []
+    night = state.night
     for day, (rule, seat) in sorted(state.vote_bans.items()):
         if day < first:
             continue
         left = state.seat(seat).departure  # the cause; the item unless it was given at night
+        if (not for_judge and left is not None and left.phase == "night"
+                and (state.phase is Phase.NIGHT_ZERO
+                     or (night is not None and left.day == night.number))):
+            continue  # told in the morning
         code = left.reason if left is not None and left.phase == "day" and left.reason else NONE
         lines.append(cat.text("status-vote-banned", day=day, rule=cite(rule, preset, cat),
                               seat=seat_label(seat, cat), rules=preset,
@@ -466,6 +474,21 @@ def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
     return lines
 
 
+def told_departure(state: rules.GameState, seat: rules.Seat) -> rules.Departure | None:
+    """A seat's departure as the table has been told it: tonight's kill is told in the morning
+    (F24 §4.5.9), so until then the victim is at the table — or, removed tonight too, only
+    removed, as any night removal reads (SC-night-wording)."""
+    departure = seat.departure
+    night = state.night
+    if (departure is None or night is None or departure.cause is not rules.Cause.KILL
+            or departure.phase != "night" or departure.day != night.number):
+        return departure
+    if seat.disqualified or len(seat.fouls) >= 4:
+        cause = rules.Cause.DISQUALIFICATION if seat.disqualified else rules.Cause.FOULS
+        return dataclasses.replace(departure, cause=cause, reason=None)
+    return None
+
+
 def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_judge: bool) -> str:
     facts: list[str] = []
     if for_judge and seat.role is not None:
@@ -474,10 +497,11 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
         facts.append(cat.text("fouls", count=len(seat.fouls)))
     if seat.warnings:
         facts.append(cat.text("warnings", count=len(seat.warnings)))
-    if seat.silence_pending and seat.at_table:
+    departure = seat.departure if for_judge else told_departure(state, seat)
+    if seat.silence_pending and departure is None:
         facts.append(cat.text("status-silence-pending", rules=state.config.preset))  # seed 4.4
-    if seat.departure is not None:
-        facts.append(departure_text(seat.departure, cat, reveal=for_judge, preset=state.config.preset))
+    if departure is not None:
+        facts.append(departure_text(departure, cat, reveal=for_judge, preset=state.config.preset))
     who = player_label(state, seat.number, cat)
     if not facts:
         return who

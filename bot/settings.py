@@ -4,13 +4,17 @@
   else ``~/.local/share/mafia-referee/referee.sqlite3``);
 * ``MAFIA_REFEREE_LANG`` — ``ru`` (default) or ``en``;
 * ``MAFIA_REFEREE_TELEGRAM_TOKEN`` or ``TELEGRAM_BOT_TOKEN``;
-* ``MAFIA_REFEREE_DISCORD_TOKEN`` or ``DISCORD_BOT_TOKEN``.
+* ``MAFIA_REFEREE_DISCORD_TOKEN`` or ``DISCORD_BOT_TOKEN``;
+* ``MAFIA_REFEREE_DISCORD_BASE_URL`` — another server speaking Discord's API (the tests' fake), the
+  counterpart of ``https://discord.com/api/v10``, e.g. ``http://127.0.0.1:8090/api/v10``; the
+  gateway is the one its ``GET /gateway/bot`` names (:mod:`bot.discord.endpoint`).
 
 Telegram (judge mode), all optional:
 
 * ``MAFIA_REFEREE_TELEGRAM_BASE_URL`` — another Bot API server (a local ``telegram-bot-api``, or
   the tests' fake), e.g. ``http://127.0.0.1:8081/bot``; ``…_TELEGRAM_BASE_FILE_URL`` likewise;
-* ``MAFIA_REFEREE_TELEGRAM_TIMER_SCALE`` — real seconds per timer second (1.0; tests run faster);
+* ``MAFIA_REFEREE_TELEGRAM_TIMER_SCALE`` — real seconds per timer second (1.0; tests run faster;
+  Discord's timers too);
 * ``MAFIA_REFEREE_TELEGRAM_RATE_OVERALL`` (30 requests/s), ``…_RATE_GROUP`` (20 per
   ``…_RATE_GROUP_PERIOD`` = 60 s per group), ``…_MAX_RETRIES`` (3): PTB's ``AIORateLimiter``;
   0 turns a limit off;
@@ -46,7 +50,7 @@ Who may use the bot (optional): ``MAFIA_REFEREE_ALLOWED_CHATS`` — Telegram gro
 and users (``tg:<user id>``), Discord servers (``dc:<server id>``), separated by commas or spaces
 (:mod:`bot.access`); unset, everyone.
 
-The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``) must be ``http://`` or
+The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``, ``…_DISCORD_BASE_URL``) must be ``http://`` or
 ``https://`` URLs with a host (an empty value is "unset"). Tokens are :class:`pydantic.SecretStr`:
 they never show in a repr or a log line. An env file that cannot be read or is not UTF-8 raises
 :class:`EnvFileError` (one line and exit status 2 in :mod:`bot.entry`), never a traceback.
@@ -177,6 +181,7 @@ class Settings(BaseSettings):
         default=None,
         validation_alias=AliasChoices("MAFIA_REFEREE_DISCORD_TOKEN", "DISCORD_BOT_TOKEN", "discord_token"),
     )
+    discord_base_url: str | None = None
     telegram_base_url: str | None = None
     telegram_base_file_url: str | None = None
     telegram_timer_scale: float = Field(default=1.0, gt=0)
@@ -212,11 +217,13 @@ class Settings(BaseSettings):
         super().__init__(**values)
         _warn_old_names(env_file, encoding)
 
-    @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url")
+    @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url",
+                     "discord_base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
-        """The Bot API server and the webhook are reached over HTTP(S): anything else is a typo
-        that would otherwise surface later as "cannot reach Telegram" (exit 1, restarted)."""
+        """The Bot API server, the webhook and Discord's API are reached over HTTP(S): anything
+        else is a typo that would otherwise surface later as "cannot reach Telegram" (exit 1,
+        restarted)."""
         return http_url(value)
 
     @field_validator("allowed_chats")

@@ -29,7 +29,7 @@ from .queries import (
     DonCheckStep, Expected, LastWord, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,
     Shooting, Speech, TieSpeech, Turn, VotePlan, Voting, can_nominate, can_penalize, can_vote,
     checker, current_turn, deal, expected, next_action, nominable, out_of_turn_reason,
-    result_required, shooters,
+    result_required, seen_at_table, shooters,
 )
 from .state import (
     SEATS, Cause, Departure, EndReason, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,

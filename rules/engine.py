@@ -233,6 +233,7 @@ class _Move:
     def next(self, e: ev.Next) -> None:
         phase = self.s.phase
         if phase is Phase.NIGHT_ZERO:
+            self.morning_bans(1)
             self.start_day(1)
         elif phase is Phase.SPEECH:
             self.s.speech_index += 1
@@ -765,6 +766,7 @@ class _Move:
             Cause.DISQUALIFICATION.value if victim.disqualified else Cause.FOULS.value)
         self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed, removed=removed,
                  killed_removed=also)
+        self.morning_bans(night.number + 1)
         if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
                 and s.quiet_nights >= self.cfg.draw_quiet_nights and s.result is None):
             self.game_over(None, "draw")
@@ -914,18 +916,24 @@ class _Move:
         is affected; SC-killed-and-removed: the next vote is held), so the penalty only costs
         what is left of his last word (seed 4.5 «без последнего слова»; docs/rules.md §6.5: the
         night victim gets none, the judge may decide otherwise). Announced once: "his last
-        word ends" — he does not leave the game a second time; tonight's victim is announced in
-        the morning, as killed and removed."""
+        word ends" — he does not leave the game a second time. Tonight's victim is announced to
+        the table exactly as any other night removal (the same line, its reason hidden:
+        SC-night-wording), so that it does not tell who was shot; the judge alone is told what it
+        means."""
         s = self.s
         queue = self.last_words_pending()
+        tournament = s.seat(number).tournament_removal
         if queue and queue[0] == number:
             last_word = "cut"
         elif number in queue:
             last_word = "lost"
         else:
-            last_word = "killed"  # tonight's victim: told to the judge now, to all in the morning
+            last_word = "killed"
+            self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None,
+                     tournament=tournament, last_word=None)
+            self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
         self.say(Kind.REMOVED, private=last_word == "killed", seat=number, cause=cause.value,
-                 reason=code, tournament=s.seat(number).tournament_removal, last_word=last_word)
+                 reason=code, tournament=tournament, last_word=last_word)
         if last_word == "cut":
             self.end_last_word()
         elif last_word == "lost":
@@ -981,11 +989,30 @@ class _Move:
             s.vote_over = True
             s.result_determined = True
             return True
-        if day == s.day and phase is not Phase.NIGHT:
+        if phase in (Phase.NIGHT, Phase.NIGHT_ZERO):
+            # told to the table in the morning (:meth:`morning_bans`): at night it would say
+            # whether the one removed was shot (SC-killed-and-removed keeps that vote)
+            self.say(Kind.NEXT_VOTE_CANCELLED, private=True, **said)
+        elif day == s.day:
             self.say(Kind.VOTE_CANCELLED, **said)
         else:
             self.say(Kind.NEXT_VOTE_CANCELLED, **said)
         return False
+
+    def morning_bans(self, day: int) -> None:
+        """Day ``day``'s vote cancelled by a removal in the night before it (seed 5.1,
+        SC-before-shooting): told to the table in the morning, with the night's result — at night
+        every removal reads the same (:meth:`remove_leaver`)."""
+        s = self.s
+        ban = s.vote_bans.get(day)
+        if ban is None:
+            return
+        rule, seat = ban
+        departure = s.seat(seat).departure
+        if departure is None or departure.phase != "night":
+            return
+        self.say(Kind.VOTE_CANCELLED, day=day, seat=seat, rule=rule, cause=departure.cause.value,
+                 reason=None)  # the reason of a night removal stays with the judge
 
     def team_loss(self, number: int, code: str, team: str | None, final_minute: bool = False) -> None:
         """Seed 4.3 (F24 §6.8): the offender's team loses at once; ``final_minute``: a

@@ -8,7 +8,8 @@ says why not (in the spirit of python-chess's ``legal_moves`` and pokerkit's ``c
 * :func:`nominable`, :func:`can_nominate` — whom a speaker may nominate (F24 §4.4.2–4.4.3).
 * :func:`can_vote` — may a seat raise a hand in the running round or the raise vote (seed 4.1.8).
 * :func:`checker` — the seat that checks in the night's Don or Sheriff step (docs/rules.md §5.2).
-* :func:`can_penalize` — may a seat be given a penalty now.
+* :func:`can_penalize` — may a seat be given a penalty now; :func:`seen_at_table` — is a seat at
+  the table as the table knows it (tonight's victim is, until the morning).
 * :func:`result_required` — with roles unknown, must the judge declare the result (F24 §1.4)?
 * :func:`out_of_turn_reason` — the penalty for speaking out of one's minute now (seed 4.1.1 by
   day, seed 4.2.6 at night); :data:`LEFT_TABLE` — leaving the table (seed 4.2.1).
@@ -34,7 +35,8 @@ __all__ = [
     "ChecksStep", "DonCheckStep", "Expected", "LastWord", "NightZero", "Over", "RaiseVoting",
     "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Turn", "VotePlan", "Voting",
     "can_nominate", "can_penalize", "can_vote", "checker", "current_turn", "deal", "expected",
-    "next_action", "nominable", "out_of_turn_reason", "result_required", "shooters", "vote_plan",
+    "next_action", "nominable", "out_of_turn_reason", "result_required", "seen_at_table", "shooters",
+    "vote_plan",
 ]
 
 OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections and whispers too
@@ -283,6 +285,18 @@ def checker(state: GameState) -> int | None:
         return None
     make = ev.DonCheck if role is Role.DON else ev.SheriffCheck
     return seat if check(state, make(target=seat)) is None else None
+
+
+def seen_at_table(state: GameState, seat: int) -> bool:
+    """Is ``seat`` at the table as the table knows it? Tonight's victim leaves at the end of the
+    night and is told in the morning (F24 §4.5.4, §4.5.9): until then he is treated as any other
+    player (his night talk is night talk, seed 4.2.6) — unless removed tonight too."""
+    number = state.seat(seat)
+    if number.at_table:
+        return True
+    night = state.night
+    return (night is not None and night.killed == seat and not number.disqualified
+            and len(number.fouls) < 4)
 
 
 def can_penalize(state: GameState, seat: int) -> RuleError | None:

@@ -21,7 +21,7 @@ from bot.settings import Settings
 from bot.telegram.app import ALLOWED_UPDATES, build_application
 from fakebot import FakeBotAPI, running
 from storage import Store
-from test_telegram_support import make_world, settings_for
+from support.telegram_table import make_world, settings_for
 
 
 def test_the_setting_is_a_list_of_chat_keys() -> None:

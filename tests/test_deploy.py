@@ -920,6 +920,8 @@ def test_discord_voice_warnings_are_silenced(restore_logging: None, capsys: pyte
     ("en", "MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "notaurl", "setting-problem-http_url", {"value": "notaurl"}),
     ("en", "MAFIA_REFEREE_TELEGRAM_BASE_URL", "notaurl", "setting-problem-http_url", {"value": "notaurl"}),
     ("ru", "MAFIA_REFEREE_TELEGRAM_BASE_FILE_URL", "https://", "setting-problem-http_url", {"value": "https://"}),
+    ("en", "MAFIA_REFEREE_DISCORD_BASE_URL", "ws://127.0.0.1:8090", "setting-problem-http_url",
+     {"value": "ws://127.0.0.1:8090"}),
 ])
 def test_a_bad_setting_is_said_in_the_users_language(
         clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -940,7 +942,9 @@ def test_http_urls_are_accepted_and_an_empty_one_is_unset(clean_env: Path, monke
     monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL", "https://referee.example.org/telegram/hook")
     monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_URL", "http://127.0.0.1:8081/bot")
     monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_BASE_FILE_URL", "")
+    monkeypatch.setenv("MAFIA_REFEREE_DISCORD_BASE_URL", "http://127.0.0.1:8090/api/v10")
     loaded = Settings()
+    assert loaded.discord_base_url == "http://127.0.0.1:8090/api/v10"
     assert loaded.telegram_webhook_url == "https://referee.example.org/telegram/hook"
     assert loaded.telegram_base_url == "http://127.0.0.1:8081/bot"
     assert loaded.telegram_base_file_url is None

@@ -1,6 +1,6 @@
 """Host mode on Discord (issue 5): the bot runs the table in a server channel.
 
-Driven through discord.py's own objects (:mod:`test_discord_support`): ``/newgame`` and the
+Driven through discord.py's own objects (:mod:`support.discord_table`): ``/newgame`` and the
 players' presses arrive as INTERACTION_CREATE payloads, out-of-turn messages as MESSAGE_CREATE.
 The steps' timers run at a scale that never fires in a test; :func:`expire` ends the running
 step as its timer would (the step's own close, under the channel's lock).
@@ -17,7 +17,7 @@ import pytest
 import rules
 from bot.i18n import catalog
 from rules import Phase, Role
-from test_discord_support import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table
+from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table
 
 RU = catalog("ru")
 HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,

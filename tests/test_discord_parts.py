@@ -216,54 +216,52 @@ async def test_each_adapter_rearms_only_its_own_timers(store: Store) -> None:
 
 async def test_both_bots_run_in_one_process_over_one_service(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """``mafia-referee both``: Telegram long-polls (here the fake Bot API) while the Discord
-    client runs (its gateway replaced: no network here), both over one service and one store;
-    cancelling stops both and closes the store."""
+    """``mafia-referee both``: Telegram long-polls (the fake Bot API) while the Discord client
+    is on its gateway (the fake Discord), both over one service and one store; cancelling stops
+    both and closes the store."""
     import asyncio
     import contextlib
 
-    from bot.discord.app import RefereeClient
     from bot.discord.both import serve_both
     from bot.settings import Settings
     from fakebot import FakeBotAPI
-    from test_discord_support import APP_ID, FakeDiscord, install_fake
+    from fakediscord import FakeDiscordServer
+
+    from bot.discord import app as dc_app
 
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
-    seen: dict[str, object] = {}
-    running = asyncio.Event()
+    clients: list[dc_app.RefereeClient] = []
+    build = dc_app.build_client
 
-    discord_fake = FakeDiscord()
+    def spied(*args: object, **kwargs: object) -> dc_app.RefereeClient:  # only to look at it
+        clients.append(build(*args, **kwargs))  # type: ignore[arg-type]
+        return clients[-1]
 
-    async def start(self: RefereeClient, token: str, *, reconnect: bool = True) -> None:
-        install_fake(discord_fake, self, asyncio.get_running_loop())
-        self._connection.application_id = APP_ID  # what login() learns from the token
-        await self.setup_hook()  # what login() does before the gateway
-        seen["token"], seen["service"] = token, self.referee.service
-        running.set()
-        await asyncio.Event().wait()  # the gateway, until cancelled
-
-    monkeypatch.setattr(RefereeClient, "start", start)
-    async with FakeBotAPI() as telegram:
+    monkeypatch.setattr(dc_app, "build_client", spied)
+    async with FakeBotAPI() as telegram, FakeDiscordServer() as discord_fake:
         settings = Settings(db=tmp_path / "both.sqlite3", telegram_token=telegram.token,
-                            telegram_base_url=telegram.base_url, discord_token="discord-token")
+                            telegram_base_url=telegram.base_url, discord_token=discord_fake.fake.token,
+                            discord_base_url=discord_fake.base_url)
         task = asyncio.create_task(serve_both(settings))
-        await asyncio.wait_for(running.wait(), 20)
+        await discord_fake.wait_for(lambda: discord_fake.connected or task.done(), 20, "the gateway")
+        assert not task.done(), task
         for _ in range(200):
             if telegram.calls_to("getUpdates"):
                 break
             await asyncio.sleep(0.05)
         assert telegram.calls_to("getUpdates"), "Telegram is not polling"
-        service = seen["service"]
-        assert isinstance(service, Service) and seen["token"] == "discord-token"
-        published = {c["name"]: c for c in discord_fake.published}  # the slash commands
+        published = {c["name"]: c for c in discord_fake.fake.published}  # the slash commands
         from bot.discord.host.commands import HOST_COMMANDS
         assert set(published) == {c.name for c in (*slash.COMMANDS, *HOST_COMMANDS)}
         assert published["foul"]["description_localizations"]["ru"].startswith("Фол")
+        service = clients[0].referee.service
+        assert isinstance(service, Service)
         game = await service.new_game("dc:1", "dc:2", rules.PRESETS["seed"])
         assert game.game_id == 1  # the one store, open
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        assert not discord_fake.connected  # the Discord client closed with it
     with pytest.raises(Exception):
         await service.store.game(1)  # closed with the process
 

@@ -14,7 +14,7 @@ from typing import AsyncIterator
 import pytest
 
 from rules import Cause, Phase
-from test_discord_support import DiscordTable, table
+from support.discord_table import DiscordTable, table
 
 
 @pytest.fixture

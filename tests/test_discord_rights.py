@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.i18n import catalog
-from test_discord_support import BOT_RIGHTS, CLUB_ID, EPHEMERAL_CHANNEL, MANAGE_CHANNELS, TABLE_ID, DiscordTable, table
+from support.discord_table import BOT_RIGHTS, CLUB_ID, EPHEMERAL_CHANNEL, MANAGE_CHANNELS, TABLE_ID, DiscordTable, table
 
 RU = catalog("ru")
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.service import Service
 from storage import Store
-from test_discord_support import TABLE_ID, DiscordTable, FakeDiscord, FakeMessage, table, wait_for
+from support.discord_table import TABLE_ID, DiscordTable, FakeDiscord, FakeMessage, table, wait_for
 
 SCALE = 0.02  # real seconds per timer second: a 60 s speech runs 1.2 s
 COUNTDOWN = re.compile(r"Конец <t:([0-9]+):R>\.")

@@ -17,7 +17,7 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Cause, Phase
-from test_host_support import FAST, GROUP_TITLE, NAMES, SCALE, HostTable, World, host_table
+from support.host_table import FAST, GROUP_TITLE, NAMES, SCALE, HostTable, World, host_table
 
 SILENT = 5  # the seat that never speaks
 SPEECH = 60 * SCALE  # a speech's real length in these tests

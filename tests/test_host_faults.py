@@ -23,7 +23,7 @@ from bot.i18n import catalog
 from bot.render import error_text
 from fakebot import FakeBotAPI, FakeWorldError
 from rules import Cause
-from test_host_support import FAST, HostTable, host_table, make_world
+from support.host_table import FAST, HostTable, host_table, make_world
 
 CAT = catalog("ru")
 LONG = "x" * 5000

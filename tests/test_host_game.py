@@ -16,7 +16,8 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Cause, Phase, Role, Team
-from test_host_support import RU_SECRETS, HostTable, host_table
+from support import RU_SECRETS
+from support.host_table import HostTable, host_table
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -18,7 +18,7 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Phase, Role
-from test_host_support import FAST, SCALE, host_table, make_world
+from support.host_table import FAST, SCALE, host_table, make_world
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
@@ -239,6 +239,47 @@ async def test_a_join_cut_short_is_finished_by_pressing_again(
         assert len(table.players) == 10 and not table.players[9]["reachable"]
         assert table.status == "lobby"
         await t.press(t.players[9], lobby, "Записаться")
+        await t.wait_step("night_zero")
+        assert len(t.table().seats) == 10
+
+
+async def test_a_join_pressed_again_is_stored_before_it_is_answered(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the kill rig on Discord: the 10th player's join is stored not yet reachable (the
+    process died before the bot wrote to him); he presses «Записаться» again, the bot writes to
+    him and answers "you are at the table" — and dies before storing him reachable. He was told,
+    so he does not press again, and the table never started. Now he is stored reachable before
+    he is answered, and the restart deals (R1.1)."""
+    from bot.host.controller import HostController
+    from bot.telegram.host.port import TelegramHostPort
+
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    async with host_table(fake, db, world) as t:
+        await t.say(t.owner, "/newgame")
+        for player in t.players[:9]:
+            await t.press(player, t.lobby(), "Записаться")
+        hello = HostController._hello
+        monkeypatch.setattr(HostController, "_hello", dies)
+        await t.press(t.players[9], t.lobby(), "Записаться")
+        monkeypatch.setattr(HostController, "_hello", hello)
+        lobby = t.lobby()
+    answer = TelegramHostPort.answer
+
+    async def answered_then_died(self: TelegramHostPort, handle: Any, text: str | None = None,
+                                 **kwargs: Any) -> None:
+        await answer(self, handle, text, **kwargs)
+        raise Died()
+
+    async with host_table(fake, db, world) as t:
+        await fake.wait_for(lambda: t.host.tables_in(t.group.id), what="the tables loaded")
+        monkeypatch.setattr(TelegramHostPort, "answer", answered_then_died)
+        query = await t.press(t.players[9], lobby, "Записаться")
+        told = fake.callback_queries[query].answer
+        assert told is not None and "Вы за столом" in (told.text or "")
+        monkeypatch.setattr(TelegramHostPort, "answer", answer)
+        assert t.table().players[9]["reachable"]
+    async with host_table(fake, db, world) as t:  # he was told: he does not press again
         await t.wait_step("night_zero")
         assert len(t.table().seats) == 10
 

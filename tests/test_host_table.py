@@ -12,7 +12,7 @@ import pytest
 
 from fakebot import FakeBotAPI, FakeWorldError
 from rules import Cause, Phase, Role, Team
-from test_host_support import FAST, host_table, make_world
+from support.host_table import FAST, host_table, make_world
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
@@ -73,7 +73,7 @@ async def test_the_lobby_says_which_rights_the_bot_lacks(fake: FakeBotAPI, tmp_p
         for words in expected:
             assert words in lobby, lobby
         if kind != "member":
-            assert "не видит сообщений" not in lobby
+            assert "не вижу сообщений" not in lobby
 
 
 async def test_only_the_host_or_an_admin_stops_a_table(fake: FakeBotAPI, tmp_path: Path) -> None:
@@ -85,9 +85,12 @@ async def test_only_the_host_or_an_admin_stops_a_table(fake: FakeBotAPI, tmp_pat
         await t.say(spectator, "/stop")
         assert "только ведущий стола или администратор" in t.group_texts()[-1]
         assert t.table().status == "running"
-        await t.say(t.players[3], "/stop")  # a chat admin
+        await t.say(t.players[3], "/stop")  # a chat admin, but he plays: a player never judges
+        assert "только ведущий стола или администратор" in t.group_texts()[-1]
+        assert t.table().status == "running"
+        await t.say(t.owner, "/stop")  # the host, who does not play
         assert t.table().status == "stopped"
-        assert any("Игра остановлена: Глеб" in x for x in t.group_texts())
+        assert any("Игра остановлена: Ведущий" in x for x in t.group_texts())
         row = await t.service.store.game(t.table().game_id)
         assert row.result == "abandoned"
         await t.say(t.players[0], "Теперь можно писать")  # the mutes are lifted

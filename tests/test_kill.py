@@ -1,10 +1,12 @@
 """SIGKILL fault tests through the real Application (issue #6, first bullet; ENGINEERING.md §1).
 
-The bot runs as a child process (``python -m bot telegram``) against the fake Bot API in this
-process, over a SQLite file; it is killed with SIGKILL at seeded random points of a stream of
-judge actions (several games at once) or of hosted games (ten simulated players each), started
-again, and the users go on as real ones would (tests/killrig). Then, against an un-killed
-reference run of the same stream:
+The bot runs as a child process (``python -m bot telegram``, or ``… discord``) against the fake
+Bot API (or the fake Discord, REST and gateway) in this process, over a SQLite file; it is killed
+with SIGKILL at seeded random points of a stream of judge actions (several games at once) or of
+hosted games (ten simulated players each), on Telegram and on Discord, started again, and the
+users go on as real ones would (tests/killrig; on Discord an interaction sent to a dying bot is
+lost, and the player presses again). Then, against an un-killed reference run of the same
+stream:
 
 * every action acknowledged before a kill was in the store when the process died, and the final
   log holds each action exactly once, in order, and folds to the game's end (the log is the game);
@@ -25,15 +27,16 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 from killrig import JudgeRun, Reference, play_games
 from killrig.host import HostReference, HostRun, Players, play_tables
+from killrig.platforms import PLATFORMS, TelegramClient
 from killrig.rig import BotProcess, KillFake, bot_env, read_games, read_host_tables
 
-JUDGE_SEEDS = (101, 202)
+JUDGE_RUNS = (("telegram", 101), ("telegram", 202), ("discord", 303))  # (platform, seed)
 JUDGE_GAMES = 5  # games played at once: each kill is a kill point of every game
 JUDGE_KILLS = 3
 HOST_SEEDS = (7,)
@@ -45,21 +48,30 @@ pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after a
 
 
 @pytest.fixture(scope="module")
-def judge_reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
-    """The same stream with no kill (one game: every game plays the demo): what its group,
-    its judge and its outbox got."""
-    folder = tmp_path_factory.mktemp("judge-reference")
-    run, reference = asyncio.run(play_games(folder, seed=0, games=1, kills=0))
-    assert not run.problems() and not run.bot_errors, (run.problems(), run.bot_errors)
+def judge_reference(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Reference]:
+    """The same stream with no kill on a platform (one game: every game plays the demo): what
+    its group, its judge and its outbox got; made once per platform."""
+    made: dict[str, Reference] = {}
+
+    def reference(platform: str) -> Reference:
+        if platform not in made:
+            folder = tmp_path_factory.mktemp(f"judge-reference-{platform}")
+            run, made[platform] = asyncio.run(play_games(folder, seed=0, games=1, kills=0, platform=platform))
+            assert not run.problems() and not run.bot_errors, (run.problems(), run.bot_errors)
+        return made[platform]
+
     return reference
 
 
-@pytest.fixture(scope="module")
-def host_reference(tmp_path_factory: pytest.TempPathFactory) -> HostReference:
-    folder = tmp_path_factory.mktemp("host-reference")
-    run, reference = asyncio.run(play_tables(folder, seed=0, tables=HOST_TABLES, kills=0))
+@pytest.fixture(scope="module", params=PLATFORMS)
+def host_reference(request: pytest.FixtureRequest,
+                   tmp_path_factory: pytest.TempPathFactory) -> tuple[str, HostReference]:
+    """The hosted tables with no kill, on each platform: what its groups and its log got."""
+    platform = str(request.param)
+    folder = tmp_path_factory.mktemp(f"host-reference-{platform}")
+    run, reference = asyncio.run(play_tables(folder, seed=0, tables=HOST_TABLES, kills=0, platform=platform))
     assert not run.problems() and not run.bot_errors, (run.problems(), run.bot_errors)
-    return reference
+    return platform, reference
 
 
 def _explain(run: Any) -> str:
@@ -67,11 +79,12 @@ def _explain(run: Any) -> str:
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("seed", JUDGE_SEEDS)
-def test_judge_actions_survive_sigkill(seed: int, tmp_path: Path, judge_reference: Reference) -> None:
+@pytest.mark.parametrize(("platform", "seed"), JUDGE_RUNS)
+def test_judge_actions_survive_sigkill(platform: str, seed: int, tmp_path: Path,
+                                       judge_reference: Callable[[str], Reference]) -> None:
     run: JudgeRun
     run, _ = asyncio.run(play_games(tmp_path, seed=seed, games=JUDGE_GAMES, kills=JUDGE_KILLS,
-                                    reference=judge_reference))
+                                    platform=platform, reference=judge_reference(platform)))
     assert run.kill_points == JUDGE_GAMES * JUDGE_KILLS
     assert not run.lost, _explain(run)  # acknowledged ⇒ stored when the process died
     assert not run.log_errors, _explain(run)  # each action once, in order; folds to the end
@@ -83,13 +96,16 @@ def test_judge_actions_survive_sigkill(seed: int, tmp_path: Path, judge_referenc
 
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("seed", HOST_SEEDS)
-def test_hosted_game_survives_sigkill(seed: int, tmp_path: Path, host_reference: HostReference) -> None:
+def test_hosted_game_survives_sigkill(seed: int, tmp_path: Path,
+                                      host_reference: tuple[str, HostReference]) -> None:
+    platform, reference = host_reference
     run: HostRun
     run, _ = asyncio.run(play_tables(tmp_path, seed=seed, tables=HOST_TABLES, kills=HOST_KILLS,
-                                     reference=host_reference))
+                                     platform=platform, reference=reference))
     assert run.kill_points >= HOST_TABLES, _explain(run)  # the stream may end before a late kill
     assert not run.lost, _explain(run)  # joins and the nomination acknowledged ⇒ stored
     assert not run.log_errors, _explain(run)  # the same log, event for event
+    assert not run.half, _explain(run)  # each event's outbox rows with it, all sent
     assert not run.announcements and run.duplicates == 0, _explain(run)
     assert run.late_steps == 0, _explain(run)  # steps close at their stored deadlines
     assert not run.bot_errors, _explain(run)
@@ -114,7 +130,8 @@ async def _lobby_kill(folder: Path) -> dict[str, Any]:
     db = folder / "referee.sqlite3"
     out: dict[str, Any] = {}
     async with KillFake() as fake:
-        join, deal, full = Players(fake, 0), Players(fake, 1), Players(fake, 2)
+        client = TelegramClient(fake)
+        join, deal, full = Players(client, 0), Players(client, 1), Players(client, 2)
         bot = BotProcess(fake, folder, bot_env(fake, db, scale=0.05, host_seed=7))
         try:
             await bot.start()

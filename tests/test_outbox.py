@@ -24,7 +24,7 @@ from bot.service import Outcome, Service
 from bot.telegram.app import ALLOWED_UPDATES, build_application
 from fakebot import FakeBotAPI, FakeChat, FakeUser, running
 from storage import OutboxItem, StaleRevision, Store
-from test_telegram_support import Table, make_world, settings_for
+from support.telegram_table import Table, make_world, settings_for
 
 CONFIG = rules.config_to_dict(rules.PRESETS["seed"])
 NIGHT = "Наступает ночь"  # the group's announcement of /start (night 0)

@@ -9,7 +9,7 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Phase
-from test_host_support import host_table, make_world
+from support.host_table import host_table, make_world
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -509,28 +509,32 @@ def test_draw_notice_follows_the_preset_and_its_count() -> None:
 
 
 def test_morning_after_a_night_removal_and_a_miss_seed_4_5() -> None:
-    """Seed 4.5: a disqualified player «немедленно покидает игру»; so after a miss the morning
-    must not say that nobody left — it names the removed seat (never his reason)."""
+    """Seed 4.5: a disqualified player «немедленно покидает игру» — announced at night, once. So
+    after a miss the morning must not say that nobody left; it names the miss, then that today's
+    vote is not held (seed 5.1), the removed seat's reason never told."""
     game = Game().to_day_one()
     game.apply(Nominate(1, 3))
     game.speeches(10)  # day 1: a single nominee is not voted (F24 §4.4.10) → night 1
-    game.apply(Penalty(9, "4.2.6"))
-    morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # miss, no checks
-    assert notice_text(morning, RU) == (
-        "Наступает утро. Промах: ночного убийства нет, но игрок №9 удаляется и покидает игру (4.5).")
-    assert notice_text(morning, EN) == (
-        "Morning comes. A miss: nobody was killed tonight, but player #9 was removed and has "
-        "left the game (4.5).")
+    night = game.apply(Penalty(9, "4.2.6"))
+    assert [notice_text(n, RU) for n in night if not n.private] == [
+        "Игрок №9 удаляется и покидает игру без последнего слова (4.5)."]
+    said = game.apply(Next(), Next(), Next())  # miss, no checks
+    morning = first(said, Kind.NIGHT_RESULT)
+    assert notice_text(morning, RU) == "Наступает утро. Промах: ночного убийства нет."
+    assert notice_text(morning, EN) == "Morning comes. A miss: nobody was killed tonight."
+    banned = first(said, Kind.VOTE_CANCELLED)
+    assert notice_text(banned, RU) == (
+        "Сегодня, на 2-й день, голосование не проводится (5.1): удаление игрока №9: дисквалификация.")
 
 
 def test_morning_after_a_kill_and_a_night_removal() -> None:
+    """The kill in the morning; the removal, announced at night, is not announced again."""
     game = Game().to_day_one()
     game.apply(Nominate(1, 3))
     game.speeches(10)
     game.apply(*[Penalty(6, "foul")] * 4, NightKill(4))  # seed 4.5: the 4th foul removes #6
     morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # checks, best move
-    assert notice_text(morning, RU) == (
-        "Наступает утро. Этой ночью убийство: игрок №4 покидает игру. Кроме того, игрок №6 удаляется и покидает игру (4.5).")
+    assert notice_text(morning, RU) == "Наступает утро. Этой ночью убийство: игрок №4 покидает игру."
 
 
 def test_a_quiet_miss_still_says_nobody_left() -> None:

@@ -127,7 +127,7 @@ ITEM = {
 SEPARATOR = re.compile(r"\s*(?:,|/|\band\b|\bи\b)\s*(?=§|\d)")
 PREFIX = {"f24": ("f24",), "s24": ("s24",), "both": ("f24", "s24"), "docs": ("s",),
           "seed": ("seed",), "mr": ("mr",)}
-BARE = re.compile(rf"(?<![\w.§/-])(?P<n>\d\.\d+(?:\.\d+)*)(?:\.x)?(?![\w.])")
+BARE = re.compile(r"(?<![\w.§/-])(?P<n>\d\.\d+(?:\.\d+)*)(?:\.x)?(?![\w.])")
 URL_BEFORE = re.compile(r"https?://\S+\s*$")
 
 

@@ -28,7 +28,7 @@ from bot.judge import panel as pn
 from bot.judge.callbacks import decode, encode
 from fakebot import FakeBotAPI
 from rules import Phase
-from test_telegram_support import Table, bot_running, make_world
+from support.telegram_table import Table, bot_running, make_world
 
 CAT = catalog("ru")
 LONG = "x" * 5000

@@ -9,7 +9,7 @@ from typing import AsyncIterator
 import pytest
 
 from fakebot import FakeBotAPI
-from test_telegram_support import Table, table
+from support.telegram_table import Table, table
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -14,7 +14,7 @@ import pytest
 from bot.i18n import catalog
 from bot.telegram.app import ADMIN_MENU, GROUP_MENU, PRIVATE_MENU
 from fakebot import FakeBotAPI
-from test_telegram_support import bot_running, make_world
+from support.telegram_table import bot_running, make_world
 
 #: Commands that only a group's admins (or the table's host, or the judge in his private chat)
 #: may use: never in a group member's menu.

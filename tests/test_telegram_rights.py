@@ -15,7 +15,7 @@ import rules
 from bot.judge.callbacks import decode
 from fakebot import FakeBotAPI
 from rules import Phase
-from test_telegram_support import Table, table
+from support.telegram_table import Table, table
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -17,7 +17,7 @@ import pytest
 
 from fakebot import FakeBotAPI, FakeMessage
 from rules import Phase
-from test_telegram_support import Table, bot_running, make_world, table
+from support.telegram_table import Table, bot_running, make_world, table
 
 SCALE = 0.02  # 60 timer seconds = 1.2 s
 

@@ -19,7 +19,7 @@ from bot.service import Service
 from fakebot import FakeBotAPI
 from rules import Cause, Kind, Phase, Team
 from storage import Store
-from test_telegram_support import table
+from support.telegram_table import table
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta

@@ -39,6 +39,8 @@ from rules import Cause, Phase
 from storage import Store
 
 from .. import commands as cmds
+from .. import lifecycle
+from ..access import Access
 from ..commands import CommandError, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -56,9 +58,8 @@ from ..settings import Settings
 from . import layout, slash
 from .base import DiscordPortBase
 from .countdown import timer_line
+from .endpoint import reroute, routed_context
 from .host import DiscordHost, HostButton
-from .. import lifecycle
-from ..access import Access
 from .host import commands as host_commands
 from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
@@ -95,10 +96,13 @@ def _command_name(text: str) -> str:
 class RefereeClient(discord.Client):
     """The bot: a client with the slash-command tree; the adapter is :attr:`referee`."""
 
-    def __init__(self, referee: "DiscordReferee") -> None:
+    def __init__(self, referee: "DiscordReferee", *, base_url: str | None = None) -> None:
         super().__init__(intents=discord.Intents(guilds=True, guild_messages=True, dm_messages=True),
                          allowed_mentions=discord.AllowedMentions.none())
         self.referee = referee
+        self.base_url = base_url  # another server than Discord (:mod:`.endpoint`)
+        if base_url is not None:
+            reroute(self, base_url)  # before the tree, which keeps the HTTP client
         self.tree: app_commands.CommandTree[RefereeClient] = app_commands.CommandTree(self)
         self.tree.error(self._command_error)
         self.tree.interaction_check = self._allowed  # type: ignore[method-assign]
@@ -127,6 +131,10 @@ class RefereeClient(discord.Client):
         cat = await self.referee.guild_cat(interaction.guild_id)
         await self.referee.reply(interaction, cat.text("access-server", server=server))
         return False
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        with routed_context(self.base_url):  # the interaction answers too, this client's only
+            await super().start(token, reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         await self.referee.setup(self)
@@ -695,9 +703,12 @@ class DiscordReferee:
 # --- building and running ---------------------------------------------------------------------------
 
 def build_client(settings: Settings, service: Service | None = None, **options: Any) -> RefereeClient:
-    """The client of judge mode (``options``: :class:`DiscordReferee`'s). ``service=None``: the
-    store at ``settings.db`` is opened when the client logs in and closed when it closes."""
-    return RefereeClient(DiscordReferee(settings, service, **options))
+    """The client of judge mode (``options``: :class:`DiscordReferee`'s; ``timer_scale`` is
+    ``settings.telegram_timer_scale`` unless given). ``service=None``: the store at
+    ``settings.db`` is opened when the client logs in and closed when it closes. With
+    ``settings.discord_base_url`` it talks to that server instead of Discord."""
+    options.setdefault("timer_scale", settings.telegram_timer_scale)
+    return RefereeClient(DiscordReferee(settings, service, **options), base_url=settings.discord_base_url)
 
 
 class _NoVoice(logging.Filter):

@@ -44,6 +44,7 @@ the club channel.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -860,6 +861,9 @@ class HostController:
         lines = [cat.text("host-lobby", preset=config_label(table.spec.config, cat),
                           seating=table.spec.options.seating, count=len(table.players),
                           left=TABLE_SIZE - len(table.players), host=flags.host_name)]
+        lines.append(cat.text("host-lobby-judge", host=flags.host_name,
+                              plays="yes" if table.player(table.host) is not None else "no",
+                              platform=self.port.platform))
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
@@ -918,8 +922,8 @@ class HostController:
             # already seated; one not yet reachable (the bot could not write to him, or a
             # restart cut his join short) is tried again: pressing again is how he says "now"
             if not player.get("reachable") and await self._hello(table, who.user):
-                await self.port.answer(handle, cat.text("host-join-done"))
-                await self.reachable(table, who.user)
+                await self.reachable(table, who.user, acknowledge=lambda: self.port.answer(
+                    handle, cat.text("host-join-done")))
             elif not player.get("reachable"):
                 text, url = self.port.unreachable(table.id, cat)
                 await self.port.answer(handle, text, url=url)
@@ -959,14 +963,21 @@ class HostController:
             await self.port.answer(handle, cat.text("host-left-lobby"))
         await self._show_lobby(table)
 
-    async def reachable(self, table: Table, user: str) -> None:
+    async def reachable(self, table: Table, user: str, *,
+                        acknowledge: Callable[[], Awaitable[None]] | None = None) -> None:
         """The bot can now write to ``user`` privately (he started it): marked in the lobby, and
-        a table whose ten players are all reachable is dealt. Under the chat's lock."""
+        a table whose ten players are all reachable is dealt. Under the chat's lock.
+        ``acknowledge`` answers the press that made him reachable once that is stored (a process
+        that dies right after the answer has lost nothing) and before the deal."""
         player = table.player(user)
         if player is None or player.get("reachable"):
+            if acknowledge is not None:
+                await acknowledge()
             return
         player["reachable"] = True
         await self._save(table, "players")
+        if acknowledge is not None:
+            await acknowledge()
         await self._show_lobby(table)
         await self._maybe_start(table)
 
@@ -1132,7 +1143,12 @@ class HostController:
                 return [self._t(cat, "host-not-host")]
             command = cmds.parse(text, state)
             if isinstance(command, Act):
-                await self._act_and_advance(table, command.event)
+                event = command.event
+                if isinstance(event, rules.Penalty) and event.team is not None:
+                    # the roles are dealt: the engine knows the offender's team (seed 4.3), and a
+                    # refusal of the team named would tell the group whose team it is not
+                    event = dataclasses.replace(event, team=None)
+                await self._act_and_advance(table, event)
             return []
         seat = table.seat_of(who.user)
         step = table.step
@@ -1151,7 +1167,10 @@ class HostController:
 
     async def _may_direct(self, table: Table, user: str, handle: Any) -> bool:
         """The host who opened the table, or a chat admin (Discord: Manage Channels), directs it
-        (stop, penalties)."""
+        (stop, penalties) — unless he plays at it: a player never judges his own table (the host
+        chooses in the lobby: joining it, he plays)."""
+        if table.seat_of(user) is not None:
+            return False
         return user == table.host or await self.port.may_direct(table.chat, user, handle)
 
     async def _protocol(self, chat: str) -> list[str]:

@@ -176,8 +176,9 @@ def writers(state: rules.GameState, plan_: Plan) -> set[int]:
 
 def speaks_out_of_turn(state: rules.GameState, plan_: Plan, seat: int) -> bool:
     """Is a message from ``seat`` speech outside his minute (seed 4.1.1)? Only a player at the
-    table can be fouled; a departed one's message is merely out of place."""
-    return state.seat(seat).at_table and seat not in writers(state, plan_)
+    table as the table knows it can be fouled (tonight's victim is, until the morning:
+    :func:`rules.seen_at_table`); a departed one's message is merely out of place."""
+    return rules.seen_at_table(state, seat) and seat not in writers(state, plan_)
 
 
 def seat_name(*candidates: str | None, fallback: str) -> str:

@@ -64,6 +64,7 @@ from ..render import chunks, error_text, fit, status_text
 from ..service import Outcome, Service
 from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
+from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
 from .outbox import MAX_TEXT, TelegramTransport
 from .. import lifecycle
@@ -413,6 +414,8 @@ class TelegramReferee:
         chat = chat_key(message.chat.id)
         user = chat_key(update.effective_user.id)
         self.judge.seen(chat, message.message_id)
+        if addressed_elsewhere(message.text, getattr(self._bot, "username", None)):
+            return
         home = await self.service.home(chat)
         text = message.text
         cat = await self.cat(chat)
@@ -466,6 +469,8 @@ class TelegramReferee:
         message = update.message
         if message is None or message.text is None or update.effective_user is None:
             return
+        if addressed_elsewhere(message.text, getattr(self._bot, "username", None)):
+            return  # another bot's command
         name = _command_name(message.text)
         if name not in TELEGRAM_COMMANDS:
             try:

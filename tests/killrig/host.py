@@ -1,13 +1,16 @@
-"""Host mode under SIGKILL: tables of ten simulated players in groups, run by ONE bot process
-(``python -m bot telegram``, host mode, a scaled clock) that is killed at seeded random points and
-started again over the same SQLite file.
+"""Host mode under SIGKILL: tables of ten simulated players (in Telegram groups, or in the text
+channels of a Discord server), run by ONE bot process (``python -m bot telegram`` or ``… discord``,
+host mode, a scaled clock) that is killed at seeded random points and started again over the same
+SQLite file. The players see their platform through its client (:mod:`killrig.platforms`); all
+else here is the same for both.
 
 The players' stream, the same in the reference run and in a killed run (it only uses inputs whose
 effect does not depend on timing, so the two runs can be compared message for message):
 
-* the host types ``/newgame`` (longer windows, the tests' ``FAST`` options); the ten players press
-  «Записаться» one by one (acknowledged by the answer to the press; pressed again after a restart
-  if unanswered: "already at the table" is an answer too);
+* the host types ``/newgame`` (longer windows, the tests' ``FAST`` options; on Discord the slash
+  command with them as its option); the ten players press «Записаться» one by one (acknowledged
+  by the answer to the press; pressed again after a restart if unanswered: "already at the table"
+  is an answer too);
 * night 0 and every night step run out by time (nobody shoots or checks: a miss, F24 §4.5.5);
 * on day 1 each speaker presses «Пас» when he gets the floor (acknowledged when his step message
   loses its buttons or a later step is posted: the floor moved on); #1 first nominates #7
@@ -27,8 +30,10 @@ with fewer events than the log holds is not checked: the event that ended it may
 «Пас» acknowledged, the next step not yet stored), and then it rightly closes at the restart.
 
 Checked against the reference: the log is the same, event for event; every nomination and seat
-acknowledged before a kill was in the store when the process died; the group got the same
-messages in the same order, at most one repeated per kill, just after it."""
+acknowledged before a kill was in the store when the process died; each event of the stream has
+the reference's outbox rows, stored with it (same transaction: same time), all sent; the group got
+the same messages in the same order, at most one repeated per kill, just after it (Discord's live
+countdown ``<t:…:R>`` left out of the texts: it is the run's clock)."""
 
 from __future__ import annotations
 
@@ -42,14 +47,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fakebot import FakeChat, FakeMessage, FakeUser
-
-from .rig import BotProcess, KillFake, Seen, bot_env, connect_ro, expected_ends, read_games, read_host_tables
-from .sequences import compare_announcements
+from .platforms import Client, KillDiscord, open_platform
+from .rig import (BotProcess, KillFake, Seen, Window, bot_env, connect_ro, expected_ends, read_games,
+                  read_host_tables, read_outbox)
+from .sequences import Said, compare_announcements
 
 HOST_SCALE = 0.06  # a 300 s speech (OPTIONS): 18 s; a 20 s night step: 1.2 s
 HOST_SEED = 7  # the seating and the deal (MAFIA_REFEREE_HOST_SEED)
-# Windows long enough for ten presses (test_host_support.FAST).
+# Windows long enough for ten presses (support.host_table.FAST).
 # A speech of 300 s (18 s here): #1's two presses for his nomination and a restart fit in it on a
 # machine with both cores busy (at 90 s, 5.4 s, and at 150 s, 9 s, they did not always: a
 # restart alone can take seconds there); only a speech a kill left running is let run out (its
@@ -88,12 +93,12 @@ class StepCheck:
     expected: float | None = None
     closed_at: float | None = None
 
-    candidates: list[float] = field(default_factory=list)
+    candidates: list[Window] = field(default_factory=list)
 
     @property
     def late(self) -> bool:
         return self.closed_at is None or \
-            not any(abs(self.closed_at - c) <= TOLERANCE for c in self.candidates)
+            not any(w.holds(self.closed_at, TOLERANCE) for w in self.candidates)
 
 
 @dataclass
@@ -101,10 +106,12 @@ class HostRun:
     seed: int
     tables: int
     kills: int
+    platform: str = "telegram"
     points: list[HostKillPoint] = field(default_factory=list)
     steps: list[StepCheck] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     log_errors: list[str] = field(default_factory=list)
+    half: list[str] = field(default_factory=list)  # outbox rows not the reference's, or unsent
     announcements: list[str] = field(default_factory=list)
     duplicates: int = 0
     repeats: int = 0
@@ -114,6 +121,7 @@ class HostRun:
     seconds: float = 0.0
     group_texts: dict[int, list[str]] = field(default_factory=dict)
     events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    outbox: dict[int, list[list[tuple[str, str]]]] = field(default_factory=dict)
 
     @property
     def kill_points(self) -> int:
@@ -124,7 +132,7 @@ class HostRun:
         return sum(1 for s in self.steps if s.late)
 
     def problems(self) -> list[str]:
-        out = [*self.lost, *self.log_errors, *self.announcements]
+        out = [*self.lost, *self.log_errors, *self.half, *self.announcements]
         out += [f"table {s.table}: step {s.no} ({s.kind}) running at kill {s.kill}: deadline "
                 f"{s.deadline:.2f}, expected to close at {s.expected}, closed {s.closed_at}"
                 for s in self.steps if s.late]
@@ -133,38 +141,22 @@ class HostRun:
         return out
 
 
-def _speaker(message: FakeMessage) -> int | None:
-    text = message.text or ""
-    found = re.findall(r"№(\d+)", text.rsplit("\n\n", 1)[-1])
-    return int(found[0]) if found else None
-
-
-def _has(message: FakeMessage, label: str) -> bool:
-    return any(label in str(b.get("text", "")) for b in message.buttons) and not message.deleted
-
-
-def _is_floor(message: FakeMessage) -> bool:
-    """A speaking step's message with its buttons («Пас», or the nomination picker's «Назад»)."""
-    return _has(message, PASS) or _has(message, BACK)
-
-
 STEP_MARKS = ("⏱", "🌙", "✋", "🔇")  # the step line under a step's group message (views.step_line)
 FLOOR_MARKS = ("⏱", "🔇")  # a speech, a last word, a tie speech; a silenced minute (seed 4.4)
 
 
-def _is_step(message: FakeMessage) -> bool:
-    return (message.text or "").rsplit("\n\n", 1)[-1].startswith(STEP_MARKS)
+def _last_paragraph(text: str) -> str:
+    return text.rsplit("\n\n", 1)[-1]
 
 
 class Players:
-    """One table: its host, its ten players (seat = order of joining), its group."""
+    """One table: its host, its ten players (seat = order of joining), its group (or channel)."""
 
-    def __init__(self, fake: KillFake, n: int) -> None:
-        self.fake = fake
+    def __init__(self, client: Client, n: int) -> None:
+        self.client = client
+        self.fake = client.fake
         self.n = n
-        self.host: FakeUser = fake.add_user(f"Ведущий{n}", f"host{n}", started=True)
-        self.players = [fake.add_user(name, f"t{n}p{i}", started=True) for i, name in enumerate(NAMES, 1)]
-        self.group: FakeChat = fake.add_group(f"Клуб {n}", creator=self.host, members=self.players)
+        self.host, self.players, self.group = client.add_table(n, NAMES)
         self.acked: list[str] = []
         self.in_flight: str | None = None
         self.passing: int | None = None  # the step message whose «Пас» is in flight
@@ -175,78 +167,104 @@ class Players:
         self.nominating = False  # #1 is nominating (two presses inside his minute)
         self.nomination_kills = 0  # kills that landed while he was
         self.end_events = 0  # events in the log when the stream ended
+        self.answers: list[tuple[str, str | None, int]] = []  # (what, the answer, the bot's life)
         self._repeats: set[int] = set()
 
     # --- looking ----------------------------------------------------------------------------------
-    def group_messages(self) -> list[FakeMessage]:
-        return self.fake.sent(self.group)
+    def group_messages(self) -> list[Any]:
+        return self.client.messages(self.group)
 
-    def lobby(self) -> FakeMessage | None:
-        return next((m for m in reversed(self.group_messages()) if _has(m, JOIN)), None)
+    def message(self, message_id: int) -> Any:
+        return self.client.message(self.group, message_id)
 
-    def floor(self) -> FakeMessage | None:
+    def has(self, message: Any, label: str) -> bool:
+        return not self.client.deleted(message) and any(label in b for b in self.client.labels(message))
+
+    def is_floor(self, message: Any) -> bool:
+        """A speaking step's message with its buttons («Пас», or the nomination picker's «Назад»)."""
+        return self.has(message, PASS) or self.has(message, BACK)
+
+    def is_step(self, message: Any) -> bool:
+        return _last_paragraph(self.client.texts(message)[-1]).startswith(STEP_MARKS)
+
+    def speaker(self, message: Any) -> int | None:
+        found = re.findall(r"№(\d+)", _last_paragraph(self.client.texts(message)[-1]))
+        return int(found[0]) if found else None
+
+    def lobby(self) -> Any | None:
+        return next((m for m in reversed(self.group_messages()) if self.has(m, JOIN)), None)
+
+    def floor(self) -> Any | None:
         """The newest speaking step's message while it has its buttons."""
         for m in reversed(self.group_messages()):
-            if _is_floor(m):
+            if self.is_floor(m):
                 return m
         return None
 
     def _note_floors(self) -> None:
         """Every speaking step's message, in order, by its step line in any version of its
         text (a floor that came and went between two looks is counted all the same)."""
+        client = self.client
         for m in self.group_messages():
-            if m.message_id in self.floors or not any(
-                    (t or "").rsplit("\n\n", 1)[-1].startswith(FLOOR_MARKS) for t in m.texts):
+            message_id = client.message_id(m)
+            texts = client.texts(m)
+            if message_id in self.floors or not any(_last_paragraph(t).startswith(FLOOR_MARKS) for t in texts):
                 continue
-            if self.floors and self.fake.message(self.group, self.floors[-1]).texts[0] == m.texts[0]:
-                self._repeats.add(m.message_id)  # the same step's message sent again after a kill
+            if self.floors and client.texts(self.message(self.floors[-1]))[0] == texts[0]:
+                self._repeats.add(message_id)  # the same step's message sent again after a kill
                 continue
-            if m.message_id not in self._repeats:
-                self.floors.append(m.message_id)
+            if message_id not in self._repeats:
+                self.floors.append(message_id)
 
     def _moved_on(self, message_id: int) -> bool:
         """The floor of ``message_id`` is over: its message lost its buttons, or a later step
         (a floor, a night step, a vote window) has been posted."""
-        if not _is_floor(self.fake.message(self.group, message_id)):
+        if not self.is_floor(self.message(message_id)):
             return True
-        return any(m.message_id > message_id and _is_step(m) for m in self.group_messages())
+        return any(self.client.message_id(m) > message_id and self.is_step(m) for m in self.group_messages())
 
     def stale_floors(self) -> list[int]:
         """Floors that are over (a later step was posted) and still show their buttons."""
-        return [f for f in self.floors[:-1] if _is_floor(self.fake.message(self.group, f))]
+        return [f for f in self.floors[:-1] if self.is_floor(self.message(f))]
 
     # --- acting ---------------------------------------------------------------------------------
-    async def _press(self, user: FakeUser, message: FakeMessage, label: str, bot: BotProcess,
+    async def _press(self, user: Any, message: Any, label: str, bot: BotProcess,
                      run: HostRun, what: str, done: Any = None) -> str | None:
         """Press ``label`` until the press is answered (or ``done()`` holds): pressed again
-        after each restart that left it unanswered. Returns the answer's text."""
-        data = message.callback_data(label)
+        after each restart that left it unanswered (on Discord: whose session died with it).
+        Returns the answer's text."""
+        client = self.client
         self.in_flight = what
-        query = self.fake.user_presses(user, message, data)
+        press = await client.press(user, self.group, message, label)
         kills = bot.kills
         end = time.time() + ACK_TIMEOUT
+
+        def answered() -> bool:
+            return (done() if done is not None else client.answer(press) is not None)
+
+        def again() -> bool:
+            return bot.up and (bot.kills > kills or client.lost(press))
+
         while True:
-            if done is not None and done():
+            if answered():
                 self.in_flight = None
-                return None
-            if done is None and query in self.fake.answers:
-                self.in_flight = None
-                return self.fake.answers[query][1] or ""
-            if bot.kills > kills and bot.up:
+                answer = None if done is not None else client.answer(press)
+                self.answers.append((what, answer, self.fake.life))
+                return answer
+            if again():
                 kills = bot.kills
                 end = time.time() + ACK_TIMEOUT
                 if done is None or not done():
                     run.resent += 1
-                    query = self.fake.user_presses(user, message, data, strict=False)
+                    press = await client.again(press)
                 continue
             if time.time() > end:
                 raise AssertionError(f"table {self.n}: no answer to {what}")
-            await self.fake.wait_for(
-                lambda: (done() if done is not None else query in self.fake.answers)
-                or (bot.kills > kills and bot.up), ACK_TIMEOUT, f"table {self.n}: {what}")
+            await self.fake.wait_for(lambda: answered() or again(), ACK_TIMEOUT, f"table {self.n}: {what}")
 
     async def setup(self) -> None:
-        self.fake.user_sends(self.host, self.group, f"/newgame {OPTIONS}")
+        sent = await self.client.type(self.host, self.group, f"/newgame {OPTIONS}")
+        assert not self.client.lost(sent), "the bot is not there"  # no kill before the stream
         await self.fake.wait_for(lambda: self.lobby() is not None, ACK_TIMEOUT, f"table {self.n}: lobby")
 
     async def play(self, bot: BotProcess, run: HostRun) -> None:
@@ -260,24 +278,24 @@ class Players:
             if len(self.floors) >= FLOORS:
                 return  # play_tables notes the log's length now (later events come by time)
             floor = self.floor()
-            if floor is None or floor.message_id in handled:
+            if floor is None or self.client.message_id(floor) in handled:
                 count = len(self.floors)
                 await self.fake.wait_for(
                     lambda: (self._note_floors() or True) and (
                         len(self.floors) > count or
-                        ((f := self.floor()) is not None and f.message_id not in handled)),
+                        ((f := self.floor()) is not None and self.client.message_id(f) not in handled)),
                     60.0, f"table {self.n}: the next floor")
                 continue
-            handled.add(floor.message_id)
+            handled.add(self.client.message_id(floor))
             await self._take_floor(floor, bot, run)
 
-    async def _take_floor(self, floor: FakeMessage, bot: BotProcess, run: HostRun) -> None:
+    async def _take_floor(self, floor: Any, bot: BotProcess, run: HostRun) -> None:
         """The speaker (#1 nominates first) passes, unless he lets his time run out (a kill
         left his step running: its deadline is checked)."""
-        seat = _speaker(floor)
-        assert seat is not None, floor.text
+        seat = self.speaker(floor)
+        assert seat is not None, self.client.texts(floor)
         user = self.players[seat - 1]
-        message_id = floor.message_id
+        message_id = self.client.message_id(floor)
         if seat == NOMINATOR and not self.nominated:
             self.nominating = True
             try:
@@ -287,10 +305,10 @@ class Players:
             self.nominated = True
             self.acked.append("nominate")
         while message_id not in self.hold:
-            message = self.fake.message(self.group, message_id)
-            if not _is_floor(message):
+            message = self.message(message_id)
+            if not self.is_floor(message):
                 return  # the floor moved on
-            if _has(message, PASS):
+            if self.has(message, PASS):
                 self.passing = message_id
                 await self._press(user, message, PASS, bot, run, f"pass {seat}",
                                   done=lambda: self._moved_on(message_id))
@@ -299,29 +317,32 @@ class Players:
             # the nomination picker is still open (a restart came between the nomination and
             # the message's redraw): back to the speaker's buttons
             await self._press(user, message, BACK, bot, run, "back from the picker",
-                              done=lambda: not _has(self.fake.message(self.group, message_id), BACK))
+                              done=lambda: not self.has(self.message(message_id), BACK))
 
-    async def _nominate(self, user: FakeUser, floor: FakeMessage, bot: BotProcess, run: HostRun) -> None:
+    async def _nominate(self, user: Any, floor: Any, bot: BotProcess, run: HostRun) -> None:
         """«Выставить ▸» then the seat; after a restart, whichever of the two the message shows."""
-        message_id = floor.message_id
+        message_id = self.client.message_id(floor)
+
+        def picker() -> bool:
+            return str(NOMINEE) in self.client.labels(self.message(message_id))
+
         while True:
-            message = self.fake.message(self.group, message_id)
-            if _has(message, str(NOMINEE)) and any(str(b.get("text")) == str(NOMINEE) for b in message.buttons):
+            message = self.message(message_id)
+            if self.has(message, str(NOMINEE)) and picker():
                 answer = await self._press(user, message, str(NOMINEE), bot, run, "nominate")
                 if answer is not None and "выставили" in answer:
                     return
                 if answer and ("уже выставлена" in answer or "уже есть кандидатура" in answer):
                     return  # already nominated: the first press was committed
                 continue
-            if _has(message, NOMINATE):
+            if self.has(message, NOMINATE):
                 kills = bot.kills
                 await self._press(user, message, NOMINATE, bot, run, "the nomination picker")
-                await self.fake.wait_for(
-                    lambda: any(str(b.get("text")) == str(NOMINEE)
-                                for b in self.fake.message(self.group, message_id).buttons)
-                    or bot.kills > kills, ACK_TIMEOUT, f"table {self.n}: the picker")
+                await self.fake.wait_for(lambda: picker() or bot.kills > kills, ACK_TIMEOUT,
+                                         f"table {self.n}: the picker")
                 continue
-            raise AssertionError(f"table {self.n}: cannot nominate on {message.text!r}: {message.buttons}")
+            raise AssertionError(f"table {self.n}: cannot nominate on {self.client.texts(message)[-1]!r}: "
+                                 f"{self.client.labels(message)}")
 
 
 # --- one run --------------------------------------------------------------------------------------
@@ -330,6 +351,7 @@ class Players:
 class HostReference:
     group_texts: dict[int, list[str]]
     events: dict[int, list[dict[str, Any]]]
+    outbox: dict[int, list[list[tuple[str, str]]]]
 
 
 def _cut(items: list[Seen], floors: list[int]) -> list[Seen]:
@@ -345,18 +367,23 @@ def _cut(items: list[Seen], floors: list[int]) -> list[Seen]:
 
 
 async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
-                      scale: float = HOST_SCALE, lobby_kills: bool = LOBBY_KILLS,
+                      platform: str = "telegram", scale: float = HOST_SCALE,
+                      lobby_kills: bool = LOBBY_KILLS,
                       reference: HostReference | None = None) -> tuple[HostRun, HostReference]:
+    """Play ``tables`` tables at once on ``platform`` (``telegram`` or ``discord``) against one
+    bot process killed ``kills`` times; check the run against ``reference`` (made here first
+    when not given: the same tables, no kill). Returns the run and the reference."""
     if reference is None and kills:
         _, reference = await play_tables(folder / "reference", seed=seed, tables=tables, kills=0,
-                                         scale=scale)
+                                         platform=platform, scale=scale)
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
-    run = HostRun(seed=seed, tables=tables, kills=kills)
+    run = HostRun(seed=seed, tables=tables, kills=kills, platform=platform)
     started = time.perf_counter()
     db = folder / "referee.sqlite3"
-    async with KillFake() as fake:
-        sides = [Players(fake, n) for n in range(tables)]
+    fake, client = open_platform(platform)
+    async with fake:
+        sides = [Players(client, n) for n in range(tables)]
         bot = BotProcess(fake, folder, bot_env(fake, db, scale=scale, host_seed=HOST_SEED))
         try:
             await bot.start()
@@ -364,8 +391,9 @@ async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
                 await side.setup()
             for table in read_host_tables(db):
                 for side in sides:
-                    if table["chat"] == f"tg:{side.group.id}":
+                    if table["chat"] == client.chat_key(side.group):
                         side.table_id = table["id"]
+
             async def side_plays(side: Players) -> None:
                 await side.play(bot, run)
                 side.end_events = len(_stored(db, side)[1])  # the stream's end
@@ -388,19 +416,21 @@ async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
             bot.close()
         run.bot_errors = bot.errors()
         run.stale_floors = sum(len(s.stale_floors()) for s in sides)
-        groups = {s.n: _cut([x for x in fake.seen_in(s.group.id, "sendmessage")], s.floors) for s in sides}
+        groups = {s.n: [Said(client.normal(x.text), x.life) for x in _cut(
+            list(fake.seen_in(client.chat_id(s.group), client.send)), s.floors)] for s in sides}
         _check_steps(run, bot, db, sides)
         if run.late_steps:
             _dump(folder / "dump.txt", fake, sides, bot)
-    run.group_texts = {n: [x.text or "" for x in items] for n, items in groups.items()}
+    run.group_texts = {n: [x.text for x in items] for n, items in groups.items()}
     games = read_games(db)
     tables_ = {t["id"]: t for t in read_host_tables(db)}
     for s in sides:
         table = tables_.get(s.table_id or -1)
         game = games.get(table["game_id"]) if table and table["game_id"] else None
         run.events[s.n] = (game.events if game is not None else [])[: s.end_events]
+    run.outbox = _outbox_by_event(db, sides, games, tables_, run)
     if reference is None:
-        reference = HostReference(run.group_texts, run.events)
+        reference = HostReference(run.group_texts, run.events, run.outbox)
     else:
         for s in sides:
             errors, repeats, beyond = compare_announcements(groups[s.n], reference.group_texts[s.n])
@@ -414,18 +444,58 @@ async def play_tables(folder: Path, *, seed: int, tables: int, kills: int,
                                       f"{first + 1} ({len(got)} vs {len(want)} events): "
                                       f"{got[first] if first < len(got) else None} vs "
                                       f"{want[first] if first < len(want) else None}")
+            for seq, (a, b) in enumerate(zip(run.outbox.get(s.n, []), reference.outbox.get(s.n, [])), 1):
+                if a != b:
+                    run.half.append(f"table {s.n}: event {seq} stored with outbox {a}, reference {b}")
     run.seconds = time.perf_counter() - started
     return run, reference
 
 
-def _dump(path: Path, fake: KillFake, sides: list[Players], bot: BotProcess) -> None:
+def _outbox_by_event(db: Path, sides: list[Players], games: dict[int, Any], tables: dict[int, Any],
+                     run: HostRun) -> dict[int, list[list[tuple[str, str]]]]:
+    """For each table, the outbox rows stored with each event of the stream (matched by the
+    commit time the event and its rows share), as (``group``|``player N``|…, text), by chat;
+    rows of those events not sent are noted in ``run.half``."""
+    rows = read_outbox(db)
+    out: dict[int, list[list[tuple[str, str]]]] = {}
+    for s in sides:
+        table = tables.get(s.table_id or -1)
+        game = games.get(table["game_id"]) if table and table["game_id"] else None
+        if game is None:
+            continue
+        client = s.client
+        roles = {client.chat_key(s.group): "group", client.user_key(s.host): "host",
+                 **{client.user_key(p): f"player {i}" for i, p in enumerate(s.players, 1)}}
+        stamps = game.event_at[: s.end_events]
+        by_at: dict[float, list[tuple[str, str]]] = {at: [] for at in stamps}
+        for r in rows:
+            if r.game_id != game.id or r.created_at not in by_at:
+                continue
+            if r.kind == "send":
+                by_at[r.created_at].append((roles.get(r.chat, r.chat), client.normal(str(r.payload.get("text")))))
+            if r.state != "sent":
+                run.half.append(f"table {s.n}: outbox row {r.id} of an event of the stream left "
+                                f"{r.state}: {str(r.payload)[:120]}")
+        # by chat (a stable sort: each chat's own order kept): the order across chats is not
+        # the users' (a deal resumed after a kill queues the cards seat by seat as stored)
+        out[s.n] = [sorted(by_at[at], key=lambda row: row[0]) for at in stamps]
+    return out
+
+
+def _dump(path: Path, fake: KillFake | KillDiscord, sides: list[Players], bot: BotProcess) -> None:
     """What each group shows and when the bot lived (to read a failure)."""
     lines = [f"lives: {[(round(x.started, 2), x.ready and round(x.ready, 2), x.killed and round(x.killed, 2)) for x in bot.lives]}"]
     for s in sides:
         lines.append(f"== table {s.n} acked={s.acked} floors={s.floors} hold={s.hold}")
-        for item in fake.seen_in(s.group.id):
+        lines += [f"  answered in life {life}: {what}: {answer!r}" for what, answer, life in s.answers]
+        for seat, user in enumerate(s.players, 1):
+            private = s.client.private_chat(user)
+            lines += [f"  to #{seat} in life {x.life} {x.at:.2f} {x.method}: {(x.text or '')[:70]!r}"
+                      for x in fake.seen_in(private if private is not None else -1)]
+        for item in fake.seen_in(s.client.chat_id(s.group)):
+            labels = [b.get("text") or b.get("label") for b in item.buttons]
             lines.append(f"  life {item.life} {item.at:.2f} {item.method} #{item.message_id} "
-                         f"{(item.text or '')[-70:]!r} {[b.get('text') for b in item.buttons]}")
+                         f"{(item.text or '')[-70:]!r} {labels}")
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -440,7 +510,7 @@ def _stored(db: Path, side: Players) -> tuple[list[int], list[dict[str, Any]], d
         users = [p["user"] for p in json.loads(row[0] or "[]")]
         events = [json.loads(r[0]) for r in conn.execute(
             "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (row[1],))] if row[1] else []
-        return ([side.players.index(p) + 1 for p in side.players if f"tg:{p.id}" in users],
+        return ([seat for seat, p in enumerate(side.players, 1) if side.client.user_key(p) in users],
                 events, json.loads(row[2]) if row[2] else None)
     except sqlite3.Error:
         return [], [], None
@@ -450,7 +520,7 @@ def _stored(db: Path, side: Players) -> tuple[list[int], list[dict[str, Any]], d
 
 def started(side: Players) -> bool:
     """Night 0's step is posted: the lobby is over (see :data:`LOBBY_KILLS`)."""
-    return any("Договорка" in (m.text or "") for m in side.group_messages())
+    return any("Договорка" in side.client.texts(m)[-1] for m in side.group_messages())
 
 
 STREAM_SECONDS = 5.0  # about how long the stream runs from night 0 at HOST_SCALE (no kill)
@@ -509,9 +579,10 @@ async def _killer(bot: BotProcess, sides: list[Players], rng: random.Random, kil
                 continue  # an event came after the step last changed: its end may be committed
             floor = s.floor()
             if step["kind"] in ("speech", "last_word", "tie_speech", "silenced"):
-                if floor is None or passing[s.n] == floor.message_id or step.get("message") != floor.message_id:
+                floor_id = s.client.message_id(floor) if floor is not None else None
+                if floor_id is None or passing[s.n] == floor_id or step.get("message") != floor_id:
                     continue  # his «Пас» was in flight: the step may close at once
-                s.hold.add(floor.message_id)
+                s.hold.add(floor_id)
             run.steps = [c for c in run.steps if not (c.table == s.n and c.no == step["no"])]
             run.steps.append(StepCheck(s.n, k, step["no"], step["kind"], step["deadline"]))
         await asyncio.sleep(rng.uniform(0.0, 0.3))
@@ -529,4 +600,4 @@ def _check_steps(run: HostRun, bot: BotProcess, db: Path, sides: list[Players]) 
     for check in run.steps:
         check.closed_at = opened.get((ids.get(check.table), check.no + 1))
         check.candidates = expected_ends(bot.lives[check.kill + 1:], check.deadline, TOLERANCE)
-        check.expected = check.candidates[-1] if check.candidates else None
+        check.expected = check.candidates[-1].end if check.candidates else None

@@ -1,18 +1,21 @@
 """Judge mode under SIGKILL: several judges play the shipped demo game (``bot/demo/club_game.txt``)
-at once, each in his private chat with a linked group, against ONE bot process that is killed at
-seeded random moments and started again over the same SQLite file.
+at once against ONE bot process that is killed at seeded random moments and started again over
+the same SQLite file — on Telegram each in his private chat with a linked group, on Discord each
+in a channel of the server with his panel in his direct messages (the judge's client:
+:mod:`killrig.platforms`).
 
 What a judge does (as a real one would):
 
-* each line of the demo is typed, or — for ``/next`` and ``/vote N k`` — pressed on the panel
-  (seeded choice); the action is **acknowledged** when the panel (sent or edited in his chat)
-  carries the revision it makes (callback data ``game:revision:…``; revision = rows in the log);
+* each line of the demo is typed (on Discord: the slash command's form filled in,
+  :mod:`fakediscord.forms`), or — for ``/next`` and ``/vote N k`` — pressed on the panel (seeded
+  choice); the action is **acknowledged** when the panel (sent or edited in his chat) carries the
+  revision it makes (the buttons' data ``game:revision:…``; revision = rows in the log);
 * the bot dies with an action in flight: when it is back, a press is simply pressed again (a
   press carries its revision: if the first one was committed the second is refused as outdated
   and the panel re-rendered, which then shows the new revision); a typed line is not repeated
   blindly — the judge asks ``/status`` and types it again only if the fresh panel shows it
   missing (per-chat order: an update Telegram delivers again after the restart is handled before
-  the ``/status``);
+  the ``/status``; on Discord what was sent to the dying bot is lost, and the same rule holds);
 * a speech timer running when the bot died: the judge waits for it to run out before going on.
 
 What is checked afterwards (:class:`JudgeRun`), against an un-killed reference run of the same
@@ -37,10 +40,9 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from fakebot import FakeChat, FakeUser
-
-from .rig import BotProcess, KillFake, Seen, bot_env, expected_ends, quiet, read_games, read_outbox
-from .sequences import compare_announcements
+from .platforms import Client, KillDiscord, open_platform
+from .rig import BotProcess, KillFake, Seen, Window, bot_env, expected_ends, quiet, read_games, read_outbox
+from .sequences import Said, compare_announcements
 
 DEFAULT_SCALE = 0.03  # real seconds per timer second: a 60 s speech runs 1.8 s
 TIMER_TOLERANCE = 0.6  # s: how far from its expected end a resumed timer may end
@@ -75,9 +77,10 @@ def demo_script() -> Script:
 
 
 def _revision(item: Seen) -> int | None:
+    """The revision a panel carries in its buttons' data (``game:revision:action``)."""
     for button in item.buttons:
-        parts = str(button.get("callback_data") or "").split(":")
-        if len(parts) >= 3 and parts[1].isdigit():
+        parts = str(button.get("callback_data") or button.get("custom_id") or "").split(":")
+        if len(parts) >= 3 and parts[0].isdigit() and parts[1].isdigit():
             return int(parts[1])
     return None
 
@@ -107,14 +110,14 @@ class TimerCheck:
     expected: float | None = None
     skipped: str | None = None  # why it could not be checked (the judge ended the turn first)
 
-    candidates: list[float] = field(default_factory=list)  # where it may end (see expected_ends)
+    candidates: list[Window] = field(default_factory=list)  # where it may end (see expected_ends)
 
     @property
     def late(self) -> bool:
         if self.skipped is not None:
             return False
         return self.ended_at is None or \
-            not any(abs(self.ended_at - c) <= TIMER_TOLERANCE for c in self.candidates)
+            not any(w.holds(self.ended_at, TIMER_TOLERANCE) for w in self.candidates)
 
 
 @dataclass
@@ -158,18 +161,20 @@ class JudgeRun:
 
 
 class Judge:
-    """One judge, his private chat (the game's home), his club's group."""
+    """One judge, where his game lives (Telegram: his private chat, announced in his club's
+    group; Discord: a channel, his panel in his direct messages)."""
 
-    def __init__(self, fake: KillFake, n: int, script: Script, rng: random.Random,
+    def __init__(self, client: Client, n: int, script: Script, rng: random.Random,
                  press_share: float) -> None:
-        self.fake = fake
+        self.client = client
+        self.fake = client.fake
         self.n = n
         self.script = script
         self.rng = rng
         self.press_share = press_share
-        self.user: FakeUser = fake.add_user(f"Судья{n}", f"judge{n}", started=True)
-        self.group: FakeChat = fake.add_group(f"Клуб {n}", creator=self.user)
-        self.chat = self.user.id
+        self.user, self.group = client.add_judge(n)
+        self.group_id = client.chat_id(self.group)
+        self.home = client.home(self.user, self.group)  # where his lines are typed
         self.game_id: int | None = None
         self._cursor = 0
         self._revision = -1
@@ -180,18 +185,24 @@ class Judge:
         self.hold: TimerCheck | None = None
         self.position = 0  # lines acknowledged (index into script.lines)
 
+    @property
+    def chat(self) -> int | None:
+        """Where his panel and private notices are (on Discord once the bot opened his DMs)."""
+        return self.client.private_chat(self.user)
+
     # --- what the judge sees --------------------------------------------------------------------
     def _scan(self) -> None:
         seen = self.fake.seen
-        while self._cursor < len(seen):
+        chat = self.chat
+        while chat is not None and self._cursor < len(seen):
             item = seen[self._cursor]
             self._cursor += 1
-            if item.chat != self.chat or not item.buttons:
+            if item.chat != chat or not item.buttons:
                 continue
             revision = _revision(item)
             if revision is None:
                 continue
-            if item.method == "sendmessage":
+            if item.method == self.client.send:
                 self.panels += 1
             self.panel_id = item.message_id
             if revision > self._revision:
@@ -218,27 +229,27 @@ class Judge:
         self._scan()
         if self.panel_id is None:
             return None
-        message = self.fake.message(self.user, self.panel_id)
+        message = self.client.panel(self.user, self.panel_id)
         for button in message.buttons:
-            data = str(button.get("callback_data") or "")
+            data = self.client.data(button)
             if tuple(data.split(":")[2:]) == wanted:
                 return data
         return None
 
     # --- acting ---------------------------------------------------------------------------------
     async def setup(self) -> None:
-        """``/new seed`` and ``/link`` in the group (before any kill)."""
-        self.fake.user_sends(self.user, None, self.script.lines[0])
+        """``/new seed`` where the game lives, and on Telegram ``/link`` in the group (before any
+        kill)."""
+        await self.client.type(self.user, self.home, self.script.lines[0])
         await self.fake.wait_for(lambda: self.revision >= 0, ACK_TIMEOUT, f"judge {self.n}: /new")
         mark = len(self.fake.seen)
-        self.fake.user_sends(self.user, self.group, "/link")
+        if await self.client.link(self.user, self.group):
+            def linked() -> bool:  # the group told, then the panel edited (ENGINEERING: _link)
+                later = self.fake.seen[mark:]
+                return any(s.chat == self.group_id for s in later) and \
+                    any(s.chat == self.chat and s.buttons for s in later)
 
-        def linked() -> bool:  # the group told, then the panel edited (ENGINEERING: _link)
-            later = self.fake.seen[mark:]
-            return any(s.chat == self.group.id for s in later) and \
-                any(s.chat == self.chat and s.buttons for s in later)
-
-        await self.fake.wait_for(linked, ACK_TIMEOUT, f"judge {self.n}: /link")
+            await self.fake.wait_for(linked, ACK_TIMEOUT, f"judge {self.n}: /link")
         self.position = 1
 
     async def play(self, bot: BotProcess, run: JudgeRun) -> None:
@@ -269,53 +280,59 @@ class Judge:
         self.in_flight = line
         data = self._button(line)
         panel = self.panel_id
+        client = self.client
+        kills = bot.kills  # before it is sent: a kill from here on may have cut it
         if data is not None and panel is not None:
-            self.fake.user_presses(self.user, (self.chat, panel), data)
+            sent = await client.press_data(self.user, panel, data)
         else:
-            self.fake.user_sends(self.user, None, line)
-        kills = bot.kills
+            sent = await client.type(self.user, self.home, line)
+
+        def cut() -> bool:  # it died with the action in flight (on Discord: or got it dead)
+            return bot.up and (bot.kills > kills or client.lost(sent))
+
         deadline = time.time() + ACK_TIMEOUT
         while self.revision < index:
             if time.time() > deadline:
                 raise AssertionError(f"judge {self.n}: no acknowledgement of line {index} {line!r}")
-            if bot.kills > kills and bot.up:  # it died with the action in flight
+            if cut():
                 await self._wait_hold(bot)
                 kills = bot.kills
                 deadline = time.time() + ACK_TIMEOUT
-                await self._again(index, line, data, panel, bot, run)
+                sent = await self._again(index, line, data, panel, bot, run, sent)
                 continue
-            await self.fake.wait_for(lambda: self.revision >= index or (bot.kills > kills and bot.up),
+            await self.fake.wait_for(lambda: self.revision >= index or cut(),
                                      ACK_TIMEOUT, f"judge {self.n}: line {index} {line!r}")
         self.in_flight = None
 
     async def _again(self, index: int, line: str, data: str | None, panel: int | None,
-                     bot: BotProcess, run: JudgeRun) -> None:
-        """After a restart with ``line`` unacknowledged: as a judge would."""
+                     bot: BotProcess, run: JudgeRun, sent: Any) -> Any:
+        """After a restart with ``line`` unacknowledged: as a judge would. Returns what now
+        stands for the line (sent again, or ``sent`` if it was not)."""
         if self.revision >= index:
-            return
+            return sent
+        client = self.client
+        kills = bot.kills
         if data is not None and panel is not None:
             run.resent += 1
-            kills = bot.kills
-            query = self.fake.user_presses(self.user, (self.chat, panel), data, strict=False)
-            await self.fake.wait_for(lambda: query in self.fake.answers or self.revision >= index
-                                     or bot.kills > kills, ACK_TIMEOUT, f"judge {self.n}: the press again")
-            answer = self.fake.answers.get(query)
-            if answer is not None and answer[1]:
+            press = await client.press_data(self.user, panel, data, again=True)
+            await self.fake.wait_for(lambda: client.answer(press) is not None or self.revision >= index
+                                     or bot.kills > kills or (bot.up and client.lost(press)),
+                                     ACK_TIMEOUT, f"judge {self.n}: the press again")
+            if client.answer(press):
                 run.stale_presses += 1
-            return
+            return press
         panels = self.panels
-        self.fake.user_sends(self.user, None, "/status")
-        kills = bot.kills
+        status = await client.type(self.user, self.home, "/status")
 
         def shown() -> bool:
             self._scan()
-            return self.panels > panels or bot.kills > kills
+            return self.panels > panels or bot.kills > kills or (bot.up and client.lost(status))
 
         await self.fake.wait_for(shown, ACK_TIMEOUT, f"judge {self.n}: /status")
-        if bot.kills > kills or self.revision >= index:
-            return  # killed again (the caller starts over), or the line had been committed
+        if bot.kills > kills or self.panels <= panels or self.revision >= index:
+            return sent  # killed again or lost (the caller starts over), or the line was committed
         run.resent += 1
-        self.fake.user_sends(self.user, None, line)
+        return await client.type(self.user, self.home, line)
 
 
 # --- one run --------------------------------------------------------------------------------------
@@ -331,26 +348,20 @@ class Reference:
     outbox_texts: list[list[tuple[str, str]]]
 
 
-@dataclass(frozen=True)
-class Said:
-    text: str
-    life: int
-
-
 GAME_NO = re.compile(r"(?i)\b(игр[аеуы]) №\s?\d+")
 
 
 def _normal(text: str | None, j: "Judge") -> str:
     """The text with what differs between games of one run taken out: the game's number (its
-    id: "Игра №3 привязана…") and the group's title."""
-    out = (text or "").replace(f"«{j.group.title}»", "«Клуб»")
-    return GAME_NO.sub(r"\1 №G", out)
+    id: "Игра №3 привязана…") and the group's title (Discord: the channel's and the judge's
+    mentions, the live countdown)."""
+    return GAME_NO.sub(r"\1 №G", j.client.judge_normal(text, j.user, j.group))
 
 
-def _texts(fake: KillFake, judges: list[Judge]) -> tuple[dict[int, list[Said]], dict[int, list[Said]]]:
-    groups = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.group.id, "sendmessage")]
+def _texts(fake: KillFake | KillDiscord, judges: list[Judge]) -> tuple[dict[int, list[Said]], dict[int, list[Said]]]:
+    groups = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.group_id, j.client.send)]
               for j in judges}
-    private = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.chat, "sendmessage")
+    private = {j.n: [Said(_normal(s.text, j), s.life) for s in fake.seen_in(j.chat or -1, j.client.send)
                      if not s.buttons] for j in judges}
     return groups, private
 
@@ -367,7 +378,7 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
         if game is None:
             problems.append(f"judge {j.n}: no game stored")
             continue
-        roles = {f"tg:{j.chat}": "judge", f"tg:{j.group.id}": "group"}
+        roles = {j.client.user_key(j.user): "judge", j.client.chat_key(j.group): "group"}
         mine = [r for r in rows if r.game_id == game.id]
         by_at: dict[float, list[tuple[str, str]]] = {}
         for r in mine:
@@ -384,30 +395,32 @@ def _outbox_by_event(db: Path, judges: list[Judge]) -> tuple[dict[int, list[list
     return out, problems
 
 
-async def play_games(folder: Path, *, seed: int, games: int, kills: int,
+async def play_games(folder: Path, *, seed: int, games: int, kills: int, platform: str = "telegram",
                      scale: float = DEFAULT_SCALE, press_share: float = 0.5,
                      reference: Reference | None = None) -> tuple[JudgeRun, Reference]:
-    """Play ``games`` demo games at once against one bot process killed ``kills`` times;
-    check the run against ``reference`` (made here first when not given: the same games, no
-    kill). Returns the run and the reference."""
+    """Play ``games`` demo games at once on ``platform`` (``telegram`` or ``discord``) against
+    one bot process killed ``kills`` times; check the run against ``reference`` (made here first
+    when not given: the same games, no kill). Returns the run and the reference."""
     if reference is None and kills:
         _, reference = await play_games(folder / "reference", seed=seed, games=1, kills=0,
-                                        scale=scale, press_share=press_share)
+                                        platform=platform, scale=scale, press_share=press_share)
     folder.mkdir(parents=True, exist_ok=True)
     script = demo_script()
     rng = random.Random(seed)
     run = JudgeRun(seed=seed, games=games, kills=kills)
     started = time.perf_counter()
     db = folder / "referee.sqlite3"
-    async with KillFake() as fake:
-        judges = [Judge(fake, n, script, random.Random(rng.random()), press_share) for n in range(games)]
+    fake, client = open_platform(platform)
+    async with fake:
+        judges = [Judge(client, n, script, random.Random(rng.random()), press_share) for n in range(games)]
         bot = BotProcess(fake, folder, bot_env(fake, db, scale=scale))
         try:
             await bot.start()
             for j in judges:  # one after another: the game ids are the same in every run
                 await j.setup()
             for j in judges:
-                j.game_id = int(fake.message(j.user, j.panel_id).buttons[0]["callback_data"].split(":")[0])  # type: ignore[arg-type]
+                assert j.panel_id is not None
+                j.game_id = int(client.data(client.panel(j.user, j.panel_id).buttons[0]).split(":")[0])
             players = [asyncio.create_task(j.play(bot, run)) for j in judges]
             killer = asyncio.create_task(_killer(bot, judges, script, rng, kills, run, db, scale))
             try:
@@ -455,13 +468,13 @@ async def play_games(folder: Path, *, seed: int, games: int, kills: int,
     return run, reference
 
 
-def _dump(path: Path, fake: KillFake, judges: list[Judge]) -> None:
+def _dump(path: Path, fake: KillFake | KillDiscord, judges: list[Judge]) -> None:
     """Every send and edit in these judges' chats, by life (to read a failure)."""
     lines: list[str] = []
     for j in judges:
-        lines.append(f"== judge {j.n}: chat {j.chat}, group {j.group.id}, game {j.game_id}")
+        lines.append(f"== judge {j.n}: chat {j.chat}, group {j.group_id}, game {j.game_id}")
         for s in fake.seen:
-            if s.chat in (j.chat, j.group.id):
+            if s.chat in (j.chat, j.group_id):
                 where = "judge" if s.chat == j.chat else "group"
                 text = (s.text or "").replace("\n", " | ")
                 lines.append(f"  life {s.life} {s.at:.2f} {where} {s.method} #{s.message_id} "
@@ -469,7 +482,7 @@ def _dump(path: Path, fake: KillFake, judges: list[Judge]) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-async def _settle(fake: KillFake, db: Path) -> None:
+async def _settle(fake: KillFake | KillDiscord, db: Path) -> None:
     """Wait until the outbox is drained and the bot quiet (its last sends and edits made)."""
     def drained() -> bool:
         return all(r.state != "pending" for r in read_outbox(db))
@@ -534,7 +547,8 @@ def _live_timer(j: Judge, game: Any, script: Script, scale: float, kill: int) ->
                       timer.line(catalog("ru"), 0.0))
 
 
-def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake, bot: BotProcess, db: Path) -> None:
+def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake | KillDiscord, bot: BotProcess,
+                  db: Path) -> None:
     by_n = {j.n: j for j in judges}
     games = read_games(db)
     for check in run.timers:
@@ -543,7 +557,7 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake, bot: BotPr
         if not check.candidates:
             check.skipped = "no life lasted past the deadline"
             continue
-        check.expected = check.candidates[-1]
+        check.expected = check.candidates[-1].end
         killed_at = bot.lives[check.kill].killed or 0.0
         # When the turn's end was committed (the judge's action, in the final log). Before the
         # timer was due (an action in flight at the kill, delivered again after the restart):
@@ -553,12 +567,12 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake, bot: BotPr
         game = games.get(j.game_id or -1)
         committed = game.event_at[ended - 1] if game is not None and ended is not None \
             and ended <= len(game.event_at) else None
-        if committed is not None and committed < check.candidates[0] + TIMER_TOLERANCE:
+        if committed is not None and committed < check.candidates[0].end + TIMER_TOLERANCE:
             check.skipped = f"the judge ended the turn at {committed:.2f}"
             continue
         until = committed if committed is not None else float("inf")
-        ends = [s.at for s in fake.seen if s.chat in (j.chat, j.group.id) and killed_at < s.at <= until
-                and s.method == "editmessagetext" and check.over_line in (s.text or "")]
+        ends = [s.at for s in fake.seen if s.chat in (j.chat, j.group_id) and killed_at < s.at <= until
+                and s.method == j.client.edit and check.over_line in (s.text or "")]
         check.ended_at = ends[0] if ends else None
 
 

@@ -1,11 +1,17 @@
-"""The pieces every kill run shares: the fake Bot API that notes what the bot did and when, the
-bot as a child process (``python -m bot telegram``) that is killed with SIGKILL and started
-again over the same SQLite file, and read-only looks at that file between two lives.
+"""The pieces every kill run shares: a fake platform that notes what the bot did and when (the
+fake Bot API, :class:`KillFake`; the fake Discord, :class:`killrig.platforms.KillDiscord`),
+the bot as a child process (``python -m bot telegram`` or ``… discord``) that is killed with
+SIGKILL and started again over the same SQLite file, and read-only looks at that file between two
+lives.
 
-The fake runs in the test's own event loop; the bot is a separate process talking HTTP to it on
-127.0.0.1, exactly as in production (bench/e2e.py does the same for its load). So a SIGKILL cuts
-the bot wherever it is — inside a handler, between a commit and the send it queued, in the middle
-of a send — and nothing in the test process is cut with it."""
+The fake runs in the test's own event loop; the bot is a separate process talking HTTP (and, for
+Discord, the gateway's WebSocket) to it on 127.0.0.1, exactly as in production (bench/e2e.py does
+the same for its load). So a SIGKILL cuts the bot wherever it is — inside a handler, between a
+commit and the send it queued, in the middle of a send — and nothing in the test process is cut
+with it.
+
+A fake the rig drives (:class:`Platform`) says which ``bot`` command runs against it, the
+environment that points the bot at it, and when a new life is ready."""
 
 from __future__ import annotations
 
@@ -21,12 +27,38 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Protocol, TypeVar
 
 from fakebot import FakeBotAPI
 
 PROJECT = Path(__file__).resolve().parents[2]
 REPLIES = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup"})
+T = TypeVar("T")
+
+
+class Platform(Protocol):
+    """What the rig needs of a fake platform (Telegram's :class:`KillFake`, Discord's
+    :class:`killrig.platforms.KillDiscord`)."""
+
+    command: str  # ``python -m bot <command>``
+    life: int  # which life of the bot is running (tags what is seen)
+    seen: list[Any]  # :class:`Seen`, in arrival order
+
+    def platform_env(self) -> dict[str, str]:
+        """The bot's settings that point it at this fake."""
+
+    def ready_mark(self) -> Any:
+        """A mark taken before a life starts, for :meth:`ready_since`."""
+
+    def ready_since(self, mark: Any) -> bool:
+        """The life started after ``mark`` is ready to take users' input."""
+
+    def activity(self) -> int:
+        """How many calls the bot has made but its idle ones (long polls, heartbeats)."""
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0,
+                       what: str | None = None) -> T:
+        """Until ``predicate()`` is truthy; its value."""
 
 
 @dataclass
@@ -45,13 +77,32 @@ class Seen:
 
 class KillFake(FakeBotAPI):  # type: ignore[misc]
     """The fake Bot API, also keeping every successful send/edit/answer in arrival order
-    (:attr:`seen`), tagged with the life of the bot process that made it."""
+    (:attr:`seen`), tagged with the life of the bot process that made it. A life is ready at its
+    first long poll (its post_init has run: the store is open, the timers and the outbox are
+    being re-armed and drained)."""
+
+    command = "telegram"
 
     def __init__(self) -> None:
         super().__init__()
         self.seen: list[Seen] = []
         self.answers: dict[str, tuple[float, str | None]] = {}  # callback id -> (at, text)
         self.life = 0
+
+    def platform_env(self) -> dict[str, str]:
+        """The fake's token and URL; the rate limiter off (the fake has no flood limits here)."""
+        return {"PTB_TIMEDELTA": "1", "MAFIA_REFEREE_TELEGRAM_TOKEN": self.token,
+                "MAFIA_REFEREE_TELEGRAM_BASE_URL": self.base_url,
+                "MAFIA_REFEREE_TELEGRAM_RATE_OVERALL": "0", "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0"}
+
+    def ready_mark(self) -> int:
+        return len(self.calls_to("getUpdates"))
+
+    def ready_since(self, mark: int) -> bool:
+        return len(self.calls_to("getUpdates")) > mark
+
+    def activity(self) -> int:
+        return sum(1 for c in self.calls if c.method.lower() != "getupdates")
 
     async def _run_call(self, call: Any, method: str, params: Any) -> Any:
         try:
@@ -82,31 +133,28 @@ class KillFake(FakeBotAPI):  # type: ignore[misc]
 
 @dataclass
 class Life:
-    """One life of the bot process: when it started, became ready (first long poll), died."""
+    """One life of the bot process: when it started, became ready (:meth:`Platform.ready_since`:
+    Telegram's first long poll, Discord's gateway session), died."""
 
     started: float
     ready: float | None = None
     killed: float | None = None
 
 
-def bot_env(fake: FakeBotAPI, db: Path, *, scale: float, host_seed: int | None = None,
+def bot_env(fake: Platform, db: Path, *, scale: float, host_seed: int | None = None,
             **extra: str) -> dict[str, str]:
-    """The environment of ``python -m bot telegram`` against the fake: its own settings only
-    (nothing inherited from a developer's ``MAFIA_REFEREE_*``), the rate limiter off (the fake
-    has no flood limits here)."""
+    """The environment of ``python -m bot <fake.command>`` against the fake: its own settings
+    only (nothing inherited from a developer's ``MAFIA_REFEREE_*`` or tokens), the timers at
+    ``scale``, host mode's seating and deal seeded with ``host_seed``."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("MAFIA_REFEREE_") and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
     env.update({
         "PYTHONPATH": os.pathsep.join(p for p in (str(PROJECT), os.environ.get("PYTHONPATH", "")) if p),
-        "PTB_TIMEDELTA": "1",
-        "MAFIA_REFEREE_TELEGRAM_TOKEN": fake.token,
-        "MAFIA_REFEREE_TELEGRAM_BASE_URL": fake.base_url,
         "MAFIA_REFEREE_DB": str(db),
         "MAFIA_REFEREE_LANG": "ru",
         "MAFIA_REFEREE_TELEGRAM_TIMER_SCALE": repr(scale),
-        "MAFIA_REFEREE_TELEGRAM_RATE_OVERALL": "0",
-        "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0",
     })
+    env.update(fake.platform_env())
     if host_seed is not None:
         env["MAFIA_REFEREE_HOST_SEED"] = str(host_seed)
     env.update(extra)
@@ -115,10 +163,10 @@ def bot_env(fake: FakeBotAPI, db: Path, *, scale: float, host_seed: int | None =
 
 @dataclass
 class BotProcess:
-    """``python -m bot telegram`` as a child of the test, started again after each kill. Its
-    stderr (the bot's log) goes to ``<folder>/bot-<life>.log``."""
+    """``python -m bot <fake.command>`` as a child of the test, started again after each kill.
+    Its stderr (the bot's log) goes to ``<folder>/bot-<life>.log``."""
 
-    fake: KillFake
+    fake: Platform
     folder: Path
     env: dict[str, str]
     lives: list[Life] = field(default_factory=list)
@@ -133,17 +181,16 @@ class BotProcess:
     def kills(self) -> int:
         return sum(1 for life in self.lives if life.killed is not None)
 
-    async def start(self, timeout: float = 20.0) -> Life:
-        """Start a new life and wait until it long-polls the fake (its post_init has run: the
-        store is open, the timers and the outbox are being re-armed and drained)."""
+    async def start(self, timeout: float = 30.0) -> Life:
+        """Start a new life and wait until it is ready (:meth:`Platform.ready_since`)."""
         assert self.proc is None or self.proc.poll() is not None, "the bot is still running"
         await asyncio.sleep(0.05)  # what the dead process had written is read (its life) first
         self.fake.life = len(self.lives)
         log = (self.folder / f"bot-{len(self.lives)}.log").open("wb")
         life = Life(started=time.time())
-        polls = len(self.fake.calls_to("getUpdates"))
+        mark = self.fake.ready_mark()
         try:
-            self.proc = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=self.folder,
+            self.proc = subprocess.Popen([sys.executable, "-m", "bot", self.fake.command], cwd=self.folder,
                                          env=self.env, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=log)
         finally:
@@ -151,12 +198,12 @@ class BotProcess:
         self.lives.append(life)
         proc = self.proc
 
-        def polling() -> bool:
+        def ready() -> bool:
             if proc.poll() is not None:
                 raise RuntimeError(f"the bot exited with {proc.returncode}: see {self.folder}")
-            return len(self.fake.calls_to("getUpdates")) > polls
+            return self.fake.ready_since(mark)
 
-        await self.fake.wait_for(polling, timeout, "the bot's first long poll")
+        await self.fake.wait_for(ready, timeout, "the bot's new life to be ready")
         life.ready = time.time()
         return life
 
@@ -192,19 +239,32 @@ class BotProcess:
         return out
 
 
-def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[float]:
+@dataclass(frozen=True)
+class Window:
+    """When a resumed timer may end: from ``start`` to ``end`` (seconds, ``time.time``)."""
+
+    start: float
+    end: float
+
+    def holds(self, at: float, tolerance: float) -> bool:
+        return self.start - tolerance <= at <= self.end + tolerance
+
+
+def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[Window]:
     """Where a timer with a stored ``deadline``, running when the life before ``lives[0]`` was
-    killed, may end: in the first life that lasts past the deadline, at the deadline (or at its
-    start if the deadline had passed). A life killed within ``tolerance`` after that moment may
-    have cut the edit: then the next life's candidate counts too."""
-    out: list[float] = []
+    killed, may end: in the first life that lasts past the deadline, at the deadline — or, if the
+    deadline had passed, at once when that life re-armed it: between its start and the moment it
+    was ready (the bot re-arms its timers while it starts up; Discord's client only identifies on
+    the gateway after that). A life killed within ``tolerance`` after that window may have cut the
+    edit: then the next life's window counts too."""
+    out: list[Window] = []
     for life in lives:
         if life.ready is None:
             continue
         end = max(deadline, life.ready)
         if life.killed is not None and life.killed <= end:
             continue  # killed before it was due in this life
-        out.append(end)
+        out.append(Window(max(deadline, life.started), end))
         if life.killed is None or life.killed > end + tolerance:
             break
     return out
@@ -283,13 +343,13 @@ def read_host_tables(db: Path) -> list[dict[str, Any]]:
         conn.close()
 
 
-async def quiet(fake: KillFake, seconds: float = 0.3, timeout: float = 15.0) -> None:
-    """Wait until the bot has made no call but long polls for ``seconds``."""
+async def quiet(fake: Platform, seconds: float = 0.3, timeout: float = 15.0) -> None:
+    """Wait until the bot has made no call but idle ones for ``seconds``."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     count, since = -1, loop.time()
     while loop.time() < end:
-        now_count = sum(1 for c in fake.calls if c.method.lower() != "getupdates")
+        now_count = fake.activity()
         if now_count != count:
             count, since = now_count, loop.time()
         elif loop.time() - since >= seconds:

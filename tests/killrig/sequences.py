@@ -5,12 +5,21 @@ once, ENGINEERING.md §1)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 
 class Sent(Protocol):
     text: str | None
     life: int  # which life of the bot process sent it (0: the first)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message's text as compared (normalised), and the life of the bot that sent it."""
+
+    text: str
+    life: int
 
 
 def compare_announcements(got: Sequence[Sent], want: Sequence[str]) -> tuple[list[str], int, int]:

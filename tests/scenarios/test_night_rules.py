@@ -323,8 +323,10 @@ def _morning(t: Table) -> rules.Notice:
 @pytest.mark.parametrize("step", ["shooting", "don_check", "sheriff_check"])
 def test_seed_4_5_a_miss_after_a_night_dq_does_not_say_nobody_left(step: str) -> None:
     """Seed 4.2.6, 4.5: «ночные» разговоры → a disqualifying foul, and the player «немедленно
-    покидает игру». In a night with a miss #9 still left the game, so the morning names him
-    (the reason stays with the judge) instead of «никто не покидает игру»."""
+    покидает игру»: announced at once (its reason stays with the judge, SC-night-wording). In a
+    night with a miss the morning does not claim «никто не покидает игру»; it names the miss
+    only (the removal was announced once, at night) and then that today's vote is not held
+    (seed 5.1, SC-before-shooting)."""
     from bot.i18n import catalog
     from bot.render import notice_text
 
@@ -336,14 +338,17 @@ def test_seed_4_5_a_miss_after_a_night_dq_does_not_say_nobody_left(step: str) ->
             t.next()
     t.expect_night(1, NightStep(step))
     t.dq(9, "4.2.6")
+    at_night = [notice_text(n, catalog("ru")) for n in t.last if not n.private]
+    assert at_night == ["Игрок №9 удаляется и покидает игру без последнего слова (4.5)."]
     t.end_night()
     morning = _morning(t)
     assert morning["killed"] is None and morning["removed"] == [9]
     text = notice_text(morning, catalog("ru")) or ""
-    assert "никто не покидает игру" not in text
-    assert text == ("Наступает утро. Промах: ночного убийства нет, но игрок №9 удаляется и покидает "
-                    "игру (4.5).")
-    assert "4.2.6" not in text  # the reason of a night removal stays private (R6.12, SC)
+    assert "никто не покидает игру" not in text and "4.2.6" not in text
+    assert text == "Наступает утро. Промах: ночного убийства нет."
+    t.expect_notice(Kind.VOTE_CANCELLED, day=2, seat=9, rule="5.1")
+    t.discuss({1: 5})
+    t.expect_no_vote(day=2)
 
 
 def test_seed_4_5_a_fourth_foul_at_night_is_named_in_the_morning_too() -> None:

@@ -144,21 +144,35 @@ def test_a_removal_after_the_kill_waits_for_the_victims_last_word() -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_killed_and_disqualified_the_same_night_is_told_once_in_the_morning(preset: str) -> None:
-    """SC (R6.12), RULES.md §12.9: shot, then disqualified the same night → the kill stands and
-    the next day's vote is held (seed 5.1's night-kill exception). The group hears no removal
-    at night; the judge is told privately, with what to decide; the morning tells both at once;
-    there is no last word by default."""
+    """SC-killed-and-removed, docs/rules.md §6.5: shot, then disqualified the same night → the
+    kill stands and the next day's vote is held (seed 5.1's night-kill exception). At night the
+    table hears the removal exactly as any other night removal (the same line, no word of the
+    next vote), so that it does not tell who was shot; the judge is told privately what to
+    decide; the morning gives the night's shot without announcing his departure again; there
+    is no last word by default."""
+    def night_lines(target: int | None, removed: int) -> list[str]:
+        t = Table(roles="S5 D8 M9 M10", preset=preset)
+        t.skip_day()
+        t.shoot(target)
+        t.dq(removed, "4.2.6")
+        return [str((n.kind, sorted((k, v) for k, v in n.params.items() if k != "seat")))
+                for n in t.last if not n.private]
+
+    assert night_lines(3, 3) == night_lines(None, 3) == night_lines(4, 3)  # shot or not: the same
     t = Table(roles="S5 D8 M9 M10", preset=preset)
     t.skip_day()
     t.shoot(3)
     t.dq(3, "4.2.6")
-    removed = t.expect_notice(Kind.REMOVED, seat=3, last_word="killed")
-    assert removed.private
-    assert not [n for n in t.last if not n.private and n.kind is Kind.REMOVED]
+    judge = t.expect_notice(Kind.REMOVED, seat=3, last_word="killed")
+    assert judge.private
+    public = [n for n in t.last if not n.private]
+    assert [n.kind for n in public] == [Kind.REMOVED] and public[0]["reason"] is None
     t.end_night()
     morning = next(n for n in t.notices if n.kind is Kind.NIGHT_RESULT)
     assert (morning["killed"], morning["killed_removed"], morning["removed"]) == (3, "disqualification", [])
-    assert len([n for n in t.notices if n.kind is Kind.REMOVED and n["seat"] == 3]) == 1
+    assert len([n for n in t.notices if n.kind is Kind.REMOVED and n["seat"] == 3
+                and not n.private]) == 1  # one announcement of his departure
+    assert not [n for n in t.notices if n.kind is Kind.VOTE_CANCELLED]
     t.expect_leaves(3, cause="kill")
     t.expect_speech(2)  # no last word
     t.discuss({2: 5, 4: 6})

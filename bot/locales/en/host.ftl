@@ -16,6 +16,16 @@ host-lobby-player = { $index }. { $name }{ $reachable ->
     [yes] { "" }
    *[no] { " " }— has not opened a private chat with me yet
  }
+host-lobby-judge = { $plays ->
+    [yes] The host { $host } plays at this table, so does not judge it: fouls, removals and /stop are for { $platform ->
+        [dc] members with Manage Channels who do not play
+       *[tg] chat admins who do not play
+    }.
+   *[no] The judge is the host { $host } (not playing). To play, the host joins the table, and then { $platform ->
+        [dc] members with Manage Channels who do not play
+       *[tg] chat admins who do not play
+    } judge.
+ }
 host-lobby-absent = Missed turns: { $count ->
     [0] a silent speech simply runs out.
    *[other] { $count } own { $count ->
@@ -137,8 +147,8 @@ host-judge-linked = This group is linked to a judge's game (/link). For me to ho
 host-no-table = There is no table here. Open one: /newgame.
 host-not-started = The table is still forming.
 host-not-host = { $platform ->
-    [dc] Only the table's host or a member with Manage Channels can do that. Nothing was changed.
-   *[tg] Only the table's host or a chat admin may do this.
+    [dc] Only the table's host or a member with Manage Channels — one who does not play at this table — can do that. Nothing was changed.
+   *[tg] Only the table's host or a chat admin — one who does not play at this table — may do this.
 }
 host-not-player = You are not playing at this table.
 host-not-speaker = It is not your minute.

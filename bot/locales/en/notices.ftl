@@ -22,17 +22,12 @@ notice-day_starts = Day { $day }. { $players } at the table; player { $opener } 
 notice-night_result = Morning comes. { $killed ->
     [none] { $removed_n ->
         [0] A miss: nobody leaves the game tonight.
-        [one] A miss: nobody was killed tonight, but player { $removed } was removed and has left the game ({ cite-4_5 }).
-       *[other] A miss: nobody was killed tonight, but players { $removed } were removed and have left the game ({ cite-4_5 }).
+       *[other] A miss: nobody was killed tonight.
     }
-   *[other] Player { $killed } was killed tonight.{ $killed_removed ->
-        [disqualification] { " " }The same night the player was removed — a disqualification: no last word ({ cite-4_5 }).
-        [fouls] { " " }The same night the player was removed — a fourth foul: no last word ({ cite-4_5 }).
-       *[other] { "" }
-    }{ $removed_n ->
-        [0] { "" }
-        [one] { " " }Player { $removed } was also removed and has left the game ({ cite-4_5 }).
-       *[other] { " " }Players { $removed } were also removed and have left the game ({ cite-4_5 }).
+   *[other] { $killed_removed ->
+        [disqualification] The night's shot fell on player { $killed }, who had already left the game tonight: no last word ({ cite-4_5 }); today's vote is held.
+        [fouls] The night's shot fell on player { $killed }, who had already left the game tonight: no last word ({ cite-4_5 }); today's vote is held.
+       *[other] Player { $killed } was killed tonight.
     }
  }
 notice-last_word = Last word of player { $seat } — { $seconds }.

@@ -25,6 +25,7 @@ from ...host.port import Player
 from ...host.table import Table
 from ...locks import ChatLocks
 from ...outbox import post
+from ..addressing import addressed_elsewhere
 from .port import PREFIX, TelegramHostPort, chat_id_of
 
 HOST_GROUP = -1  # PTB handler group: before the judge mode's handlers (group 0)
@@ -108,6 +109,8 @@ class TelegramHost:
             return
         text = message.text or ""
         if text.startswith("/"):
+            if addressed_elsewhere(text, getattr(self.app.bot, "username", None)):
+                return  # another bot's command: neither mode answers it
             name = text.split(None, 1)[0].lstrip("/").split("@", 1)[0].lower()
             if name == "channel":
                 async with self.controller.locks.lock(chat):

@@ -16,11 +16,6 @@ from bot.telegram.app import ALLOWED_UPDATES, PerChatUpdateProcessor, build_appl
 from fakebot import FakeBotAPI, FakeChat, FakeMessage, FakeUser, running
 from storage import Store
 
-# Role words and check answers that must never reach a group before the end (F24 §4.4.13,
-# §4.5.4). Team words inflected as in "Победа красных" are fine; these forms are not.
-RU_SECRETS = ("Роли:", "Дон — №", "мафия — №", "Шериф — №", "мирный", ": Шериф.", "не Шериф",
-              "чёрный.", "красный.", "Стрельба", "Выстрелы", "угадано", "Причина удаления",
-              "Результат определён")
 
 
 def settings_for(fake: FakeBotAPI, db: Path, *, scale: float = 1000.0, lag: int = 3,

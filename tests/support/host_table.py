@@ -31,11 +31,6 @@ FAST = ("timers.vote_window=30 timers.mafia_meeting=20 timers.don_check=20 "
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")
 GROUP_TITLE = "Клуб «Мафия онлайн»"
 
-# Words that must never reach the group before the end (F24 §4.4.13, §4.5.4): roles, shots,
-# check answers, hits of the best move.
-RU_SECRETS = ("Роли:", "Дон — №", "мафия — №", "Шериф — №", "мирный", ": Шериф.", "не Шериф",
-              "чёрный.", "красный.", "Стрельба", "Выстрелы", "угадано", "Причина удаления",
-              "Результат определён", "Ваша роль", "роль —", "Чёрные за столом")
 
 
 def host_settings(fake: FakeBotAPI, db: Path, *, scale: float = SCALE, seed: int | None = 7,

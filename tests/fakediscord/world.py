@@ -1,0 +1,443 @@
+"""The fake Discord's world: one server (guild) with its text channels, members, direct messages
+and every version of every message the bot posted, and Discord's REST API over it as the bot
+uses it (:meth:`FakeDiscord.rest`), answered with the payloads Discord documents.
+
+Nothing here knows HTTP: :mod:`.server` serves it on 127.0.0.1 (REST and the gateway). A refusal
+is a :class:`FakeError` (the HTTP status and Discord's JSON error code), which the server turns
+into the response Discord gives (403 Missing Permissions, 404 Unknown Message, …)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import discord
+
+APP_ID = 900_000_000_000_000_001  # the bot user's id is the application's id
+GUILD_ID = 900_000_000_000_000_100
+EPHEMERAL_CHANNEL = 1  # where the fake keeps ephemeral answers: seen by their member only
+TIMESTAMP = "2024-05-01T18:00:00+00:00"
+DEFAULT_TOKEN = "fake-discord-token"
+
+EPHEMERAL = 64  # the message flag
+STRING_OPTION, INTEGER_OPTION, USER_OPTION, CHANNEL_OPTION = 3, 4, 6, 7  # ApplicationCommandOptionType
+
+
+def user_payload(uid: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(uid), "username": name.lower(), "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": bot}
+
+
+class FakeError(Exception):
+    """Discord's refusal of a request: HTTP ``status``, JSON error ``code`` and ``message``."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def forbidden(code: int, message: str) -> FakeError:
+    return FakeError(403, code, message)
+
+
+def not_found(message: str, code: int = 10008) -> FakeError:
+    return FakeError(404, code, message)
+
+
+@dataclass
+class Version:
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[dict[str, Any]]
+
+    @property
+    def text(self) -> str:
+        """The text as the member reads it: the content and the embeds' titles and descriptions."""
+        parts = [self.content or ""]
+        for embed in self.embeds:
+            parts.extend(str(embed.get(k) or "") for k in ("title", "description"))
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class FakeMessage:
+    id: int
+    channel_id: int
+    author: dict[str, Any]
+    versions: list[Version]
+    deleted: bool = False
+    flags: int = 0
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def now(self) -> Version:
+        return self.versions[-1]
+
+    @property
+    def text(self) -> str:
+        return self.now.text
+
+    @property
+    def texts(self) -> list[str]:
+        """Every version's text, oldest first."""
+        return [v.text for v in self.versions]
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for row in self.now.components for c in row.get("components", [])]
+
+    def button(self, label: str) -> dict[str, Any] | None:
+        return next((b for b in self.buttons if b.get("label") == label), None)
+
+    def payload(self) -> dict[str, Any]:
+        now = self.now
+        return {"id": str(self.id), "channel_id": str(self.channel_id), "type": 0,
+                "content": now.content, "author": self.author, "attachments": now.attachments,
+                "embeds": now.embeds, "components": now.components, "mentions": [],
+                "mention_roles": [], "pinned": False, "mention_everyone": False, "tts": False,
+                "timestamp": TIMESTAMP, "edited_timestamp": None, "flags": self.flags}
+
+
+@dataclass
+class Reply:
+    """An answer to an interaction: its response or a follow-up."""
+
+    interaction: int
+    user: int
+    content: str
+    ephemeral: bool
+    kind: str  # "message" | "followup" | "update" | "defer" | "thinking" | "defer_update"
+    at: float = 0.0  # when it arrived (time.time)
+
+
+@dataclass
+class Call:
+    """A request the bot made: its method, route (discord.py's template, e.g.
+    ``/channels/{channel_id}/messages``), full URL and JSON body."""
+
+    method: str
+    path: str
+    url: str
+    payload: Any
+    at: float = 0.0
+    status: int = 0  # the HTTP status it was answered with (0: not yet)
+
+
+@dataclass
+class Interaction:
+    """An interaction the fake dispatched: who, where, on which message; answered or not."""
+
+    id: int
+    token: str
+    user: int
+    channel: int
+    message: int | None
+    answered: bool = False
+
+
+class FakeDiscord:
+    """Discord's REST API as far as the bot uses it, in memory. ``token``: the bot's token
+    (requests without ``Authorization: Bot <token>`` are refused 401 by the server)."""
+
+    def __init__(self, token: str = DEFAULT_TOKEN) -> None:
+        self.token = token
+        self._ids = itertools.count(950_000_000_000_000_000)
+        self.bot = user_payload(APP_ID, "Referee", bot=True)
+        self.users: dict[int, dict[str, Any]] = {APP_ID: self.bot}
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.dms: dict[int, int] = {}  # user id -> DM channel id
+        self.messages: dict[int, FakeMessage] = {}  # what the bot posted
+        self.posts: dict[int, FakeMessage] = {}  # what members wrote
+        self.calls: list[Call] = []
+        self.replies: list[Reply] = []
+        self.timeouts: dict[int, str | None] = {}  # member id -> communication_disabled_until
+        self.no_post: set[int] = set()  # channels the bot may not post in
+        self.closed_dms: set[int] = set()  # users who accept no DMs from the server's members
+        self.can_timeout = True  # Moderate Members
+        self.published: list[dict[str, Any]] = []
+        self.overwrites: dict[tuple[int, int], dict[str, Any]] = {}  # (channel, member) -> overwrite
+        self.can_overwrite = True  # Manage Permissions in the channel
+        self.interactions: dict[str, Interaction] = {}  # token -> the interaction
+        self.answered: dict[int, Reply] = {}  # interaction id -> its response (the callback)
+        self.errors: list[str] = []  # requests the fake could not serve (a test should fail)
+        self.clock: Callable[[], float] = time.time
+
+    def snowflake(self) -> int:
+        return next(self._ids)
+
+    # --- the world ------------------------------------------------------------------------------
+    def add_user(self, name: str) -> dict[str, Any]:
+        user = user_payload(self.snowflake(), name)
+        self.users[int(user["id"])] = user
+        return user
+
+    def add_channel(self, channel_id: int, name: str) -> dict[str, Any]:
+        channel = {"id": str(channel_id), "type": 0, "name": name, "position": len(self.channels),
+                   "guild_id": str(GUILD_ID), "permission_overwrites": [], "nsfw": False,
+                   "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "parent_id": None}
+        self.channels[channel_id] = channel
+        return channel
+
+    def guild_payload(self) -> dict[str, Any]:
+        everyone = {"id": str(GUILD_ID), "name": "@everyone", "permissions": str(discord.Permissions.general().value),
+                    "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False}
+        me = {"user": self.bot, "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0}
+        return {"id": str(GUILD_ID), "name": "Mafia club", "owner_id": str(APP_ID + 1), "roles": [everyone],
+                "channels": list(self.channels.values()), "members": [me], "emojis": [], "stickers": [],
+                "features": [], "member_count": 2, "unavailable": False, "preferred_locale": "ru",
+                "large": False, "threads": [], "voice_states": [], "presences": []}
+
+    def member_payload(self, uid: int, permissions: discord.Permissions | None = None) -> dict[str, Any]:
+        member = {"user": self.users[uid], "roles": [], "joined_at": TIMESTAMP, "deaf": False,
+                  "mute": False, "flags": 0,
+                  "communication_disabled_until": self.timeouts.get(uid)}
+        if permissions is not None:
+            member["permissions"] = str(permissions.value)
+        return member
+
+    def dm_of(self, uid: int) -> int:
+        if uid not in self.dms:
+            self.dms[uid] = self.snowflake()
+        return self.dms[uid]
+
+    # --- what members do (the payloads the gateway dispatches) ---------------------------------------
+    def interaction_payload(self, kind: int, user: dict[str, Any], data: dict[str, Any], *,
+                            channel: dict[str, Any], member: dict[str, Any] | None,
+                            app_permissions: discord.Permissions,
+                            message: FakeMessage | None = None) -> dict[str, Any]:
+        """INTERACTION_CREATE's payload (``kind`` 2: a slash command, 3: a button press), and
+        the interaction remembered for its answers. ``member``: in a server channel (with the
+        member's permissions there), else in direct messages."""
+        interaction = self.snowflake()
+        token = f"token-{interaction}"
+        self.interactions[token] = Interaction(interaction, token, int(user["id"]), int(channel["id"]),
+                                               message.id if message else None)
+        payload: dict[str, Any] = {
+            "id": str(interaction), "application_id": str(APP_ID), "type": kind, "token": token,
+            "version": 1, "channel": channel, "channel_id": channel["id"], "data": data,
+            "app_permissions": str(app_permissions.value), "locale": "ru",
+            "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        }
+        if member is not None:
+            payload.update(guild_id=str(GUILD_ID), member=member, guild_locale="ru", context=0)
+        else:
+            payload.update(user=user, context=1)
+        if message is not None:
+            payload["message"] = message.payload()
+        return payload
+
+    def slash_payload(self, user: dict[str, Any], name: str, options: list[tuple[str, int, Any]], *,
+                      channel: int, perms: discord.Permissions,
+                      app_permissions: discord.Permissions) -> dict[str, Any]:
+        """``user`` (with ``perms`` in the channel) runs ``/name`` in server channel
+        ``channel``; ``options``: (name, Discord's option type, value), a member (type 6) given
+        as his user payload, a channel (type 7) by its id; both resolved as Discord does."""
+        opts: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
+        for key, kind, value in options:
+            if kind == USER_OPTION:
+                uid = int(value["id"])
+                resolved.setdefault("users", {})[str(uid)] = self.users[uid]
+                member = self.member_payload(uid, discord.Permissions.none())
+                member.pop("user")
+                resolved.setdefault("members", {})[str(uid)] = member
+                value = str(uid)
+            elif kind == CHANNEL_OPTION:
+                channel_data = self.channels[int(value)]
+                resolved.setdefault("channels", {})[str(value)] = {
+                    "id": channel_data["id"], "name": channel_data["name"], "type": 0,
+                    "permissions": str(discord.Permissions.all().value), "guild_id": str(GUILD_ID)}
+                value = str(value)
+            opts.append({"name": key, "type": kind, "value": value})
+        data: dict[str, Any] = {"id": str(APP_ID + 7), "name": name, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        member = self.member_payload(int(user["id"]), perms)
+        return self.interaction_payload(2, user, data, channel=self.channels[channel], member=member,
+                                        app_permissions=app_permissions)
+
+    def option_types(self, name: str) -> dict[str, int]:
+        """The option types of slash command ``name`` as the bot published it (empty if it did
+        not, or the command has no options)."""
+        command = next((c for c in self.published if c.get("name") == name), None)
+        return {o["name"]: int(o["type"]) for o in (command or {}).get("options", [])}
+
+    def press_payload(self, presser: dict[str, Any], message: FakeMessage, custom_id: str,
+                      app_permissions: discord.Permissions) -> dict[str, Any]:
+        """A button press on ``message`` as Discord delivers it: the message as it is now."""
+        if message.channel_id in self.channels:
+            channel = self.channels[message.channel_id]
+            member = self.member_payload(int(presser["id"]), discord.Permissions.none())
+        else:
+            channel = {"id": str(message.channel_id), "type": 1, "recipients": [presser]}
+            member = None
+        data = {"custom_id": custom_id, "component_type": 2}
+        return self.interaction_payload(3, presser, data, channel=channel, member=member,
+                                        app_permissions=app_permissions, message=message)
+
+    def message_payload(self, author: dict[str, Any], content: str, channel: int) -> dict[str, Any]:
+        """MESSAGE_CREATE's payload: ``author`` writes ``content`` in server channel
+        ``channel``, or in his direct messages with the bot (``channel=0``); kept in
+        :attr:`posts` (the bot may delete it)."""
+        uid = int(author["id"])
+        message_id = self.snowflake()
+        channel_id = channel or self.dm_of(uid)
+        self.posts[message_id] = FakeMessage(message_id, channel_id, author,
+                                             [Version(content, [], [], [])])
+        payload: dict[str, Any] = {
+            "id": str(message_id), "type": 0, "content": content, "author": author,
+            "attachments": [], "embeds": [], "components": [], "mentions": [], "mention_roles": [],
+            "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
+            "edited_timestamp": None, "flags": 0, "channel_id": str(channel_id)}
+        if channel:
+            payload.update(guild_id=str(GUILD_ID),
+                           member={k: v for k, v in self.member_payload(uid).items() if k != "user"})
+        return payload
+
+    # --- what happened ---------------------------------------------------------------------------
+    def in_channel(self, channel_id: int, *, deleted: bool = True) -> list[FakeMessage]:
+        return [m for m in self.messages.values()
+                if m.channel_id == channel_id and (deleted or not m.deleted)]
+
+    def texts(self, channel_id: int) -> list[str]:
+        """Every version of every message posted in a channel, oldest first."""
+        return [text for message in self.in_channel(channel_id) for text in message.texts]
+
+    def replies_to(self, user: int) -> list[Reply]:
+        return [r for r in self.replies if r.user == user]
+
+    # --- hooks -------------------------------------------------------------------------------------
+    def posted(self, message: FakeMessage, how: str) -> None:
+        """Called after each message the bot posted or edited (``how``: ``send`` or ``edit``),
+        once the request is accepted. A subclass may note it (the kill rig does)."""
+
+    # --- the REST API -----------------------------------------------------------------------------
+    def _message(self, channel_id: int, body: dict[str, Any], files: dict[str, bytes],
+                 flags: int = 0) -> FakeMessage:
+        attachments = [{"id": str(self.snowflake()), "filename": name, "size": len(data),
+                        "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
+                       for name, data in files.items()]
+        message = FakeMessage(self.snowflake(), channel_id, self.bot, [Version(
+            body.get("content") or "", list(body.get("embeds") or []),
+            list(body.get("components") or []), attachments)], flags=flags, files=dict(files))
+        self.messages[message.id] = message
+        self.posted(message, "send")
+        return message
+
+    def _edit(self, message: FakeMessage, body: dict[str, Any]) -> None:
+        now = message.now
+        message.versions.append(Version(
+            body.get("content", now.content) or "", list(body.get("embeds", now.embeds) or []),
+            list(body.get("components", now.components) or []), now.attachments))
+        self.posted(message, "edit")
+
+    def rest(self, method: str, path: str, ids: list[int], body: Any,
+             files: dict[str, bytes]) -> Any:
+        """One REST call: ``path`` is discord.py's route template, ``ids`` the numbers in the
+        URL in order, ``body`` the JSON body (a multipart request's ``payload_json``), ``files``
+        its files by name. Returns the JSON answer (``None``: 204); raises :class:`FakeError`."""
+        if method == "GET" and path == "/users/@me":
+            return self.bot
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return {"id": str(APP_ID), "name": "Referee", "icon": None, "description": "",
+                    "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+                    "owner": self.users.get(APP_ID + 1) or user_payload(APP_ID + 1, "Owner"),
+                    "flags": 0, "team": None, "summary": ""}
+        if method == "POST" and path == "/channels/{channel_id}/messages":
+            channel_id = ids[0]
+            if channel_id in self.no_post:
+                raise forbidden(50013, "Missing Permissions")
+            dm_user = next((u for u, c in self.dms.items() if c == channel_id), None)
+            if dm_user is not None and dm_user in self.closed_dms:
+                raise forbidden(50007, "Cannot send messages to this user")
+            return self._message(channel_id, dict(body or {}), files).payload()
+        if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
+            message = self.messages.get(ids[1])
+            if message is None or message.deleted:
+                raise not_found("Unknown Message")
+            self._edit(message, dict(body or {}))
+            return message.payload()
+        if method == "DELETE" and path == "/channels/{channel_id}/messages/{message_id}":
+            message = self.messages.get(ids[1]) or self.posts.get(ids[1])
+            if message is None or message.deleted:
+                raise not_found("Unknown Message")
+            message.deleted = True
+            return None
+        if method == "POST" and path == "/users/@me/channels":
+            uid = int(body["recipient_id"])
+            return {"id": str(self.dm_of(uid)), "type": 1, "recipients": [self.users[uid]],
+                    "last_message_id": None}
+        if method == "GET" and path == "/guilds/{guild_id}/members/{user_id}":
+            return self.member_payload(ids[1])
+        if method == "PATCH" and path == "/guilds/{guild_id}/members/{user_id}":
+            if not self.can_timeout:
+                raise forbidden(50013, "Missing Permissions")
+            uid = ids[1]
+            self.timeouts[uid] = body.get("communication_disabled_until")
+            return self.member_payload(uid)
+        if method == "PUT" and path in ("/applications/{application_id}/commands",
+                                        "/applications/{application_id}/guilds/{guild_id}/commands"):
+            self.published = list(body)  # the slash commands, as the bot publishes them
+            return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1"}
+                    for c in body]
+        if path == "/channels/{channel_id}/permissions/{target}" and method in ("PUT", "DELETE"):
+            if not self.can_overwrite:
+                raise forbidden(50013, "Missing Permissions")
+            if method == "PUT":
+                self.overwrites[(ids[0], ids[1])] = dict(body)
+            else:
+                self.overwrites.pop((ids[0], ids[1]), None)
+            return None
+        if method == "GET" and path == "/channels/{channel_id}":
+            if ids[0] not in self.channels:
+                raise not_found("Unknown Channel", 10003)
+            return self.channels[ids[0]]
+        if method == "GET" and path == "/guilds/{guild_id}":
+            return self.guild_payload()
+        raise LookupError(f"the fake has no {method} {path}")
+
+    def webhook(self, method: str, path: str, token: str, body: dict[str, Any],
+                files: dict[str, bytes]) -> Any:
+        """An interaction's callback (its one response) or a follow-up."""
+        found = self.interactions.get(token)
+        if found is None:
+            raise not_found("Unknown interaction", 10062)
+        data = body.get("data") or {}
+        if method == "POST" and path == "/interactions/{webhook_id}/{webhook_token}/callback":
+            if found.answered:
+                raise FakeError(400, 40060, "Interaction has already been acknowledged.")
+            found.answered = True
+            kind = int(body["type"])
+            flags = int(data.get("flags") or 0)
+            names = {4: "message", 5: "thinking", 6: "defer_update", 7: "update"}
+            reply = Reply(found.id, found.user, data.get("content") or "", bool(flags & EPHEMERAL),
+                          names.get(kind, str(kind)), self.clock())
+            self.replies.append(reply)
+            self.answered[found.id] = reply
+            result: dict[str, Any] = {"interaction": {
+                "id": str(found.id), "type": 2, "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(flags & EPHEMERAL)}, "resource": {"type": kind}}
+            if kind == 7 and found.message is not None:  # the pressed message is edited
+                message = self.messages[found.message]
+                self._edit(message, data)
+                result["interaction"]["response_message_id"] = str(message.id)
+                result["resource"]["message"] = message.payload()
+            elif kind == 4:
+                channel = EPHEMERAL_CHANNEL if flags & EPHEMERAL else found.channel
+                message = self._message(channel, data, files, flags=flags)
+                result["interaction"]["response_message_id"] = str(message.id)
+                result["resource"]["message"] = message.payload()
+            return result
+        if method == "POST" and path == "/webhooks/{webhook_id}/{webhook_token}":
+            flags = int(body.get("flags") or 0)
+            self.replies.append(Reply(found.id, found.user, body.get("content") or "",
+                                      bool(flags & EPHEMERAL), "followup", self.clock()))
+            channel = EPHEMERAL_CHANNEL if flags & EPHEMERAL else found.channel
+            return self._message(channel, body, files, flags=flags).payload()
+        raise LookupError(f"the fake has no webhook {method} {path}")
