@@ -54,6 +54,7 @@ async def expire(t: DiscordTable) -> None:
     assert tb.step is not None
     async with host.controller.held(tb.chat):
         await host.controller.close_step(tb)
+    await t.settle()
 
 
 async def open_table(t: DiscordTable, perms: discord.Permissions = HOST_RIGHTS) -> None:

@@ -133,8 +133,8 @@ async def test_a_black_win_posted_to_the_club_channel(t: HostTable) -> None:
     await t.say(t.owner, "/channel @club_news")
     assert any("Канал клуба привязан: Клубный канал" in x for x in t.group_texts())
     await t.open_and_fill()
-    assert any("Игра в «Клуб «Мафия онлайн»». Ведущий — Ведущий." in (m.text or "")
-               for m in t.fake.sent(channel))
+    await t.fake.wait_for(lambda: any("Игра в «Клуб «Мафия онлайн»». Ведущий — Ведущий." in (m.text or "")
+                                      for m in t.fake.sent(channel)), what="the start in the channel")
     state = await t.state()
     civilians = [s.number for s in state.seats if s.role is Role.CIVILIAN]
     blacks = await t.seats_of(Role.DON, Role.MAFIA)
@@ -171,7 +171,9 @@ async def test_a_black_win_posted_to_the_club_channel(t: HostTable) -> None:
     assert not secrets_in(texts[:end]), secrets_in(texts[:end])
 
     # The channel: the result, the game's length, the sheet and the JSON documents.
-    await t.fake.wait_for(lambda: len([m for m in t.fake.sent(channel) if m.document]) >= 1)
+    await t.fake.wait_for(lambda: any(m.document["file_name"].endswith(".mafiaratings.json")
+                                      for m in t.fake.sent(channel) if m.document),
+                          what="the protocol's last file in the channel")
     posts = t.fake.sent(channel)
     result = next(m.text for m in posts if m.text and "окончена" in m.text)
     assert "Длительность —" in result and "Победа" in result or "чёрных" in result

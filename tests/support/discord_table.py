@@ -78,14 +78,16 @@ class DiscordTable:
         return f"dc:{TABLE_ID}"
 
     async def settle(self) -> None:
-        """Until every command and press dispatched so far has been handled."""
+        """Until every command and press dispatched so far has been handled, and what it sent
+        in the background (private messages, the club channel) has left."""
         while True:
             pending = [t for t in asyncio.all_tasks()
                        if not t.done() and t.get_name().startswith(_TASKS) and t is not asyncio.current_task()]
             if not pending:
-                return
+                break
             done, _ = await asyncio.wait(pending, timeout=30)
             assert done, "a handler did not finish"
+        await asyncio.wait_for(self.referee.outbox.settle(), 30)
 
     async def _deliver(self, event: str, payload: dict[str, Any], parsed: str) -> None:
         """Send a gateway event and wait until the client has parsed it (``parsed``: the event

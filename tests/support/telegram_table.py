@@ -16,6 +16,8 @@ from bot.telegram.app import ALLOWED_UPDATES, PerChatUpdateProcessor, build_appl
 from fakebot import FakeBotAPI, FakeChat, FakeMessage, FakeUser, running
 from storage import Store
 
+HANDLED = 30.0  # s: how long the bot may take to handle one update (generous: a busy machine)
+
 
 
 def settings_for(fake: FakeBotAPI, db: Path, *, scale: float = 1000.0, lag: int = 3,
@@ -51,7 +53,7 @@ class Table:
     async def _handled(self, act: Any, what: str) -> Any:
         before = self.processor.done
         result = act()
-        await self.fake.wait_for(lambda: self.processor.done > before, what=what)
+        await self.fake.wait_for(lambda: self.processor.done > before, HANDLED, what=what)
         return result
 
     async def say(self, text: str, *, chat: FakeChat | FakeUser | None = None,

@@ -84,6 +84,7 @@ host-silenced = 🔇 { $seat } has no speech this minute (4.4) but may nominate{
     [yes] .
    *[no] { "" } — { $seconds }.
  }
+host-step-late = ⏳ This message arrived { $seconds } late: the time counts from when it appeared.
 host-vote-open = ✋ Who votes for player { $seat } to leave the table? — { $seconds }. A hand may be lowered until the window closes.
 host-raise-open = ✋ Who votes for all the tied players ({ $seats }) to leave the table? — { $seconds }.
 host-vote-hands = Against { $seat } — hands: { $who }.

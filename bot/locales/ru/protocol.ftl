@@ -95,7 +95,7 @@ protocol-error-two_checks = Две проверки игрока { $seat } { $wh
     [don] Доном
    *[other] Шерифом
  }, а MafiaRatings записывает одну проверку игрока.
-protocol-error-two_deaths = Наказание игрока { $seat } ({ $what }) — уже после его выбытия, а MafiaRatings записывает одно выбывание игрока.
+protocol-error-two_deaths = Наказание игрока { $seat } ({ $what }) записано уже после выбывания этого игрока, а MafiaRatings записывает одно выбывание игрока.
 protocol-error-options = Исход этой игры зависит от правил, для которых у MafiaRatings нет кода: { $options }.
 protocol-error-replay_differs = Выгрузка не воспроизводит игру: { $differences }.
 protocol-error-site_check = MafiaRatings не примет выгрузку как есть: { $issues }.
