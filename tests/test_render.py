@@ -856,3 +856,25 @@ def test_the_rules_line_shows_only_what_differs_from_the_preset() -> None:
     assert all(not ln.startswith(RU.text("status-rules", rules="").split(":")[0])
                for ln in status_text(plain.state, RU, for_judge=True).splitlines())
     assert any(RU.text("preset-fiim2024") + "." in t for t in texts(plain.notices))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_games_rule_options_are_not_called_the_clubs(lang: str) -> None:
+    """A game played under fiim2024 or fsm2024 with options (a Polemica record's first-day
+    «liftOnly», MafiaRatings' withdrawal, a club's /new options) says «this game's rule», never
+    «club rule»: the options are the game's, whoever chose them. Only the seed preset is the
+    club's edition (its name says so, and so does seed 5.8's draw cited as an option)."""
+    cat = catalog(lang)
+    club = re.compile(r"клуб|\bclub", re.I)
+    for preset in ("fiim2024", "fsm2024"):
+        for kind, params in variants():
+            if params.get("draw_rule") == "after_third_day":
+                continue  # seed 5.8 taken as an option cites its rule set by name (see
+                #           test_an_option_taken_from_another_rule_set_cites_that_set)
+            params = {**params, "rules": preset, **({"preset": preset} if "preset" in params else {})}
+            text = notice_text(Notice(kind, params, kind in PRIVATE), cat) or ""
+            assert not club.search(text), (preset, kind, text)
+        config = rules.PRESETS[preset].with_options(first_day_vote="raise_only", technical_fouls=True,
+                                                    nomination_withdrawal="auto")
+        label = render_module.config_label(config, cat)
+        assert cat.text("option-technical_fouls-yes") in label and not club.search(label), label

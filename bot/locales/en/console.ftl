@@ -22,14 +22,14 @@ commands-help =
     /start — start the game (the blacks' meeting)
     /next (/n, /pass) — move on: end a speech, a last word, a night step
     /nominate 3 7 — #3 nominates #7; /nominate 7 — the speaker nominates
-    /withdraw — the speaker withdraws their nomination (where the club's rules allow it)
+    /withdraw — the speaker withdraws their nomination (where this game's rules allow it)
     /vote 7 4 — 4 votes against #7; /vote 7 1,2,3 — #1, #2, #3 voted
     /raise 6 — 6 votes to raise all the players under vote
     /kill 4 — #4 is killed at night; /miss — a miss; /shots 2:7 5:7 7:7 — the shots
     /don 3 — the Don's check; /sheriff 5 — the Sheriff's check
     /bestmove 1 2 3 — the best move
     /foul 5 [reason], /dq 5 [reason], /ppk 5 [reason] [red|black] — penalties; /warn 5 — a warning
-    /tech 5 — a technical foul (where the club's rules have them: the second removes)
+    /tech 5 — a technical foul (where this game's rules have them: the second removes)
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
     /undo [n] — undo the last actions

@@ -20,7 +20,7 @@ error-not_speaker = { $speaker ->
  }
 error-already_nominated = Player { $seat } is already nominated.
 error-nomination_used = Player { $seat } has already nominated player { $target }: one nomination a day (FIIM 2024, 4.4.3).
-error-self_nomination = You can't nominate yourself (club rule).
+error-self_nomination = You can't nominate yourself (this game's rule).
 error-nomination_in_last_word = No nominations in a last word.
 error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations (FIIM 2024, 4.4.4).
 error-too_many_hands = Too many hands: { $count }, and at most { $left } can still be raised.
@@ -60,9 +60,9 @@ error-bad_name = { $why ->
     [invisible] Invalid name for seat { $seat }: it has no visible character.
    *[length] Invalid name for seat { $seat }: 1 to 64 characters.
  }
-error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal (club rule).
+error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal.
 error-no_nomination = Player { $seat } has nominated nobody today: there is nothing to withdraw.
-error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (club rule): record the seats that voted against player { $nominee }, not only how many.
+error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (this game's rule): record the seats that voted against player { $nominee }, not only how many.
 
 ## Service
 

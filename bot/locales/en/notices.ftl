@@ -40,7 +40,7 @@ notice-speech = { $silenced ->
  }
 notice-speech_skipped = Player { $seat }'s speech is skipped.
 notice-nominated = Player { $by } nominates player { $target }. Accepted.
-notice-nomination_withdrawn = Player { $by } withdraws the nomination of player { $target }. Withdrawn (club rule).
+notice-nomination_withdrawn = Player { $by } withdraws the nomination of player { $target }. Withdrawn (this game's rule).
 notice-vote_not_held = No vote: { $why }.
 notice-voting_starts = { $round ->
     [0] The vote. { $nominees_n ->
@@ -72,7 +72,7 @@ notice-leaves_by_vote = { $cause ->
     [raise] By the vote to raise everyone, players { $seats } leave the game.
    *[vote] By the vote, player { $seats } leaves the game.
  }
-notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day and speaks for { $seconds } (club rule).
+notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day and speaks for { $seconds } (this game's rule).
 notice-vote_cancelled = No vote today, on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-next_vote_cancelled = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-night_falls = Night falls.
@@ -130,8 +130,8 @@ notice-third_foul = { $effect ->
    *[none] Player { $seat } gets a third foul.
  }
 notice-tech_foul = { $count ->
-    [1] Player { $seat } gets a technical foul (club rule): a second technical foul removes a player from the game.
-   *[other] Player { $seat } gets a second technical foul (club rule).
+    [1] Player { $seat } gets a technical foul (this game's rule): a second technical foul removes a player from the game.
+   *[other] Player { $seat } gets a second technical foul (this game's rule).
  }
 notice-removed = { $last_word ->
     [cut] Player { $seat }: { removal-what } — the player's last word ends ({ cite-4_5 }).

@@ -42,7 +42,7 @@ notice-speech = { $silenced ->
  }
 notice-speech_skipped = Речь игрока { $seat } пропускается.
 notice-nominated = Игрок { $by } выставляет игрока { $target }. Принято.
-notice-nomination_withdrawn = Игрок { $by } отзывает кандидатуру игрока { $target }. Отозвано (правило клуба).
+notice-nomination_withdrawn = Игрок { $by } отзывает кандидатуру игрока { $target }. Отозвано (правило этой игры).
 notice-vote_not_held = Голосование не проводится: { $why }.
 notice-voting_starts = { $round ->
     [0] Голосование. { $nominees_n ->
@@ -74,7 +74,7 @@ notice-leaves_by_vote = { $cause ->
     [raise] По итогам голосования за подъём игру покидают игроки { $seats }.
    *[vote] По итогам голосования игру покидает игрок { $seats }.
  }
-notice-leader_stays = Больше всех голосов у игрока { $seat }, но в первый день он остаётся за столом; ему — слово, { $seconds } (правило клуба).
+notice-leader_stays = Больше всех голосов у игрока { $seat }, но в первый день он остаётся за столом; ему — слово, { $seconds } (правило этой игры).
 notice-vote_cancelled = Сегодня, на { $day }-й день, голосование не проводится ({ $rule }): удаление игрока { $seat }{ removal-why }.
 notice-next_vote_cancelled = На { $day }-й день голосование не проводится ({ $rule }): удаление игрока { $seat }{ removal-why }.
 notice-night_falls = Наступает ночь.
@@ -132,8 +132,8 @@ notice-third_foul = { $effect ->
    *[none] Игрок { $seat } получает третий фол.
  }
 notice-tech_foul = { $count ->
-    [1] Игроку { $seat } — технический фол (правило клуба): второй технический фол удаляет из игры.
-   *[other] Игроку { $seat } — второй технический фол (правило клуба).
+    [1] Игроку { $seat } — технический фол (правило этой игры): второй технический фол удаляет из игры.
+   *[other] Игроку { $seat } — второй технический фол (правило этой игры).
  }
 notice-removed = { $last_word ->
     [cut] Игрок { $seat }: { removal-what } — его последнее слово окончено ({ cite-4_5 }).
