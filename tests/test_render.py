@@ -82,6 +82,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.DAY_STARTS: {"day": 2, "opener": 2, "at_table": 9},
     Kind.NIGHT_RESULT: {"night": 1, "killed": 4},
     Kind.LAST_WORD: {"seat": 4, "seconds": 60, "why": "kill"},
+    Kind.LAST_WORD_SKIPPED: {"seats": [4], "why": "decisive"},
     Kind.SPEECH: {"seat": 5, "seconds": 60, "silenced": False, "short": False, "day": 2},
     Kind.SPEECH_SKIPPED: {"seat": 5, "why": "absent"},
     Kind.NOMINATED: {"by": 1, "target": 3, "nominees": [3]},
@@ -106,6 +107,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.BEST_MOVE_DUE: {"seat": 4, "seconds": 20},
     Kind.BEST_MOVE: {"seat": 4, "guesses": [2, 5, 7]},
     Kind.BEST_MOVE_HITS: {"seat": 4, "hits": 3},
+    Kind.BEST_MOVE_SKIPPED: {"seat": 4, "why": "day1_departures", "rule": "7.10", "departed": 2},
     Kind.NIGHT_STEP: {"step": "don_check", "seconds": 10},
     Kind.WARNING: {"seat": 5, "reason": "warning"},
     Kind.FOUL: {"seat": 5, "count": 2, "reason": "4.1.3"},
@@ -151,6 +153,9 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
     yield Kind.RAISE_RESULT, {"seats": [3, 7], "yes": 5, "at_table": 10, "passed": False}
     yield Kind.LEAVES_BY_VOTE, {"seats": [3, 7], "cause": "raise", "counts": {3: 5, 7: 5}}
     yield Kind.ROLES_SET, {"known": False}
+    yield Kind.BEST_MOVE_SKIPPED, {"seat": 4, "why": "removed", "rule": "4.5", "departed": 0}
+    yield Kind.BEST_MOVE_SKIPPED, {"seat": 4, "why": "off", "rule": None, "departed": 3}
+    yield Kind.LAST_WORD_SKIPPED, {"seats": [3, 7], "why": "decisive"}
     for killed, why in ((None, "miss"), (None, "not_at_table")):
         yield Kind.SHOOTING_RESULT, {"killed": killed, "why": why, "shots": []}
     for silent in ([], [7], [5, 7]):

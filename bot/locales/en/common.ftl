@@ -301,4 +301,8 @@ cite-7_9 = { $rules ->
     [fsm2024] FSM 2024, §7.9
    *[other] FIIM 2024, §7.9
  }
+cite-7_10 = { $rules ->
+    [fsm2024] FSM 2024, §7.10
+   *[other] FIIM 2024, §7.10
+ }
 cite-7_11 = FIIM 2024, §7.11

@@ -31,6 +31,7 @@ notice-night_result = Morning comes. { $killed ->
     }
  }
 notice-last_word = Last word of player { $seat } — { $seconds }.
+notice-last_word_skipped = No last word for { $seats }: the result is decided, and this game's rules give no last word after the deciding vote or shot.
 notice-speech = { $silenced ->
     [yes] Player { $seat } loses this minute (third foul, { cite-4_4 }) but may still nominate.
    *[no] { $short ->
@@ -110,6 +111,11 @@ notice-sheriff_check = The Sheriff checks player { $target }: { $black ->
 notice-best_move_due = Player { $seat }, you were killed. Best move: name three players — { $seconds }.
 notice-best_move = Best move of player { $seat }: { $guesses }. Accepted.
 notice-best_move_hits = Best move of player { $seat }: blacks guessed — { $hits }.
+notice-best_move_skipped = Player { $seat } makes no best move: { $why ->
+    [day1_departures] { $departed } players left by the first day's vote ({ $rule }).
+    [removed] removed from the game tonight ({ $rule }).
+   *[off] this game's rules do without it.
+ }
 
 ## Penalties
 

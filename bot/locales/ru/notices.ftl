@@ -33,6 +33,7 @@ notice-night_result = Наступает утро. { $killed ->
     }
  }
 notice-last_word = Последнее слово игрока { $seat } — { $seconds }.
+notice-last_word_skipped = Без последнего слова: { $seats } — результат игры уже определён, а по правилам этой игры после решающего голосования или выстрела последнего слова нет.
 notice-speech = { $silenced ->
     [yes] Игрок { $seat } лишается слова в эту минуту (третий фол, { cite-4_4 }), но может выставить кандидатуру.
    *[no] { $short ->
@@ -112,6 +113,11 @@ notice-sheriff_check = Шериф проверяет игрока { $target }: {
 notice-best_move_due = Игрок { $seat }, вас убили. Лучший ход: назовите трёх игроков — { $seconds }.
 notice-best_move = Лучший ход игрока { $seat }: { $guesses }. Принято.
 notice-best_move_hits = Лучший ход игрока { $seat }: угадано чёрных — { $hits }.
+notice-best_move_skipped = Лучшего хода у игрока { $seat } нет: { $why ->
+    [day1_departures] выбывших по итогам голосования в первый день — { $departed } ({ $rule }).
+    [removed] удаление из игры этой ночью ({ $rule }).
+   *[off] так по правилам этой игры.
+ }
 
 ## Наказания
 
