@@ -71,6 +71,35 @@ def test_no_russian_line_assumes_a_players_gender() -> None:
     assert found == []
 
 
+#: A personal pronoun that means "he" or "his" («он остаётся», «его речь», «ему — слово», «против
+#: него»), and «сам»: in a line that speaks of a player it is said of that player.
+PRONOUN = re.compile(r"(?<![а-яё])(он|его|ему|него|нему|ним|нём|сам|самого|самому)(?![а-яё])")
+#: What makes a line speak of a player: a seat's placeable or the words for a player.
+OF_A_PLAYER = re.compile(r"\{ *\$(?:seat|seats|nominee|by|target|last|killed|opener|speaker)\b"
+                         r"|(?<![а-яё])(?:игрок|лидер|кандидат|жертв)", re.I)
+
+
+def test_no_russian_line_calls_a_player_he() -> None:
+    """«Больше всех голосов у игрока №5 Маша, но в первый день он остаётся за столом; ему —
+    слово» assumes a man as a past tense does: a line about a player names the seat or the
+    thing («ближайшая речь этого игрока», «этой кандидатуре отходят руки»)."""
+    found = [(key, word) for key, text in _texts("ru") if OF_A_PLAYER.search(text)
+             for word in PRONOUN.findall(_words(text))]
+    assert found == []
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("Больше всех голосов у игрока { $seat }, но он остаётся; ему — слово", ["он", "ему"]),
+    ("Игрок { $seat } получает третий фол: его ближайшая речь — 30 с", ["его"]),
+    ("Последней кандидатурой становится игрок { $last }: ему отходят руки", ["ему"]),
+    ("Проверьте токен: его выдаёт @BotFather.", []),  # no player in the line: the token
+    ("Последней кандидатурой становится игрок { $last }: этой кандидатуре отходят руки", []),
+])
+def test_the_pronoun_check(line: str, found: list[str]) -> None:
+    hits = PRONOUN.findall(_words(line)) if OF_A_PLAYER.search(line) else []
+    assert hits == found
+
+
 def test_no_english_line_assumes_a_players_gender() -> None:
     found = [(key, m) for key, text in _texts("en") for m in ENGLISH.findall(_words(text))]
     assert found == []

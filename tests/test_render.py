@@ -559,8 +559,9 @@ def test_a_removed_nominee_is_taken_off_the_ballot_seed_5_2() -> None:
     game.speeches(8)  # the vote: 6, 7, 8
     game.apply(Vote(6, 6))  # 6 of 10: #6 cannot be caught (SC)
     lines = texts(game.apply(*[Penalty(8, "foul")] * 4))
-    assert ("Игрок №8 покидает игру и снимается с голосования: против него больше не голосуют (5.2). "
-            "Последней кандидатурой становится игрок №7: ему отходят неподнятые руки (ФИИМ 2024, §4.4.8).") in lines
+    assert ("Игрок №8 покидает игру и снимается с голосования: голосования по этой кандидатуре больше нет (5.2). "
+            "Последней кандидатурой становится игрок №7: этой кандидатуре отходят неподнятые руки "
+            "(ФИИМ 2024, §4.4.8).") in lines
     assert "Против игрока №7 — 3 голоса: неподнятые руки отходят последней кандидатуре (ФИИМ 2024, §4.4.8)." in lines
     assert not any("Против игрока №8" in line for line in lines)
 
@@ -699,7 +700,7 @@ def test_a_name_must_have_something_visible(name: str, why: str) -> None:
     game = Game(roles=None)
     error = refusal(game, SetName(seat=3, name=name))
     assert error.code is rules.Code.BAD_NAME and error.params["why"] == why
-    expected = {"invisible": "в нём нет ни одного видимого знака",
+    expected = {"invisible": "в имени нет ни одного видимого знака",
                 "length": "от 1 до 64 символов"}[why]
     assert expected in error_text(error, RU)
 
@@ -797,7 +798,7 @@ def test_the_third_foul_at_four_players_says_thirty_seconds() -> None:
     third = Notice(Kind.THIRD_FOUL, {"seat": 6, "effect": "silence", "may_nominate": True, "short": True,
                                      "seconds": 30})
     assert notice_text(third, RU) == ("Игрок №6 получает третий фол: за столом три или четыре игрока, "
-                                      "поэтому его ближайшая речь — 30 секунд (5.7).")
+                                      "поэтому ближайшая речь этого игрока — 30 секунд (5.7).")
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -806,7 +807,7 @@ def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
     cat = catalog(lang)
     cut = notice_text(Notice(Kind.REMOVED, {"seat": 6, "cause": "disqualification", "reason": "4.2.4",
                                             "tournament": False, "last_word": "cut"}), cat) or ""
-    assert ("его последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
+    assert ("последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
     assert "покидает игру" not in cut and "leaves the game" not in cut
 
 
