@@ -584,9 +584,9 @@ RUSSIAN_WORDS: dict[str, str] = {
     "отменить": "undo", "статус": "status", "журнал": "log", "помощь": "help", "справка": "help",
     "язык": "lang", "выход": "quit",
 }
-for _word, _name in RUSSIAN_WORDS.items():
-    assert _name in _COMMANDS, _name
-    _ALIASES.setdefault(_word, _name)
+for _word, _target in RUSSIAN_WORDS.items():
+    assert _target in _COMMANDS, _target
+    _ALIASES.setdefault(_word, _target)
 
 
 # --- the parser -----------------------------------------------------------------------------

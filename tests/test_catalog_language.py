@@ -11,7 +11,6 @@ with its key and the word."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from fluent.syntax import FluentParser, ast, serializer
