@@ -123,3 +123,40 @@ def test_the_invite_asks_for_host_modes_rights() -> None:
         assert getattr(granted, name), name
     assert granted.manage_roles and granted.manage_messages  # host mode: overwrites, deletions
     assert not granted.administrator and not granted.manage_channels and not granted.manage_guild
+
+
+async def test_over_the_wire_restarts_publish_nothing_and_a_guild_run_shows_each_command_once(
+        tmp_path: Path) -> None:
+    """Four starts of the bot against the fake Discord over HTTP, one database: the first
+    publishes globally; a restart publishes nothing (no PUT at all); ``--guild`` gives the server
+    its own copies and empties the global list; a later global run empties the server's list and
+    publishes globally again. After each start the server shows every command exactly once."""
+    from fakediscord import FakeDiscord, FakeDiscordServer
+    from fakediscord.world import GUILD_ID
+    from support.discord_table import running, settings_for
+
+    fake = FakeDiscord()
+    db = tmp_path / "referee.sqlite3"
+    guild = f"guild:{GUILD_ID}"
+
+    def puts() -> list[str]:
+        return [("global" if "guild_id" not in c.path else guild) for c in fake.calls
+                if c.method == "PUT" and c.path.endswith("/commands")]
+
+    def shown() -> list[str]:  # what a member of the server sees: the global and the server's
+        return sorted(c["name"] for scope in ("global", guild) for c in fake.commands.get(scope, []))
+
+    async with FakeDiscordServer(fake) as server:
+        every: list[str] = []
+        for sync_guild, expected in ((None, ["global"]), (None, []), (GUILD_ID, ["global", guild]),
+                                     (None, [guild, "global"])):
+            before = len(puts())
+            client = build_client(settings_for(db, server), sync=True, sync_guild=sync_guild)
+            async with running(server, client):
+                pass
+            assert puts()[before:] == expected, (sync_guild, puts())
+            every = every or shown()
+            assert shown() == every and len(set(every)) == len(every), shown()
+        assert ADMIN_COMMANDS <= set(every) and {"new", "newgame", "foul"} <= set(every)
+        assert fake.commands[guild] == [] and len(fake.commands["global"]) == len(every)
+    assert not fake.errors, fake.errors
