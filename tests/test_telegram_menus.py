@@ -89,3 +89,26 @@ async def test_a_members_new_in_a_group_points_to_the_private_chat(tmp_path: Pat
             assert answer == catalog(lang).text("tg-group-new", bot="@" + app.bot.username)
             assert answer != catalog(lang).text("tg-only-judge")
             assert "/newgame" in answer and "/link" in answer
+
+
+async def test_a_restart_sets_no_menu_that_did_not_change(tmp_path: Path) -> None:
+    """The menus stay on Telegram: the first start sets every scope in every language, a restart
+    makes no ``setMyCommands`` call at all (it would delay every answer after a restart by a
+    dozen calls), another language configured sets them again, and so does a lost memory of
+    them (the file beside the database)."""
+    from bot import published
+
+    db = tmp_path / "db.sqlite3"
+    async with FakeBotAPI() as fake:
+        judge, _group, _players = make_world(fake)
+        counts = []
+        for lang in ("ru", "ru", "en", "en"):
+            if len(counts) == 3:
+                published.state_file(db, "menus").unlink()
+            before = len(fake.calls_to("setMyCommands"))
+            async with bot_running(fake, db, lang=lang):
+                pass
+            counts.append(len(fake.calls_to("setMyCommands")) - before)
+        every = 4 * 3  # the four scopes, each without a language and in ru and en
+        assert counts == [every, 0, every, every]
+        assert _names(fake.visible_commands(judge, judge)) == list(PRIVATE_MENU)  # still shown

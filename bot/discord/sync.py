@@ -15,38 +15,20 @@ global list is emptied, again so that no command shows twice in it.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
 
-log = logging.getLogger(__name__)
+from .. import published as _published
 
 GLOBAL = "global"
 
 
 def state_file(db: Path) -> Path:
     """Where the digests of what was published are kept: beside the database."""
-    return db.with_name(db.name + ".commands.json")
-
-
-def _read(path: Path) -> dict[str, str]:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
-
-
-def _write(path: Path, digests: dict[str, str]) -> None:
-    try:
-        path.write_text(json.dumps(digests, sort_keys=True, indent=1) + "\n", "utf-8")
-    except OSError as error:  # the next start publishes again: harmless
-        log.warning("cannot remember the published commands in %s: %s", path, error)
+    return _published.state_file(db, "commands")
 
 
 async def _digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> str:
@@ -57,14 +39,13 @@ async def _digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowfl
         payload = [await command.get_translated_payload(tree, translator) for command in commands]
     else:
         payload = [command.to_dict(tree) for command in commands]
-    text = json.dumps(sorted(payload, key=lambda c: str(c.get("name"))), sort_keys=True, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _published.digest(sorted(payload, key=lambda c: str(c.get("name"))))
 
 
 async def sync_commands(tree: app_commands.CommandTree[Any], state: Path, guild: int | None) -> list[str]:
     """Publish what changed (see the module's docstring); returns the scopes published
     (``"global"``, ``"guild:<id>"``). Raises what :meth:`CommandTree.sync` raises."""
-    known = _read(state)
+    known = _published.read(state)
     published: list[str] = []
 
     async def publish(scope: str, target: discord.abc.Snowflake | None) -> None:
@@ -74,7 +55,7 @@ async def sync_commands(tree: app_commands.CommandTree[Any], state: Path, guild:
         await tree.sync(guild=target)
         known[scope] = digest
         published.append(scope)
-        _write(state, known)
+        _published.write(state, known)
 
     if guild is None:
         for scope in sorted(k for k in known if k.startswith("guild:")):  # an earlier --guild's copies
@@ -82,7 +63,7 @@ async def sync_commands(tree: app_commands.CommandTree[Any], state: Path, guild:
             tree.clear_commands(guild=target)
             await publish(scope, target)
             known.pop(scope, None)
-            _write(state, known)
+            _published.write(state, known)
         await publish(GLOBAL, None)
     else:
         target = discord.Object(guild)

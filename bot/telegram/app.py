@@ -29,6 +29,7 @@ import inspect
 import logging
 import os
 import time
+from pathlib import Path
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Sequence
 
@@ -51,6 +52,7 @@ from rules import Phase
 from storage import Store
 
 from .. import commands as cmds
+from .. import published
 from ..commands import CommandError, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -316,7 +318,7 @@ class TelegramReferee:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
             self._service = Service(self._own_store)
-        await set_menus(app.bot, self.settings.lang)
+        await set_menus(app.bot, self.settings.lang, published.state_file(self.settings.db, "menus"))
         if app.job_queue is not None:
             app.job_queue.run_once(self._rearm, 0, name="rearm",
                                    job_kwargs={"misfire_grace_time": None})
@@ -668,22 +670,33 @@ def build_application(settings: Settings, service: Service | None = None, *,
     return app
 
 
-async def set_menus(bot: Any, default_lang: str) -> None:
+async def set_menus(bot: Any, default_lang: str, state: Path | None = None) -> list[str]:
     """Every command menu of :data:`MENUS`: per scope, once per language (``language_code``) and
-    once without one, in ``default_lang`` (a client in a third language). A failure is one
-    warning: the bot works without its menus."""
+    once without one, in ``default_lang`` (a client in a third language). With ``state`` (a file
+    beside the database, :mod:`bot.published`) only when they differ from what this bot last
+    set: a restart makes no call. Returns the scopes set (their Bot API type). A failure is one
+    warning: the bot works without its menus (and tries again at the next start)."""
     def described(name: str, where: str, cat: Catalog) -> BotCommand:
         key = f"tg-menu-{where}-{name}"
         return BotCommand(name, cat.text(key if cat.has(key) else f"tg-menu-{name}"))
 
+    menus = [(scope, lang, [described(name, where, catalog(lang or default_lang)) for name in names])
+             for scope, where, names in MENUS for lang in (None, *LANGS)]
+    key = f"bot:{getattr(bot, 'id', None)}"  # another bot on this database sets its own
+    known = published.read(state) if state is not None else {}
+    wanted = published.digest([(scope.to_dict(), lang, [c.to_dict() for c in commands])
+                               for scope, lang, commands in menus])
+    if known.get(key) == wanted:
+        return []
     try:
-        for scope, where, names in MENUS:
-            for lang in (None, *LANGS):
-                cat = catalog(lang or default_lang)
-                await bot.set_my_commands([described(name, where, cat) for name in names],
-                                          scope=scope, language_code=lang)
+        for scope, lang, commands in menus:
+            await bot.set_my_commands(commands, scope=scope, language_code=lang)
     except TelegramError as error:
         log.warning("could not set the command menus: %s", error)
+        return []
+    if state is not None:
+        published.write(state, {**known, key: wanted})
+    return sorted({scope.type for scope, _, _ in menus})
 
 
 def referee_of(app: AnyApp) -> TelegramReferee:
