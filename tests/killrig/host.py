@@ -575,6 +575,8 @@ async def _killer(bot: BotProcess, sides: list[Players], rng: random.Random, kil
             run.lost += [f"kill {k}, table {s.n}: {m} acknowledged, not stored" for m in missing]
             if step is None or step.get("deadline") is None or len(s.floors) >= FLOORS:
                 continue
+            if not step.get("started", True):
+                continue  # shown, not yet known to be: its window opens when the next life shows it
             if len(events) > int(step.get("revision", 0)):
                 continue  # an event came after the step last changed: its end may be committed
             floor = s.floor()
