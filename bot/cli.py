@@ -120,7 +120,7 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="replay a recorded game (Polemica, MafiaRatings JSON) "
                                            "through the rules; exit 0 agrees, 1 disagrees, 2 unreadable")
-    replay.add_argument("file", type=Path, help="the game record (JSON)")
+    replay.add_argument("file", type=Path, help="the game record (JSON); - reads standard input")
     replay.add_argument("--json", action="store_true", dest="as_json",
                         help="print one JSON object instead of text")
     replay.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
@@ -165,9 +165,8 @@ def _settings_lang() -> str:
         return DEFAULT_LANG
 
 
-def _usage_lang(args: Sequence[str]) -> str:
-    """The language of a command-line error: ``--lang X`` (or ``--lang=X``) when it is one we
-    have, else the configured one."""
+def lang_option(args: Sequence[str]) -> str | None:
+    """The value of ``--lang X`` (or ``--lang=X``) in ``args`` when it is one we have."""
     for i, arg in enumerate(args):
         value = None
         if arg == "--lang" and i + 1 < len(args):
@@ -176,7 +175,13 @@ def _usage_lang(args: Sequence[str]) -> str:
             value = arg.partition("=")[2]
         if value in LANGS:
             return value
-    return _settings_lang()
+    return None
+
+
+def _usage_lang(args: Sequence[str]) -> str:
+    """The language of a command-line error: ``--lang X`` when it is one we have, else the
+    configured one."""
+    return lang_option(args) or _settings_lang()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -206,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .replay_cli import run_replay_cli
 
         return int(run_replay_cli(args.file, args.as_json, sys.stdout,
-                                  lang=args.lang or _settings_lang()))
+                                  lang=args.lang or _settings_lang(), err=sys.stderr))
     if args.command == "discord":
         return _discord(args.db, args.guild, args.invite)
     if args.command == "both":

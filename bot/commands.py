@@ -60,6 +60,8 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "result_known",  # params: command (/result red after the end: the result is already known)
     "bad_team",  # params: command, argument (/ppk 6 4.3.1 green: the team is red or black)
     "bad_fix",  # params: command, argument (/fix 12 /undo: a correction is a game action)
+    "duplicate_option",  # params: option (/new seed best_move=no best_move=yes)
+    "unknown_reason",  # params: command, reason, codes (the game's reason codes, listed)
 )
 
 
@@ -427,13 +429,31 @@ def _penalty(severity: Severity, default: str, *, team: bool = False) -> _Handle
                 raise CommandError("bad_team", command=cmd, argument=arg)
             else:
                 raise CommandError("too_many_arguments", command=cmd, argument=arg)
-        known = _reasons(state).get(reason)
+        reasons = _reasons(state)
+        known = reasons.get(reason)
+        if known is None and state is not None:  # the game's own codes, listed
+            raise CommandError("unknown_reason", command=cmd, reason=reason,
+                               codes=reason_codes(reasons, severity))
         if known is not None and known.severity is not severity:
             raise CommandError("wrong_reason", command=cmd, reason=reason)
         return Act(rules.Penalty(seat=seat, reason=reason, team=side))
 
     return handler
 
+
+def reason_codes(reasons: dict[str, rules.Reason], severity: Severity | None = None) -> str:
+    """The reason codes of a preset (``config.reasons``) that a penalty of ``severity`` takes
+    (all of them with ``None``), in the rules' order: ``4.1.1, 4.1.2, …``; the words (``foul``,
+    ``dq`` …) last."""
+    def order(code: str) -> tuple[int, tuple[int, ...], str]:
+        numbers = tuple(int(part) for part in code.split(".")) if _NUMBERED.fullmatch(code) else ()
+        return (0 if numbers else 1, numbers, code)
+
+    codes = [code for code, reason in reasons.items() if severity is None or reason.severity is severity]
+    return ", ".join(sorted(codes, key=order))
+
+
+_NUMBERED = re.compile(r"[0-9]+(?:\.[0-9]+)+")
 
 # each penalty command's reason when none is typed: the generic code of its severity (seed IV)
 _DEFAULT_REASONS = {"foul": "foul", "warn": "warning", "dq": "dq", "ppk": "ppk", "tech": "tech"}
@@ -617,12 +637,16 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     (bools true/false/yes/no, ints, enum values by name; docs/rules.md §10 lists the options);
     ``mafiaratings=0002000010000`` → the options of that MafiaRatings rules code."""
     options: dict[str, Any] = {}
+    seen: set[str] = set()
     for item in items:
         key, sep, raw = item.partition("=")
         key = key.strip().lower().replace("-", "_")
         raw = raw.strip()
         if not sep or not key:
             raise CommandError("bad_argument", command="new", argument=item)
+        if key in seen:  # which of the two values was meant? say so rather than guess
+            raise CommandError("duplicate_option", option=key)
+        seen.add(key)
         if key == MAFIARATINGS_OPTION:
             try:
                 options.update(code_options(raw))
@@ -677,6 +701,26 @@ def build_config(preset: str, options: dict[str, Any]) -> RulesConfig:
         raise CommandError("bad_option_value", option=", ".join(sorted(options)), value=str(error)) from None
 
 
+#: The Russian words a judge types for the commands (the first word of a line, with or without
+#: «/»; ё or е alike): «дальше», «фол 5», «голос 7 4» … Each names one command; the English
+#: names and their short forms stay.
+RUSSIAN_WORDS: dict[str, str] = {
+    "новая": "new", "имя": "name", "роли": "roles", "старт": "start", "начать": "start",
+    "дальше": "next", "далее": "next", "пас": "next", "спасибо": "next",
+    "выставить": "nominate", "выставляю": "nominate", "кандидатура": "nominate",
+    "отозвать": "withdraw", "голос": "vote", "голоса": "vote", "голосование": "vote",
+    "подъём": "raise", "подъем": "raise", "выстрелы": "shots", "убийство": "kill",
+    "промах": "miss", "дон": "don", "шериф": "sheriff", "лх": "bestmove", "лучший": "bestmove",
+    "фол": "foul", "предупреждение": "warn", "дисквалификация": "dq", "дк": "dq", "ппк": "ppk",
+    "тех": "tech", "снять": "unfoul", "итог": "result", "результат": "result", "отмена": "undo",
+    "отменить": "undo", "статус": "status", "журнал": "log", "помощь": "help", "справка": "help",
+    "язык": "lang", "выход": "quit",
+}
+for _word, _target in RUSSIAN_WORDS.items():
+    assert _target in _COMMANDS, _target
+    _ALIASES.setdefault(_word, _target)
+
+
 # --- the parser -----------------------------------------------------------------------------
 
 def parse(text: str, state: rules.GameState | None) -> Command:
@@ -691,7 +735,7 @@ def parse(text: str, state: rules.GameState | None) -> Command:
         raise CommandError("empty_command")
     head, rest = parts[0], (parts[1] if len(parts) > 1 else "")
     name = head.lstrip("/").split("@", 1)[0].lower()
-    name = _ALIASES.get(name, name)
+    name = _ALIASES.get(name, _ALIASES.get(name.replace("ё", "е"), name))
     handler = _COMMANDS.get(name)
     if handler is None:
         raise CommandError("unknown_command", command=head)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sqlite3
 import sys
 import threading
 import time
@@ -141,6 +142,13 @@ class Session:
             return Reply([error_text(error, self.cat)], accepted=False)
         except _REFUSALS as error:
             return Reply([error_text(error, self.cat)], accepted=False)
+        except sqlite3.OperationalError as error:
+            # locked by another process, a full disk, a file turned read-only: this command is
+            # not recorded (its transaction rolled back), the session goes on with the next
+            from .health import fault
+
+            return Reply([self.cat.text("db-fault", code=fault(error), problem=str(error))],
+                         accepted=False)
 
     async def _stale_lines(self) -> list[str]:
         """Another writer (a second console, a bot) changed the game since this one read it:
@@ -339,9 +347,11 @@ class Session:
         return [action_text(state, self.cat)]
 
     async def _show(self, what: str) -> list[str]:
-        if what == "help":
-            return [self.cat.text("console-help")]
         current = await self.service.current(self.chat)
+        if what == "help":  # the reason codes of this game's rules (of the default ones before /new)
+            reasons = cmds.reason_codes(current.state.config.reasons if current is not None
+                                        else rules.REASONS[rules.DEFAULT_PRESET])
+            return [self.cat.text("console-help"), self.cat.text("commands-reasons", codes=reasons)]
         if current is None:
             raise ServiceError("no_game")
         state = current.state

@@ -7,7 +7,12 @@ turned into one clear line (from the catalogs) and an exit status instead of a t
   → status 2, naming the file;
 * a database file that cannot be opened (not SQLite, read-only, a directory) → status 2; when it
   is a good (or a missing) file whose folder or files are not writable
-  (:class:`bot.cli.DatabaseNotWritable`), the line says so;
+  (:class:`bot.cli.DatabaseNotWritable`), the line says so; a database of a newer schema
+  (``storage.migrate.NewerSchema``, after a downgrade) or another program's SQLite file
+  (``ForeignDatabase``) → status 2 and the line ``health`` says too, for every command (a
+  service manager does not restart a process that exits 2);
+* the line is in the language of ``--lang`` when the command line has one, else
+  ``MAFIA_REFEREE_LANG``;
 * another bot process already serving the database (:class:`bot.writer.DatabaseBusy`) → status 2;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
@@ -54,13 +59,18 @@ def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
 
 
 def _lang() -> str:
-    lang = os.environ.get("MAFIA_REFEREE_LANG", DEFAULT_LANG)
+    """``--lang`` of the command line, else ``MAFIA_REFEREE_LANG``, else the default."""
+    from .cli import lang_option
+
+    lang = lang_option(sys.argv[1:]) or os.environ.get("MAFIA_REFEREE_LANG", DEFAULT_LANG)
     return lang if lang in LANGS else DEFAULT_LANG
 
 
 def run() -> int:
     """The console-script entry point (``pyproject.toml``)."""
     from pydantic import ValidationError
+
+    from storage.migrate import ForeignDatabase, NewerSchema
 
     from .cli import DatabaseNotWritable, main
     from .settings import EnvFileError
@@ -92,6 +102,14 @@ def run() -> int:
         return EXIT_USAGE
     except DatabaseNotWritable as error:
         print(cat.text("cli-db-not-writable", path=str(error.path), problem=error.problem), file=sys.stderr)
+        return EXIT_USAGE
+    except NewerSchema as error:
+        print(cat.text("cli-new-schema", path=error.path, version=error.version, expected=error.expected),
+              file=sys.stderr)
+        return EXIT_USAGE
+    except ForeignDatabase as error:
+        print(cat.text("cli-foreign-database", path=error.path, tables=", ".join(error.tables[:5])),
+              file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.Error as error:
         print(cat.text("cli-bad-database", problem=str(error)), file=sys.stderr)

@@ -2,8 +2,11 @@
 systemd timer or a judge at the console runs beside the bot (``deploy/``).
 
 * :func:`check` — the database at ``db`` exists, opens, is SQLite, its schema is the one this code
-  migrates to (``PRAGMA user_version`` = the number of bundled migrations) and a read of ``games``
-  works; with ``max_age``, the heartbeat file the running bot touches every
+  migrates to (``PRAGMA user_version`` = the number of bundled migrations), SQLite's
+  ``quick_check`` finds no damage (given at most :data:`QUICK_CHECK_S` seconds) and a read of
+  ``games`` works; a database another process holds locked is ``busy`` (wait, nothing to restore),
+  a damaged one ``corrupt`` (restore a backup), another program's SQLite file ``foreign_database``;
+  with ``max_age``, the heartbeat file the running bot touches every
   ``MAFIA_REFEREE_HEARTBEAT_INTERVAL`` seconds (:func:`heartbeat_job`) is younger than that —
   unless the running mode (``discord``, ``both``: no heartbeat of their own) wrote in it that it
   does not beat (:func:`mark_no_heartbeat`), when the database alone is judged.
@@ -29,17 +32,20 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
-from storage.migrate import bundled
+from storage.migrate import TABLES_SQL, bundled
 
 #: The ``code`` of a :class:`Health`; catalog key ``health-<code>`` (``bot/locales/*/deploy.ftl``).
-HEALTH_CODES = ("ok", "no_database", "bad_database", "read_only", "old_schema", "new_schema",
-                "no_heartbeat_setting", "no_heartbeat", "stale_heartbeat")
+HEALTH_CODES = ("ok", "no_database", "bad_database", "corrupt", "busy", "read_only", "foreign_database",
+                "old_schema", "new_schema", "no_heartbeat_setting", "no_heartbeat", "stale_heartbeat")
 #: The ``code`` of a :class:`BackupError`; catalog key ``backup-<code>``.
 BACKUP_CODES = ("no_database", "bad_source", "empty_dest", "same_file", "not_a_file", "not_sqlite",
                 "failed")
 BUSY_TIMEOUT_S = 5.0
+#: How long ``health`` lets SQLite's ``PRAGMA quick_check`` run (seconds): a check cut short by this
+#: bound found nothing wrong so far and is not a failure (a health check must answer in time).
+QUICK_CHECK_S = 10.0
 #: The first 16 bytes of every SQLite 3 database file (https://sqlite.org/fileformat.html §1.3.1).
 SQLITE_HEADER = b"SQLite format 3\x00"
 #: The files SQLite keeps beside a database ``X``: ``X-wal``, ``X-shm`` (WAL mode), ``X-journal``.
@@ -83,7 +89,10 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
     """The health of the database at ``db`` and, with ``max_age`` (seconds, positive and finite:
     ``bot.cli`` refuses anything else), of the bot's heartbeat. A file that begins as an SQLite
     database but cannot be opened because it, its ``-wal``/``-shm`` or its folder is not writable
-    is ``read_only`` (nothing to restore), anything else SQLite refuses is ``bad_database``."""
+    is ``read_only`` (nothing to restore); one another process holds locked past
+    :data:`BUSY_TIMEOUT_S` is ``busy`` (nothing to restore); one whose ``quick_check`` reports
+    damage is ``corrupt``; a file that is not SQLite at all is ``bad_database``; schema 0 with
+    tables of its own is ``foreign_database`` (``storage.migrate.ForeignDatabase``)."""
     if not db.is_file():
         return Health("no_database", {"path": str(db)})
     expected = len(bundled())
@@ -92,16 +101,25 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
         try:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             if version < expected:
+                if version == 0 and (tables := _tables(conn)):
+                    return Health("foreign_database", {"path": str(db), "tables": ", ".join(tables[:5])})
                 return Health("old_schema", {"path": str(db), "version": version, "expected": expected})
             if version > expected:
                 return Health("new_schema", {"path": str(db), "version": version, "expected": expected})
+            damage = quick_check(conn)
+            if damage is not None:
+                return Health("corrupt", {"path": str(db), "problem": damage})
             games = _games(conn)
         finally:
             conn.close()
     except sqlite3.Error as error:
+        if fault(error) == "busy":
+            return Health("busy", {"path": str(db), "problem": str(error)})
         place = unwritable(db) if is_sqlite_file(db) else None
         if place is not None:  # a good file SQLite cannot open for writing: no restore needed
             return Health("read_only", {"path": str(place), "problem": str(error)})
+        if is_sqlite_file(db):  # an SQLite header over damaged pages
+            return Health("corrupt", {"path": str(db), "problem": str(error)})
         return Health("bad_database", {"path": str(db), "problem": str(error)})
     if max_age is not None:
         if heartbeat is None:
@@ -118,6 +136,43 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
             return Health("stale_heartbeat", {"path": str(heartbeat), "age": str(round(age)),
                                               "limit": str(round(max_age))})
     return Health("ok", {"path": str(db), "version": version, "count": games})
+
+
+#: The ``code`` of :func:`fault`; the catalog's ``db-fault`` selects its words by it (deploy.ftl).
+FAULT_CODES = ("busy", "full", "read_only", "io", "other")
+_FAULTS = {5: "busy", 6: "busy", 13: "full", 8: "read_only", 10: "io"}
+
+
+def fault(error: sqlite3.Error) -> str:
+    """What went wrong with the database in the middle of a session, as one of
+    :data:`FAULT_CODES`: locked by another process (``SQLITE_BUSY``/``LOCKED``), the disk full
+    (``SQLITE_FULL``), the file made read-only (``SQLITE_READONLY``), an I/O error
+    (``SQLITE_IOERR``), else ``other``. The primary result code is the extended one's low byte."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return _FAULTS.get(code & 0xFF, "other") if isinstance(code, int) else "other"
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    return [str(row[0]) for row in conn.execute(TABLES_SQL).fetchall()]
+
+
+def quick_check(conn: sqlite3.Connection, limit: float | None = None,
+                clock: Callable[[], float] = time.monotonic) -> str | None:
+    """SQLite's ``PRAGMA quick_check`` on ``conn``: ``None`` when it finds nothing wrong (or runs
+    out of its ``limit``, default :data:`QUICK_CHECK_S` seconds, before it does), else its first
+    findings (one line). A damaged file may also raise ``sqlite3.DatabaseError`` here."""
+    deadline = clock() + (QUICK_CHECK_S if limit is None else limit)
+    conn.set_progress_handler(lambda: int(clock() > deadline), 10_000)
+    try:
+        rows = conn.execute("PRAGMA quick_check(5)").fetchall()
+    except sqlite3.OperationalError as error:
+        if clock() > deadline and "interrupt" in str(error):
+            return None
+        raise
+    finally:
+        conn.set_progress_handler(None, 0)
+    findings = [str(row[0]) for row in rows]
+    return None if findings == ["ok"] else "; ".join(findings)
 
 
 def is_sqlite_file(path: Path) -> bool:
@@ -179,28 +234,38 @@ def touch_heartbeat(path: Path) -> None:
     path.write_text(datetime.now(timezone.utc).isoformat(timespec="seconds") + "\n", encoding="utf-8")
 
 
-def heartbeat_job(path: Path) -> Callable[[Any], Awaitable[None]]:
-    """A JobQueue callback that touches ``path``: it runs on the bot's event loop, so a stale
-    file means the loop is stuck or the process is gone. A file that cannot be written is one
-    warning line when it starts failing (and one info line when it works again), never an
-    exception each interval: the bot itself is well, only its health check will say otherwise."""
-    failing: list[str] = []  # the last failure's text, while it lasts
+class Heartbeat:
+    """The heartbeat of ``path``: :meth:`beat` touches it now; awaited as a JobQueue callback it
+    does the same on the bot's event loop, so a stale file means the loop is stuck or the
+    process is gone. A file that cannot be written is one warning line when it starts failing
+    (and one info line when it works again), never an exception each interval: the bot itself
+    is well, only its health check will say otherwise."""
 
-    async def beat(_context: Any) -> None:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._failing: str | None = None  # the last failure's text, while it lasts
+
+    def beat(self) -> None:
         try:
-            touch_heartbeat(path)
+            touch_heartbeat(self.path)
         except OSError as error:
             problem = error.strerror or str(error)
-            if failing != [problem]:
+            if self._failing != problem:
                 log.warning("cannot write the heartbeat file %s: %s (MAFIA_REFEREE_HEARTBEAT); "
-                            "the bot goes on, its health check will fail", path, problem)
-                failing[:] = [problem]
+                            "the bot goes on, its health check will fail", self.path, problem)
+                self._failing = problem
             return
-        if failing:
-            log.info("the heartbeat file %s is written again", path)
-            failing.clear()
+        if self._failing is not None:
+            log.info("the heartbeat file %s is written again", self.path)
+            self._failing = None
 
-    return beat
+    async def __call__(self, _context: Any) -> None:
+        self.beat()
+
+
+def heartbeat_job(path: Path) -> Heartbeat:
+    """A :class:`Heartbeat` of ``path`` (a JobQueue callback)."""
+    return Heartbeat(path)
 
 
 def backup_path(dest: str | os.PathLike[str], now: Callable[[], float] = time.time) -> Path:

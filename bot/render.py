@@ -362,6 +362,7 @@ def error_text(error: Exception, cat: Catalog) -> str:
     args = _args(params, cat)
     if code == "wrong_phase":  # in setup the refusal names /start (the game has not begun)
         args["phase_code"] = str(params.get("phase"))
+        args["event_code"] = str(params.get("event"))  # roles after the start: /undo is the way
     elif code == "bad_name":
         args.setdefault("why", "length")
     if code == "unknown_reason":  # an unknown code has no words of its own: show it as typed

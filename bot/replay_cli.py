@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from rules.records import RecordError, ReplayReport, replay
 
@@ -54,16 +55,24 @@ class Unreadable(Exception):
         self.field = field
 
 
-def _load(path: str | Path, cat: Catalog) -> Any:
-    """The JSON in ``path``: a regular file's size checked before reading; from anything else (a
-    device such as ``/dev/zero``, a FIFO, ``/dev/stdin``, whose size says nothing) at most
-    :data:`MAX_BYTES` + 1 bytes are read and the extra byte refuses it; the nesting depth caught."""
-    size = os.stat(path).st_size
-    if size > MAX_BYTES:
-        raise Unreadable(cat.text("replay-too-large", size=str(size // (1024 * 1024) or 1),
-                                  limit=str(MAX_BYTES // (1024 * 1024))))
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+#: The file name that means standard input (``mafia-referee replay - < game.json``).
+STDIN = "-"
+
+
+def _load(path: str | Path, cat: Catalog, stdin: BinaryIO | None = None) -> Any:
+    """The JSON in ``path`` (``-``: standard input): a regular file's size checked before
+    reading; from anything else (standard input, a device such as ``/dev/zero``, a FIFO, whose
+    size says nothing) at most :data:`MAX_BYTES` + 1 bytes are read and the extra byte refuses
+    it; the nesting depth caught."""
+    if str(path) == STDIN:
+        data = (stdin if stdin is not None else sys.stdin.buffer).read(MAX_BYTES + 1)
+    else:
+        size = os.stat(path).st_size
+        if size > MAX_BYTES:
+            raise Unreadable(cat.text("replay-too-large", size=str(size // (1024 * 1024) or 1),
+                                      limit=str(MAX_BYTES // (1024 * 1024))))
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise Unreadable(cat.text("replay-too-large-stream", limit=str(MAX_BYTES // (1024 * 1024))))
     try:
@@ -135,29 +144,34 @@ def _print_json(report: ReplayReport, out: TextIO) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2, default=str), file=out)
 
 
-def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEFAULT_LANG) -> int:
-    """Replay the record in ``path``; print to ``out``; return the exit status (0/1/2)."""
+def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEFAULT_LANG, *,
+                   err: TextIO | None = None, stdin: BinaryIO | None = None) -> int:
+    """Replay the record in ``path`` (``-``: standard input, or ``stdin``); print to ``out``;
+    return the exit status (0/1/2). A record that cannot be read is one line on ``err``
+    (default: ``out``), or with ``as_json`` the error object on ``out``."""
     cat = catalog(lang)
+    err = out if err is None else err
+    out_or_err = out if as_json else err
     try:
-        record = _load(path, cat)
+        record = _load(path, cat, stdin)
         _check_shape(record, cat)
     except Unreadable as error:
-        _fail(out, as_json, "unreadable", error.message, error.field, path, cat)
+        _fail(out_or_err, as_json, "unreadable", error.message, error.field, path, cat)
         return EXIT_UNREADABLE
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        _fail(out, as_json, "unreadable", message, None, path, cat)
+        _fail(out_or_err, as_json, "unreadable", message, None, path, cat)
         return EXIT_UNREADABLE
     try:
         report = replay(record)
     except RecordError as error:
-        _fail(out, as_json, "record", error.message, error.field, path, cat)
+        _fail(out_or_err, as_json, "record", error.message, error.field, path, cat)
         return EXIT_UNREADABLE
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError,
             OverflowError, MemoryError) as error:
         # A value of the wrong shape that the importer's checks did not name: still a record we
         # cannot read (exit 2), never a disagreement (exit 1).
-        _fail(out, as_json, "record", f"malformed record ({type(error).__name__}: {error})"[:500],
+        _fail(out_or_err, as_json, "record", f"malformed record ({type(error).__name__}: {error})"[:500],
               None, path, cat)
         return EXIT_UNREADABLE
     if as_json:

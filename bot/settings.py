@@ -53,6 +53,10 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   :data:`WEBHOOK_SECRET_DISTINCT` of them different (an empty or weak one is a bad setting); unset,
   webhook mode makes a random one at each start (:func:`bot.telegram.webhook.webhook_secret`).
 
+Who may use the bot (optional): ``MAFIA_REFEREE_ALLOWED_CHATS`` — Telegram groups (``tg:-100…``)
+and users (``tg:<user id>``), Discord servers (``dc:<server id>``), separated by commas or spaces
+(:mod:`bot.access`); unset, everyone.
+
 The URLs (``…_TELEGRAM_BASE_URL``, ``…_BASE_FILE_URL``, ``…_WEBHOOK_URL``, ``…_DISCORD_BASE_URL``)
 must be ``http://`` or ``https://`` URLs with a host (an empty value is "unset"); the webhook's
 must be ``https://`` (Telegram posts to HTTPS only: an ``http://`` one is a bad setting, not a
@@ -87,6 +91,9 @@ _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 #: A webhook secret shorter than this, or with fewer different characters, is guessable: refused.
 WEBHOOK_SECRET_MIN = 16
 WEBHOOK_SECRET_DISTINCT = 8
+
+ALLOWED_SPLIT = re.compile(r"[\s,;]+")
+ALLOWED_ENTRY = re.compile(r"(?:tg:-?[0-9]{1,20}|dc:[0-9]{1,20})")
 
 
 class EnvFileError(Exception):
@@ -218,6 +225,8 @@ class Settings(BaseSettings):
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     telegram_webhook_secret: SecretStr | None = None
+    # who may use the bot: chats and servers (bot/access.py); unset: everyone
+    allowed_chats: str | None = None
 
     def __init__(self, **values: Any) -> None:
         """Read the environment and the env file (``_env_file`` overrides ``.env``); an env file
@@ -267,6 +276,23 @@ class Settings(BaseSettings):
                 and info.data.get("telegram_base_url", "refused") is None:
             raise PydanticCustomError("https_url", "must be an https:// URL")
         return value
+
+    @field_validator("allowed_chats")
+    @classmethod
+    def _allowed_chats(cls, value: str | None) -> str | None:
+        """``tg:<chat or user id>`` and ``dc:<server id>``, separated by commas or spaces; an
+        empty value is "unset" (everyone)."""
+        entries = ALLOWED_SPLIT.split(value.strip()) if value and value.strip() else []
+        bad = [entry for entry in entries if not ALLOWED_ENTRY.fullmatch(entry)]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is not tg:<chat or user id> or dc:<server id>")
+        return " ".join(entries) or None
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        """The chat and server keys of :attr:`allowed_chats` (``tg:-100…``, ``dc:…``); empty:
+        everyone may use the bot."""
+        return frozenset((self.allowed_chats or "").split())
 
     @field_validator("telegram_webhook_secret")
     @classmethod

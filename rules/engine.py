@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from . import events as ev
 from .config import (
@@ -606,7 +606,7 @@ class _Move:
             if s.seat(seat).at_table:  # the decided leader may already have been removed (seed 5.1)
                 self.depart(seat, cause)
         self.say(Kind.LEAVES_BY_VOTE, seats=list(seats), cause=cause.value, counts=counts)
-        self.check_end(decisive=True)
+        self.check_end(decisive=True, leavers=seats)
         if s.phase is Phase.GAME_OVER:
             return
         speaking = [n for n in seats if not _no_last_word(s.seat(n))]  # seed 4.5: no last word
@@ -620,6 +620,7 @@ class _Move:
     def start_last_words(self, seats: list[int], why: str) -> None:
         s = self.s
         if s.result is not None and not self.cfg.last_word_on_decisive_event:
+            self.say(Kind.LAST_WORD_SKIPPED, seats=list(seats), why="decisive")
             self.game_over(s.result.winner, s.result.why)
             return
         s.phase = Phase.LAST_WORD
@@ -732,7 +733,7 @@ class _Move:
                  shots=[list(x) for x in night.shots], **extra)
         if killed is not None:
             self.depart(killed, Cause.KILL)
-            self.check_end(decisive=True)
+            self.check_end(decisive=True, leavers=[killed])
             if self.s.phase is Phase.GAME_OVER:
                 return
         self.enter_night_step(NightStep.DON_CHECK)
@@ -771,16 +772,27 @@ class _Move:
         self.after_checks()
 
     def best_move_due(self) -> bool:
-        """F24 §4.5.9, §7.10: only night 1's victim, not if 2+ left by the day-1 vote, not if he
-        was disqualified too (docs/rules.md §6.5)."""
+        """F24 §4.5.9, §7.10: night 1's victim makes the best move unless it is refused
+        (:meth:`best_move_refused`)."""
         night = self.s.night
-        if night is None or night.number != 1 or not self.cfg.best_move or night.killed is None:
-            return False
-        if _no_last_word(self.s.seat(night.killed)):
-            return False
+        return (night is not None and night.number == 1 and night.killed is not None
+                and self.best_move_refused(night) is None)
+
+    def best_move_refused(self, night: Night) -> dict[str, Any] | None:
+        """Why night 1's victim gets no best move, as BEST_MOVE_SKIPPED's parameters (``why``,
+        ``rule``, ``departed``); ``None`` if it is due. F24 §7.10: 2+ players left by the day-1
+        vote (``best_move_blocked_by_day1_departures``); seed 4.5: the victim removed tonight
+        too (docs/rules.md §6.5); the game's option ``best_move=false``."""
+        assert night.number == 1 and night.killed is not None
         day1_out = sum(1 for _, d in self.s.departures()
                        if d.phase == "day" and d.day == 1 and d.cause in (Cause.VOTE, Cause.RAISE))
-        return day1_out < self.cfg.best_move_blocked_by_day1_departures
+        if not self.cfg.best_move:
+            return {"why": "off", "rule": None, "departed": day1_out}
+        if _no_last_word(self.s.seat(night.killed)):
+            return {"why": "removed", "rule": "4.5", "departed": day1_out}
+        if day1_out >= self.cfg.best_move_blocked_by_day1_departures:
+            return {"why": "day1_departures", "rule": "7.10", "departed": day1_out}
+        return None
 
     def after_checks(self) -> None:
         if self.best_move_due():
@@ -834,6 +846,9 @@ class _Move:
             Cause.DISQUALIFICATION.value if victim.disqualified else Cause.FOULS.value)
         self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed, removed=removed,
                  killed_removed=also)
+        refused = self.best_move_refused(night) if night.number == 1 and night.killed is not None else None
+        if refused is not None:  # told with the kill, in the morning: never earlier than the kill
+            self.say(Kind.BEST_MOVE_SKIPPED, seat=night.killed, **refused)
         self.morning_bans(night.number + 1)
         if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
                 and s.quiet_nights >= self.cfg.draw_quiet_nights and s.result is None):
@@ -1142,7 +1157,7 @@ class _Move:
         s.quiet_nights = 0  # seed 5.8: any departure resets the draw window (docs/rules.md §8.3)
         s.quiet_days = 0
 
-    def check_end(self, decisive: bool) -> None:
+    def check_end(self, decisive: bool, leavers: Iterable[int] = ()) -> None:
         """F24 §1.4: red wins when no black is at the table, black when blacks ≥ reds;
         nobody left at the table (MafiaRatings 7.21.2, the whole table raised): a draw.
 
@@ -1152,7 +1167,9 @@ class _Move:
         announced after the last words (F24 §7.9); so is a result that a removal brings about
         while a last word is still due — the decided nominee's, a vote leaver's, or tonight's
         victim's ("the leaving player always has the right to his last word"). Otherwise a
-        removal's result is immediate (docs/rules.md §8.1)."""
+        removal's result is immediate (docs/rules.md §8.1). ``leavers``: the seats a decisive vote
+        or kill has just removed; with ``last_word_on_decisive_event`` off (MafiaRatings 8.19.2)
+        the game ends at once and their skipped last word is said (LAST_WORD_SKIPPED)."""
         s = self.s
         if s.result is not None:
             return
@@ -1177,6 +1194,9 @@ class _Move:
             s.result = Result(winner, why)
             self.say(Kind.RESULT_FIXED, private=True, winner=winner.value if winner else None, why=why)
         else:
+            unheard = [n for n in leavers if not _no_last_word(s.seat(n))]
+            if decisive and unheard and not self.cfg.last_word_on_decisive_event:
+                self.say(Kind.LAST_WORD_SKIPPED, seats=unheard, why="decisive")
             self.game_over(winner, why)
 
     def leaving_by_vote(self) -> list[int]:

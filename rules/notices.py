@@ -28,6 +28,8 @@ class Kind(str, enum.Enum):
     #                                 killed_removed ("disqualification" | "fouls" | None: the
     #                                 victim removed the same night too, SC-killed-and-removed)
     LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
+    LAST_WORD_SKIPPED = "last_word_skipped"  # seats, why ("decisive": the result is fixed and the
+    #                                           game's option gives no last word after it, F24 §7.9)
     SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why
     NOMINATED = "nominated"  # by, target, nominees
@@ -54,6 +56,9 @@ class Kind(str, enum.Enum):
     BEST_MOVE_DUE = "best_move_due"  # seat, seconds
     BEST_MOVE = "best_move"  # seat, guesses
     BEST_MOVE_HITS = "best_move_hits"  # seat, hits                      (private)
+    BEST_MOVE_SKIPPED = "best_move_skipped"  # seat, why ("day1_departures" | "removed" | "off"),
+    #                                           rule, departed: night 1's victim gets none (said
+    #                                           in the morning, after NIGHT_RESULT; F24 §7.10)
     NIGHT_STEP = "night_step"  # step, seconds
     # penalties
     WARNING = "warning"  # seat, reason

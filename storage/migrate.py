@@ -22,6 +22,27 @@ class MigrationError(Exception):
     """The migrations or the database's version are inconsistent."""
 
 
+class NewerSchema(MigrationError):
+    """The database at ``path`` has schema ``version``, newer than this code's ``expected`` (the
+    number of bundled migrations): a newer mafia-referee wrote it (a downgrade). Nothing is
+    changed; every entry point says it in one line (``bot.entry``), as ``health`` does."""
+
+    def __init__(self, path: str, version: int, expected: int) -> None:
+        super().__init__(f"database {path or ':memory:'} has schema {version}, newer than this "
+                         f"code ({expected})")
+        self.path, self.version, self.expected = path, version, expected
+
+
+class ForeignDatabase(MigrationError):
+    """The SQLite database at ``path`` is not ours: schema 0 (never migrated by us) but it holds
+    ``tables`` — another program's file. Refused, so that our tables are never added to it."""
+
+    def __init__(self, path: str, tables: list[str]) -> None:
+        super().__init__(f"database {path} is not a mafia-referee database (it holds "
+                         f"{', '.join(tables[:5])})")
+        self.path, self.tables = path, tables
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -53,13 +74,41 @@ async def user_version(conn: aiosqlite.Connection) -> int:
     return int(rows[0][0])
 
 
+#: The tables and views of a database, SQLite's own (``sqlite_*``) aside, sorted.
+TABLES_SQL = ("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+              "AND name NOT LIKE 'sqlite^_%' ESCAPE '^' ORDER BY name")
+
+
+async def foreign_tables(conn: aiosqlite.Connection) -> list[str]:
+    """:data:`TABLES_SQL`'s names."""
+    return [str(row[0]) for row in await conn.execute_fetchall(TABLES_SQL)]
+
+
+async def _path(conn: aiosqlite.Connection) -> str:
+    rows = await conn.execute_fetchall("PRAGMA database_list")
+    return next((str(row[2]) for row in rows if row[1] == "main"), "")
+
+
+async def refuse_unknown(conn: aiosqlite.Connection, expected: int | None = None) -> int:
+    """The database's ``user_version``, after refusing one newer than the code's ``expected``
+    migrations (:class:`NewerSchema`) and one at schema 0 that already holds tables
+    (:class:`ForeignDatabase`: our first migration sets the version in its own transaction, so
+    such a file is another program's). Reads only: run it before anything writes (even
+    ``PRAGMA journal_mode=WAL`` changes the file)."""
+    expected = len(bundled()) if expected is None else expected
+    version = await user_version(conn)
+    if version > expected:
+        raise NewerSchema(await _path(conn), version, expected)
+    if version == 0 and (tables := await foreign_tables(conn)):
+        raise ForeignDatabase(await _path(conn), tables)
+    return version
+
+
 async def migrate(conn: aiosqlite.Connection, migrations: Iterable[Migration] | None = None) -> list[int]:
     """Apply the migrations above the database's ``user_version``. Returns the numbers applied
-    (empty when up to date). Refuses a database newer than the code."""
+    (empty when up to date). Refuses, changing nothing, what :func:`refuse_unknown` refuses."""
     ordered = bundled() if migrations is None else _checked(migrations)
-    version = await user_version(conn)
-    if version > len(ordered):
-        raise MigrationError(f"database version {version} is newer than this code ({len(ordered)})")
+    version = await refuse_unknown(conn, len(ordered))
     applied = []
     for migration in ordered[version:]:
         try:

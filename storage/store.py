@@ -41,7 +41,7 @@ from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 import aiosqlite
 
-from .migrate import migrate
+from .migrate import migrate, refuse_unknown
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -259,6 +259,7 @@ class Store:
         # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE itself.
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
+            await refuse_unknown(conn)  # a newer schema, another program's file: before any write
             await conn.execute_fetchall("PRAGMA journal_mode=WAL")
             # FULL: in WAL mode NORMAL does not fsync the WAL at each commit, so a power loss can
             # take back transactions that were already acknowledged to the judge. One accepted

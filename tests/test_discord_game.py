@@ -38,7 +38,7 @@ async def test_views_edit_the_panel_in_place_and_actions_move_it_down(t: Discord
     fresh = t.panel()
     assert fresh.id > panel.id and t.fake.messages[panel.id].deleted
     assert t.fake.in_channel(fresh.channel_id)[-1].id == fresh.id
-    assert await t.slash("panel") == "Пульт судьи — в ваших личных сообщениях."
+    assert await t.slash("panel") == "Панель судьи — в ваших личных сообщениях."
     assert t.panel().id > fresh.id and t.fake.messages[fresh.id].deleted
 
 

@@ -277,9 +277,9 @@ def test_a_refused_token_or_intent_exits_2(refusal: Exception, tmp_path: Path,
     from bot.discord import app as dc_app
     from bot.settings import Settings
 
-    def refused(self: discord.Client, token: str, **kwargs: object) -> None:
+    async def refused(self: discord.Client, token: str, **kwargs: object) -> None:
         raise refusal
 
-    monkeypatch.setattr(discord.Client, "run", refused)
+    monkeypatch.setattr(discord.Client, "start", refused)  # the gateway's login
     settings = Settings(discord_token=SecretStr("x" * 59), db=tmp_path / "r.sqlite3")
     assert dc_app.run(settings) == 2

@@ -102,7 +102,7 @@ async def test_a_take_over_by_a_member_with_manage_channels(t: DiscordTable) -> 
     assert (await t.service.current(t.home)).judge == f"dc:{t.judge['id']}"
     # an admin takes it, explicitly
     answer = await t.slash("takeover", actor=t.admin, perms=MANAGE_CHANNELS)
-    assert answer == "Теперь вы судите игру №1: пульт — в ваших личных сообщениях."
+    assert answer == "Теперь вы судите игру №1: панель — в ваших личных сообщениях."
     current = await t.service.current(t.home)
     assert current.judge == f"dc:{t.admin['id']}"
     assert any("Игру №1 теперь ведёт судья <@" in x for x in t.public())
@@ -135,7 +135,7 @@ async def test_closed_direct_messages_are_reported(t: DiscordTable) -> None:
     answer = await t.slash("new")
     assert "не могу написать вам в личные сообщения" in answer and "/panel" in answer
     t.fake.closed_dms.clear()
-    assert await t.slash("panel") == "Пульт судьи — в ваших личных сообщениях."
+    assert await t.slash("panel") == "Панель судьи — в ваших личных сообщениях."
     assert t.panel().button("Начать игру ▶")
 
 
@@ -174,7 +174,7 @@ async def test_status_for_anyone_keeps_roles_hidden(t: DiscordTable) -> None:
         assert word not in answer
     assert "Это может только судья" not in answer
     # the judge's /status is his panel, afresh
-    assert await t.slash("status") == "Пульт судьи — в ваших личных сообщениях."
+    assert await t.slash("status") == "Панель судьи — в ваших личных сообщениях."
     # a player's /log has only public notices
     log = await t.slash("log", actor=t.players[3])
     assert "Игра начинается" in log and "Роли внесены" not in log

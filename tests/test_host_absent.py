@@ -100,7 +100,7 @@ async def test_a_bot_that_cannot_read_the_group_counts_no_silence(fake: FakeBotA
     group = fake.add_group(GROUP_TITLE, creator=owner, members=players, bot_status="member")
     async with host_table(fake, tmp_path / "db.sqlite3", World(owner, group, players)) as t:
         await t.open_and_fill(f"{FAST} absent=1")
-        assert any("не видит сообщений группы" in (x or "") for x in t.lobby().texts)
+        assert any("не вижу сообщений группы" in (x or "") for x in t.lobby().texts)
         await t.wait_floor(1, timeout=5)
         await t.wait_floor(2, timeout=SPEECH + 5)  # #1's minute ran out
         await asyncio.sleep(0.3)  # a removal would follow the step's closing at once

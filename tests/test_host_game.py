@@ -82,7 +82,7 @@ async def test_a_red_win(t: HostTable) -> None:
     private_don = "\n".join(t.private_texts(t.user(don)))
     private_sheriff = "\n".join(t.private_texts(t.user(sheriff)))
     assert f"Дон проверяет игрока №{sheriff}: Шериф." in private_don
-    assert f"Шериф проверяет игрока №{don}: чёрный." in private_sheriff
+    assert f"Шериф проверяет игрока №{don}: чёрная карта." in private_sheriff
     assert any("Промах: этой ночью никто не покидает игру." in x for x in t.group_texts())
 
     # Day 2 (opened by #2, F24 §4.3.2): the Don and the last mafia nominated; the Don out.

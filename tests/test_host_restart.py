@@ -444,7 +444,7 @@ async def test_a_stop_cut_short_after_the_abandon_is_finished_at_the_restart(
         assert game is not None and game.result == "abandoned"
         events = len(await t.service.store.events(game_id))
     async with host_table(fake, db, world) as t:
-        await fake.wait_for(lambda: any(x.startswith("⏹ Игру остановил(а)") for x in t.group_texts()),
+        await fake.wait_for(lambda: any(x.startswith("⏹ Игра остановлена:") for x in t.group_texts()),
                             timeout=5, what="the stop finished")
         stored = await t.service.store.host_table(table_id)
         assert stored is not None and stored.status == "stopped"

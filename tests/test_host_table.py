@@ -37,7 +37,7 @@ async def test_the_lobby_waits_for_ten_who_can_get_their_roles(fake: FakeBotAPI,
             await t.press(player, t.lobby(), "Записаться")
         answer = list(fake.callback_answers.values())[-1]
         assert answer.url == link  # the tenth is sent to the bot
-        assert "Кирилл — ещё не открыл(а) личный чат с ботом" in (t.lobby().text or "")
+        assert "Кирилл — личный чат со мной ещё не открыт" in (t.lobby().text or "")
         assert t.table().status == "lobby"  # full, but one cannot get his role yet
         await t.press(players[4], t.lobby(), "Записаться")
         assert list(fake.callback_answers.values())[-1].text == "Вы уже записаны."
@@ -55,7 +55,7 @@ async def test_the_lobby_waits_for_ten_who_can_get_their_roles(fake: FakeBotAPI,
 @pytest.mark.parametrize(("kind", "expected"), [
     ("no_rights", ("нет права ограничивать", "нет права удалять")),
     ("basic_group", ("это не супергруппа",)),
-    ("member", ("не видит сообщений группы", "нет права ограничивать", "нет права удалять")),
+    ("member", ("не вижу сообщений группы", "нет права ограничивать", "нет права удалять")),
 ])
 async def test_the_lobby_says_which_rights_the_bot_lacks(fake: FakeBotAPI, tmp_path: Path, kind: str,
                                                          expected: tuple[str, ...]) -> None:
@@ -73,7 +73,7 @@ async def test_the_lobby_says_which_rights_the_bot_lacks(fake: FakeBotAPI, tmp_p
         for words in expected:
             assert words in lobby, lobby
         if kind != "member":
-            assert "не видит сообщений" not in lobby
+            assert "не вижу сообщений" not in lobby
 
 
 async def test_only_the_host_or_an_admin_stops_a_table(fake: FakeBotAPI, tmp_path: Path) -> None:
@@ -90,7 +90,7 @@ async def test_only_the_host_or_an_admin_stops_a_table(fake: FakeBotAPI, tmp_pat
         assert t.table().status == "running"
         await t.say(t.owner, "/stop")  # the host, who does not play
         assert t.table().status == "stopped"
-        assert any("Игру остановил(а) Ведущий" in x for x in t.group_texts())
+        assert any("Игра остановлена: Ведущий" in x for x in t.group_texts())
         row = await t.service.store.game(t.table().game_id)
         assert row.result == "abandoned"
         await t.say(t.players[0], "Теперь можно писать")  # the mutes are lifted
@@ -103,7 +103,7 @@ async def test_only_the_speaker_writes_the_others_are_muted(fake: FakeBotAPI, tm
     world = make_world(fake, admins=(3,))
     async with host_table(fake, tmp_path / "db.sqlite3", world) as t:
         await t.open_and_fill()
-        assert any("остальных бот ограничивает на время речи" in x for x in t.group_texts())
+        assert any("остальных я ограничиваю на время речи" in x for x in t.group_texts())
         with pytest.raises(FakeWorldError, match="muted"):  # night 0: nobody writes
             fake.user_sends(t.user(1), t.group, "привет")
         await t.wait_floor(1, consume=False)
@@ -149,7 +149,7 @@ async def test_fouls_for_speaking_out_of_turn_up_to_a_removal(fake: FakeBotAPI, 
         first = await t.say(noisy, "Я красный, честно")
         assert first.deleted
         assert any("Игроку №4 — фол: речь не в свою игровую минуту, в том числе междометия и шёпот"
-                   " (4.1.1). У него 1 фол." in x for x in t.group_texts())
+                   " (4.1.1). Теперь 1 фол." in x for x in t.group_texts())
         await t.say(noisy, "ну правда")
         await t.nominate(1, 7)
         await t.pass_turn(1)
@@ -161,7 +161,7 @@ async def test_fouls_for_speaking_out_of_turn_up_to_a_removal(fake: FakeBotAPI, 
         await t.pass_turn(2)
         await t.pass_turn(3)
         step = await t.wait_step("silenced", 4, consume=False)  # seed 4.4: no speech, a nomination
-        assert "лишён(а) слова в эту минуту (4.4), но может выставить кандидатуру" in (
+        assert ": в эту минуту без слова (4.4), но кандидатуру выставить можно" in (
             fake.message(t.group, step.message).text or "")
         await t.nominate(4, 8)
         assert (await t.state()).nominees == [7, 8]
@@ -192,12 +192,12 @@ async def test_talking_at_night_is_a_disqualifying_foul(fake: FakeBotAPI, tmp_pa
     writes in the group at night (night 0 too, F24 §4.2) leaves at once, without a last word
     (seed 4.5); the message is deleted where the bot may."""
     async with host_table(fake, tmp_path / "db.sqlite3") as t:
-        await t.open_and_fill(f"{FAST} mute=foul timers.mafia_meeting=60")
+        await t.open_and_fill(FAST.replace("timers.mafia_meeting=20", "timers.mafia_meeting=60") + " mute=foul")
         assert any("ночью — дисквалифицирующий фол (4.2.6)" in x for x in t.group_texts())
         said = await t.say(t.user(4), "Кто тут шевелится?")
         assert said.deleted
         departure = (await t.state()).seat(4).departure
         assert departure is not None and departure.cause is Cause.DISQUALIFICATION
         assert departure.reason == "4.2.6" and departure.phase == "night"
-        await fake.wait_for(lambda: any("Игрок №4 удалён и покидает игру без последнего слова"
+        await fake.wait_for(lambda: any("Игрок №4 удаляется и покидает игру без последнего слова"
                                         in x for x in t.group_texts()))

@@ -397,7 +397,7 @@ async def test_a_correction_three_actions_back_changes_what_followed_and_is_refu
         assert "✎ Исправлено действие 6: было «/foul 3 4.1.2», стало «/foul 5 4.1.2»." in told
         assert "+ Игрок №5 получает третий фол: лишается слова в ближайшую минуту" in told
         assert "− Игроку №3 — фол: стук по столу (4.1.3)" not in told  # the reason is 4.1.2's
-        assert re.search(r"− Игроку №3 — фол: .*\(4\.1\.2\)\. У него 1 фол\.", told)
+        assert re.search(r"− Игроку №3 — фол: .*\(4\.1\.2\)\. Теперь 1 фол\.", told)
         [correction] = [t for t in d.chats.texts(GROUP)[group_before:] if "Поправка судьи" in t]
         assert "+ Игрок №5 получает третий фол" in correction
         assert correction.endswith("Сейчас: речь игрока №3.") and "/foul" not in correction

@@ -73,7 +73,7 @@ async def test_a_whole_game_from_the_phone(t: Judging) -> None:
     await t.press("Принято ✓")
     private = "\n".join(t.private())
     assert "Дон проверяет игрока №8: Шериф." in private
-    assert "Шериф проверяет игрока №2: чёрный." in private
+    assert "Шериф проверяет игрока №2: чёрная карта." in private
     assert "угадано чёрных — 2" in private
 
     # --- Day 2: a tie, the same tie again, the raise vote -----------------------------------------
@@ -168,5 +168,5 @@ async def test_one_message_per_action_in_each_place(t: Judging) -> None:
     assert t.announcement_posts() - public_before == 10
     assert t.judge_posts() - judge_before == 10
     last = t.public()[-1]
-    assert "Голосование не проводится: никто не выставлен." in last and "Наступает ночь." in last
+    assert "Голосование не проводится: кандидатур нет." in last and "Наступает ночь." in last
     assert len(t.club()) <= 1  # the club channel got only the link's note: results come at the end

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PIL import Image  # Pillow comes with matplotlib, the sheet's drawing library
+from PIL import Image  # Pillow: the sheet's drawing library
 
 import rules
 from bot import commands

@@ -82,6 +82,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.DAY_STARTS: {"day": 2, "opener": 2, "at_table": 9},
     Kind.NIGHT_RESULT: {"night": 1, "killed": 4},
     Kind.LAST_WORD: {"seat": 4, "seconds": 60, "why": "kill"},
+    Kind.LAST_WORD_SKIPPED: {"seats": [4], "why": "decisive"},
     Kind.SPEECH: {"seat": 5, "seconds": 60, "silenced": False, "short": False, "day": 2},
     Kind.SPEECH_SKIPPED: {"seat": 5, "why": "absent"},
     Kind.NOMINATED: {"by": 1, "target": 3, "nominees": [3]},
@@ -106,6 +107,7 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.BEST_MOVE_DUE: {"seat": 4, "seconds": 20},
     Kind.BEST_MOVE: {"seat": 4, "guesses": [2, 5, 7]},
     Kind.BEST_MOVE_HITS: {"seat": 4, "hits": 3},
+    Kind.BEST_MOVE_SKIPPED: {"seat": 4, "why": "day1_departures", "rule": "7.10", "departed": 2},
     Kind.NIGHT_STEP: {"step": "don_check", "seconds": 10},
     Kind.WARNING: {"seat": 5, "reason": "warning"},
     Kind.FOUL: {"seat": 5, "count": 2, "reason": "4.1.3"},
@@ -151,6 +153,9 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
     yield Kind.RAISE_RESULT, {"seats": [3, 7], "yes": 5, "at_table": 10, "passed": False}
     yield Kind.LEAVES_BY_VOTE, {"seats": [3, 7], "cause": "raise", "counts": {3: 5, 7: 5}}
     yield Kind.ROLES_SET, {"known": False}
+    yield Kind.BEST_MOVE_SKIPPED, {"seat": 4, "why": "removed", "rule": "4.5", "departed": 0}
+    yield Kind.BEST_MOVE_SKIPPED, {"seat": 4, "why": "off", "rule": None, "departed": 3}
+    yield Kind.LAST_WORD_SKIPPED, {"seats": [3, 7], "why": "decisive"}
     for killed, why in ((None, "miss"), (None, "not_at_table")):
         yield Kind.SHOOTING_RESULT, {"killed": killed, "why": why, "shots": []}
     for silent in ([], [7], [5, 7]):
@@ -252,7 +257,7 @@ def test_third_foul_announcement_seed_4_4() -> None:
     third = game.apply(Penalty(5, "4.1.1"))
     lines = texts(third)
     assert lines[0].startswith("Игроку №5 — фол: речь не в свою игровую минуту")
-    assert lines[0].endswith("(4.1.1). У него 3 фола.")
+    assert lines[0].endswith("(4.1.1). Теперь 3 фола.")
     assert lines[1] == ("Игрок №5 получает третий фол: лишается слова в ближайшую минуту, "
                         "но может выставить кандидатуру (4.4).")
 
@@ -287,7 +292,7 @@ def test_night_removal_hides_its_reason() -> None:
     notices = game.apply(Penalty(9, "4.2.2"))
     removed = first(notices, Kind.REMOVED)
     public = notice_text(removed, RU) or ""
-    assert public == "Игрок №9 удалён и покидает игру без последнего слова (4.5)."
+    assert public == "Игрок №9 удаляется и покидает игру без последнего слова (4.5)."
     details = first(notices, Kind.REMOVED_DETAILS)
     assert details.private
     assert "«ночные» прикосновения (4.2.2)" in (notice_text(details, RU) or "")
@@ -310,9 +315,9 @@ def test_tie_revote_and_raise_vote_f24_4_4_12() -> None:
     game = Game().to_day_one()
     game.apply(Nominate(1, 3), Next(), Nominate(2, 7))
     voting = game.speeches(9)
-    assert texts(voting)[-1] == "Голосование. На голосование выставлены игроки №3, №7."
+    assert texts(voting)[-1] == "Голосование. Кандидатуры на голосовании: игроки №3, №7."
     status = status_text(game.state, RU, for_judge=True)
-    assert "Кто за то, чтобы игрок №3 покинул игровой стол? Осталось: 10 голосов." in status
+    assert "Кто за то, чтобы игроку №3 покинуть игровой стол? Осталось: 10 голосов." in status
     tie = texts(game.apply(Vote(3, 5)))
     assert tie[0] == "Против игрока №3 — 5 голосов."
     assert tie[1].startswith("Против игрока №7 — 5 голосов: неподнятые руки отходят")
@@ -402,7 +407,7 @@ def test_status_during_the_vote_shows_counts_to_the_judge() -> None:
     game.apply(Vote(3, 4))
     judge = status_text(game.state, RU, for_judge=True)
     assert "Голосование среди игроков №3, №7, №9: №3 — 4 голоса." in judge
-    assert "Кто за то, чтобы игрок №7 покинул игровой стол? Осталось: 6 голосов." in judge
+    assert "Кто за то, чтобы игроку №7 покинуть игровой стол? Осталось: 6 голосов." in judge
 
 
 # --- the end --------------------------------------------------------------------------------
@@ -440,7 +445,7 @@ def test_result_text() -> None:
     assert lines[1:6] == [
         "Покинули игру по порядку:",
         "1. №5 — покидает игру по итогам голосования (день 1)",
-        "2. №4 Глеб — убит ночью 1",
+        "2. №4 Глеб — покидает игру: ночное убийство (ночь 1)",
         "3. №2 — удаление: дисквалификация — слёзы за игровым столом (4.2.7), день 2",
         "4. №7 — удаление: 4 фола, день 2 (4.5)",
     ]
@@ -477,7 +482,7 @@ def test_draw_is_announced_seed_5_8() -> None:
     «ночи», никто из игроков не покидает игру, присуждается ничья» — nights AND days."""
     assert result_text(_drawn("seed"), RU).splitlines()[0] == (
         "Итоги игры. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», "
-        "никто не покидал игру (5.8).")
+        "— без выбывших (5.8).")
 
 
 @pytest.mark.parametrize("preset", ["fiim2024", "fsm2024"])
@@ -486,7 +491,7 @@ def test_draw_is_announced_f24_7_7(preset: str) -> None:
     ничья» — the 2024 presets count nights only."""
     ru, en = {"fiim2024": ("ФИИМ 2024", "FIIM 2024"), "fsm2024": ("ФСМ 2024", "FSM 2024")}[preset]
     assert result_text(_drawn(preset), RU).splitlines()[0] == (
-        f"Итоги игры. Ничья: три «ночи» подряд никто не покидал игру ({ru}, §7.7).")
+        f"Итоги игры. Ничья: три «ночи» подряд без выбывших ({ru}, §7.7).")
     assert f"three nights in a row ({en}, §7.7)" in result_text(_drawn(preset), EN)
 
 
@@ -497,14 +502,14 @@ def test_draw_notice_follows_the_preset_and_its_count() -> None:
         return notice_text(Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None,
                                                    **params}), RU) or ""
     assert line(draw_rule="after_third_day", nights=3) == (
-        "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», никто не покидал "
-        "игру (5.8).")
+        "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», — без выбывших "
+        "(5.8).")
     assert line(draw_rule="after_third_night", nights=3) == (
-        "Игра окончена. Ничья: три «ночи» подряд никто не покидал игру (ФИИМ 2024, §7.7).")
+        "Игра окончена. Ничья: три «ночи» подряд без выбывших (ФИИМ 2024, §7.7).")
     assert line(draw_rule="after_third_day", nights=4) == (
-        "Игра окончена. Ничья: 4 «ночи» и 4 «дня» подряд, начиная с «ночи», никто не покидал игру (5.8).")
+        "Игра окончена. Ничья: 4 «ночи» и 4 «дня» подряд, начиная с «ночи», — без выбывших (5.8).")
     assert line(draw_rule="after_third_night", nights=5) == (
-        "Игра окончена. Ничья: 5 «ночей» подряд никто не покидал игру (ФИИМ 2024, §7.7).")
+        "Игра окончена. Ничья: 5 «ночей» подряд без выбывших (ФИИМ 2024, §7.7).")
     assert line() == line(draw_rule="after_third_day", nights=3)
 
 
@@ -517,10 +522,10 @@ def test_morning_after_a_night_removal_and_a_miss_seed_4_5() -> None:
     game.speeches(10)  # day 1: a single nominee is not voted (F24 §4.4.10) → night 1
     night = game.apply(Penalty(9, "4.2.6"))
     assert [notice_text(n, RU) for n in night if not n.private] == [
-        "Игрок №9 удалён и покидает игру без последнего слова (4.5)."]
+        "Игрок №9 удаляется и покидает игру без последнего слова (4.5)."]
     said = game.apply(Next(), Next(), Next())  # miss, no checks
     morning = first(said, Kind.NIGHT_RESULT)
-    assert notice_text(morning, RU) == "Наступает утро. Промах: этой ночью никто не убит."
+    assert notice_text(morning, RU) == "Наступает утро. Промах: ночного убийства нет."
     assert notice_text(morning, EN) == "Morning comes. A miss: nobody was killed tonight."
     banned = first(said, Kind.VOTE_CANCELLED)
     assert notice_text(banned, RU) == (
@@ -534,7 +539,7 @@ def test_morning_after_a_kill_and_a_night_removal() -> None:
     game.speeches(10)
     game.apply(*[Penalty(6, "foul")] * 4, NightKill(4))  # seed 4.5: the 4th foul removes #6
     morning = first(game.apply(Next(), Next(), Next()), Kind.NIGHT_RESULT)  # checks, best move
-    assert notice_text(morning, RU) == "Наступает утро. Этой ночью убит игрок №4."
+    assert notice_text(morning, RU) == "Наступает утро. Этой ночью убийство: игрок №4 покидает игру."
 
 
 def test_a_quiet_miss_still_says_nobody_left() -> None:
@@ -554,8 +559,9 @@ def test_a_removed_nominee_is_taken_off_the_ballot_seed_5_2() -> None:
     game.speeches(8)  # the vote: 6, 7, 8
     game.apply(Vote(6, 6))  # 6 of 10: #6 cannot be caught (SC)
     lines = texts(game.apply(*[Penalty(8, "foul")] * 4))
-    assert ("Игрок №8 покидает игру и снимается с голосования: против него больше не голосуют (5.2). "
-            "Последней кандидатурой становится игрок №7: ему отходят неподнятые руки (ФИИМ 2024, §4.4.8).") in lines
+    assert ("Игрок №8 покидает игру и снимается с голосования: голосования по этой кандидатуре больше нет (5.2). "
+            "Последней кандидатурой становится игрок №7: этой кандидатуре отходят неподнятые руки "
+            "(ФИИМ 2024, §4.4.8).") in lines
     assert "Против игрока №7 — 3 голоса: неподнятые руки отходят последней кандидатуре (ФИИМ 2024, §4.4.8)." in lines
     assert not any("Против игрока №8" in line for line in lines)
 
@@ -649,7 +655,7 @@ def test_a_black_left_out_of_the_shots_is_named_r5_4() -> None:
     assert notice.private and notice.params["why"] == "miss" and notice.params["killed"] is None
     assert notice.params["silent"] == [7]
     text = notice_text(notice, RU)
-    assert text is not None and text.startswith("Стрельба: промах (не стрелял игрок №7).")
+    assert text is not None and text.startswith("Стрельба: промах (без выстрела: игрок №7).")
     assert notice_text(notice, EN).startswith("Shooting: a miss (player #7 did not shoot).")
     assert game.state.seat(1).at_table  # a miss: nobody leaves
 
@@ -657,7 +663,7 @@ def test_a_black_left_out_of_the_shots_is_named_r5_4() -> None:
 def test_two_blacks_left_out_and_everyone_shooting() -> None:
     game = night_one()
     notice = first(game.apply(Shots(((2, 1),))), Kind.SHOOTING_RESULT)
-    assert "(не стреляли игроки №5, №7)" in (notice_text(notice, RU) or "")
+    assert "(без выстрела: игроки №5, №7)" in (notice_text(notice, RU) or "")
     game = night_one()
     notice = first(game.apply(Shots(((2, 1), (5, 1), (7, 1)))), Kind.SHOOTING_RESULT)
     assert notice.params["silent"] == [] and notice.params["killed"] == 1  # R5.3: a kill
@@ -667,7 +673,7 @@ def test_two_blacks_left_out_and_everyone_shooting() -> None:
 def test_a_shot_given_twice_names_the_seat_once() -> None:
     game = night_one()
     text = error_text(refusal(game, Shots(((2, 1), (2, 3)))), RU)
-    assert text == "Игрок №2 уже выстрелил этой ночью: у каждого один выстрел."
+    assert text == "Выстрел игрока №2 этой ночью уже записан: у каждого один выстрел."
 
 
 @pytest.mark.parametrize(("length", "word"), [(501, "символ"), (502, "символа"), (521, "символ"),
@@ -694,7 +700,7 @@ def test_a_name_must_have_something_visible(name: str, why: str) -> None:
     game = Game(roles=None)
     error = refusal(game, SetName(seat=3, name=name))
     assert error.code is rules.Code.BAD_NAME and error.params["why"] == why
-    expected = {"invisible": "в нём нет ни одного видимого знака",
+    expected = {"invisible": "в имени нет ни одного видимого знака",
                 "length": "от 1 до 64 символов"}[why]
     assert expected in error_text(error, RU)
 
@@ -776,7 +782,7 @@ def test_an_option_taken_from_another_rule_set_cites_that_set(preset: str) -> No
     draw = Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None, "draw_rule": "after_third_day",
                                    "nights": 3, "rules": preset})
     cited = "5.8" if preset == "seed" else "редакция клуба, 5.8"
-    assert f"подряд, начиная с «ночи», никто не покидал игру ({cited})." in (notice_text(draw, RU) or "")
+    assert f"подряд, начиная с «ночи», — без выбывших ({cited})." in (notice_text(draw, RU) or "")
     assert ("§7.7" not in (notice_text(draw, EN) or "")) and ("5.8)." in (notice_text(draw, EN) or ""))
 
 
@@ -792,7 +798,7 @@ def test_the_third_foul_at_four_players_says_thirty_seconds() -> None:
     third = Notice(Kind.THIRD_FOUL, {"seat": 6, "effect": "silence", "may_nominate": True, "short": True,
                                      "seconds": 30})
     assert notice_text(third, RU) == ("Игрок №6 получает третий фол: за столом три или четыре игрока, "
-                                      "поэтому его ближайшая речь — 30 секунд (5.7).")
+                                      "поэтому ближайшая речь этого игрока — 30 секунд (5.7).")
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -801,7 +807,7 @@ def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
     cat = catalog(lang)
     cut = notice_text(Notice(Kind.REMOVED, {"seat": 6, "cause": "disqualification", "reason": "4.2.4",
                                             "tournament": False, "last_word": "cut"}), cat) or ""
-    assert ("его последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
+    assert ("последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
     assert "покидает игру" not in cut and "leaves the game" not in cut
 
 
@@ -856,6 +862,28 @@ def test_the_rules_line_shows_only_what_differs_from_the_preset() -> None:
     assert all(not ln.startswith(RU.text("status-rules", rules="").split(":")[0])
                for ln in status_text(plain.state, RU, for_judge=True).splitlines())
     assert any(RU.text("preset-fiim2024") + "." in t for t in texts(plain.notices))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_games_rule_options_are_not_called_the_clubs(lang: str) -> None:
+    """A game played under fiim2024 or fsm2024 with options (a Polemica record's first-day
+    «liftOnly», MafiaRatings' withdrawal, a club's /new options) says «this game's rule», never
+    «club rule»: the options are the game's, whoever chose them. Only the seed preset is the
+    club's edition (its name says so, and so does seed 5.8's draw cited as an option)."""
+    cat = catalog(lang)
+    club = re.compile(r"клуб|\bclub", re.I)
+    for preset in ("fiim2024", "fsm2024"):
+        for kind, params in variants():
+            if params.get("draw_rule") == "after_third_day":
+                continue  # seed 5.8 taken as an option cites its rule set by name (see
+                #           test_an_option_taken_from_another_rule_set_cites_that_set)
+            params = {**params, "rules": preset, **({"preset": preset} if "preset" in params else {})}
+            text = notice_text(Notice(kind, params, kind in PRIVATE), cat) or ""
+            assert not club.search(text), (preset, kind, text)
+        config = rules.PRESETS[preset].with_options(first_day_vote="raise_only", technical_fouls=True,
+                                                    nomination_withdrawal="auto")
+        label = render_module.config_label(config, cat)
+        assert cat.text("option-technical_fouls-yes") in label and not club.search(label), label
 
 
 @pytest.mark.parametrize(("preset", "ru", "en"), [("seed", "ФИИМ 2024, §4.4.", "FIIM 2024, §4.4."),

@@ -219,7 +219,7 @@ def test_an_undo_correction_tells_the_group_only_what_it_saw() -> None:
     before = states[index - 1][0]
     check = next(e for e in [rules.SheriffCheck(target=2)])
     judge, public = undo_texts(before, [check], CAT, CAT)
-    assert "Шериф проверяет игрока №2: чёрный." in judge
+    assert "Шериф проверяет игрока №2: чёрная карта." in judge
     assert "чёрный" not in public and "↩ Поправка" in public and "Сейчас: ночь 1" in public
 
 

@@ -157,7 +157,7 @@ async def test_a_night_disqualification_keeps_its_reason_private(t: Table) -> No
     assert (await t.state()).phase is Phase.NIGHT
     await t.say("/dq 6 4.2.5")
     public = t.fake.sent(t.group)[-1].text or ""
-    assert "Игрок №6 удалён и покидает игру без последнего слова (4.5)." in public
+    assert "Игрок №6 удаляется и покидает игру без последнего слова (4.5)." in public
     assert "подглядывание" not in public and "4.2.5" not in public
     private = t.fake.sent(t.judge)
     assert any("Причина удаления игрока №6" in (m.text or "") and "4.2.5" in (m.text or "")

@@ -39,6 +39,8 @@ from rules import Cause, Phase
 from storage import Store
 
 from .. import commands as cmds
+from .. import lifecycle
+from ..access import Access
 from ..commands import CommandError, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog
 from ..judge import panel as pn
@@ -64,6 +66,7 @@ from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .outbox import DiscordTransport
 from .rights import TIMEOUT_RIGHT, missing, rights_text
+from .sync import state_file, sync_commands
 from .tasks import TaskScheduler
 from .text import discord_catalog
 
@@ -108,6 +111,7 @@ class RefereeClient(discord.Client):
             reroute(self, base_url)  # before the tree, which keeps the HTTP client
         self.tree: app_commands.CommandTree[RefereeClient] = app_commands.CommandTree(self)
         self.tree.error(self._command_error)
+        self.tree.interaction_check = self._allowed  # type: ignore[method-assign]
         slash.install(self.tree)
         host_commands.install(self.tree)
 
@@ -121,6 +125,18 @@ class RefereeClient(discord.Client):
             return
         log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
         await self.referee.reply(interaction, cat.text("error-internal"))
+
+    async def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+        """The allow-list (:mod:`bot.access`): a command in a server that is not listed is
+        answered with the server's id and goes no further; direct messages pass (the judge's
+        panel of a game in a listed server)."""
+        access = self.referee.access
+        server = f"dc:{interaction.guild_id}"
+        if interaction.guild_id is None or access.chat(server):
+            return True
+        cat = await self.referee.guild_cat(interaction.guild_id)
+        await self.referee.reply(interaction, cat.text("access-server", server=server))
+        return False
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         with routed_context(self.base_url):  # the interaction answers too, this client's only
@@ -258,8 +274,8 @@ class DiscordReferee:
     """The adapter over one :class:`Service`. With ``service=None`` the store at
     ``settings.db`` is opened in :meth:`setup` and closed in :meth:`shutdown`.
 
-    ``sync``: publish the slash commands when the client starts (globally; also copied to
-    ``sync_guild`` when given, where they appear at once). ``timer_scale``: real seconds per timer
+    ``sync``: publish the slash commands when the client starts, if they changed (globally; or
+    to ``sync_guild`` alone, where they appear at once: :mod:`.sync`). ``timer_scale``: real seconds per timer
     second (tests run it fast). ``protocol``: post the score sheet at the end of a game."""
 
     def __init__(self, settings: Settings, service: Service | None = None, *,
@@ -275,6 +291,7 @@ class DiscordReferee:
         self.protocol = protocol
         self.client: RefereeClient | None = None
         self.locks = ChatLocks(settings.cache_chats)  # one lock per channel, shared with host mode
+        self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
         self.tasks = TaskScheduler()  # the timers of both modes
         #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,
@@ -314,17 +331,17 @@ class DiscordReferee:
         self.host = DiscordHost(self)
         await self.host.resume()
         await self.outbox.drain_all()
-        if self.sync:
+        if self.sync:  # only what changed since the last start (bot/discord/sync.py)
             try:
-                if self.sync_guild is not None:
-                    guild = discord.Object(self.sync_guild)
-                    client.tree.copy_global_to(guild=guild)
-                    await client.tree.sync(guild=guild)
-                await client.tree.sync()
+                published = await sync_commands(client.tree, state_file(self.settings.db), self.sync_guild)
+                if published:
+                    log.info("published the slash commands: %s", ", ".join(published))
             except discord.HTTPException as error:
                 log.warning("could not publish the slash commands: %s", error)
+        lifecycle.ready("discord")  # systemd: started (Type=notify), the watchdog's pings
 
     async def shutdown(self) -> None:
+        lifecycle.stopping()
         self.tasks.cancel_all()
         await self.outbox.close()
         if self._own_store is not None:
@@ -755,8 +772,16 @@ def run(settings: Settings, *, sync_guild: int | None = None) -> int:
     token = settings.discord_token.get_secret_value().strip()
     configure_logging(token, fmt=settings.log_format)
     client = build_client(settings, sync_guild=sync_guild)
+
+    async def runner() -> None:
+        lifecycle.stop_on_sigterm()  # systemctl stop, docker stop: as Ctrl+C
+        async with client:
+            await client.start(token)
+
     try:
-        client.run(token, log_handler=None)
+        asyncio.run(runner())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return 0
     except discord.LoginFailure:  # a setting: restarting will not help (exit 2, as bad settings)
         log.error("Discord refused the token")
         return 2

@@ -4,7 +4,7 @@ and one SQLite game log.
 One process, because the service assumes it is the only writer of its store
 (:mod:`bot.service`; :mod:`bot.writer` refuses a second one): two processes on one database could
 both append to a game's log. Telegram long-polls and Discord keeps its gateway in the same event
-loop; Ctrl+C stops both.
+loop; Ctrl+C or SIGTERM stops both.
 
 Each adapter sees the other's games in the store, and each re-arms only its own timers after a
 restart (the Telegram adapter asks :meth:`Service.open_timers` with ``prefix="tg:"``; the Discord
@@ -21,6 +21,7 @@ from typing import Any
 
 from storage import Store
 
+from .. import lifecycle
 from ..service import Service
 from ..settings import Settings
 
@@ -48,6 +49,7 @@ async def serve_both(settings: Settings) -> None:
     from .app import build_client
 
     assert settings.telegram_token is not None and settings.discord_token is not None
+    lifecycle.stop_on_sigterm()  # systemctl stop, docker stop: as Ctrl+C
     store = await Store.open(settings.db)
     service = Service(store, cached=settings.cache_chats)
     telegram = build_application(settings, service)  # it re-arms only "tg:" timers itself
@@ -87,7 +89,7 @@ def run_both(settings: Settings) -> int:
                       settings.discord_token.get_secret_value().strip(), fmt=settings.log_format)
     try:
         asyncio.run(serve_both(settings))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
     except InvalidToken:  # a setting: restarting will not help (exit 2, as bad settings)
         log.error("Telegram refused the token")

@@ -5,6 +5,11 @@ In a game's channel: **View Channel** and **Send Messages** (the announcements),
 with ``/seat`` is timed out when the rules remove him: the 4th foul, seed 4.5; a disqualification,
 seed 4.2 — until the game ends). Slash commands and the judge's direct messages need no permission.
 No privileged gateway intent is needed (the bot reads no message content and no member list).
+
+Host mode (the bot runs the table) also needs, in the table's channel, **Manage Permissions**
+(discord.py's ``manage_roles``: a member overwrite closes the channel to all but the speaker) and
+**Manage Messages** (a message out of one's minute is deleted): :data:`HOST_RIGHTS`. The invite
+asks for both sets, so a server that adds the bot can host tables at once.
 """
 
 from __future__ import annotations
@@ -16,15 +21,18 @@ from ..i18n import Catalog
 # In the order the judge is told about them.
 CHANNEL_RIGHTS: tuple[str, ...] = ("view_channel", "send_messages", "attach_files", "moderate_members")
 TIMEOUT_RIGHT = "moderate_members"
+#: Host mode's own (bot/discord/host/port.py: ``mute`` and ``delete``).
+HOST_RIGHTS: tuple[str, ...] = ("manage_roles", "manage_messages")
 SCOPES = ("bot", "applications.commands")
 
 
 def invite_permissions() -> discord.Permissions:
-    return discord.Permissions(**{name: True for name in CHANNEL_RIGHTS})
+    return discord.Permissions(**{name: True for name in (*CHANNEL_RIGHTS, *HOST_RIGHTS)})
 
 
 def invite_url(application_id: int) -> str:
-    """The OAuth2 link that adds the bot with its slash commands and :data:`CHANNEL_RIGHTS`."""
+    """The OAuth2 link that adds the bot with its slash commands, :data:`CHANNEL_RIGHTS` and
+    :data:`HOST_RIGHTS`."""
     return discord.utils.oauth_url(application_id, permissions=invite_permissions(), scopes=SCOPES)
 
 

@@ -261,6 +261,7 @@ async def seat(interaction: discord.Interaction[Any], seat: Seat,
 
 
 @app_commands.command(name="takeover", description=_desc("takeover"))
+@app_commands.default_permissions(manage_channels=True)  # _take_over refuses others a live game
 async def takeover(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "takeover")
 

@@ -704,7 +704,10 @@ class JudgeController:
         trail, privately; anyone else: as ``/log``), ``/help``."""
         cat = await self._cat(home)
         if what == "help":
-            return [Reply(f"{cat.text('commands-help')}\n\n{self._t(cat, 'judge-help')}")]
+            reasons = cmds.reason_codes(current.state.config.reasons if current is not None
+                                        else rules.REASONS[rules.DEFAULT_PRESET])
+            return [Reply(f"{cat.text('commands-help')}\n{cat.text('commands-reasons', codes=reasons)}"
+                          f"\n\n{self._t(cat, 'judge-help')}")]
         if current is None:
             raise ServiceError("no_game")
         judge = current.judge == user

@@ -1,4 +1,5 @@
-"""The score sheet of a finished game as a PNG, drawn with matplotlib (Agg, DejaVu Sans).
+"""The score sheet of a finished game as a PNG, drawn with Pillow in DejaVu Sans (shipped in
+``bot/protocol/fonts``, its licence beside it).
 
 What a judge's paper protocol holds (F24 §8; docs/rules.md §2.2 numbering: day k, then night k):
 
@@ -27,11 +28,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-# The Agg canvas is used directly (no pyplot, no global backend switch): a figure per sheet.
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
-from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
-from matplotlib.patches import FancyBboxPatch, Rectangle
+from importlib import resources
+
+from PIL import Image, ImageDraw, ImageFont
 
 import rules
 from rules import Cause, Event, Role, RulesConfig, Team
@@ -43,9 +42,11 @@ from .record import (
 )
 
 WIDTH = 1200  # px: a phone shows it full width and zooms in
-DPI = 100
+DPI = 100  # pixels per inch: font sizes are in points (1/72 inch)
 MARGIN = 28
-FONT = "DejaVu Sans"  # ships with matplotlib; covers Cyrillic and the marks used here
+#: DejaVu Sans covers Latin, Cyrillic and the marks used here (→ ↑ ↓ ■ …); in the package.
+FONTS = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+SUPERSAMPLE = 4  # the rounded banner is drawn this much larger and scaled down: smooth corners
 
 BODY, SMALL, HEAD, TITLE = 13.0, 11.0, 12.0, 22.0  # points
 PAD = 8  # px inside a cell
@@ -64,16 +65,15 @@ DRAW = "#546e7a"
 
 
 # --- measuring and drawing ------------------------------------------------------------------------
-_PROPS: dict[tuple[float, bool], FontProperties] = {}
-_RENDERER = RendererAgg(8, 8, DPI)  # for measuring text only
-_LOCK = threading.Lock()  # FreeType state is shared: one sheet at a time (callers may use threads)
+_LOCK = threading.Lock()  # one sheet at a time (callers may use threads)
 
 
-def _font(size: float, bold: bool) -> FontProperties:
-    key = (size, bold)
-    if key not in _PROPS:
-        _PROPS[key] = FontProperties(family=FONT, size=size, weight="bold" if bold else "normal")
-    return _PROPS[key]
+@functools.lru_cache(maxsize=64)
+def _font(size: float, bold: bool) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (bold) at ``size`` points, as pixels at :data:`DPI`."""
+    source = resources.files(__package__) / "fonts" / FONTS[bold]
+    with resources.as_file(source) as path:
+        return ImageFont.truetype(str(path), size=round(size * DPI / 72))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -81,8 +81,7 @@ def text_width(text: str, size: float = BODY, bold: bool = False) -> float:
     """The width of ``text`` in pixels."""
     if not text:
         return 0.0
-    width, _, _ = _RENDERER.get_text_width_height_descent(text, _font(size, bold), ismath=False)
-    return float(width)
+    return float(_font(size, bold).getlength(text))
 
 
 def line_height(size: float) -> float:
@@ -123,43 +122,47 @@ class Span:
 
 
 class Canvas:
-    """Drawing operations in pixels (y grows downwards), replayed onto a figure at the end,
+    """Drawing operations in pixels (y grows downwards), replayed onto an image at the end,
     once the sheet's height is known."""
 
     def __init__(self) -> None:
-        self.ops: list[Callable[[Any], None]] = []
+        self.ops: list[Callable[[Image.Image, ImageDraw.ImageDraw], None]] = []
 
     def text(self, x: float, y: float, span: Span, ha: str = "left") -> None:
-        def op(ax: Any) -> None:
-            ax.text(x, y, span.text, fontsize=span.size, color=span.color, ha=ha, va="center",
-                    fontweight="bold" if span.bold else "normal", family=FONT, parse_math=False)
+        """``span`` at ``x`` (its left end, or its middle with ``ha="center"``), its line
+        centred on ``y``."""
+        def op(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            draw.text((x, y), span.text, fill=span.color, font=_font(span.size, span.bold),
+                      anchor="mm" if ha == "center" else "lm")
         self.ops.append(op)
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str | None,
              edge: str | None = None, lw: float = 0.8, rounded: bool = False) -> None:
-        def op(ax: Any) -> None:
-            if rounded:
-                patch: Any = FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=10",
-                                            facecolor=fill or "none", edgecolor=edge or "none",
-                                            linewidth=lw)
-            else:
-                patch = Rectangle((x, y), w, h, facecolor=fill or "none",
-                                  edgecolor=edge or "none", linewidth=lw)
-            ax.add_patch(patch)
+        """A rectangle; ``lw``: its edge's width in points (at least one pixel)."""
+        width = max(1, round(lw * DPI / 72)) if edge else 0
+        box = (round(x), round(y), round(x + w), round(y + h))
+
+        def op(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            if not rounded:
+                draw.rectangle(box, fill=fill, outline=edge, width=width)
+                return
+            # drawn large on a mask and scaled down: anti-aliased corners
+            s = SUPERSAMPLE
+            size = (box[2] - box[0], box[3] - box[1])
+            mask = Image.new("L", (size[0] * s, size[1] * s), 0)
+            ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] * s - 1, size[1] * s - 1),
+                                                   radius=10 * s, fill=255)
+            mask = mask.resize(size, Image.Resampling.LANCZOS)
+            image.paste(Image.new("RGB", size, fill or "white"), box[:2], mask)
         self.ops.append(op)
 
     def png(self, height: float) -> bytes:
-        height = int(round(height))
-        fig = Figure(figsize=(WIDTH / DPI, height / DPI), dpi=DPI, facecolor="white")
-        FigureCanvasAgg(fig)
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_xlim(0, WIDTH)
-        ax.set_ylim(height, 0)
-        ax.axis("off")
+        image = Image.new("RGB", (WIDTH, int(round(height))), "white")
+        draw = ImageDraw.Draw(image)
         for op in self.ops:
-            op(ax)
+            op(image, draw)
         out = io.BytesIO()
-        fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})
+        image.save(out, format="PNG")
         return out.getvalue()
 
 
@@ -348,7 +351,10 @@ def _vote_marks(day: DayRecord, seat: int) -> str:
 
 def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> float:
     days = record.shown_days()
-    fixed = {"seat": 46.0, "role": 112.0, "fouls": 104.0, "left": 212.0}
+    # the role column fits the longest role word of the language on one line («Мирный житель»)
+    role_w = max(112.0, *(text_width(_cap(cat.text(f"role-{r.value}")), BODY, True) + 2 * PAD + 4
+                          for r in Role))
+    fixed = {"seat": 46.0, "role": role_w, "fouls": 104.0, "left": 212.0}
     room = WIDTH - 2 * MARGIN - sum(fixed.values())
     day_w = max(56.0, min(130.0, (room - 300.0) / max(1, len(days))))
     spare = max(0.0, room - 300.0 - day_w * len(days))  # few days: the name and outcome widen

@@ -29,17 +29,22 @@ import inspect
 import logging
 import os
 import time
+from pathlib import Path
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Sequence
 
-from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import (
+    BotCommand, BotCommandScope, BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats, BotCommandScopeDefault, InlineKeyboardButton, InlineKeyboardMarkup,
+    Message, Update,
+)
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
     BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, TelegramError,
 )
 from telegram.ext import (
-    Application, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler, MessageHandler,
-    filters,
+    Application, ApplicationHandlerStop, BaseUpdateProcessor, CallbackContext, CallbackQueryHandler,
+    MessageHandler, TypeHandler, filters,
 )
 
 import rules
@@ -47,7 +52,8 @@ from rules import Phase
 from storage import Store
 
 from .. import commands as cmds
-from ..commands import CommandError, SetLang
+from .. import published
+from ..commands import CommandError, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
@@ -64,6 +70,8 @@ from .host import HostRateLimiter, TelegramHost
 from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
 from .outbox import MAX_TEXT, TelegramTransport
+from .. import lifecycle
+from ..access import Access
 from .webhook import (
     START_RETRIES, start_heartbeat, webhook_available, webhook_options, webhook_secret,
 )
@@ -73,8 +81,26 @@ log = logging.getLogger(__name__)
 PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+GATE_GROUP = -100  # the allow-list's handler runs before every other
 TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover")
-MENU = ("new", "next", "foul", "nominate", "undo", "status", "link", "takeover", "lang", "help")
+#: The command menus (``setMyCommands``): each scope lists the commands that work there, in
+#: every language (``language_code``) and, for clients in another one, in the configured one.
+#: The judge's private chat: recording the game. A group, for every member: host mode (a table,
+#: the speaker's «Пас» and nomination, the protocol), the judge's /link, the public status. A
+#: group's admins: also what only they (or the table's host) may do.
+PRIVATE_MENU = ("new", "next", "nominate", "vote", "foul", "undo", "status", "lang", "help")
+GROUP_MENU = ("newgame", "pass", "nominate", "status", "protocol", "link", "help")
+ADMIN_MENU = (*GROUP_MENU[:-1], "stop", "foul", "warn", "unfoul", "dq", "takeover", "unlink",
+              "channel", "lang", "help")
+#: (scope, where: "private" or "group", the commands); a command's description is
+#: ``tg-menu-group-<name>`` in a group when the catalog has one (``/status`` there is the game's
+#: public status, not the judge's panel), else ``tg-menu-<name>``.
+MENUS: tuple[tuple[BotCommandScope, str, tuple[str, ...]], ...] = (
+    (BotCommandScopeDefault(), "private", PRIVATE_MENU),
+    (BotCommandScopeAllPrivateChats(), "private", PRIVATE_MENU),
+    (BotCommandScopeAllGroupChats(), "group", GROUP_MENU),
+    (BotCommandScopeAllChatAdministrators(), "group", ADMIN_MENU),
+)
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 Context = CallbackContext[Any, Any, Any, Any]
@@ -86,6 +112,14 @@ def chat_key(chat_id: int) -> str:
 
 def chat_id_of(key: str) -> int:
     return int(key.removeprefix(PREFIX))
+
+
+def _is_new_game(text: str) -> bool:
+    """Whether a typed line starts a new game (``/new``, ``новая`` …)."""
+    try:
+        return isinstance(cmds.parse(text, None), NewGame)
+    except CommandError:
+        return False
 
 
 def _command_name(text: str) -> str:
@@ -288,6 +322,7 @@ class TelegramReferee:
                              cached=settings.cache_chats)
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
+        self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -298,6 +333,8 @@ class TelegramReferee:
 
     def register(self, app: AnyApp) -> None:
         self.app = app
+        if not self.access.everyone:  # before host mode's handlers (group -1) and judge mode's
+            app.add_handler(TypeHandler(Update, self.gate), group=GATE_GROUP)
         new_messages = filters.UpdateType.MESSAGE
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(CallbackQueryHandler(self.on_press))
@@ -311,15 +348,11 @@ class TelegramReferee:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
             self._service = Service(self._own_store, cached=self.settings.cache_chats)
-        try:
-            cat = catalog(self.settings.lang)
-            await app.bot.set_my_commands(
-                [BotCommand(name, cat.text(f"tg-menu-{name}")) for name in MENU])
-        except TelegramError as error:
-            log.warning("could not set the command menu: %s", error)
+        await set_menus(app.bot, self.settings.lang, published.state_file(self.settings.db, "menus"))
         if app.job_queue is not None:
             app.job_queue.run_once(self._rearm, 0, name="rearm",
                                    job_kwargs={"misfire_grace_time": None})
+        lifecycle.ready("telegram")  # systemd: started (Type=notify), the watchdog's pings
 
     async def _rearm(self, context: Context) -> None:
         """After a restart: every running timer armed again, and what the outbox still holds
@@ -328,6 +361,7 @@ class TelegramReferee:
         await self.outbox.drain_all()
 
     async def post_shutdown(self, app: AnyApp) -> None:
+        lifecycle.stopping()
         await self.outbox.close()
         if self._own_store is not None:
             await self._own_store.close()
@@ -531,6 +565,9 @@ class TelegramReferee:
                 await self._send(group, status_text(current.state, cat, for_judge=False))
         elif name in ("help", "start"):
             await self._send(group, cat.text("tg-help-group"))
+        elif name == "new" and (current is None or current.judge != user):
+            # a new game is recorded in the private chat (and a hosted table opens with /newgame)
+            await self._send(group, cat.text("tg-group-new", bot="@" + (self._bot.username or "bot")))
         elif current is not None and current.judge == user:
             await self._send(group, cat.text("tg-group-use-private"))
         else:
@@ -580,6 +617,37 @@ class TelegramReferee:
             return
         who = update.effective_user.full_name if update.effective_user else user
         await self._replies(group, await self.judge.take_over(group, user, who, home=user))
+
+    async def gate(self, update: Update, context: Context) -> None:
+        """The allow-list (:mod:`bot.access`): an update of a group that is not listed stops here
+        (a command gets one answer naming the group's id); in a private chat, only ``/new`` by
+        someone neither listed nor a member of a listed group is refused."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None:
+            return
+        message = update.message
+        if chat.type == ChatType.PRIVATE:
+            if user is None or message is None or not message.text or not _is_new_game(message.text):
+                return
+            if await self.access.may_start(chat_key(user.id), self._is_member):
+                return
+            cat = await self.cat(chat_key(chat.id))
+            await self._send(chat_key(chat.id), cat.text("access-private", user=str(user.id)))
+            raise ApplicationHandlerStop
+        if self.access.chat(chat_key(chat.id)):
+            return
+        if message is not None and message.text and message.text.startswith("/"):
+            cat = await self.cat(chat_key(chat.id))
+            await self._send(chat_key(chat.id), cat.text("access-group", chat=f"tg:{chat.id}"))
+        raise ApplicationHandlerStop
+
+    async def _is_member(self, group: str, user: str) -> bool:
+        try:
+            member = await self._bot.get_chat_member(chat_id_of(group), chat_id_of(user))
+        except TelegramError as error:
+            log.info("getChatMember %s %s failed: %s", group, user, error)
+            return False
+        return member.status in (*ADMIN_STATUSES, ChatMemberStatus.MEMBER, ChatMemberStatus.RESTRICTED)
 
     async def _is_admin(self, group: str, user: str) -> bool:
         try:
@@ -653,6 +721,35 @@ def build_application(settings: Settings, service: Service | None = None, *,
     host.register(app)  # its handlers run first (group -1); what is not host business falls through
     app.bot_data["host"] = host
     return app
+
+
+async def set_menus(bot: Any, default_lang: str, state: Path | None = None) -> list[str]:
+    """Every command menu of :data:`MENUS`: per scope, once per language (``language_code``) and
+    once without one, in ``default_lang`` (a client in a third language). With ``state`` (a file
+    beside the database, :mod:`bot.published`) only when they differ from what this bot last
+    set: a restart makes no call. Returns the scopes set (their Bot API type). A failure is one
+    warning: the bot works without its menus (and tries again at the next start)."""
+    def described(name: str, where: str, cat: Catalog) -> BotCommand:
+        key = f"tg-menu-{where}-{name}"
+        return BotCommand(name, cat.text(key if cat.has(key) else f"tg-menu-{name}"))
+
+    menus = [(scope, lang, [described(name, where, catalog(lang or default_lang)) for name in names])
+             for scope, where, names in MENUS for lang in (None, *LANGS)]
+    key = f"bot:{getattr(bot, 'id', None)}"  # another bot on this database sets its own
+    known = published.read(state) if state is not None else {}
+    wanted = published.digest([(scope.to_dict(), lang, [c.to_dict() for c in commands])
+                               for scope, lang, commands in menus])
+    if known.get(key) == wanted:
+        return []
+    try:
+        for scope, lang, commands in menus:
+            await bot.set_my_commands(commands, scope=scope, language_code=lang)
+    except TelegramError as error:
+        log.warning("could not set the command menus: %s", error)
+        return []
+    if state is not None:
+        published.write(state, {**known, key: wanted})
+    return sorted({scope.type for scope, _, _ in menus})
 
 
 def referee_of(app: AnyApp) -> TelegramReferee:

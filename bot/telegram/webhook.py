@@ -66,9 +66,13 @@ def webhook_options(settings: Settings, allowed_updates: list[str], secret: str)
 
 def start_heartbeat(app: Any, settings: Settings) -> bool:
     """Touch ``settings.heartbeat`` at once and every ``heartbeat_interval`` seconds while the
-    Application runs. Returns whether a heartbeat was scheduled."""
+    Application runs. Returns whether a heartbeat was scheduled. (A first run at 0 would not
+    do: the JobQueue starts after the connection, and APScheduler then puts a start in the past
+    on its interval's grid, one interval later.)"""
     if settings.heartbeat is None or app.job_queue is None:
         return False
-    app.job_queue.run_repeating(heartbeat_job(settings.heartbeat), interval=settings.heartbeat_interval,
-                                first=0, name=HEARTBEAT_JOB)
+    beat = heartbeat_job(settings.heartbeat)
+    beat.beat()
+    app.job_queue.run_repeating(beat, interval=settings.heartbeat_interval,
+                                first=settings.heartbeat_interval, name=HEARTBEAT_JOB)
     return True

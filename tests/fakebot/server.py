@@ -74,6 +74,9 @@ DEFAULT_UPDATE_TYPES = frozenset({
 """What Telegram sends when allowed_updates is empty: everything except chat_member and
 message reactions, which must be asked for by name (Bot API, getUpdates.allowed_updates)."""
 
+#: Seconds the waits give the bot by default (``wait_for``, ``wait_sent``, ``wait_delivered``).
+WAIT = 30.0
+
 FLOOD_METHODS = frozenset({
     "sendmessage", "sendphoto", "senddocument", "editmessagetext", "editmessagecaption",
     "editmessagereplymarkup",
@@ -756,10 +759,12 @@ class FakeBotAPI:
         """Updates no getUpdates call has returned yet."""
         return sum(1 for u in self._updates if u["update_id"] > self._delivered_up_to)
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0,
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = WAIT,
                        what: str | None = None) -> T:
         """Wait until ``predicate()`` is truthy and return its value; raise ``FakeTimeout``
-        with the recent calls otherwise.
+        with the recent calls otherwise. The default bound (:data:`WAIT`) is generous: a wait
+        ends as soon as the condition holds, and a machine loaded by other work (CI, two test
+        runs at once) must not turn a slow answer into a failure.
 
         The predicate is re-checked after every call the bot makes and every simulated action,
         and every ``RECHECK`` seconds for conditions on the bot's own state (an error handler,
@@ -783,14 +788,14 @@ class FakeBotAPI:
                 await asyncio.wait_for(event.wait(), min(remaining, self.RECHECK))
 
     async def wait_sent(self, chat: FakeChat | FakeUser | int | None = None, *, count: int = 1,
-                        timeout: float = 5.0) -> FakeMessage:
+                        timeout: float = WAIT) -> FakeMessage:
         """Wait until the bot has sent ``count`` messages to ``chat`` (any chat if None) and
         return the latest one."""
         await self.wait_for(lambda: len(self.sent(chat)) >= count, timeout,
                             f"{count} message(s) from the bot to {chat}")
         return self.sent(chat)[-1]
 
-    async def wait_delivered(self, timeout: float = 5.0) -> None:
+    async def wait_delivered(self, timeout: float = WAIT) -> None:
         """Wait until every queued update has been handed to a getUpdates call."""
         await self.wait_for(lambda: self.undelivered_updates == 0, timeout, "updates delivered")
 
@@ -1305,10 +1310,58 @@ class FakeBotAPI:
             info["allowed_updates"] = self.webhook["allowed_updates"]
         return info
 
-    @staticmethod
-    def _commands_key(p: Params) -> tuple[str, str]:
+    #: BotCommandScope types (Bot API); those naming a chat carry ``chat_id`` (and ``user_id``).
+    COMMAND_SCOPES = frozenset({"default", "all_private_chats", "all_group_chats",
+                                "all_chat_administrators", "chat", "chat_administrators",
+                                "chat_member"})
+
+    def _commands_key(self, p: Params) -> tuple[str, str]:
+        """The key of a command list: its scope (checked as the Bot API does) and language."""
         scope = p.json("scope") or {"type": "default"}
-        return json.dumps(scope, sort_keys=True), p.text("language_code", "") or ""
+        if not isinstance(scope, dict) or scope.get("type") not in self.COMMAND_SCOPES:
+            raise ApiError(400, "Bad Request: can't parse BotCommandScope")
+        if scope["type"] in ("chat", "chat_administrators", "chat_member") and "chat_id" not in scope:
+            raise ApiError(400, "Bad Request: chat_id is empty")
+        if scope["type"] == "chat_member" and "user_id" not in scope:
+            raise ApiError(400, "Bad Request: user_id is empty")
+        language = p.text("language_code", "") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise ApiError(400, "Bad Request: invalid language code specified")
+        return json.dumps(scope, sort_keys=True), language
+
+    def visible_commands(self, chat: FakeChat | FakeUser | int, user: FakeUser | int | None = None,
+                         language_code: str | None = None) -> list[JSON]:
+        """The menu a client shows ``user`` in ``chat``, resolved as the Bot API documents it
+        ("Determining list of commands"): the first scope that has a list, narrowest first —
+        chat_member, chat_administrators (for an admin), chat, all_chat_administrators (for an
+        admin), all_group_chats for a group; chat, all_private_chats for a private chat; then
+        default — each with the user's language before the list without one."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        user_id = (user if isinstance(user, int) else user.id) if user is not None else chat_id
+        language = language_code if language_code is not None else (
+            self.users[user_id].language_code if user_id in self.users else None) or ""
+        private = chat_id > 0
+        scopes: list[JSON] = []
+        if private:
+            scopes += [{"type": "chat", "chat_id": chat_id}, {"type": "all_private_chats"}]
+        else:
+            group = self.chats[chat_id]
+            member = group.members.get(user_id)
+            admin = member is not None and member.status in ("creator", "administrator")
+            scopes.append({"type": "chat_member", "chat_id": chat_id, "user_id": user_id})
+            if admin:
+                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
+            scopes.append({"type": "chat", "chat_id": chat_id})
+            if admin:
+                scopes.append({"type": "all_chat_administrators"})
+            scopes.append({"type": "all_group_chats"})
+        scopes.append({"type": "default"})
+        for scope in scopes:
+            key = json.dumps(scope, sort_keys=True)
+            for lang in ([language] if language else []) + [""]:
+                if (key, lang) in self.commands:
+                    return list(self.commands[(key, lang)])
+        return []
 
     def _api_setMyCommands(self, p: Params) -> bool:
         commands = p.json("commands")

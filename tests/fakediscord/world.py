@@ -164,6 +164,7 @@ class FakeDiscord:
         self.closed_dms: set[int] = set()  # users who accept no DMs from the server's members
         self.can_timeout = True  # Moderate Members
         self.published: list[dict[str, Any]] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}  # "global" | "guild:<id>" -> its commands
         self.overwrites: dict[tuple[int, int], dict[str, Any]] = {}  # (channel, member) -> overwrite
         self.can_overwrite = True  # Manage Permissions in the channel
         self.interactions: dict[str, Interaction] = {}  # token -> the interaction
@@ -408,7 +409,9 @@ class FakeDiscord:
             return self.member_payload(uid)
         if method == "PUT" and path in ("/applications/{application_id}/commands",
                                         "/applications/{application_id}/guilds/{guild_id}/commands"):
-            self.published = list(body)  # the slash commands, as the bot publishes them
+            self.published = list(body)  # the slash commands, as the bot last published them
+            scope = "global" if "guild_id" not in path else f"guild:{ids[1]}"
+            self.commands[scope] = list(body)  # Discord keeps each scope's list until overwritten
             return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1"}
                     for c in body]
         if path == "/channels/{channel_id}/permissions/{target}" and method in ("PUT", "DELETE"):

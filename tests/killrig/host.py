@@ -52,14 +52,15 @@ from .rig import (BotProcess, KillFake, Seen, Window, bot_env, connect_ro, expec
                   read_host_tables, read_outbox)
 from .sequences import Said, compare_announcements
 
-HOST_SCALE = 0.06  # a 150 s speech (OPTIONS): 9 s; a 20 s night step: 1.2 s
+HOST_SCALE = 0.06  # a 300 s speech (OPTIONS): 18 s; a 20 s night step: 1.2 s
 HOST_SEED = 7  # the seating and the deal (MAFIA_REFEREE_HOST_SEED)
 # Windows long enough for ten presses (support.host_table.FAST).
-# A speech of 150 s (9 s here): #1's two presses for his nomination and a restart fit in it on a
-# machine as loaded as CI's (at 90 s, 5.4 s, they did not always); only a speech a kill left
-# running is let run out (its deadline is checked), so the length costs little.
+# A speech of 300 s (18 s here): #1's two presses for his nomination and a restart fit in it on a
+# machine with both cores busy (at 90 s, 5.4 s, and at 150 s, 9 s, they did not always: a
+# restart alone can take seconds there); only a speech a kill left running is let run out (its
+# deadline is checked; the tables' speeches then run out together), so the length costs little.
 OPTIONS = ("timers.vote_window=30 timers.mafia_meeting=20 timers.don_check=20 "
-           "timers.sheriff_check=20 timers.best_move=20 shooting=20 timers.speech=150")
+           "timers.sheriff_check=20 timers.best_move=20 shooting=20 timers.speech=300")
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")
 NOMINATOR, NOMINEE = 1, 7
 FLOORS = 11  # the stream ends when this many speaking steps have been posted
@@ -333,7 +334,7 @@ class Players:
                 answer = await self._press(user, message, str(NOMINEE), bot, run, "nominate")
                 if answer is not None and "выставили" in answer:
                     return
-                if answer and ("уже выставлен" in answer or "уже выставил" in answer):
+                if answer and ("уже выставлена" in answer or "уже есть кандидатура" in answer):
                     return  # already nominated: the first press was committed
                 continue
             if self.has(message, NOMINATE):
@@ -576,6 +577,8 @@ async def _killer(bot: BotProcess, sides: list[Players], rng: random.Random, kil
             run.lost += [f"kill {k}, table {s.n}: {m} acknowledged, not stored" for m in missing]
             if step is None or step.get("deadline") is None or len(s.floors) >= FLOORS:
                 continue
+            if not step.get("started", True):
+                continue  # shown, not yet known to be: its window opens when the next life shows it
             if len(events) > int(step.get("revision", 0)):
                 continue  # an event came after the step last changed: its end may be committed
             floor = s.floor()

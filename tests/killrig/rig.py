@@ -246,8 +246,9 @@ class Window:
     start: float
     end: float
 
-    def holds(self, at: float, tolerance: float) -> bool:
-        return self.start - tolerance <= at <= self.end + tolerance
+    def holds(self, at: float, tolerance: float, late: float | None = None) -> bool:
+        """``at`` is in the window, ``tolerance`` early or ``late`` (default: ``tolerance``) late."""
+        return self.start - tolerance <= at <= self.end + (tolerance if late is None else late)
 
 
 def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[Window]:

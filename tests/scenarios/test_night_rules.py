@@ -339,13 +339,13 @@ def test_seed_4_5_a_miss_after_a_night_dq_does_not_say_nobody_left(step: str) ->
     t.expect_night(1, NightStep(step))
     t.dq(9, "4.2.6")
     at_night = [notice_text(n, catalog("ru")) for n in t.last if not n.private]
-    assert at_night == ["Игрок №9 удалён и покидает игру без последнего слова (4.5)."]
+    assert at_night == ["Игрок №9 удаляется и покидает игру без последнего слова (4.5)."]
     t.end_night()
     morning = _morning(t)
     assert morning["killed"] is None and morning["removed"] == [9]
     text = notice_text(morning, catalog("ru")) or ""
     assert "никто не покидает игру" not in text and "4.2.6" not in text
-    assert text == "Наступает утро. Промах: этой ночью никто не убит."
+    assert text == "Наступает утро. Промах: ночного убийства нет."
     t.expect_notice(Kind.VOTE_CANCELLED, day=2, seat=9, rule="5.1")
     t.discuss({1: 5})
     t.expect_no_vote(day=2)

@@ -196,7 +196,7 @@ class HostTable:
         return self.fake.message(self.group, step.message)
 
     # --- waiting ------------------------------------------------------------------------------------------
-    async def wait_step(self, kind: str, seat: int | None = None, *, timeout: float = 10.0,
+    async def wait_step(self, kind: str, seat: int | None = None, *, timeout: float = 30.0,
                         prompts: int = 0, consume: bool = True) -> Step:
         """The next step (after the last one consumed) of ``kind`` (and ``seat``), with its group
         message shown (its window open) and at least ``prompts`` private prompts delivered. ``consume=False``
@@ -218,7 +218,7 @@ class HostTable:
         return step
 
     async def wait_floor(self, seat: int | None = None, *, day: int | None = None,
-                         consume: bool = True, timeout: float = 10.0) -> Step:
+                         consume: bool = True, timeout: float = 30.0) -> Step:
         """The next speaking step (a speech, a last word, a tie speech, a silenced minute) of
         ``seat`` (any seat if ``None``) on ``day``."""
         after = self.seen
@@ -240,7 +240,7 @@ class HostTable:
             self.seen = step.no
         return step
 
-    async def wait_over(self, timeout: float = 10.0) -> None:
+    async def wait_over(self, timeout: float = 30.0) -> None:
         await self.fake.wait_for(lambda: self.table().status == "over", timeout, "the end")
 
     # --- whole moves ----------------------------------------------------------------------------------

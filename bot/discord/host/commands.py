@@ -42,6 +42,7 @@ async def protocol(interaction: discord.Interaction[Any]) -> None:
 
 
 @app_commands.command(name="channel", description=_desc("channel"))
+@app_commands.default_permissions(manage_channels=True)  # _set_channel refuses anyone else
 @app_commands.describe(channel=_arg("club"), off=_arg("off"))
 async def channel(interaction: discord.Interaction[Any],
                   channel: Optional[discord.TextChannel] = None,

@@ -4,6 +4,8 @@ cli-bad-env-file = Cannot read the settings file { $path }: { $problem ->
    *[unreadable] { $detail }.
 }
 cli-bad-database = Cannot open the database: { $problem }. Choose another file (--db or MAFIA_REFEREE_DB).
+cli-new-schema = Cannot open the database: { db-new-schema }
+cli-foreign-database = Cannot open the database: { db-foreign }
 cli-db-not-writable = Cannot open the database: { $path } is not writable (SQLite writes -wal and -shm files beside the database): { $problem }. Grant write access or choose another file (--db or MAFIA_REFEREE_DB).
 cli-db-busy = Another mafia-referee process (pid { $pid }) is already serving the database { $path }: one bot process per database. Stop it first, or serve both platforms from one process with `mafia-referee both`.
 cli-usage = Bad command line: { $problem }. Help: { $prog } --help

@@ -78,9 +78,9 @@ preset-seed = FIIM rules (the club's edition)
 preset-fiim2024 = FIIM rules 2024
 preset-fsm2024 = FSM rules 2024
 
-## Club rules that differ from the preset (rules.changed_options): short, for the judge.
+## This game's rules that differ from the preset (rules.changed_options): short, for the judge.
 
-rules-with-options = { $preset }; club rules: { $options }
+rules-with-options = { $preset } with these changes: { $options }
 option-first_day_vote-single_not_voted = on the first day a single nominee is not voted
 option-first_day_vote-normal = the first day is voted like any other
 option-first_day_vote-no_vote = no vote on the first day
@@ -184,7 +184,7 @@ end-declared = { $winner ->
     [black] The judge declares a black win.
    *[draw] The judge declares a draw.
  }
-end-table_raised = A draw: every player at the table left by the vote to raise everyone (club rule).
+end-table_raised = A draw: every player at the table left by the vote to raise everyone (this game's rule).
 
 ## Why no vote is held, or nobody leaves
 
@@ -207,17 +207,17 @@ removal-why = { $cause ->
     }
  }
 novote-no_nominees = nobody was nominated
-novote-first_day_no_vote = there is no vote on the first day (club rule)
+novote-first_day_no_vote = there is no vote on the first day (this game's rule)
 novote-4_4_10 = only one player was nominated on the first day ({ cite-4_4_10 })
 novote-5_6 = three players are at the table and they tied twice ({ cite-5_6 })
 novote-5_9 = there is no vote to raise every player at the table ({ cite-5_9 })
 novote-3_of_9 = there is no vote to raise three players when nine are at the table ({ cite-7_11 })
-novote-2_of_4 = there is no vote to raise two players when four are at the table (club rule)
-novote-no_raise_vote = there is no vote to raise everyone (club rule)
+novote-2_of_4 = there is no vote to raise two players when four are at the table (this game's rule)
+novote-no_raise_vote = there is no vote to raise everyone (this game's rule)
 novote-raise_failed = no more than half of the players voted to raise everyone ({ cite-4_4_12_3 })
-novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (club rule)
-novote-first_day_no_break = on the first day the vote's leader stays at the table, with no speech (club rule)
-novote-first_day_self_break = on the first day the vote's leader leaves only by their own vote against themselves (club rule)
+novote-first_day_raise_only = on the first day the vote's leader stays; only a vote to raise everyone removes players (this game's rule)
+novote-first_day_no_break = on the first day the vote's leader stays at the table, with no speech (this game's rule)
+novote-first_day_self_break = on the first day the vote's leader leaves only by their own vote against themselves (this game's rule)
 
 ## Rule citations: each preset cites its own numbers ($rules is the game's preset).
 # The seed's items under seed; where the seed is silent, FIIM 2024 (docs/rules.md §1). A rule an
@@ -320,5 +320,9 @@ cite-7_7 = { $rules ->
 cite-7_9 = { $rules ->
     [fsm2024] FSM 2024, §7.9
    *[other] FIIM 2024, §7.9
+ }
+cite-7_10 = { $rules ->
+    [fsm2024] FSM 2024, §7.10
+   *[other] FIIM 2024, §7.10
  }
 cite-7_11 = FIIM 2024, §7.11

@@ -22,20 +22,22 @@ commands-help =
     /start — start the game (the blacks' meeting)
     /next (/n, /pass) — move on: end a speech, a last word, a night step
     /nominate 3 7 — #3 nominates #7; /nominate 7 — the speaker nominates
-    /withdraw — the speaker withdraws their nomination (where the club's rules allow it)
+    /withdraw — the speaker withdraws their nomination (where this game's rules allow it)
     /vote 7 4 — 4 votes against #7; /vote 7 1,2,3 — #1, #2, #3 voted
     /raise 6 — 6 votes to raise all the players under vote
     /kill 4 — #4 is killed at night; /miss — a miss; /shots 2:7 5:7 7:7 — the shots
     /don 3 — the Don's check; /sheriff 5 — the Sheriff's check
     /bestmove 1 2 3 — the best move
-    /foul 5 [reason], /warn 5 [reason], /dq 5 [reason], /ppk 5 [reason] [red|black] — penalties
-    /tech 5 — a technical foul (where the club's rules have them: the second removes)
+    /foul 5 [reason], /dq 5 [reason], /ppk 5 [reason] [red|black] — penalties; /warn 5 — a warning
+    /tech 5 — a technical foul (where this game's rules have them: the second removes)
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
     /undo [n] — take back the last actions; /fix 12 /foul 5 4.1.1 — correct action 12 (/log all numbers them)
     /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
     /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
     /lang ru|en — language
+    The Russian words work too: дальше (далее, пас), выставить 3 7, голос 7 4, подъём 6, убийство 4, промах, дон 3, шериф 5, лх 1 2 3, фол 5, дк 5, ппк 5, отмена, статус, помощь
+commands-reasons = Penalty reasons (this game's rule items): { $codes }.
 console-help =
     { commands-help }
     /quit — leave the console

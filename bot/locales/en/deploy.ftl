@@ -4,7 +4,13 @@ health-no_database = Unhealthy: no database at { $path }. Start the bot once to 
 health-bad_database = Unhealthy: the database { $path } cannot be read: { $problem }. Restore it from a backup.
 health-read_only = Unhealthy: { $path } is not writable (SQLite writes -wal and -shm files beside the database): { $problem }. The database is most likely intact: let the bot's user write that folder and its files; no restore is needed.
 health-old_schema = Unhealthy: the database { $path } has schema { $version }, this version needs { $expected }. Start the bot once to migrate it.
-health-new_schema = Unhealthy: the database { $path } has schema { $version }, newer than this version ({ $expected }). Install the newer mafia-referee.
+health-new_schema = Unhealthy: { db-new-schema }
+health-corrupt = Unhealthy: the database { $path } is damaged (SQLite's quick_check: { $problem }). Stop the bot and restore it from a backup.
+health-busy = Unhealthy: the database { $path } is busy: another process holds it locked ({ $problem }). Nothing to restore: check that only one bot runs on this file, and try again.
+health-foreign_database = Unhealthy: { db-foreign }
+# Shared by health and every command that opens the database (bot/entry.py): one wording.
+db-new-schema = the database { $path } has schema { $version }, newer than this version ({ $expected }): a newer mafia-referee wrote it. Install that version again, or restore the backup taken before the upgrade.
+db-foreign = { $path } is another program's SQLite database (it holds { $tables }), not a mafia-referee one: nothing was added to it. Choose another file (--db or MAFIA_REFEREE_DB).
 health-no_heartbeat_setting = Unhealthy: --max-age needs a heartbeat file: set MAFIA_REFEREE_HEARTBEAT (or --heartbeat).
 health-no_heartbeat = Unhealthy: no heartbeat file { $path }: the bot is not running (or runs without MAFIA_REFEREE_HEARTBEAT).
 health-stale_heartbeat = Unhealthy: the heartbeat { $path } is { $age } s old (limit { $limit } s): the bot is stuck or stopped.
@@ -17,3 +23,11 @@ backup-same_file = No backup: { $path } is the live database itself or its -wal,
 backup-empty_dest = No backup: no destination given. Name a file or a folder (for example backups/).
 backup-not_a_file = No backup: { $path } exists and is not a regular file (a device, a pipe, a link or a folder). Name a new file, or a folder ending in /.
 backup-not_sqlite = No backup: { $path } exists and is not an SQLite database: it would be lost. Name another file, or add --force to replace it.
+# A database fault in the middle of a session (bot/health.fault): the command is not recorded.
+db-fault = { $code ->
+    [busy] Not recorded: the database is busy (another process holds it locked). Try again in a moment; only one bot may run on a database.
+    [full] Not recorded: the disk is full. Free some space, then repeat the command; the game so far is safe.
+    [read_only] Not recorded: the database file has become read-only. Let the bot's user write it, then repeat the command; the game so far is safe.
+    [io] Not recorded: the disk could not be read or written. Check the disk, then repeat the command.
+   *[other] Not recorded: a database error.
+} ({ $problem })

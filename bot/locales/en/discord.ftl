@@ -7,7 +7,7 @@ dc-missing-rights = In this channel I lack: { $rights }. Give me these permissio
 dc-right-view_channel = View Channel (to see the channel)
 dc-right-send_messages = Send Messages (the announcements)
 dc-right-attach_files = Attach Files (the protocol's picture and JSON)
-dc-right-moderate_members = Moderate Members (a timeout for a removed player mapped with /seat; my role must also be above his)
+dc-right-moderate_members = Moderate Members (a timeout for a removed player mapped with /seat; my role must also be above the player's)
 dc-panel-channel = Table: { $channel }.
 dc-panel-setup = { $club ->
     [none] Announcements go to the game's channel; /link #channel — the results also to a club channel.
@@ -58,8 +58,8 @@ dc-cmd-warn = A warning
 dc-cmd-dq = A disqualifying foul (4.2.x)
 dc-cmd-ppk = A team loss (4.3.x)
 dc-cmd-unfoul = Withdraw a seat's last foul
-dc-cmd-withdraw = Withdraw the speaker's nomination (club rule MafiaRatings 7.5)
-dc-cmd-tech = A technical foul (club rule MafiaRatings 9.6: the second removes)
+dc-cmd-withdraw = Withdraw the speaker's nomination (a rule option, MafiaRatings 7.5)
+dc-cmd-tech = A technical foul (a rule option, MafiaRatings 9.6: the second removes)
 dc-cmd-result = With roles unknown: declare the result; without a winner: show it
 dc-cmd-undo = Take back the last actions
 dc-cmd-status = The game now (the judge: the panel afresh)
@@ -103,7 +103,7 @@ cli-both-no-token = mafia-referee both needs both tokens: MAFIA_REFEREE_TELEGRAM
 
 dc-cmd-newgame = Host mode: open a table here (the bot runs the game)
 dc-cmd-stop = Host mode: stop this channel's table (its host or Manage Channels)
-dc-cmd-pass = Host mode: the speaker ends his minute («Пас»)
+dc-cmd-pass = Host mode: the speaker ends the minute («Пас»)
 dc-cmd-protocol = Host mode: the protocol of the last hosted game here
 dc-cmd-channel = Host mode: the club channel for starts and results (Manage Channels)
 dc-arg-host-options = e.g. fiim2024 seats=shuffle mute=auto shooting=20 timers.speech=45
@@ -111,7 +111,7 @@ dc-arg-club = The club channel
 dc-arg-off = Unlink the club channel
 dc-host-opened = The table is open: the lobby is in the channel.
 dc-done-host = Done.
-dc-host-dm-closed = ⚠ A player marked so cannot get direct messages from the bot: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
+dc-host-dm-closed = ⚠ A player marked so cannot get direct messages from me: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
 dc-host-join-dm-closed = I cannot write to you in direct messages, and your role must come there: allow direct messages from this server's members (Privacy Settings), then press «Join» again.
 dc-host-right-overwrite = ⚠ I lack Manage Permissions in this channel, so I cannot close it to all but the speaker. { $mode ->
     [timeout] I will time the other players out during each speech instead (Moderate Members).
@@ -124,3 +124,4 @@ dc-host-channel-admin-only = The club channel is linked by a member with Manage 
 dc-host-channel-usage = Link a club channel for the hosted games' starts and results: /channel channel:#club; unlink: /channel off:True.
 dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.
 dc-host-club-linked = The hosted games of { $channel } will post their starts and results here.
+access-server = I serve only my club's servers. This server's id is { $server }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.

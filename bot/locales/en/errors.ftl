@@ -9,17 +9,20 @@ error-unknown = Refused ({ $code }).
 
 error-wrong_phase = { $phase_code ->
     [setup] You can't { $event } now: the game has not started. Enter the names and roles and start it: /start.
-   *[other] You can't { $event } now: the phase is “{ $phase }”.
+   *[other] { $event_code ->
+        [set_roles] You can't { $event } now: the phase is “{ $phase }”. Roles are entered before the start; to correct them, undo back to /start: /undo N (N actions back).
+       *[other] You can't { $event } now: the phase is “{ $phase }”.
+    }
  }
 error-no_such_seat = There is no seat { $seat }: seats are 1 to 10.
 error-not_at_table = Player { $seat } is no longer at the table.
 error-not_speaker = { $speaker ->
-    [none] A player nominates only in his own minute ({ cite-4_4_2 }), and nobody is speaking now.
-   *[other] A player nominates only in his own minute ({ cite-4_4_2 }): player { $speaker } is speaking, not { $seat }.
+    [none] A player nominates only in their own minute ({ cite-4_4_2 }), and nobody is speaking now.
+   *[other] A player nominates only in their own minute ({ cite-4_4_2 }): player { $speaker } is speaking, not { $seat }.
  }
 error-already_nominated = Player { $seat } is already nominated.
 error-nomination_used = Player { $seat } has already nominated player { $target }: one nomination a day ({ cite-4_4_3 }).
-error-self_nomination = You can't nominate yourself (club rule).
+error-self_nomination = You can't nominate yourself (this game's rule).
 error-nomination_in_last_word = No nominations in a last word.
 error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations ({ cite-4_4_4 }).
 error-too_many_hands = Too many hands: { $count }, and at most { $left } can still be raised.
@@ -43,15 +46,15 @@ error-team_mismatch = Wrong team: by the entered roles player { $seat } is { $ac
     [red] red
    *[black] black
  } was given. A team loss names the offender's team (4.3). Nothing changed.
-error-not_black = Player { $seat } is not black: he does not shoot.
+error-not_black = Player { $seat } is not black and does not shoot.
 error-no_don = The Don is no longer at the table: there is no Don's check, move on.
 error-no_sheriff = The Sheriff is no longer at the table: there is no Sheriff's check, move on.
 error-best_move_not_due = No best move is due now ({ cite-4_5_9 }).
 error-bad_best_move = A best move names one to three different players.
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->
-    [removal] Player { $seat }'s foul can't be withdrawn: he has already left the game by it.
-   *[silence_served] Player { $seat }'s foul can't be withdrawn: he has already served the third foul's silence.
+    [removal] Player { $seat }'s foul can't be withdrawn: it has already removed the player from the game.
+   *[silence_served] Player { $seat }'s foul can't be withdrawn: the third foul's silence is already served.
  }
 error-game_over = The game is over. The result: /result; a new game: /new.
 error-nothing_to_undo = Nothing to undo.
@@ -69,9 +72,9 @@ error-bad_name = { $why ->
     [invisible] Invalid name for seat { $seat }: it has no visible character.
    *[length] Invalid name for seat { $seat }: 1 to 64 characters.
  }
-error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal (club rule).
+error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal.
 error-no_nomination = Player { $seat } has nominated nobody today: there is nothing to withdraw.
-error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (club rule): record the seats that voted against player { $nominee }, not only how many.
+error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (this game's rule): record the seats that voted against player { $nominee }, not only how many.
 
 ## Service
 
@@ -111,6 +114,8 @@ command-bad_undo = /{ $command }: you can undo 1 to { $limit } steps, not “{ $
 command-result_known = /{ $command }: the result is already known — the game is over. The result: /result; a new game: /new.
 command-bad_team = /{ $command }: “{ $argument }” is not a team. The team is red or black.
 command-bad_fix = /{ $command }: “{ $argument }” is not a game action. A correction is an action of the same kind, e.g. /fix 12 /foul 5 4.1.1 (/log all numbers the actions).
+command-duplicate_option = /new: the option { $option } is given twice — keep one value.
+command-unknown_reason = /{ $command }: unknown reason “{ $reason }”. This game's reasons: { $codes }.
 
 what-seat = a seat number
 what-name = a name

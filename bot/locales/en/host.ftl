@@ -14,7 +14,7 @@ host-lobby = 🎲 A table is forming: { $preset }. Host: { $host }.
     }
 host-lobby-player = { $index }. { $name }{ $reachable ->
     [yes] { "" }
-   *[no] { " " }— has not opened a private chat with the bot yet
+   *[no] { " " }— has not opened a private chat with me yet
  }
 host-lobby-judge = { $plays ->
     [yes] The host { $host } plays at this table, so does not judge it: fouls, removals and /stop are for { $platform ->
@@ -33,10 +33,10 @@ host-lobby-absent = Missed turns: { $count ->
        *[other] speeches
     } in a row with nothing written and nothing pressed is leaving the table, a disqualifying foul (4.2.1).
  } An unraised hand goes to the last nominee ({ cite-4_4_8 }), a shot not fired is a miss, a check not made is not made.
-host-lobby-open-bot = To get your role, open a private chat with the bot and press Start: { $link }
-host-rights-read = ⚠ The bot cannot see the group's messages: make it an admin (or turn privacy mode off), or it will not notice speech out of turn and "pass".
-host-rights-restrict = ⚠ The bot may not restrict members (or this is not a supergroup): speaking out of one's minute is possible, but it is a foul (4.1.1), and at night a disqualifying foul (4.2.6).
-host-rights-delete = ⚠ The bot may not delete messages: messages out of turn will stay in the chat.
+host-lobby-open-bot = To get your role, open a private chat with me and press Start: { $link }
+host-rights-read = ⚠ I cannot see the group's messages: make me an admin (or turn my privacy mode off), or I will not notice speech out of turn and "pass".
+host-rights-restrict = ⚠ I may not restrict members (or this is not a supergroup): speaking out of one's minute is possible, but it is a foul (4.1.1), and at night a disqualifying foul (4.2.6).
+host-rights-delete = ⚠ I may not delete messages: messages out of turn will stay in the chat.
 host-btn-join = Join ✋
 host-btn-leave = Leave
 host-btn-open-bot = Open the bot
@@ -46,7 +46,7 @@ host-joined = You have joined the table in "{ $title }". Your role comes here on
 host-join-done = You are at the table.
 host-join-already = You have already joined.
 host-join-full = The table is full: 10 players.
-host-join-open-bot = Open a private chat with the bot and press Start, or your role cannot reach you.
+host-join-open-bot = Open a private chat with me and press Start, or your role cannot reach you.
 host-not-in-lobby = You are not on the list.
 host-left-lobby = You have left the table.
 host-link-stale = This lobby is closed, or you have not joined it.
@@ -56,17 +56,17 @@ host-link-stale = This lobby is closed, or you have not joined it.
 host-started = 🎲 The game begins. Host: { $host }.
     { $seats }
     { $mode ->
-        [restrict] Only the player whose minute it is may write: the bot restricts the others during a speech.
+        [restrict] Only the player whose minute it is may write: I restrict the others during a speech.
        *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1), at night a disqualifying foul (4.2.6).
     }{ $fallback ->
-        [yes] { " " }(The bot cannot restrict members.)
+        [yes] { " " }(I cannot restrict members.)
        *[no] { "" }
     }
 host-role-card = 🎭 The table in "{ $title }". Your seat is { $seat }, your role: { $role }.
 host-mate = { $role } { $seat }
-host-role-blacks = The blacks at the table: { $mates }. During the mafia's meeting write here: the bot passes it on to the other blacks.
+host-role-blacks = The blacks at the table: { $mates }. During the mafia's meeting write here: I pass it on to the other blacks.
 host-relay = { $seat }: { $text }
-host-private-closed = Messages through the bot are open only to the blacks during the mafia's meeting. At night your buttons come in the bot's messages here.
+host-private-closed = Messages through me are open only to the blacks during the mafia's meeting. At night your buttons come in my messages here.
 
 ## Steps (the line under a step's message)
 
@@ -115,7 +115,7 @@ host-nominated = You nominated { $seat }.
 
 ## The night, in private
 
-host-prompt-shoot = 🔫 Night { $night }: pick your target — { $seconds }. A player is killed only if every black at the table shoots him.
+host-prompt-shoot = 🔫 Night { $night }: pick your target — { $seconds }. A shot kills only if every black at the table shoots the same player.
     Your choice: { $picked }.
 host-prompt-check = { $step ->
     [don_check] 🕵 Night { $night }: Don, whom do you check for the Sheriff? — { $seconds }.
@@ -132,7 +132,7 @@ host-taken = Taken: you may change it until the step ends.
 
 ## The game goes on
 
-host-mute-failed = ⚠ The bot may no longer restrict members: from now on speaking out of turn is a foul (4.1.1).
+host-mute-failed = ⚠ I may no longer restrict members: from now on speaking out of turn is a foul (4.1.1).
 host-absent = { $seat }: { $count } own { $count ->
     [one] speech
    *[other] speeches
@@ -142,9 +142,9 @@ host-busy = { $platform ->
     [dc] This channel already has a table forming or playing. Its host or a member with Manage Channels may stop it: /stop.
    *[tg] A lobby or a game is already on at this table. The host or an admin may stop it: /stop.
 }
-host-judge-game = A judge's unfinished game #{ $game } is here: the bot cannot host a table here until it is over.
-host-table-command = The bot runs this table: /{ $command } is not for a hosted game. Players use the buttons, «Pass» (/pass) and /nominate; the host /foul, /warn, /dq, /ppk, /unfoul, /stop.
-host-judge-linked = This group is linked to a judge's game (/link). For the bot to host a table here, the judge must /unlink first.
+host-judge-game = A judge's unfinished game #{ $game } is here: I cannot host a table here until it is over.
+host-table-command = I run this table: /{ $command } is not for a hosted game. Players use the buttons, «Pass» (/pass) and /nominate; the host /foul, /warn, /dq, /ppk, /unfoul, /stop.
+host-judge-linked = This group is linked to a judge's game (/link). For me to host a table here, the judge must /unlink first.
 host-no-table = There is no table here. Open one: /newgame.
 host-not-started = The table is still forming.
 host-not-host = { $platform ->
@@ -159,10 +159,10 @@ host-error-bad_option = Unknown value { $value } for { $option }.
 ## The club channel and the protocol
 
 host-channel-admin-only = A chat admin links the club's channel.
-host-channel-usage = Link the club's channel: /channel @channel_name (the bot must be an admin there, allowed to post); unlink: /channel off.
+host-channel-usage = Link the club's channel: /channel @channel_name (I must be an admin there, allowed to post); unlink: /channel off.
 host-channel-is = The club's channel: { $title }. Unlink: /channel off.
-host-channel-not-found = Channel { $name } not found, or the bot cannot see it.
-host-channel-cannot-post = The bot may not post in { $name }: make it an admin of the channel allowed to post messages.
+host-channel-not-found = Channel { $name } not found, or I cannot see it.
+host-channel-cannot-post = I may not post in { $name }: make me an admin of the channel allowed to post messages.
 host-channel-linked = The club's channel is linked: { $title }. Each game's start and result, with its protocol, go there.
 host-channel-unlinked = The club's channel is unlinked.
 host-channel-start = 🎲 A game in "{ $title }". Host: { $host }.

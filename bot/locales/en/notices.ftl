@@ -31,6 +31,7 @@ notice-night_result = Morning comes. { $killed ->
     }
  }
 notice-last_word = Last word of player { $seat } — { $seconds }.
+notice-last_word_skipped = No last word for { $seats }: the result is decided, and this game's rules give no last word after the deciding vote or shot.
 notice-speech = { $silenced ->
     [yes] Player { $seat } loses this minute (third foul, { cite-4_4 }) but may still nominate.
    *[no] { $short ->
@@ -40,7 +41,7 @@ notice-speech = { $silenced ->
  }
 notice-speech_skipped = Player { $seat }'s speech is skipped.
 notice-nominated = Player { $by } nominates player { $target }. Accepted.
-notice-nomination_withdrawn = Player { $by } withdraws the nomination of player { $target }. Withdrawn (club rule).
+notice-nomination_withdrawn = Player { $by } withdraws the nomination of player { $target }. Withdrawn (this game's rule).
 notice-vote_not_held = No vote: { $why }.
 notice-voting_starts = { $round ->
     [0] The vote. { $nominees_n ->
@@ -72,7 +73,7 @@ notice-leaves_by_vote = { $cause ->
     [raise] By the vote to raise everyone, players { $seats } leave the game.
    *[vote] By the vote, player { $seats } leaves the game.
  }
-notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day; he speaks for { $seconds } (club rule).
+notice-leader_stays = Player { $seat } has the most votes but stays at the table on the first day and speaks for { $seconds } (this game's rule).
 notice-vote_cancelled = No vote today, on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-next_vote_cancelled = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 notice-night_falls = Night falls.
@@ -110,6 +111,11 @@ notice-sheriff_check = The Sheriff checks player { $target }: { $black ->
 notice-best_move_due = Player { $seat }, you were killed. Best move: name three players — { $seconds }.
 notice-best_move = Best move of player { $seat }: { $guesses }. Accepted.
 notice-best_move_hits = Best move of player { $seat }: blacks guessed — { $hits }.
+notice-best_move_skipped = Player { $seat } makes no best move: { $why ->
+    [day1_departures] { $departed } players left by the first day's vote ({ $rule }).
+    [removed] removed from the game tonight ({ $rule }).
+   *[off] this game's rules do without it.
+ }
 
 ## Penalties
 
@@ -118,8 +124,8 @@ notice-warning = { $generic ->
    *[no] Player { $seat } gets a warning: { $reason } ({ $code }).
  }
 notice-foul = { $generic ->
-    [yes] Player { $seat } gets a foul. He has { $fouls }.
-   *[no] Player { $seat } gets a foul: { $reason } ({ $code }). He has { $fouls }.
+    [yes] Player { $seat } gets a foul; now { $fouls }.
+   *[no] Player { $seat } gets a foul: { $reason } ({ $code }); now { $fouls }.
  }
 notice-third_foul = { $effect ->
     [silence] { $short ->
@@ -130,8 +136,8 @@ notice-third_foul = { $effect ->
    *[none] Player { $seat } gets a third foul.
  }
 notice-tech_foul = { $count ->
-    [1] Player { $seat } gets a technical foul (club rule): a second technical foul removes a player from the game.
-   *[other] Player { $seat } gets a second technical foul (club rule).
+    [1] Player { $seat } gets a technical foul (this game's rule): a second technical foul removes a player from the game.
+   *[other] Player { $seat } gets a second technical foul (this game's rule).
  }
 notice-removed = { $last_word ->
     [cut] Player { $seat }: { removal-what } — the player's last word ends ({ cite-4_5 }).
@@ -169,7 +175,7 @@ notice-team_loss = { $final_minute ->
        *[no] Team loss for { $team_of }: player { $seat } — { $reason } ({ $code }).
     }
  }
-notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; he has { $fouls }.
+notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; now { $fouls }.
 notice-penalty_after_result = { $over ->
     [yes] After the game: player { $seat } — { penalty-what }. Recorded in the protocol; the result of the game stands ({ cite-7_9 }).
    *[other] Player { $seat }'s offence — { penalty-what } — is recorded in the protocol; the result is already settled and stands ({ cite-6_8_6 }).

@@ -48,4 +48,4 @@ reason-6_7_13 = whispering hidden information to a neighbour
 reason-6_7_14 = hiding what one says in a foreign language
 reason-6_7_15 = obscene language
 reason-6_7_16 = seeking a non-game advantage to prove one's role or sway the vote
-reason-6_8_4 = a revealed Sheriff proving his role with information from the night
+reason-6_8_4 = a revealed Sheriff proving the role with information from the night

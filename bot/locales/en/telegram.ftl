@@ -5,12 +5,15 @@ tg-welcome =
     I am a sports mafia judge's assistant: I record the game as it goes and tell you what the rules require — who is silent, whether the vote is held, who leaves, who speaks next, who won.
     A new game — /new (or /new fiim2024). To announce in your club's group, add me to the group and type /link there. All commands — /help.
 tg-help-group =
-    I am a judge's assistant. The judge runs the game in his private chat with me; announcements come here.
-    /link — the judge links this group to his game; /unlink — unlinks it.
+    I am a judge's assistant. The judge runs the game in a private chat with me; announcements come here.
+    /link — the judge links this group to the game; /unlink — unlinks it.
     /takeover — a chat admin takes the game over.
     /status — the game now; /lang ru|en — the announcements' language.
 tg-group-only = /{ $command } is typed in the club's group, not here.
 tg-group-use-private = Game commands go to my private chat: the judge's panel is there. Only announcements here.
+tg-group-new = A judge starts a new game in a private chat with me ({ $bot }): /new and the judge's panel are there; then /link here, and the announcements come here. For me to run a table in this group myself, type /newgame.
+access-group = I serve only my club's chats. This chat's id is { $chat }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.
+access-private = A game can be started here by members of the club's groups and by those the bot's admin listed in MAFIA_REFEREE_ALLOWED_CHATS (your id: tg:{ $user }).
 tg-only-judge = Only the game's judge can do that.
 tg-not-linked = No game is linked to this group. The judge links it with /link.
 
@@ -41,6 +44,20 @@ tg-menu-link = link a group to the game (in the group)
 tg-menu-takeover = take the game over (a group admin)
 tg-menu-lang = language: ru or en
 tg-menu-help = every command
+tg-menu-vote = hands: /vote 7 4
+tg-menu-newgame = open a table: I run the game
+tg-menu-pass = end your minute (pass)
+tg-menu-protocol = the table's last protocol
+tg-menu-stop = stop the table (host, admin)
+tg-menu-warn = a warning: /warn 5
+tg-menu-unfoul = withdraw the last foul: /unfoul 5
+tg-menu-dq = disqualification: /dq 5
+tg-menu-unlink = unlink the group from the game
+tg-menu-channel = the club's channel for results: /channel @name
+tg-menu-group-status = where the game stands
+tg-menu-group-nominate = nominate in your minute: /nominate 7
+tg-menu-group-foul = a foul (the table's host): /foul 5
+tg-menu-group-link = link the group to your game (the judge)
 
 ## Service refusals added for chats
 

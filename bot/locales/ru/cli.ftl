@@ -4,6 +4,8 @@ cli-bad-env-file = Не удаётся прочитать файл настро�
    *[unreadable] { $detail }.
 }
 cli-bad-database = Не удаётся открыть базу данных: { $problem }. Укажите другой файл (--db или MAFIA_REFEREE_DB).
+cli-new-schema = Не удаётся открыть базу данных: { db-new-schema }
+cli-foreign-database = Не удаётся открыть базу данных: { db-foreign }
 cli-db-not-writable = Не удаётся открыть базу данных: { $path } недоступно для записи (SQLite пишет файлы -wal и -shm рядом с базой): { $problem }. Дайте право записи или укажите другой файл (--db или MAFIA_REFEREE_DB).
 cli-db-busy = С базой данных { $path } уже работает другой процесс mafia-referee (pid { $pid }): один процесс бота на базу. Сначала остановите его, а обе платформы обслуживайте одним процессом: `mafia-referee both`.
 cli-usage = Неверная команда: { $problem }. Справка: { $prog } --help

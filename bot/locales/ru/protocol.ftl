@@ -4,7 +4,7 @@
 ## Заголовок
 
 protocol-title = Протокол игры
-protocol-title-game = Протокол игры № { $game }
+protocol-title-game = Протокол игры №{ $game }
 protocol-date = { $dd }.{ $mm }.{ $yyyy }
 protocol-subtitle = { $date } · { $preset }
 
@@ -14,13 +14,13 @@ protocol-col-seat = №
 protocol-col-player = Игрок
 protocol-col-role = Роль
 protocol-col-fouls = Фолы
-protocol-col-left = Покинул игру
+protocol-col-left = Выбытие
 protocol-day-short = Д{ $day }
 protocol-night-short = Н{ $night }
 protocol-left = { $when } · { $how }
 protocol-out-vote = голосование
 protocol-out-raise = подъём
-protocol-out-kill = убит
+protocol-out-kill = убийство
 protocol-out-fouls = 4 фола
 protocol-out-disqualification = дисквалификация
 protocol-out-team_loss = ППК
@@ -54,16 +54,16 @@ protocol-col-night = Ночь
 protocol-col-shooting = Стрельба
 protocol-col-don = Проверка Дона
 protocol-col-sheriff = Проверка Шерифа
-protocol-kill = убит { $seat }
+protocol-kill = убийство: { $seat }
 protocol-miss = промах
 protocol-shots = выстрелы: { $shots }
 protocol-don-sheriff = { $seat } — Шериф
 protocol-don-not-sheriff = { $seat } — не Шериф
-protocol-sheriff-black = { $seat } — чёрный
-protocol-sheriff-red = { $seat } — красный
+protocol-sheriff-black = { $seat } — чёрная карта
+protocol-sheriff-red = { $seat } — красная карта
 protocol-best-move = Лучший ход { $seat }: { $guesses }
 protocol-best-move-hits = Лучший ход { $seat }: { $guesses } — чёрных: { $hits }
-protocol-legend = →7 — выставил игрока №7 · 5/7 — голосовал против №5, в переголосовании против №7 · ↑ / ↓ — за / против подъёма всех · ■ — фол
+protocol-legend = →7 — кандидатура: №7 · 5/7 — голос против №5, в переголосовании — против №7 · ↑ / ↓ — за / против подъёма всех · ■ — фол
 
 ## Наказания после выбывания или после результата (seed 4.5, ФИИМ 2024 §7.9)
 
@@ -91,10 +91,10 @@ protocol-error-votes_by_count = День { $day }, { $round ->
     [0] голосование
    *[other] переголосование
  }: голоса против игрока { $seat } записаны числом, а MafiaRatings записывает голос каждого игрока. Записывайте голосующих: /vote { $n } 1,2,3.
-protocol-error-two_checks = { $who ->
-    [don] Дон
-   *[other] Шериф
- } проверял игрока { $seat } дважды, а MafiaRatings записывает одну проверку игрока.
+protocol-error-two_checks = Две проверки игрока { $seat } { $who ->
+    [don] Доном
+   *[other] Шерифом
+ }, а MafiaRatings записывает одну проверку игрока.
 protocol-error-two_deaths = Наказание игрока { $seat } ({ $what }) записано уже после выбывания этого игрока, а MafiaRatings записывает одно выбывание игрока.
 protocol-error-options = Исход этой игры зависит от правил, для которых у MafiaRatings нет кода: { $options }.
 protocol-error-replay_differs = Выгрузка не воспроизводит игру: { $differences }.

@@ -21,7 +21,7 @@ status-turn-tie_speech = Слово перед переголосованием:
 status-vote-banned = На { $day }-й день голосование не проводится ({ $rule }): удаление игрока { $seat }{ removal-why }.
 status-roles-unknown = Роли не внесены: итог игры объявляет судья.
 status-nominees = Выставлены (только для судьи, 5.4): { $seats }.
-status-no-nominees = Никто не выставлен.
+status-no-nominees = Кандидатур нет.
 status-count = { $seat } — { $votes }
 status-ballot = { $round ->
     [0] Голосование
@@ -41,7 +41,7 @@ status-silence-pending = без слова в ближайшую минуту (�
 
 left-vote = покидает игру по итогам голосования (день { $day })
 left-raise = покидает игру по итогам голосования за подъём (день { $day })
-left-kill = убит ночью { $day }
+left-kill = покидает игру: ночное убийство (ночь { $day })
 left-fouls = удаление: 4 фола, { $when ->
     [night] ночь
    *[day] день
@@ -63,7 +63,7 @@ action-speech = Дальше: речь игрока { $seat } — { $seconds }. 
 action-silenced = Дальше: игрок { $seat } без слова ({ cite-4_4 }), но может выставить кандидатуру — /nominate; дальше — /next.
 action-last_word = Дальше: последнее слово игрока { $seat } — { $seconds }; закончить — /next.
 action-tie_speech = Дальше: слово игрока { $seat } перед переголосованием — { $seconds }; закончить — /next.
-action-vote = Кто за то, чтобы игрок { $nominee } покинул игровой стол? Осталось: { $left }. Запишите: /vote { $n } и число голосов.
+action-vote = Кто за то, чтобы игроку { $nominee } покинуть игровой стол? Осталось: { $left }. Запишите: /vote { $n } и число голосов.
 action-raise_vote = Кто за то, чтобы все голосуемые игроки ({ $seats }) покинули игровой стол? Нужно не меньше { $need } из { $at_table }. Запишите: /raise и число голосов.
 action-shooting = Дальше: стрельба — /kill и номер, /shots или промах — /miss.
 action-don_check = Дальше: проверка Дона — /don и номер; без проверки — /next.
@@ -77,7 +77,7 @@ result-title = Итоги игры. { $outcome }
 result-not-over = Игра ещё не окончена.
 result-departures = Покинули игру по порядку:
 result-departure = { $index }. { $seat } — { $how }
-result-no-departures = Никто не покинул игру.
+result-no-departures = Выбывших нет.
 result-fouls = Фолы: { $list }.
 result-no-fouls = Фолов нет.
 result-best-move = Лучший ход игрока { $seat }: { $guesses }.
