@@ -73,6 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="open games in parallel chats under load (default 1,000; --quick: 50)")
     parser.add_argument("--e2e-step", type=float, default=None, metavar="S",
                         help="seconds of load per offered rate (default 6; --quick: 1)")
+    parser.add_argument("--e2e-connections", type=int, default=None, metavar="K",
+                        help="the bots' Bot API connection pool (default: the referee's setting, "
+                             "MAFIA_REFEREE_TELEGRAM_CONNECTIONS; the echo bot gets the same)")
     parser.add_argument("--restart-games", type=int, default=None, metavar="M",
                         help="stored open games for the restart rows (default 10,000; "
                              "--quick: --games or 200)")
@@ -142,14 +145,15 @@ async def store_games(db: Path, s: Script, n: int) -> None:
 
 # --- the bot process ------------------------------------------------------------------------------
 
-def _settings(token: str, base_url: str, db: Path) -> Any:
+def _settings(token: str, base_url: str, db: Path, connections: int | None = None) -> Any:
     from bot.settings import Settings
 
+    pool = {} if connections is None else {"telegram_connections": connections}
     return Settings(telegram_token=token, telegram_base_url=base_url, db=db, lang="ru",
-                    telegram_rate_overall=0, telegram_rate_group=0, telegram_max_retries=3)
+                    telegram_rate_overall=0, telegram_rate_group=0, telegram_max_retries=3, **pool)
 
 
-def _echo_app(token: str, base_url: str) -> Any:
+def _echo_app(token: str, base_url: str, connections: int) -> Any:
     from telegram import Update
     from telegram.ext import ApplicationBuilder, CallbackQueryHandler, MessageHandler, filters
 
@@ -165,7 +169,8 @@ def _echo_app(token: str, base_url: str) -> Any:
 
     files = base_url[: -len("/bot")] + "/file/bot"
     app = (ApplicationBuilder().token(token).base_url(base_url).base_file_url(files)
-           .concurrent_updates(PerChatUpdateProcessor()).build())
+           .concurrent_updates(PerChatUpdateProcessor()).connection_pool_size(connections)
+           .pool_timeout(30.0).build())
     app.add_handler(MessageHandler(filters.TEXT, echo))
     app.add_handler(CallbackQueryHandler(answer))
     return app
@@ -211,10 +216,11 @@ async def _serve(options: dict[str, Any]) -> None:
     _count_sql(counts)
 
     token, base_url = options["token"], options["base_url"]
-    if options["mode"] == "echo":
-        app = _echo_app(token, base_url)
+    settings = _settings(token, base_url, Path(options["db"]), options.get("connections"))
+    if options["mode"] == "echo":  # the same HTTP client settings as the referee's
+        app = _echo_app(token, base_url, settings.telegram_connections)
     else:
-        app = build_application(_settings(token, base_url, Path(options["db"])))
+        app = build_application(settings)
     await app.initialize()
     if app.post_init is not None:
         await app.post_init(app)

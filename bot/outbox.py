@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from storage import OutboxItem, OutboxRow, Store
 
@@ -143,6 +143,16 @@ class Transport(Protocol):
         none). Raises a :class:`DeliveryError`."""
 
 
+def _mark_first(sent: Sequence[tuple[OutboxRow, int | None]], row: OutboxRow) -> bool:
+    """Whether the rows delivered so far must be marked sent before ``row`` goes: marks are
+    put off to save write units, but at most one delivered *send* may stand unmarked (a kill
+    then repeats at most that one announcement: edits repeat harmlessly), and a send that
+    stores its message id (a slot) is marked before anything else goes (a later edit needs
+    the id)."""
+    sends = [r for r, _ in sent if r.kind == "send"]
+    return any(r.slot for r in sends) or (bool(sends) and row.kind == "send")
+
+
 # --- the sender -------------------------------------------------------------------------------------
 
 class Outbox:
@@ -184,12 +194,22 @@ class Outbox:
         lock = self._locks.setdefault(chat, asyncio.Lock())
         async with lock:
             while not self.waiting(chat):
-                rows = await self._store().pending(chat)
+                store = self._store()
+                seen = store.queued(chat)
+                rows = await store.pending(chat)
                 if not rows:
                     return
-                for row in rows:
-                    if not await self._deliver(row):
-                        return
+                sent: list[tuple[OutboxRow, int | None]] = []
+                try:
+                    for row in rows:
+                        if _mark_first(sent, row):
+                            await self._mark(sent)
+                        if not await self._deliver(row, sent):
+                            return
+                finally:
+                    await self._mark(sent)
+                if store.queued(chat) == seen:
+                    return  # nothing was queued meanwhile: no need to read again
 
     def kick(self, chat: str) -> None:
         """Flush the chat in the background."""
@@ -219,17 +239,21 @@ class Outbox:
         self._waiting.clear()
 
     # --- one row --------------------------------------------------------------------------------
-    async def _deliver(self, row: OutboxRow) -> bool:
-        """Try one row. ``True``: go on with the next row; ``False``: stop draining this chat."""
+    async def _deliver(self, row: OutboxRow, sent: list[tuple[OutboxRow, int | None]]) -> bool:
+        """Try one row; once it is delivered it goes into ``sent``, to be marked with the
+        others (:meth:`_mark`). ``True``: go on with the next row; ``False``: stop draining
+        this chat."""
         store = self._store()
         try:
             message_id = await self.transport.deliver(row)
         except RetryAfter as error:
+            await self._mark(sent)
             await store.mark_attempt(row.id, f"429 retry after {error.seconds:g} s")
             log.info("outbox %s: flood limit, %s waits %g s", row.id, row.chat, error.seconds)
             self._wait(row.chat, error.seconds)
             return False
         except ChatMoved as moved:
+            await self._mark(sent)
             if self._on_migrate is not None:
                 await self._on_migrate(row.chat, moved.chat)  # the chat's pending rows follow it
             else:
@@ -237,21 +261,30 @@ class Outbox:
             self.kick(moved.chat)
             return False
         except NotModified:
-            await store.mark_sent(row.id, row.message_id, row=row)
+            sent.append((row, row.message_id))
             return True
         except Refused as error:
+            await self._mark(sent)
             log.warning("outbox %s: %s refused it, given up: %s", row.id, row.chat, error)
             await store.mark_attempt(row.id, str(error), give_up=True)
             return True
         except Unreachable as error:
+            await self._mark(sent)
             log.warning("outbox %s: sending to %s failed, retrying: %s", row.id, row.chat, error)
             await store.mark_attempt(row.id, str(error))
             self._wait(row.chat, self.retry_delay)
             return False
-        await store.mark_sent(row.id, message_id, row=row)
+        sent.append((row, message_id))
         if message_id is not None and self._on_sent is not None:
             self._on_sent(row.chat, message_id)
         return True
+
+    async def _mark(self, sent: list[tuple[OutboxRow, int | None]]) -> None:
+        """Mark the delivered rows sent, in one write unit, and forget them."""
+        if sent:
+            batch = list(sent)
+            sent.clear()
+            await self._store().mark_sent_many(batch)
 
     # --- waiting --------------------------------------------------------------------------------
     def _wait(self, chat: str, seconds: float) -> None:
