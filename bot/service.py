@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
 
 import rules
-from storage import OutboxItem, StaleRevision, Store
+from rules import snapshot as snapshots
+from storage import OutboxItem, Snapshot, StaleRevision, Store
 
 log = logging.getLogger(__name__)
 
@@ -82,21 +83,83 @@ class ServiceError(Exception):
         self.params = params
 
 
+#: A snapshot of the folded state is stored (in the action's transaction) every this many
+#: standing events, and kept in memory for undo: a cold load or an undo replays at most about
+#: this many events, however long the log (issue 16).
+SNAPSHOT_EVERY = 32
+#: In-memory checkpoints kept per game besides its base (an undo deeper than them all refolds).
+CHECKPOINTS_KEPT = 2
+
+
+@dataclass
+class _Checkpoint:
+    """The folded state after log row ``seq`` (0: the game's start), ``count`` events standing."""
+
+    seq: int
+    count: int
+    state: rules.GameState
+
+
 @dataclass
 class _Game:
-    """A chat's current game as the service holds it: the log and its fold."""
+    """A chat's current game as the service holds it: its log (decoded lazily) and its fold.
+
+    ``base`` is the oldest state kept (the game's start, or the stored snapshot it was loaded
+    from); ``standing`` the log rows of the events standing after it; ``checkpoints`` newer
+    states kept for undo (at standing events, oldest first)."""
 
     id: int
     judge: str
     config: rules.RulesConfig
     names: dict[int, str]
-    log: list[rules.Event]
     state: rules.GameState
+    base: _Checkpoint
+    standing: list[int] = field(default_factory=list)
+    checkpoints: list[_Checkpoint] = field(default_factory=list)
     finished: bool = field(default=False)
+    stored: int | None = None  # the standing count of the stored snapshot (None: none usable)
+    _log: list[rules.Event | None] = field(default_factory=list)  # by seq - 1; None: not decoded
+    _raw: list[str] | None = None  # the rows' JSON text, where not decoded yet
 
     @property
     def revision(self) -> int:
-        return len(self.log)
+        return len(self._log)
+
+    @property
+    def count(self) -> int:
+        """Events standing (undone ones and undo events not counted)."""
+        return self.base.count + len(self.standing)
+
+    def event(self, seq: int) -> rules.Event:
+        """The event of log row ``seq``."""
+        event = self._log[seq - 1]
+        if event is None:
+            assert self._raw is not None
+            event = self._log[seq - 1] = rules.from_dict(json.loads(self._raw[seq - 1]))
+        return event
+
+    @property
+    def log(self) -> list[rules.Event]:
+        """The whole log, undo events included (decoded on first use)."""
+        return [self.event(seq) for seq in range(1, self.revision + 1)]
+
+    def logged(self, events: Sequence[rules.Event]) -> None:
+        self._log.extend(events)
+        if self._raw is not None:
+            self._raw.extend("" for _ in events)  # decoded already: never read
+
+    def refold(self) -> None:
+        """Take the base back to the game's start (an undo deeper than every kept state)."""
+        stack: list[int] = []
+        for seq in range(1, self.revision + 1):
+            if isinstance(self.event(seq), rules.Undo):
+                if stack:
+                    stack.pop()
+            else:
+                stack.append(seq)
+        self.base = _Checkpoint(0, 0, rules.new_game(self.config, self.names))
+        self.standing = stack
+        self.checkpoints = []
 
 
 def _result(state: rules.GameState) -> str | None:
@@ -115,8 +178,12 @@ def _normalised(event: rules.Event) -> rules.Event:
 class Service:
     """The referee service over a :class:`storage.Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        """``snapshot_every``: see :data:`SNAPSHOT_EVERY` (tests make it small)."""
+        if snapshot_every < 1:
+            raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
         self._store = store
+        self._every = snapshot_every
         self._locks: dict[str, asyncio.Lock] = {}
         self._games: dict[str, _Game] = {}  # home chat -> its current game
         self._aliases: dict[str, str | None] = {}  # chat -> its home (None: a home itself)
@@ -147,7 +214,8 @@ class Service:
                                                     announce=announce, abandon=replaced,
                                                     outbox=news)
             state = rules.new_game(config, names)
-            game = _Game(id=game_id, judge=judge, config=config, names=names, log=[], state=state)
+            game = _Game(id=game_id, judge=judge, config=config, names=names, state=state,
+                         base=_Checkpoint(0, 0, state))
             self._games[chat] = game
             return _outcome(game, [])
 
@@ -165,12 +233,20 @@ class Service:
             finished = None if over == game.finished else over
             planned = Outcome(game_id=game.id, revision=game.revision + 1,
                               state=copy.deepcopy(state), notices=notices, judge=game.judge)
+            seq, count = game.revision + 1, game.count + 1
+            due = count % self._every == 0 or (game.stored is None and count >= self._every)
             queued = await self._append(chat, game, [event], user, finished=finished,
                                         result=_result(state),
-                                        staged=await _rendered(render, planned))
-            game.log.append(event)
+                                        staged=await _rendered(render, planned),
+                                        snapshot=_snapshot(seq, count, state) if due else None)
+            game.logged([event])
+            game.standing.append(seq)
             game.state = state
             game.finished = over
+            if due:
+                game.stored = count
+            if count % self._every == 0:
+                game.checkpoints = [*game.checkpoints, _Checkpoint(seq, count, state)][-CHECKPOINTS_KEPT:]
             return replace(_outcome(game, notices), outbox=tuple(queued))
 
     async def undo(self, chat: str, user: str, *, steps: int = 1,
@@ -239,7 +315,7 @@ class Service:
         """The current game's log, undo events included (``no_game`` if there is none)."""
         async with self._locked(chat) as chat:
             game = await self._require(chat)
-            return list(game.log)
+            return game.log
 
     # --- chats: aliases, announce chats, stored message ids and timers -----------------------
     async def home(self, chat: str) -> str:
@@ -334,10 +410,20 @@ class Service:
         if row is None:
             return None
         config = rules.config_from_dict(row.config)
-        logged = [rules.from_dict(r.event) for r in await self._store.events(row.id)]
-        state, _ = rules.fold(config, logged, row.names)
-        game = _Game(id=row.id, judge=row.judge, config=config, names=row.names, log=logged,
-                     state=state, finished=row.finished)
+        rows, snapshot = await self._store.game_log(row.id)
+        game = _Game(id=row.id, judge=row.judge, config=config, names=row.names,
+                     state=rules.new_game(config, row.names),
+                     base=_Checkpoint(0, 0, rules.new_game(config, row.names)),
+                     finished=row.finished, _log=[None] * len(rows), _raw=[text for _, text in rows])
+        if not (snapshot is not None and _resume(game, snapshot)):
+            game.refold()  # no usable snapshot: the whole fold, keeping checkpoints on the way
+            state = game.base.state
+            for count, seq in enumerate(game.standing, 1):
+                state, _ = rules.apply(state, game.event(seq))
+                if count % self._every == 0:
+                    game.checkpoints.append(_Checkpoint(seq, count, state))
+            game.checkpoints = game.checkpoints[-CHECKPOINTS_KEPT:]
+            game.state = state
         self._games[chat] = game
         return game
 
@@ -357,26 +443,42 @@ class Service:
 
     async def _undo(self, chat: str, game: _Game, user: str, steps: int,
                     render: Render | None = None) -> Outcome:
-        standing = rules.effective(game.log)
-        if len(standing) < steps:
-            raise ServiceError("nothing_to_undo", steps=steps, available=len(standing))
+        if game.count < steps:
+            raise ServiceError("nothing_to_undo", steps=steps, available=game.count)
+        if len(game.standing) < steps:
+            game.refold()  # deeper than every state kept
+        keep = game.standing[:len(game.standing) - steps]
+        kept = set(keep)
+        checkpoints = [c for c in game.checkpoints if c.seq in kept]
+        start = checkpoints[-1] if checkpoints else game.base
+        state = start.state
+        for seq in keep:
+            if seq > start.seq:
+                state, _ = rules.apply(state, game.event(seq))
         undos = [rules.Undo() for _ in range(steps)]
-        state, _ = rules.fold(game.config, [*game.log, *undos], game.names)
         over = state.phase is rules.Phase.GAME_OVER
         finished = None if over == game.finished else over
-        undone = tuple(reversed(standing[-steps:]))
+        undone = tuple(game.event(seq) for seq in reversed(game.standing[-steps:]))
         planned = Outcome(game_id=game.id, revision=game.revision + steps,
                           state=copy.deepcopy(state), notices=[], judge=game.judge, undone=undone)
-        queued = await self._append(chat, game, undos, user, finished=finished,
-                                    result=_result(state), staged=await _rendered(render, planned))
-        game.log.extend(undos)
+        count = game.base.count + len(keep)
+        due = game.stored is not None and count < game.stored  # the stored one is undone
+        queued = await self._append(
+            chat, game, undos, user, finished=finished, result=_result(state),
+            staged=await _rendered(render, planned),
+            snapshot=_snapshot(game.revision + steps, count, state) if due else None)
+        game.logged(undos)
+        game.standing = keep
+        game.checkpoints = checkpoints
         game.state = state
         game.finished = over
+        if due:
+            game.stored = count
         return replace(_outcome(game, [], undone=undone), outbox=tuple(queued))
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
-                      staged: Staged = Staged()) -> list[int]:
+                      staged: Staged = Staged(), snapshot: Snapshot | None = None) -> list[int]:
         """Log ``events`` (and the game's end, and the ``staged`` messages and timer) in one
         transaction. On any failure the cached game is dropped, so the next action refolds
         whatever the store really holds. Returns the outbox ids."""
@@ -384,7 +486,7 @@ class Service:
             return await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
-                timer=staged.timer)
+                timer=staged.timer, snapshot=snapshot)
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -392,6 +494,40 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+
+
+def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:
+    """The snapshot to store of ``state``, the fold after log row ``seq``."""
+    return Snapshot(seq, count, snapshots.version(), snapshots.state_to_dict(state))
+
+
+def _resume(game: _Game, snapshot: Snapshot) -> bool:
+    """Fold ``game`` (its log not decoded yet) from its stored ``snapshot`` and the log's tail
+    after it. ``False`` (nothing changed) when the snapshot cannot be used: written by another
+    version of the rules, unreadable, or taken back by an undo after it (the caller then folds
+    the whole log)."""
+    if snapshot.version != snapshots.version() or not 0 <= snapshot.seq <= game.revision:
+        return False
+    try:
+        state = snapshots.state_from_dict(game.config, json.loads(snapshot.state))
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        log.warning("game %s: its snapshot is unreadable, the log is folded (%s)", game.id, error)
+        return False
+    stack: list[int] = []
+    for seq in range(snapshot.seq + 1, game.revision + 1):
+        if isinstance(game.event(seq), rules.Undo):
+            if not stack:
+                return False  # an undo reaches under the snapshot
+            stack.pop()
+        else:
+            stack.append(seq)
+    game.base = _Checkpoint(snapshot.seq, snapshot.standing, state)
+    game.standing = stack
+    for seq in stack:
+        state, _ = rules.apply(state, game.event(seq))
+    game.state = state
+    game.stored = snapshot.standing
+    return True
 
 
 async def _rendered(render: Render | None, planned: Outcome) -> Staged:

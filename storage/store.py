@@ -102,6 +102,18 @@ class EventRow:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A game's folded state after log row ``seq`` (0005): ``standing`` events counted (undone
+    ones not), written by code of ``version``; ``state`` is JSON-ready (a mapping to store, or
+    the JSON text as read back)."""
+
+    seq: int
+    standing: int
+    version: str
+    state: Any
+
+
+@dataclass(frozen=True)
 class HostTableRow:
     """A row of ``host_tables`` (0003), JSON decoded: ``seats`` by int seat."""
 
@@ -557,15 +569,20 @@ class Store:
         finished: bool | None = None, result: str | None = None,
         outbox: Sequence[OutboxItem] = (),
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
+        snapshot: Snapshot | None = None,
     ) -> list[int]:
         """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
         transaction set the game's end: ``finished=True`` marks it finished with ``result``,
         ``finished=False`` reopens it, ``None`` leaves it; queue the ``outbox`` messages the
         events caused (0004); and with ``timer`` store the game's timer: ``timer(outbox ids)``
-        (``None`` clears it). Either all of it is stored or nothing. Returns the outbox ids."""
+        (``None`` clears it); with ``snapshot``, replace the game's snapshot (0005). Either all
+        of it is stored or nothing. Returns the outbox ids."""
         at = time.time()
         rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
         payloads = [(item, _dumps(dict(item.payload))) for item in outbox]
+        snap = None if snapshot is None else (
+            game_id, snapshot.seq, snapshot.standing, snapshot.version,
+            snapshot.state if isinstance(snapshot.state, str) else _dumps(snapshot.state))
 
         def work(db: sqlite3.Connection) -> tuple[list[int], str | None, bool]:
             # the revision check is the insert's own: the next seq, or no row at all
@@ -591,6 +608,11 @@ class Store:
             elif finished is False:
                 _update_game_sync(db, game_id, "finished_at = NULL, result = NULL", ())
             ids = [_enqueue_sync(db, item, text, game_id, at) for item, text in payloads]
+            if snap is not None:
+                db.execute("INSERT INTO snapshots(game_id, seq, standing, version, state)"
+                           " VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET"
+                           " seq = excluded.seq, standing = excluded.standing,"
+                           " version = excluded.version, state = excluded.state", snap)
             if timer is None:
                 return ids, None, False
             value = timer(ids)
@@ -605,6 +627,20 @@ class Store:
 
         ids, _, _ = await self._unit(work, cached)
         return ids
+
+    async def game_log(self, game_id: int) -> tuple[list[tuple[int, str]], Snapshot | None]:
+        """What a cold load reads, in one round trip: the game's log rows as ``(seq, JSON
+        text)`` in order (decoded by the caller, only as far as it needs) and its snapshot
+        (``state`` as JSON text), or ``None``."""
+        def read(db: sqlite3.Connection) -> tuple[list[tuple[int, str]], Snapshot | None]:
+            rows = db.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq",
+                              (game_id,)).fetchall()
+            snap = db.execute("SELECT seq, standing, version, state FROM snapshots"
+                              " WHERE game_id = ?", (game_id,)).fetchone()
+            return rows, None if snap is None else Snapshot(*snap)
+
+        async with self._read() as conn:
+            return await conn._execute(read, conn._conn)
 
     async def events(self, game_id: int) -> list[EventRow]:
         """The game's log in order (empty for an unknown game)."""
