@@ -216,7 +216,9 @@ class Outbox:
         self._spawn(self._flush(chat))
 
     async def drain_all(self) -> None:
-        """At start-up: send what a previous process queued and did not send, chat by chat."""
+        """At start-up: send what a previous process queued and did not send, chat by chat
+        (and prune what finished games no longer need: :meth:`storage.Store.prune`)."""
+        await self._store().prune()
         for chat in await self._store().pending_chats():
             if chat.startswith(self.transport.prefix):
                 await self._flush(chat)

@@ -47,6 +47,9 @@ BUSY_TIMEOUT_MS = 5000
 
 _T = TypeVar("_T")
 
+#: Seconds after its end that a finished game's delivered outbox rows and snapshot are pruned.
+PRUNE_AFTER = 3600.0
+
 #: ``games.result`` values written by the service: a team, a draw, or a game replaced unfinished.
 RESULTS = ("red", "black", "draw", "abandoned")
 
@@ -258,6 +261,7 @@ class Store:
         self._epoch = 0  # counts the commits that changed a cached value
         self._queued: dict[str, int] = {}  # chat -> outbox rows committed for it (this process)
         self._forgotten = 0  # counts the times the caches were dropped
+        self.prune_after = PRUNE_AFTER  # see :meth:`prune`
 
     # --- life cycle ---------------------------------------------------------------------------
     @classmethod
@@ -513,7 +517,17 @@ class Store:
                 "UPDATE chats SET current_game = ? WHERE chat = ?", (game_id, chat))
             for item in (outbox(game_id) if outbox is not None else ()):
                 await self._enqueue(conn, item, game_id, at)
+            await conn._execute(_prune_sync, conn._conn, at - self.prune_after, chat)
         return game_id
+
+    async def prune(self, before: float | None = None) -> int:
+        """Drop what a finished game no longer needs: its delivered (``sent``) outbox rows and
+        its snapshot, for the games finished before ``before`` (default: :attr:`prune_after`
+        seconds ago). The log, the game's row, its stored message ids and any row not yet
+        delivered (or given up) stay: the protocol is read from the log. Also done for a
+        chat's own finished games whenever it starts a new one. Returns the rows dropped."""
+        before = time.time() - self.prune_after if before is None else before
+        return await self._unit(lambda db: _prune_sync(db, before, None))
 
     async def current_game(self, chat: str) -> GameRow | None:
         """The chat's current (latest) game, finished or not."""
@@ -1076,6 +1090,16 @@ def _enqueue_sync(db: sqlite3.Connection, item: OutboxItem, payload: str, game_i
         (item.chat, game_id, item.kind, payload, item.slot, at))
     assert cursor.lastrowid is not None
     return int(cursor.lastrowid)
+
+
+def _prune_sync(db: sqlite3.Connection, before: float, chat: str | None) -> int:
+    """:meth:`Store.prune` (of one home chat's games, with ``chat``) inside a unit."""
+    games = ("SELECT id FROM games WHERE finished_at < ?" + (" AND chat = ?" if chat else ""))
+    params = (before, chat) if chat else (before,)
+    dropped = db.execute(f"DELETE FROM outbox WHERE state = 'sent' AND game_id IN ({games})",
+                         params).rowcount
+    db.execute(f"DELETE FROM snapshots WHERE game_id IN ({games})", params)
+    return dropped
 
 
 def _message_key(chat: str, slot: str) -> str:
