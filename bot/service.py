@@ -32,6 +32,8 @@ import rules
 from rules import snapshot as snapshots
 from storage import OutboxItem, Snapshot, StaleRevision, Store
 
+from .gcpolicy import Freezer
+
 log = logging.getLogger(__name__)
 
 
@@ -86,7 +88,7 @@ class ServiceError(Exception):
 #: A snapshot of the folded state is stored (in the action's transaction) every this many
 #: standing events, and kept in memory for undo: a cold load or an undo replays at most about
 #: this many events, however long the log (issue 16).
-SNAPSHOT_EVERY = 32
+SNAPSHOT_EVERY = 16
 #: In-memory checkpoints kept per game besides its base (an undo deeper than them all refolds).
 CHECKPOINTS_KEPT = 2
 
@@ -119,7 +121,8 @@ class _Game:
     finished: bool = field(default=False)
     stored: int | None = None  # the standing count of the stored snapshot (None: none usable)
     _log: list[rules.Event | None] = field(default_factory=list)  # by seq - 1; None: not decoded
-    _raw: list[str] | None = None  # the rows' JSON text, where not decoded yet
+    _raw: dict[int, str] = field(default_factory=dict)  # rows read, not decoded yet: JSON by seq
+    unread: int = 0  # log rows 1..unread are not read from the store yet (under a snapshot)
 
     @property
     def revision(self) -> int:
@@ -134,22 +137,21 @@ class _Game:
         """The event of log row ``seq``."""
         event = self._log[seq - 1]
         if event is None:
-            assert self._raw is not None
-            event = self._log[seq - 1] = rules.from_dict(json.loads(self._raw[seq - 1]))
+            assert seq > self.unread, "read the log first (Service._read_all)"
+            event = self._log[seq - 1] = rules.from_dict(json.loads(self._raw.pop(seq)))
         return event
 
     @property
     def log(self) -> list[rules.Event]:
-        """The whole log, undo events included (decoded on first use)."""
+        """The whole log, undo events included (decoded on first use; read it first)."""
         return [self.event(seq) for seq in range(1, self.revision + 1)]
 
     def logged(self, events: Sequence[rules.Event]) -> None:
         self._log.extend(events)
-        if self._raw is not None:
-            self._raw.extend("" for _ in events)  # decoded already: never read
 
     def refold(self) -> None:
-        """Take the base back to the game's start (an undo deeper than every kept state)."""
+        """Take the base back to the game's start (an undo deeper than every kept state); the
+        whole log must have been read."""
         stack: list[int] = []
         for seq in range(1, self.revision + 1):
             if isinstance(self.event(seq), rules.Undo):
@@ -184,6 +186,7 @@ class Service:
             raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
         self._store = store
         self._every = snapshot_every
+        self._freezer = Freezer()  # long-lived games out of the collector's reach
         self._locks: dict[str, asyncio.Lock] = {}
         self._games: dict[str, _Game] = {}  # home chat -> its current game
         self._aliases: dict[str, str | None] = {}  # chat -> its home (None: a home itself)
@@ -315,6 +318,7 @@ class Service:
         """The current game's log, undo events included (``no_game`` if there is none)."""
         async with self._locked(chat) as chat:
             game = await self._require(chat)
+            await self._read_all(game)
             return game.log
 
     # --- chats: aliases, announce chats, stored message ids and timers -----------------------
@@ -410,12 +414,14 @@ class Service:
         if row is None:
             return None
         config = rules.config_from_dict(row.config)
-        rows, snapshot = await self._store.game_log(row.id)
+        revision, rows, snapshot = await self._store.game_log(row.id, snapshots.version())
         game = _Game(id=row.id, judge=row.judge, config=config, names=row.names,
                      state=rules.new_game(config, row.names),
                      base=_Checkpoint(0, 0, rules.new_game(config, row.names)),
-                     finished=row.finished, _log=[None] * len(rows), _raw=[text for _, text in rows])
+                     finished=row.finished, _log=[None] * revision, _raw=dict(rows),
+                     unread=revision - len(rows))
         if not (snapshot is not None and _resume(game, snapshot)):
+            await self._read_all(game)
             game.refold()  # no usable snapshot: the whole fold, keeping checkpoints on the way
             state = game.base.state
             for count, seq in enumerate(game.standing, 1):
@@ -425,7 +431,15 @@ class Service:
             game.checkpoints = game.checkpoints[-CHECKPOINTS_KEPT:]
             game.state = state
         self._games[chat] = game
+        self._freezer.loaded()
         return game
+
+    async def _read_all(self, game: _Game) -> None:
+        """Read the log rows a cold load left under the snapshot (for the whole log, or an undo
+        deeper than every state kept)."""
+        if game.unread:
+            game._raw.update(await self._store.event_texts(game.id, game.unread))
+            game.unread = 0
 
     async def _require(self, chat: str) -> _Game:
         game = await self._load(chat)
@@ -445,8 +459,9 @@ class Service:
                     render: Render | None = None) -> Outcome:
         if game.count < steps:
             raise ServiceError("nothing_to_undo", steps=steps, available=game.count)
-        if len(game.standing) < steps:
-            game.refold()  # deeper than every state kept
+        if len(game.standing) < steps:  # deeper than every state kept
+            await self._read_all(game)
+            game.refold()
         keep = game.standing[:len(game.standing) - steps]
         kept = set(keep)
         checkpoints = [c for c in game.checkpoints if c.seq in kept]
@@ -506,7 +521,8 @@ def _resume(game: _Game, snapshot: Snapshot) -> bool:
     after it. ``False`` (nothing changed) when the snapshot cannot be used: written by another
     version of the rules, unreadable, or taken back by an undo after it (the caller then folds
     the whole log)."""
-    if snapshot.version != snapshots.version() or not 0 <= snapshot.seq <= game.revision:
+    if (snapshot.version != snapshots.version() or snapshot.seq != game.unread
+            or snapshot.seq > game.revision):
         return False
     try:
         state = snapshots.state_from_dict(game.config, json.loads(snapshot.state))

@@ -642,19 +642,33 @@ class Store:
         ids, _, _ = await self._unit(work, cached)
         return ids
 
-    async def game_log(self, game_id: int) -> tuple[list[tuple[int, str]], Snapshot | None]:
-        """What a cold load reads, in one round trip: the game's log rows as ``(seq, JSON
-        text)`` in order (decoded by the caller, only as far as it needs) and its snapshot
-        (``state`` as JSON text), or ``None``."""
-        def read(db: sqlite3.Connection) -> tuple[list[tuple[int, str]], Snapshot | None]:
-            rows = db.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq",
-                              (game_id,)).fetchall()
-            snap = db.execute("SELECT seq, standing, version, state FROM snapshots"
-                              " WHERE game_id = ?", (game_id,)).fetchone()
-            return rows, None if snap is None else Snapshot(*snap)
+    async def game_log(self, game_id: int, version: str
+                       ) -> tuple[int, list[tuple[int, str]], Snapshot | None]:
+        """What a cold load reads, in one round trip: the log's row count, its rows as ``(seq,
+        JSON text)`` in order (decoded by the caller as far as it needs), and the game's
+        snapshot (``state`` as JSON text) or ``None``. With a snapshot of ``version`` only the
+        rows after it are read (:meth:`event_texts` reads the others if they are needed)."""
+        def read(db: sqlite3.Connection) -> tuple[int, list[tuple[int, str]], Snapshot | None]:
+            found = db.execute("SELECT seq, standing, version, state FROM snapshots"
+                               " WHERE game_id = ?", (game_id,)).fetchone()
+            snap = None if found is None else Snapshot(*found)
+            after = snap.seq if snap is not None and snap.version == version else 0
+            (count,), = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                   (game_id,)).fetchall()
+            rows = db.execute("SELECT seq, event FROM events WHERE game_id = ? AND seq > ?"
+                              " ORDER BY seq", (game_id, after)).fetchall()
+            return count, rows, snap
 
         async with self._read() as conn:
             return await conn._execute(read, conn._conn)
+
+    async def event_texts(self, game_id: int, upto: int) -> list[tuple[int, str]]:
+        """The game's log rows ``1..upto`` as ``(seq, JSON text)``."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT seq, event FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                (game_id, upto))
+        return [(r[0], r[1]) for r in rows]
 
     async def events(self, game_id: int) -> list[EventRow]:
         """The game's log in order (empty for an unknown game)."""

@@ -297,6 +297,7 @@ class DiscordReferee:
         self.host = DiscordHost(self)
         await self.host.resume()
         await self.outbox.drain_all()
+        gcpolicy.freeze()  # what start-up built lives as long as the process
         if self.sync:
             try:
                 if self.sync_guild is not None:

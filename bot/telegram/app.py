@@ -47,6 +47,7 @@ from rules import Phase
 from storage import Store
 
 from .. import commands as cmds
+from .. import gcpolicy
 from ..commands import CommandError, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -296,6 +297,7 @@ class TelegramReferee:
         sent."""
         await self.judge.rearm()
         await self.outbox.drain_all()
+        gcpolicy.freeze()  # what start-up built lives as long as the process
 
     async def post_shutdown(self, app: AnyApp) -> None:
         await self.outbox.close()
