@@ -742,14 +742,17 @@ class Store:
         """Remember (or with ``None`` forget) the id of the message in ``slot`` of ``chat`` for the
         game: the panel, the timer message, … that an adapter edits in place."""
         key = _message_key(chat, slot)
-        async with self._write() as conn:
-            stored = await self._messages(conn, game_id)
+
+        def work(db: sqlite3.Connection) -> dict[str, int]:
+            stored = _messages_sync(db, game_id)
             if message_id is None:
                 stored.pop(key, None)
             else:
                 stored[key] = int(message_id)
-            await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
-            self._cache(game_id, messages=stored)
+            _update_game_sync(db, game_id, "messages = ?", (_dumps(stored),))
+            return stored
+
+        await self._unit(work, lambda stored: self._set_cached(game_id, messages=stored))
 
     async def message(self, game_id: int, chat: str, slot: str) -> int | None:
         key = _message_key(chat, slot)
@@ -769,23 +772,12 @@ class Store:
             out[(chat, slot)] = message_id
         return out
 
-    @staticmethod
-    async def _messages(conn: aiosqlite.Connection, game_id: int) -> dict[str, int]:
-        rows = await conn.execute_fetchall("SELECT messages FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            raise NoSuchGame(game_id)
-        return {str(k): int(v) for k, v in json.loads(rows[0][0] or "{}").items()}
-
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
         """Store the game's running timer (a JSON-ready mapping), or clear it with ``None``."""
-        async with self._write() as conn:
-            await self._store_timer(conn, game_id, timer)
-
-    async def _store_timer(self, conn: aiosqlite.Connection, game_id: int,
-                           timer: Mapping[str, Any] | None) -> None:
         text = None if timer is None else _dumps(dict(timer))
-        await self._update_game(conn, game_id, "timer = ?", (text,))
-        self._cache(game_id, timer=None if text is None else json.loads(text))
+        await self._unit(lambda db: _update_game_sync(db, game_id, "timer = ?", (text,)),
+                         lambda _: self._set_cached(game_id, timer=None if text is None
+                                                    else json.loads(text)))
 
     async def timer(self, game_id: int) -> dict[str, Any] | None:
         extras = await self._extras(game_id)
