@@ -926,7 +926,8 @@ class HostController:
         lines.append(cat.text("host-lobby-judge", host=flags.host_name,
                               plays="yes" if table.player(table.host) is not None else "no",
                               platform=self.port.platform))
-        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after,
+                                rules=table.spec.config.preset))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
                                   reachable="yes" if player.get("reachable") else "no"))
@@ -1371,9 +1372,9 @@ class HostController:
         if seat is None:
             return
         current = await self.service.current(table.chat)
-        if current is None or not current.state.seat(seat).at_table:
+        if current is None or current.finished:
             return
-        try:
+        try:  # tonight's victim too, or one whose last word waits: the penalty removes them now
             await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE))
         except rules.RuleError as error:
             log.info("host: %s left, no penalty: %s", seat, error)

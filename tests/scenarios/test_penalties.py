@@ -446,7 +446,7 @@ def test_seed_4_3_a_team_the_roles_contradict_is_refused() -> None:
     refused with a clear error and nothing changes."""
     t = Table(roles="S5 D8 M9 M10")
     error = t.expect_refused(rules.Penalty(seat=9, reason="4.3.1", team="red"), Code.TEAM_MISMATCH)
-    assert error.params == {"seat": 9, "team": "red", "actual": "black"}
+    assert error.params == {"seat": 9, "team": "red", "actual": "black", "rules": "seed"}
     t.team_loss(9, "4.3.1", team="black")  # the right team is accepted
     t.expect_winner("red")
 

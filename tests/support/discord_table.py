@@ -146,10 +146,13 @@ class DiscordTable:
         await self._deliver("INTERACTION_CREATE", payload, "interaction")
         return "\n".join(r.content for r in self.fake.replies[before:] if r.content and r.user == uid)
 
-    async def write(self, author: dict[str, Any], content: str, *, channel: int = TABLE_ID) -> None:
+    async def write(self, author: dict[str, Any], content: str, *, channel: int = TABLE_ID,
+                    written_at: float | None = None) -> None:
         """``author`` writes ``content`` in a server channel (``channel``), or in his direct
-        messages with the bot (``channel=0``), delivered as the gateway's MESSAGE_CREATE."""
-        await self._deliver("MESSAGE_CREATE", self.fake.message_payload(author, content, channel), "message")
+        messages with the bot (``channel=0``), delivered as the gateway's MESSAGE_CREATE;
+        ``written_at``: Discord's stamp (Unix seconds), if the bot reads it late."""
+        payload = self.fake.message_payload(author, content, channel, written_at=written_at)
+        await self._deliver("MESSAGE_CREATE", payload, "message")
 
     def dm(self, user: dict[str, Any] | None = None) -> list[str]:
         uid = int((user or self.judge)["id"])

@@ -115,11 +115,18 @@ class HostTable:
         await self.fake.wait_for(lambda: self.processor.done > before, HANDLED, what=what)
         return result
 
-    async def say(self, user: FakeUser, text: str, chat: FakeChat | None = None) -> FakeMessage:
+    async def say(self, user: FakeUser, text: str, chat: FakeChat | None = None, *,
+                  date: int | None = None) -> FakeMessage:
         """``user`` writes ``text`` in the group (or ``chat``; ``None`` … his private chat: pass
-        ``chat=user``)."""
+        ``chat=user``); ``date``: Telegram's stamp, if the bot reads it late."""
         target = self.group if chat is None else chat
-        return await self._handled(lambda: self.fake.user_sends(user, target, text), f"handling {text!r}")
+        return await self._handled(lambda: self.fake.user_sends(user, target, text, date=date),
+                                   f"handling {text!r}")
+
+    async def leave(self, user: FakeUser) -> FakeMessage:
+        """``user`` leaves the group."""
+        return await self._handled(lambda: self.fake.user_leaves(user, self.group),
+                                   f"{user.first_name} leaving")
 
     async def private(self, user: FakeUser, text: str) -> FakeMessage:
         return await self._handled(lambda: self.fake.user_sends(user, None, text), f"handling {text!r}")
