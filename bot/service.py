@@ -250,7 +250,7 @@ class Service:
                 game.stored = count
             if count % self._every == 0:
                 game.checkpoints = [*game.checkpoints, _Checkpoint(seq, count, state)][-CHECKPOINTS_KEPT:]
-            return replace(_outcome(game, notices), outbox=tuple(queued))
+            return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def undo(self, chat: str, user: str, *, steps: int = 1,
                    revision: int | None = None, render: Render | None = None) -> Outcome:
@@ -489,7 +489,7 @@ class Service:
         game.finished = over
         if due:
             game.stored = count
-        return replace(_outcome(game, [], undone=undone), outbox=tuple(queued))
+        return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
