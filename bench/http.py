@@ -30,9 +30,9 @@ from . import Row, Section, eprint
 
 TITLE = "Bot API client"
 PROJECT = Path(__file__).resolve().parents[1]
-POOLS = (1, 2, 4, 8, 16, 64, 256)
+POOLS = (1, 2, 4, 8, 16, 256)
 CONCURRENCY = 64
-CALLS = 1500
+CALLS = 800
 
 
 async def _serve() -> None:
@@ -95,7 +95,7 @@ def _measure(server: dict[str, Any], pool: int, calls: int, hide: bool) -> dict[
 def run(args: argparse.Namespace) -> Section:
     quick = bool(args.quick)
     calls = 200 if quick else CALLS
-    passes = 1 if quick else 3
+    passes = 1 if quick else 2
     pools = (1, 8, 256) if quick else POOLS
     section = Section(TITLE)
     proc = subprocess.Popen([sys.executable, "-m", "bench.http", "--serve"], cwd=PROJECT,
