@@ -1,8 +1,9 @@
 """The adapter-neutral referee service: one per process, shared by every adapter.
 
 Each action runs under its chat's :class:`asyncio.Lock`: load the game (the folded state cached in
-memory; on a miss the log is folded with :func:`rules.fold`), check the judge and the revision,
-``rules.apply``, then log the event in ONE transaction. The state changes in memory only after the
+memory; on a miss, the stored snapshot and the log's tail after it, or the whole log folded as
+:func:`rules.fold` does), check the judge and the revision, ``rules.apply``, then log the event
+(and every :data:`SNAPSHOT_EVERY` events a snapshot of the state) in ONE transaction. The state changes in memory only after the
 commit, so a refused or failed action changes nothing, and an acknowledged one survives a crash.
 
 Chats and users are strings (``"tg:-100123"``, ``"tg:42"``). The revision is the number of rows in
