@@ -39,6 +39,7 @@ from rules import Cause, Phase
 from storage import Store
 
 from .. import commands as cmds
+from .. import gcpolicy
 from ..commands import CommandError, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
