@@ -143,14 +143,12 @@ class Transport(Protocol):
         none). Raises a :class:`DeliveryError`."""
 
 
-def _mark_first(sent: Sequence[tuple[OutboxRow, int | None]], row: OutboxRow) -> bool:
-    """Whether the rows delivered so far must be marked sent before ``row`` goes: marks are
-    put off to save write units, but at most one delivered *send* may stand unmarked (a kill
-    then repeats at most that one announcement: edits repeat harmlessly), and a send that
-    stores its message id (a slot) is marked before anything else goes (a later edit needs
-    the id)."""
-    sends = [r for r, _ in sent if r.kind == "send"]
-    return any(r.slot for r in sends) or (bool(sends) and row.kind == "send")
+def _mark_first(sent: Sequence[tuple[OutboxRow, int | None]]) -> bool:
+    """Whether the rows delivered so far must be marked sent before the next row goes: the marks of
+    edits are put off and written together (an edit repeated after a kill is harmless), but a
+    delivered send is marked before anything else goes, so that a kill repeats only the send it
+    cut, and a later edit (a timer, a panel) finds the message's id."""
+    return any(r.kind == "send" for r, _ in sent)
 
 
 # --- the sender -------------------------------------------------------------------------------------
@@ -202,7 +200,7 @@ class Outbox:
                 sent: list[tuple[OutboxRow, int | None]] = []
                 try:
                     for row in rows:
-                        if _mark_first(sent, row):
+                        if _mark_first(sent):
                             await self._mark(sent)
                         if not await self._deliver(row, sent):
                             return
