@@ -20,6 +20,8 @@ from . import Section, as_json, eprint, load_average, machine, table
 SECTIONS: dict[str, str] = {
     "engine": "bench.engine",
     "storage": "bench.storage",
+    "longlog": "bench.longlog",
+    "http": "bench.http",
     "e2e": "bench.e2e",
     "kill": "bench.kill",
 }

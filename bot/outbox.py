@@ -50,7 +50,7 @@ import asyncio
 import dataclasses
 import logging
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from storage import OutboxItem, OutboxRow, Store
 
@@ -166,6 +166,14 @@ class Transport(Protocol):
         none). Raises a :class:`DeliveryError`."""
 
 
+def _mark_first(sent: Sequence[tuple[OutboxRow, int | None]]) -> bool:
+    """Whether the rows delivered so far must be marked sent before the next row goes: the marks of
+    edits are put off and written together (an edit repeated after a kill is harmless), but a
+    delivered send is marked before anything else goes, so that a kill repeats only the send it
+    cut, and a later edit (a timer, a panel) finds the message's id."""
+    return any(r.kind == "send" for r, _ in sent)
+
+
 # --- the sender -------------------------------------------------------------------------------------
 
 class Outbox:
@@ -207,19 +215,31 @@ class Outbox:
         lock = self._locks.setdefault(chat, asyncio.Lock())
         async with lock:
             while not self.waiting(chat):
-                rows = await self._store().pending(chat)
+                store = self._store()
+                seen = store.queued(chat)
+                rows = await store.pending(chat)
                 if not rows:
                     return
-                for row in rows:
-                    if not await self._deliver(row):
-                        return
+                sent: list[tuple[OutboxRow, int | None]] = []
+                try:
+                    for row in rows:
+                        if _mark_first(sent):
+                            await self._mark(sent)
+                        if not await self._deliver(row, sent):
+                            return
+                finally:
+                    await self._mark(sent)
+                if store.queued(chat) == seen:
+                    return  # nothing was queued meanwhile: no need to read again
 
     def kick(self, chat: str) -> None:
         """Flush the chat in the background."""
         self._spawn(self._flush(chat))
 
     async def drain_all(self) -> None:
-        """At start-up: send what a previous process queued and did not send, chat by chat."""
+        """At start-up: send what a previous process queued and did not send, chat by chat
+        (and prune what finished games no longer need: :meth:`storage.Store.prune`)."""
+        await self._store().prune()
         for chat in await self._store().pending_chats():
             if chat.startswith(self.transport.prefix):
                 await self._flush(chat)
@@ -242,23 +262,27 @@ class Outbox:
         self._waiting.clear()
 
     # --- one row --------------------------------------------------------------------------------
-    async def _deliver(self, row: OutboxRow) -> bool:
-        """Try one row. ``True``: go on with the next row; ``False``: stop draining this chat."""
+    async def _deliver(self, row: OutboxRow, sent: list[tuple[OutboxRow, int | None]]) -> bool:
+        """Try one row; once it is delivered it goes into ``sent``, to be marked with the
+        others (:meth:`_mark`). ``True``: go on with the next row; ``False``: stop draining
+        this chat."""
         store = self._store()
         if row.kind == "edit" and row.payload.get("message_id") is None and row.payload.get("of_row"):
-            sent = await store.outbox_row(int(row.payload["of_row"]))
-            if sent is None or sent.message_id is None:  # never sent (given up): nothing to edit
+            target = await store.outbox_row(int(row.payload["of_row"]))
+            if target is None or target.message_id is None:  # never sent (given up): nothing to edit
                 await store.mark_attempt(row.id, "the message to edit was not sent", give_up=True)
                 return True
-            row = dataclasses.replace(row, payload={**row.payload, "message_id": sent.message_id})
+            row = dataclasses.replace(row, payload={**row.payload, "message_id": target.message_id})
         try:
             message_id = await self.transport.deliver(row)
         except RetryAfter as error:
+            await self._mark(sent)
             await store.mark_attempt(row.id, f"429 retry after {error.seconds:g} s")
             log.info("outbox %s: flood limit, %s waits %g s", row.id, row.chat, error.seconds)
             self._wait(row.chat, error.seconds)
             return False
         except ChatMoved as moved:
+            await self._mark(sent)
             if self._on_migrate is not None:
                 await self._on_migrate(row.chat, moved.chat)  # the chat's pending rows follow it
             else:
@@ -266,21 +290,30 @@ class Outbox:
             self.kick(moved.chat)
             return False
         except NotModified:
-            await store.mark_sent(row.id, row.message_id, row=row)
+            sent.append((row, row.message_id))
             return True
         except Refused as error:
+            await self._mark(sent)
             log.warning("outbox %s: %s refused it, given up: %s", row.id, row.chat, error)
             await store.mark_attempt(row.id, str(error), give_up=True)
             return True
         except Unreachable as error:
+            await self._mark(sent)
             log.warning("outbox %s: sending to %s failed, retrying: %s", row.id, row.chat, error)
             await store.mark_attempt(row.id, str(error))
             self._wait(row.chat, self.retry_delay)
             return False
-        await store.mark_sent(row.id, message_id, row=row)
+        sent.append((row, message_id))
         if message_id is not None and self._on_sent is not None:
             self._on_sent(row.chat, message_id)
         return True
+
+    async def _mark(self, sent: list[tuple[OutboxRow, int | None]]) -> None:
+        """Mark the delivered rows sent, in one write unit, and forget them."""
+        if sent:
+            batch = list(sent)
+            sent.clear()
+            await self._store().mark_sent_many(batch)
 
     # --- waiting --------------------------------------------------------------------------------
     def _wait(self, chat: str, seconds: float) -> None:

@@ -1,8 +1,9 @@
 """The adapter-neutral referee service: one per process, shared by every adapter.
 
 Each action runs under its chat's :class:`asyncio.Lock`: load the game (the folded state cached in
-memory; on a miss the log is folded with :func:`rules.fold`), check the judge and the revision,
-``rules.apply``, then log the event in ONE transaction. The state changes in memory only after the
+memory; on a miss, the stored snapshot and the log's tail after it, or the whole log folded as
+:func:`rules.fold` does), check the judge and the revision, ``rules.apply``, then log the event
+(and every :data:`SNAPSHOT_EVERY` events a snapshot of the state) in ONE transaction. The state changes in memory only after the
 commit, so a refused or failed action changes nothing, and an acknowledged one survives a crash.
 
 Chats and users are strings (``"tg:-100123"``, ``"tg:42"``). The revision is the number of rows in
@@ -33,8 +34,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
 
 import rules
-from storage import OutboxItem, StaleRevision, Store
+from rules import snapshot as snapshots
+from storage import OutboxItem, Snapshot, StaleRevision, Store
 
+from .gcpolicy import Freezer
 from .lru import CACHED_CHATS, Recent, locks
 
 log = logging.getLogger(__name__)
@@ -50,9 +53,9 @@ class Outcome:
     notices: list[rules.Notice]  # what this action caused, in order
     judge: str
     undone: tuple[rules.Event, ...] = ()  # for undo: the events taken back, newest first
-    correction: rules.Correction | None = None  # for a fix: what it corrected, and what followed
     outbox: tuple[int, ...] = ()  # the ids of the messages queued with it, in render's order
     finished: bool = False  # the game is recorded as finished: over by the rules, or abandoned
+    correction: rules.Correction | None = None  # for a fix: what it corrected, and what followed
 
 
 @dataclass(frozen=True)
@@ -89,21 +92,91 @@ class ServiceError(Exception):
         self.params = params
 
 
+#: A snapshot of the folded state is stored (in the action's transaction) every this many
+#: standing events, and kept in memory for undo: a cold load or an undo replays at most about
+#: this many events, however long the log (issue 16).
+SNAPSHOT_EVERY = 16
+#: In-memory checkpoints kept per game besides its base (an undo deeper than them all refolds).
+CHECKPOINTS_KEPT = 2
+
+
+@dataclass
+class _Checkpoint:
+    """The folded state after log row ``seq`` (0: the game's start), ``count`` events standing."""
+
+    seq: int
+    count: int
+    state: rules.GameState
+
+
 @dataclass
 class _Game:
-    """A chat's current game as the service holds it: the log and its fold."""
+    """A chat's current game as the service holds it: its log (decoded lazily) and its fold.
+
+    ``base`` is the oldest state kept (the game's start, or the stored snapshot it was loaded
+    from); ``standing`` the log rows of the events standing after it; ``checkpoints`` newer
+    states kept for undo (at standing events, oldest first)."""
 
     id: int
     judge: str
     config: rules.RulesConfig
     names: dict[int, str]
-    log: list[rules.Event]
     state: rules.GameState
+    base: _Checkpoint
+    standing: list[int] = field(default_factory=list)
+    checkpoints: list[_Checkpoint] = field(default_factory=list)
     finished: bool = field(default=False)
+    stored: int | None = None  # the standing count of the stored snapshot (None: none usable)
+    _log: list[rules.Event | None] = field(default_factory=list)  # by seq - 1; None: not decoded
+    _raw: dict[int, str] = field(default_factory=dict)  # rows read, not decoded yet: JSON by seq
+    unread: int = 0  # log rows 1..unread are not read from the store yet (under a snapshot)
 
     @property
     def revision(self) -> int:
-        return len(self.log)
+        return len(self._log)
+
+    @property
+    def count(self) -> int:
+        """Events standing (undone ones and undo events not counted)."""
+        return self.base.count + len(self.standing)
+
+    def event(self, seq: int) -> rules.Event:
+        """The event of log row ``seq``."""
+        event = self._log[seq - 1]
+        if event is None:
+            assert seq > self.unread, "read the log first (Service._read_all)"
+            event = self._log[seq - 1] = rules.from_dict(json.loads(self._raw.pop(seq)))
+        return event
+
+    @property
+    def log(self) -> list[rules.Event]:
+        """The whole log, undo events included (decoded on first use; read it first)."""
+        return [self.event(seq) for seq in range(1, self.revision + 1)]
+
+    def logged(self, events: Sequence[rules.Event]) -> None:
+        self._log.extend(events)
+
+    def refold(self) -> None:
+        """Take the base back to the game's start (an undo deeper than every kept state), or to
+        its latest standing correction (:class:`rules.Fix` rewrites what came before it: the
+        state after it is the log up to it, folded); the whole log must have been read."""
+        stack: list[int] = []
+        for seq in range(1, self.revision + 1):
+            if isinstance(self.event(seq), rules.Undo):
+                if stack:
+                    stack.pop()
+            else:
+                stack.append(seq)
+        fixes = [i for i, seq in enumerate(stack) if isinstance(self.event(seq), rules.Fix)]
+        if fixes:
+            at = fixes[-1]
+            state, _ = rules.fold(self.config, self.log[:stack[at]], self.names)
+            self.base = _Checkpoint(stack[at], at + 1, state)
+            self.standing = stack[at + 1:]
+        else:
+            self.base = _Checkpoint(0, 0, rules.new_game(self.config, self.names))
+            self.standing = stack
+        self.checkpoints = []
 
 
 def _result(state: rules.GameState) -> str | None:
@@ -122,8 +195,15 @@ def _normalised(event: rules.Event) -> rules.Event:
 class Service:
     """The referee service over a :class:`storage.Store`."""
 
-    def __init__(self, store: Store, *, cached: int = CACHED_CHATS) -> None:
+    def __init__(self, store: Store, *, cached: int = CACHED_CHATS,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        """``cached``: how many chats' games, homes and locks are kept in memory (:mod:`bot.lru`);
+        ``snapshot_every``: see :data:`SNAPSHOT_EVERY` (tests make it small)."""
+        if snapshot_every < 1:
+            raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
         self._store = store
+        self._every = snapshot_every
+        self._freezer = Freezer()  # long-lived games out of the collector's reach
         self._locks = locks(cached)
         self._games: Recent[str, _Game] = Recent(cached)  # home chat -> its current game
         self._aliases: Recent[str, str | None] = Recent(cached)  # chat -> its home (None: a home itself)
@@ -154,7 +234,8 @@ class Service:
                                                     announce=announce, abandon=replaced,
                                                     outbox=news)
             state = rules.new_game(config, names)
-            game = _Game(id=game_id, judge=judge, config=config, names=names, log=[], state=state)
+            game = _Game(id=game_id, judge=judge, config=config, names=names, state=state,
+                         base=_Checkpoint(0, 0, state))
             self._games[chat] = game
             return _outcome(game, [])
 
@@ -175,13 +256,21 @@ class Service:
             finished = None if over == game.finished else over
             planned = Outcome(game_id=game.id, revision=game.revision + 1,
                               state=copy.deepcopy(state), notices=notices, judge=game.judge)
+            seq, count = game.revision + 1, game.count + 1
+            due = count % self._every == 0 or (game.stored is None and count >= self._every)
             queued = await self._append(chat, game, [event], user, finished=finished,
                                         result=_result(state),
-                                        staged=await _rendered(render, planned))
-            game.log.append(event)
+                                        staged=await _rendered(render, planned),
+                                        snapshot=_snapshot(seq, count, state) if due else None)
+            game.logged([event])
+            game.standing.append(seq)
             game.state = state
             game.finished = over
-            return replace(_outcome(game, notices), outbox=tuple(queued))
+            if due:
+                game.stored = count
+            if count % self._every == 0:
+                game.checkpoints = [*game.checkpoints, _Checkpoint(seq, count, state)][-CHECKPOINTS_KEPT:]
+            return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def undo(self, chat: str, user: str, *, steps: int = 1,
                    revision: int | None = None, render: Render | None = None) -> Outcome:
@@ -261,7 +350,8 @@ class Service:
         """The current game's log, undo events included (``no_game`` if there is none)."""
         async with self._locked(chat) as chat:
             game = await self._require(chat)
-            return list(game.log)
+            await self._read_all(game)
+            return game.log
 
     # --- chats: aliases, announce chats, stored message ids and timers -----------------------
     async def home(self, chat: str) -> str:
@@ -356,12 +446,32 @@ class Service:
         if row is None:
             return None
         config = rules.config_from_dict(row.config)
-        logged = [rules.from_dict(r.event) for r in await self._store.events(row.id)]
-        state, _ = rules.fold(config, logged, row.names)
-        game = _Game(id=row.id, judge=row.judge, config=config, names=row.names, log=logged,
-                     state=state, finished=row.finished)
+        revision, rows, snapshot = await self._store.game_log(row.id, snapshots.version())
+        game = _Game(id=row.id, judge=row.judge, config=config, names=row.names,
+                     state=rules.new_game(config, row.names),
+                     base=_Checkpoint(0, 0, rules.new_game(config, row.names)),
+                     finished=row.finished, _log=[None] * revision, _raw=dict(rows),
+                     unread=revision - len(rows))
+        if not (snapshot is not None and _resume(game, snapshot)):
+            await self._read_all(game)
+            game.refold()  # no usable snapshot: the whole fold, keeping checkpoints on the way
+            state = game.base.state
+            for count, seq in enumerate(game.standing, game.base.count + 1):
+                state, _ = rules.apply(state, game.event(seq))
+                if count % self._every == 0:
+                    game.checkpoints.append(_Checkpoint(seq, count, state))
+            game.checkpoints = game.checkpoints[-CHECKPOINTS_KEPT:]
+            game.state = state
         self._games[chat] = game
+        self._freezer.loaded()
         return game
+
+    async def _read_all(self, game: _Game) -> None:
+        """Read the log rows a cold load left under the snapshot (for the whole log, or an undo
+        deeper than every state kept)."""
+        if game.unread:
+            game._raw.update(await self._store.event_texts(game.id, game.unread))
+            game.unread = 0
 
     async def _require(self, chat: str) -> _Game:
         game = await self._load(chat)
@@ -379,25 +489,54 @@ class Service:
 
     async def _undo(self, chat: str, game: _Game, user: str, steps: int,
                     render: Render | None = None) -> Outcome:
-        standing = [event for _, event in rules.standing(game.log)]  # corrections included
-        if len(standing) < steps:
-            raise ServiceError("nothing_to_undo", steps=steps, available=len(standing))
+        if game.count < steps:
+            raise ServiceError("nothing_to_undo", steps=steps, available=game.count)
+        if len(game.standing) < steps:  # deeper than every state kept
+            await self._read_all(game)
+            game.refold()
         undos = [rules.Undo() for _ in range(steps)]
-        state, _ = rules.fold(game.config, [*game.log, *undos], game.names)
+        if len(game.standing) < steps:  # a correction taken back: the log before it, refolded
+            actions = rules.standing(game.log)
+            undone = tuple(event for _, event in reversed(actions[len(actions) - steps:]))
+            state, _ = rules.fold(game.config, [*game.log, *undos], game.names)
+            keep, checkpoints = None, []
+        else:
+            keep = game.standing[:len(game.standing) - steps]
+            kept = set(keep)
+            checkpoints = [c for c in game.checkpoints if c.seq in kept]
+            start = checkpoints[-1] if checkpoints else game.base
+            state = start.state
+            for seq in keep:
+                if seq > start.seq:
+                    state, _ = rules.apply(state, game.event(seq))
+            undone = tuple(game.event(seq) for seq in reversed(game.standing[-steps:]))
         over = state.phase is rules.Phase.GAME_OVER
         finished = None if over == game.finished else over
-        undone = tuple(reversed(standing[-steps:]))
         planned = Outcome(game_id=game.id, revision=game.revision + steps,
                           state=copy.deepcopy(state), notices=[], judge=game.judge, undone=undone)
-        queued = await self._append(chat, game, undos, user, finished=finished,
-                                    result=_result(state), staged=await _rendered(render, planned))
-        game.log.extend(undos)
+        count = game.count - steps
+        due = game.stored is not None and count < game.stored  # the stored one is undone
+        queued = await self._append(
+            chat, game, undos, user, finished=finished, result=_result(state),
+            staged=await _rendered(render, planned),
+            snapshot=_snapshot(game.revision + steps, count, state) if due else None)
+        game.logged(undos)
+        if keep is None:
+            game.refold()  # its base: the game's start, or the correction now standing last
+        else:
+            game.standing = keep
+            game.checkpoints = checkpoints
         game.state = state
         game.finished = over
-        return replace(_outcome(game, [], undone=undone), outbox=tuple(queued))
+        if due:
+            game.stored = count
+        return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def _fix(self, chat: str, game: _Game, user: str, seq: int, replacement: rules.Event,
                    render: Render | None = None) -> Outcome:
+        """A correction rewrites what came before it: the whole log is read, the game replayed
+        over the :class:`rules.Fix`, and a snapshot stored at it (a cold load starts there)."""
+        await self._read_all(game)
         replacement = _normalised(replacement)
         correction = rules.correct(game.config, game.log, seq, replacement, game.names)
         event = rules.Fix(seq=seq, event=replacement)
@@ -408,16 +547,20 @@ class Service:
             finished = True  # still over, with another result: recorded again
         planned = Outcome(game_id=game.id, revision=game.revision + 1, state=copy.deepcopy(state),
                           notices=[], judge=game.judge, correction=correction)
+        count = game.count + 1  # the correction stands (an undo takes it back)
         queued = await self._append(chat, game, [event], user, finished=finished,
-                                    result=_result(state), staged=await _rendered(render, planned))
-        game.log.append(event)
+                                    result=_result(state), staged=await _rendered(render, planned),
+                                    snapshot=_snapshot(game.revision + 1, count, state))
+        game.logged([event])
+        game.refold()  # its base: the correction
         game.state = state
         game.finished = over
-        return replace(_outcome(game, []), outbox=tuple(queued), correction=correction)
+        game.stored = count
+        return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
-                      staged: Staged = Staged()) -> list[int]:
+                      staged: Staged = Staged(), snapshot: Snapshot | None = None) -> list[int]:
         """Log ``events`` (and the game's end, and the ``staged`` messages and timer) in one
         transaction. On any failure the cached game is dropped, so the next action refolds
         whatever the store really holds. Returns the outbox ids."""
@@ -425,7 +568,7 @@ class Service:
             return await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
-                timer=staged.timer)
+                timer=staged.timer, snapshot=snapshot)
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -433,6 +576,43 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+
+
+def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:
+    """The snapshot to store of ``state``, the fold after log row ``seq``."""
+    return Snapshot(seq, count, snapshots.version(), snapshots.state_to_dict(state))
+
+
+def _resume(game: _Game, snapshot: Snapshot) -> bool:
+    """Fold ``game`` (its log not decoded yet) from its stored ``snapshot`` and the log's tail
+    after it. ``False`` (nothing changed) when the snapshot cannot be used: written by another
+    version of the rules, unreadable, or taken back by an undo after it (the caller then folds
+    the whole log)."""
+    if (snapshot.version != snapshots.version() or snapshot.seq != game.unread
+            or snapshot.seq > game.revision):
+        return False
+    try:
+        state = snapshots.state_from_dict(game.config, json.loads(snapshot.state))
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        log.warning("game %s: its snapshot is unreadable, the log is folded (%s)", game.id, error)
+        return False
+    stack: list[int] = []
+    for seq in range(snapshot.seq + 1, game.revision + 1):
+        if isinstance(game.event(seq), rules.Fix):
+            return False  # it rewrites what came before it: the whole log is folded
+        if isinstance(game.event(seq), rules.Undo):
+            if not stack:
+                return False  # an undo reaches under the snapshot
+            stack.pop()
+        else:
+            stack.append(seq)
+    game.base = _Checkpoint(snapshot.seq, snapshot.standing, state)
+    game.standing = stack
+    for seq in stack:
+        state, _ = rules.apply(state, game.event(seq))
+    game.state = state
+    game.stored = snapshot.standing
+    return True
 
 
 async def _rendered(render: Render | None, planned: Outcome) -> Staged:

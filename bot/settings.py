@@ -209,6 +209,10 @@ class Settings(BaseSettings):
     telegram_max_retries: int = Field(default=3, ge=0)
     telegram_panel_lag: int = Field(default=3, ge=0)
     timezone: str | None = None
+    # the Bot API client (bench/README.md, "HTTP client"): connections kept open to the Bot API,
+    # and updates handled at once (of different chats; one chat's run one after another)
+    telegram_connections: int = Field(default=8, ge=1, le=256)
+    telegram_concurrent_updates: int = Field(default=64, ge=1, le=1024)
     host_vote_window: int = Field(default=10, ge=1, validation_alias=_host("VOTE_WINDOW"))
     host_shooting: int = Field(default=20, ge=1, validation_alias=_host("SHOOTING"))
     host_silenced: int = Field(default=10, ge=1, validation_alias=_host("SILENCED"))

@@ -6,13 +6,23 @@ Numbering (docs/rules.md §2.2): night 0 is the договорка; day k is fol
 
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .config import RulesConfig
 
+_T = TypeVar("_T")
+
 SEATS = tuple(range(1, 11))  # F24 §1.1: exactly ten seats
+
+
+def _shallow(obj: _T) -> _T:
+    """A shallow copy of a plain dataclass instance: ``copy.copy`` without its generic
+    machinery (``__reduce_ex__``, ``copyreg``), which was most of the cost of a state's copy."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 class Team(str, enum.Enum):
@@ -88,7 +98,7 @@ class Seat:
         return self.departure is None
 
     def clone(self) -> "Seat":
-        new = copy.copy(self)  # a Departure is never changed in place: shared
+        new = _shallow(self)  # a Departure is never changed in place: shared
         new.fouls = list(self.fouls)
         new.warnings = list(self.warnings)
         new.tech_fouls = list(self.tech_fouls)
@@ -108,7 +118,7 @@ class Ballot:
     choices: dict[int, int] = field(default_factory=dict)  # voter -> nominee, where the voters are named
 
     def clone(self) -> "Ballot":
-        new = copy.copy(self)
+        new = _shallow(self)
         new.candidates = list(self.candidates)
         new.counts = dict(self.counts)
         new.voters = list(self.voters)
@@ -131,7 +141,7 @@ class Night:
     departures: int = 0  # departures of any kind during this night
 
     def clone(self) -> "Night":
-        new = copy.copy(self)
+        new = _shallow(self)
         new.shots = list(self.shots)
         return new
 
@@ -188,7 +198,7 @@ class GameState:
     def clone(self) -> "GameState":
         """A deep copy of everything :func:`rules.apply` may change (the config and the
         immutable values are shared). Equivalent to ``copy.deepcopy``, several times faster."""
-        new = copy.copy(self)
+        new = _shallow(self)
         new.seats = [seat.clone() for seat in self.seats]
         new.speech_order = list(self.speech_order)
         new.nominations = list(self.nominations)

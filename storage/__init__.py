@@ -2,12 +2,12 @@
 
 from .migrate import Migration, MigrationError, bundled, migrate, user_version
 from .store import (
-    RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow, StaleRevision,
-    StorageError, Store,
+    RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot,
+    StaleRevision, StorageError, Store,
 )
 
 __all__ = [
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
-    "OutboxRow", "StaleRevision",
+    "OutboxRow", "Snapshot", "StaleRevision",
     "StorageError", "Store", "bundled", "migrate", "user_version",
 ]

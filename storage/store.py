@@ -37,13 +37,18 @@ import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
 import aiosqlite
 
 from .migrate import migrate, refuse_unknown
 
 BUSY_TIMEOUT_MS = 5000
+
+_T = TypeVar("_T")
+
+#: Seconds after its end that a finished game's delivered outbox rows and snapshot are pruned.
+PRUNE_AFTER = 3600.0
 
 #: ``games.result`` values written by the service: a team, a draw, or a game replaced unfinished.
 RESULTS = ("red", "black", "draw", "abandoned")
@@ -97,6 +102,18 @@ class EventRow:
     event: dict[str, Any]
     actor: str
     at: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's folded state after log row ``seq`` (0005): ``standing`` events counted (undone
+    ones not), written by code of ``version``; ``state`` is JSON-ready (a mapping to store, or
+    the JSON text as read back)."""
+
+    seq: int
+    standing: int
+    version: str
+    state: Any
 
 
 @dataclass(frozen=True)
@@ -242,6 +259,9 @@ class Store:
         self._games: dict[int, _GameExtras] = {}  # written through after each commit
         self._langs: dict[str, str | None] = {}
         self._epoch = 0  # counts the commits that changed a cached value
+        self._queued: dict[str, int] = {}  # chat -> outbox rows committed for it (this process)
+        self._forgotten = 0  # counts the times the caches were dropped
+        self.prune_after = PRUNE_AFTER  # see :meth:`prune`
 
     # --- life cycle ---------------------------------------------------------------------------
     @classmethod
@@ -313,21 +333,28 @@ class Store:
                 await self._commit(conn)
             yield conn
 
+    def _open_batch(self) -> _Batch:
+        """The open batch, or a new one with its committer (under the write lock; the caller
+        says ``BEGIN IMMEDIATE`` before anything else reaches the connection)."""
+        if self._batch is None:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            # the error is each unit's to raise; retrieved here too, in case none is left
+            done.add_done_callback(lambda f: f.cancelled() or f.exception())
+            self._batch = _Batch(done)
+            self._batch.committer = asyncio.create_task(self._commit_when_idle())
+        return self._batch
+
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
         """One unit of the group commit (see the module's docstring): its statements run under
         the write lock inside a savepoint, rolled back alone on any error (cancellation
-        included); on leaving the block the caller waits for the batch's ``COMMIT``."""
+        included); on leaving the block the caller waits for the batch's ``COMMIT``. Each
+        statement is a round trip to the connection's thread: a hot path uses :meth:`_unit`."""
         async with self._lock:
             conn = self.conn
             if self._batch is None:
                 await conn.execute_fetchall("BEGIN IMMEDIATE")
-                done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-                # the error is each unit's to raise; retrieved here too, in case none is left
-                done.add_done_callback(lambda f: f.cancelled() or f.exception())
-                self._batch = _Batch(done)
-                self._batch.committer = asyncio.create_task(self._commit_when_idle())
-            batch = self._batch
+            batch = self._open_batch()
             hooks = len(batch.hooks)
             await conn.execute_fetchall("SAVEPOINT unit")
             try:
@@ -343,6 +370,58 @@ class Store:
             await conn.execute_fetchall("RELEASE unit")
         # shield: a caller cancelled now leaves the batch (and its own unit) to commit
         await asyncio.shield(batch.done)
+
+    async def _unit(self, work: Callable[[sqlite3.Connection], _T],
+                    then: Callable[[_T], None] | None = None) -> _T:
+        """One unit of the group commit as :meth:`_write`, in ONE round trip to the writer's
+        thread: ``work(db)`` runs there on the plain :class:`sqlite3.Connection` (with the
+        ``BEGIN IMMEDIATE`` of a new batch and the unit's savepoint around it), and its result
+        is returned after the batch's ``COMMIT``. ``work`` must touch nothing the event loop
+        uses meanwhile (it may build values); ``then(result)`` runs once the batch is committed
+        (as an :meth:`_after_commit` hook: the caches follow the rows). An error inside ``work`` rolls the unit back
+        alone. A caller cancelled while ``work`` runs cannot stop it: the unit then commits
+        with its batch, as one cancelled while waiting for the ``COMMIT`` does in
+        :meth:`_write`, and the cancellation is raised after."""
+        async with self._lock:
+            conn = self.conn
+            opening = self._batch is None
+            batch = self._open_batch()
+
+            def run(db: sqlite3.Connection) -> _T:
+                if opening:
+                    db.execute("BEGIN IMMEDIATE")
+                db.execute("SAVEPOINT unit")
+                try:
+                    result = work(db)
+                except BaseException:
+                    try:
+                        db.execute("ROLLBACK TO unit")
+                        db.execute("RELEASE unit")
+                    except sqlite3.Error:  # SQLite rolled the whole batch back: its COMMIT fails
+                        pass
+                    raise
+                db.execute("RELEASE unit")
+                return result
+
+            call = asyncio.ensure_future(conn._execute(run, conn._conn))
+            try:
+                result = await asyncio.shield(call)
+            except asyncio.CancelledError:
+                result = await call  # it ran (or runs) to its end in the thread: commit it
+                if then is not None:
+                    batch.hooks.append(lambda: then(result))
+                await asyncio.shield(batch.done)
+                raise
+            except BaseException:
+                if opening and not conn.in_transaction and self._batch is batch:
+                    self._batch = None  # its BEGIN failed: no batch to commit
+                    if not batch.done.done():
+                        batch.done.set_exception(StorageError("the batch did not begin"))
+                raise
+            if then is not None:
+                batch.hooks.append(lambda: then(result))
+        await asyncio.shield(batch.done)
+        return result
 
     def _after_commit(self, hook: Callable[[], None]) -> None:
         """Inside a unit: run ``hook`` once the batch is committed (not if the unit or the
@@ -400,13 +479,15 @@ class Store:
 
     def _cache(self, game_id: int, **values: Any) -> None:
         """Inside a unit: set the cached extras of the game once committed."""
-        def hook() -> None:
-            self._epoch += 1
-            extras = self._games.get(game_id)
-            if extras is not None:
-                for name, value in values.items():
-                    setattr(extras, name, value)
-        self._after_commit(hook)
+        self._after_commit(lambda: self._set_cached(game_id, **values))
+
+    def _set_cached(self, game_id: int, **values: Any) -> None:
+        """Once committed: the game's cached extras follow the rows."""
+        self._epoch += 1
+        extras = self._games.get(game_id)
+        if extras is not None:
+            for name, value in values.items():
+                setattr(extras, name, value)
 
     # --- games --------------------------------------------------------------------------------
     async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
@@ -437,7 +518,17 @@ class Store:
                 "UPDATE chats SET current_game = ? WHERE chat = ?", (game_id, chat))
             for item in (outbox(game_id) if outbox is not None else ()):
                 await self._enqueue(conn, item, game_id, at)
+            await conn._execute(_prune_sync, conn._conn, at - self.prune_after, chat)
         return game_id
+
+    async def prune(self, before: float | None = None) -> int:
+        """Drop what a finished game no longer needs: its delivered (``sent``) outbox rows and
+        its snapshot, for the games finished before ``before`` (default: :attr:`prune_after`
+        seconds ago). The log, the game's row, its stored message ids and any row not yet
+        delivered (or given up) stay: the protocol is read from the log. Also done for a
+        chat's own finished games whenever it starts a new one. Returns the rows dropped."""
+        before = time.time() - self.prune_after if before is None else before
+        return await self._unit(lambda db: _prune_sync(db, before, None))
 
     async def current_game(self, chat: str) -> GameRow | None:
         """The chat's current (latest) game, finished or not."""
@@ -493,34 +584,92 @@ class Store:
         finished: bool | None = None, result: str | None = None,
         outbox: Sequence[OutboxItem] = (),
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
+        snapshot: Snapshot | None = None,
     ) -> list[int]:
         """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
         transaction set the game's end: ``finished=True`` marks it finished with ``result``,
         ``finished=False`` reopens it, ``None`` leaves it; queue the ``outbox`` messages the
         events caused (0004); and with ``timer`` store the game's timer: ``timer(outbox ids)``
-        (``None`` clears it). Either all of it is stored or nothing. Returns the outbox ids."""
+        (``None`` clears it); with ``snapshot``, replace the game's snapshot (0005). Either all
+        of it is stored or nothing. Returns the outbox ids."""
         at = time.time()
-        async with self._write() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT (SELECT COUNT(*) FROM games WHERE id = ?),"
-                " (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?)", (game_id, game_id))
-            exists, current = rows[0]
-            if not exists:
-                raise NoSuchGame(game_id)
-            if seq != current + 1:
-                raise StaleRevision(game_id, seq, current)
-            await conn.executemany(
-                "INSERT INTO events(game_id, seq, event, actor, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)],
-            )
+        rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
+        payloads = [(item, _dumps(dict(item.payload))) for item in outbox]
+        snap = None if snapshot is None else (
+            game_id, snapshot.seq, snapshot.standing, snapshot.version,
+            snapshot.state if isinstance(snapshot.state, str) else _dumps(snapshot.state))
+
+        def work(db: sqlite3.Connection) -> tuple[list[int], str | None, bool]:
+            # the revision check is the insert's own: the next seq, or no row at all
+            inserted = db.execute(
+                "INSERT INTO events(game_id, seq, event, actor, at)"
+                " SELECT ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1 FROM events"
+                " WHERE game_id = ?) AND EXISTS (SELECT 1 FROM games WHERE id = ?)",
+                (*rows[0], seq, game_id, game_id)).rowcount if rows else 0
+            if not inserted:
+                exists, current = db.execute(
+                    "SELECT (SELECT COUNT(*) FROM games WHERE id = ?),"
+                    " (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?)",
+                    (game_id, game_id)).fetchone()
+                if not exists:
+                    raise NoSuchGame(game_id)
+                if rows or seq != current + 1:
+                    raise StaleRevision(game_id, seq, current)
+            if len(rows) > 1:
+                db.executemany("INSERT INTO events(game_id, seq, event, actor, at)"
+                               " VALUES (?, ?, ?, ?, ?)", rows[1:])
             if finished is True:
-                await self._update_game(conn, game_id, "finished_at = ?, result = ?", (at, result))
+                _update_game_sync(db, game_id, "finished_at = ?, result = ?", (at, result))
             elif finished is False:
-                await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
-            ids = [await self._enqueue(conn, item, game_id, at) for item in outbox]
-            if timer is not None:
-                await self._store_timer(conn, game_id, timer(ids))
+                _update_game_sync(db, game_id, "finished_at = NULL, result = NULL", ())
+            ids = [_enqueue_sync(db, item, text, game_id, at) for item, text in payloads]
+            if snap is not None:
+                db.execute("INSERT INTO snapshots(game_id, seq, standing, version, state)"
+                           " VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET"
+                           " seq = excluded.seq, standing = excluded.standing,"
+                           " version = excluded.version, state = excluded.state", snap)
+            if timer is None:
+                return ids, None, False
+            value = timer(ids)
+            text = None if value is None else _dumps(dict(value))
+            _update_game_sync(db, game_id, "timer = ?", (text,))
+            return ids, text, True
+
+        def cached(out: tuple[list[int], str | None, bool]) -> None:
+            self._bump([item.chat for item in outbox])
+            if out[2]:
+                self._set_cached(game_id, timer=None if out[1] is None else json.loads(out[1]))
+
+        ids, _, _ = await self._unit(work, cached)
         return ids
+
+    async def game_log(self, game_id: int, version: str
+                       ) -> tuple[int, list[tuple[int, str]], Snapshot | None]:
+        """What a cold load reads, in one round trip: the log's row count, its rows as ``(seq,
+        JSON text)`` in order (decoded by the caller as far as it needs), and the game's
+        snapshot (``state`` as JSON text) or ``None``. With a snapshot of ``version`` only the
+        rows after it are read (:meth:`event_texts` reads the others if they are needed)."""
+        def read(db: sqlite3.Connection) -> tuple[int, list[tuple[int, str]], Snapshot | None]:
+            found = db.execute("SELECT seq, standing, version, state FROM snapshots"
+                               " WHERE game_id = ?", (game_id,)).fetchone()
+            snap = None if found is None else Snapshot(*found)
+            after = snap.seq if snap is not None and snap.version == version else 0
+            (count,), = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                   (game_id,)).fetchall()
+            rows = db.execute("SELECT seq, event FROM events WHERE game_id = ? AND seq > ?"
+                              " ORDER BY seq", (game_id, after)).fetchall()
+            return count, rows, snap
+
+        async with self._read() as conn:
+            return await conn._execute(read, conn._conn)
+
+    async def event_texts(self, game_id: int, upto: int) -> list[tuple[int, str]]:
+        """The game's log rows ``1..upto`` as ``(seq, JSON text)``."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT seq, event FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                (game_id, upto))
+        return [(r[0], r[1]) for r in rows]
 
     async def events(self, game_id: int) -> list[EventRow]:
         """The game's log in order (empty for an unknown game)."""
@@ -594,14 +743,17 @@ class Store:
         """Remember (or with ``None`` forget) the id of the message in ``slot`` of ``chat`` for the
         game: the panel, the timer message, … that an adapter edits in place."""
         key = _message_key(chat, slot)
-        async with self._write() as conn:
-            stored = await self._messages(conn, game_id)
+
+        def work(db: sqlite3.Connection) -> dict[str, int]:
+            stored = _messages_sync(db, game_id)
             if message_id is None:
                 stored.pop(key, None)
             else:
                 stored[key] = int(message_id)
-            await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
-            self._cache(game_id, messages=stored)
+            _update_game_sync(db, game_id, "messages = ?", (_dumps(stored),))
+            return stored
+
+        await self._unit(work, lambda stored: self._set_cached(game_id, messages=stored))
 
     async def message(self, game_id: int, chat: str, slot: str) -> int | None:
         key = _message_key(chat, slot)
@@ -621,23 +773,12 @@ class Store:
             out[(chat, slot)] = message_id
         return out
 
-    @staticmethod
-    async def _messages(conn: aiosqlite.Connection, game_id: int) -> dict[str, int]:
-        rows = await conn.execute_fetchall("SELECT messages FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            raise NoSuchGame(game_id)
-        return {str(k): int(v) for k, v in json.loads(rows[0][0] or "{}").items()}
-
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
         """Store the game's running timer (a JSON-ready mapping), or clear it with ``None``."""
-        async with self._write() as conn:
-            await self._store_timer(conn, game_id, timer)
-
-    async def _store_timer(self, conn: aiosqlite.Connection, game_id: int,
-                           timer: Mapping[str, Any] | None) -> None:
         text = None if timer is None else _dumps(dict(timer))
-        await self._update_game(conn, game_id, "timer = ?", (text,))
-        self._cache(game_id, timer=None if text is None else json.loads(text))
+        await self._unit(lambda db: _update_game_sync(db, game_id, "timer = ?", (text,)),
+                         lambda _: self._set_cached(game_id, timer=None if text is None
+                                                    else json.loads(text)))
 
     async def timer(self, game_id: int) -> dict[str, Any] | None:
         extras = await self._extras(game_id)
@@ -657,15 +798,25 @@ class Store:
         return {r[0]: json.loads(r[1]) for r in rows}
 
     # --- the outbox (0004) --------------------------------------------------------------------
-    @staticmethod
-    async def _enqueue(conn: aiosqlite.Connection, item: OutboxItem, game_id: int | None,
+    async def _enqueue(self, conn: aiosqlite.Connection, item: OutboxItem, game_id: int | None,
                        at: float) -> int:
         row = await conn.execute_insert(
             "INSERT INTO outbox(chat, game_id, kind, payload, slot, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (item.chat, game_id, item.kind, _dumps(dict(item.payload)), item.slot, at))
         assert row is not None
+        self._after_commit(lambda: self._bump([item.chat]))
         return int(row[0])
+
+    def queued(self, chat: str) -> tuple[int, int]:
+        """A token that changes whenever outbox rows for ``chat`` are committed by this process
+        (or the caches are dropped): a sender that read the chat's pending rows and sees the
+        same token after sending them needs not read again."""
+        return self._forgotten, self._queued.get(chat, 0)
+
+    def _bump(self, chats: Sequence[str]) -> None:
+        for chat in chats:
+            self._queued[chat] = self._queued.get(chat, 0) + 1
 
     async def enqueue(self, items: Sequence[OutboxItem], game_id: int | None = None) -> list[int]:
         """Queue messages outside any action (in one transaction). Returns their ids."""
@@ -701,26 +852,45 @@ class Store:
         stores the id in the game's messages, in the same transaction, for later edits.
         ``row``: the row as the caller read it (saves reading it again; its chat, game, slot and
         kind never change once queued, but for a chat that moved, which is read again)."""
+        await self.mark_sent_many([(row if row is not None else row_id, message_id)])
+
+    async def mark_sent_many(self, sent: Sequence[tuple[OutboxRow | int, int | None]]) -> None:
+        """:meth:`mark_sent` of several rows (a row as read, or its id, with the message id the
+        chat answered) in ONE write unit, in order. Raises :class:`StorageError` for an
+        unknown row (then none is marked)."""
+        if not sent:
+            return
         at = time.time()
-        async with self._write() as conn:
-            if row is None or row.slot:
-                rows = await conn.execute_fetchall(
-                    "SELECT chat, game_id, slot, kind FROM outbox WHERE id = ?", (row_id,))
-                if not rows:
+
+        def work(db: sqlite3.Connection) -> dict[int, dict[str, int]]:
+            stored: dict[int, dict[str, int]] = {}
+            for row, message_id in sent:
+                row_id = row if isinstance(row, int) else row.id
+                if isinstance(row, int) or row.slot:
+                    found = db.execute("SELECT chat, game_id, slot, kind FROM outbox WHERE id = ?",
+                                       (row_id,)).fetchone()
+                    if found is None:
+                        raise StorageError(f"no outbox row {row_id}")
+                    chat, game_id, slot, kind = found
+                else:
+                    chat, game_id, slot, kind = row.chat, row.game_id, row.slot, row.kind
+                if db.execute("UPDATE outbox SET state = 'sent', sent_at = ?, message_id = ?,"
+                              " attempts = attempts + 1 WHERE id = ?",
+                              (at, message_id, row_id)).rowcount == 0:
                     raise StorageError(f"no outbox row {row_id}")
-                chat, game_id, slot, kind = rows[0]
-            else:
-                chat, game_id, slot, kind = row.chat, row.game_id, row.slot, row.kind
-            cursor = await conn.execute(
-                "UPDATE outbox SET state = 'sent', sent_at = ?, message_id = ?,"
-                " attempts = attempts + 1 WHERE id = ?", (at, message_id, row_id))
-            if cursor.rowcount == 0:
-                raise StorageError(f"no outbox row {row_id}")
-            if kind == "send" and slot and game_id is not None and message_id is not None:
-                stored = await self._messages(conn, game_id)
-                stored[_message_key(chat, slot)] = int(message_id)
-                await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
-                self._cache(game_id, messages=stored)
+                if kind == "send" and slot and game_id is not None and message_id is not None:
+                    if game_id not in stored:
+                        stored[game_id] = _messages_sync(db, game_id)
+                    stored[game_id][_message_key(chat, slot)] = int(message_id)
+            for game_id, messages in stored.items():
+                _update_game_sync(db, game_id, "messages = ?", (_dumps(messages),))
+            return stored
+
+        def cached(stored: dict[int, dict[str, int]]) -> None:
+            for game_id, messages in stored.items():
+                self._set_cached(game_id, messages=messages)
+
+        await self._unit(work, cached)
 
     async def mark_attempt(self, row_id: int, error: str, *, give_up: bool = False) -> None:
         """A send failed: record it; ``give_up`` (a permanent error: blocked, chat not found)
@@ -777,6 +947,7 @@ class Store:
     def _forget(self) -> None:
         """Drop the caches (after a change that touches many rows at once)."""
         self._epoch += 1
+        self._forgotten += 1
         self._games.clear()
         self._langs.clear()
 
@@ -901,6 +1072,41 @@ class Store:
             rows = await conn.execute_fetchall(
                 "SELECT channel, title FROM host_channels WHERE chat = ?", (chat,))
         return (rows[0][0], rows[0][1]) if rows else None
+
+
+def _update_game_sync(db: sqlite3.Connection, game_id: int, assignments: str,
+                      params: tuple[Any, ...]) -> None:
+    """:meth:`Store._update_game` inside a :meth:`Store._unit`."""
+    if db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id)).rowcount == 0:
+        raise NoSuchGame(game_id)
+
+
+def _messages_sync(db: sqlite3.Connection, game_id: int) -> dict[str, int]:
+    """:meth:`Store._messages` inside a :meth:`Store._unit`."""
+    row = db.execute("SELECT messages FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise NoSuchGame(game_id)
+    return {str(k): int(v) for k, v in json.loads(row[0] or "{}").items()}
+
+
+def _enqueue_sync(db: sqlite3.Connection, item: OutboxItem, payload: str, game_id: int | None,
+                  at: float) -> int:
+    """Queue one outbox row inside a :meth:`Store._unit` (``payload``: its JSON); its id."""
+    cursor = db.execute(
+        "INSERT INTO outbox(chat, game_id, kind, payload, slot, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (item.chat, game_id, item.kind, payload, item.slot, at))
+    assert cursor.lastrowid is not None
+    return int(cursor.lastrowid)
+
+
+def _prune_sync(db: sqlite3.Connection, before: float, chat: str | None) -> int:
+    """:meth:`Store.prune` (of one home chat's games, with ``chat``) inside a unit."""
+    games = ("SELECT id FROM games WHERE finished_at < ?" + (" AND chat = ?" if chat else ""))
+    params = (before, chat) if chat else (before,)
+    dropped = db.execute(f"DELETE FROM outbox WHERE state = 'sent' AND game_id IN ({games})",
+                         params).rowcount
+    db.execute(f"DELETE FROM snapshots WHERE game_id IN ({games})", params)
+    return dropped
 
 
 def _message_key(chat: str, slot: str) -> str:

@@ -23,10 +23,22 @@ STORAGE_ROWS = (
     "commit of one action, p99",
     "killed writer: acknowledged actions lost",
 )
+LONGLOG_ROWS = (  # bench/longlog.py
+    "cold first touch, 1,000 events",
+    "undo of one step, 1,000 events",
+)
+HTTP_ROWS = (  # bench/http.py
+    "CPU per sendMessage, pool 8 (the setting)",
+    "CPU per sendMessage, sniffio missing",
+    "CPU per sendMessage, PTB's default pool (256)",
+)
 E2E_ROWS = (  # bench/e2e.py: --quick runs 50 games; the restart stores --games games
     "sustained rate, 50 open games",
-    "latency at 200/s, p50",
-    "latency at 200/s, p99",
+    "CPU of the bot process per update",
+    "latency at 100/s, p50",
+    "latency at 100/s, p99",
+    "longest GC pause under load",
+    "a finished game in the database, pruned",
     "restart: load + re-arm 30 open games",
     "restart: first update to a game, p50",
     "restart: first update to a game, max",
@@ -42,7 +54,7 @@ def test_quick_bench_prints_every_row(tmp_path: Path, capsys: pytest.CaptureFixt
     header = out.splitlines()
     assert any(line.startswith("  cpu") for line in header)
     assert "synchronous=" in out  # the durability setting is stated
-    for metric in STORAGE_ROWS + E2E_ROWS:
+    for metric in STORAGE_ROWS + LONGLOG_ROWS + HTTP_ROWS + E2E_ROWS:
         assert metric in out, metric
     if SHARED_GAMES.is_dir():
         assert "engine: fold of the real games" in out
@@ -51,5 +63,5 @@ def test_quick_bench_prints_every_row(tmp_path: Path, capsys: pytest.CaptureFixt
     figures = json.loads(report.read_text(encoding="utf-8"))
     rows = [row["metric"] for section in figures["sections"] for row in section["rows"]]
     assert set(STORAGE_ROWS) <= set(rows)
-    assert set(E2E_ROWS) <= set(rows)
+    assert set(E2E_ROWS) | set(LONGLOG_ROWS) | set(HTTP_ROWS) <= set(rows)
     assert list(tmp_path.glob("mafia-bench-*")) == []  # the databases were removed

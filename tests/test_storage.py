@@ -56,7 +56,7 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         tables = await store.conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         assert [t[0] for t in tables] == ["chats", "events", "games", "host_channels", "host_steps",
-                                          "host_tables", "outbox"]
+                                          "host_tables", "outbox", "snapshots"]
 
 
 async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:
@@ -358,3 +358,59 @@ async def test_a_new_game_is_created_with_its_group_and_the_game_it_replaces_in_
     assert replaced is not None and replaced.finished and replaced.result == "abandoned"
     current = await store.current_game("tg:1")
     assert current is not None and current.id == new and not current.finished
+
+
+# --- pruning what a finished game no longer needs (issue 16, item 6) ----------------------------
+async def _game_with_outbox(store: Store, chat: str, *, finish: bool) -> tuple[int, list[int]]:
+    from storage import OutboxItem, Snapshot
+
+    game = await store.create_game(chat, chat, CONFIG, {})
+    ids = await store.append_many(
+        game, 1, [rules.to_dict(rules.StartGame())], chat, finished=True if finish else None,
+        result="red" if finish else None,
+        outbox=[OutboxItem(chat, {"text": t}, slot="panel" if t == "a" else None) for t in "abcd"],
+        snapshot=Snapshot(1, 1, "v", {"phase": "night_zero"}))
+    await store.mark_sent_many([(ids[0], 501), (ids[1], 502)])  # a, b delivered
+    await store.mark_attempt(ids[2], "blocked", give_up=True)  # c given up; d pending
+    return game, ids
+
+
+async def _outbox_states(store: Store, game: int) -> list[str]:
+    rows = await store.conn.execute_fetchall("SELECT state FROM outbox WHERE game_id = ? ORDER BY id",
+                                             (game,))
+    return [r[0] for r in rows]
+
+
+async def _snapshots(store: Store, game: int) -> int:
+    rows = await store.conn.execute_fetchall("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (game,))
+    return rows[0][0]
+
+
+async def test_prune_drops_the_delivered_rows_and_snapshot_of_finished_games_only(store: Store) -> None:
+    """A game finished before the cut loses its sent outbox rows and its snapshot; its log, its
+    stored message ids, its undelivered and given-up rows stay. A game still open, or finished
+    after the cut, keeps everything."""
+    import time
+
+    done, _ = await _game_with_outbox(store, "tg:1", finish=True)
+    open_, _ = await _game_with_outbox(store, "tg:2", finish=False)
+    assert await store.prune(time.time() - 3600) == 0  # finished just now: not yet
+    assert await store.prune(time.time() + 1) == 2
+    assert await _outbox_states(store, done) == ["failed", "pending"]
+    assert await _snapshots(store, done) == 0
+    assert [r.seq for r in await store.events(done)] == [1]
+    assert await store.message(done, "tg:1", "panel") == 501
+    assert await _outbox_states(store, open_) == ["sent", "sent", "failed", "pending"]
+    assert await _snapshots(store, open_) == 1
+
+
+async def test_a_new_game_prunes_the_chats_own_finished_games(store: Store) -> None:
+    """Starting a game in a chat prunes that chat's games finished over ``prune_after`` seconds
+    ago, and no other chat's."""
+    store.prune_after = 0.0
+    mine, _ = await _game_with_outbox(store, "tg:1", finish=True)
+    other, _ = await _game_with_outbox(store, "tg:2", finish=True)
+    await store.create_game("tg:1", "tg:1", CONFIG, {})
+    assert await _outbox_states(store, mine) == ["failed", "pending"]
+    assert await _snapshots(store, mine) == 0
+    assert await _outbox_states(store, other) == ["sent", "sent", "failed", "pending"]

@@ -39,7 +39,7 @@ from rules import Cause, Phase
 from storage import Store
 
 from .. import commands as cmds
-from .. import lifecycle
+from .. import gcpolicy, lifecycle
 from ..access import Access
 from ..commands import CommandError, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog
@@ -331,6 +331,7 @@ class DiscordReferee:
         self.host = DiscordHost(self)
         await self.host.resume()
         await self.outbox.drain_all()
+        gcpolicy.freeze()  # what start-up built lives as long as the process
         if self.sync:  # only what changed since the last start (bot/discord/sync.py)
             try:
                 published = await sync_commands(client.tree, state_file(self.settings.db), self.sync_guild)

@@ -52,7 +52,7 @@ from rules import Phase
 from storage import Store
 
 from .. import commands as cmds
-from .. import published
+from .. import gcpolicy, published
 from ..commands import CommandError, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -359,6 +359,7 @@ class TelegramReferee:
         sent."""
         await self.judge.rearm()
         await self.outbox.drain_all()
+        gcpolicy.freeze()  # what start-up built lives as long as the process
 
     async def post_shutdown(self, app: AnyApp) -> None:
         lifecycle.stopping()
@@ -701,7 +702,12 @@ def build_application(settings: Settings, service: Service | None = None, *,
     builder = (
         Application.builder()
         .token(settings.telegram_token.get_secret_value())
-        .concurrent_updates(PerChatUpdateProcessor())
+        .concurrent_updates(PerChatUpdateProcessor(settings.telegram_concurrent_updates))
+        # HTTP/1.1 with keep-alive (PTB's default); a small pool: httpcore scans every pooled
+        # connection at each request, so a pool of 256 that bursts have filled costs more CPU
+        # than the waits a few connections cause (bench/README.md, "HTTP client")
+        .connection_pool_size(settings.telegram_connections)
+        .pool_timeout(30.0)
         .rate_limiter(HostRateLimiter(
             overall_max_rate=settings.telegram_rate_overall, overall_time_period=1,
             group_max_rate=settings.telegram_rate_group,
