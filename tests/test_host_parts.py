@@ -67,13 +67,16 @@ def test_newgame_options() -> None:
 
 def test_the_shooting_is_one_option_for_host_and_judge() -> None:
     """``shooting=N`` and the rules' ``timers.shooting=N`` are one length (F24 §4.5.3 gives the
-    shooting none): the blacks' window and the judge's timer; the one typed last wins. Host mode
-    needs a window: 0 is refused either way."""
-    for args, seconds in (([], 20), (["shooting=15"], 15), (["timers.shooting=30"], 30),
-                          (["shooting=15", "timers.shooting=30"], 30),
-                          (["timers.shooting=30", "shooting=15"], 15)):
+    shooting none): the blacks' window and the judge's timer; both given is one option given
+    twice, refused as any duplicate is (which was meant?). Host mode needs a window: 0 is
+    refused either way."""
+    for args, seconds in (([], 20), (["shooting=15"], 15), (["timers.shooting=30"], 30)):
         spec = parse_newgame(args, vote_window=10, shooting=20, silenced=10)
         assert (spec.options.shooting, spec.config.timers.shooting) == (seconds, seconds), args
+    for args in (["shooting=15", "timers.shooting=30"], ["timers.shooting=30", "shooting=15"]):
+        with pytest.raises(CommandError) as refused:
+            parse_newgame(args, vote_window=10, shooting=20, silenced=10)
+        assert refused.value.code == "duplicate_option"
     assert parse_newgame([], vote_window=10, shooting=25, silenced=10).config.timers.shooting == 25
     with pytest.raises(HostError):
         parse_newgame(["timers.shooting=0"], vote_window=10, shooting=20, silenced=10)

@@ -99,7 +99,7 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
     """``/newgame``'s arguments → a :class:`TableSpec`. ``vote_window`` is the host-mode
     default of ``timers.vote_window`` (a window per nominee, F24 §4.4.5), used unless the
     arguments set it; ``shooting`` likewise of ``timers.shooting`` (``shooting=N`` is another
-    name for it: the one typed last wins); ``silenced`` and ``absent_after`` the defaults of those
+    name for it: both given is an option given twice, ``duplicate_option``); ``silenced`` and ``absent_after`` the defaults of those
     options (``absent=N`` or ``absent_after=N`` sets the last). Raises :class:`HostError` or
     :class:`bot.commands.CommandError`."""
     host: dict[str, Any] = {"silenced": silenced, "absent_after": absent_after}
