@@ -38,7 +38,8 @@ from . import commands as cmds
 from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .render import (
-    action_text, config_label, error_text, notice_text, result_text, status_text, undone_notices,
+    action_text, config_label, error_text, notice_text, points_text, result_text, status_text,
+    undone_notices,
 )
 from .service import Outcome, Service, ServiceError
 
@@ -225,6 +226,8 @@ class Session:
             return [status_text(state, self.cat, for_judge=self.judge_view)]
         if what == "result":
             return [result_text(state, self.cat)]
+        if what == "points":
+            return [points_text(state, self.cat)]
         return await self._log_lines(state)
 
     async def _log_lines(self, state: rules.GameState) -> list[str]:

@@ -16,14 +16,17 @@ from .config import (
     RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, changed_options,
     config_from_dict, config_to_dict,
 )
-from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
+from .engine import AFTER_THE_RESULT, MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
 from .errors import Code, RuleError
 from .events import (
-    BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
+    BadPlay, BestMove, DeclareResult, Extra, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
     SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
     effective, from_dict, to_dict,
 )
 from .notices import Kind, Notice
+from .points import (
+    SCORING, BadPlayItem, Scoring, SeatPoints, check_bad_play, check_extra, game_points,
+)
 from .queries import (
     BEST_MOVE_MAX, LEFT_TABLE, NIGHT_TALK, OUT_OF_TURN, Action, BestMoveStep, ChecksStep,
     DonCheckStep, Expected, LastWord, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,

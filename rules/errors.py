@@ -43,6 +43,16 @@ class Code(str, enum.Enum):
     NO_WITHDRAWAL = "no_withdrawal"  # params: - (MafiaRatings 7.5.3: the club allows none)
     NO_NOMINATION = "no_nomination"  # params: seat (nothing of his to withdraw today)
     VOTERS_REQUIRED = "voters_required"  # params: nominee (MafiaRatings 7.16 self-break: by voter)
+    # the points after the game (rules.points; F24/S24 §8.4, §8.5)
+    BAD_POINTS = "bad_points"  # params: value (not a number of points: 0.4, at most two decimals)
+    EXTRA_IN_DRAW = "extra_in_draw"  # params: - (F24/S24 §8.4.7: no extras after a draw)
+    EXTRA_VALUE = "extra_value"  # params: seat, value, side ("winners" | "losers"), allowed (§8.4.3–8.4.4)
+    EXTRA_PLAYERS = "extra_players"  # params: count, limit (§8.4.1)
+    EXTRA_TOTAL = "extra_total"  # params: total, limit (§8.4.2)
+    UNKNOWN_BAD_PLAY = "unknown_bad_play"  # params: item (not one of the preset's §8.5 items)
+    BAD_PLAY_ROLE = "bad_play_role"  # params: seat, item, who (the item is another role's)
+    BAD_PLAY_GIVEN = "bad_play_given"  # params: seat, item (the same play is counted once)
+    BAD_PLAY_NOT_GIVEN = "bad_play_not_given"  # params: seat, item (nothing to take back)
 
 
 class RuleError(Exception):

@@ -185,6 +185,8 @@ def test_every_word_family() -> None:
     keys += [f"action-{a}" for a in render.ACTION_KINDS]
     keys += [f"novote-{render.key_part(w)}" for w in render.NO_VOTE_REASONS]
     keys += [f"end-{why}" for why in render.END_REASONS]
+    keys += [f"badplay-{scoring.rules}-{render.key_part(item.code)}"  # F24/S24 §8.5
+             for scoring in rules.SCORING.values() for item in scoring.bad_plays]
     assert not _missing(keys)
 
 

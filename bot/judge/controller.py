@@ -44,7 +44,9 @@ from .. import outbox as ob
 from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
-from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
+from ..render import (
+    chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
+)
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
@@ -511,6 +513,9 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
+        if isinstance(command, Act) and live is None and current is not None \
+                and isinstance(command.event, rules.AFTER_THE_RESULT):
+            live = current  # the judge's points or a late penalty: the game just over (F24 §7.9, §8.4)
         if isinstance(command, (Act, UndoCmd)):
             game = live or current
             if game is not None and game.judge != user and (live is not None or isinstance(command, UndoCmd)):
@@ -565,6 +570,8 @@ class JudgeController:
                     return [Reply(self._t(cat, "judge-unreachable"))]
                 return [r for r in [Reply(self._t(cat, "judge-panel-sent"))] if r.text]
             return [Reply(status_text(current.state, cat, for_judge=False))]
+        if what == "points":
+            return [Reply(points_text(current.state, cat))]
         if what == "result":
             if not over and not judge:
                 return [Reply(cat.text("result-not-over"))]

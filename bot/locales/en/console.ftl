@@ -32,6 +32,9 @@ commands-help =
     /tech 5 — a technical foul (where the club's rules have them: the second removes)
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
+    /extra 3 <points> [+] — after the game: #3's extra points (0 takes them back; "+" with the chief judge's approval)
+    /badplay 3 <item> — after the game: #3's penalty points by the points rules' item; /badplay 3 -<item> takes them back
+    /points — the game's points
     /undo [n] — undo the last actions
     /status — the game now; /log — the game so far; /lang ru|en — language
 console-help =

@@ -105,3 +105,5 @@ what-roles = the roles
 what-count = the number of votes
 what-shots = the shots
 what-lang = a language
+what-points = a number of points
+what-item = an item number

@@ -106,3 +106,5 @@ what-roles = роли
 what-count = число голосов
 what-shots = выстрелы
 what-lang = язык
+what-points = число баллов
+what-item = номер пункта
