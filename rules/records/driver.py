@@ -340,6 +340,9 @@ class Driver:
     def raise_vote(self, moment: Moment, params: dict[str, Any]) -> None:
         facts = self.facts.days.get(moment.day)
         at_table = params["at_table"]
+        if facts is not None and facts.raise_voters and len(facts.raise_voters) == facts.raise_yes \
+                and self.feed(ev.RaiseVote(voters=facts.raise_voters)) is None:
+            return  # the hands by voter, for the protocol (a voter not at the table: by count)
         if facts is not None and facts.raise_yes is not None:
             event = ev.RaiseVote(count=facts.raise_yes)
         elif facts is not None and facts.raise_passed is not None:

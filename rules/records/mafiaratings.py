@@ -295,6 +295,7 @@ class _Reader:
     def days(self) -> dict[int, DayFacts]:
         days: dict[int, DayFacts] = {}
         raise_answers: dict[int, list[bool]] = {}
+        raise_voters: dict[int, list[int]] = {}  # the seats whose answer was yes
         for i, p in enumerate(self.players):
             seat, field = i + 1, f"players[{i}]"
             for rnd, target in enumerate(_list(p, "nominating", field)):
@@ -310,6 +311,8 @@ class _Reader:
                 ballots = vote if isinstance(vote, list) else [vote]
                 if ballots and isinstance(ballots[-1], bool):
                     raise_answers.setdefault(rnd + 1, []).append(ballots[-1])
+                    if ballots[-1]:
+                        raise_voters.setdefault(rnd + 1, []).append(seat)
                     ballots = ballots[:-1]
                 for k, target in enumerate(ballots):
                     if target is None:
@@ -321,6 +324,7 @@ class _Reader:
             answers = raise_answers.get(day)
             if answers is not None:
                 facts.raise_yes = sum(answers)
+                facts.raise_voters = tuple(sorted(raise_voters.get(day, ())))
             elif facts.rounds:
                 facts.raise_passed = self.raise_passed(day)
         return days
