@@ -17,7 +17,7 @@ Commands::
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
     /extra 3 0.4 [+]      /badplay 3 8.5.2 | /badplay 3 -8.5.2   (after the result: F24/S24 §8.4–8.5)
-    /points
+    /points   /protocol
     /undo [n]   /status   /log   /help   /lang ru|en   /quit
 
 Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
@@ -105,8 +105,8 @@ class NewGame:
 
 @dataclass(frozen=True)
 class Show:
-    """Show something: ``"status"``, ``"log"``, ``"help"``, ``"result"`` or ``"points"``
-    (F24/S24 §8)."""
+    """Show something: ``"status"``, ``"log"``, ``"help"``, ``"result"``, ``"points"``
+    (F24/S24 §8) or ``"protocol"`` (the last game's score sheet and JSON files)."""
 
     what: str
 
@@ -476,6 +476,7 @@ def _badplay(cmd: str, args: list[str], rest: str, state: rules.GameState | None
 
 _command("status", "s")(_no_args(lambda: Show("status")))
 _command("points", "баллы")(_no_args(lambda: Show("points")))
+_command("protocol", "протокол")(_no_args(lambda: Show("protocol")))
 
 _command("log")(_no_args(lambda: Show("log")))
 _command("help", "h", "?")(_no_args(lambda: Show("help")))

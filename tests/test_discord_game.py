@@ -23,7 +23,7 @@ from bot.i18n import catalog
 from bot.protocol import from_json
 from bot.render import notice_text
 from rules import Cause, Phase, Team
-from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, table
+from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, table, wait_for
 
 # Role words and check answers that must never reach a channel before the end (F24 §4.4.13,
 # §4.5.4); the same list as the Telegram tests'.
@@ -174,9 +174,13 @@ async def test_a_whole_game_from_the_phone(tmp_path: Path, monkeypatch: pytest.M
         panel = t.panel()
         assert "Итоги игры" in panel.text and panel.button("Новая игра")
 
-        # the protocol: the score sheet and our JSON, in the game's channel and the club's
-        for channel in (TABLE_ID, CLUB_ID):
-            last = t.fake.in_channel(channel)[-1]
+        # the protocol: the score sheet and our JSON, in the game's channel, the club's and the
+        # judge's direct messages (drawn after the press is answered: waited for)
+        judge_dm = t.fake.dms[int(t.judge["id"])]
+        for channel in (TABLE_ID, CLUB_ID, judge_dm):
+            await wait_for(lambda c=channel: any(m.files for m in t.fake.in_channel(c)),
+                           timeout=60, what=f"the protocol in {channel}")
+            last = [m for m in t.fake.in_channel(channel) if m.files][-1]
             assert sorted(last.files) == ["game-1.json", "game-1.png"], channel
             assert last.files["game-1.png"].startswith(b"\x89PNG")
             config, names, events = from_json(json.loads(last.files["game-1.json"]))

@@ -178,6 +178,12 @@ class DiscordJudgePort(DiscordPortBase):
     def mention(self, user: str) -> str:
         return mention_user(user) if is_discord(user) else user
 
+    def name_of(self, user: str) -> str | None:
+        return self.referee.names.get(user)
+
+    def place(self, chat: str) -> str | None:
+        return self.referee.titles.get(chat)
+
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:
         notes = [cat.text("dc-panel-channel", channel=mention_channel(home))]
@@ -263,11 +269,13 @@ class DiscordReferee:
         #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,
                              DiscordTransport(lambda: self.service.store, lambda: self,
-                                              protocol=protocol),
+                                              protocol=protocol, sheet=settings.sheet),
                              on_sent=lambda chat, mid: self.judge.seen(chat, mid))
         self.port = DiscordJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
         self._langs: dict[str, str] = {}  # guild key -> language
+        self.names: dict[str, str] = {}  # user -> his display name (the sheet's judge)
+        self.titles: dict[str, str] = {}  # channel -> "#name" (the sheet's table)
         self._guilds: dict[str, int] = {}  # game channel -> its server
         self._dms: dict[int, int] = {}  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
@@ -523,6 +531,15 @@ class DiscordReferee:
             log.warning("game %s: could not lift the timeout of seat %s", game_id, seat)
         await self.service.set_message(game_id, home, f"{MUTED_SLOT}{seat}", None)
 
+    def _seen(self, interaction: discord.Interaction[Any], home: str | None, user: str) -> None:
+        """Remember the names Discord shows (the score sheet's judge and table)."""
+        name = getattr(interaction.user, "display_name", None)
+        if isinstance(name, str) and name:
+            self.names[user] = name
+        channel = getattr(getattr(interaction, "channel", None), "name", None)
+        if home is not None and isinstance(channel, str) and channel:
+            self.titles[home] = f"#{channel}"
+
     # --- slash commands -------------------------------------------------------------------------
     async def slash(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A slash command, as its typed line (:func:`.slash.line`). Acknowledged at once; the
@@ -539,6 +556,7 @@ class DiscordReferee:
         home = chat_key(interaction.channel_id)
         self._guilds[home] = interaction.guild_id
         user = user_key(interaction.user.id)
+        self._seen(interaction, home, user)
         name = _command_name(text)
         try:
             if self.host is not None and await self.host.claims(home, name):
@@ -680,6 +698,7 @@ class DiscordReferee:
         if press is None or row is None or not is_discord(row.chat):
             await self.reply(interaction, catalog(self.settings.lang).text("judge-press-outdated"))
             return
+        self._seen(interaction, None, user_key(interaction.user.id))
         await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
 
 

@@ -70,7 +70,7 @@ log = logging.getLogger(__name__)
 PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover")
+TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover", "protocol")
 MENU = ("new", "next", "foul", "nominate", "undo", "status", "link", "takeover", "lang", "help")
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
@@ -187,10 +187,23 @@ class TelegramJudgePort(TelegramPortBase):
         return announce
 
     async def club_chat(self, game_id: int, home: str) -> str | None:
-        return None
+        """The club channel of the group linked to the game (``/channel`` there), if any."""
+        group = await self.public_chat(game_id, home)
+        if group is None:
+            return None
+        linked = await self.referee.service.store.host_channel(group)
+        if linked is None or not linked[0].startswith(PREFIX) or linked[0] in (group, home):
+            return None
+        return linked[0]
 
     def mention(self, user: str) -> str:
         return ""
+
+    def name_of(self, user: str) -> str | None:
+        return self.referee.names.get(user)
+
+    def place(self, chat: str) -> str | None:
+        return self.referee.titles.get(chat)
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:
@@ -250,10 +263,13 @@ class TelegramReferee:
         self.clock = clock
         self.app: AnyApp | None = None
         self._langs: dict[str, str] = {}
+        self.names: dict[str, str] = {}  # user -> his name as Telegram shows it (the sheet's judge)
+        self.titles: dict[str, str] = {}  # group -> its title (the sheet's table)
         self.locks = ChatLocks()  # one lock per chat, shared with host mode
         #: the persistent outbox's sender (bot.outbox): the announcements of an action
         self.outbox = Outbox(lambda: self.service.store,
-                             TelegramTransport(lambda: self.service.store, lambda: self._bot),
+                             TelegramTransport(lambda: self.service.store, lambda: self._bot,
+                                               sheet=settings.sheet),
                              on_migrate=self.service_migrate,
                              on_sent=lambda chat, mid: self.judge.seen(chat, mid))
         self.port = TelegramJudgePort(self)
@@ -381,6 +397,7 @@ class TelegramReferee:
             return
         chat = chat_key(message.chat.id)
         user = chat_key(update.effective_user.id)
+        self.names[user] = update.effective_user.full_name
         self.judge.seen(chat, message.message_id)
         if addressed_elsewhere(message.text, getattr(self._bot, "username", None)):
             return
@@ -430,6 +447,7 @@ class TelegramReferee:
             await self.port.answer(query)
             return
         home = await self.service.home(chat_key(message.chat.id))
+        self.names[chat_key(query.from_user.id)] = query.from_user.full_name
         await self.judge.press(home, chat_key(query.from_user.id), query.data, query)
 
     # --- the group ------------------------------------------------------------------------------
@@ -448,6 +466,9 @@ class TelegramReferee:
                     return  # another bot's command
         group = chat_key(message.chat.id)
         user = chat_key(update.effective_user.id)
+        self.names[user] = update.effective_user.full_name
+        if message.chat.title:
+            self.titles[group] = message.chat.title
         home = await self.service.home(group)
         if name == "takeover":
             await self._take_over(update, group, user)
@@ -478,6 +499,9 @@ class TelegramReferee:
                 await self._send(group, status_text(current.state, cat, for_judge=False))
         elif name in ("help", "start"):
             await self._send(group, cat.text("tg-help-group"))
+        elif name == "protocol":  # the linked game's, here
+            await self._replies(group, await self.judge.send_protocol(home, user, group)
+                                if home != group else [Reply(cat.text("tg-not-linked"))])
         elif current is not None and current.judge == user:
             await self._send(group, cat.text("tg-group-use-private"))
         else:

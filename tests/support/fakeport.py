@@ -169,7 +169,8 @@ class FakeTransport:
             return int(message_id)
         files: list[str] = []
         if payload.get("protocol") is not None:
-            made = await protocol_files(self._store(), int(payload["protocol"]), catalog("ru"))
+            made = await protocol_files(self._store(), int(payload["protocol"]), catalog("ru"),
+                                        judge=payload.get("judge"), table=payload.get("table"))
             files = [name for name, _ in made.files]
         sent = self.chats.post(row.chat, text, private=bool(payload.get("private")), files=files)
         if sent is None:
@@ -295,6 +296,12 @@ class FakeJudgePort(_Base):
 
     def mention(self, user: str) -> str:
         return ""
+
+    def name_of(self, user: str) -> str | None:
+        return {"fk:1": "Судья Иван"}.get(user)
+
+    def place(self, chat: str) -> str | None:
+        return {"fk:-50": "Клуб"}.get(chat)
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:

@@ -53,17 +53,19 @@ class Table:
     def referee(self) -> Any:
         return referee_of(self.app)
 
-    async def _handled(self, act: Any, what: str) -> Any:
+    async def _handled(self, act: Any, what: str, timeout: float = 5.0) -> Any:
         before = self.processor.done
         result = act()
-        await self.fake.wait_for(lambda: self.processor.done > before, what=what)
+        await self.fake.wait_for(lambda: self.processor.done > before, timeout=timeout, what=what)
         return result
 
     async def say(self, text: str, *, chat: FakeChat | FakeUser | None = None,
-                  user: FakeUser | None = None) -> FakeMessage:
-        """``user`` (the judge) types ``text`` in ``chat`` (his private chat) and the bot handles it."""
+                  user: FakeUser | None = None, timeout: float = 5.0) -> FakeMessage:
+        """``user`` (the judge) types ``text`` in ``chat`` (his private chat) and the bot handles
+        it within ``timeout`` seconds (longer where a score sheet is drawn meanwhile)."""
         who = user or self.judge
-        return await self._handled(lambda: self.fake.user_sends(who, chat, text), f"handling {text!r}")
+        return await self._handled(lambda: self.fake.user_sends(who, chat, text),
+                                   f"handling {text!r}", timeout)
 
     async def press(self, label: str | None = None, *, data: str | None = None,
                     user: FakeUser | None = None, message: FakeMessage | None = None,
