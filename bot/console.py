@@ -228,6 +228,10 @@ class Session:
             return [result_text(state, self.cat)]
         if what == "points":
             return [points_text(state, self.cat)]
+        if what == "protocol":  # the files are written by the command line (bot.protocol_cli)
+            if state.phase is not rules.Phase.GAME_OVER:
+                return [self.cat.text("judge-protocol-none")]
+            return [self.cat.text("console-protocol", game=str(current.game_id))]
         return await self._log_lines(state)
 
     async def _log_lines(self, state: rules.GameState) -> list[str]:

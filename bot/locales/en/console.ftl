@@ -41,3 +41,4 @@ console-help =
     { commands-help }
     /quit — leave the console
 cli-telegram-unavailable = The Telegram bot is not available yet. Try the console: mafia-referee console.
+console-protocol = The protocol of game #{ $game } (the score sheet PNG, JSON, the MafiaRatings export): mafia-referee protocol --game { $game } [--png FILE] [--json FILE] [--mafiaratings FILE]

@@ -42,3 +42,4 @@ console-help =
     { commands-help }
     /quit — выход из консоли
 cli-telegram-unavailable = Telegram-бот пока недоступен. Попробуйте консоль: mafia-referee console.
+console-protocol = Протокол игры №{ $game } (лист игры PNG, JSON, выгрузка MafiaRatings): mafia-referee protocol --game { $game } [--png ФАЙЛ] [--json ФАЙЛ] [--mafiaratings ФАЙЛ]
