@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,58 @@ def test_replay_of_a_record_that_does_not_reach_the_end_makes_no_sheet(
     assert run_replay_cli(cut, False, out, "en", png=png) == 1
     assert not png.exists()
     assert catalog("en").text("protocol-error-not_finished") in out.getvalue()
+
+
+def test_a_mafiaratings_records_judge_bonus_is_in_its_points() -> None:
+    """MafiaRatings's numeric ``bonus`` is the judge's extra points (F24 §8.4), given after the
+    result; its ``legacy`` is the best move (F24 §4.5.9); the site's titles are noted, not fed."""
+    path = SHARED / "mafiaratings" / "4875.json"
+    if not path.is_file():
+        pytest.skip(f"the shared game records are not beside the project ({path.parent})")
+    from rules import records
+
+    record = json.loads(path.read_text("utf-8"))
+    record["players"][1]["bonus"] = 0.4  # #2, a red winner: F24 §8.4.3 allows 0.4
+    record["players"][5]["bonus"] = [0.2, 0.1]  # #6 too, in two parts
+    record["players"][0]["bonus"] = "bestPlayer"  # the don: the site's own title
+    imported = records.import_record(record)
+    assert records.replay(record).agrees
+    state, _ = rules.fold(imported.config, imported.events, imported.names)
+    points = rules.game_points(state)
+    assert points is not None
+    plain = rules.game_points(rules.fold(*_without_extras(imported))[0])
+    assert plain is not None
+    assert points[2].extra == Decimal("0.4")
+    assert points[6].extra == Decimal("0.3")
+    for seat in (2, 6):  # the larger of best move and extra counts (F24 §8.4.6)
+        assert points[seat].total >= plain[seat].total
+    assert points[1].extra == 0 and any("bestPlayer" in note for note in imported.notes)
+
+
+def _without_extras(imported):  # type: ignore[no-untyped-def]
+    return (imported.config, [e for e in imported.events if not isinstance(e, rules.Extra)],
+            imported.names)
+
+
+@pytest.mark.parametrize("record", sorted(str(p.relative_to(SHARED))
+                                          for p in SHARED.glob("*/*.json")) or ["none"])
+def test_every_shared_records_sheet_shows_its_points(record: str) -> None:
+    """F24/S24 §8: each seat's total, as the engine counts it, is on the record's score sheet."""
+    path = SHARED / record
+    if not path.is_file():
+        pytest.skip(f"the shared game records are not beside the project ({SHARED})")
+    from bot.protocol import read_game
+    from bot.protocol.sheet import compose
+    from rules import records
+
+    imported = records.import_record(json.loads(path.read_text("utf-8")))
+    state, _ = rules.fold(imported.config, imported.events, imported.names)
+    if state.phase is not rules.Phase.GAME_OVER:
+        pytest.skip(f"{record} stops before the end of the game: no sheet")
+    points = rules.game_points(state)
+    assert points is not None
+    canvas, _ = compose(read_game(imported.config, imported.names, imported.events), catalog("ru"))
+    texts = canvas.texts()
+    assert "Баллы" in texts
+    for seat, p in points.items():
+        assert rules.points.show(p.total) in texts, (seat, p)

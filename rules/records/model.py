@@ -128,6 +128,8 @@ class GameFacts:
     nights: dict[int, NightFacts] = field(default_factory=dict)
     penalties: list[PenaltyFact] = field(default_factory=list)
     best_move: tuple[int, ...] | None = None
+    #: the judge's extra points by seat (F24/S24 §8.4), decimal strings, given after the result
+    extras: dict[int, str] = field(default_factory=dict)
     end: tuple[int, int] = (99, 2)
     stop_at: Moment | None = None
     notes: list[str] = field(default_factory=list)
