@@ -23,8 +23,8 @@ during that one send repeats it after the restart (:meth:`Outbox.drain_all` at s
 other row is sent exactly once.
 
 What a row is (:func:`post`, :func:`edit`, :func:`protocol`): a text message to a chat (``private``:
-to a user's direct messages, which Discord opens by the user's id), an edit of a stored message
-(by its id, or by the slot a send stored it under), or the protocol of a finished game (the score
+to a user's direct messages, which Discord opens by the user's id), perhaps with buttons
+(:class:`Button`), an edit of a stored message (by its id, or by the slot a send stored it under), or the protocol of a finished game (the score
 sheet and the JSON files, rendered from the game's log when it is sent: :mod:`bot.protocol.files`).
 """
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol
 
 from storage import OutboxItem, OutboxRow, Store
@@ -41,25 +42,54 @@ log = logging.getLogger(__name__)
 
 # --- what a row is ----------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Button:
+    """A button under a message: its label and either the data a press sends back or a URL."""
+
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+Rows = list[list[Button]]
+
+
+def rows_payload(rows: Rows | None) -> list[list[dict[str, str]]]:
+    """``rows`` as a row's JSON payload (``[]``: no buttons)."""
+    return [[{k: v for k, v in (("label", b.label), ("data", b.data), ("url", b.url)) if v}
+             for b in row] for row in rows or [] if row]
+
+
+def rows_of(payload: dict[str, Any]) -> Rows | None:
+    """The buttons stored in a row's payload (``None``: none; an edit then takes them off)."""
+    rows = [[Button(**b) for b in row] for row in payload.get("rows") or []]
+    return rows or None
+
+
 def post(chat: str, text: str, *, slot: str | None = None, private: bool = False,
-         **extra: Any) -> OutboxItem:
+         rows: Rows | None = None, **extra: Any) -> OutboxItem:
     """A message to ``chat``; ``slot``: store its id under that slot of the game's messages (a
-    later edit finds it); ``private``: ``chat`` is a user, written to in his direct messages."""
+    later edit finds it); ``private``: ``chat`` is a user, written to in his direct messages;
+    ``rows``: its buttons."""
     payload: dict[str, Any] = {"text": text, **extra}
     if private:
         payload["private"] = True
+    if rows:
+        payload["rows"] = rows_payload(rows)
     return OutboxItem(chat, payload, slot=slot)
 
 
 def edit(chat: str, text: str, *, message_id: int | None = None, slot: str | None = None,
-         private: bool = False) -> OutboxItem:
+         private: bool = False, rows: Rows | None = None) -> OutboxItem:
     """An edit of a message in ``chat``: the stored ``message_id``, or the one stored under
-    ``slot`` once its send has left."""
+    ``slot`` once its send has left. Its buttons become ``rows`` (none: taken off)."""
     payload: dict[str, Any] = {"text": text}
     if message_id is not None:
         payload["message_id"] = message_id
     if private:
         payload["private"] = True
+    if rows:
+        payload["rows"] = rows_payload(rows)
     return OutboxItem(chat, payload, kind="edit", slot=slot)
 
 
@@ -185,6 +215,11 @@ class Outbox:
         for chat in await self._store().pending_chats():
             if chat.startswith(self.transport.prefix):
                 await self._flush(chat)
+
+    async def settle(self) -> None:
+        """Until every background flush started so far (and those they start) is done."""
+        while tasks := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
         """Cancel the waits and background flushes (the rows stay queued for the next start)."""

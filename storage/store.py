@@ -817,12 +817,15 @@ class Store:
         return [_host_row(r) for r in rows]
 
     async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
+                                outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,
                                 **fields: Any) -> None:
         """Change a table's fields: ``players``, ``seats``, ``step``, ``data`` (JSON-ready),
         ``game_id``, ``lobby_message``, ``status``; a status of ``over`` or ``stopped`` also
         stamps ``closed_at``. ``step`` and ``lobby_message`` may be ``None``. ``opened``: the
         step just stored is recorded in ``host_steps`` in the same transaction (as
-        :meth:`log_host_step`). Raises :class:`StorageError` for an unknown field or table."""
+        :meth:`log_host_step`). ``outbox``: messages queued in the same transaction (of game
+        ``outbox_game``, as :meth:`enqueue`). Raises :class:`StorageError` for an unknown field or
+        table."""
         sets: list[str] = []
         params: list[Any] = []
         for name, value in fields.items():
@@ -837,7 +840,7 @@ class Store:
             if name == "status" and value in ("over", "stopped"):
                 sets.append("closed_at = ?")
                 params.append(time.time())
-        if not sets and opened is None:
+        if not sets and opened is None and not outbox:
             return
         async with self._write() as conn:
             if sets:
@@ -847,6 +850,9 @@ class Store:
                     raise StorageError(f"no host table {table_id}")
             if opened is not None:
                 await self._log_host_step(conn, table_id, opened)
+            at = time.time()
+            for item in outbox:
+                await self._enqueue(conn, item, outbox_game, at)
 
     async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
                             opened_at: float) -> None:

@@ -8,6 +8,7 @@ step as its timer would (the step's own close, under the channel's lock).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -17,7 +18,7 @@ import pytest
 import rules
 from bot.i18n import catalog
 from rules import Phase, Role
-from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table
+from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table, wait_for
 
 RU = catalog("ru")
 HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
@@ -54,6 +55,7 @@ async def expire(t: DiscordTable) -> None:
     assert tb.step is not None
     async with host.controller.held(tb.chat):
         await host.controller.close_step(tb)
+    await t.settle()
 
 
 async def open_table(t: DiscordTable, perms: discord.Permissions = HOST_RIGHTS) -> None:
@@ -383,3 +385,134 @@ async def test_a_stopped_table_lets_the_channel_open_a_new_one(t: DiscordTable) 
     answer = await t.slash("newgame", options="seed")
     assert RU.text("dc-host-opened") in answer
     assert host_table(t).id != first and host_table(t).status == "lobby"
+
+
+# --- fair under lag (the same controller as on Telegram: tests/test_host_lag.py) ---------------------
+
+def to_table(words: str):  # noqa: ANN201 - a fault's match
+    """A post in the table's channel whose text has ``words``."""
+    return lambda call: (call.method == "POST" and call.url.endswith(f"/channels/{TABLE_ID}/messages")
+                         and words in str((call.payload or {}).get("content")))
+
+
+async def test_a_speech_held_by_a_429_starts_when_it_is_shown(t: DiscordTable) -> None:
+    """#2's speech message is answered with a 429 twice (the outbox waits them out): his
+    minute is counted from when the message with its buttons is in the channel, never from
+    before (F24 §4.3.1)."""
+    await open_table(t)
+    await expire(t)  # night 0 ends: #1 speaks
+    fault = t.server.rate_limit(to_table("Слово игроку №2"), times=2, retry_after=0.5)
+    await expire(t)  # #1's minute runs out
+    await wait_for(lambda: host_table(t).step.started, what="#2's speech shown")
+    step = host_table(t).step
+    assert fault.hits == 2 and step.seat == 2
+    posted = [c for c in t.fake.calls if to_table("Слово игроку №2")(c) and c.status == 200]
+    assert posted and step.opened >= posted[0].at
+    assert step.deadline - step.opened == step.seconds * 1000.0
+    assert t.fake.messages[step.message].button(RU.text("host-btn-pass"))
+
+
+async def test_slow_direct_messages_hold_up_nothing_the_channel_sees(t: DiscordTable) -> None:
+    """Every call to a player's DMs answers 5 s late from day 1 on. When the shooting ends the
+    channel's night message moves on to the Don's step at once: the prompts' closing and the
+    like leave in the background, still on their way (F24 §4.5: the night's timing must not
+    tell who was written to)."""
+    await open_table(t)
+    dms = {str(channel) for channel in t.fake.dms.values()}
+    t.server.slow(5.0, lambda call: any(f"/channels/{dm}/" in call.url for dm in dms))
+    host = t.referee.host
+    assert host is not None
+    for _ in range(40):  # night 0 and day 1 with no nomination: night 1
+        if (await t.state()).phase is Phase.NIGHT:
+            break
+        tb = host_table(t)
+        async with host.controller.held(tb.chat):
+            await host.controller.close_step(tb)
+    assert host_table(t).step.kind == "shooting"
+    tb = host_table(t)
+    async with host.controller.held(tb.chat):
+        await host.controller.close_step(tb)  # the shooting ends: the Don's step
+    assert host_table(t).step.kind == "don_check" and host_table(t).step.started
+    waiting = [c for c in t.fake.calls if any(f"/channels/{dm}/" in c.url for dm in dms) and not c.status]
+    assert waiting, "the channel's step waited for the players' DMs"
+
+
+async def test_a_forged_button_is_outdated_and_changes_nothing(t: DiscordTable) -> None:
+    """Buttons of our shape that no step of this table shows — a seat that does not exist, a
+    wrong step, another table — are answered "outdated"; nothing is logged."""
+    await open_table(t)
+    await expire(t)
+    tb = host_table(t)
+    speaker = player_at(t, tb.step.seat)
+    message = message_with(t, RU.text("host-btn-pass"))
+    events = len(await t.service.events(t.home))
+    for forged in (f"h:{tb.id}:{tb.step.no}:M:0", f"h:{tb.id}:{tb.step.no}:M:11",
+                   f"h:{tb.id}:{tb.step.no}:M:ab", f"h:{tb.id}:{tb.step.no}:Z",
+                   f"h:{tb.id}:{tb.step.no + 5}:P", f"h:{tb.id + 1}:{tb.step.no}:P"):
+        reply = await t.press("", actor=speaker, message=message, custom_id=forged)
+        assert RU.text("host-outdated") in reply, forged
+    assert len(await t.service.events(t.home)) == events
+    assert host_table(t).step.no == tb.step.no
+
+
+async def test_a_host_who_plays_does_not_judge(t: DiscordTable) -> None:
+    """The member who opened the table joins it as its tenth player: the lobby says the host
+    plays; the host's /foul is refused, a member with Manage Channels who does not play fouls."""
+    t.app_permissions = HOST_RIGHTS
+    await t.slash("newgame", options="seed")
+    for player in [*t.players[:9], t.judge]:
+        await t.press(RU.text("host-btn-join"), actor=player,
+                      message=message_with(t, RU.text("host-btn-join")))
+    assert "играет за столом, поэтому не судит" in channel_texts(t)
+    host_seat = seat_of(t, t.judge)
+    other = 3 if host_seat != 3 else 4
+    answer = await t.slash("foul", seat=other, perms=discord.Permissions(manage_channels=True))
+    assert RU.text("host-not-host", platform="dc") in answer
+    assert (await t.state()).seat(other).fouls == []
+    await t.slash("foul", seat=host_seat, actor=t.admin, perms=discord.Permissions(manage_channels=True))
+    assert len((await t.state()).seat(host_seat).fouls) == 1
+
+
+async def test_status_at_night_shows_nothing_of_the_night(t: DiscordTable) -> None:
+    """The blacks shoot a red; in the Don's check /status lists the seats as before the shot."""
+    await open_table(t)
+    await to_night_one(t)
+    before = await t.slash("status", actor=t.players[0])
+    state = await t.state()
+    blacks = [s for s in role_seats(state, Role.DON, Role.MAFIA)]
+    victim = next(s for s in role_seats(state, Role.CIVILIAN))
+    for black in blacks:
+        user = player_at(t, black)
+        dm = t.fake.dms[int(user["id"])]
+        prompt = next(m for m in reversed(t.fake.in_channel(dm, deleted=False)) if m.button(str(victim)))
+        await t.press(str(victim), actor=user, message=prompt)
+    await expire(t)
+    assert host_table(t).step.kind == "don_check"
+    after = await t.slash("status", actor=t.players[0])
+    assert after.split("\n", 1)[1] == before.split("\n", 1)[1], (before, after)
+    assert (await t.state()).seat(victim).departure is not None  # shot: the engine knows
+
+
+async def test_a_message_is_judged_by_when_it_was_written(t: DiscordTable) -> None:
+    """Discord stamps a message with its id: one written in the writer's own minute but read in
+    the next speaker's is no foul (seed 4.1.1; F24 §4.3.1), and his «Пас» at the boundary
+    passes nothing; one written in another's minute is that minute's foul though read later."""
+    await open_table(t, NO_OVERWRITE)
+    port = t.referee.host.controller.port
+    later = 0.0  # the table's clock runs ahead of real time by this (a minute passing)
+    port.clock = lambda: time.time() + later  # type: ignore[method-assign]
+    await expire(t)
+    first = host_table(t).step
+    speaker, other = player_at(t, first.seat), player_at(t, first.seat % 10 + 2)
+    written = first.opened + 1.0  # in the first minute
+    later = 60.0
+    await expire(t)
+    second = host_table(t).step
+    await t.write(speaker, "и последнее: я мирный", written_at=written)
+    await t.write(speaker, "Пас", written_at=written + 0.5)
+    state = await t.state()
+    assert state.seat(first.seat).fouls == [] and host_table(t).step.no == second.no
+    await t.write(other, "это неправда", written_at=written)
+    assert len((await t.state()).seat(first.seat % 10 + 2).fouls) == 1  # out of turn then
+    await t.write(speaker, "ещё одно")  # written now, in the second minute: out of turn
+    assert len((await t.state()).seat(first.seat).fouls) == 1

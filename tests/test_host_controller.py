@@ -8,103 +8,12 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
-from typing import AsyncIterator
-
 import pytest
 
 import rules
-from bot.host.controller import Defaults, HostController
 from bot.host.port import Player, Rights
-from bot.i18n import catalog
-from bot.locks import ChatLocks
-from bot.service import Service
 from rules import Phase, Role
-from storage import Store
-from support.fakeport import Chats, FakeClock, FakeHostPort, Press
-
-RU = catalog("ru")
-GROUP = "fk:-100"
-HOST = Player("fk:1", "Ведущий")
-PLAYERS = [Player(f"fk:{100 + n}", name) for n, name in enumerate(
-    ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл"), 1)]
-# Roles never shown in the group before the end (F24 §4.4.13, §4.5.4).
-SECRETS = ("ваша роль", "Дон — №", "мафия — №", "Шериф — №", "Чёрные за столом", ": Шериф.",
-           "не Шериф", "чёрный.", "красный.")
-
-
-class Table:
-    """One hosted table over the fakes; ``restart()`` builds a new controller (a new process)
-    over the same store and chats."""
-
-    def __init__(self, store: Store, rights: Rights) -> None:
-        self.store = store
-        self.chats = Chats()
-        self.clock = FakeClock()
-        self.service = Service(store)
-        self.port = FakeHostPort(self.chats, self.clock, lambda: store, rights=rights)
-        self.host = self._controller()
-
-    def _controller(self) -> HostController:
-        return HostController(lambda: self.service, self.port, ChatLocks(), Defaults(seed=7))
-
-    async def restart(self) -> None:
-        self.clock.cancel_all()
-        self.service = Service(self.store)
-        self.host = self._controller()
-        await self.host.load_open()
-        await self.host.resume_all()
-
-    async def command(self, who: Player, text: str) -> list[str]:
-        name = text.split()[0].lstrip("/")
-        return await self.host.command(GROUP, who, name, text, None, title="Клуб")
-
-    async def press(self, who: Player, data: str) -> Press:
-        handle = Press(who.user)
-        await self.host.press(who, data, handle)
-        return handle
-
-    def table(self):  # noqa: ANN201 - the controller's Table
-        tables = self.host.tables_in(GROUP)
-        assert tables
-        return tables[-1]
-
-    async def state(self) -> rules.GameState:
-        current = await self.service.current(GROUP)
-        assert current is not None
-        return current.state
-
-    def player(self, seat: int) -> Player:
-        user = self.table().seats[seat]
-        return next(p for p in PLAYERS if p.user == user)
-
-    def step_message(self):  # noqa: ANN201 - a fake message
-        step = self.table().step
-        assert step is not None and step.message is not None, step
-        return self.chats.messages[step.message]
-
-    async def fill(self) -> None:
-        """``/newgame`` and ten joins: the deal and night 0."""
-        assert await self.command(HOST, "/newgame") == []
-        lobby = self.chats.last(GROUP, with_button=RU.text("host-btn-join"))
-        for player in PLAYERS:
-            answer = await self.press(player, lobby.data(RU.text("host-btn-join")))
-            assert answer.answered
-
-    async def to_first_speech(self) -> None:
-        await self.fill()
-        assert self.table().step.kind == "night_zero"
-        await self.clock.advance(self.table().step.seconds)  # the договорка runs out
-        assert self.table().step.kind == "speech"
-
-
-@asynccontextmanager
-async def table(rights: Rights = Rights(mute=True, delete=True)) -> AsyncIterator[Table]:
-    store = await Store.open(":memory:")
-    try:
-        yield Table(store, rights)
-    finally:
-        await store.close()
+from support.fake_host import GROUP, HOST, PLAYERS, RU, SECRETS, Table, table
 
 
 async def test_the_deal_reaches_each_player_privately_and_nothing_secret_reaches_the_group() -> None:
@@ -258,11 +167,11 @@ async def test_the_night_prompts_go_to_the_blacks_only_and_a_unanimous_shot_kill
         state = await t.state()
         blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
         victim = next(s.number for s in state.seats if s.role is Role.CIVILIAN)
-        prompted = set(t.table().step.prompts)
+        prompted = set(t.table().step.prompted)
         assert prompted == {t.table().seats[b] for b in blacks}
         for black in blacks:
             user = t.table().seats[black]
-            prompt = t.chats.messages[t.table().step.prompts[user]]
+            prompt = t.prompt(user)
             answer = await t.press(t.player(black), prompt.data(str(victim)))
             assert answer.text == RU.text("host-taken")
         group_before = "\n".join(t.chats.texts(GROUP))
@@ -283,3 +192,63 @@ async def test_only_the_host_or_an_admin_stops_the_table(who: Player, allowed: b
         replies = await t.command(who, "/stop")
         assert (t.table().status == "stopped") is allowed
         assert (replies == []) is allowed
+
+
+# --- a message is judged by when it was written (seed 4.1.1, 4.2.6; F24 §4.3.1) ----------------------
+
+async def write(t: Table, seat: int, text: str, written_at: float) -> None:
+    await t.host.message(GROUP, t.player(seat).user, text, None, written_at=written_at)
+    await t.port.outbox.settle()
+
+
+async def test_a_pass_written_in_time_and_read_late_ends_nothing_and_is_no_foul() -> None:
+    """#1 writes «Пас» 1 s before his minute ends; it is read only after #2 has the floor: it
+    is no speech out of turn (seed 4.1.1: it was written in his own minute), and #2 keeps his
+    floor. The same «Пас» sent twice — the second 3 s after his pass — is no foul either."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        await t.to_first_speech()
+        first = t.table().step
+        await t.clock.advance(first.seconds)  # #1's minute runs out
+        second = t.table().step
+        assert second.seat == 2
+        await write(t, 1, "Пас", written_at=first.deadline - 1)
+        await write(t, 1, "пас!", written_at=second.opened + 3)
+        state = await t.state()
+        assert state.seat(1).fouls == [] and t.table().step.no == second.no
+        await t.clock.advance(10)
+        await write(t, 1, "Спасибо", written_at=t.clock.now)  # 10 s into #2's minute: no echo
+        assert (await t.state()).seat(1).fouls == ["4.1.1"]
+
+
+async def test_a_message_written_in_anothers_minute_is_a_foul_though_read_later() -> None:
+    """#3 writes during #1's speech; the message is read in #2's: still speech out of turn
+    (seed 4.1.1) — a stamp never excuses a message written outside one's minute."""
+    async with table(Rights(mute=False, delete=False)) as t:
+        await t.to_first_speech()
+        written = t.clock.now + 5
+        await t.clock.advance(t.table().step.seconds)
+        assert t.table().step.seat == 2
+        await write(t, 3, "я мирный", written_at=written)
+        assert (await t.state()).seat(3).fouls == ["4.1.1"]
+
+
+async def test_a_day_message_read_at_night_is_a_day_foul_not_night_talk() -> None:
+    """Day 1 ends (nobody nominated: night falls); a message #3 wrote during the last day
+    minute reaches the bot only at night. It was written by day: a foul (seed 4.1.1), not the
+    disqualifying night talk (seed 4.2.6) it would be if written at night."""
+    async with table(Rights(mute=False, delete=False)) as t:
+        await t.to_first_speech()
+        written = 0.0
+        for _ in range(10):  # day 1: nobody nominated, every speaker passes
+            step = t.table().step
+            if step.seat == 10:
+                await t.clock.advance(20)
+                written = t.clock.now - 10  # in #10's minute
+            await t.press(t.player(step.seat), t.step_message().data(RU.text("host-btn-pass")))
+        assert t.table().step.kind == "shooting"
+        await t.clock.advance(5)
+        await write(t, 3, "ну всё, ночь", written_at=written)
+        state = await t.state()
+        assert state.seat(3).fouls == ["4.1.1"] and state.seat(3).at_table
+        await write(t, 3, "кто стрелял?", written_at=t.clock.now)  # written at night
+        assert (await t.state()).seat(3).departure is not None  # seed 4.2.6, seed 4.5

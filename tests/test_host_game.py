@@ -16,7 +16,8 @@ import pytest
 
 from fakebot import FakeBotAPI
 from rules import Cause, Phase, Role, Team
-from support.host_table import RU_SECRETS, HostTable, host_table
+from support import RU_SECRETS
+from support.host_table import HostTable, host_table
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
@@ -133,8 +134,8 @@ async def test_a_black_win_posted_to_the_club_channel(t: HostTable) -> None:
     await t.say(t.owner, "/channel @club_news")
     assert any("Канал клуба привязан: Клубный канал" in x for x in t.group_texts())
     await t.open_and_fill()
-    assert any("Игра в «Клуб «Мафия онлайн»». Ведущий — Ведущий." in (m.text or "")
-               for m in t.fake.sent(channel))
+    await t.fake.wait_for(lambda: any("Игра в «Клуб «Мафия онлайн»». Ведущий — Ведущий." in (m.text or "")
+                                      for m in t.fake.sent(channel)), what="the start in the channel")
     state = await t.state()
     civilians = [s.number for s in state.seats if s.role is Role.CIVILIAN]
     blacks = await t.seats_of(Role.DON, Role.MAFIA)
@@ -171,8 +172,9 @@ async def test_a_black_win_posted_to_the_club_channel(t: HostTable) -> None:
     assert not secrets_in(texts[:end]), secrets_in(texts[:end])
 
     # The channel: the result, the game's length, the sheet and the JSON documents.
-    await t.fake.wait_for(lambda: len([m for m in t.fake.sent(channel) if m.document]) >= 2,
-                          timeout=60)  # the sheet is drawn meanwhile
+    await t.fake.wait_for(lambda: any(m.document["file_name"].endswith(".mafiaratings.json")
+                                      for m in t.fake.sent(channel) if m.document),
+                          timeout=60, what="the protocol's last file in the channel")
     posts = t.fake.sent(channel)
     result = next(m.text for m in posts if m.text and "окончена" in m.text)
     assert "Длительность —" in result and "Победа" in result or "чёрных" in result

@@ -20,7 +20,7 @@ from bot.host.options import HostError, HostOptions, TableSpec, parse_newgame
 from bot.host.steps import Step
 from rules import Role
 from storage import HostStepRow, StorageError, Store, user_version
-from support.host_table import RU_SECRETS
+from support import RU_SECRETS
 
 ROLES = ("civilian", "don", "civilian", "sheriff", "mafia", "civilian", "mafia", "civilian",
          "civilian", "civilian")  # Don 2, Sheriff 4, mafia 5 and 7

@@ -1,8 +1,8 @@
 """Discord's transport of the persistent outbox (:mod:`bot.outbox`): a row becomes a REST call.
 
 * a text row → a message in the channel, or in the user's direct messages (``private``), split at
-  line ends into Discord's 2000 characters; an edit → the stored message's content (its buttons
-  taken off: an announcement edited by the outbox is one whose step is over); a protocol row → one
+  line ends into Discord's 2000 characters; an edit → the stored message's content (its
+  buttons the row's, or none: taken off); a protocol row → one
   message with the score sheet and the JSON files attached (:mod:`bot.protocol.files`);
 * discord.py's errors in the outbox's words: a 429 it did not wait out itself → wait; Forbidden,
   NotFound or another 4xx → given up; a 5xx, a dropped connection or a timeout → tried again.
@@ -22,9 +22,15 @@ from storage import OutboxRow, Store
 from .. import outbox as ob
 from ..i18n import catalog
 from ..render import chunks
+from .host.port import rows_view
 from .keys import PREFIX, id_of
 
 MAX_CONTENT = 2000  # characters of a message's text
+
+
+def _view(payload: dict[str, Any]) -> discord.ui.View | None:
+    """The row's buttons as a persistent view (``None``: none; an edit takes them off)."""
+    return rows_view(ob.rows_of(payload))
 
 
 class DiscordTransport:
@@ -75,7 +81,7 @@ class DiscordTransport:
             if message_id is None:
                 raise ob.Refused("message to edit not found")
             await channel.get_partial_message(int(message_id)).edit(
-                content=text[:MAX_CONTENT], view=None)
+                content=text[:MAX_CONTENT], view=_view(payload))
             return int(message_id)
         files: list[discord.File] = []
         if payload.get("protocol") is not None:
@@ -88,7 +94,8 @@ class DiscordTransport:
         sent: discord.Message | None = None
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
-            sent = await channel.send(part or None, files=files if last and files else discord.utils.MISSING)
+            sent = await channel.send(part or None, files=files if last and files else discord.utils.MISSING,
+                                      view=_view(payload) if last else discord.utils.MISSING)
         return int(sent.id) if sent is not None else None
 
     async def _protocol(self, game_id: int, lang: str,

@@ -73,7 +73,8 @@ log = logging.getLogger(__name__)
 
 LIVE = (TableStatus.LOBBY, TableStatus.RUNNING)
 OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
-ADOPT_POLL = 0.5  # real seconds between looks for a queued step message the outbox has not sent
+SHOW_POLL = 0.5  # real seconds between looks at a step whose message is not shown yet
+LATE_NOTICE = 5  # timer seconds: a step shown this late says so on its line
 OURS = frozenset({"newgame", "protocol"})  # host mode's even with no table
 TABLE_COMMANDS = frozenset({"stop", "status", "foul", "warn", "dq", "ppk", "unfoul", "nominate",
                             "nom", "pass", "пас"})
@@ -82,6 +83,11 @@ SPEAKER_COMMANDS = frozenset({"pass", "пас", "nominate", "nom"})
 REMOVED_CAUSES = (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)  # seed 4.5, 4.2
 
 Refusal = (CommandError, ServiceError, rules.RuleError, HostError)
+
+
+def prompt_slot(no: int) -> str:
+    """The outbox slot of step ``no``'s private prompt, in each prompted player's chat."""
+    return f"host:prompt:{no}"
 
 
 def step_slot(no: int, step_key: str) -> str:
@@ -209,6 +215,20 @@ class HostController:
         protocol and what follows it in the background (:meth:`bot.outbox.Outbox.flush`)."""
         await self.port.outbox.flush(*chats, defer_files=defer_files)
 
+    def _kick(self, *chats: str) -> None:
+        """Let the outbox's sender post what is queued for ``chats`` in the background: private
+        chats and the club channel, whose slowness must not hold up the table (what the group
+        sees, and when, never depends on who was written to privately)."""
+        for chat in dict.fromkeys(chats):
+            self.port.outbox.kick(chat)
+
+    async def _save_queuing(self, table: Table, items: list[OutboxItem], *fields: str) -> None:
+        """Store ``fields`` and queue ``items`` in one transaction, then send them in the
+        background (:meth:`_kick`)."""
+        await self.service.store.update_host_table(table.id, **table.stored(*fields),
+                                                   outbox=items, outbox_game=table.game_id)
+        self._kick(*(item.chat for item in items))
+
     async def _club(self, table: Table) -> str | None:
         """The group's club channel (``/channel``), if it is another chat of this platform."""
         linked = await self.service.store.host_channel(table.chat)
@@ -225,13 +245,18 @@ class HostController:
 
     def _arm(self, table: Table) -> None:
         """Schedule the step's 10-second warning (a speech) and its end, from the stored deadline
-        (a late call still runs; a passed deadline fires at once)."""
+        (a late call still runs; a passed deadline fires at once). A step not yet shown runs no
+        deadline: it is looked at again in a moment (:meth:`_on_unseen`), and its window opens
+        when it is shown (:meth:`_open_window`)."""
         self._cancel(table)
         step = table.step
         if step is None:
             return
         now = self.port.clock()
         no = step.no
+        if not step.started:
+            self.port.schedule(self._group(table), SHOW_POLL, lambda: self._on_unseen(table.id, no))
+            return
         if step.stage is Stage.RUNNING and step.kind in st.WARNED_STEPS \
                 and step.seconds > st.WARN_LEFT:
             warn_at = step.deadline - st.WARN_LEFT * self.port.scale
@@ -239,15 +264,6 @@ class HostController:
                                lambda: self._on_warn(table.id, no))
         self.port.schedule(self._group(table), max(0.0, step.deadline - now),
                            lambda: self._on_deadline(table.id, no))
-        self._arm_adopt(table)
-
-    def _arm_adopt(self, table: Table) -> None:
-        """While the step's message waits in the outbox (a flood limit), look again in a moment."""
-        step = table.step
-        if step is None or step.message is not None or not step.slot:
-            return
-        no = step.no
-        self.port.schedule(self._group(table), ADOPT_POLL, lambda: self._on_adopt(table.id, no))
 
     async def _running(self, table_id: int, no: int) -> Table | None:
         table = await self._load(table_id)
@@ -255,18 +271,21 @@ class HostController:
             return None
         return table
 
-    async def _on_adopt(self, table_id: int, no: int) -> None:
+    async def _on_unseen(self, table_id: int, no: int) -> None:
+        """A step not shown yet (its message waits out a flood limit, or its buttons could not
+        be put on): try to show it again; it waits as long as it takes."""
         table = await self._load(table_id)
         if table is None:
             return
         async with self.held(table.chat):
             if await self._running(table_id, no) is None or table.step is None \
-                    or table.step.message is not None:
+                    or table.step.started:
                 return
             current = await self.service.current(table.chat)
             if current is not None:
                 await self._show(table, current.state)
-            self._arm_adopt(table)
+            if not table.step.started:
+                self._arm(table)
 
     async def _on_warn(self, table_id: int, no: int) -> None:
         table = await self._load(table_id)
@@ -332,7 +351,7 @@ class HostController:
             await self._retire_step(table, Step.from_dict(step.previous), current.state, plan)
             await self._retired(table)
         if step is not None and step.key == plan.key and plan.kind is not StepKind.OVER:
-            if step.message is None:
+            if step.message is None or not step.started:
                 await self._show(table, current.state)
             await self._prompt_all(table, current.state)  # any prompt not sent before the stop
             await self._sync_mutes(table, current.state, plan)
@@ -418,16 +437,19 @@ class HostController:
 
     async def _advance(self, table: Table, outcome: Outcome, plan: _Plan) -> None:
         """After the commit: the step the rules expect now is stored first (a restart finds it and
-        its queued message), then the old step is closed, the private and channel messages
-        leave, and the new step's message leaves and gets its buttons. If the step running is
-        still the one expected (a foul inside a speech), it goes on and the event's lines leave
-        on their own."""
+        its queued message), then the old step is closed, the new step's message leaves and
+        gets its buttons (its window opens then), and the private and channel messages leave
+        in the background — so that what the group sees, and when, does not depend on who is
+        written to privately (F24 §4.5: nothing may reveal a role). If the step running is still
+        the one expected (a foul inside a speech), it goes on and the event's lines leave on
+        their own."""
         state = outcome.state
         others = [c for c in plan.chats if c != table.chat]
         expected = st.plan(state, table.spec.options)
         old = table.step
         if old is not None and old.key == expected.key and expected.kind is not StepKind.OVER:
-            await self._flush(*others, table.chat)
+            await self._flush(table.chat)
+            self._kick(*others)
             old.revision = outcome.revision
             if old.view or old.kind in (StepKind.SPEECH, StepKind.SILENCED):  # nominations may change
                 old.view = ""
@@ -437,14 +459,14 @@ class HostController:
             return
         if expected.kind is StepKind.OVER:
             await self._retire_step(table, old, state, expected)
-            await self._flush(*others)
+            self._kick(*others)
             await self._finish(table, outcome, plan)
             return
         await self._store_step(table, expected, old, outcome.revision, plan)
         await self._retire_step(table, old, state, expected)
         await self._retired(table)
-        await self._flush(*others)
         await self._open(table, state, expected)
+        self._kick(*others)  # a check's answer: after what the group sees, never holding it up
 
     async def _queued(self, table: Table, slot: str) -> tuple[bool, str | None]:
         """Was a message under ``slot`` queued for the group (sent or still pending)? And the
@@ -479,9 +501,12 @@ class HostController:
                 step.slot = slot
                 step.base = base if base is not None else await self._base_since(table, old)
         table.step = step
-        fields = ("flags",) if old is not None and self._count_silence(table, old) else ()
+        if old is not None:  # a message read after it is judged by when it was written
+            self._count_silence(table, old)
+            flags = table.flags
+            flags.recent = [*flags.recent, st.recent_record(old, now)][-st.RECENT_KEPT:]
         await self.service.store.update_host_table(  # the step, its record and the old step's
-            table.id, **table.stored("step", *fields),  # silence count: one transaction
+            table.id, **table.stored("step", "flags"),  # silence count: one transaction
             opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
         return step
 
@@ -505,7 +530,7 @@ class HostController:
 
     async def _open(self, table: Table, state: rules.GameState, plan: Plan) -> None:
         """The stored new step goes live: the mutes, its message (from the outbox, in order after
-        the event's lines), its buttons, its private prompts, its timer."""
+        the event's lines), its buttons and its timer (:meth:`_show`), its private prompts."""
         await self._sync_mutes(table, state, plan)
         await self._flush(table.chat)
         await self._show(table, state)
@@ -536,30 +561,62 @@ class HostController:
     async def _show(self, table: Table, state: rules.GameState, *, closed: bool = False) -> None:
         """The step's group message: edited in place; taken from the outbox once its first post
         has left (then edited: its buttons, its stage); posted here only when nothing was queued
-        for it (a resumed or moved table)."""
+        for it (a resumed or moved table). A step shown for the first time opens its window
+        (:meth:`_open_window`); one that could not be shown waits (:meth:`_arm`)."""
         step = table.step
         if step is None:
             return
         cat = await self._cat(table.chat)
+        opening = not step.started and not closed
+        if opening:  # the countdown it shows runs from now
+            step.deadline = self.port.clock() + step.seconds * self.port.scale
         text = self._step_text(step, state, cat, closed=closed)
         rows = None if closed else vw.step_keyboard(step, state, table.id, cat)
+        if await self._display(table, step, state, cat, text, rows, closed=closed) and opening:
+            await self._open_window(table, state, rows)
+
+    async def _display(self, table: Table, step: Step, state: rules.GameState, cat: Catalog,
+                       text: str, rows: vw.Rows | None, *, closed: bool) -> bool:
+        """Put ``text`` and ``rows`` on the step's message (:meth:`_show`): whether the players
+        now see it so."""
         if step.message is None and step.slot:
             found = await self._adopt(table, step)
             if found is not None:
                 queued = vw.step_text(step, state, cat, closed=closed)
-                as_queued = (step.slot == step_slot(step.no, step.key) and step.stage is Stage.RUNNING
-                             and not closed and text == queued)
-                if rows or not as_queued:  # the buttons; or the stage / step moved on meanwhile
-                    await self.port.edit(table.chat, found, text, rows)
+                as_queued = (step.slot == step_slot(step.no, step.key)
+                             and step.stage is Stage.RUNNING and not closed and text == queued)
                 step.message = found
                 await self._save(table, "step")
-                return
+                if rows or not as_queued:  # the buttons; or the stage / step moved on meanwhile
+                    return await self.port.edit(table.chat, found, text, rows)
+                return True
             if step.slot:
-                return  # still in the outbox: shown with its buttons once it has left
-        posted = await self._place(table.chat, step.message, text, rows)
-        if posted is not None:
-            step.message = posted
-            await self._save(table, "step")
+                return False  # still in the outbox: shown with its buttons once it has left
+        if step.message is not None:
+            return await self.port.edit(table.chat, step.message, text, rows)
+        posted = await self.port.post(table.chat, text, rows)
+        if posted is None:
+            return False
+        step.message = posted
+        await self._save(table, "step")
+        return True
+
+    async def _open_window(self, table: Table, state: rules.GameState, rows: vw.Rows | None) -> None:
+        """The step's message is shown with its buttons: its window opens now, whatever delayed
+        it (a flood limit, a slow network) — a speaker gets his full minute (F24 §4.3.1), every
+        player his vote (seed 4.1.8), the night its full steps. A step shown ``LATE_NOTICE``
+        timer seconds or more after it began says so on its line (the group is told why)."""
+        step = table.step
+        assert step is not None
+        now = self.port.clock()
+        waited = (now - step.opened) / self.port.scale
+        step.opened, step.deadline, step.started = now, now + step.seconds * self.port.scale, True
+        if step.seconds and waited >= LATE_NOTICE and step.message is not None:
+            step.late = round(waited)
+            cat = await self._cat(table.chat)
+            await self.port.edit(table.chat, step.message, self._step_text(step, state, cat), rows)
+        await self._save(table, "step")
+        self._arm(table)
 
     async def _place(self, chat: str, message_id: int | None, text: str,
                      rows: vw.Rows | None) -> int | None:
@@ -590,14 +647,17 @@ class HostController:
             elif step.slot:  # still in the outbox (a flood limit): its closing edit queued behind it
                 await self.service.store.enqueue([ob.edit(table.chat, closed, slot=step.slot)],
                                                  game_id=table.game_id)
-        for user, message_id in step.prompts.items():
+        closings: list[OutboxItem] = []
+        for user in step.prompted:
             seat = table.seat_of(user)
             if seat is None:
                 continue
             cat = await self._player_cat(table, user)
             text, _ = vw.prompt(step, state, seat, table.id, cat)
-            await self.port.edit(user, message_id, f"{text}\n\n{cat.text('host-prompt-closed')}",
-                                 private=True)
+            closings.append(ob.edit(user, f"{text}\n\n{cat.text('host-prompt-closed')}",
+                                    slot=prompt_slot(step.no), private=True))
+        if closings:
+            await self._save_queuing(table, closings)
 
     async def _retired(self, table: Table) -> None:
         """The step before the running one is closed (:meth:`_retire_step`): forget it."""
@@ -608,20 +668,22 @@ class HostController:
     async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
         """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
         victim's best move (nothing is sent for a role no longer in the game, and the step runs
-        its full length all the same)."""
+        its full length all the same). Queued with the step's record (a restart queues only
+        those not queued) and sent in the background: a slow private chat holds up nothing."""
         step = table.step
         if step is None:
             return
+        prompts: list[OutboxItem] = []
         for seat in st.prompted(state, step):
             user = table.seats.get(seat)
-            if user is None or user in step.prompts:
+            if user is None or user in step.prompted:
                 continue
             cat = await self._player_cat(table, user)
             text, rows = vw.prompt(step, state, seat, table.id, cat)
-            sent = await self.port.post(user, text, rows, private=True)
-            if sent is not None:  # stored at once: a restart sends only the prompts not sent
-                step.prompts[user] = sent
-                await self._save(table, "step")
+            prompts.append(ob.post(user, text, slot=prompt_slot(step.no), private=True, rows=rows))
+            step.prompted.append(user)
+        if prompts:
+            await self._save_queuing(table, prompts, "step")
 
     # --- the step's end ---------------------------------------------------------------------------------
     async def close_step(self, table: Table) -> None:
@@ -865,7 +927,8 @@ class HostController:
         lines.append(cat.text("host-lobby-judge", host=flags.host_name,
                               plays="yes" if table.player(table.host) is not None else "no",
                               platform=self.port.platform))
-        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after,
+                                rules=table.spec.config.preset))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
                                   reachable="yes" if player.get("reachable") else "no"))
@@ -1197,12 +1260,16 @@ class HostController:
         return []
 
     # --- messages -----------------------------------------------------------------------------------------
-    async def message(self, chat: str, user: str, text: str, handle: Any) -> None:
+    async def message(self, chat: str, user: str, text: str, handle: Any, *,
+                      written_at: float | None = None) -> None:
         """A player writes in the table's chat: the speaker's «Пас» ends his minute; anyone else
         at the table speaks out of turn — by day a foul (seed 4.1.1), at night (night 0
         included) a disqualifying foul for night talk (seed 4.2.6:
         :func:`steps.out_of_turn_reason`); the message is deleted where allowed, after the foul
-        is stored (it is its evidence)."""
+        is stored (it is its evidence). ``written_at`` (real seconds, the platform's stamp):
+        a message is judged by the step it was written in, not the one it is read in
+        (:func:`steps.judge_written`) — one written in the writer's own minute, or his «Пас»
+        sent at the boundary or twice, is no foul."""
         if await self.live(chat) is None and chat not in self._unresumed:
             return
         async with self.held(chat):
@@ -1219,12 +1286,16 @@ class HostController:
             plan = st.plan(state, table.spec.options)
             if plan.key != table.step.key:
                 return
-            if seat in st.writers(state, plan):
+            written = st.judge_written(table.flags.recent, table.step, seat, written_at, text)
+            if written.own:
+                return  # written in his own minute (or its «Пас» repeated): nothing to judge
+            if written.current and seat in st.writers(state, plan):
                 await self._active(table, table.step)
                 if text and st.is_pass(text):
                     await self._act_and_advance(table, rules.Next())
                 return
-            reason = st.out_of_turn_reason(state, plan, seat)  # 4.1.1 by day, 4.2.6 at night
+            reason = (st.out_of_turn_reason(state, plan, seat) if written.current  # 4.1.1 by day,
+                      else written.reason if rules.seen_at_table(state, seat) else None)  # 4.2.6 at night
             if reason is not None:
                 try:
                     await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
@@ -1313,9 +1384,9 @@ class HostController:
         if seat is None:
             return
         current = await self.service.current(table.chat)
-        if current is None or not current.state.seat(seat).at_table:
+        if current is None or current.finished:
             return
-        try:
+        try:  # tonight's victim too, or one whose last word waits: the penalty removes them now
             await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE))
         except rules.RuleError as error:
             log.info("host: %s left, no penalty: %s", seat, error)
@@ -1446,9 +1517,9 @@ class HostController:
         if not st.take_night_choice(state, step, seat, press.action, press.seat()):
             await self.port.answer(handle, cat.text("host-outdated"))
             return
-        await self._save(table, "step")
-        await self.port.answer(handle, cat.text("host-taken"))
-        message_id = step.prompts.get(user)
-        if message_id is not None:
+        shown: list[OutboxItem] = []
+        if user in step.prompted:  # the prompt shows the pick (queued behind the prompt itself)
             text, rows = vw.prompt(step, state, seat, table.id, cat)
-            await self.port.edit(user, message_id, text, rows, private=True)
+            shown.append(ob.edit(user, text, slot=prompt_slot(step.no), private=True, rows=rows))
+        await self._save_queuing(table, shown, "step")
+        await self.port.answer(handle, cat.text("host-taken"))

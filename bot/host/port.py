@@ -76,7 +76,8 @@ class Rights:
 class TableFlags:
     """The table's bookkeeping beside its players and its step (stored as ``host_tables.data``,
     JSON): the bot's rights, how the table is kept quiet and who is muted, the silent speeches
-    counted for ``absent`` (seed 4.2.1), a stop in progress."""
+    counted for ``absent`` (seed 4.2.1), a stop in progress, the last steps' times (a message
+    read late is judged by when it was written)."""
 
     rights: Rights = field(default_factory=Rights)
     host_name: str = ""  # who opened the table, as the group sees him
@@ -89,6 +90,7 @@ class TableFlags:
     silent: dict[str, int] = field(default_factory=dict)  # seat -> own silent speeches in a row
     absent_due: int | None = None  # a seat whose silence has removed him, not yet penalised
     stopped_by: str | None = None  # a stop in progress: who stopped the table
+    recent: list[dict[str, Any]] = field(default_factory=list)  # the last steps' times (steps.recent_record)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)

@@ -88,7 +88,13 @@ class Plan:
 @dataclass
 class Step:
     """The step running now, as stored with the table (JSON): its deadline, the group message
-    that shows it, the private prompts sent for it and the inputs collected so far."""
+    that shows it, the private prompts queued for it and the inputs collected so far.
+
+    Its window opens when the players can see it (FIIM 2024 §4.3.1: a speaker's full minute;
+    seed 4.1.8: every player's vote): until its group message is delivered with its buttons,
+    ``started`` is false, ``opened`` is when the step was stored and no deadline runs; once it
+    is shown, ``opened`` is that moment and ``deadline`` is ``seconds`` of the timer after it.
+    ``late`` is how many timer seconds it waited to be shown, when the group was told."""
 
     no: int
     key: str
@@ -102,7 +108,7 @@ class Step:
     message: int | None = None  # the group message of the step
     base: str = ""  # that message's text above the step line
     view: str = ""  # "nominate": the speaker opened the nomination picker
-    prompts: dict[str, int] = field(default_factory=dict)  # user -> private prompt message id
+    prompted: list[str] = field(default_factory=list)  # the users whose private prompt is queued
     hands: list[int] = field(default_factory=list)  # vote / raise: the seats with a hand up
     shots: dict[str, int | None] = field(default_factory=dict)  # shooter seat -> target
     target: int | None = None  # the check picked
@@ -111,6 +117,8 @@ class Step:
     slot: str = ""  # the outbox slot of the message's first post, while it is the outbox's
     active: bool = False  # the speaker wrote or pressed something in this step (``absent_after``)
     previous: dict[str, Any] | None = None  # the step before, until its message and prompts are closed
+    started: bool = False  # its message is shown with its buttons: the window runs
+    late: int = 0  # timer seconds it waited to be shown (0: on time)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -118,6 +126,11 @@ class Step:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Step":
         names = {f.name for f in dataclasses.fields(cls)}
+        data = dict(data)
+        if "started" not in data:  # stored before windows waited to be seen: it runs
+            data["started"] = True
+        if "prompts" in data and "prompted" not in data:  # prompts once sent directly
+            data["prompted"] = list(data["prompts"])
         step = cls(**{k: v for k, v in data.items() if k in names})
         step.kind, step.stage = StepKind(step.kind), Stage(step.stage)
         return step
@@ -199,6 +212,62 @@ def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | 
     if not speaks_out_of_turn(state, plan_, seat):
         return None
     return rules.out_of_turn_reason(state)
+
+
+WRITTEN_GRACE = 2.0  # real seconds: Telegram stamps a message to the second, and clocks differ
+PASS_ECHO = 5.0  # real seconds after a floor: its speaker's «Пас» sent late or twice ends nothing
+RECENT_KEPT = 4  # the steps before the running one whose times are kept (a message read late)
+
+
+def recent_record(step: Step, closed: float) -> dict[str, Any]:
+    """What is kept of a step that closed at ``closed`` (real seconds) to judge, by when it was
+    written, a message read after it (:func:`judge_written`)."""
+    return {"seat": step.seat, "kind": step.kind.value, "night": step.at_night or
+            step.kind is StepKind.NIGHT_ZERO, "opened": step.opened, "closed": closed}
+
+
+@dataclass(frozen=True)
+class Written:
+    """How a group message is judged by when it was written (:func:`judge_written`):
+    ``current`` — in the running step (judge it by that step); ``own`` — in one of the
+    writer's own minutes, or the echo of his «Пас» (nothing: neither speech out of turn nor a
+    pass of the running step); otherwise ``reason`` — the penalty for the earlier step it was
+    written in (seed 4.1.1 by day, seed 4.2.6 at night)."""
+
+    current: bool = False
+    own: bool = False
+    reason: str | None = None
+
+
+def judge_written(recent: list[dict[str, Any]], step: Step, seat: int, written_at: float | None,
+                  text: str) -> Written:
+    """Judge a message from ``seat`` stamped ``written_at`` (real seconds; ``None``: no stamp,
+    as read) by the step it was written in — the running ``step``, or one of the ``recent``
+    ones (:func:`recent_record`) if it was written before ``step`` began: a message written in
+    the writer's own minute is no speech out of turn though read after it (seed 4.1.1; F24
+    §4.3.1: the minute is his), and his «Пас» a few seconds after it (``PASS_ECHO``: sent at
+    the boundary or twice) passes nothing; one written in another's minute, or at night, is
+    judged by that step (seed 4.1.1, 4.2.6). ``WRITTEN_GRACE`` allows for the stamp's
+    rounding and for clocks that differ."""
+    if written_at is None or written_at >= step.opened - WRITTEN_GRACE:
+        if written_at is not None and is_pass(text) and _echo(recent, seat, written_at):
+            return Written(own=True)
+        return Written(current=True)
+    for record in reversed(recent):
+        if record["opened"] - WRITTEN_GRACE <= written_at <= record["closed"] + WRITTEN_GRACE:
+            if record["seat"] == seat and record["kind"] in SPEAKING:
+                return Written(own=True)
+            if is_pass(text) and _echo(recent, seat, written_at):
+                return Written(own=True)
+            return Written(reason=rules.NIGHT_TALK if record["night"] else rules.OUT_OF_TURN)
+    return Written(current=True)  # older than what is kept: judged as read
+
+
+def _echo(recent: list[dict[str, Any]], seat: int, written_at: float) -> bool:
+    """A «Пас» written within ``PASS_ECHO`` after one of ``seat``'s own minutes closed."""
+    return any(r["seat"] == seat and r["kind"] in SPEAKING
+               and r["opened"] - WRITTEN_GRACE <= written_at <= r["closed"] + PASS_ECHO
+               for r in recent)
 
 
 def is_pass(text: str) -> bool:

@@ -19,6 +19,7 @@ import rules
 from rules import Kind, Role
 
 from ..i18n import Catalog
+from ..outbox import Button, Rows
 from ..render import duration, notice_text, player_label, seat_label, seat_list
 from .steps import BEST, CHECK, SHOOT, WARNED_STEPS, Step, StepKind
 
@@ -40,14 +41,7 @@ _NUMBER = re.compile(r"[0-9]{1,12}")
 _FOLDED = frozenset({Kind.NIGHT_STEP, Kind.BEST_MOVE_DUE, Kind.GAME_OVER})
 
 
-@dataclass(frozen=True)
-class Btn:
-    label: str
-    data: str | None = None
-    url: str | None = None
-
-
-Rows = list[list[Btn]]
+Btn = Button  # a button of a host-mode message (:class:`bot.outbox.Button`)
 
 
 @dataclass(frozen=True)
@@ -134,11 +128,14 @@ def step_line(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool 
         return cat.text("host-turn", kind=kind, stage=stage, seat=who, seconds=seconds,
                         left=duration(10, cat))
     if kind is StepKind.SILENCED:
-        return cat.text("host-silenced", seat=who, seconds=seconds, closed="yes" if closed else "no")
+        return cat.text("host-silenced", seat=who, seconds=seconds, closed="yes" if closed else "no",
+                        rules=state.config.preset)
     if kind == "vote":
         if closed:
             return hands_line(kind, step.seat, step.hands, cat)
-        return cat.text("host-vote-open", seat=who, seconds=seconds)
+        # the rules' own formula, by the seat's number: «…чтобы игрок №5 покинул…» agrees with
+        # «игрок», which a player's name after it would not (F24 §4.4.5)
+        return cat.text("host-vote-open", seat=seat_label(step.seat, cat), seconds=seconds)
     if kind == "raise":
         if closed:
             return hands_line(kind, None, step.hands, cat)
@@ -151,7 +148,11 @@ def step_line(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool 
 
 
 def step_text(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool = False) -> str:
+    """The step's group message: the lines of the events before it, its line, and while it runs
+    the note of a late start (its window opened when it was shown)."""
     line = step_line(step, state, cat, closed=closed)
+    if step.late and not closed:
+        line = f"{line}\n{cat.text('host-step-late', seconds=duration(step.late, cat))}"
     return f"{step.base}\n\n{line}" if step.base else line
 
 

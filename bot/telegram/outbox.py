@@ -1,7 +1,7 @@
 """Telegram's transport of the persistent outbox (:mod:`bot.outbox`): a row becomes a Bot API call.
 
-* a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`); an edit → ``editMessageText`` of the
-  stored message; a protocol row → ``sendPhoto`` (the score sheet, with the row's text as its
+* a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`), its buttons an inline keyboard; an
+  edit → ``editMessageText`` of the stored message (its keyboard the row's buttons, or none); a protocol row → ``sendPhoto`` (the score sheet, with the row's text as its
   caption) and a ``sendDocument`` per JSON file (:mod:`bot.protocol.files`);
 * PTB's errors in the outbox's words: ``RetryAfter`` (429), ``ChatMigrated`` (the group became a
   supergroup), "message is not modified", ``Forbidden``/``BadRequest`` (given up), any other
@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 from typing import Any, Callable
 
-from telegram import InputFile
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from storage import OutboxRow, Store
@@ -25,6 +25,20 @@ from ..render import fit
 PREFIX = "tg:"
 MAX_TEXT = 4096  # Bot API: a message's text, in UTF-16 code units
 MAX_CAPTION = 1024  # Bot API: a photo's caption
+
+
+def markup(rows: ob.Rows | None) -> InlineKeyboardMarkup | None:
+    """Our buttons as Telegram's inline keyboard (``None``: no keyboard, or an edit's removal)."""
+    if not rows:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data, url=b.url)
+                                  for b in row] for row in rows if row])
+
+
+def _keyboard(payload: dict[str, Any]) -> dict[str, Any]:
+    """A row's buttons as the call's ``reply_markup`` (none given: an edit takes them off)."""
+    keyboard = markup(ob.rows_of(payload))
+    return {"reply_markup": keyboard} if keyboard is not None else {}
 
 
 def _chat_id(chat: str) -> int:
@@ -73,11 +87,12 @@ class TelegramTransport:
                 message_id = await self._store().message(row.game_id, row.chat, row.slot)
             if message_id is None:
                 raise BadRequest("message to edit not found")
-            await bot.edit_message_text(text, chat_id=_chat_id(row.chat), message_id=message_id)
+            await bot.edit_message_text(text, chat_id=_chat_id(row.chat), message_id=message_id,
+                                        **_keyboard(payload))
             return int(message_id)
         if payload.get("protocol") is not None:
             return await self._protocol(row, text)
-        sent = await bot.send_message(_chat_id(row.chat), text)
+        sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload))
         return int(sent.message_id)
 
     async def _protocol(self, row: OutboxRow, caption: str) -> int | None:

@@ -263,6 +263,7 @@ class FakeBotAPI:
         self.files: dict[str, StoredFile] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.faults: list[Fault] = []
+        self.latencies: list[tuple[Callable[[str, JSON], bool], float]] = []  # slow()
         self.unimplemented: list[Call] = []
         self.internal_errors: list[BaseException] = []
         self.dropped_updates: list[JSON] = []
@@ -499,12 +500,14 @@ class FakeBotAPI:
         self._notify()
 
     def user_sends(self, user: FakeUser | int, chat: FakeChat | FakeUser | int | None,
-                   text: str, *, reply_to: FakeMessage | int | None = None) -> FakeMessage:
+                   text: str, *, reply_to: FakeMessage | int | None = None,
+                   date: int | None = None) -> FakeMessage:
         """A user writes ``text`` in ``chat`` (None: the private chat with the bot).
 
         Commands get ``bot_command`` entities (``/vote@BotName`` too), mentions ``mention``.
-        Returns the stored message; ``.delivered`` tells whether the bot received an update
-        (privacy mode hides plain group messages from a bot that is not an admin).
+        ``date``: when Telegram received it (default now): an earlier one is a message the bot
+        reads late. Returns the stored message; ``.delivered`` tells whether the bot received
+        an update (privacy mode hides plain group messages from a bot that is not an admin).
         """
         user_obj = self.user(user)
         if not text.strip():
@@ -519,8 +522,8 @@ class FakeBotAPI:
             self._check_user_can_write(user_obj, chat_obj)
         reply = self._resolve_reply(chat_obj, reply_to)
         message = FakeMessage(chat=chat_obj, message_id=chat_obj.take_message_id(),
-                              date=self.now(), from_user=user_obj, text=text,
-                              entities=user_entities(text), reply_to=reply)
+                              date=self.now() if date is None else date, from_user=user_obj,
+                              text=text, entities=user_entities(text), reply_to=reply)
         self.messages[(chat_obj.id, message.message_id)] = message
         message.delivered = self._bot_receives(chat_obj, message)
         if message.delivered:
@@ -651,6 +654,11 @@ class FakeBotAPI:
         return new
 
     # ------------------------------------------------------------------- fault injection
+
+    def slow(self, seconds: float, match: Callable[[str, JSON], bool]) -> None:
+        """Every later call for which ``match(method, params)`` holds is answered ``seconds``
+        late (a slow chat: its calls succeed, later). ``method`` is lower-case."""
+        self.latencies.append((match, seconds))
 
     def fail_next(
         self,
@@ -823,6 +831,9 @@ class FakeBotAPI:
 
     async def _run_call(self, call: Call, method: str, params: Params) -> HttpResponse | None:
         key = method.lower()
+        for match, seconds in self.latencies:
+            if match(key, call.params):
+                await asyncio.sleep(seconds)
         fault = self._take_fault(key, call)
         if fault is not None:
             if fault.delay:

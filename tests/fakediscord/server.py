@@ -89,6 +89,25 @@ class Session:
     sent: list[dict[str, Any]] = field(default_factory=list)  # dispatched frames, for a RESUME
 
 
+@dataclass
+class Fault:
+    """A 429 injected into the next ``times`` calls that ``match(call)``: Discord's answer
+    (``retry_after`` seconds, with the ``Via`` header of a real API answer), which discord.py
+    waits out itself and retries."""
+
+    match: Callable[[Call], bool]
+    times: int
+    retry_after: float
+    hits: int = 0
+
+
+def match_safely(match: Callable[[Call], bool], call: Call) -> bool:
+    try:
+        return bool(match(call))
+    except (KeyError, TypeError, AttributeError):
+        return False
+
+
 class FakeDiscordServer:
     """:class:`FakeDiscord` served on 127.0.0.1 (REST and the gateway)::
 
@@ -110,6 +129,20 @@ class FakeDiscordServer:
         self._sockets: set[web.WebSocketResponse] = set()
         self._send_lock = asyncio.Lock()
         self._changed = asyncio.Event()
+        self.faults: list[Fault] = []
+        self.latencies: list[tuple[Callable[[Call], bool], float]] = []
+
+    # --- faults -------------------------------------------------------------------------------------
+    def rate_limit(self, match: Callable[[Call], bool], *, times: int = 1,
+                   retry_after: float = 1.0) -> Fault:
+        """Answer the next ``times`` calls that ``match(call)`` with a 429."""
+        fault = Fault(match, times, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def slow(self, seconds: float, match: Callable[[Call], bool]) -> None:
+        """Answer every later call that ``match(call)`` ``seconds`` late (a slow channel)."""
+        self.latencies.append((match, seconds))
 
     # --- life cycle ---------------------------------------------------------------------------------
     @property
@@ -186,6 +219,17 @@ class FakeDiscordServer:
         call = Call(request.method, found[0] if found else path, str(request.url.with_query(None)),
                     body, time.time())
         self.fake.calls.append(call)
+        for match, seconds in self.latencies:
+            if match(call):
+                await asyncio.sleep(seconds)
+        fault = next((f for f in self.faults if f.hits < f.times and match_safely(f.match, call)), None)
+        if fault is not None:
+            fault.hits += 1
+            call.status = 429
+            self._changed.set()
+            return web.json_response({"message": "You are being rate limited.", "code": 0,
+                                      "retry_after": fault.retry_after, "global": False},
+                                     status=429, headers={"Via": "1.1 google"})
         response = self._answer(request, call, found, body, files)
         call.status = response.status
         self._changed.set()

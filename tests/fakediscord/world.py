@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import discord
@@ -281,12 +282,17 @@ class FakeDiscord:
         return self.interaction_payload(3, presser, data, channel=channel, member=member,
                                         app_permissions=app_permissions, message=message)
 
-    def message_payload(self, author: dict[str, Any], content: str, channel: int) -> dict[str, Any]:
+    def message_payload(self, author: dict[str, Any], content: str, channel: int, *,
+                        written_at: float | None = None) -> dict[str, Any]:
         """MESSAGE_CREATE's payload: ``author`` writes ``content`` in server channel
         ``channel``, or in his direct messages with the bot (``channel=0``); kept in
-        :attr:`posts` (the bot may delete it)."""
+        :attr:`posts` (the bot may delete it). ``written_at`` (Unix seconds): the message's id
+        is a snowflake of that time, as Discord stamps a message (else a plain counter)."""
         uid = int(author["id"])
         message_id = self.snowflake()
+        if written_at is not None:
+            stamp = datetime.fromtimestamp(written_at, timezone.utc)
+            message_id = discord.utils.time_snowflake(stamp) + message_id % (1 << 22)
         channel_id = channel or self.dm_of(uid)
         self.posts[message_id] = FakeMessage(message_id, channel_id, author,
                                              [Version(content, [], [], [])])

@@ -78,14 +78,16 @@ class DiscordTable:
         return f"dc:{TABLE_ID}"
 
     async def settle(self) -> None:
-        """Until every command and press dispatched so far has been handled."""
+        """Until every command and press dispatched so far has been handled, and what it sent
+        in the background (private messages, the club channel) has left."""
         while True:
             pending = [t for t in asyncio.all_tasks()
                        if not t.done() and t.get_name().startswith(_TASKS) and t is not asyncio.current_task()]
             if not pending:
-                return
+                break
             done, _ = await asyncio.wait(pending, timeout=30)
             assert done, "a handler did not finish"
+        await asyncio.wait_for(self.referee.outbox.settle(), 30)
 
     async def _deliver(self, event: str, payload: dict[str, Any], parsed: str) -> None:
         """Send a gateway event and wait until the client has parsed it (``parsed``: the event
@@ -144,10 +146,13 @@ class DiscordTable:
         await self._deliver("INTERACTION_CREATE", payload, "interaction")
         return "\n".join(r.content for r in self.fake.replies[before:] if r.content and r.user == uid)
 
-    async def write(self, author: dict[str, Any], content: str, *, channel: int = TABLE_ID) -> None:
+    async def write(self, author: dict[str, Any], content: str, *, channel: int = TABLE_ID,
+                    written_at: float | None = None) -> None:
         """``author`` writes ``content`` in a server channel (``channel``), or in his direct
-        messages with the bot (``channel=0``), delivered as the gateway's MESSAGE_CREATE."""
-        await self._deliver("MESSAGE_CREATE", self.fake.message_payload(author, content, channel), "message")
+        messages with the bot (``channel=0``), delivered as the gateway's MESSAGE_CREATE;
+        ``written_at``: Discord's stamp (Unix seconds), if the bot reads it late."""
+        payload = self.fake.message_payload(author, content, channel, written_at=written_at)
+        await self._deliver("MESSAGE_CREATE", payload, "message")
 
     def dm(self, user: dict[str, Any] | None = None) -> list[str]:
         uid = int((user or self.judge)["id"])

@@ -22,7 +22,7 @@ from bot.i18n import Catalog, catalog
 from bot.judge.panel import Panel
 from bot.judge.port import Target
 from bot.judge.timer import Timer
-from bot.outbox import Outbox, Refused
+from bot.outbox import Outbox, Refused, rows_of
 from bot.protocol.files import protocol_files
 from storage import OutboxRow, Store
 
@@ -70,13 +70,34 @@ class Press:
         return self.answers[-1][0] if self.answers else None
 
 
-class Chats:
-    """Every chat's messages, in order."""
+@dataclass(frozen=True)
+class Seen:
+    """One change a chat's members saw: when (the fake clock), a post or an edit, of which
+    message (its place in the chat), its text and its buttons' labels."""
 
-    def __init__(self) -> None:
+    at: float
+    chat: str
+    kind: str
+    place: int
+    text: str
+    labels: tuple[str, ...]
+
+
+class Chats:
+    """Every chat's messages, in order, and every change as it was seen (:attr:`seen`, with
+    the time of ``clock`` when one is given)."""
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
         self.messages: dict[int, Message] = {}
         self._ids = itertools.count(1)
         self.blocked: set[str] = set()  # chats that refuse everything (a user who blocked the bot)
+        self.clock = clock
+        self.seen: list[Seen] = []
+
+    def _saw(self, kind: str, message: Message) -> None:
+        place = [m.id for m in self.of(message.chat)].index(message.id)
+        self.seen.append(Seen(self.clock() if self.clock else 0.0, message.chat, kind, place,
+                              message.text, tuple(message.labels())))
 
     def post(self, chat: str, text: str, rows: Any = None, *, private: bool = False,
              files: list[str] | None = None) -> int | None:
@@ -84,16 +105,24 @@ class Chats:
             return None
         message = Message(next(self._ids), chat, [text], rows, list(files or []), private)
         self.messages[message.id] = message
+        self._saw("post", message)
         return message.id
 
     def edit(self, chat: str, message_id: int, text: str, rows: Any = None) -> bool:
         message = self.messages.get(message_id)
         if message is None or message.chat != chat:
             return False
+        changed = message.versions[-1] != text or message.buttons != rows
         if message.versions[-1] != text:
             message.versions.append(text)
         message.buttons = rows
+        if changed:
+            self._saw("edit", message)
         return True
+
+    def transcript(self, chat: str) -> list[Seen]:
+        """What ``chat``'s members saw, change by change, in order."""
+        return [s for s in self.seen if s.chat == chat]
 
     def of(self, chat: str) -> list[Message]:
         return [m for m in self.messages.values() if m.chat == chat]
@@ -113,6 +142,7 @@ class FakeClock:
 
     def __init__(self, now: float = 1_000_000.0) -> None:
         self.now = now
+        self.settle: Callable[[], Awaitable[None]] | None = None  # after each call: background work
         self._due: list[tuple[float, int, str, Callable[[], Awaitable[None]]]] = []
         self._seq = itertools.count()
 
@@ -144,6 +174,8 @@ class FakeClock:
             self._due.remove(due[0])
             self.now = max(self.now, at)
             await callback()
+            if self.settle is not None:
+                await self.settle()
         self.now = end
 
 
@@ -164,7 +196,8 @@ class FakeTransport:
             message_id = payload.get("message_id")
             if message_id is None and row.slot and row.game_id is not None:
                 message_id = await self._store().message(row.game_id, row.chat, row.slot)
-            if message_id is None or not self.chats.edit(row.chat, int(message_id), text):
+            if message_id is None or not self.chats.edit(row.chat, int(message_id), text,
+                                                          rows_of(payload)):
                 raise Refused("message to edit not found")
             return int(message_id)
         files: list[str] = []
@@ -172,7 +205,8 @@ class FakeTransport:
             made = await protocol_files(self._store(), int(payload["protocol"]), catalog("ru"),
                                         judge=payload.get("judge"), table=payload.get("table"))
             files = [name for name, _ in made.files]
-        sent = self.chats.post(row.chat, text, private=bool(payload.get("private")), files=files)
+        sent = self.chats.post(row.chat, text, rows_of(payload), private=bool(payload.get("private")),
+                               files=files)
         if sent is None:
             raise Refused(f"{row.chat} refuses messages")
         return sent
@@ -187,6 +221,7 @@ class _Base:
         self.clock = clock
         self.outbox = Outbox(store, FakeTransport(chats, store), retry_delay=0.01)
         self.scale = 1.0
+        clock.settle = self.outbox.settle
 
     async def cat(self, chat: str) -> Catalog:
         return catalog("ru")

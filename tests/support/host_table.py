@@ -31,11 +31,8 @@ FAST = ("timers.vote_window=30 timers.mafia_meeting=20 timers.don_check=20 "
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")
 GROUP_TITLE = "Клуб «Мафия онлайн»"
 
-# Words that must never reach the group before the end (F24 §4.4.13, §4.5.4): roles, shots,
-# check answers, hits of the best move.
-RU_SECRETS = ("Роли:", "Дон — №", "мафия — №", "Шериф — №", "мирный", ": Шериф.", "не Шериф",
-              "чёрный.", "красный.", "Стрельба", "Выстрелы", "угадано", "Причина удаления",
-              "Результат определён", "Ваша роль", "роль —", "Чёрные за столом")
+HANDLED = 30.0  # s: how long the bot may take to handle one update (generous: a busy machine)
+
 
 
 def host_settings(fake: FakeBotAPI, db: Path, *, scale: float = SCALE, seed: int | None = 7,
@@ -115,14 +112,21 @@ class HostTable:
     async def _handled(self, act: Callable[[], Any], what: str) -> Any:
         before = self.processor.done
         result = act()
-        await self.fake.wait_for(lambda: self.processor.done > before, what=what)
+        await self.fake.wait_for(lambda: self.processor.done > before, HANDLED, what=what)
         return result
 
-    async def say(self, user: FakeUser, text: str, chat: FakeChat | None = None) -> FakeMessage:
+    async def say(self, user: FakeUser, text: str, chat: FakeChat | None = None, *,
+                  date: int | None = None) -> FakeMessage:
         """``user`` writes ``text`` in the group (or ``chat``; ``None`` … his private chat: pass
-        ``chat=user``)."""
+        ``chat=user``); ``date``: Telegram's stamp, if the bot reads it late."""
         target = self.group if chat is None else chat
-        return await self._handled(lambda: self.fake.user_sends(user, target, text), f"handling {text!r}")
+        return await self._handled(lambda: self.fake.user_sends(user, target, text, date=date),
+                                   f"handling {text!r}")
+
+    async def leave(self, user: FakeUser) -> FakeMessage:
+        """``user`` leaves the group."""
+        return await self._handled(lambda: self.fake.user_leaves(user, self.group),
+                                   f"{user.first_name} leaving")
 
     async def private(self, user: FakeUser, text: str) -> FakeMessage:
         return await self._handled(lambda: self.fake.user_sends(user, None, text), f"handling {text!r}")
@@ -178,6 +182,14 @@ class HostTable:
     def private_texts(self, user: FakeUser) -> list[str]:
         return [t for m in self.fake.sent(user) for t in m.texts if t]
 
+    def prompt(self, user: FakeUser, step: Step) -> FakeMessage | None:
+        """``user``'s private prompt of ``step`` once it has arrived: his newest message with
+        that step's buttons."""
+        prefix = f"h:{self.table().id}:{step.no}:"
+        found = [m for m in self.fake.sent(user)
+                 if any(str(b.get("callback_data", "")).startswith(prefix) for b in m.buttons)]
+        return found[-1] if found else None
+
     def step_message(self) -> FakeMessage:
         step = self.step()
         assert step is not None and step.message is not None
@@ -187,17 +199,18 @@ class HostTable:
     async def wait_step(self, kind: str, seat: int | None = None, *, timeout: float = 10.0,
                         prompts: int = 0, consume: bool = True) -> Step:
         """The next step (after the last one consumed) of ``kind`` (and ``seat``), with its group
-        message posted and at least ``prompts`` private prompts sent. ``consume=False`` leaves
-        it for the next wait."""
+        message shown (its window open) and at least ``prompts`` private prompts delivered. ``consume=False``
+        leaves it for the next wait."""
         after = self.seen
 
         def ready() -> Step | None:
             step = self.step()
-            if step is None or step.no <= after or step.message is None:
+            if step is None or step.no <= after or step.message is None or not step.started:
                 return None
             if step.kind != kind or (seat is not None and step.seat != seat):
                 return None
-            return step if len(step.prompts) >= prompts else None
+            users = [self.fake.user(int(u.removeprefix("tg:"))) for u in step.prompted]
+            return step if sum(self.prompt(u, step) is not None for u in users) >= prompts else None
 
         step = await self.fake.wait_for(ready, timeout, f"the step {kind} {seat or ''}")
         if consume:
@@ -212,7 +225,7 @@ class HostTable:
 
         def ready() -> Step | None:
             step = self.step()
-            if step is None or step.no <= after or step.message is None:
+            if step is None or step.no <= after or step.message is None or not step.started:
                 return None
             if step.kind not in ("speech", "last_word", "tie_speech", "silenced"):
                 return None
@@ -285,7 +298,8 @@ class HostTable:
         step = await self.wait_step("shooting", prompts=len(blacks))
         for shooter, target in (shots or {}).items():
             user = self.user(shooter)
-            prompt = self.fake.message(user, step.prompts[f"tg:{user.id}"])
+            prompt = self.prompt(user, step)
+            assert prompt is not None
             await self.press(user, prompt, "Не стрелять" if target is None else str(target))
         await self._check("don_check", Role.DON, don)
         await self._check("sheriff_check", Role.SHERIFF, sheriff)
@@ -297,8 +311,8 @@ class HostTable:
             assert victim is not None
             step = await self.wait_step("best_move", prompts=1)
             user = self.user(victim)
-            prompt = self.fake.message(user, step.prompts[f"tg:{user.id}"])
             for seat in best_move:
+                prompt = await self.fake.wait_for(lambda: self.prompt(user, step), what="the prompt")
                 await self.press(user, prompt, str(seat))
         await self.wait_floor(day=number + 1, consume=False)  # the morning
 
@@ -309,7 +323,8 @@ class HostTable:
             return
         (seat,) = await self.seats_of(role)
         user = self.user(seat)
-        prompt = self.fake.message(user, step.prompts[f"tg:{user.id}"])
+        prompt = self.prompt(user, step)
+        assert prompt is not None
         await self.press(user, prompt, str(target))
 
 

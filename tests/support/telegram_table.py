@@ -16,11 +16,8 @@ from bot.telegram.app import ALLOWED_UPDATES, PerChatUpdateProcessor, build_appl
 from fakebot import FakeBotAPI, FakeChat, FakeMessage, FakeUser, running
 from storage import Store
 
-# Role words and check answers that must never reach a group before the end (F24 §4.4.13,
-# §4.5.4). Team words inflected as in "Победа красных" are fine; these forms are not.
-RU_SECRETS = ("Роли:", "Дон — №", "мафия — №", "Шериф — №", "мирный", ": Шериф.", "не Шериф",
-              "чёрный.", "красный.", "Стрельба", "Выстрелы", "угадано", "Причина удаления",
-              "Результат определён")
+HANDLED = 30.0  # s: how long the bot may take to handle one update (generous: a busy machine)
+
 
 
 def settings_for(fake: FakeBotAPI, db: Path, *, scale: float = 1000.0, lag: int = 3,
@@ -53,19 +50,17 @@ class Table:
     def referee(self) -> Any:
         return referee_of(self.app)
 
-    async def _handled(self, act: Any, what: str, timeout: float = 5.0) -> Any:
+    async def _handled(self, act: Any, what: str) -> Any:
         before = self.processor.done
         result = act()
-        await self.fake.wait_for(lambda: self.processor.done > before, timeout=timeout, what=what)
+        await self.fake.wait_for(lambda: self.processor.done > before, HANDLED, what=what)
         return result
 
     async def say(self, text: str, *, chat: FakeChat | FakeUser | None = None,
-                  user: FakeUser | None = None, timeout: float = 5.0) -> FakeMessage:
-        """``user`` (the judge) types ``text`` in ``chat`` (his private chat) and the bot handles
-        it within ``timeout`` seconds (longer where a score sheet is drawn meanwhile)."""
+                  user: FakeUser | None = None) -> FakeMessage:
+        """``user`` (the judge) types ``text`` in ``chat`` (his private chat) and the bot handles it."""
         who = user or self.judge
-        return await self._handled(lambda: self.fake.user_sends(who, chat, text),
-                                   f"handling {text!r}", timeout)
+        return await self._handled(lambda: self.fake.user_sends(who, chat, text), f"handling {text!r}")
 
     async def press(self, label: str | None = None, *, data: str | None = None,
                     user: FakeUser | None = None, message: FakeMessage | None = None,

@@ -123,7 +123,8 @@ class DiscordHost:
             return
         chat = chat_key(message.channel.id)
         if is_discord(chat):
-            await self.controller.message(chat, who, message.content or "", message)
+            await self.controller.message(chat, who, message.content or "", message,
+                                          written_at=message.created_at.timestamp())
 
 
 __all__ = ["DiscordHost"]

@@ -147,7 +147,7 @@ protocol-error-two_checks = { $who ->
     [don] Дон
    *[other] Шериф
  } проверял игрока { $seat } дважды, а MafiaRatings записывает одну проверку игрока.
-protocol-error-two_deaths = Игрок { $seat } наказан ({ $what }) уже после того, как покинул игру, а MafiaRatings записывает одно выбывание игрока.
+protocol-error-two_deaths = Наказание игрока { $seat } ({ $what }) записано уже после выбывания этого игрока, а MafiaRatings записывает одно выбывание игрока.
 protocol-error-options = Исход этой игры зависит от правил, для которых у MafiaRatings нет кода: { $options }.
 protocol-error-replay_differs = Выгрузка не воспроизводит игру: { $differences }.
 protocol-error-site_check = MafiaRatings не примет выгрузку как есть: { $issues }.

@@ -128,7 +128,8 @@ class TelegramHost:
             return  # judge mode's handler moves the chat's link, language and outbox
         if message.new_chat_members or message.migrate_from_chat_id:
             return
-        await self.controller.message(chat, key(user.id), text, message)
+        await self.controller.message(chat, key(user.id), text, message,
+                                      written_at=message.date.timestamp() if message.date else None)
 
     async def _reply(self, chat: str, replies: list[str]) -> None:
         """A command's answers, in the group where it was typed."""

@@ -17,7 +17,7 @@ import logging
 import time
 from typing import Any, Mapping
 
-from telegram import ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import ChatPermissions
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
@@ -26,7 +26,7 @@ from ...host.port import Mute, MuteMode, Rights
 from ...i18n import Catalog
 from ...render import fit
 from ..base import TelegramPortBase
-from ..outbox import MAX_TEXT, retry_seconds
+from ..outbox import MAX_TEXT, markup, retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +41,6 @@ MAX_RESTRICT_WAIT = 3.0
 
 def chat_id_of(chat: str) -> int:
     return int(chat.removeprefix(PREFIX))
-
-
-def markup(rows: vw.Rows | None) -> InlineKeyboardMarkup | None:
-    if not rows:
-        return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data, url=b.url)
-                                  for b in row] for row in rows if row])
 
 
 class TelegramHostPort(TelegramPortBase):
