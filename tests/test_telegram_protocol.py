@@ -56,7 +56,7 @@ async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None
     await t.say("/next")  # nor the Sheriff
     await t.say("/bestmove 2 7 9")
     await t.say("/next")  # #1's last word
-    await t.say("/ppk 7 4.3.1", timeout=60)  # an oath: the blacks lose (seed 4.3.1)
+    await t.say("/ppk 7 4.3.1")  # an oath: the blacks lose (seed 4.3.1)
     state = await t.state()
     assert state.phase is Phase.GAME_OVER and state.result.winner is Team.RED
 
@@ -74,10 +74,10 @@ async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None
 
     # /protocol sends them again, where it is asked
     before = len(files(t, t.group)[0])
-    await t.say("/protocol", chat=t.group, timeout=60)
+    await t.say("/protocol", chat=t.group)
     await t.fake.wait_for(lambda: len(files(t, t.group)[0]) > before, timeout=30,
                           what="the protocol sent again")
     before = len(files(t, t.judge)[0])
-    await t.say("/protocol", timeout=60)
+    await t.say("/protocol")
     await t.fake.wait_for(lambda: len(files(t, t.judge)[0]) > before, timeout=30,
                           what="the protocol sent again to the judge")
