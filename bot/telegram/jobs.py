@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable
 
+from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Job
 
 
@@ -38,6 +39,11 @@ class JobScheduler:
         self._jobs.setdefault(group, []).append(job)
 
     def cancel(self, group: str) -> None:
-        """Cancel the group's jobs that have not run (one running now finishes)."""
+        """Cancel the group's jobs that have not run (one running now finishes, as does one the
+        scheduler has just fired whose run has not begun: it is no longer the scheduler's to
+        remove)."""
         for job in self._jobs.pop(group, []):
-            job.schedule_removal()
+            try:
+                job.schedule_removal()
+            except JobLookupError:
+                pass
