@@ -1,5 +1,6 @@
 """A stored game's protocol as files, for every platform: the score sheet (PNG), our JSON and, when
-it can express the game, the MafiaRatings layout (which replays through our own importer).
+it can express the game, the MafiaRatings layout (which replays through our own importer). Our
+JSON carries the game's audit trail too (``audit``: :func:`bot.audit.with_audit`).
 
 Rendered from the game's log when a protocol is sent (an outbox row of :func:`bot.outbox.protocol`,
 or ``/protocol``): the same files whichever platform, mode or process sends them.
@@ -17,6 +18,7 @@ from typing import Any
 import rules
 from storage import Store
 
+from ..audit import with_audit
 from ..i18n import Catalog
 from . import ExportError, error_text, render_sheet, to_json, to_mafiaratings
 
@@ -76,7 +78,8 @@ async def protocol_files(store: Store, game_id: int, cat: Catalog, *,
 
     defaults = defaults or SheetDefaults()
     config = rules.config_from_dict(row.config)
-    events = [rules.from_dict(r.event) for r in await store.events(game_id)]
+    rows = await store.events(game_id)
+    events = [rules.from_dict(r.event) for r in rows]
     info = SheetInfo(game_id=game_id, started_at=row.created_at, ended_at=row.finished_at,
                      tz=defaults.tz, judge=judge, club=defaults.club, table=table)
     key = (game_id, cat.lang, len(events), row.finished_at, info)
@@ -91,7 +94,7 @@ async def protocol_files(store: Store, game_id: int, cat: Catalog, *,
     making = loop.create_future()
     _MAKING[(loop, key)] = making
     try:
-        made = await _make(config, row.names, events, cat, info)
+        made = await _make(config, row.names, events, cat, info, rows)
     except BaseException as error:
         making.set_exception(error)
         making.exception()  # retrieved: nobody else may be waiting
@@ -106,7 +109,7 @@ async def protocol_files(store: Store, game_id: int, cat: Catalog, *,
 
 
 async def _make(config: rules.RulesConfig, names: dict[int, str], events: list[rules.Event],
-                cat: Catalog, info: Any) -> ProtocolFiles:
+                cat: Catalog, info: Any, rows: list[Any]) -> ProtocolFiles:
     game_id = info.game_id
     files: list[tuple[str, bytes]] = []
     problems: list[str] = []
@@ -125,9 +128,9 @@ async def _make(config: rules.RulesConfig, names: dict[int, str], events: list[r
     else:
         files.append((f"game-{game_id}.png", png))
     try:
-        files.append((f"game-{game_id}.json", _dumped(to_json(
+        files.append((f"game-{game_id}.json", _dumped(with_audit(to_json(
             config, names, events, game_id=game_id, started_at=info.started_at,
-            ended_at=info.ended_at))))
+            ended_at=info.ended_at), rows, config))))
     except ExportError as error:
         problem(error)
     try:

@@ -39,9 +39,9 @@ class JobScheduler:
         self._jobs.setdefault(group, []).append(job)
 
     def cancel(self, group: str) -> None:
-        """Cancel the group's jobs that have not run (one running now finishes, as does one the
-        scheduler has just fired whose run has not begun: it is no longer the scheduler's to
-        remove)."""
+        """Cancel the group's jobs that have not run (one running now finishes). A job the
+        scheduler has already taken to run — its callback waits for the event loop — is gone
+        from the scheduler: nothing to remove (its callback checks that it is still due)."""
         for job in self._jobs.pop(group, []):
             try:
                 job.schedule_removal()

@@ -35,8 +35,10 @@ commands-help =
     /extra 3 <points> [+] — after the game: #3's extra points (0 takes them back; "+" with the chief judge's approval)
     /badplay 3 <item> — after the game: #3's penalty points by the points rules' item; /badplay 3 -<item> takes them back
     /points — the game's points
-    /undo [n] — undo the last actions
-    /status — the game now; /log — the game so far; /lang ru|en — language
+    /undo [n] — take back the last actions; /fix 12 /foul 5 4.1.1 — correct action 12 (/log all numbers them)
+    /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
+    /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
+    /lang ru|en — language
 console-help =
     { commands-help }
     /quit — leave the console
