@@ -2,7 +2,12 @@
 
     mafia-referee [demo] [--db PATH] [--lang ru|en]      play the shipped example game (default)
     mafia-referee console [--db PATH] [--new] [--strict] [--lang ru|en]
-    mafia-referee replay FILE [--json] [--lang ru|en]    check a recorded game against the rules
+    mafia-referee replay FILE [--json] [--png FILE] [--protocol FILE] [--lang ru|en]
+                                                         check a recorded game against the rules
+                                                         (and write its score sheet, its protocol)
+    mafia-referee protocol [--db PATH] [--game ID] [--png FILE] [--json FILE]
+                           [--mafiaratings FILE] [--lang ru|en]
+                                                         a stored game's protocol as files
     mafia-referee telegram [--db PATH]                   the judge's assistant in Telegram
                                                          (token from the environment; exit
                                                          status 2 when it is missing or refused)
@@ -44,7 +49,7 @@ from .i18n import DEFAULT_LANG, LANGS, catalog
 if TYPE_CHECKING:
     from .settings import Settings
 
-COMMANDS = ("demo", "console", "replay", "telegram", "discord", "both", "health", "backup")
+COMMANDS = ("demo", "console", "replay", "protocol", "telegram", "discord", "both", "health", "backup")
 EXIT_UNAVAILABLE = 2
 DISTRIBUTION = "mafia-referee"
 #: A Discord application (client) id is a snowflake: a positive 64-bit integer, at most 20 digits.
@@ -123,7 +128,25 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path, help="the game record (JSON); - reads standard input")
     replay.add_argument("--json", action="store_true", dest="as_json",
                         help="print one JSON object instead of text")
+    replay.add_argument("--png", type=Path, default=None, metavar="FILE",
+                        help="also write the record's score sheet (PNG) to FILE")
+    replay.add_argument("--protocol", type=Path, default=None, metavar="FILE",
+                        help="also write the record's JSON protocol (ours) to FILE")
     replay.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+
+    protocol = sub.add_parser("protocol", help="a stored game's protocol: the score sheet (PNG), "
+                                               "our JSON and the MafiaRatings export, as files")
+    protocol.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    protocol.add_argument("--game", type=int, default=None, metavar="ID",
+                          help="the game's number (default: the console's current game)")
+    protocol.add_argument("--png", type=Path, default=None, metavar="FILE",
+                          help="the score sheet's file")
+    protocol.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_file",
+                          help="our JSON protocol's file")
+    protocol.add_argument("--mafiaratings", type=Path, default=None, metavar="FILE",
+                          help="the MafiaRatings export's file (without any of the three: all "
+                               "of them, in the current directory, named as the bots name them)")
+    protocol.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
 
     telegram = sub.add_parser("telegram", help="the judge's assistant in Telegram "
                                                "(token: MAFIA_REFEREE_TELEGRAM_TOKEN)")
@@ -211,7 +234,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .replay_cli import run_replay_cli
 
         return int(run_replay_cli(args.file, args.as_json, sys.stdout,
-                                  lang=args.lang or _settings_lang(), err=sys.stderr))
+                                  lang=args.lang or _settings_lang(), err=sys.stderr, png=args.png,
+                                  protocol=args.protocol))
+    if args.command == "protocol":
+        from .protocol_cli import run_protocol_cli
+        from .settings import Settings
+
+        settings = Settings()
+        return asyncio.run(run_protocol_cli(args.db or settings.db, sys.stdout, game=args.game, png=args.png,
+                                            json=args.json_file, mafiaratings=args.mafiaratings,
+                                            lang=args.lang or settings.lang,
+                                            defaults=settings.sheet()))
     if args.command == "discord":
         return _discord(args.db, args.guild, args.invite)
     if args.command == "both":

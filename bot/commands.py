@@ -16,6 +16,8 @@ Commands::
     /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
+    /extra 3 0.4 [+]      /badplay 3 8.5.2 | /badplay 3 -8.5.2   (after the result: F24/S24 §8.4–8.5)
+    /points   /protocol
     /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
     /status   /log [all]   /help   /lang ru|en   /quit
 
@@ -134,8 +136,8 @@ class NewGame:
 @dataclass(frozen=True)
 class Show:
     """Show something to the judge: ``"status"``, ``"log"``, ``"log_all"`` (the audit trail:
-    every logged action, who recorded it and when, what was undone), ``"help"`` or
-    ``"result"``."""
+    every logged action, who recorded it and when, what was undone), ``"help"``, ``"result"``,
+    ``"points"`` (F24/S24 §8) or ``"protocol"`` (the last game's score sheet and JSON files)."""
 
     what: str
 
@@ -494,6 +496,36 @@ def _undo(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     return UndoCmd(steps)
 
 
+_APPROVED = ("+", "approved", "согласовано", "approval")
+
+
+@_command("extra", "bonus", "доп")
+def _extra(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/extra 3 0.4``: the judge's extra points for seat 3 after the result (F24/S24 §8.4);
+    ``0`` takes them back; a trailing ``+`` says the chief judge approved more."""
+    _need(cmd, args, 1, "seat")
+    seat = _seat(cmd, args[0])
+    _need(cmd, args, 2, "points")
+    _at_most(cmd, args, 3)
+    approved = len(args) == 3
+    if approved and args[2].lower() not in _APPROVED:
+        raise CommandError("bad_argument", command=cmd, argument=args[2])
+    return Act(rules.Extra(seat=seat, points=args[1], approved=approved))
+
+
+@_command("badplay", "penaltypoints", "штраф")
+def _badplay(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/badplay 3 8.5.2``: the penalty points of a listed bad play (F24/S24 §8.5, the
+    preset's item number); ``/badplay 3 -8.5.2`` takes them back."""
+    _need(cmd, args, 1, "seat")
+    seat = _seat(cmd, args[0])
+    _need(cmd, args, 2, "item")
+    _at_most(cmd, args, 2)
+    item = args[1]
+    withdraw = item.startswith(("-", "−"))
+    return Act(rules.BadPlay(seat=seat, item=item.lstrip("-−"), withdraw=withdraw))
+
+
 @_command("fix")
 def _fix(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     """``/fix 12 /foul 5 4.1.1``: action 12 (``/log all``) is corrected into ``/foul 5 4.1.1``."""
@@ -522,6 +554,10 @@ def _timer(cmd: str, args: list[str], rest: str, state: rules.GameState | None) 
 
 
 _command("status", "s")(_no_args(lambda: Show("status")))
+_command("points", "баллы")(_no_args(lambda: Show("points")))
+_command("protocol", "протокол")(_no_args(lambda: Show("protocol")))
+
+
 @_command("log")
 def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     """``/log``: the game as announced; ``/log all``: the audit trail."""

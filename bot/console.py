@@ -50,7 +50,8 @@ from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
 from .render import (
-    action_text, config_label, error_text, notice_text, result_text, status_text, undone_notices,
+    action_text, config_label, error_text, notice_text, points_text, result_text, status_text,
+    undone_notices,
 )
 from .service import Outcome, Service, ServiceError
 
@@ -359,6 +360,12 @@ class Session:
             return [status_text(state, self.cat, for_judge=self.judge_view)]
         if what == "result":
             return [result_text(state, self.cat)]
+        if what == "points":
+            return [points_text(state, self.cat)]
+        if what == "protocol":  # the files are written by the command line (bot.protocol_cli)
+            if state.phase is not rules.Phase.GAME_OVER:
+                return [self.cat.text("judge-protocol-none")]
+            return [self.cat.text("console-protocol", game=str(current.game_id))]
         if what == "log_all" and self.judge_view:
             return await self._audit_lines(current)
         return await self._log_lines(state)

@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 LANGS: tuple[str, ...] = ("ru", "en")
 DEFAULT_LANG = "ru"
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+#: Arguments that are identifiers, not quantities: a game's or a table's number is written as
+#: it is («№12345»), never digit-grouped as a count would be («12 345»).
+IDENTIFIERS = frozenset({"game", "game_id", "table", "id"})
 
 
 class CatalogError(Exception):
@@ -77,6 +80,8 @@ class Catalog:
         message = self._bundle.get_message(key)
         if message.value is None:
             raise KeyError(f"{self.lang}: message {key!r} has no value")
+        args = {name: str(value) if name in IDENTIFIERS and isinstance(value, int)
+                and not isinstance(value, bool) else value for name, value in args.items()}
         result, errors = self._bundle.format_pattern(message.value, args)
         return str(result), list(errors)
 

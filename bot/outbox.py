@@ -116,10 +116,20 @@ def edit(chat: str, text: str, *, message_id: int | None = None, slot: str | Non
     return OutboxItem(chat, payload, kind="edit", slot=slot)
 
 
-def protocol(chat: str, game_id: int, caption: str = "", *, lang: str = "ru") -> OutboxItem:
+def protocol(chat: str, game_id: int, caption: str = "", *, lang: str = "ru",
+             private: bool = False, judge: str | None = None, table: str | None = None) -> OutboxItem:
     """The protocol of finished game ``game_id`` (the score sheet PNG and the JSON exports),
-    rendered from its log when the row is sent, with ``caption``."""
-    return OutboxItem(chat, {"text": caption, "protocol": game_id, "lang": lang})
+    rendered from its log when the row is sent, with ``caption``; ``private``: ``chat`` is a
+    user, written to in his direct messages. ``judge`` (the judge's name) and ``table`` (where
+    it was played) go on the sheet (:class:`bot.protocol.sheet.SheetInfo`)."""
+    payload: dict[str, Any] = {"text": caption, "protocol": game_id, "lang": lang}
+    if private:
+        payload["private"] = True
+    if judge:
+        payload["judge"] = judge
+    if table:
+        payload["table"] = table
+    return OutboxItem(chat, payload)
 
 
 # --- what a transport may answer ----------------------------------------------------------------------
@@ -203,13 +213,15 @@ class Outbox:
         task = self._waiting.get(chat)
         return task is not None and not task.done()
 
-    async def flush(self, *chats: str) -> None:
+    async def flush(self, *chats: str, defer_files: bool = False) -> None:
         """Send each chat's pending rows in order now; a chat that must wait is left to its
-        background retry (which sends the rest, in order)."""
+        background retry (which sends the rest, in order). ``defer_files``: a protocol row (the
+        score sheet takes about a second to draw) and what follows it are sent in the background,
+        so that a press is not held up by it."""
         for chat in dict.fromkeys(chats):
-            await self._flush(chat)
+            await self._flush(chat, defer_files=defer_files)
 
-    async def _flush(self, chat: str) -> None:
+    async def _flush(self, chat: str, *, defer_files: bool = False) -> None:
         if self.waiting(chat):
             return
         lock = self._locks.setdefault(chat, asyncio.Lock())
@@ -223,6 +235,9 @@ class Outbox:
                 sent: list[tuple[OutboxRow, int | None]] = []
                 try:
                     for row in rows:
+                        if defer_files and row.payload.get("protocol") is not None:
+                            self.kick(chat)  # after this lock, in order
+                            return
                         if _mark_first(sent):
                             await self._mark(sent)
                         if not await self._deliver(row, sent):

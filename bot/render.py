@@ -94,6 +94,13 @@ def reason_text(code: str, cat: Catalog) -> str:
     return cat.text("reason-unknown", code=code)
 
 
+def bad_play_text(item: str, preset: Any, cat: Catalog) -> str:
+    """A listed bad play in words (F24/S24 §8.5): its item number in ``preset``'s points."""
+    scoring = rules.SCORING.get(str(preset), rules.SCORING[rules.DEFAULT_PRESET])
+    key = f"badplay-{scoring.rules}-{key_part(item)}"
+    return cat.text(key) if cat.has(key) else item
+
+
 def options_text(options: Mapping[str, Any], cat: Catalog) -> str:
     """Rule options in words, ``;``-joined, in the config's order (:func:`rules.changed_options`:
     ``{"rotation": "last", "timers": {"speech": 45}}`` → «день закрывает следующий за
@@ -287,6 +294,11 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         # F24 §4.5.5: a black left out of /shots did not shoot — say who (judge only)
         args.setdefault("silent", NONE)
         args.setdefault("silent_n", 0)
+    elif kind is Kind.EXTRA_POINTS:
+        args["taken"] = _yes_no(str(params.get("points")) == "0")
+    elif kind is Kind.BAD_PLAY:
+        args["what"] = bad_play_text(str(params.get("item")), args["rules"], cat)
+        args["cite"] = cat.text("cite-points", rules=args["rules"], number=str(params.get("item")))
     elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
         args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat,
                                    params.get("draw_rule"), params.get("nights"), args["rules"])
@@ -360,6 +372,8 @@ def error_text(error: Exception, cat: Catalog) -> str:
         log.error("catalog %s has no %s", cat.lang, key)
         return cat.text("error-unknown", code=code)
     args = _args(params, cat)
+    if isinstance(params.get("seat"), int):
+        args["n"] = params["seat"]  # the bare number, for a command to retype
     if code == "wrong_phase":  # in setup the refusal names /start (the game has not begun)
         args["phase_code"] = str(params.get("phase"))
         args["event_code"] = str(params.get("event"))  # roles after the start: /undo is the way
@@ -583,6 +597,41 @@ def result_text(state: rules.GameState, cat: Catalog) -> str:
         lines.append(cat.text("result-roles", roles=_roles_text(roles, cat)))
     elif not roles:
         lines.append(cat.text("result-roles-unknown"))
+    return "\n".join(lines)
+
+
+def signed(points: Any) -> str:
+    """Points with their sign: ``+1.3``, ``-0.5``, ``0``."""
+    text = rules.points.show(points)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def points_parts(p: rules.SeatPoints, cat: Catalog) -> list[str]:
+    """One seat's points, part by part (F24/S24 §8.2–8.5): «победа +1», «лучший ход +0.5» …;
+    of the best move and the judge's extra only the one that counts (§8.4.6)."""
+    chosen = ("extra", p.extra) if p.extra_counts else ("best_move", p.best_move)
+    parts = [("win", p.win), chosen, ("auto", p.auto_bonus), ("dq", p.disqualification),
+             ("team_loss", p.team_loss), ("bad_play", p.bad_play)]
+    return [cat.text(f"points-part-{name}", points=signed(value)) for name, value in parts if value]
+
+
+def points_text(state: rules.GameState, cat: Catalog) -> str:
+    """The points of a finished game (F24/S24 §8; the seed's preset scores as FIIM 2024), a
+    line a seat: the total, then its parts. Before the end, or with the roles unknown, why there
+    are none yet."""
+    table = rules.game_points(state)
+    if table is None:
+        key = "points-not-over" if state.phase is not Phase.GAME_OVER else "points-roles-unknown"
+        return cat.text(key)
+    scoring = rules.SCORING[state.config.preset]
+    lines = [cat.text("points-title", rules=state.config.preset, scheme=scoring.rules)]
+    for seat in rules.SEATS:
+        p = table[seat]
+        parts = points_parts(p, cat)
+        lines.append(cat.text("points-line", seat=player_label(state, seat, cat),
+                              total=rules.points.show(p.total),
+                              parts=", ".join(parts) if parts else cat.text("points-part-none")))
+    lines.append(cat.text("points-not-computed", rules=state.config.preset))
     return "\n".join(lines)
 
 

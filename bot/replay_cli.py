@@ -1,5 +1,5 @@
-"""``mafia-referee replay FILE [--json] [--lang ru|en]``: replay a real game record through the
-rules engine.
+"""``mafia-referee replay FILE [--json] [--png FILE] [--protocol FILE] [--lang ru|en]``: replay a
+real game record through the rules engine, and render its protocol.
 
 Reads a Polemica v4 game (plain, or in the envelope Polemica's API returns), a MafiaRatings
 game, or what ``mafia-referee`` itself exports (our JSON protocol, and the MafiaRatings layout),
@@ -19,6 +19,11 @@ and differences stay technical English. ``--json`` prints one JSON object instea
 top level, plus ``agrees``, ``differences``, ``notes``, ``complete`` (the record reaches the end
 of the game) and the record's own outcome under ``record`` (same three keys); on an unreadable
 file ``{"error", "field", "message", "file"}`` instead.
+
+``--png FILE`` writes the record's score sheet and ``--protocol FILE`` our JSON protocol, as the
+bots make them (:mod:`bot.protocol`; the record's judge's extras and best move in its points); with
+``--json`` the object also has ``written`` (the paths) and ``not_made`` (why not). A file that
+cannot be made (the record does not reach the end of the game) exits 1.
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, Callable, TextIO
 
-from rules.records import RecordError, ReplayReport, replay
+from rules.records import RecordError, ReplayReport, import_record, replay
 
 from .i18n import DEFAULT_LANG, Catalog, catalog
 from .render import notice_text, seat_label
@@ -138,17 +143,21 @@ def _print_text(report: ReplayReport, out: TextIO, cat: Catalog) -> None:
     print(cat.text("replay-agrees" if report.agrees else "replay-disagrees"), file=out)
 
 
-def _print_json(report: ReplayReport, out: TextIO) -> None:
+def _print_json(report: ReplayReport, out: TextIO, extra: dict[str, Any] | None = None) -> None:
     data = {**report.report, "agrees": report.agrees, "differences": list(report.differences),
-            "notes": list(report.notes), "complete": report.complete, "record": report.recorded}
+            "notes": list(report.notes), "complete": report.complete, "record": report.recorded,
+            **(extra or {})}
     print(json.dumps(data, ensure_ascii=False, indent=2, default=str), file=out)
 
 
 def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEFAULT_LANG, *,
-                   err: TextIO | None = None, stdin: BinaryIO | None = None) -> int:
+                   err: TextIO | None = None, stdin: BinaryIO | None = None,
+                   png: Path | None = None, protocol: Path | None = None) -> int:
     """Replay the record in ``path`` (``-``: standard input, or ``stdin``); print to ``out``;
     return the exit status (0/1/2). A record that cannot be read is one line on ``err``
-    (default: ``out``), or with ``as_json`` the error object on ``out``."""
+    (default: ``out``), or with ``as_json`` the error object on ``out``. ``png`` /
+    ``protocol``: also write the record's score sheet / our JSON protocol there (a file that
+    cannot be made, e.g. of an unfinished game, is said and exits 1)."""
     cat = catalog(lang)
     err = out if err is None else err
     out_or_err = out if as_json else err
@@ -174,11 +183,51 @@ def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEF
         _fail(out_or_err, as_json, "record", f"malformed record ({type(error).__name__}: {error})"[:500],
               None, path, cat)
         return EXIT_UNREADABLE
+    written, not_made = _protocol_files(record, cat, png=png, protocol=protocol)
     if as_json:
-        _print_json(report, out)
+        extra = {"written": written, "not_made": not_made} if png or protocol else {}
+        _print_json(report, out, extra)
     else:
         _print_text(report, out, cat)
+        for name in written:
+            print(cat.text("protocol-cli-written", file=name), file=out)
+        for problem in not_made:
+            print(problem, file=out)
+    if not_made:
+        return EXIT_DISAGREES
     return EXIT_AGREES if report.agrees else EXIT_DISAGREES
+
+
+def _protocol_files(record: Any, cat: Catalog, *, png: Path | None,
+                    protocol: Path | None) -> tuple[list[str], list[str]]:
+    """The record's score sheet (``png``) and our JSON protocol (``protocol``) written, as the
+    bots make them: the paths written, and why any asked file was not (in ``cat``'s words)."""
+    if png is None and protocol is None:
+        return [], []
+    from .protocol import ExportError, error_text, render_sheet, to_json
+
+    imported = import_record(record)
+    made: list[tuple[Path, Callable[[], bytes]]] = []
+    if png is not None:
+        made.append((png, lambda: render_sheet(imported.config, imported.names, imported.events,
+                                               cat.lang, game_id=imported.game_id)))
+    if protocol is not None:
+        made.append((protocol, lambda: json.dumps(
+            to_json(imported.config, imported.names, imported.events, game_id=imported.game_id),
+            ensure_ascii=False, indent=1).encode("utf-8")))
+    written: list[str] = []
+    not_made: list[str] = []
+    for path, make in made:
+        try:
+            path.write_bytes(make())
+        except ExportError as error:
+            not_made.append(error_text(error, cat))
+        except OSError as error:
+            not_made.append(cat.text("protocol-cli-not-written", file=str(path),
+                                     why=error.strerror or str(error)))
+        else:
+            written.append(str(path))
+    return written, not_made
 
 
 def _fail(out: TextIO, as_json: bool, kind: str, message: str, field: str | None,

@@ -35,6 +35,12 @@ at ``…_TELEGRAM_TIMER_SCALE`` too:
 
 Their old names, ``MAFIA_REFEREE_TELEGRAM_HOST_…``, still work; a warning names the new one.
 
+The club (the protocol's header), optional:
+
+* ``MAFIA_REFEREE_CLUB_NAME`` — the club's name on every score sheet;
+* ``MAFIA_REFEREE_CLUB_TZ`` — the club's time zone, an IANA name (``Europe/Moscow``, the default):
+  the sheet's date and times are the club's, never the process's.
+
 Deployment (``deploy/``, the README's Deployment section), all optional:
 
 * ``MAFIA_REFEREE_LOG_FORMAT`` — ``text`` (default) or ``json`` (one JSON object a line;
@@ -74,7 +80,7 @@ import os
 import re
 import zoneinfo
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
@@ -82,6 +88,9 @@ from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .lru import CACHED_CHATS
+
+if TYPE_CHECKING:
+    from .protocol.files import SheetDefaults
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +229,9 @@ class Settings(BaseSettings):
     # a backstop only (the bot lifts each mute itself); Telegram takes a restriction of more
     # than 366 days as for ever, so a game's day is the most it may be
     host_mute_hours: float = Field(default=4.0, gt=0, le=24, validation_alias=_host("MUTE_HOURS"))
+    # the club: the protocol's header
+    club_name: str | None = Field(default=None, max_length=100)
+    club_tz: str = "Europe/Moscow"
     # deployment (deploy/)
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None
@@ -250,6 +262,21 @@ class Settings(BaseSettings):
         restarted)."""
         return http_url(value)
 
+    @field_validator("club_tz")
+    @classmethod
+    def _time_zone(cls, value: str) -> str:
+        """An IANA time zone the machine knows (tzdata): ``Europe/Moscow``, ``Asia/Almaty``."""
+        try:
+            zoneinfo.ZoneInfo(value)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ValueError("an IANA time zone such as Europe/Moscow") from None
+        return value
+
+    def sheet(self) -> "SheetDefaults":
+        """What every score sheet says of the club (its name and time zone)."""
+        from .protocol.files import SheetDefaults
+
+        return SheetDefaults(club=self.club_name or None, tz=self.club_tz)
     @field_validator("timezone")
     @classmethod
     def _timezone(cls, value: str | None) -> str | None:

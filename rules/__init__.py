@@ -17,16 +17,20 @@ from .config import (
     config_from_dict, config_to_dict,
 )
 from .engine import (
-    MAX_NAME, Correction, NameFault, apply, check, clean_name, correct, fold, state_before,
-    vote_plan,
+    AFTER_THE_RESULT, MAX_NAME, Correction, NameFault, apply, check, clean_name, correct, fold,
+    state_before, vote_plan,
 )
 from .errors import Code, RuleError
 from .events import (
-    BestMove, DeclareResult, DonCheck, Event, Fix, Next, NightKill, Nominate, Penalty, RaiseVote,
+    BadPlay, BestMove, DeclareResult, DonCheck, Event, Extra, Fix, Next, NightKill, Nominate,
+    Penalty, RaiseVote,
     SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
     counted, effective, fixable, from_dict, standing, to_dict, undone,
 )
 from .notices import Kind, Notice
+from .points import (
+    SCORING, BadPlayItem, Scoring, SeatPoints, check_bad_play, check_extra, game_points,
+)
 from .queries import (
     BEST_MOVE_MAX, LEFT_TABLE, NIGHT_TALK, OUT_OF_TURN, Action, BestMoveStep, ChecksStep,
     DonCheckStep, Expected, LastWord, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,

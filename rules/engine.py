@@ -21,6 +21,7 @@ from .config import (
 )
 from .errors import Code, RuleError
 from .notices import Kind, Notice
+from .points import check_bad_play, check_extra, parse_points, scoring, show
 from .state import (
     SEATS, Ballot, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,
     new_game,
@@ -93,13 +94,13 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     Raises :class:`RuleError` (state unchanged) when the rules refuse the event, and
     ``TypeError`` for :class:`~rules.events.Undo` and :class:`~rules.events.Fix`, which are
     folded by :func:`fold`, not applied.
-    Once the game is over only a name and a penalty are taken (a penalty after the result is
-    recorded and changes nothing, F24 §7.9).
+    Once the game is over only a name, a penalty (recorded, it changes nothing, F24 §7.9) and
+    the judge's points (F24/S24 §8.4, §8.5: :mod:`rules.points`) are taken; the points only then.
     """
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
-    if state.phase is Phase.GAME_OVER and not isinstance(event, (ev.SetName, ev.Penalty)):
+    if state.phase is Phase.GAME_OVER and not isinstance(event, _AFTER_THE_END):
         raise RuleError(Code.GAME_OVER)
     if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
@@ -1119,6 +1120,7 @@ class _Move:
                      severity=Severity.TEAM_LOSS.value, over=False)
             return
         self.say(Kind.TEAM_LOSS, seat=number, team=offender.value, reason=code, final_minute=final_minute)
+        s.team_loss_by = number  # F24/S24 §8.2.5: the offender's penalty points
         winner = Team.RED if offender is Team.BLACK else Team.BLACK
         self.game_over(winner, "team_loss")
 
@@ -1243,6 +1245,38 @@ class _Move:
         self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles, **extra)
 
 
+    # --- the points, after the game ----------------------------------------------------------
+    def extra(self, e: ev.Extra) -> None:
+        """F24/S24 §8.4: the judge's extra points for a seat, within the preset's limits
+        (:func:`rules.points.check_extra` says which limit refuses); ``"0"`` takes them back."""
+        number = self.valid_seat(e.seat)
+        value = parse_points(e.points)
+        refusal = check_extra(self.s, number, value, bool(e.approved))
+        if refusal is not None:
+            raise refusal
+        if value:
+            self.s.extras[number] = value
+        else:
+            self.s.extras.pop(number, None)
+        self.say(Kind.EXTRA_POINTS, seat=number, points=show(value), approved=bool(e.approved))
+
+    def bad_play(self, e: ev.BadPlay) -> None:
+        """F24/S24 §8.5: the penalty points of a listed bad play (the preset's own item
+        number), given once per item, or taken back (:func:`rules.points.check_bad_play`)."""
+        number = self.valid_seat(e.seat)
+        refusal = check_bad_play(self.s, number, str(e.item), bool(e.withdraw))
+        if refusal is not None:
+            raise refusal
+        given = self.s.bad_plays.get(number, ())
+        given = tuple(i for i in given if i != e.item) if e.withdraw else (*given, str(e.item))
+        if given:
+            self.s.bad_plays[number] = given
+        else:
+            self.s.bad_plays.pop(number, None)
+        self.say(Kind.BAD_PLAY, seat=number, item=str(e.item), points=show(scoring(self.s).bad_play),
+                 withdrawn=bool(e.withdraw))
+
+
 class VotePlan(NamedTuple):
     """Whether today's vote is held (:func:`vote_plan`): ``why`` it is not (a rule code), and
     ``seat``, the removal that cancelled it (seed 5.1, 5.2)."""
@@ -1320,4 +1354,11 @@ _HANDLERS: dict[type, Callable[[_Move, ev.Event], None]] = {
     ev.Penalty: _Move.penalty,
     ev.WithdrawFoul: _Move.withdraw_foul,
     ev.DeclareResult: _Move.declare_result,
+    ev.Extra: _Move.extra,
+    ev.BadPlay: _Move.bad_play,
 }  # type: ignore[dict-item]
+
+#: What a finished game still takes besides a name: a penalty, recorded (F24 §7.9), and the
+#: judge's points (F24/S24 §8.4, §8.5).
+AFTER_THE_RESULT = (ev.Penalty, ev.Extra, ev.BadPlay)
+_AFTER_THE_END = (ev.SetName, *AFTER_THE_RESULT)

@@ -162,6 +162,31 @@ class DeclareResult(Event):
 
 
 @dataclass(frozen=True)
+class Extra(Event):
+    """After the result, the judge gives seat ``seat`` extra points (F24/S24 §8.4): ``points``
+    as a decimal string (``"0.4"``; ``"0"`` takes them back), within the preset's limits,
+    ``approved`` by the chief judge where the rules allow more with his approval
+    (:func:`rules.points.check_extra`)."""
+
+    type: ClassVar[str] = "extra"
+    seat: int
+    points: str
+    approved: bool = False
+
+
+@dataclass(frozen=True)
+class BadPlay(Event):
+    """After the result, the judge gives seat ``seat`` the penalty points of a listed bad play
+    (F24/S24 §8.5): ``item`` is its number in the preset's rules; ``withdraw`` takes them back
+    (:func:`rules.points.check_bad_play`)."""
+
+    type: ClassVar[str] = "bad_play"
+    seat: int
+    item: str
+    withdraw: bool = False
+
+
+@dataclass(frozen=True)
 class Undo(Event):
     """Cancels the latest event not yet undone. Never applied to a state: see :func:`effective`."""
 
@@ -200,7 +225,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         SetName, SetRoles, StartGame, Next, Nominate, Vote, RaiseVote, NightKill, Shots,
         DonCheck, SheriffCheck, BestMove, Penalty, WithdrawFoul, DeclareResult, Undo,
-        WithdrawNomination, Fix,
+        WithdrawNomination, Extra, BadPlay, Fix,
     )
 }
 

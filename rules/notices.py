@@ -80,6 +80,9 @@ class Kind(str, enum.Enum):
     GAME_OVER = "game_over"  # winner ("red" | "black" | None for a draw), why, roles; for a draw
     #                           also draw_rule (rules.DrawDeclared value) and nights (seed 5.8, F24 §7.7)
     JUDGE_MUST_CHECK_END = "judge_must_check_end"  # at_table (roles unknown)
+    # the points, after the game (rules.points)
+    EXTRA_POINTS = "extra_points"  # seat, points (a decimal string; "0": taken back), approved (F24 §8.4)
+    BAD_PLAY = "bad_play"  # seat, item, points (negative, a decimal string), withdrawn (F24 §8.5)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import TypeVar
 
 from .config import RulesConfig
@@ -194,6 +195,9 @@ class GameState:
     quiet_nights: int = 0  # seed 5.8 / F24 §7.7 counters
     quiet_days: int = 0
     result: Result | None = None  # fixed by a decisive event, announced at the end (F24 §7.9)
+    team_loss_by: int | None = None  # the seat whose offence lost the game (seed 4.3; F24 §8.2.5)
+    extras: dict[int, Decimal] = field(default_factory=dict)  # the judge's extra points (F24 §8.4)
+    bad_plays: dict[int, tuple[str, ...]] = field(default_factory=dict)  # penalty points (F24 §8.5)
 
     def clone(self) -> "GameState":
         """A deep copy of everything :func:`rules.apply` may change (the config and the
@@ -208,6 +212,8 @@ class GameState:
         new.last_words = list(self.last_words)
         new.vote_bans = dict(self.vote_bans)
         new.nights = [night.clone() for night in self.nights]
+        new.extras = dict(self.extras)
+        new.bad_plays = dict(self.bad_plays)
         return new
 
     def __deepcopy__(self, memo: dict) -> "GameState":

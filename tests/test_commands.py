@@ -73,6 +73,12 @@ def day_one() -> rules.GameState:
     ("/result red", rules.DeclareResult(winner="red")),
     ("/result black", rules.DeclareResult(winner="black")),
     ("/result draw", rules.DeclareResult(winner="draw")),
+    ("/extra 3 0.4", rules.Extra(seat=3, points="0.4")),  # F24/S24 §8.4
+    ("/extra 3 0,4", rules.Extra(seat=3, points="0,4")),  # the engine reads the comma
+    ("/extra 3 1.3 +", rules.Extra(seat=3, points="1.3", approved=True)),
+    ("/extra 3 0", rules.Extra(seat=3, points="0")),
+    ("/badplay 3 8.5.2", rules.BadPlay(seat=3, item="8.5.2")),  # F24/S24 §8.5
+    ("/badplay 3 -8.5.2", rules.BadPlay(seat=3, item="8.5.2", withdraw=True)),
 ])
 def test_event_commands(text: str, event: rules.Event) -> None:
     assert parse(text, None) == Act(event)
@@ -85,6 +91,7 @@ def test_event_commands(text: str, event: rules.Event) -> None:
     ("/log", Show("log")),
     ("/help", Show("help")),
     ("/result", Show("result")),
+    ("/points", Show("points")),
     ("/lang en", SetLang("en")),
     ("/lang RU", SetLang("ru")),
     ("/quit", Quit()),
@@ -277,6 +284,9 @@ BAD_INPUT = [
     ("/undo 101", "bad_undo", {"argument": "101", "limit": c.MAX_UNDO}),
     ("/undo 123456", "bad_undo", {"argument": "123456"}),
     ("/ppk 6 4.3.1 green", "bad_team", {"argument": "green"}),
+    ("/extra 3", "missing_argument", {"argument": "points"}),
+    ("/extra 3 1.3 please", "bad_argument", {"argument": "please"}),
+    ("/badplay 3", "missing_argument", {"argument": "item"}),
     ("/undo lots", "bad_argument", {"argument": "lots"}),
     ("/timer later", "bad_argument", {"argument": "later"}),
     ("/timer pause now", "too_many_arguments", {"argument": "now"}),

@@ -434,6 +434,22 @@ def test_a_game_started_without_roles_says_so_at_once(monkeypatch, capsys, db_pa
     assert status == 0 and "The game begins" in out and "No roles entered" not in out
 
 
+def test_the_judges_points_after_the_result(monkeypatch, capsys, db_path: Path) -> None:
+    """After the result the judge gives extra and penalty points (F24 §8.4, §8.5); ``/points``
+    shows every seat's; a limit is refused and changes nothing (F24 §8.4.3)."""
+    script = SETUP + "/next\n/ppk 5 4.3.1\n/extra 1 0.6\n/extra 4 1.2\n/extra 2 0.8\n/badplay 3 8.5.2\n/points\n"
+    status, out = run(monkeypatch, capsys, db_path, script)
+    assert status == 0
+    _, state, logged = stored(db_path)
+    table = rules.game_points(state)
+    assert table is not None
+    show = rules.points.show
+    assert show(table[1].total) == "1.9" and table[4].extra == 0  # 1.2 is not a winner's value
+    assert table[2].extra == 0  # the Don lost: 0.2–0.7
+    assert show(table[3].total) == "0.5" and show(table[5].total) == "-0.7"
+    assert "#1 Анна — 1.9: win +1, the judge's +0.6, automatic bonus +0.3" in out
+    assert "Player #4 is on the winning team: the judge may give 0.3–1 (FIIM 2024, §8.4.3)" in out
+    assert "Player #2 is on the losing team: the judge may give 0.2–0.7 (FIIM 2024, §8.4.4)" in out
 async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_path: Path) -> None:
     """The judge's console times each timed step (docs/rules.md §2.4): its line says how long and
     until when; at a terminal the 10-seconds-left warning and the end ring as they come (here a

@@ -114,8 +114,11 @@ def test_custom_ids_of_other_bots_are_not_ours() -> None:
 # --- the slash commands ------------------------------------------------------------------------------
 
 def test_the_game_commands_keep_the_typed_names() -> None:
-    """Every judge command of the console and Telegram has its slash command, same name."""
-    names = {c.name for c in slash.COMMANDS}
+    """Every judge command of the console and Telegram has its slash command, same name
+    (``/protocol`` is one for both modes, registered with host mode's)."""
+    from bot.discord.host import commands as host_commands
+
+    names = {c.name for c in slash.COMMANDS} | host_commands.NAMES
     typed = set(cmds.command_names()) - {"quit"}  # a chat has nothing to quit
     assert typed <= names
     assert slash.DISCORD_ONLY == {"panel", "link", "unlink", "seat", "takeover"}

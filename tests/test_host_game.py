@@ -119,7 +119,8 @@ async def test_a_red_win(t: HostTable) -> None:
 
     # The protocol on request: the score sheet and the JSON exports, in the group.
     await t.say(t.players[0], "/protocol")
-    await t.fake.wait_for(lambda: len([m for m in t.fake.sent(t.group) if m.document]) >= 2)
+    await t.fake.wait_for(lambda: len([m for m in t.fake.sent(t.group) if m.document]) >= 2,
+                          timeout=60)  # the sheet is drawn meanwhile
     photo = next(m for m in t.fake.sent(t.group) if m.photo)
     assert t.fake.files[photo.photo[-1]["file_id"]].data.startswith(b"\x89PNG")
     await check_exports(t, [m for m in t.fake.sent(t.group) if m.document], state)
@@ -173,7 +174,7 @@ async def test_a_black_win_posted_to_the_club_channel(t: HostTable) -> None:
     # The channel: the result, the game's length, the sheet and the JSON documents.
     await t.fake.wait_for(lambda: any(m.document["file_name"].endswith(".mafiaratings.json")
                                       for m in t.fake.sent(channel) if m.document),
-                          what="the protocol's last file in the channel")
+                          timeout=60, what="the protocol's last file in the channel")
     posts = t.fake.sent(channel)
     result = next(m.text for m in posts if m.text and "окончена" in m.text)
     assert "Длительность —" in result and "Победа" in result or "чёрных" in result

@@ -185,6 +185,8 @@ def test_every_word_family() -> None:
     keys += [f"action-{a}" for a in render.ACTION_KINDS]
     keys += [f"novote-{render.key_part(w)}" for w in render.NO_VOTE_REASONS]
     keys += [f"end-{why}" for why in render.END_REASONS]
+    keys += [f"badplay-{scoring.rules}-{render.key_part(item.code)}"  # F24/S24 §8.5
+             for scoring in rules.SCORING.values() for item in scoring.bad_plays]
     assert not _missing(keys)
 
 
@@ -274,3 +276,30 @@ def test_no_isolation_marks_around_arguments(cat: Catalog) -> None:
     text = cat.text("notice-nominated", by="№1", target="№3")
     assert not any(mark in text for mark in ISOLATION_MARKS)
     assert cat.text("seat", n=5) in ("№5", "#5")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_game_numbers_are_never_digit_grouped(lang: str) -> None:
+    """A game's or a table's number is an identifier: «№12345», never «№12 345», in every
+    message that shows one."""
+    cat = catalog(lang)
+    sources = _sources(lang)
+    used = sorted(key for key, text in sources.items()
+                  if re.search(r"\$(game|game_id|table)\b", text))
+    assert len(used) > 10
+    for key in used:
+        text, _ = cat.format(key, game=12345, game_id=12345, table=67890)
+        assert "12345" in text or "67890" in text, (key, text)
+        for grouped in ("12 345", "12\u00a0345", "12,345", "67 890", "67\u00a0890"):
+            assert grouped not in text, (key, text)
+
+
+def _sources(lang: str) -> dict[str, str]:
+    """Each message's source text."""
+    out: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
+        source = path.read_text(encoding="utf-8")
+        for entry in FluentParser().parse(source).body:
+            if isinstance(entry, ast.Message) and entry.span is not None:
+                out[entry.id.name] = source[entry.span.start:entry.span.end]
+    return out

@@ -184,6 +184,25 @@ async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
         assert any("теперь ведёт судья Владелец" in t for t in d.chats.texts(HOME))
 
 
+async def test_the_judges_points_go_to_the_game_just_over() -> None:
+    """After the result, ``/extra`` and ``/badplay`` (F24 §8.4, §8.5) are the finished game's,
+    not a new game's; only its judge gives them; a limit is refused and changes nothing."""
+    async with desk() as d:
+        await d.to_day_one()
+        await d.say("/ppk 5 4.3.1")  # black's oath: red wins (seed 4.3.1)
+        over = await d.service.current(HOME)
+        assert over is not None and over.state.phase is Phase.GAME_OVER
+        await d.say("/extra 1 0.5")
+        assert await d.say("/extra 3 0.4", user="fk:99")  # not the judge: refused
+        refusal = await d.say("/extra 4 1.2")
+        assert refusal and "0.3–1" in refusal[0]
+        now = await d.service.current(HOME)
+        assert now is not None and now.game_id == over.game_id
+        table = rules.game_points(now.state)
+        assert table is not None and table[1].extra == rules.points.parse_points("0.5")
+        assert table[3].extra == 0 and table[4].extra == 0
+        assert "+0.5" in "\n".join(d.chats.texts(HOME))
+        assert "№1 — 1.8: победа +1, от Судьи +0.5" in (await d.say("/points"))[0]
 def timed(d: Desk, title: str) -> Message:
     """The table's announcement whose countdown times ``title``."""
     found = [m for m in d.chats.of(GROUP) if f"⏱ {title}" in m.versions[0]]

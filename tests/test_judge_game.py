@@ -24,6 +24,7 @@ from bot.render import notice_text
 from rules import Cause, Phase, Team
 from support.judging import NAMES, PLATFORMS, Judging, foul, judging, nexts, nominate, setup_club_game
 from support import RU_SECRETS
+from support.discord_table import wait_for
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
@@ -133,7 +134,10 @@ async def test_a_whole_game_from_the_phone(t: Judging) -> None:
     if t.has_club:  # a linked club channel gets the result too
         assert "Победа красных" in club[-1] and "Роли:" in club[-1]
 
-    # the protocol, where the platform posts one: the score sheet and our JSON
+    # the protocol: the score sheet and our JSON, to the judge, the table and the club (issue
+    # 14), drawn after the press is answered: waited for
+    await wait_for(lambda: len(t.protocols()) >= t.protocol_places, timeout=60,
+                   what="the protocol everywhere")
     assert len(t.protocols()) == t.protocol_places
     for posted in t.protocols():
         assert sorted(posted.files) == ["game-1.json", "game-1.png"], posted.place

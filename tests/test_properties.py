@@ -20,8 +20,14 @@ presets, with the roles known and unknown, and checks after every event:
   checking (R5.8);
 * hands counted in a round never exceed the players at the table (F24 §4.4.5: one hand each);
 * ``rules.fold`` of the log (with Undo entries) gives the state built step by step, twice alike;
-* after GAME_OVER every event but SetName and Penalty is refused with ``Code.GAME_OVER``; a
-  penalty then is recorded and changes neither the result nor who left (F24 §7.9);
+* after GAME_OVER every event but SetName, Penalty and the judge's points (Extra, BadPlay) is
+  refused with ``Code.GAME_OVER``; a penalty then is recorded and changes neither the result nor
+  who left (F24 §7.9);
+* the points of a finished game with the roles known (F24/S24 §8): a point to each winner and
+  none to a loser or in a draw, the parts add up to the total, the judge's extras that count stay
+  within the preset's players and total (with approval at most), each extra is one of its side's
+  values, none after a draw, the best move only for the first night's red victim, the automatic
+  bonus (FIIM 2024) exactly for those with no disqualification, team loss or bad play;
 * roles known: the result by parity or elimination (F24 §1.4) is right for the seats at the table
   when it is fixed (F24 §7.9: later removals do not change it), counting the nominee a running
   vote has decided as gone (F24 §1.4, seed 5.2), and no such end is missed;
@@ -38,6 +44,7 @@ import dataclasses
 import datetime as dt
 import os
 import time
+from decimal import Decimal
 from typing import Any, Callable
 
 import hypothesis
@@ -48,7 +55,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 import rules
 from rules import (
-    BestMove, Cause, Code, DeclareResult, DonCheck, Event, GameState, Kind, Next, NightKill,
+    BadPlay, BestMove, Cause, Code, DeclareResult, Extra, DonCheck, Event, GameState, Kind, Next, NightKill,
     NightStep, Nominate, Notice, Penalty, Phase, RaiseVote, Role, RuleError, SetName, SetRoles,
     Severity, SheriffCheck, Shots, StartGame, Team, Undo, Vote, WithdrawFoul,
 )
@@ -163,7 +170,15 @@ def plausible_event(draw: Draw, state: GameState, style: Style = Style()) -> Eve
         if choice == "roles":
             return SetRoles(roles=tuple(draw(st.permutations(ROLE_DECK))))
         return Next()
-    if kind == "none":  # game over: anything at all
+    if kind == "none":  # game over: the judge's points, or anything at all
+        choice = pick(draw, ["extra"] * 3 + ["bad_play", "garbage"])
+        if choice == "extra":
+            return Extra(seat=pick(draw, SEATS), points=pick(draw, EXTRA_VALUES),
+                         approved=draw(st.booleans()))
+        if choice == "bad_play":
+            items = [i.code for i in rules.SCORING[state.config.preset].bad_plays]
+            return BadPlay(seat=pick(draw, SEATS), item=pick(draw, items),
+                           withdraw=pick(draw, [False, False, True]))
         return garbage_event(draw, state)
     if kind in ("speech", "last_word", "tie_speech"):
         seat = action.params["seat"]
@@ -222,6 +237,11 @@ def plausible_night_event(draw: Draw, state: GameState, step: str, style: Style)
     return pick(draw, [BestMove(guesses=tuple(guesses)), Next()])
 
 
+# Extra points a judge may type: each preset's values and their edges, zero (taken back), junk.
+EXTRA_VALUES = ("0", "0.1", "0.2", "0.25", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "1", "1.3",
+                "1.5", "2", "-0.3", "abc")
+
+
 def garbage_event(draw: Draw, state: GameState) -> Event:
     """Well-typed events with wrong values, in any phase: seats 0/11/-1, repeated nominations,
     bad hand counts, any reason code of the preset (and unknown ones), bad roles, DeclareResult
@@ -229,7 +249,8 @@ def garbage_event(draw: Draw, state: GameState) -> Event:
     seat = lambda: pick(draw, ANY_SEAT)  # noqa: E731
     reasons = sorted(state.config.reasons) + ["bogus", "4.9.9"]
     kind = pick(draw, ["next", "start", "name", "roles", "nominate", "renominate", "vote", "raise",
-                       "kill", "shots", "don", "sheriff", "best", "penalty", "withdraw", "declare"])
+                       "kill", "shots", "don", "sheriff", "best", "penalty", "withdraw", "declare",
+                       "extra", "bad_play"])
     if kind == "next":
         return Next()
     if kind == "start":
@@ -281,10 +302,51 @@ def garbage_event(draw: Draw, state: GameState) -> Event:
                        team=pick(draw, [None, "red", "black", "purple"]))
     if kind == "withdraw":
         return WithdrawFoul(seat=seat())
+    if kind == "extra":
+        return Extra(seat=seat(), points=pick(draw, EXTRA_VALUES), approved=draw(st.booleans()))
+    if kind == "bad_play":
+        return BadPlay(seat=seat(), item=pick(draw, ["8.5.1", "8.5.6", "8.5.13.2", "4.1.1", "x"]))
     return DeclareResult(winner=pick(draw, ["red", "black", "draw", "purple"]))
 
 
 # --- the invariants --------------------------------------------------------------------------
+
+AFTER_THE_END = (SetName, Penalty, Extra, BadPlay)  # what a game over still takes
+
+
+def check_points(state: GameState) -> None:
+    """F24/S24 §8 on a finished game with the roles known (see the module docstring)."""
+    table = rules.game_points(state)
+    if state.phase is not Phase.GAME_OVER or not state.roles_known:
+        assert table is None
+        return
+    assert table is not None and state.result is not None
+    score = rules.SCORING[state.config.preset]
+    winner = state.result.winner
+    best = rules.points.best_move_points(state)
+    counted: dict[int, Decimal] = {}
+    for seat, p in table.items():
+        team = state.team_of(seat)
+        assert p.win == (score.win if winner is not None and team is winner else 0)
+        chosen = p.extra if p.extra_counts else p.best_move
+        assert p.total == p.win + chosen + p.auto_bonus + p.disqualification + p.team_loss + p.bad_play
+        assert p.best_move == (best[1] if best is not None and best[0] == seat else 0)
+        if p.best_move:
+            night = state.nights[0]
+            assert night.number == 1 and night.killed == seat and team is Team.RED
+        assert p.disqualification == (score.disqualification if state.seat(seat).disqualified else 0)
+        destructive = bool(p.disqualification or p.team_loss or p.bad_plays)
+        assert p.auto_bonus == (0 if destructive else score.auto_bonus)
+        assert p.bad_play == score.bad_play * len(p.bad_plays) and len(set(p.bad_plays)) == len(p.bad_plays)
+        if p.extra:
+            assert winner is not None, "extras after a draw (F24/S24 §8.4.7)"
+            side = score.winner_values_approved if team is winner else score.loser_values
+            assert p.extra in side
+            in_limit = p.extra_counts and (not p.best_move or score.best_move_in_limit)
+            if in_limit:
+                counted[seat] = p.extra
+    assert len(counted) <= score.extra_players_approved
+    assert sum(counted.values(), Decimal(0)) <= score.extra_total_approved
 
 
 def check_departures(state: GameState) -> None:
@@ -414,7 +476,7 @@ def hands_counted(before: GameState, notices: list[Notice]) -> None:
 def check_transition(before: GameState, event: Event, after: GameState, notices: list[Notice]) -> None:
     """What an accepted event may do, given the state it was applied to."""
     assert after.revision == before.revision + 1
-    assert before.phase is not Phase.GAME_OVER or isinstance(event, (SetName, Penalty))
+    assert before.phase is not Phase.GAME_OVER or isinstance(event, AFTER_THE_END)
     if before.phase is Phase.GAME_OVER:  # a penalty after the result is only recorded (F24 §7.9)
         assert after.result == before.result and after.phase is Phase.GAME_OVER
         assert after.departures() == before.departures()
@@ -524,7 +586,7 @@ class RulesMachine(RuleBasedStateMachine):
             after, notices = rules.apply(before, event)
         except RuleError as error:
             assert snapshot(before) == was, "a refused event changed the state"
-            if before.phase is Phase.GAME_OVER and not isinstance(event, (SetName, Penalty)):
+            if before.phase is Phase.GAME_OVER and not isinstance(event, AFTER_THE_END):
                 assert error.code is Code.GAME_OVER, f"{event} after the game: {error.code}"
             return
         assert snapshot(before) == was, "apply mutated the state passed in"
@@ -569,6 +631,7 @@ class RulesMachine(RuleBasedStateMachine):
         check_no_missed_end(state)
         if state.phase is Phase.GAME_OVER:
             assert state.result is not None
+        check_points(state)
 
     def teardown(self) -> None:
         self.check_fold()

@@ -802,3 +802,91 @@ def test_penalties_after_the_game_are_on_the_sheet_in_the_json_and_in_the_export
     assert exported["players"][2]["warnings"][-1]["time"] == "end"
     report = records.replay(exported)
     assert report.agrees, report.differences
+
+
+# --- the sheet as a FIIM протокол: header, points, penalties (issue 14) --------------------------
+
+def sheet_texts(game: Game, lang: str = "ru", **info: object) -> list[str]:
+    from bot.protocol.sheet import SheetInfo, compose
+
+    _, _, events = game
+    canvas, _ = compose(read_game(*game), catalog(lang), SheetInfo(**info))  # type: ignore[arg-type]
+    return canvas.texts()
+
+
+def test_the_header_names_the_judge_the_club_and_the_times_in_the_clubs_zone() -> None:
+    """The date and the times are the club's (a setting), never the process's; the game's number
+    is never digit-grouped; the judge's name stands over a line for his signature."""
+    game = play(RED_WIN)
+    moscow = " ".join(sheet_texts(game, game_id=12345, started_at=1_741_780_000,
+                                  ended_at=1_741_783_000, tz="Europe/Moscow", judge="Иван Петров",
+                                  club="Клуб «Мафия»", table="Зал 1"))
+    assert "Протокол игры №12345" in moscow and "12 345" not in moscow
+    assert "12.03.2025 · Клуб «Мафия» · стол: Зал 1" in moscow
+    assert "начало 14:46, окончание 15:36 (Europe/Moscow)" in moscow
+    assert "Судья игры: Иван Петров ______________________ (подпись)" in moscow
+    far = " ".join(sheet_texts(game, started_at=1_741_780_000, tz="Asia/Vladivostok"))
+    assert "начало 21:46 (Asia/Vladivostok)" in far
+    late = " ".join(sheet_texts(game, started_at=1_741_820_000, tz="Asia/Vladivostok", lang="en"))
+    assert "2025-03-13" in late  # past midnight there: the club's date, not UTC's
+
+
+@pytest.mark.parametrize("name", ["red_win", "black_win", "cancelled", "draw"])
+def test_the_sheet_shows_every_seats_points(games: dict[str, Game], name: str) -> None:
+    """The points column (F24/S24 §8): each seat's total and its parts; our JSON carries them."""
+    config, names, events = games[name]
+    state = final(games[name])
+    winners = [s.number for s in state.seats if state.result.winner is not None
+               and s.role.team is state.result.winner]
+    if winners:  # the judge's extra after the game (F24 §8.4.3)
+        events = [*events, rules.Extra(seat=winners[0], points="0.6")]
+    game = (config, names, events)
+    table = rules.game_points(final(game))
+    texts = sheet_texts(game)
+    assert "Баллы" in texts
+    totals = [t for t in texts if t in {rules.points.show(p.total) for p in table.values()}]
+    assert len(totals) >= 10
+    joined = " ".join(texts)
+    data = json.loads(json.dumps(to_json(*game)))
+    assert data["points"]["rules"] == "fiim2024" if config.preset != "fsm2024" else "fsm2024"
+    assert {k: v["total"] for k, v in data["points"]["seats"].items()} == \
+        {str(s): rules.points.show(p.total) for s, p in table.items()}
+    if winners:
+        assert data["points"]["seats"][str(winners[0])]["extra"] == "0.6"
+        assert "дополнительные баллы +0.6" in joined
+
+
+def test_every_penalty_is_on_the_sheet_with_its_item_and_moment() -> None:
+    """Seed IV: every penalty, the fouls of a player who was later disqualified included, with
+    the item and the moment; F24 §7.9: those after the game; the judge's penalty points (§8.5)."""
+    game = play(AFTER_THE_GAME)
+    config, names, events = game
+    game = (config, names, [*events, rules.BadPlay(seat=3, item="8.5.3")])
+    texts = " ".join(sheet_texts(game))
+    assert "Наказания и баллы от Судьи" in texts
+    assert "ППК — Д2, речь №2" in texts  # the team loss that ended the game
+    assert "фол — после игры" in texts  # F24 §7.9
+    assert "дисквалификация 4.2.4 — оскорбления других игроков или Судей, мат после игры" in texts
+    assert ("штрафные баллы -0.5 8.5.3 — «слом» голосования в красного при четырёх игроках "
+            "после игры") in texts
+    dq_fouls = play("\n".join(["/new", "/roles D2 M5 M7 S8", "/start", "/next",
+                               "/foul 4 4.1.2", "/foul 4", "/dq 4 4.2.4", "/ppk 2"]))
+    lines = sheet_texts(dq_fouls)
+    assert lines.count("фол") == 2 and lines.count("дисквалификация") == 1
+    assert any(t.startswith("4.1.2 — ") for t in lines) and lines.count("Д1, речь №1") == 4
+
+
+def test_the_raise_votes_voters_of_a_polemica_record_reach_the_sheet() -> None:
+    """Polemica records who raised a hand to raise everyone (F24 §4.4.12.3): 334187's day 4
+    (three of six for): the protocol keeps the voters, and the sheet marks each hand ↑ or ↓."""
+    path = SHARED / "games" / "polemica" / "334187.json"
+    if not path.is_file():
+        pytest.skip(f"the shared game records are not beside the project ({path.parent})")
+    imported = records.import_record(json.loads(path.read_text("utf-8")))
+    record = read_game(imported.config, imported.names, imported.events)
+    raised = record.day(4).raise_vote  # type: ignore[union-attr]
+    assert raised is not None and raised.yes == 3 and raised.at_table == 6
+    assert raised.voters is not None and len(raised.voters) == 3
+    cells = [t for t in sheet_texts((imported.config, imported.names, imported.events))
+             if len(t) < 20]  # the day cells (a narrow column wraps «6/6 ↑» in two lines)
+    assert sum(t.count("↑") for t in cells) == 3 and sum(t.count("↓") for t in cells) == 3

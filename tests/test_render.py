@@ -121,6 +121,8 @@ SAMPLES: dict[Kind, dict[str, Any]] = {
     Kind.RESULT_FIXED: {"winner": "red", "why": "all_black_out"},
     Kind.GAME_OVER: {"winner": "red", "why": "all_black_out", "roles": ALL_ROLES},
     Kind.JUDGE_MUST_CHECK_END: {"at_table": 7},
+    Kind.EXTRA_POINTS: {"seat": 3, "points": "0.4", "approved": False},
+    Kind.BAD_PLAY: {"seat": 3, "item": "8.5.2", "points": "-0.5", "withdrawn": False},
 }
 
 # The kinds the engine marks private (rules/notices.py), and the ones allowed to name roles.
@@ -128,7 +130,8 @@ PRIVATE = {Kind.ROLES_SET, Kind.SHOOTING_RESULT, Kind.DON_CHECK, Kind.SHERIFF_CH
            Kind.BEST_MOVE_HITS, Kind.REMOVED_DETAILS, Kind.RESULT_FIXED}
 # GAME_OVER reveals the roles once the game is over; NIGHT_STEP is the judge's call of a night
 # step («Просыпается Дон и ищет Шерифа», F24 §4.5.6): it names the step and no seat.
-MAY_NAME_ROLES = {Kind.GAME_OVER, Kind.NIGHT_STEP}
+# BAD_PLAY comes after the game (F24/S24 §8.5): «Шериф не вскрылся …» names the role then.
+MAY_NAME_ROLES = {Kind.GAME_OVER, Kind.NIGHT_STEP, Kind.BAD_PLAY}
 
 
 def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
@@ -179,6 +182,13 @@ def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
         for winner in ("red", "black", None):
             yield Kind.GAME_OVER, {"winner": winner, "why": why, "roles": None}
             yield Kind.RESULT_FIXED, {"winner": winner, "why": why}
+    yield Kind.EXTRA_POINTS, {"seat": 3, "points": "0", "approved": False}
+    yield Kind.EXTRA_POINTS, {"seat": 3, "points": "1.3", "approved": True}
+    for preset, scoring in rules.SCORING.items():
+        for item in scoring.bad_plays:
+            for withdrawn in (False, True):
+                yield Kind.BAD_PLAY, {"seat": 3, "item": item.code, "points": "-0.4",
+                                      "withdrawn": withdrawn, "rules": preset}
     for rule in rules.DrawDeclared:
         for nights in (1, 3, 4, 5):
             yield Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": ALL_ROLES,

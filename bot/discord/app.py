@@ -201,6 +201,11 @@ class DiscordJudgePort(DiscordPortBase):
     def mention(self, user: str) -> str:
         return mention_user(user) if is_discord(user) else user
 
+    def name_of(self, user: str) -> str | None:
+        return self.referee.names.get(user)
+
+    def place(self, chat: str) -> str | None:
+        return self.referee.titles.get(chat)
     def moment(self, at: float) -> str:
         return f"<t:{int(at)}:T>"  # Discord shows it in each reader's own time zone
 
@@ -296,12 +301,14 @@ class DiscordReferee:
         #: the persistent outbox's sender: what an action announces (bot.outbox)
         self.outbox = Outbox(lambda: self.service.store,
                              DiscordTransport(lambda: self.service.store, lambda: self,
-                                              protocol=protocol),
+                                              protocol=protocol, sheet=settings.sheet),
                              on_sent=lambda chat, mid: self.judge.seen(chat, mid),
                              cached=settings.cache_chats)
         self.port = DiscordJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
         self._langs: Recent[str, str] = Recent(settings.cache_chats)  # guild key -> language
+        self.names: Recent[str, str] = Recent(settings.cache_chats)  # user -> display name (the sheet's judge)
+        self.titles: Recent[str, str] = Recent(settings.cache_chats)  # channel -> "#name" (the sheet's table)
         self._guilds: Recent[str, int] = Recent(settings.cache_chats)  # game channel -> its server
         self._dms: Recent[int, int] = Recent(settings.cache_chats)  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
@@ -573,6 +580,15 @@ class DiscordReferee:
             log.warning("game %s: could not lift the timeout of seat %s", game_id, seat)
         await self.service.set_message(game_id, home, f"{MUTED_SLOT}{seat}", None)
 
+    def _seen(self, interaction: discord.Interaction[Any], home: str | None, user: str) -> None:
+        """Remember the names Discord shows (the score sheet's judge and table)."""
+        name = getattr(interaction.user, "display_name", None)
+        if isinstance(name, str) and name:
+            self.names[user] = name
+        channel = getattr(getattr(interaction, "channel", None), "name", None)
+        if home is not None and isinstance(channel, str) and channel:
+            self.titles[home] = f"#{channel}"
+
     # --- slash commands -------------------------------------------------------------------------
     async def slash(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A slash command, as its typed line (:func:`.slash.line`). Acknowledged at once; the
@@ -589,6 +605,7 @@ class DiscordReferee:
         home = chat_key(interaction.channel_id)
         self._guilds[home] = interaction.guild_id
         user = user_key(interaction.user.id)
+        self._seen(interaction, home, user)
         name = _command_name(text)
         try:
             if self.host is not None and await self.host.claims(home, name):
@@ -730,6 +747,7 @@ class DiscordReferee:
         if press is None or row is None or not is_discord(row.chat):
             await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-outdated"))
             return
+        self._seen(interaction, None, user_key(interaction.user.id))
         await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
 
 

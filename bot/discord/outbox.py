@@ -53,10 +53,11 @@ class DiscordTransport:
     prefix = PREFIX
 
     def __init__(self, store: Callable[[], Store], referee: Callable[[], Any], *,
-                 protocol: bool = True) -> None:
+                 protocol: bool = True, sheet: Callable[[], Any] | None = None) -> None:
         self._store = store
         self._referee = referee
         self.protocol = protocol
+        self._sheet = sheet  # the club's name and time zone (bot.protocol.files.SheetDefaults)
 
     async def deliver(self, row: OutboxRow) -> int | None:
         try:
@@ -97,7 +98,7 @@ class DiscordTransport:
         files: list[discord.File] = []
         if payload.get("protocol") is not None:
             files, problems = await self._protocol(int(payload["protocol"]),
-                                                   str(payload.get("lang", "ru")))
+                                                   str(payload.get("lang", "ru")), payload)
             text = "\n".join([text, *problems]).strip()
             if not files and not problems:
                 return None
@@ -110,10 +111,13 @@ class DiscordTransport:
                                       nonce=nonce(row, index))
         return int(sent.id) if sent is not None else None
 
-    async def _protocol(self, game_id: int, lang: str) -> tuple[list[discord.File], list[str]]:
+    async def _protocol(self, game_id: int, lang: str,
+                        payload: dict[str, Any]) -> tuple[list[discord.File], list[str]]:
         if not self.protocol:
             return [], []
         from ..protocol.files import protocol_files
 
-        made = await protocol_files(self._store(), game_id, catalog(lang))
+        made = await protocol_files(self._store(), game_id, catalog(lang),
+                                    defaults=self._sheet() if self._sheet else None,
+                                    judge=payload.get("judge"), table=payload.get("table"))
         return [discord.File(io.BytesIO(data), name) for name, data in made.files], made.problems

@@ -193,6 +193,24 @@ async def result(interaction: discord.Interaction[Any], winner: Optional[Winner]
     await _run(interaction, "result", winner)
 
 
+@app_commands.command(name="extra", description=_desc("extra"))
+@app_commands.describe(seat=_arg("seat"), points=_arg("points"), approved=_arg("approved"))
+async def extra(interaction: discord.Interaction[Any], seat: Seat, points: Range[str, 1, 8],
+                approved: Optional[bool] = None) -> None:
+    await _run(interaction, "extra", seat, points, "+" if approved else None)
+
+
+@app_commands.command(name="badplay", description=_desc("badplay"))
+@app_commands.describe(seat=_arg("seat"), item=_arg("item"))
+async def badplay(interaction: discord.Interaction[Any], seat: Seat, item: Reason) -> None:
+    await _run(interaction, "badplay", seat, item)
+
+
+@app_commands.command(name="points", description=_desc("points"))
+async def points(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "points")
+
+
 @app_commands.command(name="undo", description=_desc("undo"))
 @app_commands.describe(steps=_arg("steps"))
 async def undo(interaction: discord.Interaction[Any], steps: Optional[Range[int, 1, 100]] = None) -> None:
@@ -268,8 +286,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
-    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, fix, timer, status, log_,
-    help_, lang,
+    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, undo,
+    fix, timer, status, log_, help_, lang,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -212,10 +212,11 @@ class HostController:
             await self.service.store.enqueue(list(items), game_id=game_id)
             await self.port.outbox.flush(*(item.chat for item in items))
 
-    async def _flush(self, *chats: str) -> None:
+    async def _flush(self, *chats: str, defer_files: bool = False) -> None:
         """Let the outbox's sender post what is queued for ``chats`` now (in order; a chat that
-        must wait out a flood limit is sent later by the sender itself)."""
-        await self.port.outbox.flush(*chats)
+        must wait out a flood limit is sent later by the sender itself); ``defer_files``: the
+        protocol and what follows it in the background (:meth:`bot.outbox.Outbox.flush`)."""
+        await self.port.outbox.flush(*chats, defer_files=defer_files)
 
     def _kick(self, *chats: str) -> None:
         """Let the outbox's sender post what is queued for ``chats`` in the background: private
@@ -894,8 +895,8 @@ class HostController:
                              cat.text("host-protocol-caption", game=outcome.game_id), lang=cat.lang),
                  *await self._club_result_items(table, outcome)], game_id=table.game_id)
             club = await self._club(table)
-            await self._flush(*([club] if club else []))
-        await self._flush(table.chat)
+            await self._flush(*([club] if club else []), defer_files=True)
+        await self._flush(table.chat, defer_files=True)
         await self._unmute_all(table)
         table.step = None
         table.status = TableStatus.OVER
@@ -1189,9 +1190,20 @@ class HostController:
         """Is the command ``name`` host mode's in ``chat``: its own commands always; the table's
         commands (and ``also``: the platform's judge commands, refused while a table plays)
         where a table gathers or plays."""
+        if name == "protocol":
+            return await self.owns_protocol(chat)
         if name in OURS:
             return True
         return name in TABLE_COMMANDS | also and await self.live(chat) is not None
+
+    async def owns_protocol(self, chat: str) -> bool:
+        """``/protocol`` here is host mode's when the chat's last game is a table's: it has a
+        table, and no judge's game linked here since (judge mode sends that one's)."""
+        row = await self.service.store.host_table_of(chat)
+        if row is None:
+            return False
+        current = await self.service.current(await self.service.home(chat))
+        return current is None or row.game_id is None or current.game_id <= row.game_id
 
     async def command(self, chat: str, who: Player, name: str, text: str, handle: Any = None, *,
                       title: str = "", chat_type: str = "") -> list[str]:

@@ -49,7 +49,9 @@ from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, 
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
 from ..lru import Recent
-from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
+from ..render import (
+    chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
+)
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
@@ -302,20 +304,52 @@ class JudgeController:
 
     async def _end_items(self, outcome: Outcome, home: str, public: str | None,
                          club: str | None) -> list[OutboxItem]:
-        """The game is over (F24 §1.4): the protocol in the table's chat; the result with the
-        protocol in the club's channel."""
+        """The game is over (F24 §1.4): the protocol (the score sheet and the JSON files) to the
+        judge, to the table's chat and, with the result, to the club's channel."""
+        return await self.protocol_items(outcome.game_id, home, outcome.judge, public=public,
+                                         club=club, state=outcome.state)
+
+    async def protocol_items(self, game_id: int, home: str, judge: str, *,
+                             public: str | None, club: str | None, only: str | None = None,
+                             state: rules.GameState | None = None) -> list[OutboxItem]:
+        """The protocol of finished game ``game_id`` for the judge's chat, the table's chat
+        (``public``) and the club's channel (``club``, with the result of ``state``, the game's
+        final state); ``only``: just for that chat (``/protocol`` asked there). The sheet names
+        the judge and the table. Called while the service holds the game's lock (an action's
+        render): it never asks the service."""
+        meta = {"judge": self.port.name_of(judge),
+                "table": self.port.place(public) if public else self.port.place(home)}
+        target = self.port.judge_chat(home, judge)
         items: list[OutboxItem] = []
-        if public:
-            cat = await self._cat(public)
-            items.append(ob.protocol(public, outcome.game_id,
-                                     cat.text("judge-protocol", game=outcome.game_id), lang=cat.lang))
-        if club:  # one message: the result with the protocol's files
+        for chat, private in ((target.chat, target.private), (public, False)):
+            if chat is None or (only is not None and chat != only) \
+                    or any(item.chat == chat for item in items):
+                continue
+            cat = await self._cat(chat if not private else home)
+            items.append(ob.protocol(chat, game_id, cat.text("judge-protocol", game=game_id),
+                                     lang=cat.lang, private=private, **meta))
+        if club and (only is None or only == club):  # one message: the result with the files
             cat = await self._cat(club)
-            text = "\n".join([cat.text("judge-club-result", game=outcome.game_id,
-                                       where=self.port.mention(home)),
-                              result_text(outcome.state, cat)])
-            items.append(ob.protocol(club, outcome.game_id, text, lang=cat.lang))
+            lines = [cat.text("judge-club-result", game=game_id, where=self.port.mention(home))]
+            if state is not None:
+                lines.append(result_text(state, cat))
+            items.append(ob.protocol(club, game_id, "\n".join(lines), lang=cat.lang, **meta))
         return items
+
+    async def send_protocol(self, home: str, user: str, chat: str) -> list[Reply]:
+        """``/protocol``: the last game's protocol sent again, to ``chat`` (where it was asked:
+        the judge's chat or the table's), if that game is over."""
+        cat = await self._cat(chat)
+        current = await self.service.current(home)
+        if current is None or current.state.phase is not Phase.GAME_OVER:
+            return [Reply(cat.text("judge-protocol-none"))]
+        public = await self.port.public_chat(current.game_id, home)
+        if chat not in (self.port.judge_chat(home, current.judge).chat, public):
+            chat = public or home
+        items = await self.protocol_items(current.game_id, home, current.judge, public=public,
+                                          club=None, only=chat)
+        await self._queue(*items, game_id=current.game_id)
+        return []
 
     def _new_timer(self, before: rules.GameState, after: rules.GameState) -> Timer | None:
         """The timer of the step that begins with this action (its first timed part,
@@ -341,7 +375,7 @@ class JudgeController:
         if plan.timer is not None:
             self._arm(game_id, plan.timer)
         target = self.port.judge_chat(home, outcome.judge)
-        await self.port.outbox.flush(target.chat, *plan.chats)
+        await self.port.outbox.flush(target.chat, *plan.chats, defer_files=True)
         removed: set[int] = set()
         if outcome.state.phase is not Phase.GAME_OVER:
             removed = {n for n, d in outcome.state.departures()
@@ -653,6 +687,9 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
+        if isinstance(command, Act) and live is None and current is not None \
+                and isinstance(command.event, rules.AFTER_THE_RESULT):
+            live = current  # the judge's points or a late penalty: the game just over (F24 §7.9, §8.4)
         if isinstance(command, (Act, UndoCmd, FixCmd, TimerCmd)):
             game = live or current
             if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
@@ -701,7 +738,8 @@ class JudgeController:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
         (the roles only for the judge before the end, privately), ``/log`` (the judge: every
         notice, privately; anyone else: the public ones), ``/log all`` (the judge: the audit
-        trail, privately; anyone else: as ``/log``), ``/help``."""
+        trail, privately; anyone else: as ``/log``), ``/points`` (F24/S24 §8), ``/protocol``
+        (the last game's files again, here), ``/help``."""
         cat = await self._cat(home)
         if what == "help":
             reasons = cmds.reason_codes(current.state.config.reasons if current is not None
@@ -718,6 +756,10 @@ class JudgeController:
                     return [Reply(self._t(cat, "judge-unreachable"))]
                 return [r for r in [Reply(self._t(cat, "judge-panel-sent"))] if r.text]
             return [Reply(status_text(current.state, cat, for_judge=False))]
+        if what == "points":
+            return [Reply(points_text(current.state, cat))]
+        if what == "protocol":
+            return await self.send_protocol(home, user, home)
         if what == "result":
             if not over and not judge:
                 return [Reply(cat.text("result-not-over"))]

@@ -82,6 +82,12 @@ class JudgePort(Protocol):
     def mention(self, user: str) -> str:
         """A user in words the chat shows (a judge named in an announcement)."""
 
+    def name_of(self, user: str) -> str | None:
+        """A user's name as a person reads it (the judge's, on the score sheet); ``None``
+        when the platform has not shown it."""
+
+    def place(self, chat: str) -> str | None:
+        """A chat's title as a person reads it (where the table played, on the score sheet)."""
     def moment(self, at: float) -> str:
         """A moment (unix seconds) as the judge reads it in the audit trail: a clock time."""
 

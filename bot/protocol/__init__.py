@@ -27,13 +27,15 @@ from .record import ERROR_CODES, ExportError, GameRecord, read_game
 
 def render_sheet(config: rules.RulesConfig, names: Mapping[int, str] | None,
                  events: list[rules.Event], lang: str, *, game_id: Any = None,
-                 played_at: float | dt.datetime | dt.date | None = None) -> bytes:
-    """The score sheet of a finished game as PNG bytes (:func:`.sheet.render_sheet`; Pillow is
+                 played_at: float | dt.datetime | dt.date | None = None,
+                 info: Any = None) -> bytes:
+    """The score sheet of a finished game as PNG bytes (:func:`.sheet.render_sheet`; ``info``
+    a :class:`.sheet.SheetInfo`; Pillow is
     imported on the first call, not with the package). Takes about 0.1 s: call it from a worker
     thread (``asyncio.to_thread``) in an event loop."""
     from .sheet import render_sheet as render
 
-    return render(config, names, events, lang, game_id=game_id, played_at=played_at)
+    return render(config, names, events, lang, game_id=game_id, played_at=played_at, info=info)
 
 
 def error_text(error: ExportError, cat: Catalog) -> str:

@@ -434,8 +434,9 @@ def to_json(config: RulesConfig, names: Mapping[int, str] | None, events: list[E
             ended_at: float | dt.datetime | None = None) -> dict[str, Any]:
     """Our own protocol of a finished game: ``format``/``version``, ``config``
     (``rules.config_to_dict``), ``names`` and ``roles`` by seat (``"1"``…``"10"``), ``events``
-    (the whole log as ``rules.to_dict``, Undo events included) and ``outcome`` in the replay
-    report's shape ``{"winner", "departures", "cancelled_votes"}``. Raises
+    (the whole log as ``rules.to_dict``, Undo events included), ``outcome`` in the replay
+    report's shape ``{"winner", "departures", "cancelled_votes"}``, ``penalties``
+    (:func:`penalties`) and ``points`` (:func:`points_json`). Raises
     :class:`ExportError` (``not_finished``) before the end."""
     record = read_game(config, dict(names or {}), events)
     require_finished(record)
@@ -452,8 +453,34 @@ def to_json(config: RulesConfig, names: Mapping[int, str] | None, events: list[E
         "events": [rules.to_dict(e) for e in events],
         "outcome": record.outcome(),
         "penalties": penalties(record),
+        "points": points_json(record),
     })
     return out
+
+
+def points_json(record: GameRecord) -> dict[str, Any] | None:
+    """The points of the game (F24/S24 §8.2–8.5; the seed's preset scores as FIIM 2024), or
+    ``None`` with the roles unknown: ``{"rules": "fiim2024" | "fsm2024", "seats": {"1": {"total",
+    "win", "best_move", "extra", "extra_counts", "auto_bonus", "disqualification", "team_loss",
+    "bad_play", "bad_plays", "additional"}}, "not_computed": ["compensation"]}`` — points as
+    decimal strings (``"0.25"``), ``extra_counts`` whether the judge's extra or the best move
+    counts (§8.4.6), ``bad_plays`` the items given (§8.5); the first night's victim's
+    compensation (§8.6) needs a series of games and is not computed."""
+    table = rules.game_points(record.state)
+    if table is None:
+        return None
+    show = rules.points.show
+    seats = {}
+    for seat, p in table.items():
+        seats[str(seat)] = {
+            "total": show(p.total), "win": show(p.win), "best_move": show(p.best_move),
+            "extra": show(p.extra), "extra_counts": p.extra_counts,
+            "auto_bonus": show(p.auto_bonus), "disqualification": show(p.disqualification),
+            "team_loss": show(p.team_loss), "bad_play": show(p.bad_play),
+            "bad_plays": list(p.bad_plays), "additional": show(p.additional),
+        }
+    return {"rules": rules.SCORING[record.config.preset].rules, "seats": seats,
+            "not_computed": ["compensation"]}
 
 
 def penalties(record: GameRecord) -> list[dict[str, Any]]:

@@ -3,15 +3,22 @@
 
 What a judge's paper protocol holds (F24 §8; docs/rules.md §2.2 numbering: day k, then night k):
 
-* a header: the game's number, date, rules preset and the club's options that differ from it,
-  and the result (F24 §1.4, §7.7, seed 4.3);
+* a header: the game's number, the date and the start and end times in the club's time zone
+  (:class:`SheetInfo`, a setting, never the process's), the club and the table, the rules preset
+  and the club's options that differ from it, and the result (F24 §1.4, §7.7, seed 4.3);
 * a row per seat: number, name, the role revealed, the fouls as marks (seed 4.4–4.5), for each
   day what the player nominated (F24 §4.4.2) and whom he voted against in each round (F24
-  §4.4.5–4.4.12; ↑/↓ his hand in the raise vote, F24 §4.4.12.3), and how and when he left;
+  §4.4.5–4.4.12; ↑/↓ his hand in the raise vote, F24 §4.4.12.3), how and when he left, and his
+  points, part by part (F24/S24 §8.2–8.5: :func:`rules.game_points`);
 * a row per day: the nominees in voting order (F24 §4.4.4), the hands of each round, the raise
   vote and the outcome, or why no vote was held (seed 5.1, 5.2; F24 §4.4.10);
 * a row per night: the kill or the miss with the shots (F24 §4.5.3–4.5.5), the Don's and the
-  Sheriff's checks with their answers (F24 §4.5.6–4.5.7), then the best move (F24 §4.5.9).
+  Sheriff's checks with their answers (F24 §4.5.6–4.5.7), then the best move (F24 §4.5.9);
+* a row per penalty, warnings included, with its item and its moment — a disqualified player's
+  fouls, a penalty in a last word or after the result (seed IV, F24 §7.9) — and the judge's
+  points after the game (F24/S24 §8.4–8.5);
+* a legend of the marks, the shading and the points' abbreviations, and the judge's name with a
+  line for his signature.
 
 Every word comes from the catalogs (``protocol-*`` in ``protocol.ftl``, plus the common role,
 preset and result words). The picture is 1200 px wide — readable on a phone — and as tall as the
@@ -25,6 +32,7 @@ import datetime as dt
 import functools
 import io
 import threading
+import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -36,7 +44,11 @@ import rules
 from rules import Cause, Event, Role, RulesConfig, Team
 
 from ..i18n import Catalog, catalog
-from ..render import GENERIC_REASONS, config_label, no_vote_text, outcome_text, seat_label, seat_list
+from ..render import (
+    GENERIC_REASONS, bad_play_text, config_label, no_vote_text, outcome_text, reason_text,
+    seat_label, seat_list, signed,
+)
+from .export import penalties
 from .record import (
     DayRecord, GameRecord, NightRecord, PenaltyRecord, departure_of, read_game, require_finished,
 )
@@ -127,10 +139,17 @@ class Canvas:
 
     def __init__(self) -> None:
         self.ops: list[Callable[[Image.Image, ImageDraw.ImageDraw], None]] = []
+        self.spans: list[str] = []  # every text drawn, in order (what the sheet says)
+
+    def texts(self) -> list[str]:
+        """Every line of text on the sheet, in drawing order."""
+        return list(self.spans)
 
     def text(self, x: float, y: float, span: Span, ha: str = "left") -> None:
         """``span`` at ``x`` (its left end, or its middle with ``ha="center"``), its line
         centred on ``y``."""
+        self.spans.append(span.text)
+
         def op(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
             draw.text((x, y), span.text, fill=span.color, font=_font(span.size, span.bold),
                       anchor="mm" if ha == "center" else "lm")
@@ -294,20 +313,62 @@ def _result_text(record: GameRecord, cat: Catalog) -> tuple[str, str]:
 
 
 # --- the sections ---------------------------------------------------------------------------------
-def _header(canvas: Canvas, y: float, record: GameRecord, cat: Catalog, game_id: Any,
-            played_at: dt.datetime | None) -> float:
+@dataclass(frozen=True)
+class SheetInfo:
+    """What the sheet says beyond the game's log: its number, when it was played (Unix times or
+    datetimes; a naive datetime is read in ``tz``), the club's time zone (an IANA name: the
+    club's setting, never the process's), the judge's name, the club and the table."""
+
+    game_id: Any = None
+    started_at: float | dt.datetime | dt.date | None = None
+    ended_at: float | dt.datetime | dt.date | None = None
+    tz: str = "UTC"
+    judge: str | None = None
+    club: str | None = None
+    table: str | None = None
+
+    def zone(self) -> dt.tzinfo:
+        try:
+            return zoneinfo.ZoneInfo(self.tz)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return dt.timezone.utc
+
+    def local(self, value: float | dt.datetime | dt.date | None) -> dt.datetime | None:
+        """``value`` in the club's time zone."""
+        if value is None:
+            return None
+        zone = self.zone()
+        if isinstance(value, dt.datetime):
+            return value.replace(tzinfo=zone) if value.tzinfo is None else value.astimezone(zone)
+        if isinstance(value, dt.date):
+            return dt.datetime(value.year, value.month, value.day, tzinfo=zone)
+        return dt.datetime.fromtimestamp(float(value), zone)
+
+
+def _header(canvas: Canvas, y: float, record: GameRecord, cat: Catalog, info: SheetInfo) -> float:
+    game_id = info.game_id
     title = cat.text("protocol-title-game", game=game_id) if game_id is not None \
         else cat.text("protocol-title")
     canvas.text(MARGIN, y + 18, Span(title, INK, True, TITLE))
     y += 46
-    preset = config_label(record.config, cat)
-    if played_at is not None:
-        date = cat.text("protocol-date", dd=f"{played_at.day:02d}", mm=f"{played_at.month:02d}",
-                        yyyy=str(played_at.year))
-        subtitle = cat.text("protocol-subtitle", date=date, preset=preset)
-    else:
-        subtitle = preset
-    y = _paragraph(canvas, y, subtitle, BODY, MUTED) + 12  # the club's rules may take lines
+    parts: list[str] = []
+    start, end = info.local(info.started_at), info.local(info.ended_at)
+    if start is not None:
+        parts.append(cat.text("protocol-date", dd=f"{start.day:02d}", mm=f"{start.month:02d}",
+                              yyyy=str(start.year)))
+    if info.club:
+        parts.append(cat.text("protocol-club", club=info.club))
+    if info.table:
+        parts.append(cat.text("protocol-table", table=info.table))
+    parts.append(config_label(record.config, cat))
+    y = _paragraph(canvas, y, " · ".join(parts), BODY, MUTED)  # the club's rules may take lines
+    a_day_only = isinstance(info.started_at, dt.date) and not isinstance(info.started_at, dt.datetime)
+    if start is not None and not a_day_only:
+        hours = cat.text("protocol-start", start=f"{start:%H:%M}")
+        if end is not None:
+            hours = cat.text("protocol-start-end", start=f"{start:%H:%M}", end=f"{end:%H:%M}")
+        y = _paragraph(canvas, y, cat.text("protocol-hours", hours=hours, tz=info.tz), BODY, MUTED)
+    y += 12
     text, color = _result_text(record, cat)
     lines = wrap(text, WIDTH - 2 * MARGIN - 40, 15.0, True)
     h = len(lines) * line_height(15.0) + 20
@@ -349,22 +410,40 @@ def _vote_marks(day: DayRecord, seat: int) -> str:
     return text
 
 
+def _points_cell(points: rules.SeatPoints | None, cat: Catalog) -> Cell:
+    """A seat's points: the total, then its parts abbreviated (F24/S24 §8.2–8.5; of the best
+    move and the judge's extra only the one that counts, §8.4.6)."""
+    if points is None:
+        return Cell([Span(cat.text("protocol-none"), MUTED)], align="center")
+    chosen = ("extra", points.extra) if points.extra_counts else ("best_move", points.best_move)
+    parts = [("win", points.win), chosen, ("auto", points.auto_bonus),
+             ("dq", points.disqualification), ("team_loss", points.team_loss),
+             ("bad_play", points.bad_play)]
+    small = " ".join(cat.text(f"protocol-points-{name}", points=signed(value))
+                     for name, value in parts if value)
+    spans = [Span(rules.points.show(points.total), INK, True)]
+    if small:
+        spans.append(Span(small, MUTED, False, SMALL))
+    return Cell(spans, align="center")
+
+
 def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> float:
     days = record.shown_days()
     # the role column fits the longest role word of the language on one line («Мирный житель»)
     role_w = max(112.0, *(text_width(_cap(cat.text(f"role-{r.value}")), BODY, True) + 2 * PAD + 4
                           for r in Role))
-    fixed = {"seat": 46.0, "role": role_w, "fouls": 104.0, "left": 212.0}
+    table_points = rules.game_points(record.state)
+    fixed = {"seat": 46.0, "role": role_w, "fouls": 104.0, "left": 212.0, "points": 118.0}
     room = WIDTH - 2 * MARGIN - sum(fixed.values())
     day_w = max(56.0, min(130.0, (room - 300.0) / max(1, len(days))))
     spare = max(0.0, room - 300.0 - day_w * len(days))  # few days: the name and outcome widen
     name_w = room - day_w * len(days) - spare / 2
     widths = [fixed["seat"], name_w, fixed["role"], fixed["fouls"], *([day_w] * len(days)),
-              fixed["left"] + spare / 2]
+              fixed["left"] + spare / 2, fixed["points"]]
     headers = [cat.text("protocol-col-seat"), cat.text("protocol-col-player"),
                cat.text("protocol-col-role"), cat.text("protocol-col-fouls"),
                *(cat.text("protocol-day-short", day=d.number) for d in days),
-               cat.text("protocol-col-left")]
+               cat.text("protocol-col-left"), cat.text("protocol-col-points")]
     rows: list[tuple[list[Cell], str | None]] = []
     for seat in rules.SEATS:
         role = record.role(seat)
@@ -383,8 +462,9 @@ def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> floa
         for day in days:
             cells.append(_day_cell(record, day, seat))
         cells.append(Cell([_left_text(record, seat, cat), *_late_penalties(record, seat, cat)]))
+        cells.append(_points_cell(table_points[seat] if table_points else None, cat))
         rows.append((cells, BLACK_ROW if black else None))
-    center = {0, 3, *range(4, 4 + len(days))}
+    center = {0, 3, *range(4, 4 + len(days)), 5 + len(days)}
     return table(canvas, y, headers, widths, rows, min_row=46.0, center=center)
 
 
@@ -507,6 +587,45 @@ def _best_move(record: GameRecord, cat: Catalog) -> str | None:
     return cat.text("protocol-best-move", seat=seat, guesses=guesses)
 
 
+def _when_text(when: dict[str, Any], cat: Catalog) -> str:
+    """A penalty's moment (:func:`.export.penalties`' ``when``) in words: «Д2, речь №5»,
+    «Н1, проверка Дона», «после игры»."""
+    seat = when.get("seat")
+    return cat.text("protocol-when", kind=str(when.get("kind", "")), day=int(when.get("day") or 0),
+                    seat=seat_label(seat, cat) if seat is not None else "none",
+                    round=int(when.get("round") or 0), step=str(when.get("step") or "shooting"))
+
+
+def _penalty_rows(record: GameRecord, cat: Catalog) -> list[tuple[list[Cell], str | None]]:
+    """Every penalty of the game with its item and moment (seed IV; a disqualified player's
+    fouls too, a penalty in a last word or after the result, F24 §7.9), then the judge's
+    points after the game (F24/S24 §8.4–8.5)."""
+    rows: list[tuple[list[Cell], str | None]] = []
+
+    def row(seat: int, what: Span, item: str, when: str) -> None:
+        rows.append(([Cell([Span(str(seat), INK, True)], align="center"), Cell([what]),
+                      Cell([Span(item, INK, False, SMALL)]),
+                      Cell([Span(when, MUTED, False, SMALL)])], None))
+
+    for item in penalties(record):
+        severity, reason = str(item["severity"]), str(item["reason"])
+        what = cat.text(f"protocol-penalty-{severity}")
+        words = reason_text(reason, cat) if reason not in GENERIC_REASONS else ""
+        color = RED if severity in ("disqualifying", "team_loss") else INK
+        row(item["seat"], Span(what, color, True), f"{reason} — {words}" if words else "—",
+            _when_text(item["when"], cat))
+    state = record.state
+    after = cat.text("protocol-when", kind="end", day=0, seat="none", round=0, step="shooting")
+    for seat, value in sorted(state.extras.items()):
+        row(seat, Span(cat.text("protocol-extra", points=signed(value)), BLUE, True), "—", after)
+    scoring = rules.SCORING[record.config.preset]
+    for seat, items in sorted(state.bad_plays.items()):
+        for code in items:
+            row(seat, Span(cat.text("protocol-bad-play", points=signed(scoring.bad_play)), RED, True),
+                f"{code} — {bad_play_text(code, record.config.preset, cat)}", after)
+    return rows
+
+
 def _section(canvas: Canvas, y: float, title: str) -> float:
     canvas.text(MARGIN, y + 14, Span(title, INK, True, 15.0))
     return y + 34
@@ -520,12 +639,13 @@ def _paragraph(canvas: Canvas, y: float, text: str, size: float, color: str, bol
 
 
 # --- the sheet ------------------------------------------------------------------------------------
-def draw_sheet(record: GameRecord, cat: Catalog, *, game_id: Any = None,
-               played_at: dt.datetime | None = None) -> bytes:
-    """The PNG of a read, finished game."""
+def compose(record: GameRecord, cat: Catalog, info: SheetInfo | None = None) -> tuple[Canvas, float]:
+    """The sheet of a read, finished game as drawing operations, and its height in pixels
+    (:meth:`Canvas.texts` says what it shows)."""
     require_finished(record)
+    info = info or SheetInfo()
     canvas = Canvas()
-    y = _header(canvas, float(MARGIN), record, cat, game_id, played_at)
+    y = _header(canvas, float(MARGIN), record, cat, info)
     y = _players(canvas, y, record, cat)
     day_rows = _day_rows(record, cat)
     if day_rows:
@@ -544,29 +664,42 @@ def draw_sheet(record: GameRecord, cat: Catalog, *, game_id: Any = None,
     best = _best_move(record, cat)
     if best:
         y = _paragraph(canvas, y + 14, best, BODY, INK, True)
+    penalty_rows = _penalty_rows(record, cat)
+    if penalty_rows:
+        y = _section(canvas, y + 22, cat.text("protocol-penalties"))
+        widths = [70.0, 230.0, 0.0, 330.0]
+        widths[2] = WIDTH - 2 * MARGIN - sum(widths)
+        y = table(canvas, y, [cat.text("protocol-col-seat"), cat.text("protocol-col-penalty"),
+                              cat.text("protocol-col-item"), cat.text("protocol-col-when")],
+                  widths, penalty_rows, min_row=34.0, center={0})
+    if rules.game_points(record.state) is not None:
+        y = _paragraph(canvas, y + 14, cat.text("points-not-computed", rules=record.config.preset),
+                       SMALL, MUTED)
     y = _paragraph(canvas, y + 16, cat.text("protocol-legend"), SMALL, MUTED)
-    return canvas.png(y + MARGIN)
+    y = _paragraph(canvas, y + 24, cat.text("protocol-judge", judge=info.judge or "none"),
+                   BODY, INK, True)
+    return canvas, y + MARGIN
 
 
-def _datetime(value: float | dt.datetime | dt.date | None) -> dt.datetime | None:
-    if value is None:
-        return None
-    if isinstance(value, dt.datetime):
-        return value
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day)
-    return dt.datetime.fromtimestamp(float(value))
+def draw_sheet(record: GameRecord, cat: Catalog, info: SheetInfo | None = None) -> bytes:
+    """The PNG of a read, finished game."""
+    canvas, height = compose(record, cat, info)
+    return canvas.png(height)
 
 
 def render_sheet(config: RulesConfig, names: Mapping[int, str] | None, events: list[Event],
                  lang: str, *, game_id: Any = None,
-                 played_at: float | dt.datetime | dt.date | None = None) -> bytes:
+                 played_at: float | dt.datetime | dt.date | None = None,
+                 info: SheetInfo | None = None) -> bytes:
     """The score sheet of a finished game as PNG bytes, in ``lang``'s words.
 
-    ``game_id`` and ``played_at`` (a Unix time, a datetime or a date) go into the header when
-    given. Raises :class:`~.record.ExportError` (``not_finished``) for a game that is not over,
-    ``bad_log`` for a log the rules refuse."""
+    ``info`` says what the log does not (:class:`SheetInfo`); ``game_id`` and ``played_at`` (a
+    Unix time, a datetime or a date, read in UTC) are its short form. Raises
+    :class:`~.record.ExportError` (``not_finished``) for a game that is not over, ``bad_log``
+    for a log the rules refuse."""
     cat = catalog(lang)
     record = read_game(config, dict(names or {}), events)
+    if info is None:
+        info = SheetInfo(game_id=game_id, started_at=played_at)
     with _LOCK:
-        return draw_sheet(record, cat, game_id=game_id, played_at=_datetime(played_at))
+        return draw_sheet(record, cat, info)

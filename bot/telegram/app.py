@@ -82,7 +82,7 @@ PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 GATE_GROUP = -100  # the allow-list's handler runs before every other
-TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover")
+TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover", "protocol")
 #: The command menus (``setMyCommands``): each scope lists the commands that work there, in
 #: every language (``language_code``) and, for clients in another one, in the configured one.
 #: The judge's private chat: recording the game. A group, for every member: host mode (a table,
@@ -230,11 +230,23 @@ class TelegramJudgePort(TelegramPortBase):
         return announce
 
     async def club_chat(self, game_id: int, home: str) -> str | None:
-        return None
+        """The club channel of the group linked to the game (``/channel`` there), if any."""
+        group = await self.public_chat(game_id, home)
+        if group is None:
+            return None
+        linked = await self.referee.service.store.host_channel(group)
+        if linked is None or not linked[0].startswith(PREFIX) or linked[0] in (group, home):
+            return None
+        return linked[0]
 
     def mention(self, user: str) -> str:
         return ""
 
+    def name_of(self, user: str) -> str | None:
+        return self.referee.names.get(user)
+
+    def place(self, chat: str) -> str | None:
+        return self.referee.titles.get(chat)
     def moment(self, at: float) -> str:
         return clock_time(at, self.referee.zone)
 
@@ -314,9 +326,12 @@ class TelegramReferee:
         self.app: AnyApp | None = None
         self._langs: Recent[str, str] = Recent(settings.cache_chats)
         self.locks = ChatLocks(settings.cache_chats)  # one lock per chat, shared with host mode
+        self.names: Recent[str, str] = Recent(settings.cache_chats)  # user -> name (the sheet's judge)
+        self.titles: Recent[str, str] = Recent(settings.cache_chats)  # group -> title (the sheet's table)
         #: the persistent outbox's sender (bot.outbox): the announcements of an action
         self.outbox = Outbox(lambda: self.service.store,
-                             TelegramTransport(lambda: self.service.store, lambda: self._bot),
+                             TelegramTransport(lambda: self.service.store, lambda: self._bot,
+                                               sheet=settings.sheet),
                              on_migrate=self.service_migrate,
                              on_sent=lambda chat, mid: self.judge.seen(chat, mid),
                              cached=settings.cache_chats)
@@ -469,6 +484,7 @@ class TelegramReferee:
             return
         chat = chat_key(message.chat.id)
         user = chat_key(update.effective_user.id)
+        self.names[user] = update.effective_user.full_name
         self.judge.seen(chat, message.message_id)
         if addressed_elsewhere(message.text, getattr(self._bot, "username", None)):
             return
@@ -518,6 +534,7 @@ class TelegramReferee:
             await self.port.answer(query)
             return
         home = await self.service.home(chat_key(message.chat.id))
+        self.names[chat_key(query.from_user.id)] = query.from_user.full_name
         await self.judge.press(home, chat_key(query.from_user.id), query.data, query)
 
     # --- the group ------------------------------------------------------------------------------
@@ -536,6 +553,9 @@ class TelegramReferee:
                     return  # another bot's command
         group = chat_key(message.chat.id)
         user = chat_key(update.effective_user.id)
+        self.names[user] = update.effective_user.full_name
+        if message.chat.title:
+            self.titles[group] = message.chat.title
         home = await self.service.home(group)
         if name == "takeover":
             await self._take_over(update, group, user)
@@ -569,6 +589,9 @@ class TelegramReferee:
         elif name == "new" and (current is None or current.judge != user):
             # a new game is recorded in the private chat (and a hosted table opens with /newgame)
             await self._send(group, cat.text("tg-group-new", bot="@" + (self._bot.username or "bot")))
+        elif name == "protocol":  # the linked game's, here
+            await self._replies(group, await self.judge.send_protocol(home, user, group)
+                                if home != group else [Reply(cat.text("tg-not-linked"))])
         elif current is not None and current.judge == user:
             await self._send(group, cat.text("tg-group-use-private"))
         else:

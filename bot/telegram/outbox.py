@@ -57,9 +57,11 @@ class TelegramTransport:
 
     prefix = PREFIX
 
-    def __init__(self, store: Callable[[], Store], bot: Callable[[], Any]) -> None:
+    def __init__(self, store: Callable[[], Store], bot: Callable[[], Any], *,
+                 sheet: Callable[[], Any] | None = None) -> None:
         self._store = store
         self._bot = bot
+        self._sheet = sheet  # the club's name and time zone (bot.protocol.files.SheetDefaults)
 
     async def deliver(self, row: OutboxRow) -> int | None:
         try:
@@ -98,7 +100,9 @@ class TelegramTransport:
 
         bot = self._bot()
         cat = catalog(str(row.payload.get("lang", "ru")))
-        made = await protocol_files(self._store(), int(row.payload["protocol"]), cat)
+        made = await protocol_files(self._store(), int(row.payload["protocol"]), cat,
+                                    defaults=self._sheet() if self._sheet else None,
+                                    judge=row.payload.get("judge"), table=row.payload.get("table"))
         chat = _chat_id(row.chat)
         text = "\n".join([caption, *made.problems]).strip()
         first: int | None = None

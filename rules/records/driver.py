@@ -340,6 +340,9 @@ class Driver:
     def raise_vote(self, moment: Moment, params: dict[str, Any]) -> None:
         facts = self.facts.days.get(moment.day)
         at_table = params["at_table"]
+        if facts is not None and facts.raise_voters and len(facts.raise_voters) == facts.raise_yes \
+                and self.feed(ev.RaiseVote(voters=facts.raise_voters)) is None:
+            return  # the hands by voter, for the protocol (a voter not at the table: by count)
         if facts is not None and facts.raise_yes is not None:
             event = ev.RaiseVote(count=facts.raise_yes)
         elif facts is not None and facts.raise_passed is not None:
@@ -404,6 +407,22 @@ class Driver:
         for penalty in self.pending:
             self.notes.append(f"{penalty.source}: {penalty.reason} of seat {penalty.seat} at "
                               f"{penalty.moment.describe()} was not fed (the replay ended first)")
+        self.give_extras()
+
+    def give_extras(self) -> None:
+        """The judge's extra points of the record, after the result (F24/S24 §8.4), as the
+        club's judge gave them: approved (the chief judge's approval, §8.4.3, is the record's to
+        keep); one the rules refuse (a draw, §8.4.5; over a limit) is a note, not a difference —
+        the points are not the outcome."""
+        if not self.facts.extras:
+            return
+        if self.state.phase is not Phase.GAME_OVER:
+            self.notes.append("extra points: not fed (the replay did not reach the result)")
+            return
+        for seat, points in sorted(self.facts.extras.items()):
+            error = self.feed(ev.Extra(seat=seat, points=points, approved=True))
+            if error is not None and not self.stopped:
+                self.notes.append(f"seat {seat}: extra points {points} not fed ({error})")
 
 
 def _error_text(error: RuleError) -> str:

@@ -18,6 +18,7 @@ define is a :class:`~.model.RecordError`.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from ..config import (
@@ -295,6 +296,7 @@ class _Reader:
     def days(self) -> dict[int, DayFacts]:
         days: dict[int, DayFacts] = {}
         raise_answers: dict[int, list[bool]] = {}
+        raise_voters: dict[int, list[int]] = {}  # the seats whose answer was yes
         for i, p in enumerate(self.players):
             seat, field = i + 1, f"players[{i}]"
             for rnd, target in enumerate(_list(p, "nominating", field)):
@@ -310,6 +312,8 @@ class _Reader:
                 ballots = vote if isinstance(vote, list) else [vote]
                 if ballots and isinstance(ballots[-1], bool):
                     raise_answers.setdefault(rnd + 1, []).append(ballots[-1])
+                    if ballots[-1]:
+                        raise_voters.setdefault(rnd + 1, []).append(seat)
                     ballots = ballots[:-1]
                 for k, target in enumerate(ballots):
                     if target is None:
@@ -321,6 +325,7 @@ class _Reader:
             answers = raise_answers.get(day)
             if answers is not None:
                 facts.raise_yes = sum(answers)
+                facts.raise_voters = tuple(sorted(raise_voters.get(day, ())))
             elif facts.rounds:
                 facts.raise_passed = self.raise_passed(day)
         return days
@@ -434,6 +439,24 @@ class _Reader:
         return Outcome(WINNERS[winner], departures, cancelled, complete=True, shown_days=shown)
 
 
+def _bonus(facts: GameFacts, seat: int, bonus: Any) -> None:
+    """A player's ``bonus``: a number is the judge's extra points (F24/S24 §8.4), fed after the
+    result; the site's own titles (``"bestPlayer"``, ``"bestMove"``: points by the site's
+    scoring, not the best move of F24 §4.5.9, which is ``legacy``) have no F24/S24 value and
+    are noted; a list holds either."""
+    total = Decimal(0)
+    for item in bonus if isinstance(bonus, list) else [bonus]:
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, (int, float)):
+            total += Decimal(str(item))
+        else:
+            facts.notes.append(f"seat {seat}: the site's bonus {item!r} has no FIIM/FSM points: "
+                               f"not fed")
+    if total:
+        facts.extras[seat] = str(total.normalize())
+
+
 def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str, ...], GameFacts,
                                           Outcome]:
     """Parse a MafiaRatings record: config, names, roles, facts, recorded outcome."""
@@ -449,6 +472,8 @@ def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str
             best_move = tuple(_seat(x, f"players[{i}].legacy[{k}]") for k, x in enumerate(legacy))
     facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(config.technical_fouls),
                       best_move=best_move, end=(reader.last_round() + 1, 1))
+    for i, p in enumerate(reader.players):
+        _bonus(facts, i + 1, p.get("bonus"))
     if "rules" not in record:
         facts.notes.append(f"rules: the record has no rules code; played by the site's default "
                            f"{DEFAULT_RULES}")

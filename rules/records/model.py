@@ -93,13 +93,15 @@ class DayFacts:
 
     ``nominations`` maps nominator → nominee (the speech order decides the voting order, F24
     §4.4.4); ``rounds[r]`` maps voter → the nominee he voted against in round r. ``raise_yes``
-    is the number of hands for raising all tied players (F24 §4.4.12.3); when the record has no
+    is the number of hands for raising all tied players (F24 §4.4.12.3), ``raise_voters`` whose
+    hands they were where the record names them; when the record has no
     such ballot, ``raise_passed`` may carry its outcome as the record shows it (``raise_inferred``).
     """
 
     nominations: dict[int, int] = field(default_factory=dict)
     rounds: list[dict[int, int]] = field(default_factory=list)
     raise_yes: int | None = None
+    raise_voters: tuple[int, ...] | None = None  # who raised a hand for it, where the record says
     raise_passed: bool | None = None
 
 
@@ -126,6 +128,8 @@ class GameFacts:
     nights: dict[int, NightFacts] = field(default_factory=dict)
     penalties: list[PenaltyFact] = field(default_factory=list)
     best_move: tuple[int, ...] | None = None
+    #: the judge's extra points by seat (F24/S24 §8.4), decimal strings, given after the result
+    extras: dict[int, str] = field(default_factory=dict)
     end: tuple[int, int] = (99, 2)
     stop_at: Moment | None = None
     notes: list[str] = field(default_factory=list)

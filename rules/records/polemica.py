@@ -245,6 +245,7 @@ def read_days(record: dict[str, Any]) -> dict[int, DayFacts]:
             raise RecordError("votes", f"day {day}: vote rounds {nums} are not 1, 2, …")
         days[day].rounds = [by_num[n] for n in nums]
         days[day].raise_yes = len(lifts.get(day, ()))  # only "yes" is recorded
+        days[day].raise_voters = tuple(sorted(lifts.get(day, ())))
     for day in lifts:
         if day not in rounds:
             raise RecordError("votes", f"day {day}: raise-vote ballots without a vote")

@@ -204,7 +204,8 @@ class FakeTransport:
             return int(message_id)
         files: list[str] = []
         if payload.get("protocol") is not None:
-            made = await protocol_files(self._store(), int(payload["protocol"]), catalog("ru"))
+            made = await protocol_files(self._store(), int(payload["protocol"]), catalog("ru"),
+                                        judge=payload.get("judge"), table=payload.get("table"))
             files = [name for name, _ in made.files]
         sent = self.chats.post(row.chat, text, rows_of(payload), private=bool(payload.get("private")),
                                files=files)
@@ -335,6 +336,11 @@ class FakeJudgePort(_Base):
     def mention(self, user: str) -> str:
         return ""
 
+    def name_of(self, user: str) -> str | None:
+        return {"fk:1": "Судья Иван"}.get(user)
+
+    def place(self, chat: str) -> str | None:
+        return {"fk:-50": "Клуб"}.get(chat)
     def moment(self, at: float) -> str:
         return time.strftime("%H:%M:%S", time.gmtime(at))
 

@@ -65,7 +65,7 @@ class Judging(Protocol):
 class TelegramJudging:
     platform = "telegram"
     has_club = False
-    protocol_places = 0  # judge mode on Telegram posts no protocol yet (issue 14)
+    protocol_places = 2  # the judge's private chat and the group (issue 14)
 
     def __init__(self, table: telegram_table.Table) -> None:
         self.t = table
@@ -110,7 +110,18 @@ class TelegramJudging:
         return self._notices(self.t.judge.id)
 
     def protocols(self) -> list[PostedProtocol]:
-        return []
+        """The protocols whose files have all arrived (the picture, then the documents; our
+        JSON the first of them): by chat, the files by name."""
+        posted = []
+        for chat in (self.t.judge, self.t.group):
+            files: dict[str, bytes] = {}
+            for m in self.t.fake.sent(chat):
+                for meta in ([m.photo[-1]] if m.photo else []) + ([m.document] if m.document else []):
+                    stored = self.t.fake.files[meta["file_id"]]
+                    files[stored.file_name or meta.get("file_name") or "?"] = stored.data or b""
+            if any(name.endswith(".json") for name in files):
+                posted.append(PostedProtocol(str(chat.id), files))
+        return posted
 
     async def state(self) -> rules.GameState:
         return await self.t.state()
@@ -119,7 +130,7 @@ class TelegramJudging:
 class DiscordJudging:
     platform = "discord"
     has_club = True
-    protocol_places = 2  # the table's channel and the club's
+    protocol_places = 3  # the table's channel, the club's and the judge's direct messages
 
     def __init__(self, table: discord_table.DiscordTable) -> None:
         self.t = table
@@ -161,8 +172,9 @@ class DiscordJudging:
         return self._notices(self.t.fake.dms[int(self.t.judge["id"])])
 
     def protocols(self) -> list[PostedProtocol]:
+        judge = self.t.fake.dms.get(int(self.t.judge["id"]), -1)
         return [PostedProtocol(str(channel), dict(m.files))
-                for channel in (discord_table.TABLE_ID, discord_table.CLUB_ID)
+                for channel in (discord_table.TABLE_ID, discord_table.CLUB_ID, judge)
                 for m in self.t.fake.in_channel(channel) if m.files]
 
     async def state(self) -> rules.GameState:

@@ -55,6 +55,8 @@ class DiscordHost:
     async def claims(self, home: str, name: str) -> bool:
         """Is this command host mode's: its own commands always, every command in a channel
         where a table gathers or plays (judge mode must not act on the bot's game)."""
+        if name == "protocol":
+            return await self.controller.owns_protocol(home)
         return name in OURS or name == "channel" or await self.controller.live(home) is not None
 
     async def command(self, interaction: discord.Interaction[Any], home: str, user: str,

@@ -62,3 +62,13 @@ replay-too-large-stream = over { $limit } MB: not read any further
 replay-too-deep = JSON nested too deep
 replay-null-list = null instead of a list
 replay-too-many = { $count } entries in a list, over { $limit }
+
+## mafia-referee protocol, replay --png/--protocol
+
+protocol-cli-no-game = { $game ->
+    [none] The database has no console game: give --game.
+   *[other] The database has no game #{ $game }.
+ }
+protocol-cli-no-db = There is no database { $db }: nor any game in it.
+protocol-cli-written = Written: { $file }
+protocol-cli-not-written = { $file } is not written: { $why }

@@ -32,6 +32,9 @@ commands-help =
     /tech 5 — a technical foul (where this game's rules have them: the second removes)
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
+    /extra 3 <points> [+] — after the game: #3's extra points (0 takes them back; "+" with the chief judge's approval)
+    /badplay 3 <item> — after the game: #3's penalty points by the points rules' item; /badplay 3 -<item> takes them back
+    /points — the game's points
     /undo [n] — take back the last actions; /fix 12 /foul 5 4.1.1 — correct action 12 (/log all numbers them)
     /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
     /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
@@ -42,3 +45,4 @@ console-help =
     { commands-help }
     /quit — leave the console
 cli-telegram-unavailable = The Telegram bot is not available yet. Try the console: mafia-referee console.
+console-protocol = The protocol of game #{ $game } (the score sheet PNG, JSON, the MafiaRatings export): mafia-referee protocol --game { $game } [--png FILE] [--json FILE] [--mafiaratings FILE]

@@ -123,5 +123,7 @@ what-roles = the roles
 what-count = the number of votes
 what-shots = the shots
 what-lang = a language
+what-points = a number of points
+what-item = an item number
 what-action = an action's number (from /log all)
 what-command = the corrected action, e.g. /foul 5 4.1.1

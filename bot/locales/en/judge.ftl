@@ -175,3 +175,4 @@ judge-now-turn = Now: { $kind ->
  }
 judge-now-night = Now: night { $night } — { $step }.
 judge-now-phase = Now: { $phase }.
+judge-protocol-none = No protocol yet: the last game here is not over (or there is none).

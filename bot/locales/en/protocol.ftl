@@ -63,7 +63,7 @@ protocol-sheriff-black = { $seat } — black
 protocol-sheriff-red = { $seat } — red
 protocol-best-move = Best move of { $seat }: { $guesses }
 protocol-best-move-hits = Best move of { $seat }: { $guesses } — blacks: { $hits }
-protocol-legend = →7 — nominated #7 · 5/7 — voted against #5, in the revote against #7 · ↑ / ↓ — for / against raising everyone · ■ — a foul
+protocol-legend = →7 — nominated #7 · 5/7 — voted against #5, in the revote against #7 · ↑ / ↓ — for / against raising everyone · ■ — a foul, a red ■ the fourth · grey row — the black team · grey cell — no longer at the table · pink cell — the day the player left · points: W — win, BM — best move, J — the judge's extra, AB — automatic bonus, DQ — disqualification, TL — team loss, P — penalty points
 
 ## Penalties after leaving or after the result (seed 4.5, FIIM 2024 §7.9)
 
@@ -81,6 +81,59 @@ protocol-penalty-foul = foul
 protocol-penalty-warning = warning
 protocol-penalty-disqualifying = disqualification
 protocol-penalty-team_loss = team loss
+protocol-penalty-technical = technical foul
+
+
+## The header, the judge, the points, the penalties (FIIM's protocol)
+
+protocol-club = { $club }
+protocol-table = table: { $table }
+protocol-start = start { $start }
+protocol-start-end = start { $start }, end { $end }
+protocol-hours = { $hours } ({ $tz })
+protocol-judge = The game's judge: { $judge ->
+    [none] { "" }
+   *[other] { $judge }{ " " }
+ }______________________ (signature)
+protocol-col-points = Points
+protocol-points-win = W{ $points }
+protocol-points-best_move = BM{ $points }
+protocol-points-extra = J{ $points }
+protocol-points-auto = AB{ $points }
+protocol-points-dq = DQ{ $points }
+protocol-points-team_loss = TL{ $points }
+protocol-points-bad_play = P{ $points }
+protocol-penalties = Penalties and the judge's points
+protocol-col-penalty = What
+protocol-col-item = Rule's item
+protocol-col-when = When
+protocol-extra = extra points { $points }
+protocol-bad-play = penalty points { $points }
+protocol-when = { $kind ->
+    [night_zero] the blacks' meeting
+    [day_start] D{ $day }, the day's start
+    [morning] D{ $day }, { $seat }'s last word
+    [speech] D{ $day }, { $seat }'s speech
+    [voting_start] D{ $day }, before the vote
+    [voting] D{ $day }, { $round ->
+        [0] the vote
+       *[other] the revote
+    }{ $seat ->
+        [none] { "" }
+       *[other] , on { $seat }
+    }
+    [tie_speech] D{ $day }, { $seat }'s speech before the revote
+    [raise] D{ $day }, the vote to raise everyone
+    [last_word] D{ $day }, { $seat }'s last word
+    [night] N{ $day }, { $step ->
+        [don_check] the Don's check
+        [sheriff_check] the Sheriff's check
+        [best_move] the best move
+       *[shooting] the shooting
+    }
+    [end] after the game
+   *[other] D{ $day }
+ }
 
 ## Why an export cannot be made
 
@@ -99,3 +152,4 @@ protocol-error-two_deaths = Player { $seat } was penalised ({ $what }) after lea
 protocol-error-options = The outcome of this game depends on rules MafiaRatings has no code for: { $options }.
 protocol-error-replay_differs = The export does not replay the game: { $differences }.
 protocol-error-site_check = MafiaRatings would not take the export as it is: { $issues }.
+protocol-no-mafiaratings = No MafiaRatings export: { $why }

@@ -62,3 +62,13 @@ replay-too-large-stream = больше { $limit } МБ: дальше не чит
 replay-too-deep = слишком глубокая вложенность JSON
 replay-null-list = null вместо списка
 replay-too-many = { $count } записей в списке, больше { $limit }
+
+## mafia-referee protocol, replay --png/--protocol
+
+protocol-cli-no-game = { $game ->
+    [none] В базе нет игры консоли: укажите --game.
+   *[other] В базе нет игры №{ $game }.
+ }
+protocol-cli-no-db = Базы { $db } нет: игр в ней тоже нет.
+protocol-cli-written = Записан файл { $file }
+protocol-cli-not-written = Файл { $file } не записан: { $why }

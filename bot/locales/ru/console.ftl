@@ -33,6 +33,9 @@ commands-help =
     /tech 5 — технический фол (если правила этой игры их знают: второй удаляет)
     /unfoul 5 — снять последний фол
     /result red|black|draw — объявить итог (роли не внесены); /result — итоги
+    /extra 3 0,4 [+] — после игры: дополнительные баллы №3 (0 — снять; «+» — по согласованию с Главным Судьёй)
+    /badplay 3 <пункт> — после игры: штрафные баллы №3 по пункту правил о баллах; /badplay 3 -<пункт> — снять
+    /points — баллы за игру
     /undo [n] — отменить последние действия; /fix 12 /foul 5 4.1.1 — исправить действие 12 (номера — в /log all)
     /timer — таймер шага: сколько осталось; /timer pause|resume — пауза, продолжить; /timer next — осмотр стола Шерифом в нулевую ночь
     /status — положение игры; /log — ход игры; /log all — журнал: все действия с автором и временем записи, что отменено
@@ -43,3 +46,4 @@ console-help =
     { commands-help }
     /quit — выход из консоли
 cli-telegram-unavailable = Telegram-бот пока недоступен. Попробуйте консоль: mafia-referee console.
+console-protocol = Протокол игры №{ $game } (лист игры PNG, JSON, выгрузка MafiaRatings): mafia-referee protocol --game { $game } [--png ФАЙЛ] [--json ФАЙЛ] [--mafiaratings ФАЙЛ]

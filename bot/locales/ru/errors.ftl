@@ -124,5 +124,7 @@ what-roles = роли
 what-count = число голосов
 what-shots = выстрелы
 what-lang = язык
+what-points = число баллов
+what-item = номер пункта
 what-action = номер действия (из /log all)
 what-command = исправленное действие, например /foul 5 4.1.1

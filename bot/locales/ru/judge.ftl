@@ -177,3 +177,4 @@ judge-now-turn = Сейчас: { $kind ->
  }
 judge-now-night = Сейчас: ночь { $night } — { $step }.
 judge-now-phase = Сейчас: { $phase }.
+judge-protocol-none = Протокола пока нет: последняя игра здесь ещё не окончена (или её нет).

@@ -63,7 +63,7 @@ protocol-sheriff-black = { $seat } — чёрная карта
 protocol-sheriff-red = { $seat } — красная карта
 protocol-best-move = Лучший ход { $seat }: { $guesses }
 protocol-best-move-hits = Лучший ход { $seat }: { $guesses } — чёрных: { $hits }
-protocol-legend = →7 — кандидатура: №7 · 5/7 — голос против №5, в переголосовании — против №7 · ↑ / ↓ — за / против подъёма всех · ■ — фол
+protocol-legend = →7 — кандидатура: №7 · 5/7 — голос против №5, в переголосовании — против №7 · ↑ / ↓ — за / против подъёма всех · ■ — фол, ■ красного цвета — четвёртый · серая строка — чёрная команда · серая клетка — игрок уже не за столом · розовая клетка — день ухода игрока из игры · баллы: П — победа, ЛХ — лучший ход, С — от Судьи, АД — автоматический доп, ДК — дисквалификация, ППК — поражение команды, Ш — штрафные
 
 ## Наказания после выбывания или после результата (seed 4.5, ФИИМ 2024 §7.9)
 
@@ -81,6 +81,58 @@ protocol-penalty-foul = фол
 protocol-penalty-warning = предупреждение
 protocol-penalty-disqualifying = дисквалификация
 protocol-penalty-team_loss = ППК
+protocol-penalty-technical = технический фол
+
+## Заголовок, судья, баллы, наказания (протокол ФИИМ)
+
+protocol-club = { $club }
+protocol-table = стол: { $table }
+protocol-start = начало { $start }
+protocol-start-end = начало { $start }, окончание { $end }
+protocol-hours = { $hours } ({ $tz })
+protocol-judge = Судья игры: { $judge ->
+    [none] { "" }
+   *[other] { $judge }{ " " }
+ }______________________ (подпись)
+protocol-col-points = Баллы
+protocol-points-win = П{ $points }
+protocol-points-best_move = ЛХ{ $points }
+protocol-points-extra = С{ $points }
+protocol-points-auto = АД{ $points }
+protocol-points-dq = ДК{ $points }
+protocol-points-team_loss = ППК{ $points }
+protocol-points-bad_play = Ш{ $points }
+protocol-penalties = Наказания и баллы от Судьи
+protocol-col-penalty = Что
+protocol-col-item = Пункт правил
+protocol-col-when = Когда
+protocol-extra = дополнительные баллы { $points }
+protocol-bad-play = штрафные баллы { $points }
+protocol-when = { $kind ->
+    [night_zero] договорка
+    [day_start] Д{ $day }, начало дня
+    [morning] Д{ $day }, последнее слово { $seat }
+    [speech] Д{ $day }, речь { $seat }
+    [voting_start] Д{ $day }, перед голосованием
+    [voting] Д{ $day }, { $round ->
+        [0] голосование
+       *[other] переголосование
+    }{ $seat ->
+        [none] { "" }
+       *[other] , против { $seat }
+    }
+    [tie_speech] Д{ $day }, речь перед переголосованием { $seat }
+    [raise] Д{ $day }, голосование за подъём
+    [last_word] Д{ $day }, последнее слово { $seat }
+    [night] Н{ $day }, { $step ->
+        [don_check] проверка Дона
+        [sheriff_check] проверка Шерифа
+        [best_move] лучший ход
+       *[shooting] стрельба
+    }
+    [end] после игры
+   *[other] Д{ $day }
+ }
 
 ## Почему выгрузка невозможна
 
@@ -99,3 +151,4 @@ protocol-error-two_deaths = Наказание игрока { $seat } ({ $what }
 protocol-error-options = Исход этой игры зависит от правил, для которых у MafiaRatings нет кода: { $options }.
 protocol-error-replay_differs = Выгрузка не воспроизводит игру: { $differences }.
 protocol-error-site_check = MafiaRatings не примет выгрузку как есть: { $issues }.
+protocol-no-mafiaratings = Выгрузки для MafiaRatings нет: { $why }

@@ -1,0 +1,87 @@
+"""``mafia-referee protocol [--db PATH] [--game ID] [--png FILE] [--json FILE]
+[--mafiaratings FILE] [--lang ru|en]``: the protocol of a stored game, as files.
+
+Renders any finished game of the database (the console's, or a bot's: the same log) — by default
+the console's current game — as the score sheet (PNG), our JSON protocol and the MafiaRatings
+layout, exactly as the bots send them (:func:`bot.protocol.files.protocol_files`; the club's name
+and time zone from the settings, ``MAFIA_REFEREE_CLUB_NAME`` / ``MAFIA_REFEREE_CLUB_TZ``). Each
+file goes where its option says; with none of the three options all of them are written to the
+current directory under the names the bots give them (``game-12.png``, ``game-12.json``,
+``game-12.mafiaratings.json``).
+
+Each written file is printed as a line; what could not be made (a game that is not over, a
+MafiaRatings export the game does not fit) is said in ``--lang``'s words. Exit status: 0 every
+asked file written; 1 a file asked for could not be made (or written); 2 no such game (or
+no such database: none is created).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from storage import Store
+
+from .console import CHAT
+from .i18n import catalog
+from .protocol.files import SheetDefaults, protocol_files
+
+EXIT_OK = 0
+EXIT_NOT_MADE = 1
+EXIT_NO_GAME = 2
+
+#: The option of each file, by the suffix of the name the bots give it.
+KINDS = (("png", ".png"), ("mafiaratings", ".mafiaratings.json"), ("json", ".json"))
+
+
+def _kind(name: str) -> str:
+    return next(kind for kind, suffix in KINDS if name.endswith(suffix))
+
+
+async def run_protocol_cli(db: Path, out: TextIO, *, game: int | None = None,
+                           png: Path | None = None, json: Path | None = None,
+                           mafiaratings: Path | None = None, lang: str = "ru",
+                           defaults: SheetDefaults | None = None) -> int:
+    """Write the protocol's files of game ``game`` (default: the console's current game) in
+    ``db``; print to ``out``; return the exit status (0/1/2)."""
+    cat = catalog(lang)
+    wanted = {"png": png, "json": json, "mafiaratings": mafiaratings}
+    everything = all(path is None for path in wanted.values())
+    if not db.is_file():  # never an empty database made by asking
+        print(cat.text("protocol-cli-no-db", db=str(db)), file=out)
+        return EXIT_NO_GAME
+    store = await Store.open(db)
+    try:
+        row = await store.game(game) if game is not None else await store.current_game(CHAT)
+        if row is None:
+            print(cat.text("protocol-cli-no-game", game=str(game) if game is not None else "none"),
+                  file=out)
+            return EXIT_NO_GAME
+        made = await protocol_files(store, row.id, cat, defaults=defaults)
+    finally:
+        await store.close()
+    for problem in made.problems:
+        print(problem, file=out)
+    status = EXIT_OK
+    files = {_kind(name): (name, data) for name, data in made.files}
+    for kind, path in wanted.items():
+        if not everything and path is None:
+            continue
+        if kind not in files:
+            if not everything:
+                status = EXIT_NOT_MADE
+            continue
+        name, data = files[kind]
+        target = Path(name) if everything else path
+        assert target is not None
+        try:
+            target.write_bytes(data)
+        except OSError as error:
+            print(cat.text("protocol-cli-not-written", file=str(target),
+                           why=error.strerror or str(error)), file=out)
+            status = EXIT_NOT_MADE
+            continue
+        print(cat.text("protocol-cli-written", file=str(target)), file=out)
+    if everything and not files:
+        status = EXIT_NOT_MADE
+    return status

@@ -1,0 +1,83 @@
+"""The protocol of a Telegram judge-mode game (issue 14), over the fake Bot API: at the end the
+score sheet (PNG) and both JSON files — ours and the MafiaRatings layout, possible because every
+hand was recorded by voter — reach the judge's private chat, the linked group and the club's
+channel (``/channel`` in the group); ``/protocol`` sends them again where it is asked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from fakebot import FakeBotAPI
+from rules import Phase, Team
+from rules.records import replay
+from support.telegram_table import Table, table
+
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")
+
+
+@pytest.fixture
+async def t(fake: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Table]:
+    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
+        yield running_table
+
+
+def files(t: Table, chat: object) -> tuple[list[bytes], dict[str, bytes]]:
+    """The pictures and the documents (by file name) the bot sent to ``chat``."""
+    sent = t.fake.sent(chat)  # type: ignore[arg-type]
+    pictures = [t.fake.files[m.photo[-1]["file_id"]].data for m in sent if m.photo]
+    documents = {m.document["file_name"]: t.fake.files[m.document["file_id"]].data
+                 for m in sent if m.document}
+    return pictures, documents
+
+
+async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None:
+    owner = t.players[0]  # the group's creator: an admin, he links the club's channel
+    channel = t.fake.add_channel("Клубный канал", username="club_news")
+    await t.say("/channel @club_news", chat=t.group, user=owner)
+    await t.say("/new fiim2024")
+    await t.say("/link", chat=t.group)
+    await t.say("/roles D2 M5 M7 S8")
+    await t.say("/start")
+    await t.say("/next")  # night 0 ends: day 1, #1 speaks
+    await t.say("/nominate 5")
+    await t.say("/next")
+    await t.say("/nominate 7")  # #2 nominates #7
+    for _ in range(9):
+        await t.say("/next")
+    assert (await t.state()).phase is Phase.VOTING
+    await t.say("/vote 5 1,2,3,4,6,8")  # the voters named (F24 §4.4.5); #5, #7, #9, #10 → #7
+    await t.say("/next")  # #5's last word
+    await t.say("/kill 1")
+    await t.say("/next")  # the Don does not check
+    await t.say("/next")  # nor the Sheriff
+    await t.say("/bestmove 2 7 9")
+    await t.say("/next")  # #1's last word
+    await t.say("/ppk 7 4.3.1")  # an oath: the blacks lose (seed 4.3.1)
+    state = await t.state()
+    assert state.phase is Phase.GAME_OVER and state.result.winner is Team.RED
+
+    for chat in (t.judge, t.group, channel):
+        await t.fake.wait_for(lambda c=chat: len(files(t, c)[1]) >= 2, timeout=30,
+                              what=f"the protocol in {chat}")
+        pictures, documents = files(t, chat)
+        assert len(pictures) == 1 and pictures[0].startswith(b"\x89PNG")
+        assert sorted(documents) == ["game-1.json", "game-1.mafiaratings.json"], chat
+        ours = json.loads(documents["game-1.json"])
+        assert ours["outcome"]["winner"] == "red"
+        assert ours["points"]["seats"]["7"]["team_loss"] == "-0.7"  # F24 §8.2.5
+        report = replay(json.loads(documents["game-1.mafiaratings.json"]))
+        assert report.agrees and report.report["winner"] == "red", report.differences
+
+    # /protocol sends them again, where it is asked
+    before = len(files(t, t.group)[0])
+    await t.say("/protocol", chat=t.group)
+    await t.fake.wait_for(lambda: len(files(t, t.group)[0]) > before, timeout=30,
+                          what="the protocol sent again")
+    before = len(files(t, t.judge)[0])
+    await t.say("/protocol")
+    await t.fake.wait_for(lambda: len(files(t, t.judge)[0]) > before, timeout=30,
+                          what="the protocol sent again to the judge")
