@@ -154,6 +154,10 @@ class HostController:
         """The table as held in memory."""
         return self._tables.get(table_id)
 
+    def tables(self) -> list[Table]:
+        """Every table held in memory (the open ones, and those closed since the start)."""
+        return list(self._tables.values())
+
     def tables_in(self, chat: str) -> list[Table]:
         return [t for t in self._tables.values() if t.chat == chat]
 
@@ -723,7 +727,7 @@ class HostController:
         When the count reaches the option the seat is noted as ``absent_due`` (:meth:`_absent`).
         Returns whether the flags changed."""
         flags = table.flags
-        if not flags.rights.read:
+        if not flags.rights.read or table.spec.options.voice:  # a voice table: silence unheard
             return False
         if not st.count_silence(step, flags.silent):
             return False
@@ -798,6 +802,29 @@ class HostController:
         if (muted, unmutable) != before or flags.mode is not mode:
             flags.muted, flags.unmutable = sorted(muted), sorted(unmutable)
             await self._save(table, "flags")
+
+    async def voice_joined(self, chat: str, user: str, muted: bool) -> None:
+        """A member connects to a voice table's channel (or the bot learns who is there, after
+        a restart); ``muted``: whether Discord keeps a server mute on him now. A seated player
+        gets the mute of the moment: the speaker speaks, the others are muted (a mute he carries
+        from before is the table's again)."""
+        table = await self.live(chat)
+        if table is None or table.status is not TableStatus.RUNNING:
+            return
+        async with self.held(chat):
+            table = await self._table_of(chat, TableStatus.RUNNING)
+            if table is None or table.flags.mode is not MuteMode.VOICE or table.seat_of(user) is None:
+                return
+            current = await self.service.current(chat)
+            if current is None or current.finished:
+                return
+            flags = table.flags
+            muted_now = set(flags.muted)
+            (muted_now.add if muted else muted_now.discard)(user)
+            if muted_now != set(flags.muted):
+                flags.muted = sorted(muted_now)
+                await self._save(table, "flags")
+            await self._sync_mutes(table, current.state, st.plan(current.state, table.spec.options))
 
     async def _sync_removals(self, table: Table, state: rules.GameState) -> None:
         """The players the rules removed (seed 4.5: the 4th foul; seed 4.2: a disqualification)
@@ -930,8 +957,9 @@ class HostController:
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
                                   reachable="yes" if player.get("reachable") else "no"))
+        options = table.spec.options
         notes, extra = self.port.lobby_notes(
-            flags.rights, table.spec.options.mute,
+            flags.rights, "voice" if options.voice and options.mute != "foul" else options.mute,
             any(not p.get("reachable") for p in table.players), table.id, cat)
         lines.extend(notes)
         rows: vw.Rows = [[vw.Btn(cat.text("host-btn-join"), vw.encode(table.id, 0, vw.JOIN)),
@@ -1101,10 +1129,13 @@ class HostController:
     def _mode(self, table: Table) -> MuteMode:
         """How "only the speaker writes" is kept: the option ``mute=foul``, else the platform's
         whole-game mute where the bot has the right, else timeouts where it may time members
-        out, else fouls."""
+        out, else fouls. A voice table (the option ``voice``): server mutes in its voice channel
+        where the bot may mute members, else fouls (the judge's, seed 4.1.1)."""
         rights = table.flags.rights
         if table.spec.options.mute == "foul":
             return MuteMode.FOUL
+        if table.spec.options.voice:  # a voice table: the speakers are heard, not read
+            return MuteMode.VOICE if rights.voice else MuteMode.FOUL
         if rights.mute:
             return self.port.mute_mode(rights)
         return MuteMode.TIMEOUT if rights.timeout else MuteMode.FOUL

@@ -2,7 +2,7 @@
 the lengths of the steps the rules leave to the judge. Parsed from ``/newgame`` (pure).
 
 ``/newgame [preset] [rule option=value …] [seats=join|shuffle] [mute=auto|restrict|foul]
-[shooting=N] [silenced=N] [absent=N]`` — the rule options are the judge's ``/new`` options
+[shooting=N] [silenced=N] [absent=N] [voice=<channel id>]`` — the rule options are the judge's ``/new`` options
 (:func:`bot.commands.parse_options`: ``timers.speech=45``, ``raise_vote=no`` …).
 """
 
@@ -48,13 +48,17 @@ class HostOptions:
       nearest vote is not held, seed 5.1–5.2). ``0`` turns it off. A silenced minute (seed 4.4)
       neither counts nor resets; nothing counts while the bot cannot read the group. The rest a missing player gets is the rules' own default: an
       unraised hand goes to the last nominee (F24 §4.4.8), a black who does not shoot makes the
-      shooting a miss (§4.5.5), an unmade check or best move is simply not made."""
+      shooting a miss (§4.5.5), an unmade check or best move is simply not made;
+    * ``voice`` — a voice table: the id of the voice channel where the players speak; everyone
+      but the one who has the floor is server-muted there (``mute=foul`` keeps nobody muted).
+      The bot cannot hear silence in voice, so ``absent_after`` counts nothing at a voice table."""
 
     seating: str = "join"
     mute: str = "auto"
     shooting: int = 20
     silenced: int = 10
     absent_after: int = ABSENT_AFTER
+    voice: str = ""  # a voice table: the voice channel's id (Discord), "" none
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -119,6 +123,10 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
             host[key] = _seconds(key, raw)
         elif sep and key in ("absent", "absent_after"):
             host["absent_after"] = _count(key, raw)
+        elif sep and key == "voice":
+            if not raw.isdigit():
+                raise HostError("bad_option", option=key, value=raw)
+            host["voice"] = raw
         else:
             rest.append(arg)
     parsed = cmds.parse(" ".join(["/new", *rest]), None)

@@ -26,16 +26,19 @@ class MuteMode(str, enum.Enum):
     members) and ``overwrite`` (Discord: the channel's Send Messages denied to the member) mute
     everyone but the speaker for the whole game; ``timeout`` (Discord: member timeouts, which
     also stop a member's presses) mutes them during the speeches only, so that every hand can be
-    raised; ``foul``: nobody is muted, a message out of one's minute is a foul."""
+    raised; ``voice`` (Discord: a voice table, the option ``voice``) server-mutes everyone but
+    the speaker in the table's voice channel for the whole game (the chat is judged as with
+    ``foul``); ``foul``: nobody is muted, a message out of one's minute is a foul."""
 
     RESTRICT = "restrict"
     OVERWRITE = "overwrite"
     TIMEOUT = "timeout"
+    VOICE = "voice"
     FOUL = "foul"
 
     @property
     def whole_game(self) -> bool:
-        return self in (MuteMode.RESTRICT, MuteMode.OVERWRITE)
+        return self in (MuteMode.RESTRICT, MuteMode.OVERWRITE, MuteMode.VOICE)
 
 
 class Mute(enum.Enum):
@@ -52,13 +55,15 @@ class Rights:
     """What the bot may do where the table plays: ``mute`` a member for the turn (Telegram:
     restrict members, a supergroup; Discord: Manage Permissions), ``timeout`` a member (Discord's
     Moderate Members: a removed player until the end), ``delete`` messages, ``read`` every
-    message (Telegram: an admin or privacy mode off), ``basic``: see, post and attach files."""
+    message (Telegram: an admin or privacy mode off), ``basic``: see, post and attach files,
+    ``voice``: server-mute members in a voice channel (Discord's Mute Members)."""
 
     mute: bool = False
     timeout: bool = False
     delete: bool = False
     read: bool = True
     basic: bool = True
+    voice: bool = False
 
     def to_dict(self) -> dict[str, bool]:
         return dataclasses.asdict(self)
@@ -69,7 +74,8 @@ class Rights:
         ``overwrite``."""
         return cls(mute=bool(data.get("mute", data.get("restrict", data.get("overwrite", False)))),
                    timeout=bool(data.get("timeout", False)), delete=bool(data.get("delete", False)),
-                   read=bool(data.get("read", True)), basic=bool(data.get("basic", True)))
+                   read=bool(data.get("read", True)), basic=bool(data.get("basic", True)),
+                   voice=bool(data.get("voice", False)))
 
 
 @dataclass
@@ -193,7 +199,8 @@ class HostPort(Protocol):
     def lobby_notes(self, rights: Rights, mode_option: str, unreachable: bool, table_id: int,
                     cat: Catalog) -> tuple[list[str], Rows]:
         """The lobby's lines about reaching the players and the bot's missing rights, and its
-        extra buttons."""
+        extra buttons. ``mode_option``: the option ``mute`` (``auto``, ``restrict``, ``foul``),
+        or ``voice`` for a voice table."""
 
     def unreachable(self, table_id: int, cat: Catalog) -> tuple[str, str | None]:
         """The answer to a player the bot cannot write to privately, and a link to open."""

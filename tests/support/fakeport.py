@@ -360,3 +360,6 @@ class FakeJudgePort(_Base):
 
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         self.removed.append(set(removed))
+
+    async def sync_floor(self, game_id: int, home: str, judge: str, state: Any) -> None:
+        return None  # no voice tables here

@@ -57,6 +57,7 @@ host-started = 🎲 The game begins. Host: { $host }.
     { $seats }
     { $mode ->
         [restrict] Only the player whose minute it is may write: the bot restricts the others during a speech.
+        [voice] A voice table: only the player whose minute it is may speak — the bot server-mutes the others; at night and in a vote everyone is muted.
        *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1), at night a disqualifying foul (4.2.6).
     }{ $fallback ->
         [yes] { " " }(The bot cannot restrict members.)
