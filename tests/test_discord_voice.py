@@ -377,3 +377,58 @@ async def test_judge_mode_an_unmutable_seat_is_told_to_the_judge(t: DiscordTable
     await t.slash("new")
     await t.slash("new")  # a second /new confirms: the game is replaced
     assert t.fake.muted_now() == set()
+
+
+# --- leaving the voice channel: seed 4.2.1 --------------------------------------------------------
+
+async def test_a_player_out_of_the_voice_channel_past_his_grace_has_left_the_table(t: DiscordTable) -> None:
+    """Seed 4.2.1: a seated player who leaves the voice table's channel and is not back within
+    the grace stated in the lobby has left the table (a disqualifying foul: he leaves at once,
+    seed 4.5); one back within it has not. The grace is stored with the table."""
+    lobby = await open_voice_table(t)
+    assert RU.text("host-lobby-voice-grace", seconds=60) in lobby
+    await expire(t)  # the first speech
+    host = t.referee.host
+    assert host is not None
+    tb = host_table(t)
+    back, gone = player_at(t, 4), player_at(t, 6)
+    await t.voice(back, None)
+    await t.voice(gone, LOUNGE_ID)
+    assert set(tb.flags.away) == {f"dc:{uid(back)}", f"dc:{uid(gone)}"}
+    stored = await t.service.store.host_table(tb.id)
+    assert stored is not None and f"dc:{uid(gone)}" in str(stored.data)
+    await t.voice(back, VOICE_ID)  # back within his grace
+    assert set(host_table(t).flags.away) == {f"dc:{uid(gone)}"}
+    await host.controller.away_over(tb.id, f"dc:{uid(back)}")  # a timer that was cancelled
+    await host.controller.away_over(tb.id, f"dc:{uid(gone)}")  # his grace is over
+    await t.settle()
+    state = await t.state()
+    assert state.seat(4).at_table
+    departure = state.seat(6).departure
+    assert departure is not None and departure.cause is rules.Cause.DISQUALIFICATION
+    assert departure.reason == "4.2.1"
+    assert any(RU.text("host-voice-away", seat="№6", seconds=60).split(":")[1] in x
+               for x in t.public())
+    assert host_table(t).flags.away == {}
+    await check_floor(t, seat_members(t))
+
+
+async def test_judge_mode_a_seat_leaving_voice_is_told_to_the_judge(t: DiscordTable) -> None:
+    """Judge mode: a seat's member who leaves the voice channel mid-game — the judge is told in
+    his DMs (leaving the table, seed 4.2.1, is his call); one who moves elsewhere is let go
+    there, and muted again when back; the judge leaving is nobody's news."""
+    seats = await judge_voice_game(t)
+    await t.slash("next")
+    await t.voice(t.players[4], None)
+    told = [m for m in t.dm() if RU.text("dc-voice-left", seat=5, channel=f"<#{VOICE_ID}>") in m]
+    assert len(told) == 1
+    await t.voice(t.players[4], VOICE_ID)
+    await check_floor(t, seats)
+    await t.voice(t.players[6], LOUNGE_ID)
+    assert uid(t.players[6]) not in t.fake.muted_now()
+    await t.voice(t.players[6], VOICE_ID)
+    await check_floor(t, seats)
+    assert uid(t.players[6]) in t.fake.muted_now()
+    before = len(t.dm())
+    await t.voice(t.judge, None)
+    assert len(t.dm()) == before

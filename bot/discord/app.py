@@ -595,23 +595,24 @@ class DiscordReferee:
         if voice is None:
             return
         wanted: set[int] = set()
-        if state is not None and state.phase not in (Phase.SETUP, Phase.GAME_OVER):
+        if state is None or state.phase is Phase.GAME_OVER:
+            self._voice_games.pop(voice, None)  # the game is over or gone: its table is closed
+        elif state.phase is not Phase.SETUP:
             floor = host_steps.writers(state, host_steps.plan(state, HostOptions()))
             seats = await self._slots(game_id, home, SEAT_SLOT)
             wanted = {m for seat, m in seats.items() if seat not in floor} - {id_of(judge)}
-        else:
-            self._voice_games.pop(voice, None)
         cat = await self.cat(home)
         reason = cat.text("dc-voice-reason", game=game_id)
         muted = self.voice.muted_by(game_id)
         told = self._voice_told.setdefault(game_id, set())
         news: list[str] = []
+        seat_of = {m: s for s, m in (await self._slots(game_id, home, SEAT_SLOT)).items()}
         for member in sorted(wanted - muted):
             done = await self.voice.set(game_id, voice, member, True, reason)
-            seats = {m: s for s, m in (await self._slots(game_id, home, SEAT_SLOT)).items()}
-            if done is Mute.UNMUTABLE and seats.get(member, 0) not in told:
-                told.add(seats.get(member, 0))
-                news.append(cat.text("dc-voice-unmutable", seat=seats.get(member, 0)))
+            seat = seat_of.get(member, 0)
+            if done is Mute.UNMUTABLE and seat not in told:
+                told.add(seat)
+                news.append(cat.text("dc-voice-unmutable", seat=seat))
             elif done is Mute.NO_RIGHT:
                 if 0 not in told:
                     told.add(0)
@@ -635,6 +636,27 @@ class DiscordReferee:
             current = await self.service.current(home)
             if current is not None and current.game_id == game_id:
                 await self._sync_voice(game_id, home, current.judge, current.state)
+
+    async def voice_left(self, voice_id: int, member_id: int) -> None:
+        """A member leaves voice channel ``voice_id``: a host table gives a seated player his
+        grace; a judge is told that a seat's member has left (leaving the table, seed 4.2.1, is
+        his call)."""
+        if self.host is not None:
+            await self.host.voice_left(voice_id, member_id)
+        bound = self._voice_games.get(voice_id)
+        if bound is None:
+            return
+        home, game_id = bound
+        current = await self.service.current(home)
+        seats = await self._slots(game_id, home, SEAT_SLOT)
+        seat = next((s for s, m in seats.items() if m == member_id), None)
+        if current is None or current.game_id != game_id or seat is None \
+                or current.state.phase in (Phase.SETUP, Phase.GAME_OVER) \
+                or not current.state.seat(seat).at_table:
+            return
+        cat = await self.cat(home)
+        await self._dm(current.judge, cat.text("dc-voice-left", seat=seat,
+                                               channel=mention_channel(chat_key(voice_id))))
 
     async def voice_refresh(self) -> None:
         """Every voice table gives everyone in its channel the mute of the moment (once the

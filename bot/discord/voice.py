@@ -185,12 +185,15 @@ class VoiceTables:
         a server mute changes no channel: nothing to follow). A mute left from a game over or a
         table he left is lifted; the table bound to the channel he joins gives him the mute of
         the moment (host mode: :meth:`bot.host.controller.HostController.voice_joined`; judge
-        mode: the game's floor synced again)."""
+        mode: the game's floor synced again); a seated player who leaves it is given his grace
+        (host mode), or the judge is told (judge mode)."""
         old = before.channel.id if before.channel is not None else None
         new = after.channel.id if after.channel is not None else None
         if old == new:
             return
         muted = await self.lift_stale(member.id, new, after.mute)
+        if old is not None:
+            await self.referee.voice_left(old, member.id)
         if new is not None:
             await self.referee.voice_joined(new, member.id, muted)
 

@@ -362,6 +362,8 @@ class HostController:
         else:
             await self._advance(table, current, _Plan())
         await self._absent(table)  # a silent player's removal the stop cut short
+        for user in list(table.flags.away):  # a voice table's graces, re-armed
+            self._arm_away(table, user)
 
     # --- the game: acting, and moving from step to step ------------------------------------------------
     async def _act(self, table: Table, event: rules.Event, render: Render | None = None) -> Outcome:
@@ -803,6 +805,59 @@ class HostController:
             flags.muted, flags.unmutable = sorted(muted), sorted(unmutable)
             await self._save(table, "flags")
 
+    def _away_group(self, table: Table, user: str) -> str:
+        return f"host-away:{table.id}:{user}"
+
+    def _arm_away(self, table: Table, user: str) -> None:
+        """Schedule the end of ``user``'s grace out of the voice channel (a late call still runs)."""
+        deadline = table.flags.away.get(user)
+        if deadline is None:
+            return
+        table_id = table.id
+        self.port.schedule(self._away_group(table, user), max(0.0, deadline - self.port.clock()),
+                           lambda: self.away_over(table_id, user))
+
+    async def voice_left(self, chat: str, user: str) -> None:
+        """A seated player leaves a voice table's channel: his grace (the option
+        ``voice_grace``) runs, stored with the table; still away at its end, he has left the
+        table (:meth:`away_over`)."""
+        if await self.live(chat) is None:
+            return
+        async with self.held(chat):
+            table = await self._table_of(chat, TableStatus.RUNNING)
+            grace = table.spec.options.voice_grace if table is not None else 0
+            if table is None or not table.spec.options.voice or grace <= 0 \
+                    or table.seat_of(user) is None or user in table.flags.away:
+                return
+            table.flags.away[user] = self.port.clock() + grace * self.port.scale
+            await self._save(table, "flags")
+            self._arm_away(table, user)
+
+    async def away_over(self, table_id: int, user: str) -> None:
+        """``user``'s grace out of the voice channel is over: still away and at the table, he
+        has left it — seed 4.2.1, a disqualifying foul (seed 4.5: at once, no last word). The
+        mark is cleared after the penalty is stored (a restart in between applies it then)."""
+        table = await self._load(table_id)
+        if table is None:
+            return
+        async with self.held(table.chat):
+            if table.status is not TableStatus.RUNNING or user not in table.flags.away:
+                return
+            current = await self.service.current(table.chat)
+            seat = table.seat_of(user)
+            if current is not None and not current.finished and seat is not None \
+                    and current.state.seat(seat).at_table:
+                cat = await self._cat(table.chat)
+                lead = [cat.text("host-voice-away", seat=seat_label(seat, cat),
+                                 seconds=table.spec.options.voice_grace)]
+                try:
+                    await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
+                                                lead=lead)
+                except rules.RuleError as error:
+                    log.info("host: %s away, no penalty: %s", seat, error)
+            table.flags.away.pop(user, None)
+            await self._save(table, "flags")
+
     async def voice_joined(self, chat: str, user: str, muted: bool) -> None:
         """A member connects to a voice table's channel (or the bot learns who is there, after
         a restart); ``muted``: whether Discord keeps a server mute on him now. A seated player
@@ -813,12 +868,15 @@ class HostController:
             return
         async with self.held(chat):
             table = await self._table_of(chat, TableStatus.RUNNING)
-            if table is None or table.flags.mode is not MuteMode.VOICE or table.seat_of(user) is None:
-                return
-            current = await self.service.current(chat)
-            if current is None or current.finished:
+            if table is None or not table.spec.options.voice or table.seat_of(user) is None:
                 return
             flags = table.flags
+            if flags.away.pop(user, None) is not None:  # back within his grace
+                self.port.cancel(self._away_group(table, user))
+                await self._save(table, "flags")
+            current = await self.service.current(chat)
+            if flags.mode is not MuteMode.VOICE or current is None or current.finished:
+                return
             muted_now = set(flags.muted)
             (muted_now.add if muted else muted_now.discard)(user)
             if muted_now != set(flags.muted):
@@ -863,6 +921,9 @@ class HostController:
 
     async def _unmute_all(self, table: Table) -> None:
         flags = table.flags
+        for user in flags.away:  # a voice table's graces end with the game
+            self.port.cancel(self._away_group(table, user))
+        flags.away = {}
         for user in list(flags.muted):
             await self.port.mute(table.chat, user, flags.mode, False, table_id=table.id)
         if flags.removed:
@@ -954,6 +1015,8 @@ class HostController:
                               plays="yes" if table.player(table.host) is not None else "no",
                               platform=self.port.platform))
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
+        if table.spec.options.voice and table.spec.options.voice_grace:
+            lines.append(cat.text("host-lobby-voice-grace", seconds=table.spec.options.voice_grace))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=player["name"],
                                   reachable="yes" if player.get("reachable") else "no"))

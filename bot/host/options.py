@@ -2,7 +2,7 @@
 the lengths of the steps the rules leave to the judge. Parsed from ``/newgame`` (pure).
 
 ``/newgame [preset] [rule option=value …] [seats=join|shuffle] [mute=auto|restrict|foul]
-[shooting=N] [silenced=N] [absent=N] [voice=<channel id>]`` — the rule options are the judge's ``/new`` options
+[shooting=N] [silenced=N] [absent=N] [voice=<channel id>] [grace=N]`` — the rule options are the judge's ``/new`` options
 (:func:`bot.commands.parse_options`: ``timers.speech=45``, ``raise_vote=no`` …).
 """
 
@@ -22,6 +22,7 @@ MUTES = ("auto", "restrict", "foul")  # how "only the speaker writes" is enforce
 MAX_STEP = 600  # seconds: the longest host step length accepted
 ABSENT_AFTER = 2  # silent speeches in a row that count as leaving the table (seed 4.2.1)
 MAX_ABSENT = 10  # the most ``absent`` accepts (0 = off)
+VOICE_GRACE = 60  # seconds out of a voice table's channel before it is leaving the table (4.2.1)
 
 
 class HostError(Exception):
@@ -51,7 +52,9 @@ class HostOptions:
       shooting a miss (§4.5.5), an unmade check or best move is simply not made;
     * ``voice`` — a voice table: the id of the voice channel where the players speak; everyone
       but the one who has the floor is server-muted there (``mute=foul`` keeps nobody muted).
-      The bot cannot hear silence in voice, so ``absent_after`` counts nothing at a voice table."""
+      The bot cannot hear silence in voice, so ``absent_after`` counts nothing at a voice table;
+    * ``voice_grace`` — seconds a seated player may be out of the voice table's channel: one
+      still away when they run out has left the table (seed 4.2.1; ``0`` turns it off)."""
 
     seating: str = "join"
     mute: str = "auto"
@@ -59,6 +62,7 @@ class HostOptions:
     silenced: int = 10
     absent_after: int = ABSENT_AFTER
     voice: str = ""  # a voice table: the voice channel's id (Discord), "" none
+    voice_grace: int = VOICE_GRACE
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -123,6 +127,10 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
             host[key] = _seconds(key, raw)
         elif sep and key in ("absent", "absent_after"):
             host["absent_after"] = _count(key, raw)
+        elif sep and key in ("grace", "voice_grace"):
+            if not raw.isdigit() or int(raw) > MAX_STEP:
+                raise HostError("bad_option", option=key, value=raw)
+            host["voice_grace"] = int(raw)
         elif sep and key == "voice":
             if not raw.isdigit():
                 raise HostError("bad_option", option=key, value=raw)

@@ -95,6 +95,7 @@ class TableFlags:
     removed: list[str] = field(default_factory=list)  # muted until the end: removed by the rules
     silent: dict[str, int] = field(default_factory=dict)  # seat -> own silent speeches in a row
     absent_due: int | None = None  # a seat whose silence has removed him, not yet penalised
+    away: dict[str, float] = field(default_factory=dict)  # voice table: user -> his grace's end
     stopped_by: str | None = None  # a stop in progress: who stopped the table
     recent: list[dict[str, Any]] = field(default_factory=list)  # the last steps' times (steps.recent_record)
 
@@ -111,6 +112,7 @@ class TableFlags:
         values["rights"] = Rights.from_dict(data.get("rights") or {})
         values["mode"] = MuteMode(data.get("mode") or MuteMode.FOUL.value)
         values["silent"] = {str(k): int(v) for k, v in (data.get("silent") or {}).items()}
+        values["away"] = {str(k): float(v) for k, v in (data.get("away") or {}).items()}
         return cls(**values)
 
 

@@ -117,6 +117,11 @@ class DiscordHost:
         for chat in self.voice_chats(voice_id):
             await self.controller.voice_joined(chat, user_key(member_id), muted)
 
+    async def voice_left(self, voice_id: int, member_id: int) -> None:
+        """A member leaves voice channel ``voice_id``: a seated player's grace runs."""
+        for chat in self.voice_chats(voice_id):
+            await self.controller.voice_left(chat, user_key(member_id))
+
     # --- presses and messages ----------------------------------------------------------------------
     async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         await self.controller.press(player(interaction.user), custom_id, interaction)

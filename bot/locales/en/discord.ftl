@@ -115,6 +115,7 @@ dc-voice-bound = 🎙 Voice table: { $channel }. The members mapped with /seat a
 dc-voice-reason = Mafia game #{ $game }: not your minute
 dc-voice-unmutable = 🎙 Seat { $seat } cannot be muted in voice (the server's owner, or a role above mine): speaking out of that minute is your 4.1.1 foul.
 dc-voice-no-right = 🎙 I lack Mute Members in the voice channel: nobody is muted; speaking out of one's minute is your 4.1.1 foul.
+dc-voice-left = 🎙 Seat { $seat } leaves the voice channel { $channel }. If not back, it is leaving the table (4.2.1): your call.
 dc-host-opened = The table is open: the lobby is in the channel.
 dc-done-host = Done.
 dc-host-dm-closed = ⚠ A player marked so cannot get direct messages from the bot: allow direct messages from this server's members (Privacy Settings), then press «Join» again.

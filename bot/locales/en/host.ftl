@@ -138,6 +138,8 @@ host-absent = { $seat }: { $count } own { $count ->
     [one] speech
    *[other] speeches
  } in a row with nothing written and nothing pressed — leaving the table (4.2.1).
+host-voice-away = { $seat }: out of the table's voice channel for more than { $seconds } s — leaving the table (4.2.1).
+host-lobby-voice-grace = 🎙 A player out of the table's voice channel for more than { $seconds } s has left the table (4.2.1).
 host-stopped = ⏹ The game was stopped by { $who }.
 host-busy = { $platform ->
     [dc] This channel already has a table forming or playing. Its host or a member with Manage Channels may stop it: /stop.
