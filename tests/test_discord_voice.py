@@ -432,3 +432,41 @@ async def test_judge_mode_a_seat_leaving_voice_is_told_to_the_judge(t: DiscordTa
     before = len(t.dm())
     await t.voice(t.judge, None)
     assert len(t.dm()) == before
+
+
+@pytest.mark.parametrize("size", [7, 5, 4, 3])
+async def test_a_third_foul_speech_by_the_table_size(t: DiscordTable, size: int) -> None:
+    """The 3rd foul: at 5 or more players at the table the speaker is silenced — muted through
+    his minute, which is the short window to nominate (seed 4.4); at 3 or 4 he speaks for 30 s
+    instead (seed 5.7) — and is heard. The players the host disqualifies stay muted (seed 4.2)."""
+    await open_voice_table(t)
+    await expire(t)  # the speech of seat 1
+    state = await t.state()
+    blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
+    kept_black = 1 if 1 in blacks else blacks[0]
+    reds = [s for s in rules.SEATS if s not in blacks]
+    target = max(reds)
+    kept_reds = [r for r in reds if r in (1, target)]
+    kept_reds += [r for r in reds if r not in kept_reds][:size - 1 - len(kept_reds)]
+    for seat in [b for b in blacks if b != kept_black] + [r for r in reds if r not in kept_reds]:
+        await t.slash("dq", seat=seat)
+    state = await t.state()
+    assert len([s for s in state.seats if s.at_table]) == size and state.phase is not Phase.GAME_OVER
+    for _ in range(3):
+        await t.slash("foul", seat=target)
+    for _ in range(12):
+        step = rules.expected(await t.state())
+        if isinstance(step, rules.Speech) and step.seat == target:
+            break
+        await expire(t)
+    assert isinstance(step, rules.Speech) and step.seat == target
+    seats = seat_members(t)
+    await check_floor(t, seats)
+    if size <= 4:  # seed 5.7
+        assert step.seconds == 30 and seats[target] not in t.fake.muted_now()
+    else:  # seed 4.4
+        assert step.silenced and seats[target] in t.fake.muted_now()
+    removed = [s.number for s in state.seats if not s.at_table]
+    assert {seats[s] for s in removed} <= t.fake.muted_now()
+    await t.slash("stop")
+    assert t.fake.muted_now() == set()
