@@ -718,13 +718,14 @@ class DiscordReferee:
             return cat.text("dc-missing-rights", rights=rights_text(names, cat))
 
         voice: int | None = None
-        if name == "new":
+        before: int | None = None
+        if name == "new":  # /new voice:#table — the new game's voice channel, bound once created
             text, voice = voice_option(text)
-            before = await self.service.current(home)
+            previous = await self.service.current(home)
+            before = previous.game_id if previous is not None else None
         replies = await self._answered(user, await self.judge.typed(home, user, text, notes=notes), cat)
         if voice is not None:
-            replies.extend(await self._bind_voice(interaction, home, voice,
-                                                  before.game_id if before is not None else None))
+            replies.extend(await self._bind_voice(interaction, home, voice, before))
         return replies
 
     async def _answered(self, user: str, replies: Sequence[Reply], cat: Catalog) -> list[str]:
