@@ -170,6 +170,10 @@ _FIIM_EXTRA: tuple[Reason, ...] = (
     Reason("6.8.4", Severity.TEAM_LOSS),  # a Sheriff "proving" himself with night-only information
 )
 
+# FSM 2024 has F24's additions but for the two F24 alone lists: the mask foul (§6.6.9) and the
+# attempt at a non-game advantage (§6.7.16) (docs/rules.md §6.3, §6.4).
+_FSM_EXTRA: tuple[Reason, ...] = tuple(r for r in _FIIM_EXTRA if r.code not in ("6.6.9", "6.7.16"))
+
 # FSM 2024: voting against several nominees (seed 4.1.8) is a disqualifying foul (S24 §6.7.9).
 _FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING)}
 
@@ -189,7 +193,7 @@ def _catalog(*parts: tuple[Reason, ...], overrides: Mapping[str, Reason] | None 
 REASONS: dict[str, dict[str, Reason]] = {
     "seed": _catalog(_SEED_REASONS),
     "fiim2024": _catalog(_SEED_REASONS, _FIIM_EXTRA),
-    "fsm2024": _catalog(_SEED_REASONS, _FIIM_EXTRA, overrides=_FSM_OVERRIDES),
+    "fsm2024": _catalog(_SEED_REASONS, _FSM_EXTRA, overrides=_FSM_OVERRIDES),
 }
 
 # F24/S24 §6.8.5: an insult (§6.7.4, the seed's 4.2.4; obscenity alone is F24 §6.7.15), tears

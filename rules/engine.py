@@ -102,7 +102,11 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
     move = _Move(state.clone())
-    handler(move, event)
+    try:
+        handler(move, event)
+    except RuleError as error:
+        error.params.setdefault("rules", state.config.preset)  # its rule numbers (docs/rules.md §1)
+        raise
     move.s.revision += 1
     return move.s, move.notices
 

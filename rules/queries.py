@@ -264,7 +264,7 @@ def can_vote(state: GameState, seat: int) -> RuleError | None:
         return check(state, ev.Vote(nominee=step.nominee, voters=(seat,)))
     if isinstance(step, RaiseVoting):
         return check(state, ev.RaiseVote(voters=(seat,)))
-    return RuleError(Code.WRONG_PHASE, event="vote", phase=state.phase.value)
+    return RuleError(Code.WRONG_PHASE, event="vote", phase=state.phase.value, rules=state.config.preset)
 
 
 def shooters(state: GameState) -> list[int]:

@@ -584,7 +584,7 @@ def refusal(game: Game, event: rules.Event) -> rules.RuleError:
 def test_not_speaker_names_who_speaks() -> None:
     game = Game().to_day_one()
     text = error_text(refusal(game, Nominate(4, 7)), RU)
-    assert text == ("Выставлять кандидатуру можно только в свою минуту (ФИИМ 2024, 4.4.2): "
+    assert text == ("Выставлять кандидатуру можно только в свою минуту (ФИИМ 2024, §4.4.2): "
                     "сейчас говорит игрок №1, а не №4.")
 
 
@@ -856,3 +856,24 @@ def test_the_rules_line_shows_only_what_differs_from_the_preset() -> None:
     assert all(not ln.startswith(RU.text("status-rules", rules="").split(":")[0])
                for ln in status_text(plain.state, RU, for_judge=True).splitlines())
     assert any(RU.text("preset-fiim2024") + "." in t for t in texts(plain.notices))
+
+
+@pytest.mark.parametrize(("preset", "ru", "en"), [("seed", "ФИИМ 2024, §4.4.", "FIIM 2024, §4.4."),
+                                                 ("fiim2024", "ФИИМ 2024, §4.4.", "FIIM 2024, §4.4."),
+                                                 ("fsm2024", "ФСМ 2024, §4.4.", "FSM 2024, §4.4.")])
+def test_a_refusal_cites_its_presets_rule(preset: str, ru: str, en: str) -> None:
+    """A refusal names the rule as the game's preset numbers it: where the seed is silent
+    (nominations) the seed preset cites FIIM 2024 (docs/rules.md §1); FSM 2024 its own text.
+    #1 speaks: #2 may not nominate (§4.4.2); #1 nominates twice (§4.4.3)."""
+    game = Game(preset).to_day_one()
+    refusals = []
+    for event in (rules.Nominate(by=2, target=5), rules.Nominate(by=1, target=5),
+                  rules.Nominate(by=1, target=6)):
+        error = rules.check(game.state, event)
+        if error is None:
+            game.apply(event)
+        else:
+            refusals.append(error)
+    assert [e.code for e in refusals] == [rules.Code.NOT_SPEAKER, rules.Code.NOMINATION_USED]
+    assert f"{ru}2)" in error_text(refusals[0], RU) and f"{ru}3)" in error_text(refusals[1], RU)
+    assert f"{en}2)" in error_text(refusals[0], EN) and f"{en}3)" in error_text(refusals[1], EN)

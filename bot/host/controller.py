@@ -1014,7 +1014,8 @@ class HostController:
         lines.append(cat.text("host-lobby-judge", host=flags.host_name,
                               plays="yes" if table.player(table.host) is not None else "no",
                               platform=self.port.platform))
-        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after))
+        lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after,
+                                rules=table.spec.config.preset))
         if table.spec.options.voice and table.spec.options.voice_grace:
             lines.append(cat.text("host-lobby-voice-grace", seconds=table.spec.options.voice_grace))
         for index, player in enumerate(table.players, 1):

@@ -128,7 +128,8 @@ def step_line(step: Step, state: rules.GameState, cat: Catalog, *, closed: bool 
         return cat.text("host-turn", kind=kind, stage=stage, seat=who, seconds=seconds,
                         left=duration(10, cat))
     if kind is StepKind.SILENCED:
-        return cat.text("host-silenced", seat=who, seconds=seconds, closed="yes" if closed else "no")
+        return cat.text("host-silenced", seat=who, seconds=seconds, closed="yes" if closed else "no",
+                        rules=state.config.preset)
     if kind == "vote":
         if closed:
             return hands_line(kind, step.seat, step.hands, cat)

@@ -82,6 +82,16 @@ def test_2024_presets_own_penalty_items(preset: str, code: str, severity: str) -
         t.expect_winner("black")
 
 
+@pytest.mark.parametrize("code", ["6.6.9", "6.7.16"])
+def test_fsm_2024_has_no_items_only_fiim_lists(code: str) -> None:
+    """RULES.md §6.3–6.4: the mask foul (F24 §6.6.9) and the non-game advantage (F24 §6.7.16)
+    are FIIM's alone; under FSM 2024 they are refused, and its own 6.7.15 is taken."""
+    t = Table(roles="S5 D8 M9 M10", preset="fsm2024")
+    t.expect_refused(rules.Penalty(seat=3, reason=code), Code.UNKNOWN_REASON)
+    t.dq(3, "6.7.15")
+    t.expect_leaves(3, cause="dq")
+
+
 @pytest.mark.parametrize("code", ["4.1.9", "4.2.11", "4.3.4", "6.6.9", "", "FOUL"])
 def test_a_code_outside_the_seed_catalog_is_refused(code: str) -> None:
     """Seed IV lists 4.1.1–4.1.8, 4.2.1–4.2.10 and 4.3.1–4.3.3; anything else is refused."""
@@ -446,7 +456,7 @@ def test_seed_4_3_a_team_the_roles_contradict_is_refused() -> None:
     refused with a clear error and nothing changes."""
     t = Table(roles="S5 D8 M9 M10")
     error = t.expect_refused(rules.Penalty(seat=9, reason="4.3.1", team="red"), Code.TEAM_MISMATCH)
-    assert error.params == {"seat": 9, "team": "red", "actual": "black"}
+    assert error.params == {"seat": 9, "team": "red", "actual": "black", "rules": "seed"}
     t.team_loss(9, "4.3.1", team="black")  # the right team is accepted
     t.expect_winner("red")
 

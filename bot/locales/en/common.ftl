@@ -269,6 +269,22 @@ cite-5_9 = { $rules ->
     [fsm2024] FSM 2024, §7.8
    *[other] 5.9
  }
+cite-4_4_2 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.2
+   *[other] FIIM 2024, §4.4.2
+ }
+cite-4_4_3 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.3
+   *[other] FIIM 2024, §4.4.3
+ }
+cite-4_4_4 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.4
+   *[other] FIIM 2024, §4.4.4
+ }
+cite-4_5_9 = { $rules ->
+    [fsm2024] FSM 2024, §4.5.9, §7.10
+   *[other] FIIM 2024, §4.5.9, §7.10
+ }
 cite-4_4_8 = { $rules ->
     [fsm2024] FSM 2024, §4.4.8
    *[other] FIIM 2024, §4.4.8

@@ -12,14 +12,14 @@ error-wrong_phase = { $phase_code ->
 error-no_such_seat = There is no seat { $seat }: seats are 1 to 10.
 error-not_at_table = Player { $seat } is no longer at the table.
 error-not_speaker = { $speaker ->
-    [none] A player nominates only in his own minute (FIIM 2024, 4.4.2), and nobody is speaking now.
-   *[other] A player nominates only in his own minute (FIIM 2024, 4.4.2): player { $speaker } is speaking, not { $seat }.
+    [none] A player nominates only in his own minute ({ cite-4_4_2 }), and nobody is speaking now.
+   *[other] A player nominates only in his own minute ({ cite-4_4_2 }): player { $speaker } is speaking, not { $seat }.
  }
 error-already_nominated = Player { $seat } is already nominated.
-error-nomination_used = Player { $seat } has already nominated player { $target }: one nomination a day (FIIM 2024, 4.4.3).
+error-nomination_used = Player { $seat } has already nominated player { $target }: one nomination a day ({ cite-4_4_3 }).
 error-self_nomination = You can't nominate yourself (club rule).
 error-nomination_in_last_word = No nominations in a last word.
-error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations (FIIM 2024, 4.4.4).
+error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations ({ cite-4_4_4 }).
 error-too_many_hands = Too many hands: { $count }, and at most { $left } can still be raised.
 error-duplicate_shot = Player { $seat } has already shot tonight: one shot each.
 error-already_voted = Player { $seat } has already voted: one vote against one nominee only (4.1.8).
@@ -44,7 +44,7 @@ error-team_mismatch = Wrong team: by the entered roles player { $seat } is { $ac
 error-not_black = Player { $seat } is not black: he does not shoot.
 error-no_don = The Don is no longer at the table: there is no Don's check, move on.
 error-no_sheriff = The Sheriff is no longer at the table: there is no Sheriff's check, move on.
-error-best_move_not_due = No best move is due now (FIIM 2024, 4.5.9, 7.10).
+error-best_move_not_due = No best move is due now ({ cite-4_5_9 }).
 error-bad_best_move = A best move names one to three different players.
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->

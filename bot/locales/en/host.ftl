@@ -32,7 +32,7 @@ host-lobby-absent = Missed turns: { $count ->
         [one] speech
        *[other] speeches
     } in a row with nothing written and nothing pressed is leaving the table, a disqualifying foul (4.2.1).
- } An unraised hand goes to the last nominee (FIIM 2024, 4.4.8), a shot not fired is a miss, a check not made is not made.
+ } An unraised hand goes to the last nominee ({ cite-4_4_8 }), a shot not fired is a miss, a check not made is not made.
 host-lobby-open-bot = To get your role, open a private chat with the bot and press Start: { $link }
 host-rights-read = ⚠ The bot cannot see the group's messages: make it an admin (or turn privacy mode off), or it will not notice speech out of turn and "pass".
 host-rights-restrict = ⚠ The bot may not restrict members (or this is not a supergroup): speaking out of one's minute is possible, but it is a foul (4.1.1), and at night a disqualifying foul (4.2.6).
@@ -81,7 +81,7 @@ host-turn = { $kind ->
     [closed] : over.
    *[running] { "" } — { $seconds }.
  }
-host-silenced = 🔇 { $seat } has no speech this minute (4.4) but may nominate{ $closed ->
+host-silenced = 🔇 { $seat } has no speech this minute ({ cite-4_4 }) but may nominate{ $closed ->
     [yes] .
    *[no] { "" } — { $seconds }.
  }
