@@ -239,6 +239,10 @@ async def test_a_member_the_bot_cannot_mute_is_told_and_never_muted(t: DiscordTa
     assert tb.flags.mode == "voice"
     assert {f"dc:{m}" for m in never} == set(tb.flags.unmutable)
     seats = seat_members(t)
+    told = RU.text("host-voice-unmutable", seats="2, 3")
+    assert [x for x in t.public() if told in x]  # stated once, with the seats, to the table
+    await expire(t)
+    assert len([x for x in t.public() if told in x]) == 1
     await check_floor(t, seats, never=never)
     await expire(t)
     await check_floor(t, seats, never=never)

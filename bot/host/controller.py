@@ -801,6 +801,10 @@ class HostController:
                 continue
             if await self.port.mute(table.chat, user, mode, False, table_id=table.id) is Mute.DONE:
                 muted.discard(user)
+        fresh = sorted(table.seat_of(u) or 0 for u in unmutable - before[1])
+        if fresh and mode is MuteMode.VOICE:  # told once: the host fouls them instead (4.1.1)
+            await self._queue(ob.post(table.chat, (await self._cat(table.chat)).text(
+                "host-voice-unmutable", seats=", ".join(map(str, fresh)))), game_id=table.game_id)
         if (muted, unmutable) != before or flags.mode is not mode:
             flags.muted, flags.unmutable = sorted(muted), sorted(unmutable)
             await self._save(table, "flags")

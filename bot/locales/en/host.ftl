@@ -139,6 +139,7 @@ host-absent = { $seat }: { $count } own { $count ->
    *[other] speeches
  } in a row with nothing written and nothing pressed — leaving the table (4.2.1).
 host-voice-away = { $seat }: out of the table's voice channel for more than { $seconds } s — leaving the table (4.2.1).
+host-voice-unmutable = 🎙 Seats { $seats }: the bot cannot mute them (the server's owner, or a role above the bot's) — the host fouls speaking out of one's minute (4.1.1).
 host-lobby-voice-grace = 🎙 A player out of the table's voice channel for more than { $seconds } s has left the table (4.2.1).
 host-stopped = ⏹ The game was stopped by { $who }.
 host-busy = { $platform ->
