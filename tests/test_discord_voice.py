@@ -474,3 +474,25 @@ async def test_a_third_foul_speech_by_the_table_size(t: DiscordTable, size: int)
     assert {seats[s] for s in removed} <= t.fake.muted_now()
     await t.slash("stop")
     assert t.fake.muted_now() == set()
+
+
+async def test_judge_mode_a_mute_left_on_a_member_away_is_lifted_after_a_restart(t: DiscordTable) -> None:
+    """Judge mode: the game ends while a muted member is out of voice (Discord keeps his mute and
+    cannot lift it then); the process restarts; when he connects again — to any channel — the
+    mute written down for the finished game is lifted."""
+    from bot.discord.voice import VoiceTables
+
+    seats = await judge_voice_game(t)
+    await t.slash("next")  # the speech of seat 1
+    await check_floor(t, seats)
+    away = t.players[4]
+    assert uid(away) in t.fake.muted_now()
+    await t.voice(away, None)
+    await t.slash("ppk", seat=7)  # seed 4.3: the game ends
+    assert (await t.state()).phase is Phase.GAME_OVER
+    assert t.fake.muted_now() == {uid(away)}  # the others are let go; he cannot be, yet
+    t.referee.voice = VoiceTables(t.referee)  # the new process: what it knows is what was stored
+    await t.referee.voice.load()
+    await t.referee._load_voice_games()
+    await t.voice(away, LOUNGE_ID)
+    assert t.fake.muted_now() == set()

@@ -1056,6 +1056,8 @@ class HostController:
         defaults = self.defaults
         spec = parse_newgame(args, vote_window=defaults.vote_window, shooting=defaults.shooting,
                              silenced=defaults.silenced)
+        if spec.options.voice and not self.port.voice_tables:  # no voice channels here
+            raise HostError("bad_option", option="voice", value=spec.options.voice)
         rights = await self.port.rights(chat, handle, chat_type=chat_type)
         flags = TableFlags(rights=rights or Rights(), host_name=host.name, title=title,
                            chat_type=chat_type)

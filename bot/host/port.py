@@ -133,6 +133,7 @@ class HostPort(Protocol):
     platform: str  # "tg" | "dc": the catalogs' wording of the platform's own words
     prefix: str  # the keys it serves: "tg:" | "dc:"
     outbox: Outbox  # the platform's sender of the persistent outbox
+    voice_tables: bool  # a table may be bound to a voice channel (the option ``voice``: Discord)
 
     @property
     def judge(self) -> str:

@@ -214,6 +214,7 @@ class FakeTransport:
 class _Base:
     platform = "tg"
     prefix = PREFIX
+    voice_tables = False
 
     def __init__(self, chats: Chats, clock: FakeClock, store: Callable[[], Store]) -> None:
         self.chats = chats

@@ -102,6 +102,8 @@ class DiscordHostPort(DiscordPortBase):
     """Host mode's port on Discord, over the judge mode's adapter (``referee``: its client,
     catalogs, clock, timer scale, DM channels and outbox)."""
 
+    voice_tables = True  # /newgame voice:#table (bot.discord.voice)
+
     @property
     def judge(self) -> str:
         """The judge of every hosted game: the bot's own user (mentionable, like a judge)."""
