@@ -16,7 +16,8 @@ Commands::
     /shots 2:7 5:7 7:7 (2:- = did not shoot)                  /don 3    /sheriff 5
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
-    /undo [n]   /status   /log   /help   /lang ru|en   /quit
+    /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
+    /status   /log [all]   /help   /lang ru|en   /quit
 
 Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
 (each has a message in the catalogs, ``bot/locales/*/``).
@@ -58,6 +59,7 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "bad_undo",  # params: command, argument, limit (/undo 0, /undo 101: from 1 to MAX_UNDO)
     "result_known",  # params: command (/result red after the end: the result is already known)
     "bad_team",  # params: command, argument (/ppk 6 4.3.1 green: the team is red or black)
+    "bad_fix",  # params: command, argument (/fix 12 /undo: a correction is a game action)
 )
 
 
@@ -89,6 +91,32 @@ class UndoCmd:
 
 
 @dataclass(frozen=True)
+class FixCmd:
+    """Correct the action logged at ``seq`` (``/log all`` numbers them) into the game action
+    ``text`` types (:meth:`bot.service.Service.fix`). ``text`` is read against the game as it
+    stood before that action (:meth:`replacement`)."""
+
+    seq: int
+    text: str
+
+    def replacement(self, state_then: rules.GameState) -> rules.Event:
+        """The corrected action, ``text`` parsed against ``state_then`` (the speaker then, the
+        preset's reasons); :class:`CommandError` if it is not a game action."""
+        command = parse(self.text, state_then)
+        if not isinstance(command, Act):
+            raise CommandError("bad_fix", command="fix", argument=self.text)
+        return command.event
+
+
+@dataclass(frozen=True)
+class TimerCmd:
+    """The running step's timer: ``"show"`` it, ``"pause"``, ``"resume"``, or start its ``"next"``
+    part (night 0: the Sheriff's look, F24 §4.2.3). It never changes the game."""
+
+    what: str = "show"
+
+
+@dataclass(frozen=True)
 class NewGame:
     """Start a new game under ``preset`` with ``options`` (``RulesConfig.with_options`` kwargs;
     ``timers`` is a dict of the timers changed)."""
@@ -103,7 +131,9 @@ class NewGame:
 
 @dataclass(frozen=True)
 class Show:
-    """Show something to the judge: ``"status"``, ``"log"``, ``"help"`` or ``"result"``."""
+    """Show something to the judge: ``"status"``, ``"log"``, ``"log_all"`` (the audit trail:
+    every logged action, who recorded it and when, what was undone), ``"help"`` or
+    ``"result"``."""
 
     what: str
 
@@ -118,7 +148,7 @@ class Quit:
     pass
 
 
-Command = Union[Act, UndoCmd, NewGame, Show, SetLang, Quit]
+Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, SetLang, Quit]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -405,11 +435,14 @@ def _penalty(severity: Severity, default: str, *, team: bool = False) -> _Handle
     return handler
 
 
-_command("foul", "f")(_penalty(Severity.FOUL, "foul"))
-_command("warn", "warning")(_penalty(Severity.WARNING, "warning"))
-_command("dq")(_penalty(Severity.DISQUALIFYING, "dq"))
-_command("ppk")(_penalty(Severity.TEAM_LOSS, "ppk", team=True))
-_command("tech")(_penalty(Severity.TECHNICAL, "tech"))  # MafiaRatings 9.6.2 (technical_fouls)
+# each penalty command's reason when none is typed: the generic code of its severity (seed IV)
+_DEFAULT_REASONS = {"foul": "foul", "warn": "warning", "dq": "dq", "ppk": "ppk", "tech": "tech"}
+_command("foul", "f")(_penalty(Severity.FOUL, _DEFAULT_REASONS["foul"]))
+_command("warn", "warning")(_penalty(Severity.WARNING, _DEFAULT_REASONS["warn"]))
+_command("dq")(_penalty(Severity.DISQUALIFYING, _DEFAULT_REASONS["dq"]))
+_command("ppk")(_penalty(Severity.TEAM_LOSS, _DEFAULT_REASONS["ppk"], team=True))
+# MafiaRatings 9.6.2 (technical_fouls)
+_command("tech")(_penalty(Severity.TECHNICAL, _DEFAULT_REASONS["tech"]))
 
 _RESULT_WORDS: dict[str, str] = {**_TEAM_WORDS, "draw": "draw", "ничья": "draw"}
 
@@ -441,8 +474,45 @@ def _undo(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     return UndoCmd(steps)
 
 
+@_command("fix")
+def _fix(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/fix 12 /foul 5 4.1.1``: action 12 (``/log all``) is corrected into ``/foul 5 4.1.1``."""
+    _need(cmd, args, 1, "action")
+    seq = _int(args[0].lstrip("#№"))
+    if seq is None or seq < 1:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    _need(cmd, args, 2, "command")
+    return FixCmd(seq=seq, text=rest.split(None, 1)[1].strip())
+
+
+_TIMER_WORDS = {"pause": "pause", "пауза": "pause", "resume": "resume", "продолжить": "resume",
+                "next": "next", "дальше": "next"}
+
+
+@_command("timer", "t")
+def _timer(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/timer``: what is left; ``/timer pause|resume``; ``/timer next``: the step's next part."""
+    _at_most(cmd, args, 1)
+    if not args:
+        return TimerCmd()
+    what = _TIMER_WORDS.get(args[0].lower())
+    if what is None:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    return TimerCmd(what)
+
+
 _command("status", "s")(_no_args(lambda: Show("status")))
-_command("log")(_no_args(lambda: Show("log")))
+@_command("log")
+def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/log``: the game as announced; ``/log all``: the audit trail."""
+    _at_most(cmd, args, 1)
+    if not args:
+        return Show("log")
+    if args[0].lower() not in ("all", "все", "всё"):
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    return Show("log_all")
+
+
 _command("help", "h", "?")(_no_args(lambda: Show("help")))
 _command("quit", "exit", "q")(_no_args(lambda: Quit()))
 
@@ -455,6 +525,68 @@ def _lang(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     if lang not in LANGS:
         raise CommandError("unknown_lang", lang=args[0])
     return SetLang(lang)
+
+
+# --- an event as the command that records it -------------------------------------------------
+
+def _seat_list(seats: tuple[int, ...]) -> str:
+    return ",".join(str(s) for s in seats) + ("," if len(seats) == 1 else "")
+
+
+def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
+    """The typed command that records ``event`` (the inverse of :func:`parse`, in its full form:
+    ``Penalty(5, "4.1.1")`` → ``/foul 5 4.1.1``, ``Nominate(3, 7)`` → ``/nominate 3 7``), for
+    the audit trail and ``/fix``; a penalty's command follows its reason's severity in
+    ``config``'s preset (seed 4.1.8 is a foul, a disqualifying foul under fsm2024) and leaves
+    out the command's own generic reason (``Penalty(5)`` → ``/foul 5``). An event no command
+    makes (an undo) is named by its type."""
+    match event:
+        case rules.SetName(seat=seat, name=name):
+            return f"/name {seat} {name}"
+        case rules.SetRoles(roles=roles):
+            if all(r is None for r in roles):
+                return "/roles unknown"
+            letters = {"don": "D", "mafia": "M", "sheriff": "S"}
+            return "/roles " + " ".join(f"{letters[r]}{n}" for n, r in enumerate(roles, 1)
+                                        if r in letters)
+        case rules.StartGame():
+            return "/start"
+        case rules.Next():
+            return "/next"
+        case rules.Nominate(by=by, target=target):
+            return f"/nominate {by} {target}"
+        case rules.WithdrawNomination(by=by):
+            return f"/withdraw {by}"
+        case rules.Vote(nominee=nominee, count=count, voters=voters):
+            return f"/vote {nominee} {count if count is not None else _seat_list(voters)}"
+        case rules.RaiseVote(count=count, voters=voters):
+            return f"/raise {count if count is not None else _seat_list(voters)}"
+        case rules.NightKill(target=target):
+            return "/miss" if target is None else f"/kill {target}"
+        case rules.Shots(shots=shots):
+            return "/shots " + " ".join(f"{a}:{'-' if b is None else b}" for a, b in shots)
+        case rules.DonCheck(target=target):
+            return f"/don {target}"
+        case rules.SheriffCheck(target=target):
+            return f"/sheriff {target}"
+        case rules.BestMove(guesses=guesses):
+            return "/bestmove " + " ".join(str(g) for g in guesses)
+        case rules.Penalty(seat=seat, reason=reason, team=team):
+            known = (config or RulesConfig()).reasons.get(reason)
+            name = "tech" if reason == "tech" else (
+                _SEVERITY_COMMANDS[known.severity] if known is not None else "foul")
+            shown = None if _DEFAULT_REASONS.get(name) == reason else reason
+            return " ".join(str(p) for p in (f"/{name}", seat, shown, team) if p)
+        case rules.WithdrawFoul(seat=seat):
+            return f"/unfoul {seat}"
+        case rules.DeclareResult(winner=winner):
+            return f"/result {winner}"
+    return event.type
+
+
+# /warn, /foul, /dq, /ppk, /tech by the reason's severity (seed IV)
+_SEVERITY_COMMANDS = {Severity.WARNING: "warn", Severity.FOUL: "foul", Severity.DISQUALIFYING: "dq",
+                      Severity.TEAM_LOSS: "ppk", Severity.TECHNICAL: "tech"}
 
 
 # --- /new options ---------------------------------------------------------------------------

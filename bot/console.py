@@ -18,6 +18,13 @@ with status 1 at the first refused command.
 
 The same :class:`Session` with ``judge_view=False`` gives the group's view (public notices only,
 F24 §4.4.13: roles stay hidden): the demo uses it.
+
+The judge's view times every timed step as the bots do (:func:`rules.timing`, docs/rules.md §2.4):
+when a step begins, its line says how long it runs and until when («до 20:31:15», the machine's
+clock); ``/timer`` shows what is left, ``/timer pause|resume``, ``/timer next`` starts night 0's
+Sheriff's look (F24 §4.2.3). At a terminal the 10-seconds-left warning and the end are printed as
+they come (a thread's alarm: the prompt waits for the judge); a script runs at once, so it gets
+none. The timer never moves the game on.
 """
 
 from __future__ import annotations
@@ -26,17 +33,21 @@ import logging
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO, Union
+from typing import Any, Callable, Iterable, Iterator, TextIO, Union
 
 import rules
 from storage import Store
 
+from . import audit
 from . import commands as cmds
-from .commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from .commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
+from .judge.routing import correction_texts, step_key
+from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
 from .render import (
     action_text, config_label, error_text, notice_text, result_text, status_text, undone_notices,
 )
@@ -64,16 +75,26 @@ class Reply:
 class Session:
     """One chat's seat at the service: typed commands in, lines of text out.
 
-    ``judge_view`` shows everything to the judge (private notices, what to do next);
-    without it only what a group may see is shown (public notices, seed 5.4 / F24 §4.4.13)."""
+    ``judge_view`` shows everything to the judge (private notices, what to do next, the step's
+    timer); without it only what a group may see is shown (public notices, seed 5.4 / F24
+    §4.4.13). ``clock``: wall-clock seconds; ``alarm(delay, call)``: run ``call`` after ``delay``
+    seconds (returns something with ``cancel()``; ``None``: no live warnings), and ``ring``
+    prints what an alarm says."""
 
     def __init__(self, service: Service, cat: Catalog, *, chat: str = CHAT, user: str = JUDGE,
-                 judge_view: bool = True) -> None:
+                 judge_view: bool = True, clock: Callable[[], float] = time.time,
+                 alarm: Callable[[float, Callable[[], None]], Any] | None = None,
+                 ring: Callable[[list[str]], None] | None = None) -> None:
         self.service = service
         self.cat = cat
         self.chat = chat
         self.user = user
         self.judge_view = judge_view
+        self.clock = clock
+        self._alarm = alarm
+        self._ring = ring
+        self._timer: Timer | None = None  # the running step's (stored with the game too)
+        self._alarms: list[Any] = []
         self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
@@ -100,7 +121,11 @@ class Session:
         if new:
             self.refused_new = self._confirm_new = True
             lines.append(self.cat.text("console-new-confirm", game=current.game_id))
-        return lines + [action_text(current.state, self.cat)]
+        stored = await self.service.timer(current.game_id)
+        if stored is not None and stored.get("key") == step_key(current.state):
+            self._timer = Timer.from_dict(stored)  # the step's timer goes on where it was
+            self._arm()
+        return lines + [action_text(current.state, self.cat), *self._timer_shown()]
 
     # --- one command ----------------------------------------------------------------------------
     async def handle(self, text: str) -> Reply:
@@ -137,14 +162,25 @@ class Session:
         if isinstance(command, Act):
             lines = await self._ensure_game(command.event)
             outcome = await self.service.act(self.chat, self.user, command.event)
-            return Reply(lines + self._after(outcome), outcome=outcome)
+            return Reply(lines + self._after(outcome) + await self._step_timer(outcome),
+                         outcome=outcome)
         if isinstance(command, UndoCmd):
             if self._pending_new:  # a game not yet created has nothing to undo
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             outcome = await self.service.undo(self.chat, self.user, steps=command.steps)
             lines = [self.cat.text("console-undone", count=len(outcome.undone))]
             lines.extend(self._undone_lines(outcome))
-            return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
+            return Reply(lines + self._next_lines(outcome.state) + await self._step_timer(outcome),
+                         outcome=outcome)
+        if isinstance(command, FixCmd):
+            if self._pending_new:
+                raise ServiceError("no_game")
+            reply = await self._fix(command)
+            assert reply.outcome is not None
+            reply.lines.extend(await self._step_timer(reply.outcome))
+            return reply
+        if isinstance(command, TimerCmd):
+            return Reply(await self._timer_command(command))
         if isinstance(command, NewGame):
             current = None if self._pending_new else await self.service.current(self.chat)
             if (not confirmed and current is not None
@@ -160,6 +196,94 @@ class Session:
             return Reply([self.cat.text("console-lang", lang=command.lang)])
         assert isinstance(command, Quit)
         return Reply(quit=True)
+
+    def close(self) -> None:
+        """No alarm rings after the console is gone."""
+        for pending in self._alarms:
+            pending.cancel()
+        self._alarms = []
+
+    # --- the step's timer -------------------------------------------------------------------------
+    async def _step_timer(self, outcome: Outcome) -> list[str]:
+        """After an action: a step that begins starts its timer (its first timed part) and says
+        how long and until when; the same step keeps its timer; an untimed one has none."""
+        key = step_key(outcome.state)
+        if not self.judge_view or (self._timer is not None and self._timer.key == key):
+            return []
+        self._timer = None
+        if key is not None:
+            part = rules.timing(outcome.state)[0]
+            self._timer = Timer.start(key, part, 1.0, self.clock())
+        await self.service.set_timer(outcome.game_id, self._timer.to_dict() if self._timer else None)
+        self._arm()
+        return self._timer_shown()
+
+    def _timer_shown(self) -> list[str]:
+        """The running timer's line: the seconds left and the end as a clock time."""
+        if self._timer is None:
+            return []
+        return [self._timer.countdown_line(self.cat, self.clock(), 1, None)]
+
+    def _arm(self) -> None:
+        """The live warning (10 s left) and the end, printed when they come (at a terminal)."""
+        for pending in self._alarms:
+            pending.cancel()
+        self._alarms = []
+        timer = self._timer
+        if self._alarm is None or timer is None or not timer.live or timer.deadline is None:
+            return
+        now = self.clock()
+        if timer.stage != WARNED and timer.remaining(now) > WARN_LEFT:
+            self._alarms.append(self._alarm(timer.deadline - WARN_LEFT - now,
+                                            lambda: self._rings(timer, WARNED)))
+        self._alarms.append(self._alarm(timer.deadline - now, lambda: self._rings(timer, OVER)))
+
+    def _rings(self, timer: Timer, stage: str) -> None:
+        """An alarm is due: if its timer still runs, print the warning or the end."""
+        if timer is not self._timer or not timer.live or self._ring is None:
+            return
+        timer.stage = stage
+        self._ring([timer.line(self.cat, self.clock())])
+
+    async def _timer_command(self, command: TimerCmd) -> list[str]:
+        """``/timer`` shows what is left; ``pause``, ``resume``, ``next`` (the step's next part,
+        night 0's Sheriff's look) as the bots' panel buttons. The game never changes."""
+        current = None if self._pending_new else await self.service.current(self.chat)
+        if current is None:
+            raise ServiceError("no_game")
+        timer = self._timer if self._timer is not None and \
+            self._timer.key == step_key(current.state) else None
+        if timer is None:
+            return [self.cat.text("judge-timer-none")]
+        now = self.clock()
+        if command.what == "pause":
+            timer.pause(now)
+        elif command.what == "resume":
+            timer.resume(now)
+        elif command.what == "next":
+            parts = rules.timing(current.state)
+            if timer.part + 1 < len(parts):
+                self._timer = timer = timer.following(parts[timer.part + 1], now)
+        if command.what != "show":
+            await self.service.set_timer(current.game_id, timer.to_dict())
+            self._arm()
+        return [timer.countdown_line(self.cat, now, 1, None) if timer.live else timer.line(self.cat, now)]
+
+    async def _fix(self, command: FixCmd) -> Reply:
+        """``/fix 12 /foul 5 4.1.1``: the replacement read against the game as it stood before
+        action 12; what it corrected and what changed as a result (the judge's view), or, in
+        the group's view, what changed in the public announcements."""
+        current = await self.service.current(self.chat)
+        if current is None:
+            raise ServiceError("no_game")
+        row = await self.service.store.game(current.game_id)
+        then = rules.state_before(current.state.config, await self.service.events(self.chat),
+                                  command.seq, row.names if row is not None else {})
+        outcome = await self.service.fix(self.chat, self.user, command.seq, command.replacement(then))
+        assert outcome.correction is not None
+        judge, public = correction_texts(outcome.state, outcome.correction, self.cat, self.cat)
+        lines = (judge if self.judge_view else public or "").splitlines()
+        return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
 
     async def _ensure_game(self, event: rules.Event) -> list[str]:
         """The first game command of a chat with no unfinished game starts one (seed preset),
@@ -225,7 +349,18 @@ class Session:
             return [status_text(state, self.cat, for_judge=self.judge_view)]
         if what == "result":
             return [result_text(state, self.cat)]
+        if what == "log_all" and self.judge_view:
+            return await self._audit_lines(current)
         return await self._log_lines(state)
+
+    async def _audit_lines(self, current: Outcome) -> list[str]:
+        """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""
+        rows = await self.service.store.events(current.game_id)
+        if not rows:
+            return [self.cat.text("judge-log-empty", game=current.game_id)]
+        return [self.cat.text("judge-log-title", game=current.game_id),
+                *audit.lines(audit.trail(rows), current.state.config, self.cat,
+                             who=lambda actor: actor, when=lambda at: clock_time(at, None))]
 
     async def _log_lines(self, state: rules.GameState) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""
@@ -282,6 +417,21 @@ def _emit(out: TextIO, lines: Iterable[str]) -> None:
     out.flush()
 
 
+def _thread_alarm(delay: float, call: Callable[[], None]) -> threading.Timer:
+    """``call`` after ``delay`` seconds in a thread of its own: the prompt blocks the loop."""
+    alarm = threading.Timer(max(0.0, delay), call)
+    alarm.daemon = True
+    alarm.start()
+    return alarm
+
+
+def _ring(out: TextIO, lines: list[str]) -> None:
+    """A timer's warning or end, printed under the prompt the judge is at, then the prompt again
+    (what he had typed stays in the line editor)."""
+    out.write("\n" + "\n".join(lines) + "\n" + PROMPT)
+    out.flush()
+
+
 async def run_console(db: Path, *, new: Union[bool, int] = False, strict: bool = False,
                       lang: str | None = None, stdin: TextIO | None = None,
                       out: TextIO | None = None, default_lang: str = DEFAULT_LANG) -> int:
@@ -317,16 +467,19 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     store = await Store.open(db)
+    session: Session | None = None
     try:
         service = Service(store)
         chosen = lang or await store.lang(CHAT) or default_lang
-        session = Session(service, catalog(chosen if chosen in LANGS else DEFAULT_LANG))
+        interactive = stdin.isatty()
+        session = Session(service, catalog(chosen if chosen in LANGS else DEFAULT_LANG),
+                          alarm=_thread_alarm if interactive else None,
+                          ring=lambda lines: _ring(out, lines))
         if lang:
             await store.set_lang(CHAT, lang)
         _emit(out, await session.open(new=new))
         if strict and session.refused_new:
             return 1
-        interactive = stdin.isatty()
         if interactive:
             _enable_history()
         pending = None if interactive else script_lines(stdin)
@@ -356,6 +509,8 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
             if strict and not reply.accepted:
                 return 1
     finally:
+        if session is not None:
+            session.close()
         await store.close()
 
 

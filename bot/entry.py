@@ -27,7 +27,8 @@ PREFIX = "MAFIA_REFEREE_"
 #: pydantic error types said in the user's language (catalog ``setting-problem-<type>``, cli.ftl);
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
-            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url")
+            "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url",
+            "time_zone")
 
 
 def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:

@@ -365,6 +365,14 @@ def error_text(error: Exception, cat: Catalog) -> str:
         args.setdefault("why", "length")
     if code == "unknown_reason":  # an unknown code has no words of its own: show it as typed
         args["reason"] = str(params.get("reason"))
+    if code == "fix_breaks":  # the action a correction would break, and why (its own refusal)
+        from .commands import command_text
+
+        cause, event = params.get("cause"), params.get("event")
+        args["why"] = error_text(cause, cat) if isinstance(cause, Exception) else ""
+        args["action"] = (command_text(event, rules.PRESETS.get(str(params.get("preset"))))
+                          if isinstance(event, rules.Event) else "")
+        args["itself"] = _yes_no(params.get("seq") == params.get("fixed"))
     if prefix == "command" and code == "missing_argument":
         what = f"what-{params.get('argument')}"  # what is missing: seat, name, count, …
         if cat.has(what):

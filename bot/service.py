@@ -44,6 +44,7 @@ class Outcome:
     notices: list[rules.Notice]  # what this action caused, in order
     judge: str
     undone: tuple[rules.Event, ...] = ()  # for undo: the events taken back, newest first
+    correction: rules.Correction | None = None  # for a fix: what it corrected, and what followed
     outbox: tuple[int, ...] = ()  # the ids of the messages queued with it, in render's order
     finished: bool = False  # the game is recorded as finished: over by the rules, or abandoned
 
@@ -154,11 +155,14 @@ class Service:
     async def act(self, chat: str, user: str, event: rules.Event, *,
                   revision: int | None = None, render: Render | None = None) -> Outcome:
         """The judge does ``event`` in the chat's current game. An :class:`rules.Undo` is an
-        :meth:`undo` of one step. ``render`` gives the messages to queue with it (the outbox)."""
+        :meth:`undo` of one step, a :class:`rules.Fix` a :meth:`fix`. ``render`` gives the
+        messages to queue with it (the outbox)."""
         async with self._locked(chat) as chat:
             game = await self._checked(chat, user, revision)
             if isinstance(event, rules.Undo):
                 return await self._undo(chat, game, user, 1, render)
+            if isinstance(event, rules.Fix):
+                return await self._fix(chat, game, user, event.seq, event.event, render)
             event = _normalised(event)
             state, notices = rules.apply(game.state, event)  # RuleError: nothing changed
             over = state.phase is rules.Phase.GAME_OVER
@@ -183,6 +187,18 @@ class Service:
         async with self._locked(chat) as chat:
             game = await self._checked(chat, user, revision)
             return await self._undo(chat, game, user, steps, render)
+
+    async def fix(self, chat: str, user: str, seq: int, replacement: rules.Event, *,
+                  revision: int | None = None, render: Render | None = None) -> Outcome:
+        """The judge corrects the action logged at ``seq`` (1 for the game's first) into
+        ``replacement``: one :class:`rules.Fix` is logged and the game is replayed over it
+        (:func:`rules.correct`; docs/rules.md §2.6). The outcome carries the
+        :class:`rules.Correction` (what changed). A :class:`rules.RuleError` (``not_fixable``,
+        ``fix_breaks`` with the first later action it would break) changes nothing. ``render``:
+        the corrections to queue with it."""
+        async with self._locked(chat) as chat:
+            game = await self._checked(chat, user, revision)
+            return await self._fix(chat, game, user, seq, replacement, render)
 
     async def current(self, chat: str) -> Outcome | None:
         """The chat's current game (finished or not), or ``None``; no notices."""
@@ -357,7 +373,7 @@ class Service:
 
     async def _undo(self, chat: str, game: _Game, user: str, steps: int,
                     render: Render | None = None) -> Outcome:
-        standing = rules.effective(game.log)
+        standing = [event for _, event in rules.standing(game.log)]  # corrections included
         if len(standing) < steps:
             raise ServiceError("nothing_to_undo", steps=steps, available=len(standing))
         undos = [rules.Undo() for _ in range(steps)]
@@ -373,6 +389,25 @@ class Service:
         game.state = state
         game.finished = over
         return replace(_outcome(game, [], undone=undone), outbox=tuple(queued))
+
+    async def _fix(self, chat: str, game: _Game, user: str, seq: int, replacement: rules.Event,
+                   render: Render | None = None) -> Outcome:
+        replacement = _normalised(replacement)
+        correction = rules.correct(game.config, game.log, seq, replacement, game.names)
+        event = rules.Fix(seq=seq, event=replacement)
+        state = correction.state
+        over = state.phase is rules.Phase.GAME_OVER
+        finished = None if over == game.finished else over
+        if over and game.finished and _result(state) != _result(game.state):
+            finished = True  # still over, with another result: recorded again
+        planned = Outcome(game_id=game.id, revision=game.revision + 1, state=copy.deepcopy(state),
+                          notices=[], judge=game.judge, correction=correction)
+        queued = await self._append(chat, game, [event], user, finished=finished,
+                                    result=_result(state), staged=await _rendered(render, planned))
+        game.log.append(event)
+        game.state = state
+        game.finished = over
+        return replace(_outcome(game, []), outbox=tuple(queued), correction=correction)
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,

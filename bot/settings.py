@@ -20,6 +20,8 @@ Telegram (judge mode), all optional:
   0 turns a limit off;
 * ``MAFIA_REFEREE_TELEGRAM_PANEL_LAG`` — how many newer messages may stand below the judge's panel
   before it is posted afresh at the bottom (3).
+* ``MAFIA_REFEREE_TIMEZONE`` — the IANA time zone (``Europe/Moscow``) of the clock times the judge
+  reads on his panel («до 20:31:15»); unset: the machine's local time.
 
 Host mode (the bot runs the table, on Telegram and Discord), all optional; Telegram's timers run
 at ``…_TELEGRAM_TIMER_SCALE`` too:
@@ -54,9 +56,11 @@ they never show in a repr or a log line. An env file that cannot be read or is n
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import re
+import zoneinfo
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -184,6 +188,7 @@ class Settings(BaseSettings):
     telegram_rate_group_period: float = Field(default=60.0, ge=0)
     telegram_max_retries: int = Field(default=3, ge=0)
     telegram_panel_lag: int = Field(default=3, ge=0)
+    timezone: str | None = None
     host_vote_window: int = Field(default=10, ge=1, validation_alias=_host("VOTE_WINDOW"))
     host_shooting: int = Field(default=20, ge=1, validation_alias=_host("SHOOTING"))
     host_silenced: int = Field(default=10, ge=1, validation_alias=_host("SILENCED"))
@@ -217,6 +222,24 @@ class Settings(BaseSettings):
         else is a typo that would otherwise surface later as "cannot reach Telegram" (exit 1,
         restarted)."""
         return http_url(value)
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, value: str | None) -> str | None:
+        """An IANA time zone name the system knows (``Europe/Moscow``); empty is unset."""
+        if value is None or not value.strip():
+            return None
+        try:
+            zoneinfo.ZoneInfo(value.strip())
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise PydanticCustomError("time_zone", "must be an IANA time zone such as "
+                                      "Europe/Moscow") from None
+        return value.strip()
+
+    @property
+    def zone(self) -> dt.tzinfo | None:
+        """:attr:`timezone` as a ``tzinfo`` (``None``: the machine's local time)."""
+        return zoneinfo.ZoneInfo(self.timezone) if self.timezone else None
 
     @field_validator("telegram_webhook_secret")
     @classmethod

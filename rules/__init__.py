@@ -16,20 +16,23 @@ from .config import (
     RevoteOrder, Rotation, RulesConfig, Severity, ThirdFoul, Timers, changed_options,
     config_from_dict, config_to_dict,
 )
-from .engine import MAX_NAME, NameFault, apply, check, clean_name, fold, vote_plan
+from .engine import (
+    MAX_NAME, Correction, NameFault, apply, check, clean_name, correct, fold, state_before,
+    vote_plan,
+)
 from .errors import Code, RuleError
 from .events import (
-    BestMove, DeclareResult, DonCheck, Event, Next, NightKill, Nominate, Penalty, RaiseVote,
+    BestMove, DeclareResult, DonCheck, Event, Fix, Next, NightKill, Nominate, Penalty, RaiseVote,
     SetName, SetRoles, SheriffCheck, Shots, StartGame, Undo, Vote, WithdrawFoul, WithdrawNomination,
-    effective, from_dict, to_dict,
+    counted, effective, fixable, from_dict, standing, to_dict, undone,
 )
 from .notices import Kind, Notice
 from .queries import (
     BEST_MOVE_MAX, LEFT_TABLE, NIGHT_TALK, OUT_OF_TURN, Action, BestMoveStep, ChecksStep,
     DonCheckStep, Expected, LastWord, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,
-    Shooting, Speech, TieSpeech, Turn, VotePlan, Voting, can_nominate, can_penalize, can_vote,
+    Shooting, Speech, TieSpeech, Timed, Turn, VotePlan, Voting, can_nominate, can_penalize, can_vote,
     checker, current_turn, deal, expected, next_action, nominable, out_of_turn_reason,
-    result_required, seen_at_table, shooters,
+    result_required, seen_at_table, shooters, timing,
 )
 from .state import (
     SEATS, Cause, Departure, EndReason, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,

@@ -132,6 +132,9 @@ class Timers:
     short_speech: int = 30  # seed 5.7: a 3-foul speech at 3–4 players
     last_word: int = 60  # F24 §4.4.13, §4.5.4
     mafia_meeting: int = 60  # F24 §4.2.1
+    sheriff_look: int = 20  # F24 §4.2.3: night 0, the Sheriff looks at the table (0: none)
+    free_seating: int = 0  # S24 §4.2.3: night 0's free seating, fsm2024's instead of the look
+    shooting: int = 20  # the rules give none (F24 §4.5.3: the judge counts): docs/rules.md §5.1
     don_check: int = 10  # F24 §4.5.6
     sheriff_check: int = 10  # F24 §4.5.7
     best_move: int = 20  # F24 §4.5.9
@@ -281,7 +284,8 @@ PRESETS: dict[str, RulesConfig] = {
     "seed": RulesConfig(),
     "fiim2024": RulesConfig(preset="fiim2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT),
     "fsm2024": RulesConfig(
-        preset="fsm2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT, raise_3_of_9=True
+        preset="fsm2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT, raise_3_of_9=True,
+        timers=Timers(sheriff_look=0, free_seating=40),  # S24 §4.2.3
     ),
 }
 

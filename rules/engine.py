@@ -10,8 +10,9 @@ numbered.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from . import events as ev
 from .config import (
@@ -90,7 +91,8 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     """Apply one event. Returns the new state and the notices, in the order things happened.
 
     Raises :class:`RuleError` (state unchanged) when the rules refuse the event, and
-    ``TypeError`` for :class:`~rules.events.Undo`, which is folded by :func:`fold`, not applied.
+    ``TypeError`` for :class:`~rules.events.Undo` and :class:`~rules.events.Fix`, which are
+    folded by :func:`fold`, not applied.
     Once the game is over only a name and a penalty are taken (a penalty after the result is
     recorded and changes nothing, F24 §7.9).
     """
@@ -133,6 +135,68 @@ def fold(
         state, new = apply(state, event)
         notices.extend(new)
     return state, notices
+
+
+def state_before(config: RulesConfig, events: Sequence[ev.Event], seq: int,
+                 names: dict[int, str] | None = None) -> GameState:
+    """The game as it stood just before the action logged at ``seq`` (1 for the first): the
+    standing actions logged before it, replayed (corrections included). A correction's
+    replacement is read against it (``/fix 12 /nominate 7``: the speaker of then)."""
+    state = new_game(config, names)
+    for place, event in ev.counted(events):
+        if place >= seq:
+            break
+        state, _ = apply(state, event)
+    return state
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What :func:`correct` found: the action logged at ``seq`` was ``original`` (as it counted,
+    an earlier correction included) and is ``replacement`` now; ``state`` is the game replayed
+    over it; ``before`` and ``after`` are every notice of the game without and with the
+    correction (what the judge was told, and what he would have been)."""
+
+    seq: int
+    original: ev.Event
+    replacement: ev.Event
+    state: GameState
+    before: tuple[Notice, ...]
+    after: tuple[Notice, ...]
+
+
+def correct(config: RulesConfig, events: Sequence[ev.Event], seq: int, replacement: ev.Event,
+            names: dict[int, str] | None = None) -> Correction:
+    """The judge corrects the action logged at ``seq`` of ``events`` (a game's log) into
+    ``replacement``: the log is replayed with it in that place (:class:`rules.events.Fix`).
+
+    Raises :class:`RuleError` ``NOT_FIXABLE`` (``why``: ``no_such`` — no action at ``seq``, or
+    an undo or a correction; ``undone`` — it no longer stands; ``kind`` — another kind of
+    action, :func:`rules.events.fixable`; ``same`` — nothing would change), or ``FIX_BREAKS``
+    with the first action of the replay the rules now refuse (``seq``; the replacement itself
+    when ``seq == fixed``) and why (``cause``). Nothing is changed either way."""
+    log = list(events)
+    if not 1 <= seq <= len(log) or isinstance(log[seq - 1], (ev.Undo, ev.Fix)):
+        raise RuleError(Code.NOT_FIXABLE, seq=seq, why="no_such")
+    now = dict(ev.counted(log))
+    if seq not in now:
+        raise RuleError(Code.NOT_FIXABLE, seq=seq, why="undone")
+    original = now[seq]
+    if not ev.fixable(original, replacement):
+        raise RuleError(Code.NOT_FIXABLE, seq=seq, why="kind")
+    if original == replacement:
+        raise RuleError(Code.NOT_FIXABLE, seq=seq, why="same")
+    state = new_game(config, names)
+    after: list[Notice] = []
+    for place, event in ev.counted([*log, ev.Fix(seq=seq, event=replacement)]):
+        try:
+            state, notices = apply(state, event)
+        except RuleError as error:
+            raise RuleError(Code.FIX_BREAKS, seq=place, fixed=seq, event=event,
+                            preset=config.preset, cause=error) from error
+        after.extend(notices)
+    _, before = fold(config, log, names)
+    return Correction(seq, original, replacement, state, tuple(before), tuple(after))
 
 
 class _Move:
@@ -603,7 +667,7 @@ class _Move:
         night.step = step
         timers = self.cfg.timers
         self.s.seconds = {
-            NightStep.SHOOTING: 0,
+            NightStep.SHOOTING: timers.shooting,
             NightStep.DON_CHECK: timers.don_check,
             NightStep.SHERIFF_CHECK: timers.sheriff_check,
             NightStep.BEST_MOVE: timers.best_move,

@@ -43,6 +43,9 @@ class Code(str, enum.Enum):
     NO_WITHDRAWAL = "no_withdrawal"  # params: - (MafiaRatings 7.5.3: the club allows none)
     NO_NOMINATION = "no_nomination"  # params: seat (nothing of his to withdraw today)
     VOTERS_REQUIRED = "voters_required"  # params: nominee (MafiaRatings 7.16 self-break: by voter)
+    NOT_FIXABLE = "not_fixable"  # params: seq, why ("no_such" | "undone" | "kind" | "same")
+    FIX_BREAKS = "fix_breaks"  # params: seq (the action refused), fixed (the seq corrected),
+    #                            event (the refused action), preset, cause (its RuleError)
 
 
 class RuleError(Exception):

@@ -1,7 +1,9 @@
 """Events: what the judge (or the host-mode service on the players' behalf) does.
 
 Every event is a frozen dataclass; :func:`to_dict` / :func:`from_dict` give its JSON form, which the
-game log stores. Seats are ints 1–10. Undo is an event too: :func:`effective` drops what it undoes.
+game log stores. Seats are ints 1–10. Undo is an event too: :func:`effective` drops what it undoes;
+so is Fix, the judge's correction of an earlier action: :func:`effective` puts the corrected
+action in its place.
 """
 
 from __future__ import annotations
@@ -166,18 +168,48 @@ class Undo(Event):
     type: ClassVar[str] = "undo"
 
 
+@dataclass(frozen=True)
+class Fix(Event):
+    """The judge corrects an earlier action: the event logged at ``seq`` (1 for the first) counts
+    as ``event`` from now on, and the rest of the log is replayed over it (:func:`rules.correct`
+    checks that every later action still stands). Nothing is deleted; an :class:`Undo` takes the
+    correction back like any action. Never applied to a state: see :func:`effective`."""
+
+    type: ClassVar[str] = "fix"
+    seq: int
+    event: Event
+
+
+#: Corrections that keep an action's kind: the same type, or the shooting recorded the other way
+#: (the outcome, or each black's shot).
+_SAME_KIND = {"shots": "night_kill"}
+
+
+def fixable(original: Event, replacement: Event) -> bool:
+    """May ``original`` be corrected into ``replacement``? The same kind of action (a penalty
+    into another penalty, a nomination into another, a shooting's outcome into each shot …);
+    never an undo or a correction."""
+    if isinstance(original, (Undo, Fix)) or isinstance(replacement, (Undo, Fix)):
+        return False
+    kind = lambda e: _SAME_KIND.get(e.type, e.type)  # noqa: E731
+    return kind(original) == kind(replacement)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         SetName, SetRoles, StartGame, Next, Nominate, Vote, RaiseVote, NightKill, Shots,
         DonCheck, SheriffCheck, BestMove, Penalty, WithdrawFoul, DeclareResult, Undo,
-        WithdrawNomination,
+        WithdrawNomination, Fix,
     )
 }
 
 
 def to_dict(event: Event) -> dict[str, Any]:
-    """The JSON form of ``event``: its fields plus ``"type"``."""
+    """The JSON form of ``event``: its fields plus ``"type"`` (a :class:`Fix` holds its
+    corrected event's own form)."""
+    if isinstance(event, Fix):
+        return {"type": event.type, "seq": event.seq, "event": to_dict(event.event)}
     return {"type": event.type, **dataclasses.asdict(event)}
 
 
@@ -194,6 +226,12 @@ def from_dict(data: Mapping[str, Any]) -> Event:
     cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
     if cls is None:
         raise ValueError(f"unknown event type: {kind!r}")
+    if cls is Fix:
+        inner = data.get("event")
+        if set(data) != {"seq", "event"} or not isinstance(inner, Mapping) \
+                or inner.get("type") in ("fix", "undo") or type(data["seq"]) is not int:
+            raise ValueError(f"bad fix event: {data!r}")
+        return Fix(seq=data["seq"], event=from_dict(inner))
     try:
         return cls(**{k: _tupled(v) for k, v in data.items()})
     except TypeError as exc:
@@ -201,14 +239,49 @@ def from_dict(data: Mapping[str, Any]) -> Event:
 
 
 def effective(events: Iterable[Event]) -> list[Event]:
-    """The events that count: each :class:`Undo` removes the latest event still standing.
+    """The events that count: each :class:`Undo` removes the latest action still standing, each
+    :class:`Fix` still standing puts its event in the place of the action it corrects.
 
-    An undo with nothing left to undo is ignored here (the service refuses it before logging)."""
-    standing: list[Event] = []
-    for event in events:
+    An undo with nothing left to undo is ignored here (the service refuses it before logging), and
+    so is a fix of an action that does not stand (the service refuses that too)."""
+    return [event for _, event in counted(events)]
+
+
+def standing(events: Iterable[Event]) -> list[tuple[int, Event]]:
+    """The actions still standing with their place in the log (``seq``: 1 for the first
+    event), corrections (:class:`Fix`) included as they were logged: each :class:`Undo` takes
+    back the latest one."""
+    return _walk(events)[0]
+
+
+def undone(events: Iterable[Event]) -> dict[int, int]:
+    """Which logged action each :class:`Undo` took back: ``{seq of the action: seq of the
+    undo}`` (the audit trail)."""
+    return _walk(events)[1]
+
+
+def _walk(events: Iterable[Event]) -> tuple[list[tuple[int, Event]], dict[int, int]]:
+    """The log read once: the actions standing at its end, and what each undo took back."""
+    actions: list[tuple[int, Event]] = []
+    taken: dict[int, int] = {}
+    for seq, event in enumerate(events, 1):
         if isinstance(event, Undo):
-            if standing:
-                standing.pop()
+            if actions:
+                taken[actions.pop()[0]] = seq
         else:
-            standing.append(event)
-    return standing
+            actions.append((seq, event))
+    return actions, taken
+
+
+def counted(events: Iterable[Event]) -> list[tuple[int, Event]]:
+    """:func:`effective` with each event's place in the log: the standing actions, each
+    corrected one as its standing :class:`Fix` says (the latest, if several), the fixes
+    themselves dropped."""
+    actions = standing(events)
+    place = {seq: i for i, (seq, _) in enumerate(actions)}
+    out = list(actions)
+    for seq, event in actions:
+        target = place.get(event.seq) if isinstance(event, Fix) and event.seq < seq else None
+        if target is not None and not isinstance(actions[target][1], Fix):
+            out[target] = (event.seq, event.event)
+    return [(seq, event) for seq, event in out if not isinstance(event, Fix)]

@@ -4,6 +4,8 @@ says why not (in the spirit of python-chess's ``legal_moves`` and pokerkit's ``c
 * :func:`expected` — what the rules expect now, as one of the :data:`Expected` steps (a speech
   and its length, a nominee's vote and the hands left, the shooting …).
 * :func:`current_turn` — who speaks now, for how long, and why (F24 §4.3.1, §4.4.12, §4.4.13).
+* :func:`timing` — the timed parts of the step running now (:class:`Timed`: a speech, night 0's
+  meeting and the Sheriff's look, a night step), for the judge's timer (docs/rules.md §2.4).
 * :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (a :class:`VotePlan`, docs/rules.md §4.1).
 * :func:`nominable`, :func:`can_nominate` — whom a speaker may nominate (F24 §4.4.2–4.4.3).
 * :func:`can_vote` — may a seat raise a hand in the running round or the raise vote (seed 4.1.8).
@@ -33,10 +35,10 @@ from .state import GameState, NightStep, Phase, Result, Role, Team
 __all__ = [
     "BEST_MOVE_MAX", "LEFT_TABLE", "NIGHT_TALK", "OUT_OF_TURN", "Action", "BestMoveStep",
     "ChecksStep", "DonCheckStep", "Expected", "LastWord", "NightZero", "Over", "RaiseVoting",
-    "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Turn", "VotePlan", "Voting",
+    "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Timed", "Turn", "VotePlan", "Voting",
     "can_nominate", "can_penalize", "can_vote", "checker", "current_turn", "deal", "expected",
     "next_action", "nominable", "out_of_turn_reason", "result_required", "seen_at_table", "shooters",
-    "vote_plan",
+    "timing", "vote_plan",
 ]
 
 OUT_OF_TURN = "4.1.1"  # seed 4.1.1: speech outside one's minute, interjections and whispers too
@@ -187,6 +189,41 @@ def current_turn(state: GameState) -> Turn | None:
         return None
     kind = {Phase.SPEECH: "speech", Phase.LAST_WORD: "last_word", Phase.TIE_SPEECH: "tie_speech"}[state.phase]
     return Turn(seat=seat, seconds=state.seconds, kind=kind)
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A timed part of a step: ``kind`` names it — a turn's kind (``speech``, ``last_word``,
+    ``tie_speech``), night 0's ``mafia_meeting``, ``sheriff_look`` or ``free_seating``, or a night
+    step (``shooting``, ``don_check``, ``sheriff_check``, ``best_move``) — ``seconds`` its length,
+    ``seat`` the speaker or the best move's victim."""
+
+    kind: str
+    seconds: int
+    seat: int | None = None
+
+
+def timing(state: GameState) -> tuple[Timed, ...]:
+    """The timed parts of the step the rules expect now, in order, from the game's
+    :class:`~rules.config.Timers` (docs/rules.md §2.4): one for a speech, a last word or a tie
+    speech (none for the 3rd foul's 0 s silence, seed 4.4); night 0's meeting (F24 §4.2.1), then
+    the Sheriff's look (F24 §4.2.3) or the free seating (S24 §4.2.3) where the game has one;
+    one for each night step (the shooting, the checks, the best move: F24 §4.5.3–4.5.9). A part
+    of 0 s is left out; nothing for a vote, the setup or the end."""
+    step = expected(state)
+    timers = state.config.timers
+    if isinstance(step, NightZero):
+        parts = [Timed("mafia_meeting", step.seconds), Timed("sheriff_look", timers.sheriff_look),
+                 Timed("free_seating", timers.free_seating)]
+    elif isinstance(step, (Speech, LastWord, TieSpeech)):
+        parts = [Timed(step.kind, step.seconds, step.seat)]
+    elif isinstance(step, BestMoveStep):
+        parts = [Timed(step.kind, step.seconds, step.seat)]
+    elif isinstance(step, (Shooting, ChecksStep)):
+        parts = [Timed(step.kind, step.seconds)]
+    else:
+        parts = []
+    return tuple(part for part in parts if part.seconds > 0)
 
 
 _TURNS = {"speech": Speech, "last_word": LastWord, "tie_speech": TieSpeech}

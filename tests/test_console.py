@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -217,6 +219,38 @@ def test_undo_status_log_help_and_quit(monkeypatch, capsys, db_path: Path) -> No
     assert "> /next" in out and out.count("> /next") == 1
 
 
+def test_log_all_is_the_audit_trail(monkeypatch, capsys, db_path: Path) -> None:
+    """Every logged action as its command, who recorded it and when; the undone one names the
+    undo that took it back."""
+    status, out = run(monkeypatch, capsys, db_path, SETUP + "/next\n/foul 3\n/undo\n/log all\n",
+                      "--strict")
+    assert status == 0
+    trail = out.split("> /log all\n", 1)[1].splitlines()[1:]
+    clock = r"\d\d:\d\d:\d\d"
+    assert [re.sub(clock, "T", line) for line in trail] == [
+        "1. T · console:judge · /name 1 Анна", "2. T · console:judge · /name 2 Борис",
+        "3. T · console:judge · /roles D2 M5 M7 S8", "4. T · console:judge · /start",
+        "5. T · console:judge · /next",
+        "6. T · console:judge · /foul 3 — undone by action 7 (console:judge, T)",
+        "7. T · console:judge · ↩ undo of action 6"]
+
+
+def test_fix_corrects_an_earlier_action_and_says_what_changed(monkeypatch, capsys, db_path: Path) -> None:
+    """/fix 6 /foul 2: the foul recorded on #3 three actions back was #2's third (seed 4.4)."""
+    script = SETUP + "/next\n/foul 2\n/foul 2\n/foul 3\n/nominate 5\n/next\n/fix 8 /foul 2\n"
+    status, out = run(monkeypatch, capsys, db_path, script, "--strict")
+    assert status == 0
+    _, state, count = stored(db_path)
+    assert (len(state.seat(2).fouls), len(state.seat(3).fouls), state.speaker) == (3, 0, 2)
+    assert state.seconds == 0  # #2 speaks now: silent (seed 4.4)
+    assert count == 11
+    told = out.split("> /fix 8 /foul 2\n", 1)[1]
+    assert "✎ Action 8 corrected: it was “/foul 3”, it is “/foul 2”." in told
+    status, out = run(monkeypatch, capsys, db_path, "/fix 6 /dq 2\n", "--strict")
+    assert status == 1 and "action 7 “/foul 2” could not have happened" in out
+    assert stored(db_path)[2] == 11
+
+
 def test_undo_of_nothing_is_refused(monkeypatch, capsys, db_path: Path) -> None:
     status, _ = run(monkeypatch, capsys, db_path, "/name 1 Анна\n/undo 2\n", "--strict")
     assert status == 1
@@ -398,3 +432,57 @@ def test_a_game_started_without_roles_says_so_at_once(monkeypatch, capsys, db_pa
     assert status == 0 and "No roles entered" in out
     status, out = run(monkeypatch, capsys, db_path, "/new\n/roles D2 M5 M7 S8\n/start\n", "--new")
     assert status == 0 and "The game begins" in out and "No roles entered" not in out
+
+
+async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_path: Path) -> None:
+    """The judge's console times each timed step (docs/rules.md §2.4): its line says how long and
+    until when; at a terminal the 10-seconds-left warning and the end ring as they come (here a
+    controllable clock); /timer pause|resume|next; the game moves only when the judge says."""
+    from bot.console import Session
+    from bot.service import Service
+    from support.fakeport import FakeClock
+
+    clock, rung, names = FakeClock(), [], iter(range(1_000))
+
+    class Alarm:
+        def __init__(self, delay: float, call) -> None:  # noqa: ANN001
+            self.name = f"alarm{next(names)}"
+
+            async def run() -> None:
+                call()
+            clock.schedule(self.name, delay, run)
+
+        def cancel(self) -> None:
+            clock.cancel(self.name)
+
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), clock=clock, alarm=Alarm, ring=rung.extend)
+        await session.open()
+        for line in ("/new", "/roles D2 M5 M7 S8"):
+            await session.handle(line)
+        until = time.strftime("%H:%M:%S", time.localtime(clock.now + 60))
+        assert (await session.handle("/start")).lines[-1] == f"⏱ Договорка: осталось 60 секунд, до {until}."
+        await clock.advance(50)
+        assert rung == ["⏱ Договорка: осталось 10 секунд."]
+        assert (await session.handle("/timer next")).lines[-1].startswith(
+            "⏱ Шериф осматривает стол: осталось 20 секунд, до ")
+        assert (await session.handle("/timer pause")).lines == ["⏸ Шериф осматривает стол: пауза, осталось 20 секунд."]
+        await clock.advance(100)
+        assert rung == ["⏱ Договорка: осталось 10 секунд."]  # paused: nothing rings
+        await session.handle("/timer resume")
+        await clock.advance(20)
+        assert rung[-2:] == ["⏱ Шериф осматривает стол: осталось 10 секунд.",
+                             "⏹ Шериф осматривает стол: время вышло."]
+        current = await session.service.current(console.CHAT)
+        assert current is not None and current.state.phase is rules.Phase.NIGHT_ZERO
+        for _ in range(11):
+            reply = await session.handle("/next")
+        assert reply.lines[-1].startswith("⏱ Охота мафии: осталось 20 секунд, до ")
+        assert (await session.handle("/kill 3")).lines[-1].startswith("⏱ Проверка Дона: осталось 10 секунд")
+        await clock.advance(10)
+        assert rung[-1] == "⏹ Проверка Дона: время вышло."  # a 10 s step has no warning
+        assert (await session.handle("/timer next")).lines[-1].startswith("⏹ Проверка Дона")
+        session.close()
+    finally:
+        await store.close()

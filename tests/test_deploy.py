@@ -957,6 +957,8 @@ def test_discord_voice_warnings_are_silenced(restore_logging: None, capsys: pyte
     ("ru", "MAFIA_REFEREE_TELEGRAM_BASE_FILE_URL", "https://", "setting-problem-http_url", {"value": "https://"}),
     ("en", "MAFIA_REFEREE_DISCORD_BASE_URL", "ws://127.0.0.1:8090", "setting-problem-http_url",
      {"value": "ws://127.0.0.1:8090"}),
+    ("ru", "MAFIA_REFEREE_TIMEZONE", "Moscow", "setting-problem-time_zone", {"value": "Moscow"}),
+    ("en", "MAFIA_REFEREE_TIMEZONE", "../etc/passwd", "setting-problem-time_zone", {"value": "../etc/passwd"}),
 ])
 def test_a_bad_setting_is_said_in_the_users_language(
         clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -89,3 +89,65 @@ async def test_a_running_timer_is_rearmed_after_a_restart(tmp_path: Path,
             await wait_for(lambda: "время вышло" in message.now.content, what="the re-armed timer")
     finally:
         await store.close()
+
+
+def line_of(t: DiscordTable, title: str) -> FakeMessage:
+    """The channel's announcement that carries the countdown of ``title``."""
+    found = [m for m in t.fake.in_channel(TABLE_ID) if f"⏱ {title} —" in m.versions[0].content]
+    assert found, t.public()[-3:]
+    return found[-1]
+
+
+async def test_every_night_step_is_timed_paused_and_resumed(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Night 0: the meeting (F24 §4.2.1) and the Sheriff's look (F24 §4.2.3); night 1: the
+    shooting, the checks (F24 §4.5.6–4.5.7), the best move (F24 §4.5.9): each counts down live
+    under the channel's announcement, pauses and resumes from the panel, and is shown ended when
+    the judge moves on (timer seconds last 1000 s here: nothing ends by itself)."""
+    async with table(tmp_path / "db.sqlite3", monkeypatch, timer_scale=1000.0) as t:
+        await t.slash("new")
+        await t.slash("roles", roles="D2 M5 M7 S8")
+        await t.slash("start")
+
+        async def pause_and_resume(message: FakeMessage, title: str) -> None:
+            assert COUNTDOWN.search(message.now.content) and COUNTDOWN.search(t.panel().text)
+            await t.press("⏸ Пауза")
+            assert f"⏸ {title}: пауза, осталось" in message.now.content
+            assert not COUNTDOWN.search(message.now.content)
+            await t.press("▶ Продолжить")
+            assert f"⏱ {title}:" in message.now.content and COUNTDOWN.search(message.now.content)
+
+        night0 = line_of(t, "Договорка")
+        await pause_and_resume(night0, "Договорка")
+        await t.press("Шериф смотрит ▶")
+        assert "⏱ Шериф осматривает стол — 20 секунд." in night0.now.content
+        await pause_and_resume(night0, "Шериф осматривает стол")
+        await t.slash("next")
+        assert "⏹ Шериф осматривает стол: окончено." in night0.now.content
+        for _ in range(10):
+            await t.slash("next")
+        for title, command, options in (("Охота мафии", "kill", {"seat": 3}),
+                                        ("Проверка Дона", "don", {"seat": 8}),
+                                        ("Проверка Шерифа", "sheriff", {"seat": 2}),
+                                        ("Лучший ход игрока №3", "bestmove", {"seats": "2 5 7"})):
+            message = line_of(t, title)
+            await pause_and_resume(message, title)
+            await t.slash(command, **options)
+            assert f"⏹ {title}: окончено." in message.now.content
+            assert not COUNTDOWN.search(message.now.content)
+        assert (await t.state()).speaker == 3  # his last word: the judge moved every step on
+
+
+async def test_the_timer_is_also_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/timer shows what is left; /timer action:pause|resume|next do what the panel's buttons do."""
+    async with table(tmp_path / "db.sqlite3", monkeypatch, timer_scale=1000.0) as t:
+        await t.slash("new")
+        await t.slash("start")
+        assert "⏱ Договорка" in await t.slash("timer")
+        await t.slash("timer", action="pause")
+        message = line_of(t, "Договорка")
+        assert "⏸ Договорка: пауза, осталось 60 секунд." in message.now.content
+        await t.slash("timer", action="resume")
+        await t.slash("timer", action="next")
+        assert "⏱ Шериф осматривает стол — 20 секунд." in message.now.content
+        assert (await t.state()).phase.value == "night_zero"

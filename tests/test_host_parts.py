@@ -65,6 +65,20 @@ def test_newgame_options() -> None:
         parse_newgame(["no_such_option=1"], vote_window=10, shooting=20, silenced=10)
 
 
+def test_the_shooting_is_one_option_for_host_and_judge() -> None:
+    """``shooting=N`` and the rules' ``timers.shooting=N`` are one length (F24 §4.5.3 gives the
+    shooting none): the blacks' window and the judge's timer; the one typed last wins. Host mode
+    needs a window: 0 is refused either way."""
+    for args, seconds in (([], 20), (["shooting=15"], 15), (["timers.shooting=30"], 30),
+                          (["shooting=15", "timers.shooting=30"], 30),
+                          (["timers.shooting=30", "shooting=15"], 15)):
+        spec = parse_newgame(args, vote_window=10, shooting=20, silenced=10)
+        assert (spec.options.shooting, spec.config.timers.shooting) == (seconds, seconds), args
+    assert parse_newgame([], vote_window=10, shooting=25, silenced=10).config.timers.shooting == 25
+    with pytest.raises(HostError):
+        parse_newgame(["timers.shooting=0"], vote_window=10, shooting=20, silenced=10)
+
+
 def test_the_absent_option() -> None:
     """``absent_after`` (issue #4: "what … a stated option say"): 2 silent speeches in a row by
     default, ``absent=N`` 0–10 (0 = off); kept with the table's spec."""

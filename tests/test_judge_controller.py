@@ -8,6 +8,8 @@ undo, a take over."""
 
 from __future__ import annotations
 
+import re
+import time
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -177,3 +179,238 @@ async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
         assert old_panel.buttons is None  # the old panel stopped working
         assert any("теперь судит Владелец" in t for t in d.chats.texts(JUDGE))
         assert any("теперь ведёт судья Владелец" in t for t in d.chats.texts(HOME))
+
+
+def timed(d: Desk, title: str) -> Message:
+    """The table's announcement whose countdown times ``title``."""
+    found = [m for m in d.chats.of(GROUP) if f"⏱ {title}" in m.versions[0]]
+    assert found, d.chats.texts(GROUP)[-3:]
+    return found[-1]
+
+
+async def test_every_night_step_is_timed_paused_and_resumed_and_moves_nothing() -> None:
+    """Night 0: the meeting (F24 §4.2.1, 60 s), then the Sheriff's look the judge starts (F24
+    §4.2.3, 20 s); night 1: the shooting (20 s), the Don's and the Sheriff's checks (F24
+    §4.5.6–4.5.7, 10 s), the best move (F24 §4.5.9, 20 s). Each shows on the panel and under the
+    table's announcement, pauses and resumes, and ends on its deadline; the judge moves on."""
+    async with desk() as d:
+        await d.say("/new")
+        await d.say("/roles D2 M5 M7 S8")
+        await d.say("/start")
+        meeting = timed(d, "Договорка")
+        assert meeting.text.endswith("⏱ Договорка — 60 секунд.")
+        await d.clock.advance(50)
+        assert meeting.text.endswith("⏱ Договорка: осталось 10 секунд.")
+        assert "Договорка: осталось 10 секунд" in d.panel().text
+        await d.press(RU.text("judge-btn-next-part", kind="sheriff_look"))
+        assert meeting.text.endswith("⏱ Шериф осматривает стол — 20 секунд.")
+        await d.press(RU.text("judge-btn-pause"))
+        assert "пауза, осталось 20 секунд" in meeting.text
+        await d.clock.advance(600)
+        assert "время вышло" not in meeting.text
+        await d.press(RU.text("judge-btn-resume"))
+        await d.clock.advance(20)
+        assert meeting.text.endswith("⏹ Шериф осматривает стол: время вышло.")
+        assert RU.text("judge-btn-next-part", kind="sheriff_look") not in d.panel().labels()
+        assert (await d.state()).phase is Phase.NIGHT_ZERO  # the timer moved nothing
+        await d.say("/next")
+        for _ in range(10):
+            await d.say("/next")
+        hunt = timed(d, "Охота мафии")
+        assert hunt.text.endswith("⏱ Охота мафии — 20 секунд.")
+        await d.clock.advance(5)
+        await d.press(RU.text("judge-btn-pause"))
+        await d.clock.advance(100)
+        assert "пауза, осталось 15 секунд" in hunt.text
+        await d.press(RU.text("judge-btn-resume"))
+        await d.clock.advance(15)
+        assert hunt.text.endswith("⏹ Охота мафии: время вышло.")
+        assert rules.expected(await d.state()) == rules.Shooting(night=1, seconds=20)
+        await d.say("/kill 3")
+        don = timed(d, "Проверка Дона")
+        assert don.text.endswith("⏱ Проверка Дона — 10 секунд.")
+        assert RU.text("judge-btn-pause") in d.panel().labels()
+        await d.clock.advance(10)  # a 10 s step has no warning: it ends
+        assert don.versions[-2:] == [don.versions[0], don.versions[0].replace(
+            "⏱ Проверка Дона — 10 секунд.", "⏹ Проверка Дона: время вышло.")]
+        await d.say("/next")
+        sheriff = timed(d, "Проверка Шерифа")
+        await d.press(RU.text("judge-btn-pause"))
+        await d.clock.advance(60)
+        await d.press(RU.text("judge-btn-resume"))
+        await d.clock.advance(9)
+        assert "время вышло" not in sheriff.text
+        await d.say("/next")
+        assert sheriff.text.endswith("⏹ Проверка Шерифа: окончено.")  # ended by the judge
+        best = timed(d, "Лучший ход игрока №3")
+        assert best.text.endswith("⏱ Лучший ход игрока №3 — 20 секунд.")
+        await d.clock.advance(20)
+        assert best.text.endswith("⏹ Лучший ход игрока №3: время вышло.")
+        assert isinstance(rules.expected(await d.state()), rules.BestMoveStep)
+        await d.say("/next")
+        assert (await d.state()).speaker == 3  # his last word (F24 §4.5.9)
+
+
+async def test_fsm2024s_night_zero_goes_on_with_the_free_seating() -> None:
+    """S24 §4.2.3: no Sheriff's look; the free seating, 40 s."""
+    async with desk() as d:
+        await d.say("/new fsm2024")
+        await d.say("/start")
+        meeting = timed(d, "Договорка")
+        await d.press(RU.text("judge-btn-next-part", kind="free_seating"))
+        assert meeting.text.endswith("⏱ Свободная посадка — 40 секунд.")
+        assert not [label for label in d.panel().labels() if "Шериф" in label]
+
+
+async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
+    """A platform without a live countdown (Telegram) shows the judge the seconds left, rounded
+    to 5, and the end as a clock time, edited every 5 s (bot.judge.timer.COUNTDOWN_STEP: 0.2
+    edits a second, against Telegram's ~1 a second in one chat) and never within 1 s
+    (COUNTDOWN_GAP) of another edit of the panel — the judge's own included."""
+    async with desk() as d:
+        d.port.countdown_step = 5
+        edits: list[tuple[float, str]] = []
+        edit = d.port.edit_panel
+
+        async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
+            edits.append((d.clock.now, panel.text))
+            return await edit(target, message_id, panel, title, handle)
+
+        d.port.edit_panel = recorded  # type: ignore[method-assign]
+        await d.to_day_one()
+        start = d.clock.now
+        until = time.strftime("%H:%M:%S", time.gmtime(start + 60))
+        assert f"⏱ Речь игрока №1: осталось 60 секунд, до {until}." in d.panel().text
+        actions = [start]
+        await d.clock.advance(14.5)
+        await d.say("/foul 3")  # the judge's own edit, half a second before the 45 s mark
+        actions.append(d.clock.now)
+        await d.clock.advance(60)
+        by_timer = [(at, text) for at, text in edits if at not in actions]
+        lefts = [int(m[1]) for _, text in by_timer
+                 if (m := re.search(r"осталось (\d+) секунд\w*, до " + until, text))]
+        assert lefts == [55, 50, 45, 40, 35, 30, 25, 20, 15, 10, 5], lefts
+        assert "⏹ Речь игрока №1: время вышло." in by_timer[-1][1]
+        assert len(by_timer) == 12  # one a step, and the end: never one a second
+        times = sorted(at for at, _ in edits)
+        for at, _ in by_timer:
+            before = [t for t in times if t < at]
+            assert not before or at - before[-1] >= 1.0, (at, before[-1])
+        assert [at - start for at, text in by_timer if "осталось 45" in text] == [15.5]
+
+
+async def test_a_busy_bot_skips_the_countdown_but_not_the_warning_or_the_end() -> None:
+    """The countdown's edits are a convenience: while the bot's sending budget is busy
+    (port.has_room: the countdowns of many tables at once) each is skipped and the next comes a
+    step later; the 10-seconds-left warning and the end are edited as always, on the panel and
+    under the table's announcement, and the panel's clock time of the end never changes."""
+    async with desk() as d:
+        d.port.countdown_step = 5
+        edits: list[tuple[float, str]] = []
+        edit = d.port.edit_panel
+
+        async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
+            edits.append((d.clock.now, panel.text))
+            return await edit(target, message_id, panel, title, handle)
+
+        d.port.edit_panel = recorded  # type: ignore[method-assign]
+        await d.to_day_one()
+        start = d.clock.now
+        until = time.strftime("%H:%M:%S", time.gmtime(start + 60))
+        line = timed(d, "Речь игрока №1")
+        edits.clear()  # the judge's own
+        d.port.room = False
+        await d.clock.advance(22)
+        assert edits == []  # 55, 50, 45, 40 s left: skipped
+        d.port.room = True
+        await d.clock.advance(5)
+        assert [(at - start, re.search(r"осталось (\d+)", text)[1]) for at, text in edits] == [
+            (25.0, "35")]
+        d.port.room = False
+        await d.clock.advance(60)
+        lefts = [m[1] for _, text in edits if (m := re.search(r"осталось (\d+) секунд\w*, до " + until, text))]
+        assert lefts == ["35", "10"], lefts  # the warning's edit shows its clock time too
+        assert "⏹ Речь игрока №1: время вышло." in edits[-1][1] and len(edits) == 3
+        assert "⏹ Речь игрока №1: время вышло." in line.text
+        assert [v.rsplit("\n", 1)[-1] for v in line.versions] == [
+            "⏱ Речь игрока №1 — 60 секунд.", "⏱ Речь игрока №1: осталось 10 секунд.",
+            "⏹ Речь игрока №1: время вышло."]
+
+
+async def test_log_all_lists_every_action_with_who_and_when_and_what_was_undone_by_whom() -> None:
+    """The audit trail: each logged action as the command that records it, its author and
+    time; an undone action names the undo that took it back and who gave it, across a take
+    over. Anyone but the judge gets the public /log (the trail names checks and shots)."""
+    async with desk() as d:
+        await d.to_day_one()  # /roles, /start, /next: actions 1–3
+        await d.say("/foul 3 4.1.2")  # 4
+        await d.press(RU.text("judge-btn-undo"))  # 5: takes 4 back
+        await d.judge.take_over(HOME, "fk:2", "Владелец")
+        await d.say("/foul 5", user="fk:2")  # 6
+        await d.say("/undo", user="fk:2")  # 7: takes 6 back
+        await d.say("/nominate 4", user="fk:2")  # 8
+        [text] = await d.say("/log all", user="fk:2")
+        clock = r"\d\d:\d\d:\d\d"
+        lines = text.splitlines()
+        assert lines[0] == RU.text("judge-log-title", game=(await d.service.current(HOME)).game_id)
+        expected = [
+            r"1\. T · fk:1 · /roles D2 M5 M7 S8", r"2\. T · fk:1 · /start", r"3\. T · fk:1 · /next",
+            r"4\. T · fk:1 · /foul 3 4\.1\.2 — отменено действием 5 \(fk:1, T\)",
+            r"5\. T · fk:1 · ↩ отмена действия 4",
+            r"6\. T · fk:2 · /foul 5 — отменено действием 7 \(fk:2, T\)",
+            r"7\. T · fk:2 · ↩ отмена действия 6", r"8\. T · fk:2 · /nominate 1 4",
+        ]
+        assert len(lines) == 1 + len(expected)
+        for line, pattern in zip(lines[1:], expected):
+            assert re.fullmatch(pattern.replace("T", clock), line), (line, pattern)
+        public = await d.say("/log all", user="fk:9")
+        assert "/foul" not in public[0] and "fk:" not in public[0]
+        before = len(d.chats.of(HOME))
+        await d.press(RU.text("judge-btn-log"), user="fk:2", message=d.panel())
+        posted = d.chats.of(HOME)[before:]
+        assert any(m.text == text for m in posted)
+
+
+async def test_a_correction_three_actions_back_changes_what_followed_and_is_refused_if_it_breaks_one() -> None:
+    """#5 has two fouls; the third went to #3 by mistake and three actions followed. /fix moves
+    it: #5 has three fouls and is silent in his next speech (seed 4.4) — the judge reads what it
+    corrected and what changed, the table a short correction of what it had been told. A
+    correction that would make a later action impossible is refused, naming the first one;
+    nothing changes."""
+    async with desk() as d:
+        await d.to_day_one()  # 1 /roles, 2 /start, 3 /next
+        await d.say("/foul 5")  # 4
+        await d.say("/foul 5")  # 5
+        await d.say("/foul 3 4.1.2")  # 6: meant for #5
+        await d.say("/nominate 4")  # 7
+        await d.say("/next")  # 8
+        await d.say("/next")  # 9: #3 speaks
+        judge_before, group_before = len(d.chats.texts(HOME)), len(d.chats.texts(GROUP))
+        assert await d.say("/fix 6 /foul 5 4.1.2") == []
+        state = await d.state()
+        assert (len(state.seat(5).fouls), len(state.seat(3).fouls)) == (3, 0)
+        assert state.seat(5).silence_pending and state.nominees == [4] and state.speaker == 3
+        told = "\n".join(d.chats.texts(HOME)[judge_before:])
+        assert "✎ Исправлено действие 6: было «/foul 3 4.1.2», стало «/foul 5 4.1.2»." in told
+        assert "+ Игрок №5 получает третий фол: лишается слова в ближайшую минуту" in told
+        assert "− Игроку №3 — фол: стук по столу (4.1.3)" not in told  # the reason is 4.1.2's
+        assert re.search(r"− Игроку №3 — фол: .*\(4\.1\.2\)\. У него 1 фол\.", told)
+        [correction] = [t for t in d.chats.texts(GROUP)[group_before:] if "Поправка судьи" in t]
+        assert "+ Игрок №5 получает третий фол" in correction
+        assert correction.endswith("Сейчас: речь игрока №3.") and "/foul" not in correction
+        await d.say("/next")  # 11: #4
+        await d.say("/next")  # 12: #5, silenced
+        assert (await d.state()).seconds == 0
+        log = len(await d.service.events(HOME))
+        [refused] = await d.say("/fix 4 /dq 5")  # #5 gone at 4: the foul at 5 could not be given
+        assert refused.startswith("Исправление не принято: с ним было бы невозможно действие 5 "
+                                  "«/foul 5».")
+        assert len(await d.service.events(HOME)) == log and (await d.state()).speaker == 5
+        [refused] = await d.say("/fix 7 /warn 4")
+        assert refused == RU.text("error-not_fixable", seq=7, why="kind")
+        [trail] = await d.say("/log all")
+        assert re.search(r"\n6\. \S+ · fk:1 · /foul 3 4\.1\.2 — исправлено действием 10 \(fk:1, \S+\)\n", trail)
+        assert re.search(r"\n10\. \S+ · fk:1 · ✎ исправление действия 6: /foul 5 4\.1\.2\n", trail)
+        await d.say("/undo 3")  # two speeches and the correction: undone like any action
+        state = await d.state()
+        assert (len(state.seat(5).fouls), len(state.seat(3).fouls), state.speaker) == (2, 1, 3)

@@ -9,7 +9,9 @@ the commit, so a refused or failed action changes nothing, and an acknowledged o
 crash"). Two chats play side by side so that transactions of different games interleave.
 
 Rules (each step picks one): an action drawn from ``rules.next_action`` (mostly legal) or garbage
-(seats 0/11/-1, wrong phase…), with or without the current revision; undo of 1–3 steps; an action
+(seats 0/11/-1, wrong phase…), with or without the current revision; undo of 1–3 steps; a
+correction of an earlier standing action (``Service.fix``: accepted exactly when
+``rules.correct`` accepts it, and then the log with the Fix folds to the service's state); an action
 with a stale or future revision; an action by a non-judge; an action whose renderer fails;
 ``new_game`` with or without ``replace``; ``take_over``; a restart; two tasks acting with the same
 revision at once (exactly one wins, the other is ``stale``), while the other chat acts too.
@@ -42,7 +44,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 import rules
 from bot.service import Outcome, Service, ServiceError
-from rules import Event, Phase, RuleError, Undo
+from rules import Event, Fix, Phase, RuleError, Undo
 from storage import OutboxItem, Store
 from test_properties import ROLE_DECK, STYLES, Style, garbage_event, plausible_event
 
@@ -106,7 +108,7 @@ class Model:
         event = normalised(event)
         state = self.state
         self.log.append(event)
-        if not isinstance(event, Undo):
+        if not isinstance(event, (Undo, Fix)):
             self._folded = (len(self.log), rules.apply(state, event)[0])
 
     @property
@@ -202,7 +204,7 @@ class ServiceMachine(RuleBasedStateMachine):
             expected = "not_judge"
         elif revision is not None and revision != model.revision:
             expected = "stale"
-        elif isinstance(event, Undo) and not rules.effective(model.log):
+        elif isinstance(event, Undo) and not rules.standing(model.log):
             expected = "nothing_to_undo"
         try:
             outcome = self.run(self.service.act(chat, user, event, revision=revision,
@@ -269,7 +271,7 @@ class ServiceMachine(RuleBasedStateMachine):
         """Undo ``steps`` standing events; ``nothing_to_undo`` if fewer stand (the game's
         creation is never undone)."""
         model = self.models[chat]
-        standing = len(rules.effective(model.log))
+        standing = len(rules.standing(model.log))  # corrections are actions too
         try:
             outcome = self.run(self.service.undo(
                 chat, model.judge, steps=steps, revision=model.revision if with_revision else None,
@@ -282,6 +284,39 @@ class ServiceMachine(RuleBasedStateMachine):
         for _ in range(steps):
             model.append(Undo())
         assert len(outcome.undone) == steps
+        self.check_outcome(chat, outcome, True)
+
+    @rule(data=st.data(), chat=st.sampled_from(CHATS))
+    def fix(self, data: st.DataObject, chat: str) -> None:
+        """The judge corrects a standing action into one the rules would have expected then:
+        accepted exactly when :func:`rules.correct` accepts it (else nothing changes)."""
+        model = self.models[chat]
+        actions = [seq for seq, event in rules.standing(model.log)  # what a judge corrects
+                   if not isinstance(event, (Fix, rules.Next, rules.StartGame, rules.SetRoles))]
+        if not actions:
+            return
+        seq = data.draw(st.sampled_from(actions), label="seq")
+        then = rules.state_before(model.config, model.log, seq, model.names)
+        draw = lambda strategy, label=None: data.draw(strategy, label=label)  # noqa: E731
+        original = dict(rules.counted(model.log))[seq]
+        for _ in range(5):  # mostly one of its own kind, which is what a judge corrects
+            replacement = normalised(plausible_event(draw, then, model.style))
+            if rules.fixable(original, replacement) and replacement != original:
+                break
+        try:
+            expected = rules.correct(model.config, model.log, seq, replacement, model.names)
+        except RuleError as error:
+            expected, code = None, error.code
+        try:
+            outcome = self.run(self.service.fix(chat, model.judge, seq, replacement,
+                                                render=self.render_for(chat)))
+        except RuleError as error:
+            assert expected is None and error.code is code, f"{seq} -> {replacement}: {error}"
+            return
+        assert expected is not None, f"{seq} -> {replacement} accepted against rules.correct"
+        model.append(Fix(seq=seq, event=replacement))
+        assert snapshot(model.state) == snapshot(expected.state)
+        assert outcome.correction == expected
         self.check_outcome(chat, outcome, True)
 
     @rule(data=st.data(), chat=st.sampled_from(CHATS), shift=st.sampled_from([-1, -2, -5, 1, 3]))

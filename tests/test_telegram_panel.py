@@ -102,7 +102,7 @@ def day_one() -> rules.GameState:
 def test_a_speech_panel() -> None:
     state = day_one()
     shown = pn.render_panel(state, 1, 3, CAT, timer=pn.TimerView("⏱", True))
-    assert labels(shown) == ["Далее ▶", "Выставить ▸", "⏸ Пауза", "Фол ▸", "Отмена хода ↩"]
+    assert labels(shown) == ["Далее ▶", "Выставить ▸", "⏸ Пауза", "Фол ▸", "Отмена хода ↩", "Журнал 📜"]
     assert "Говорит игрок №1" in shown.text and shown.text.endswith("⏱")
     paused = pn.render_panel(state, 1, 3, CAT, timer=pn.TimerView("⏸", False))
     assert "▶ Продолжить" in labels(paused)
@@ -244,3 +244,28 @@ def test_the_timer_stages() -> None:
     assert timer.stage == "warned" and timer.deadline == 310.0
     assert "осталось 5 секунд" in timer.line(CAT, 300.0)
     assert Timer.from_dict(timer.to_dict()) == timer
+
+
+def test_the_panels_countdown_edits() -> None:
+    """Every COUNTDOWN_STEP seconds left, then the stages; a late edit skips what it missed; the
+    seconds shown are rounded up to the step and never above the step's length."""
+    timer = Timer.start("k", rules.Timed("shooting", 22), scale=1.0, now=0.0)
+    assert timer.next_edit(0.0, 5) == ("running", 2.0)  # 20 s left
+    assert timer.shown_left(0.0, 5) == 22 and timer.shown_left(2.0, 5) == 20
+    assert timer.next_edit(2.0, 5) == ("running", 7.0)
+    assert timer.next_edit(8.7, 5) == ("warned", 12.0)  # late: 15 is skipped; 10 is the warning
+    timer.stage = "warned"
+    assert timer.next_edit(12.0, 5) == ("warned", 17.0) and timer.shown_left(13.0, 5) == 10
+    assert timer.next_edit(17.0, 5) == ("over", 22.0)
+    assert timer.next_edit(30.0, 5) == ("over", 22.0)  # passed meanwhile: at once
+    assert timer.next_edit(0.0, None) == timer.next_stage()
+
+
+@pytest.mark.parametrize(("scale", "step"), [(1.0, 5), (0.2, 5), (0.1, 10), (0.03, 35), (0.02, 50)])
+def test_the_countdown_is_edited_at_most_once_a_real_second(scale: float, step: int) -> None:
+    """Telegram's limits are in real seconds: however fast timer seconds run, the countdown's
+    edits come at least COUNTDOWN_MIN_GAP apart, every 5 timer seconds in play."""
+    from bot.judge.timer import COUNTDOWN_MIN_GAP, COUNTDOWN_STEP, countdown_step
+
+    assert countdown_step(scale) == step and step % COUNTDOWN_STEP == 0
+    assert step * scale >= COUNTDOWN_MIN_GAP - 1e-9 or step == COUNTDOWN_STEP

@@ -9,7 +9,7 @@ the best move's hits, a night removal's reason) go to the judge's direct message
 * :mod:`.layout` — the judge's panel (:mod:`bot.judge.panel`, shared) as a ``discord.ui.View``
   of buttons whose ``custom_id`` is ``"<game_id>:<revision>:<action>[:<arg>]"``
   (:mod:`bot.judge.callbacks`, shared), dispatched by a ``discord.ui.DynamicItem``;
-* :mod:`.countdown` — the speech timer's lines with Discord's live relative timestamp
+* :mod:`.countdown` — the step timer's lines with Discord's live relative timestamp
   (the timer itself is :class:`bot.judge.timer.Timer`, shared);
 * :mod:`.rights` — the permissions the bot needs in a channel, and its invite link;
 * :mod:`.slash` — the slash commands (``app_commands``): the console's and Telegram's command

@@ -188,6 +188,7 @@ class DiscordJudgePort(DiscordPortBase):
 
     panel_lag = 0  # any newer message below the panel: it is posted afresh
     live_countdown = True
+    countdown_step = None  # the live countdown needs no edits
 
     def judge_chat(self, home: str, judge: str) -> Target:
         return Target(judge, private=True)
@@ -200,6 +201,9 @@ class DiscordJudgePort(DiscordPortBase):
 
     def mention(self, user: str) -> str:
         return mention_user(user) if is_discord(user) else user
+
+    def moment(self, at: float) -> str:
+        return f"<t:{int(at)}:T>"  # Discord shows it in each reader's own time zone
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:
@@ -252,6 +256,12 @@ class DiscordJudgePort(DiscordPortBase):
 
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer_line(timer, cat, now)
+
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        return timer_line(timer, cat, now)  # Discord's <t:…:R> counts down by itself
+
+    def has_room(self) -> bool:
+        return True  # no countdown edits to skip (countdown_step is None)
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(self.referee._messageable(id_of(chat)), message_id,

@@ -1,4 +1,4 @@
-"""The speech timer's words on Discord.
+"""The step timer's words on Discord (every timed step: :func:`rules.timing`).
 
 The timer is :class:`bot.judge.timer.Timer` (shared: stages, deadline, pause, the stored
 form). Discord adds a live countdown for free: a relative timestamp ``<t:UNIX:R>`` that every

@@ -200,14 +200,29 @@ async def undo(interaction: discord.Interaction[Any], steps: Optional[Range[int,
     await _run(interaction, "undo", steps)
 
 
+@app_commands.command(name="fix", description=_desc("fix"))
+@app_commands.describe(action=_arg("action"), command=_arg("command"))
+async def fix(interaction: discord.Interaction[Any], action: Range[int, 1, 100_000],
+              command: Range[str, 1, 200]) -> None:
+    await _run(interaction, "fix", action, command)
+
+
+@app_commands.command(name="timer", description=_desc("timer"))
+@app_commands.describe(action=_arg("timer-action"))
+async def timer(interaction: discord.Interaction[Any],
+                action: Optional[Literal["pause", "resume", "next"]] = None) -> None:
+    await _run(interaction, "timer", action)
+
+
 @app_commands.command(name="status", description=_desc("status"))
 async def status(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "status")
 
 
 @app_commands.command(name="log", description=_desc("log"))
-async def log_(interaction: discord.Interaction[Any]) -> None:
-    await _run(interaction, "log")
+@app_commands.describe(scope=_arg("scope"))
+async def log_(interaction: discord.Interaction[Any], scope: Optional[Literal["all"]] = None) -> None:
+    await _run(interaction, "log", scope)
 
 
 @app_commands.command(name="help", description=_desc("help"))
@@ -253,7 +268,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
-    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, status, log_, help_, lang,
+    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, undo, fix, timer, status, log_,
+    help_, lang,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -41,7 +41,8 @@ class HostOptions:
       restrict members, in a supergroup); ``foul``: a message out of one's minute is a foul
       (seed 4.1.1), deleted where the bot may delete; ``auto``: restrict when the bot can;
     * ``shooting`` — seconds the blacks have to shoot (the rules give the shooting no length of
-      its own: F24 §4.5.3, the judge counts);
+      its own: F24 §4.5.3, the judge counts): the rules' ``timers.shooting``, which the judge's
+      timer of the shooting runs too (``shooting=N`` and ``timers.shooting=N`` are one option);
     * ``silenced`` — seconds a speaker silenced by his 3rd foul has to nominate (seed 4.4);
     * ``absent_after`` — a player whose ``N`` own day speeches in a row ran out with nothing
       written and nothing pressed has left the table: the disqualifying foul of seed 4.2.1
@@ -105,11 +106,11 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
                   absent_after: int = ABSENT_AFTER) -> TableSpec:
     """``/newgame``'s arguments → a :class:`TableSpec`. ``vote_window`` is the host-mode
     default of ``timers.vote_window`` (a window per nominee, F24 §4.4.5), used unless the
-    arguments set it; ``shooting``, ``silenced`` and ``absent_after`` the defaults of those
+    arguments set it; ``shooting`` likewise of ``timers.shooting`` (``shooting=N`` is another
+    name for it: the one typed last wins); ``silenced`` and ``absent_after`` the defaults of those
     options (``absent=N`` or ``absent_after=N`` sets the last). Raises :class:`HostError` or
     :class:`bot.commands.CommandError`."""
-    host: dict[str, Any] = {"shooting": shooting, "silenced": silenced,
-                            "absent_after": absent_after}
+    host: dict[str, Any] = {"silenced": silenced, "absent_after": absent_after}
     rest: list[str] = []
     for arg in args:
         key, sep, raw = arg.partition("=")
@@ -123,7 +124,9 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
             if raw not in MUTES:
                 raise HostError("bad_option", option=key, value=raw)
             host["mute"] = raw
-        elif sep and key in ("shooting", "silenced"):
+        elif sep and key == "shooting":
+            rest.append(f"timers.shooting={_seconds(key, raw)}")
+        elif sep and key == "silenced":
             host[key] = _seconds(key, raw)
         elif sep and key in ("absent", "absent_after"):
             host["absent_after"] = _count(key, raw)
@@ -143,6 +146,10 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
     options = dict(parsed.options)
     timers = dict(options.get("timers") or {})
     timers.setdefault("vote_window", vote_window)
+    timers.setdefault("shooting", shooting)
     options["timers"] = timers
     config = cmds.build_config(parsed.preset, options)
+    host["shooting"] = config.timers.shooting
+    if not 1 <= config.timers.shooting <= MAX_STEP:  # the blacks always get a window to shoot
+        raise HostError("bad_option", option="timers.shooting", value=str(config.timers.shooting))
     return TableSpec(HostOptions(**host), config)

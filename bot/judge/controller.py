@@ -12,7 +12,7 @@ the public methods here.
   sheet and the JSON files) follows the result into the table's chat and the club's channel.
 * **The outbox.** Both are rendered after ``rules.apply`` and before the commit and queued in the
   persistent outbox in the SAME transaction as the event (:mod:`bot.outbox`), and so is the timer
-  of the speech that begins: a process killed after the commit finds both. Nothing is sent before
+  of the step that begins: a process killed after the commit finds both. Nothing is sent before
   the commit; everything queued is sent at least once.
 * **The panel** is one message where the judge reads, edited in place as the game moves; posted
   afresh at the bottom once the chat has moved on by more than the platform's ``panel_lag``
@@ -20,9 +20,12 @@ the public methods here.
   the same message. A press carries ``game:revision:action``: a press by anyone but the judge is
   refused, a press from an older revision is answered "outdated" and re-renders the panel; neither
   changes anything.
-* **The speech timer** (:mod:`.timer`) is a deadline stored with the game, shown as a line on the
-  panel and under the table's announcement, edited at the start, 10 s before the end and at the
-  end; it never moves the game on: the judge does.
+* **The step timer** (:mod:`.timer`) times every timed step (:func:`rules.timing`: speeches,
+  night 0, the shooting, the checks, the best move; docs/rules.md §2.4). It is a deadline stored
+  with the game, shown as a line on the panel and under the table's announcement, edited at the
+  start, 10 s before the end and at the end; the judge pauses and resumes it, and starts night
+  0's second part (the Sheriff's look, F24 §4.2.3) from the panel. It never moves the game on:
+  the judge does.
 * **One lock per game's home** (:class:`bot.locks.ChatLocks`, shared with host mode): commands,
   presses and timer edits of a game run one at a time.
 
@@ -39,9 +42,10 @@ import rules
 from rules import Phase
 from storage import OutboxItem
 
+from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd
+from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
 from ..i18n import Catalog
 from ..locks import ChatLocks
 from ..render import chunks, config_label, error_text, notice_text, result_text, status_text
@@ -49,8 +53,8 @@ from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
-from .routing import judge_text, public_text, turn_key, undo_texts
-from .timer import PAUSED, RUNNING, WARNED, Timer, pause_or_resume
+from .routing import correction_texts, judge_text, public_text, step_key, undo_texts
+from .timer import COUNTDOWN_GAP, PAUSED, RUNNING, WARNED, Timer, pause_or_resume
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +68,8 @@ Refusal = (CommandError, ServiceError, rules.RuleError)
 class _Plan:
     """What an action's render leaves for :meth:`JudgeController._after`."""
 
-    timer: Timer | None = None  # the timer of the speech that begins (already in the transaction)
-    ended: dict[str, Any] | None = None  # the ended speech's timer whose line is still to edit
+    timer: Timer | None = None  # the timer of the step that begins (already in the transaction)
+    ended: dict[str, Any] | None = None  # the ended step's timer whose line is still to edit
     chats: list[str] = field(default_factory=list)  # the chats something was queued for
 
 
@@ -79,6 +83,7 @@ class JudgeController:
         self._views: dict[int, Press] = {}  # game id -> the panel's view (reset by any change)
         self._latest: dict[str, int] = {}  # chat -> the newest message id seen there
         self._confirm_new: dict[str, str] = {}  # home -> the judge whose /new awaits a second
+        self._edited: dict[int, float] = {}  # game id -> when its panel was last edited (clock)
 
     @property
     def service(self) -> Service:
@@ -115,10 +120,13 @@ class JudgeController:
         if data is None:
             return None
         timer = Timer.from_dict(data)
-        if timer.key != turn_key(state):
+        if timer.key != step_key(state):
             return None
         control = True if timer.live else (False if timer.stage == PAUSED else None)
-        return pn.TimerView(self.port.timer_line(timer, cat, self.port.clock()), control)
+        parts = rules.timing(state)
+        following = parts[timer.part + 1].kind if timer.part + 1 < len(parts) else None
+        line = self.port.panel_timer_line(timer, cat, self.port.clock())
+        return pn.TimerView(line, control, following)
 
     async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
                          repost: bool = True, handle: Any = None) -> bool:
@@ -138,6 +146,7 @@ class JudgeController:
                                 timer=timer, notes=notes)
         title = cat.text("judge-panel-title", game=game_id)
         stored = await self.service.message(game_id, target.chat, PANEL)
+        self._edited[game_id] = self.port.clock()
         if stored is not None and not fresh:
             lag = self._latest.get(target.chat, stored) - stored
             if lag <= self.port.panel_lag or not repost:
@@ -176,8 +185,8 @@ class JudgeController:
     def _renderer(self, home: str, before: rules.GameState, plan: _Plan) -> Render:
         """The ``render`` an action passes to the service: after ``rules.apply`` and before the
         commit it turns the outcome into the outbox messages (the judge: everything; the table:
-        the public notices, with the new speech's timer line; at the end the protocol), so they
-        are stored in the same transaction as the event, and so is the timer of the speech that
+        the public notices, with the new step's timer line; at the end the protocol), so they
+        are stored in the same transaction as the event, and so is the timer of the step that
         begins (or its end). What :meth:`_after` needs is left in ``plan``."""
 
         async def render(outcome: Outcome) -> Staged:
@@ -190,6 +199,10 @@ class JudgeController:
                 judge, said = undo_texts(outcome.state, outcome.undone, judge_cat,
                                          public_cat or judge_cat)
                 public_msg: str | None = said if public else None
+            elif outcome.correction is not None:
+                judge, fixed = correction_texts(outcome.state, outcome.correction, judge_cat,
+                                                public_cat or judge_cat)
+                public_msg = fixed if public else None
             else:
                 judge = judge_text(outcome.notices, judge_cat) or ""
                 public_msg = (public_text(outcome.notices, outcome.state, public_cat)
@@ -198,8 +211,8 @@ class JudgeController:
             items: list[OutboxItem] = []
             if judge:
                 items.extend(self._post(target, judge))
-            turned = turn_key(before) != turn_key(outcome.state)
-            if turned:  # the speech that ends: its countdown shown stopped, queued with the action
+            turned = step_key(before) != step_key(outcome.state)
+            if turned:  # the step that ends: its countdown shown stopped, queued with the action
                 plan.ended = await self.service.timer(outcome.game_id)
                 stopped = await self._stopped_item(plan.ended)
                 if stopped is not None:
@@ -220,7 +233,7 @@ class JudgeController:
             plan.timer = timer
             plan.chats = list(dict.fromkeys(item.chat for item in items))
             if not turned:
-                return Staged(items)  # the same speech goes on: its timer too
+                return Staged(items)  # the same step goes on: its timer too
 
             def stored(ids: Sequence[int]) -> dict[str, Any] | None:
                 if timer is None:
@@ -252,15 +265,13 @@ class JudgeController:
         return items
 
     def _new_timer(self, before: rules.GameState, after: rules.GameState) -> Timer | None:
-        """The timer of the speech that begins with this action, or ``None`` when the speech
-        did not change or nobody speaks (a 0 s silence needs no timer)."""
-        old, new = turn_key(before), turn_key(after)
-        if old == new:
+        """The timer of the step that begins with this action (its first timed part,
+        :func:`rules.timing`), or ``None`` when the step did not change or is not timed (a vote;
+        a 0 s silence needs no timer)."""
+        old, new = step_key(before), step_key(after)
+        if old == new or new is None:
             return None
-        turn = rules.current_turn(after)
-        if new is None or turn is None or turn.seconds <= 0:
-            return None
-        return Timer.start(new, turn, self.port.scale, self.port.clock())
+        return Timer.start(new, rules.timing(after)[0], self.port.scale, self.port.clock())
 
     async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
                      plan: _Plan) -> bool:
@@ -270,7 +281,7 @@ class JudgeController:
         Runs under the home's lock. A send that must wait or fails never undoes anything: the
         sender retries it on its own. Returns whether the panel reached the judge."""
         game_id = outcome.game_id
-        if turn_key(before) != turn_key(outcome.state):
+        if step_key(before) != step_key(outcome.state):
             self.port.cancel(self._group(game_id))  # the store's timer changed with the action
             if plan.ended is not None:
                 await self._show_stopped(Timer.from_dict(plan.ended))
@@ -314,19 +325,53 @@ class JudgeController:
             await self.port.answer(handle, (await self._cat(home)).text("judge-undone", count=steps))
         return await self._after(home, before.state, outcome, plan)
 
+    async def timer_command(self, home: str, current: Outcome | None,
+                            command: TimerCmd) -> list[Reply]:
+        """``/timer``: the running step's timer as the panel shows it; ``/timer pause``,
+        ``resume``, ``next``: as the panel's buttons (the game never changes)."""
+        cat = await self._cat(home)
+        if current is None:
+            raise ServiceError("no_game")
+        if command.what == "show":
+            view = await self._timer_view(current.game_id, current.state, cat)
+            return [Reply(view.line if view is not None else cat.text("judge-timer-none"))]
+        if command.what == "next":
+            await self._next_part(home, current)
+        else:
+            await self._timer_control(home, current, resume=command.what == "resume")
+        return []
+
+    async def fix(self, home: str, user: str, before: Outcome, command: FixCmd) -> bool:
+        """Correct an earlier action (:meth:`bot.service.Service.fix`; docs/rules.md §2.6): the
+        replacement is read against the game as it stood before that action; the judge is told
+        what it corrected and what changed as a result, the table what changed in what it had
+        been told. A refusal (the first later action it would break) changes nothing."""
+        log = await self.service.events(home)
+        row = await self.service.store.game(before.game_id)
+        names = row.names if row is not None else {}
+        then = rules.state_before(before.state.config, log, command.seq, names)
+        replacement = command.replacement(then)
+        plan = _Plan()
+        outcome = await self.service.fix(home, user, command.seq, replacement,
+                                         render=self._renderer(home, before.state, plan))
+        return await self._after(home, before.state, outcome, plan)
+
     # --- the timer -----------------------------------------------------------------------------------
     def _group(self, game_id: int) -> str:
         return f"timer:{game_id}"
 
     def _arm(self, game_id: int, timer: Timer) -> None:
-        """Schedule the timer's next edit (a late call still runs)."""
+        """Schedule the timer's next edit (a late call still runs): its next stage, or the
+        panel's countdown where the platform has one (``port.countdown_step``)."""
         self.port.cancel(self._group(game_id))
-        following = timer.next_stage()
+        following = timer.next_edit(self.port.clock(), self.port.countdown_step)
         if following is None:
             return
         stage, at = following
-        key = timer.key
-        self.port.schedule(self._group(game_id), max(0.0, at - self.port.clock()),
+        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock())
+
+    def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float) -> None:
+        self.port.schedule(self._group(game_id), max(0.0, delay),
                            lambda: self._tick(game_id, key, stage))
 
     async def _stop_timer(self, game_id: int) -> None:
@@ -338,14 +383,13 @@ class JudgeController:
         await self._show_stopped(Timer.from_dict(data))
 
     async def _stopped_item(self, data: dict[str, Any] | None) -> OutboxItem | None:
-        """The edit that shows an ended speech's countdown stopped (only one that said "10 s
-        left" or "paused" needs it), for the outbox; ``None`` when none is due or the message
+        """The edit that shows an ended step's countdown stopped (only one whose line still
+        counts needs it: :meth:`_standing`), for the outbox; ``None`` when none is due or the message
         carrying it is not known yet (:meth:`_show_stopped` does it after the commit)."""
         if data is None:
             return None
         timer = Timer.from_dict(data)
-        if timer.stage not in self._standing() or timer.group_chat is None \
-                or timer.group_message is None:
+        if not self._standing(timer) or timer.group_chat is None or timer.group_message is None:
             return None
         timer.stage = "stopped"
         cat = await self._cat(timer.group_chat)
@@ -356,14 +400,17 @@ class JudgeController:
         line = self.port.timer_line(timer, cat, self.port.clock())
         return f"{base}\n\n{line}" if base else line
 
-    def _standing(self) -> tuple[str, ...]:
-        """The stages whose line would mislead once the speech is over: "10 s left", "paused",
-        and a running one where the platform's countdown goes on by itself."""
-        return (WARNED, PAUSED, RUNNING) if self.port.live_countdown else (WARNED, PAUSED)
+    def _standing(self, timer: Timer) -> bool:
+        """Would the timer's line mislead once its step is over? "10 s left", "paused", "resumed,
+        20 s left", and any running one where the platform's countdown goes on by itself; the
+        first line ("60 seconds") only states the length."""
+        if timer.stage in (WARNED, PAUSED):
+            return True
+        return timer.stage == RUNNING and (self.port.live_countdown or timer.run_from is not None)
 
     async def _show_stopped(self, timer: Timer) -> None:
-        """A speech's timer has stopped: a countdown left standing in the group would mislead."""
-        if timer.stage in self._standing():
+        """A step's timer has stopped: a countdown left standing in the group would mislead."""
+        if self._standing(timer):
             timer.stage = "stopped"
             await self._edit_group_timer(timer)
 
@@ -381,7 +428,11 @@ class JudgeController:
         await self.port.edit(timer.group_chat, timer.group_message, self._group_text(timer, cat))
 
     async def _tick(self, game_id: int, key: str, stage: str) -> None:
-        """A timer edit is due (10 s left, or the end)."""
+        """A timer edit is due: 10 s left, or the end (the table's line and the panel); or only
+        the panel's countdown (``stage`` is the timer's own), which waits until
+        :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped while the bot
+        is busy (``port.has_room``: the next one comes a step later; the end the panel shows as
+        a clock time stays right)."""
         row = await self.service.store.game(game_id)
         if row is None or not row.chat.startswith(self.port.prefix):
             return
@@ -393,8 +444,18 @@ class JudgeController:
             if timer.key != key or not timer.live:
                 return
             current = await self.service.current(row.chat)
-            if current is None or current.game_id != game_id or turn_key(current.state) != key:
+            if current is None or current.game_id != game_id or step_key(current.state) != key:
                 await self.service.set_timer(game_id, None)
+                return
+            if stage == timer.stage:  # the panel's countdown only
+                wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
+                    + COUNTDOWN_GAP * timer.scale - self.port.clock()
+                if wait > 0:  # the panel was edited a moment ago: not twice in a row
+                    self._schedule_tick(game_id, key, stage, wait)
+                    return
+                if self.port.has_room():
+                    await self.show_panel(row.chat, current, repost=False)
+                self._arm(game_id, timer)
                 return
             timer.stage = stage
             # The edit before the store: a process killed between the two edits again after the
@@ -415,7 +476,7 @@ class JudgeController:
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
                              handle: Any = None) -> None:
-        """Pause or resume the running speech's timer (the judge's panel)."""
+        """Pause or resume the running step's timer (the judge's panel)."""
         timer = await pause_or_resume(self.service, current, resume, self.port.clock())
         if timer is not None:
             if timer.live:
@@ -423,6 +484,22 @@ class JudgeController:
             else:
                 self.port.cancel(self._group(current.game_id))
             await self._edit_group_timer(timer)
+        await self.show_panel(home, current, handle=handle)
+
+    async def _next_part(self, home: str, current: Outcome, handle: Any = None) -> None:
+        """The judge starts the running step's next timed part (night 0: the Sheriff's look
+        after the meeting, F24 §4.2.3; the free seating, S24 §4.2.3): the part before stops
+        where it is, the new one runs its full length in the same lines. Nothing in the game
+        changes. A press with no next part left (outdated) only shows the panel again."""
+        data = await self.service.timer(current.game_id)
+        parts = rules.timing(current.state)
+        if data is not None:
+            timer = Timer.from_dict(data)
+            if timer.key == step_key(current.state) and timer.part + 1 < len(parts):
+                after = timer.following(parts[timer.part + 1], self.port.clock())
+                await self.service.set_timer(current.game_id, after.to_dict())
+                self._arm(current.game_id, after)
+                await self._edit_group_timer(after)
         await self.show_panel(home, current, handle=handle)
 
     # --- games ---------------------------------------------------------------------------------------
@@ -513,9 +590,9 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
-        if isinstance(command, (Act, UndoCmd)):
+        if isinstance(command, (Act, UndoCmd, FixCmd, TimerCmd)):
             game = live or current
-            if game is not None and game.judge != user and (live is not None or isinstance(command, UndoCmd)):
+            if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
                 return [Reply(self._t(cat, "judge-not-judge", judge=self.port.mention(game.judge)))]
         if isinstance(command, Act):
             if live is None:  # the first game command starts a game (as the console does)
@@ -530,6 +607,13 @@ class JudgeController:
             if game is None:
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             return self._reached(cat, await self.undo(home, user, game, command.steps))
+        if isinstance(command, FixCmd):
+            game = live or current
+            if game is None:
+                raise ServiceError("no_game")
+            return self._reached(cat, await self.fix(home, user, game, command))
+        if isinstance(command, TimerCmd):
+            return await self.timer_command(home, live or current, command)
         if isinstance(command, NewGame):
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,
@@ -553,7 +637,8 @@ class JudgeController:
     async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
         (the roles only for the judge before the end, privately), ``/log`` (the judge: every
-        notice, privately; anyone else: the public ones), ``/help``."""
+        notice, privately; anyone else: the public ones), ``/log all`` (the judge: the audit
+        trail, privately; anyone else: as ``/log``), ``/help``."""
         cat = await self._cat(home)
         if what == "help":
             return [Reply(f"{cat.text('commands-help')}\n\n{self._t(cat, 'judge-help')}")]
@@ -571,6 +656,8 @@ class JudgeController:
             if not over and not judge:
                 return [Reply(cat.text("result-not-over"))]
             return [Reply(result_text(current.state, cat), private=not over)]
+        if what == "log_all" and judge:
+            return [Reply(await self.audit_text(home, current), private=True)]
         row = await self.service.store.game(current.game_id)
         names = row.names if row is not None else {}
         _, notices = rules.fold(current.state.config, await self.service.events(home), names)
@@ -578,6 +665,18 @@ class JudgeController:
                              if judge or over or not n.private) if t]
         text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
         return [Reply(text, private=judge)]
+
+    async def audit_text(self, home: str, current: Outcome) -> str:
+        """The game's audit trail for its judge (:mod:`bot.audit`): every logged action, who
+        recorded it and when (the platform's words for both), what was undone and by whom."""
+        cat = await self._cat(home)
+        rows = await self.service.store.events(current.game_id)
+        if not rows:
+            return cat.text("judge-log-empty", game=current.game_id)
+        lines = audit.lines(audit.trail(rows), current.state.config, cat,
+                            who=lambda actor: self.port.mention(actor) or actor,
+                            when=self.port.moment)
+        return "\n".join([cat.text("judge-log-title", game=current.game_id), *lines])
 
     # --- presses -------------------------------------------------------------------------------------
     async def press(self, home: str, user: str, data: str | None, handle: Any) -> None:
@@ -629,6 +728,14 @@ class JudgeController:
             await self.port.answer(handle)
         elif action in (pn.PAUSE, pn.RESUME):
             await self._timer_control(home, current, resume=action == pn.RESUME, handle=handle)
+            await self.port.answer(handle)
+        elif action == pn.LOG:  # the audit trail, as a message of its own below the panel
+            await self.port.answer(handle)
+            target = self.port.judge_chat(home, current.judge)
+            await self._queue(*self._post(target, await self.audit_text(home, current)),
+                              game_id=current.game_id)
+        elif action == pn.NEXT_PART:
+            await self._next_part(home, current, handle=handle)
             await self.port.answer(handle)
         elif action == pn.UNDO:
             await self.undo(home, user, current, 1, revision=press.revision, handle=handle)

@@ -44,10 +44,12 @@ EVENT_ACTIONS = frozenset({NEXT, START, NOMINATE, PENALTY, WITHDRAW, VOTE, RAISE
 # --- actions the adapter carries out itself ------------------------------------------------------
 PRESET = "pr"  # :<preset>  in setup: the game is recreated under another preset
 NEW = "new"  # after the end: a new game under the same rules
-PAUSE = "tp"  # the speech timer
+PAUSE = "tp"  # the step's timer
 RESUME = "tr"
+NEXT_PART = "tn"  # the step's next timed part (night 0: the Sheriff's look, F24 §4.2.3)
+LOG = "lg"  # the audit trail (/log all), posted to the judge
 INERT = "i"  # a departed seat's "·": does nothing
-ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, INERT})
+ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT})
 
 # --- views: no change, another face of the panel ---------------------------------------------------
 MAIN = "x"
@@ -88,11 +90,14 @@ class Panel:
 
 @dataclass(frozen=True)
 class TimerView:
-    """What the panel shows of the speech timer: its line, and whether it runs (a "Pause"
-    button), is paused (a "Resume" button) or is over (``None``: no button)."""
+    """What the panel shows of the step's timer: its line, and whether it runs (a "Pause"
+    button), is paused (a "Resume" button) or is over (``None``: no button); ``next_part``: the
+    kind of the step's next timed part, which the judge starts with a button (night 0's
+    Sheriff's look or free seating), if any."""
 
     line: str
     running: bool | None
+    next_part: str | None = None
 
 
 class _Builder:
@@ -133,14 +138,26 @@ class _Builder:
         row = [self.button(self.cat.text("judge-btn-foul"), V_FOUL)]
         if self.revision > 0:
             row.append(self.button(self.cat.text("judge-btn-undo"), UNDO))
+            row.append(self.log())
         return tuple(row)
 
+    def log(self) -> Button:
+        return self.button(self.cat.text("judge-btn-log"), LOG)
+
     def timer_row(self) -> list[tuple[Button, ...]]:
-        if self.timer is None or self.timer.running is None:
+        """Pause or resume the step's timer; start its next part."""
+        timer = self.timer
+        if timer is None:
             return []
-        if self.timer.running:
-            return [(self.button(self.cat.text("judge-btn-pause"), PAUSE),)]
-        return [(self.button(self.cat.text("judge-btn-resume"), RESUME),)]
+        row: list[Button] = []
+        if timer.running is not None:
+            row.append(self.button(self.cat.text("judge-btn-pause" if timer.running
+                                                 else "judge-btn-resume"),
+                                   PAUSE if timer.running else RESUME))
+        if timer.next_part is not None:
+            row.append(self.button(self.cat.text("judge-btn-next-part", kind=timer.next_part),
+                                   NEXT_PART))
+        return [tuple(row)] if row else []
 
     def result_row(self) -> list[tuple[Button, ...]]:
         """Roles unknown: once three have left, the judge may declare the end (F24 §1.4)."""
@@ -179,6 +196,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
             return cat.text("judge-setup-hint"), rows
         case rules.NightZero():  # the roles may still be entered (F24 §1.1)
             rows.append((b.button(cat.text("judge-btn-morning"), NEXT),))
+            rows.extend(b.timer_row())
             if not state.roles_known:
                 rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
             rows.append(b.foul_undo())
@@ -202,6 +220,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
             at_table = set(state.at_table)
             rows.extend(b.seats(lambda s: s in at_table, KILL))
             rows.append((b.button(cat.text("judge-btn-miss"), KILL, "-"),))
+            rows.extend(b.timer_row())
             rows.append(b.foul_undo())
             return cat.text("judge-pick-kill"), rows + b.result_row()
         case rules.DonCheckStep() | rules.SheriffCheckStep():
@@ -209,6 +228,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
             act = DON if isinstance(step, rules.DonCheckStep) else SHERIFF
             rows.extend(b.seats(lambda s: s in at_table, act))
             rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
+            rows.extend(b.timer_row())
             rows.append(b.foul_undo())
             return cat.text(f"judge-pick-{step.kind}"), rows + b.result_row()
         case rules.BestMoveStep():
@@ -216,7 +236,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
     # the game is over
     rows.append((b.button(cat.text("judge-btn-new"), NEW),))
     if b.revision > 0:
-        rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
+        rows.append((b.button(cat.text("judge-btn-undo"), UNDO), b.log()))
     return None, rows
 
 
@@ -418,6 +438,7 @@ def _best_move(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
     if picked:
         rows.append((b.button(cat.text("judge-btn-accept"), BEST_MOVE, _joined(picked)),))
     rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
+    rows.extend(b.timer_row())
     rows.append(b.foul_undo())
     prompt = cat.text("judge-pick-best-move", seat=seat_label(night.killed, cat),
                       picked=", ".join(seat_label(s, cat) for s in picked) or "none")

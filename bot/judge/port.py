@@ -2,7 +2,7 @@
 :class:`bot.judge.controller.JudgeController`.
 
 The controller holds the judge's assistant once: typed commands, the panel and its presses, the
-speech timer, what an action announces and to whom, undo, a new game, a preset changed, a take
+step timer, what an action announces and to whom, undo, a new game, a preset changed, a take
 over. A platform (:mod:`bot.telegram.app`, :mod:`bot.discord.app`) implements :class:`JudgePort`
 with its own API calls: where the judge reads (Telegram: his private chat, the game's home;
 Discord: his direct messages) and where the table reads (Telegram: the group linked with
@@ -54,6 +54,9 @@ class JudgePort(Protocol):
     #: the timer's line counts down by itself (Discord's ``<t:…:R>``): a speech that ends
     #: always has its line edited, not only one that said "10 s left" or "paused"
     live_countdown: bool
+    #: timer seconds between the countdown edits of the judge's panel (``None``: no such edits,
+    #: the line counts down by itself): :meth:`bot.judge.timer.Timer.next_edit`
+    countdown_step: int | None
 
     @property
     def scale(self) -> float:
@@ -78,6 +81,9 @@ class JudgePort(Protocol):
 
     def mention(self, user: str) -> str:
         """A user in words the chat shows (a judge named in an announcement)."""
+
+    def moment(self, at: float) -> str:
+        """A moment (unix seconds) as the judge reads it in the audit trail: a clock time."""
 
     # --- the panel ----------------------------------------------------------------------------------
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
@@ -104,6 +110,14 @@ class JudgePort(Protocol):
     # --- the timer ----------------------------------------------------------------------------------
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         """The timer's line (:meth:`Timer.line`), with the platform's live countdown if any."""
+
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        """The timer's line on the judge's panel: :meth:`timer_line`, or the countdown the
+        panel's edits keep (:meth:`Timer.countdown_line`)."""
+
+    def has_room(self) -> bool:
+        """Whether the bot's sending budget has room now for an edit that may be skipped (the
+        panel's countdown): a busy bot keeps its budget for what the game says."""
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         """Edit a message's text (the announcement that carries the timer line)."""

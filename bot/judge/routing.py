@@ -6,16 +6,20 @@
   notice (roles, shots, check answers, best-move hits, a night disqualification's reason, a result
   fixed before the last word) never reaches it (F24 §4.4.13, §4.5.4; seed 5.4).
 * An undo posts a short correction to both: the judge sees what was taken back, the group only
-  what it had been told.
+  what it had been told. So does a correction of an earlier action (``/fix``): the judge sees
+  what it corrected and what changed as a result; the group only what changes in what it had
+  been told (nothing, if only private notices changed).
 """
 
 from __future__ import annotations
 
+import difflib
 from typing import Iterable, Sequence
 
 import rules
 from rules import Kind, Phase
 
+from ..commands import command_text
 from ..i18n import Catalog
 from ..render import notice_text, phase_text, result_text, seat_label
 
@@ -82,6 +86,51 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     return "\n".join(judge), "\n".join(public)
 
 
+def _changed(before: list[str], after: list[str]) -> tuple[list[str], list[str]]:
+    """The lines ``after`` has that ``before`` had not, and those it no longer has."""
+    added: list[str] = []
+    removed: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        if op in ("replace", "delete"):
+            removed.extend(before[i1:i2])
+        if op in ("replace", "insert"):
+            added.extend(after[j1:j2])
+    return added, removed
+
+
+def correction_texts(state: rules.GameState, correction: rules.Correction, judge_cat: Catalog,
+                     public_cat: Catalog) -> tuple[str, str | None]:
+    """What a correction (``/fix``) posts: for the judge, the action corrected (as typed: was,
+    is) and what changed as a result — the announcements the replay adds and those it takes
+    back; for the group, only the public announcements that changed and where the game stands
+    now, or ``None`` when none changed (a private notice's change must not show: F24 §4.4.13)."""
+    config = state.config
+    judge = [judge_cat.text("judge-fixed", seq=correction.seq,
+                            was=command_text(correction.original, config),
+                            now=command_text(correction.replacement, config))]
+    added, removed = _changed(_lines(correction.before, judge_cat, public=False),
+                              _lines(correction.after, judge_cat, public=False))
+    judge.extend(_changes(added, removed, judge_cat) or [judge_cat.text("judge-fixed-nothing-else")])
+    added, removed = _changed(_lines(correction.before, public_cat, public=True),
+                              _lines(correction.after, public_cat, public=True))
+    if not added and not removed:
+        return "\n".join(judge), None
+    public = [public_cat.text("judge-fixed-public"), *_changes(added, removed, public_cat),
+              now_text(state, public_cat)]
+    return "\n".join(judge), "\n".join(public)
+
+
+def _changes(added: list[str], removed: list[str], cat: Catalog) -> list[str]:
+    out: list[str] = []
+    if added:
+        out.append(cat.text("judge-fixed-now"))
+        out.extend(f"+ {line}" for line in added)
+    if removed:
+        out.append(cat.text("judge-fixed-no-longer"))
+        out.extend(f"− {line}" for line in removed)
+    return out
+
+
 def turn_key(state: rules.GameState) -> str | None:
     """An identity for the speech (or last word, or tie speech) running now: it stays the same
     while fouls and nominations happen inside the speech and changes when another begins. ``None``
@@ -93,3 +142,18 @@ def turn_key(state: rules.GameState) -> str | None:
     return ":".join(str(x) for x in (
         state.day, turn.kind, turn.seat, turn.seconds, state.speech_index, len(state.last_words),
         len(state.tie_queue), ballot_round, len(state.nights)))
+
+
+def step_key(state: rules.GameState) -> str | None:
+    """An identity for the timed step running now (:func:`rules.timing`): a speech's
+    :func:`turn_key`, ``"night_zero"``, or the night step (``"night:1:don_check"``). It stays the
+    same while fouls happen inside the step and changes when another step begins. ``None`` when
+    nothing is timed now (a vote, the setup, the end)."""
+    if not rules.timing(state) or state.phase is Phase.GAME_OVER:
+        return None
+    if state.phase is Phase.NIGHT_ZERO:
+        return "night_zero"
+    night = state.night
+    if night is not None:
+        return f"night:{night.number}:{night.step.value}"
+    return turn_key(state)

@@ -1,9 +1,15 @@
-"""The speech timer of judge mode: a deadline stored with the game, shown as a line the bot edits.
+"""The step timer of judge mode: a deadline stored with the game, shown as a line the bot edits.
 
-A speech, a last word or a tie speech runs for the length the rules give it (F24 §4.3.1: 60 s;
-§4.4.12: 30 s; seed 4.4: 0 s for the 3rd-foul silence, which needs no timer). The bot edits the
-timer line at the start, at :data:`WARN_LEFT` seconds left and at the end — not every second
-(flood limits). In judge mode the timer never moves the game on: the judge does.
+Every timed step runs for the length the rules give it (:func:`rules.timing`, docs/rules.md
+§2.4): a speech (F24 §4.3.1: 60 s), a tie speech (§4.4.12: 30 s), a last word — none for the
+3rd-foul silence (seed 4.4: 0 s) —, night 0's meeting (F24 §4.2.1) and then, when the judge
+starts it, the Sheriff's look (F24 §4.2.3) or the free seating (S24 §4.2.3), the shooting, each
+check and the best move (F24 §4.5.3–4.5.9). The bot edits the table's timer line at the start, at
+:data:`WARN_LEFT` seconds left and at the end — not every second (flood limits). A platform whose
+line does not count down by itself (Telegram) also shows the judge, on his panel, the step's end as
+a clock time and the seconds left rounded up to :data:`COUNTDOWN_STEP`, edited that often
+(:meth:`Timer.next_edit`, :meth:`Timer.countdown_line`). In judge mode the timer never moves the
+game on: the judge does.
 
 ``scale`` is the real seconds per timer second (1.0 in play; tests run it fast). The stored form
 (:meth:`Timer.to_dict`) lets a restart re-arm the timer (ARCHITECTURE.md, "Deadlines are stored").
@@ -12,6 +18,7 @@ timer line at the start, at :data:`WARN_LEFT` seconds left and at the end — no
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -20,9 +27,23 @@ import rules
 
 from ..i18n import Catalog
 from ..render import duration, seat_label
-from .routing import turn_key
+from .routing import step_key
 
 WARN_LEFT = 10  # seconds left at the warning edit
+#: Timer seconds between two countdown edits of the judge's panel (Telegram): 0.2 edits a second
+#: at play speed, well inside Telegram's documented ~1 message a second in one chat (edits count),
+#: which leaves the rest to the judge's own actions; COUNTDOWN_GAP keeps one from landing right
+#: after another edit of the panel.
+COUNTDOWN_STEP = 5
+COUNTDOWN_GAP = 1.0  # timer seconds: a countdown edit waits this long after any panel edit
+#: The share of the bot's overall sending budget (Telegram: about 30 messages a second per bot)
+#: the countdown edits may fill: an edit that would go beyond it is skipped (the next comes a
+#: step later), so the countdowns of many tables at once never hold up what the games say; the
+#: end the panel shows as a clock time stays right meanwhile.
+COUNTDOWN_SHARE = 0.5
+#: Real seconds at least between two countdown edits however fast timer seconds run (tests run
+#: them 30–50 times faster: every 5 timer seconds would be several edits a real second).
+COUNTDOWN_MIN_GAP = 1.0
 
 RUNNING, WARNED, PAUSED, OVER, STOPPED = "running", "warned", "paused", "over", "stopped"
 LIVE = (RUNNING, WARNED)
@@ -30,9 +51,9 @@ LIVE = (RUNNING, WARNED)
 
 @dataclass
 class Timer:
-    key: str  # routing.turn_key of the turn it times
-    kind: str  # "speech" | "last_word" | "tie_speech"
-    seat: int
+    key: str  # routing.step_key of the step it times
+    kind: str  # rules.Timed.kind: "speech", "last_word", "mafia_meeting", "shooting" …
+    seat: int | None
     seconds: int  # the rules' length
     scale: float  # real seconds per timer second
     stage: str = RUNNING
@@ -43,11 +64,20 @@ class Timer:
     group_message: int | None = None
     group_base: str | None = None  # that message's text above the timer line
     group_outbox: int | None = None  # the outbox row of that message (its id once it is sent)
+    part: int = 0  # which of the step's timed parts (rules.timing) it times
 
     @classmethod
-    def start(cls, key: str, turn: rules.Turn, scale: float, now: float) -> "Timer":
-        return cls(key=key, kind=turn.kind, seat=turn.seat, seconds=turn.seconds, scale=scale,
-                   deadline=now + turn.seconds * scale)
+    def start(cls, key: str, timed: rules.Timed, scale: float, now: float, part: int = 0) -> "Timer":
+        return cls(key=key, kind=timed.kind, seat=timed.seat, seconds=timed.seconds, scale=scale,
+                   deadline=now + timed.seconds * scale, part=part)
+
+    def following(self, timed: rules.Timed, now: float) -> "Timer":
+        """The step's next part (night 0's Sheriff's look after the meeting), starting now and
+        shown in the same table message as this one."""
+        after = Timer.start(self.key, timed, self.scale, now, self.part + 1)
+        after.group_chat, after.group_message = self.group_chat, self.group_message
+        after.group_base, after.group_outbox = self.group_base, self.group_outbox
+        return after
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -80,6 +110,23 @@ class Timer:
             return OVER, self.deadline
         return None
 
+    def next_edit(self, now: float, step: int | None) -> tuple[str, float] | None:
+        """The next edit after ``now`` (its stage and wall-clock time): :meth:`next_stage`, or
+        before it, with a countdown ``step`` (timer seconds), the moment the seconds left reach
+        the next lower multiple of ``step`` (the stage stays: only the panel changes). A late
+        edit skips the multiples already passed. ``None``: nothing more."""
+        stage = self.next_stage()
+        if not step or not self.live or self.deadline is None:
+            return stage
+        left = round(self.remaining(now), 3)
+        boundary = step * math.floor((left - 0.001) / step)
+        if boundary <= 0:
+            return stage
+        at = self.deadline - boundary * self.scale
+        if stage is not None and stage[1] <= at + 1e-6:
+            return stage
+        return self.stage, at
+
     def pause(self, now: float) -> None:
         if self.live:
             self.left = self.remaining(now)
@@ -94,9 +141,30 @@ class Timer:
             self.run_from = left
             self.stage = RUNNING if left > WARN_LEFT else WARNED
 
+    def shown_left(self, now: float, step: int) -> int:
+        """The seconds left as the countdown shows them: rounded up to ``step``, at most the
+        step's length."""
+        left = round(self.remaining(now), 3)
+        return min(self.seconds, step * max(1, math.ceil(left / step)))
+
+    def countdown_line(self, cat: Catalog, now: float, step: int, zone: dt.tzinfo | None) -> str:
+        """The judge's countdown while the timer runs: the seconds left (:meth:`shown_left`)
+        and the end as a clock time in ``zone`` («до 20:31:15»; ``None``: the machine's local
+        time); paused or over, :meth:`line`."""
+        if not self.live or self.deadline is None:
+            return self.line(cat, now)
+        title = self._title(cat)
+        return cat.text("judge-timer-countdown", title=title,
+                        left=duration(self.shown_left(now, step), cat),
+                        until=clock_time(self.deadline, zone))
+
+    def _title(self, cat: Catalog) -> str:
+        return cat.text("judge-timer-title", kind=self.kind,
+                        seat=seat_label(self.seat, cat) if self.seat is not None else "")
+
     def line(self, cat: Catalog, now: float) -> str:
         """The timer line: running (the full length), the warning, paused, over, stopped."""
-        title = cat.text("judge-timer-title", kind=self.kind, seat=seat_label(self.seat, cat))
+        title = self._title(cat)
         if self.stage == RUNNING and self.run_from is not None:
             return cat.text("judge-timer-resumed", title=title,
                             left=duration(math.ceil(self.run_from), cat))
@@ -119,16 +187,30 @@ class Timer:
         return f"{base}\n\n{self.line(cat, now)}" if base else self.line(cat, now)
 
 
+def countdown_step(scale: float) -> int:
+    """Timer seconds between two countdown edits at ``scale`` real seconds per timer second:
+    :data:`COUNTDOWN_STEP`, or a multiple of it :data:`COUNTDOWN_MIN_GAP` real seconds long
+    (only a sped-up timer needs one: 1.0 gives 5, 0.03 gives 35)."""
+    return COUNTDOWN_STEP * max(1, math.ceil(COUNTDOWN_MIN_GAP / (COUNTDOWN_STEP * scale) - 1e-9))
+
+
+def clock_time(at: float, zone: dt.tzinfo | None) -> str:
+    """A wall-clock moment as the table's clock shows it, ``HH:MM:SS`` in ``zone`` (``None``: the
+    machine's local time)."""
+    moment = dt.datetime.fromtimestamp(at, zone) if zone is not None else dt.datetime.fromtimestamp(at)
+    return moment.strftime("%H:%M:%S")
+
+
 async def pause_or_resume(service: Any, current: Any, resume: bool, now: float) -> Timer | None:
-    """Pause or resume the stored timer of ``current``'s running speech (the judge's panel
+    """Pause or resume the stored timer of ``current``'s running step (the judge's panel
     button) and store it again. Returns the changed timer, or ``None`` when no timer runs for
-    the speech on now (an outdated button). Shared by the Telegram and the Discord adapters,
+    the step on now (an outdated button). Shared by the Telegram and the Discord adapters,
     which then arm or cancel its job and edit the messages that show it."""
     data = await service.timer(current.game_id)
     if data is None:
         return None
     timer = Timer.from_dict(data)
-    if timer.key != turn_key(current.state):
+    if timer.key != step_key(current.state):
         return None
     if resume:
         timer.resume(now)

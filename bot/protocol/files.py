@@ -1,5 +1,6 @@
 """A stored game's protocol as files, for every platform: the score sheet (PNG), our JSON and, when
-it can express the game, the MafiaRatings layout (which replays through our own importer).
+it can express the game, the MafiaRatings layout (which replays through our own importer). Our
+JSON carries the game's audit trail too (``audit``: :func:`bot.audit.with_audit`).
 
 Rendered from the game's log when a protocol is sent (an outbox row of :func:`bot.outbox.protocol`,
 or ``/protocol``): the same files whichever platform, mode or process sends them.
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 import rules
 from storage import Store
 
+from ..audit import with_audit
 from ..i18n import Catalog
 from . import ExportError, error_text, render_sheet, to_json, to_mafiaratings
 
@@ -51,7 +53,8 @@ async def protocol_files(store: Store, game_id: int, cat: Catalog) -> ProtocolFi
     if row is None:
         return ProtocolFiles()
     config = rules.config_from_dict(row.config)
-    events = [rules.from_dict(r.event) for r in await store.events(game_id)]
+    rows = await store.events(game_id)
+    events = [rules.from_dict(r.event) for r in rows]
     files: list[tuple[str, bytes]] = []
     problems: list[str] = []
 
@@ -70,9 +73,9 @@ async def protocol_files(store: Store, game_id: int, cat: Catalog) -> ProtocolFi
     else:
         files.append((f"game-{game_id}.png", png))
     try:
-        files.append((f"game-{game_id}.json", _dumped(to_json(
+        files.append((f"game-{game_id}.json", _dumped(with_audit(to_json(
             config, row.names, events, game_id=game_id, started_at=row.created_at,
-            ended_at=row.finished_at))))
+            ended_at=row.finished_at), rows, config))))
     except ExportError as error:
         problem(error)
     try:

@@ -52,7 +52,7 @@ from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
 from ..judge.port import Reply, Target
-from ..judge.timer import Timer
+from ..judge.timer import COUNTDOWN_SHARE, COUNTDOWN_STEP, Timer, clock_time, countdown_step
 from ..locks import ChatLocks
 from ..logs import configure_logging
 from ..outbox import Outbox
@@ -172,6 +172,12 @@ class TelegramJudgePort(TelegramPortBase):
     live_countdown = False
 
     @property
+    def countdown_step(self) -> int:
+        """Timer seconds between the panel's countdown edits (:func:`.judge.timer.countdown_step`:
+        every 5, never more often than once a real second)."""
+        return countdown_step(self.scale)
+
+    @property
     def panel_lag(self) -> int:
         return int(self.referee.settings.telegram_panel_lag)
 
@@ -191,6 +197,9 @@ class TelegramJudgePort(TelegramPortBase):
 
     def mention(self, user: str) -> str:
         return ""
+
+    def moment(self, at: float) -> str:
+        return clock_time(at, self.referee.zone)
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:
@@ -230,6 +239,21 @@ class TelegramJudgePort(TelegramPortBase):
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer.line(cat, now)
 
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        """The judge's countdown: the seconds left, rounded up to :data:`COUNTDOWN_STEP`, and
+        the end as a clock time in ``MAFIA_REFEREE_TIMEZONE`` (the group's line keeps its three
+        edits: a group may get about 20 messages a minute)."""
+        return timer.countdown_line(cat, now, COUNTDOWN_STEP, self.referee.zone)
+
+    def has_room(self) -> bool:
+        """Room for a countdown edit: it leaves at most :data:`COUNTDOWN_SHARE` of the bot's
+        overall per-second budget in use (``MAFIA_REFEREE_TELEGRAM_RATE_OVERALL``, about 30
+        messages a second per bot) and no flood wait runs (:meth:`.host.HostRateLimiter.has_room`).
+        Each running timer's countdown asks 0.2 edits a second: 75 tables at once fill that share."""
+        app = self.referee.app
+        limiter = getattr(app.bot, "rate_limiter", None) if app is not None else None
+        return not isinstance(limiter, HostRateLimiter) or limiter.has_room(COUNTDOWN_SHARE)
+
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(chat, message_id, text)
 
@@ -251,6 +275,8 @@ class TelegramReferee:
         self._service = service
         self._own_store: Store | None = None
         self.clock = clock
+        #: the time zone of the clock times the judge reads (``None``: the machine's local time)
+        self.zone = settings.zone
         self.app: AnyApp | None = None
         self._langs: dict[str, str] = {}
         self.locks = ChatLocks()  # one lock per chat, shared with host mode

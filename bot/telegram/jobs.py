@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable
 
+from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Job
 
 
@@ -38,6 +39,11 @@ class JobScheduler:
         self._jobs.setdefault(group, []).append(job)
 
     def cancel(self, group: str) -> None:
-        """Cancel the group's jobs that have not run (one running now finishes)."""
+        """Cancel the group's jobs that have not run (one running now finishes). A job the
+        scheduler has already taken to run — its callback waits for the event loop — is gone
+        from the scheduler: nothing to remove (its callback checks that it is still due)."""
         for job in self._jobs.pop(group, []):
-            job.schedule_removal()
+            try:
+                job.schedule_removal()
+            except JobLookupError:
+                pass

@@ -527,9 +527,10 @@ async def _killer(bot: BotProcess, judges: list[Judge], script: Script, rng: ran
 
 
 def _live_timer(j: Judge, game: Any, script: Script, scale: float, kill: int) -> TimerCheck | None:
-    """The speech timer stored as running for the turn the stored log is in, if any."""
+    """The step timer stored as running for the step the stored log is in, if any (a speech, a
+    night step, night 0)."""
     from bot.i18n import catalog
-    from bot.judge.routing import turn_key
+    from bot.judge.routing import step_key
     from bot.judge.timer import OVER, Timer
 
     data = game.timer
@@ -540,8 +541,8 @@ def _live_timer(j: Judge, game: Any, script: Script, scale: float, kill: int) ->
         return None
     state, _ = rules.fold(rules.config_from_dict(game.config),
                           [rules.from_dict(e) for e in game.events], game.names)
-    if turn_key(state) != timer.key:
-        return None  # the turn had ended (the stop not stored yet): no edit is due
+    if step_key(state) != timer.key:
+        return None  # the step had ended (the stop not stored yet): no edit is due
     timer.stage = OVER
     return TimerCheck(j.n, kill, timer.kind, timer.key, timer.deadline, timer.seconds * scale,
                       timer.line(catalog("ru"), 0.0))
@@ -577,14 +578,14 @@ def _check_timers(run: JudgeRun, judges: list[Judge], fake: KillFake | KillDisco
 
 
 def _turn_end_revision(script: Script, key: str) -> int | None:
-    """The revision (log length) at which the turn ``key`` ends in the script."""
-    from bot.judge.routing import turn_key
+    """The revision (log length) at which the step ``key`` ends in the script."""
+    from bot.judge.routing import step_key
 
     state = rules.new_game(rules.config_from_dict(script.config))
     inside = False
     for i, event in enumerate(script.events, 1):
         state, _ = rules.apply(state, rules.from_dict(event))
-        now = turn_key(state)
+        now = step_key(state)
         if now == key:
             inside = True
         elif inside:

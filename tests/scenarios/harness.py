@@ -91,6 +91,37 @@ class Table:
         """The judge moves on (ends a speech, a last word, a night step, night 0)."""
         return self.do(rules.Next())
 
+    def fix(self, seq: int, replacement: rules.Event) -> rules.Correction:
+        """The judge corrects the action logged at ``seq`` (1 for this table's first) into
+        ``replacement`` (/fix): the log is replayed over it (:func:`rules.correct`) and the table
+        goes on from the replayed state."""
+        correction = rules.correct(self.state.config, self.log, seq, replacement)
+        self.log.append(rules.Fix(seq=seq, event=replacement))
+        self.state = correction.state
+        self.notices = list(correction.after)
+        assert self.replay() == self.state  # the logged correction folds to the same game
+        return correction
+
+    def expect_fix_refused(self, target: int, replacement: rules.Event, code: Code, /,
+                           **params: object) -> RuleError:
+        """The correction of the action logged at ``target`` is refused with ``code`` (and
+        ``params``); nothing changes."""
+        before = copy.deepcopy(self.state)
+        try:
+            rules.correct(self.state.config, self.log, target, replacement)
+        except RuleError as error:
+            assert error.code is code, f"refused with {error.code.value}, not {code.value}"
+            for key, value in params.items():
+                assert error.params.get(key) == value, f"{key}={error.params.get(key)!r}, not {value!r}"
+            assert self.state == before
+            return error
+        raise AssertionError(f"the correction of {target} into {replacement} was accepted")
+
+    @property
+    def seq(self) -> int:
+        """The log position of the latest action (what /log all numbers it)."""
+        return len(self.log)
+
     def replay(self) -> rules.GameState:
         """The state :func:`rules.fold` rebuilds from this table's log."""
         state, _ = rules.fold(self.state.config, self.log)
@@ -314,6 +345,12 @@ class Table:
         assert self.state.phase is Phase.TIE_SPEECH, f"phase is {self.state.phase.value}"
         assert self.speaker == seat, f"#{self.speaker} speaks, not #{seat}"
         assert self.state.seconds == seconds, f"{self.state.seconds} s, not {seconds} s"
+
+    def expect_timed(self, *parts: tuple[str, int]) -> None:
+        """The judge's timer runs these parts now, in order: ``("shooting", 20)`` … (docs/rules.md
+        §2.4; nothing for a vote or a 0 s silence)."""
+        timed = tuple((part.kind, part.seconds) for part in rules.timing(self.state))
+        assert timed == parts, f"the timed parts are {timed}, not {parts}"
 
     def expect_opener(self, seat: int) -> None:
         """``seat`` opened today's discussion (F24 §4.3.2)."""

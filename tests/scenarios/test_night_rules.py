@@ -390,3 +390,64 @@ def test_a_quiet_night_still_says_nobody_left() -> None:
     t.skip_day()
     t.miss()
     assert (_morning(t)["killed"], _morning(t)["removed"]) == (None, [])
+
+
+# --- the judge's timer: every timed step (docs/rules.md §2.3, §2.4) ---------------------------
+
+@pytest.mark.parametrize(("preset", "night_zero"), [
+    ("seed", (("mafia_meeting", 60), ("sheriff_look", 20))),  # F24 §4.2.1, §4.2.3
+    ("fiim2024", (("mafia_meeting", 60), ("sheriff_look", 20))),
+    ("fsm2024", (("mafia_meeting", 60), ("free_seating", 40))),  # S24 §4.2.3: no look
+])
+def test_every_timed_step_of_a_game_has_its_length(preset: str, night_zero: tuple) -> None:
+    """Night 0: the blacks' minute, then the Sheriff's look (FIIM) or the free seating (FSM);
+    the shooting (the rules give none: 20 s), each check 10 s (F24 §4.5.6–4.5.7), the best move
+    20 s (F24 §4.5.9); a speech 60 s; nothing for a vote."""
+    t = Table(preset=preset, start="night0")
+    t.expect_timed(*night_zero)
+    t.next()
+    t.expect_timed(("speech", 60))
+    t.discuss({1: 4, 2: 6})
+    t.expect_voting(4, 6)
+    t.expect_timed()  # the vote has no timer of its own
+    t.votes_against(4, 6)
+    t.expect_timed(("last_word", 60))
+    t.finish_last_words()
+    t.expect_night()
+    t.expect_timed(("shooting", 20))
+    t.shoot(3)
+    t.expect_timed(("don_check", 10))
+    t.next()
+    t.expect_timed(("sheriff_check", 10))
+    t.next()
+    t.expect_timed(("best_move", 20))
+    assert rules.timing(t.state)[0].seat == 3
+    t.next()
+    t.expect_timed(("last_word", 60))
+
+
+def test_the_timers_are_the_new_games_options_and_a_part_of_0_s_is_left_out() -> None:
+    """``/new timers.shooting=15 timers.sheriff_look=0 …``: the lengths follow the options."""
+    t = Table(start="night0", timers=rules.Timers(sheriff_look=0, shooting=15, don_check=7,
+                                                  mafia_meeting=45))
+    t.expect_timed(("mafia_meeting", 45))
+    t.next()
+    t.skip_day()
+    t.expect_timed(("shooting", 15))
+    t.shoot(None)
+    t.expect_timed(("don_check", 7))
+
+
+@pytest.mark.parametrize("at_table", [10, 9, 7, 5, 4, 3])
+def test_a_check_is_timed_whoever_is_still_at_the_table(at_table: int) -> None:
+    """The Don's and the Sheriff's steps run their length even when the checker has left
+    (docs/rules.md §5.2: nobody may learn from the timer that he is gone)."""
+    t = Table(roles="D2 M5 M7 S8")
+    for seat in (2, 8, 5, 1, 3, 4, 6)[:10 - at_table]:  # the Don, the Sheriff, a black, reds
+        t.dq(seat)
+    t.skip_day()
+    t.expect_players(at_table)
+    t.shoot(None)
+    t.expect_timed(("don_check", 10))
+    t.next()
+    t.expect_timed(("sheriff_check", 10))

@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
+import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -313,6 +315,8 @@ class FakeJudgePort(_Base):
 
     panel_lag = 3
     live_countdown = False
+    countdown_step: int | None = None  # a test sets it to see the panel's countdown edits
+    room = True  # a test clears it: the bot is busy, the countdown's edits are skipped
 
     def __init__(self, chats: Chats, clock: FakeClock, store: Callable[[], Store], *,
                  group: str | None = None) -> None:
@@ -331,6 +335,9 @@ class FakeJudgePort(_Base):
 
     def mention(self, user: str) -> str:
         return ""
+
+    def moment(self, at: float) -> str:
+        return time.strftime("%H:%M:%S", time.gmtime(at))
 
     async def panel_notes(self, state: rules.GameState, game_id: int, home: str,
                           cat: Catalog) -> list[str]:
@@ -355,6 +362,14 @@ class FakeJudgePort(_Base):
 
     def timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
         return timer.line(cat, now)
+
+    def panel_timer_line(self, timer: Timer, cat: Catalog, now: float) -> str:
+        if self.countdown_step is None:
+            return timer.line(cat, now)
+        return timer.countdown_line(cat, now, self.countdown_step, dt.timezone.utc)
+
+    def has_room(self) -> bool:
+        return self.room
 
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return self.chats.edit(chat, message_id, text)

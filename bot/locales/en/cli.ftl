@@ -23,6 +23,7 @@ setting-problem-int_from_float = must be a whole number, not “{ $value }”
 setting-problem-float_parsing = must be a number, not “{ $value }”
 setting-problem-bool_parsing = must be true or false, not “{ $value }”
 setting-problem-http_url = must be an http:// or https:// URL, not “{ $value }”
+setting-problem-time_zone = must be an IANA time zone such as Europe/Moscow, not “{ $value }”
 setting-problem-missing = is not set
 
 ## mafia-referee replay: the comparison with the record

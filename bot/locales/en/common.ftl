@@ -128,6 +128,9 @@ timer-tie_speech = speech before a revote
 timer-short_speech = short speech
 timer-last_word = last word
 timer-mafia_meeting = the mafia's meeting
+timer-sheriff_look = the Sheriff's look on night 0
+timer-free_seating = free seating on night 0
+timer-shooting = the shooting
 timer-don_check = the Don's check
 timer-sheriff_check = the Sheriff's check
 timer-best_move = best move
@@ -152,6 +155,7 @@ event-withdraw_foul = withdraw a foul
 event-withdraw_nomination = withdraw a nomination
 event-declare_result = declare the result
 event-undo = undo
+event-fix = correct an action
 
 ## How the game ended (F24 §1.4, seed 5.8, 4.3)
 

@@ -32,8 +32,10 @@ commands-help =
     /tech 5 — a technical foul (where the club's rules have them: the second removes)
     /unfoul 5 — withdraw the last foul
     /result red|black|draw — declare the result (roles not entered); /result — the result
-    /undo [n] — undo the last actions
-    /status — the game now; /log — the game so far; /lang ru|en — language
+    /undo [n] — take back the last actions; /fix 12 /foul 5 4.1.1 — correct action 12 (/log all numbers them)
+    /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
+    /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
+    /lang ru|en — language
 console-help =
     { commands-help }
     /quit — leave the console

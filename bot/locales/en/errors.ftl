@@ -53,6 +53,16 @@ error-foul_has_consequences = { $why ->
  }
 error-game_over = The game is over. The result: /result; a new game: /new.
 error-nothing_to_undo = Nothing to undo.
+error-not_fixable = { $why ->
+    [undone] Action { $seq } was undone: there is nothing to correct.
+    [kind] Action { $seq } can only be corrected into one of its own kind: a penalty into a penalty, a nomination into a nomination, votes into votes, the shooting into the shooting, a check into a check.
+    [same] Action { $seq } is that already: the correction changes nothing.
+   *[no_such] There is no action { $seq } to correct: /log all numbers the actions (an undo or a correction is not corrected but undone).
+ }
+error-fix_breaks = { $itself ->
+    [yes] Correction refused: the rules do not allow “{ $action }” in the place of action { $seq }. { $why }
+   *[no] Correction refused: with it, action { $seq } “{ $action }” could not have happened. { $why }
+ }
 error-bad_name = { $why ->
     [invisible] Invalid name for seat { $seat }: it has no visible character.
    *[length] Invalid name for seat { $seat }: 1 to 64 characters.
@@ -98,6 +108,7 @@ command-unknown_lang = Unknown language: “{ $lang }”. Known: ru, en.
 command-bad_undo = /{ $command }: you can undo 1 to { $limit } steps, not “{ $argument }”.
 command-result_known = /{ $command }: the result is already known — the game is over. The result: /result; a new game: /new.
 command-bad_team = /{ $command }: “{ $argument }” is not a team. The team is red or black.
+command-bad_fix = /{ $command }: “{ $argument }” is not a game action. A correction is an action of the same kind, e.g. /fix 12 /foul 5 4.1.1 (/log all numbers the actions).
 
 what-seat = a seat number
 what-name = a name
@@ -105,3 +116,5 @@ what-roles = the roles
 what-count = the number of votes
 what-shots = the shots
 what-lang = a language
+what-action = an action's number (from /log all)
+what-command = the corrected action, e.g. /foul 5 4.1.1

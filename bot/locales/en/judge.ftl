@@ -76,6 +76,11 @@ judge-btn-again = Start over
 judge-btn-back = ← Back
 judge-btn-pause = ⏸ Pause
 judge-btn-resume = ▶ Resume
+judge-btn-next-part = { $kind ->
+    [sheriff_look] Sheriff looks ▶
+    [free_seating] Free seating ▶
+   *[other] Next part ▶
+ }
 judge-btn-start = Start the game ▶
 judge-btn-roles = Roles ▸
 judge-btn-new = New game
@@ -125,14 +130,36 @@ judge-role-seat = { $role } — { $seat }
 judge-timer-title = { $kind ->
     [last_word] Player { $seat }'s last word
     [tie_speech] Player { $seat }'s speech before the revote
+    [mafia_meeting] The mafia's meeting
+    [sheriff_look] The Sheriff looks at the table
+    [free_seating] Free seating
+    [shooting] The mafia's hunt
+    [don_check] The Don's check
+    [sheriff_check] The Sheriff's check
+    [best_move] Player { $seat }'s best move
    *[speech] Player { $seat }'s speech
  }
 judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: resumed, { $left } left.
 judge-timer-warned = ⏱ { $title }: { $left } left.
+judge-timer-countdown = ⏱ { $title }: { $left } left, until { $until }.
+judge-timer-none = Nothing is timed now: this step has no timer.
 judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.
 judge-timer-stopped = ⏹ { $title }: over.
+judge-btn-log = Log 📜
+judge-log-title = Game { $game }'s log: every action, who recorded it and when, what was undone and by whom.
+judge-log-line = { $seq }. { $when } · { $who } · { $what }
+judge-log-undo = ↩ undo of action { $seq }
+judge-log-undone = — undone by action { $seq } ({ $who }, { $when })
+judge-log-fix = ✎ correction of action { $seq }: { $now }
+judge-log-fixed = — corrected by action { $seq } ({ $who }, { $when })
+judge-log-empty = Game { $game }'s log has no actions yet.
+judge-fixed = ✎ Action { $seq } corrected: it was “{ $was }”, it is “{ $now }”.
+judge-fixed-now = Now:
+judge-fixed-no-longer = No longer so:
+judge-fixed-nothing-else = Nothing else changes by it.
+judge-fixed-public = ✎ The judge's correction: one of the earlier actions is corrected.
 judge-undone = { $count ->
     [one] ↩ { $count } action undone.
    *[other] ↩ { $count } actions undone.

@@ -23,6 +23,7 @@ setting-problem-int_from_float = нужно целое число, а не «{ $
 setting-problem-float_parsing = нужно число, а не «{ $value }»
 setting-problem-bool_parsing = нужно true или false, а не «{ $value }»
 setting-problem-http_url = нужен адрес http:// или https://, а не «{ $value }»
+setting-problem-time_zone = нужен часовой пояс IANA, например Europe/Moscow, а не «{ $value }»
 setting-problem-missing = не задана
 
 ## mafia-referee replay: the comparison with the record

@@ -133,6 +133,9 @@ timer-tie_speech = речь перед переголосованием
 timer-short_speech = укороченная речь
 timer-last_word = последнее слово
 timer-mafia_meeting = договорка
+timer-sheriff_look = осмотр стола Шерифом в нулевую ночь
+timer-free_seating = свободная посадка в нулевую ночь
+timer-shooting = стрельба
 timer-don_check = проверка Дона
 timer-sheriff_check = проверка Шерифа
 timer-best_move = лучший ход
@@ -157,6 +160,7 @@ event-withdraw_foul = снять фол
 event-withdraw_nomination = отозвать кандидатуру
 event-declare_result = объявить итог
 event-undo = отменить действие
+event-fix = исправить действие
 
 ## Итог игры (F24 §1.4, seed 5.8, 4.3).
 

@@ -76,6 +76,11 @@ judge-btn-again = Заново
 judge-btn-back = ← Назад
 judge-btn-pause = ⏸ Пауза
 judge-btn-resume = ▶ Продолжить
+judge-btn-next-part = { $kind ->
+    [sheriff_look] Шериф смотрит ▶
+    [free_seating] Свободная посадка ▶
+   *[other] Следующая часть ▶
+ }
 judge-btn-start = Начать игру ▶
 judge-btn-roles = Роли ▸
 judge-btn-new = Новая игра
@@ -125,14 +130,36 @@ judge-role-seat = { $role } — { $seat }
 judge-timer-title = { $kind ->
     [last_word] Последнее слово игрока { $seat }
     [tie_speech] Слово игрока { $seat } перед переголосованием
+    [mafia_meeting] Договорка
+    [sheriff_look] Шериф осматривает стол
+    [free_seating] Свободная посадка
+    [shooting] Охота мафии
+    [don_check] Проверка Дона
+    [sheriff_check] Проверка Шерифа
+    [best_move] Лучший ход игрока { $seat }
    *[speech] Речь игрока { $seat }
  }
 judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: продолжается, осталось { $left }.
 judge-timer-warned = ⏱ { $title }: осталось { $left }.
+judge-timer-countdown = ⏱ { $title }: осталось { $left }, до { $until }.
+judge-timer-none = Сейчас ничего не отсчитывается: у этого шага нет таймера.
 judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
 judge-timer-over = ⏹ { $title }: время вышло.
 judge-timer-stopped = ⏹ { $title }: окончено.
+judge-btn-log = Журнал 📜
+judge-log-title = Журнал игры №{ $game }: каждое действие — кто и когда его записал, что отменено и кем.
+judge-log-line = { $seq }. { $when } · { $who } · { $what }
+judge-log-undo = ↩ отмена действия { $seq }
+judge-log-undone = — отменено действием { $seq } ({ $who }, { $when })
+judge-log-fix = ✎ исправление действия { $seq }: { $now }
+judge-log-fixed = — исправлено действием { $seq } ({ $who }, { $when })
+judge-log-empty = В журнале игры №{ $game } пока нет действий.
+judge-fixed = ✎ Исправлено действие { $seq }: было «{ $was }», стало «{ $now }».
+judge-fixed-now = Теперь:
+judge-fixed-no-longer = Больше не так:
+judge-fixed-nothing-else = Больше от этого ничего не меняется.
+judge-fixed-public = ✎ Поправка судьи: исправлено одно из прежних действий.
 judge-undone = { $count ->
     [one] ↩ Отменено { $count } действие.
     [few] ↩ Отменено { $count } действия.

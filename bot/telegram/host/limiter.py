@@ -23,7 +23,19 @@ NOT_MESSAGES = frozenset({
 
 
 class HostRateLimiter(AIORateLimiter):
-    """:class:`AIORateLimiter` whose group limit applies to messages and edits only."""
+    """:class:`AIORateLimiter` whose group limit applies to messages and edits only, and which
+    tells whether it has room for a request that may be skipped (:meth:`has_room`)."""
+
+    def has_room(self, share: float) -> bool:
+        """Whether one more request would go at once and leave at most ``share`` (0–1) of the
+        overall per-second budget in use, with no flood wait (``RetryAfter``) holding every
+        request back. No overall limit (``overall_max_rate=0``): always. Reads the state PTB's
+        :class:`AIORateLimiter` keeps (``_base_limiter``, an ``aiolimiter.AsyncLimiter``;
+        ``_retry_after_event``, set while no wait runs)."""
+        if not self._retry_after_event.is_set():
+            return False
+        base = self._base_limiter
+        return base is None or base.has_capacity(1 + base.max_rate * (1 - share))
 
     async def process_request(
         self,

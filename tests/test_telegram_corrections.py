@@ -1,0 +1,83 @@
+"""The judge's corrections on Telegram, over the fake Bot API: the audit trail (``/log all`` and
+the panel's «Журнал» button: every action, who recorded it and when, what was undone and by whom)
+and ``/fix`` (an earlier action replaced, the rest of the log replayed over it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from fakebot import FakeBotAPI
+from support.telegram_table import Table, table
+
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
+
+CLOCK = r"\d\d:\d\d:\d\d"
+
+
+@pytest.fixture
+async def t(fake: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Table]:
+    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
+        await running_table.say("/new")
+        await running_table.say("/roles D2 M5 M7 S8")
+        await running_table.say("/link", chat=running_table.group)
+        await running_table.press("Начать игру ▶")
+        await running_table.press("Далее ▶ (утро)")
+        yield running_table
+
+
+async def test_log_all_shows_the_undone_actions_with_their_authors(t: Table) -> None:
+    """The judge's foul is undone by him; an admin takes the game over, records a foul and undoes
+    it: the trail names both judges, each action, each undo and what it took back."""
+    judge, owner = f"tg:{t.judge.id}", f"tg:{t.players[0].id}"
+    await t.say("/foul 3 4.1.2")  # 4
+    await t.press("Отмена хода ↩")  # 5
+    await t.say("/takeover", chat=t.group, user=t.players[0])
+    await t.say("/foul 6", chat=t.players[0], user=t.players[0])  # 6
+    await t.say("/undo", chat=t.players[0], user=t.players[0])  # 7
+    await t.say("/log all", chat=t.players[0], user=t.players[0])
+    trail = t.fake.sent(t.players[0])[-1].text or ""
+    lines = trail.splitlines()[1:]
+    assert [re.sub(CLOCK, "T", line) for line in lines] == [
+        f"1. T · {judge} · /roles D2 M5 M7 S8", f"2. T · {judge} · /start", f"3. T · {judge} · /next",
+        f"4. T · {judge} · /foul 3 4.1.2 — отменено действием 5 ({judge}, T)",
+        f"5. T · {judge} · ↩ отмена действия 4",
+        f"6. T · {owner} · /foul 6 — отменено действием 7 ({owner}, T)",
+        f"7. T · {owner} · ↩ отмена действия 6",
+    ]
+    # the panel's button posts the same trail below the panel; the group never sees it
+    await t.press("Журнал 📜", user=t.players[0], message=t.panel(t.players[0]))
+    assert (t.fake.sent(t.players[0])[-1].text or "").splitlines()[1:] == lines
+    assert not [x for x in t.public() if "/foul" in x or "отмена действия" in x]
+
+
+async def test_a_correction_three_actions_back_and_one_refused(t: Table) -> None:
+    """/fix moves a foul recorded three actions back to the seat it was meant for: his third
+    (seed 4.4: silent in his next speech). The judge reads what changed; the group gets a short
+    correction of what it had been told (no command, no private notice). A correction that
+    would break a later action is refused, naming it; nothing changes."""
+    for text in ("/foul 5", "/foul 5", "/foul 3 4.1.2", "/nominate 4"):  # actions 4–7
+        await t.say(text)
+    await t.press("Далее ▶")  # 8
+    await t.press("Далее ▶")  # 9: #3 speaks
+    group = len(t.public())
+    await t.say("/fix 6 /foul 5 4.1.2")
+    state = await t.state()
+    assert (len(state.seat(5).fouls), len(state.seat(3).fouls), state.speaker) == (3, 0, 3)
+    private = "\n".join(t.private())
+    assert "✎ Исправлено действие 6: было «/foul 3 4.1.2», стало «/foul 5 4.1.2»." in private
+    assert "+ Игрок №5 получает третий фол: лишается слова в ближайшую минуту" in private
+    [correction] = [x for x in t.public()[group:] if "Поправка судьи" in x]
+    assert "+ Игрок №5 получает третий фол" in correction and "/foul" not in correction
+    assert "Сейчас: речь игрока №3." in correction
+    log = await t.log_length()
+    await t.say("/fix 4 /dq 5")
+    refusal = t.fake.sent(t.judge)[-1].text or ""
+    assert refusal.startswith("Исправление не принято: с ним было бы невозможно действие 5 «/foul 5».")
+    assert await t.log_length() == log
+    await t.press("Далее ▶")
+    await t.press("Далее ▶")
+    assert (await t.state()).speaker == 5 and (await t.state()).seconds == 0  # silenced (seed 4.4)
