@@ -773,6 +773,21 @@ class Store:
             out[(chat, slot)] = message_id
         return out
 
+    async def slots_named(self, prefix: str) -> dict[int, dict[tuple[str, str], int]]:
+        """Every stored slot whose name starts with ``prefix``, of every game (finished or not),
+        by game id then ``(chat, slot)`` — what a platform must still undo after its games (a
+        voice mute of a member who was away when the game ended)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id, messages FROM games WHERE instr(messages, ?) > 0", (f" {prefix}",))
+        out: dict[int, dict[tuple[str, str], int]] = {}
+        for game_id, raw in rows:
+            for key, value in json.loads(raw or "{}").items():
+                chat, _, slot = str(key).rpartition(" ")
+                if slot.startswith(prefix):
+                    out.setdefault(int(game_id), {})[(chat, slot)] = int(value)
+        return out
+
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
         """Store the game's running timer (a JSON-ready mapping), or clear it with ``None``."""
         text = None if timer is None else _dumps(dict(timer))

@@ -312,3 +312,12 @@ async def test_a_day_message_read_at_night_is_a_day_foul_not_night_talk() -> Non
         assert state.seat(3).fouls == ["4.1.1"] and state.seat(3).at_table
         await write(t, 3, "кто стрелял?", written_at=t.clock.now)  # written at night
         assert (await t.state()).seat(3).departure is not None  # seed 4.2.6, seed 4.5
+
+
+async def test_a_voice_table_where_the_platform_has_no_voice_is_refused() -> None:
+    """/newgame voice=… on a platform without voice channels (Telegram): a clear refusal, no
+    table opened (issue 19: voice tables are Discord's)."""
+    async with table() as t:
+        answer = await t.command(HOST, "/newgame voice=123")
+        assert RU.text("host-error-bad_option", option="voice", value="123") in "\n".join(answer)
+        assert not t.host.tables_in(GROUP)

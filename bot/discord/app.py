@@ -16,6 +16,8 @@ the controller's, through the persistent outbox like Telegram's; here is Discord
   rules keep the seat removed (the 4th foul, seed 4.5; a disqualification, seed 4.2; the bot needs
   Moderate Members; the judge is told when it cannot); ``/link #channel`` names a club channel
   that gets each finished game's result with the protocol; ``/takeover`` (Manage Channels);
+  ``/new voice:#table`` binds the game to a voice channel, where the members mapped with ``/seat``
+  are server-muted but the one who has the floor (:mod:`.voice`; the judge never);
   ``/panel``; ``/lang`` per server (stored under ``"dc:guild:<id>"``).
 
 One lock per channel (:class:`bot.locks.ChatLocks`, shared with host mode) orders everything a game
@@ -42,6 +44,9 @@ from .. import commands as cmds
 from .. import gcpolicy, lifecycle
 from ..access import Access
 from ..commands import CommandError, SetLang
+from ..host import steps as host_steps
+from ..host.options import HostOptions
+from ..host.port import Mute
 from ..i18n import DEFAULT_LANG, LANGS, Catalog
 from ..judge import panel as pn
 from ..judge.callbacks import decode
@@ -69,6 +74,7 @@ from .rights import TIMEOUT_RIGHT, missing, rights_text
 from .sync import state_file, sync_commands
 from .tasks import TaskScheduler
 from .text import discord_catalog
+from .voice import VOICE_SLOT, VoiceTables, voice_option
 
 log = logging.getLogger(__name__)
 #: What a call to Discord may fail with: a refusal or a server error (discord.py's), or the network
@@ -103,7 +109,8 @@ class RefereeClient(discord.Client):
     """The bot: a client with the slash-command tree; the adapter is :attr:`referee`."""
 
     def __init__(self, referee: "DiscordReferee", *, base_url: str | None = None) -> None:
-        super().__init__(intents=discord.Intents(guilds=True, guild_messages=True, dm_messages=True),
+        super().__init__(intents=discord.Intents(guilds=True, guild_messages=True, dm_messages=True,
+                                                 voice_states=True),
                          allowed_mentions=discord.AllowedMentions.none())
         self.referee = referee
         self.base_url = base_url  # another server than Discord (:mod:`.endpoint`)
@@ -171,6 +178,22 @@ class RefereeClient(discord.Client):
                 await self.referee.host.on_message(message)
             except Exception:
                 log.exception("host: a message failed")
+
+    async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
+                                    after: discord.VoiceState) -> None:
+        """A member joins, moves or leaves voice: the voice tables follow (:mod:`.voice`)."""
+        try:
+            await self.referee.voice.moved(member, before, after)
+        except Exception:
+            log.exception("voice: a voice state update failed")
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """The server's voice states are known (at start-up, after a restart): mutes left from
+        games over are lifted, the voice tables give everyone the mute of the moment."""
+        try:
+            await self.referee.voice.sweep()
+        except Exception:
+            log.exception("voice: the sweep failed")
 
     async def close(self) -> None:
         await self.referee.shutdown()
@@ -274,6 +297,10 @@ class DiscordJudgePort(DiscordPortBase):
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         await self.referee._apply_timeouts(home, game_id, judge, removed)
 
+    async def sync_floor(self, game_id: int, home: str, judge: str,
+                         state: rules.GameState | None) -> None:
+        await self.referee._sync_voice(game_id, home, judge, state)
+
 
 class DiscordReferee:
     """The adapter over one :class:`Service`. With ``service=None`` the store at
@@ -312,6 +339,9 @@ class DiscordReferee:
         self._guilds: Recent[str, int] = Recent(settings.cache_chats)  # game channel -> its server
         self._dms: Recent[int, int] = Recent(settings.cache_chats)  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
+        self.voice = VoiceTables(self)  # the server mutes of the voice tables (both modes)
+        self._voice_games: dict[int, tuple[str, int]] = {}  # judge mode: voice channel -> (home, game)
+        self._voice_told: dict[int, set[int]] = {}  # game -> seats the judge was told are unmutable
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -335,6 +365,8 @@ class DiscordReferee:
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
         await self.judge.rearm()
+        await self.voice.load()
+        await self._load_voice_games()
         self.host = DiscordHost(self)
         await self.host.resume()
         await self.outbox.drain_all()
@@ -589,6 +621,122 @@ class DiscordReferee:
         if home is not None and isinstance(channel, str) and channel:
             self.titles[home] = f"#{channel}"
 
+    # --- voice tables (judge mode; host mode's are its table's) -----------------------------------
+    async def _load_voice_games(self) -> None:
+        """At start-up: the open games of this adapter bound to a voice channel."""
+        self._voice_games.clear()
+        for row in await self.service.store.open_games():
+            if is_discord(row.chat):
+                voice = await self.service.message(row.id, row.chat, VOICE_SLOT)
+                if voice is not None:
+                    self._voice_games[voice] = (row.chat, row.id)
+
+    async def _bind_voice(self, interaction: discord.Interaction[Any], home: str, voice: int,
+                          before: int | None) -> list[str]:
+        """``/new … voice:#table``: the new game is bound to the voice channel (told to the
+        judge: who is muted when, the Mute Members right, a member the bot cannot mute)."""
+        current = await self.service.current(home)
+        cat = await self.cat(home)
+        if current is None or current.game_id == before:
+            return []  # the game was not created: nothing to bind
+        async with self._lock(home):
+            await self.service.set_message(current.game_id, home, VOICE_SLOT, voice)
+            self._voice_games = {v: g for v, g in self._voice_games.items() if g[0] != home}
+            self._voice_games[voice] = (home, current.game_id)
+            perms = interaction.app_permissions
+            right = perms.administrator or perms.mute_members or self.voice.may_mute(voice)
+            await self._sync_voice(current.game_id, home, current.judge, current.state)
+        return [cat.text("dc-voice-bound", channel=mention_channel(chat_key(voice)),
+                         right="yes" if right else "no")]
+
+    async def _sync_voice(self, game_id: int, home: str, judge: str,
+                          state: rules.GameState | None) -> None:
+        """Judge mode's voice table after an action: the members mapped with ``/seat`` are
+        server-muted but the one who has the floor (:func:`bot.host.steps.writers`: the speaker
+        in his speech, last word or tie speech; nobody in a silenced minute, a vote or the
+        night), the judge never, nobody before the start; every mute lifted when the game is
+        over or gone (``state`` ``None``). The judge is told once which seats cannot be muted
+        (he fouls them by 4.1.1) or that the right is missing."""
+        voice = await self.service.message(game_id, home, VOICE_SLOT)
+        if voice is None:
+            return
+        wanted: set[int] = set()
+        if state is None or state.phase is Phase.GAME_OVER:
+            self._voice_games.pop(voice, None)  # the game is over or gone: its table is closed
+        elif state.phase is not Phase.SETUP:
+            floor = host_steps.writers(state, host_steps.plan(state, HostOptions()))
+            seats = await self._slots(game_id, home, SEAT_SLOT)
+            wanted = {m for seat, m in seats.items() if seat not in floor} - {id_of(judge)}
+        cat = await self.cat(home)
+        reason = cat.text("dc-voice-reason", game=game_id)
+        muted = self.voice.muted_by(game_id)
+        told = self._voice_told.setdefault(game_id, set())
+        news: list[str] = []
+        seat_of = {m: s for s, m in (await self._slots(game_id, home, SEAT_SLOT)).items()}
+        for member in sorted(wanted - muted):
+            done = await self.voice.set(game_id, voice, member, True, reason)
+            seat = seat_of.get(member, 0)
+            if done is Mute.UNMUTABLE and seat not in told:
+                told.add(seat)
+                news.append(cat.text("dc-voice-unmutable", seat=seat))
+            elif done is Mute.NO_RIGHT:
+                if 0 not in told:
+                    told.add(0)
+                    news.append(cat.text("dc-voice-no-right"))
+                break
+        for member in sorted(muted - wanted):
+            await self.voice.set(game_id, voice, member, False, reason)
+        if news:
+            await self._dm(judge, "\n".join(news))
+
+    async def voice_joined(self, voice_id: int, member_id: int, muted: bool) -> None:
+        """A member is in voice channel ``voice_id`` (``muted``: server-muted now): the voice
+        table bound to it — a host table, or a judge's game — gives him the mute of the moment."""
+        if self.host is not None:
+            await self.host.voice_joined(voice_id, member_id, muted)
+        bound = self._voice_games.get(voice_id)
+        if bound is None:
+            return
+        home, game_id = bound
+        async with self._lock(home):
+            current = await self.service.current(home)
+            if current is not None and current.game_id == game_id:
+                await self._sync_voice(game_id, home, current.judge, current.state)
+
+    async def voice_left(self, voice_id: int, member_id: int) -> None:
+        """A member leaves voice channel ``voice_id``: a host table gives a seated player his
+        grace; a judge is told that a seat's member has left (leaving the table, seed 4.2.1, is
+        his call)."""
+        if self.host is not None:
+            await self.host.voice_left(voice_id, member_id)
+        bound = self._voice_games.get(voice_id)
+        if bound is None:
+            return
+        home, game_id = bound
+        current = await self.service.current(home)
+        seats = await self._slots(game_id, home, SEAT_SLOT)
+        seat = next((s for s, m in seats.items() if m == member_id), None)
+        if current is None or current.game_id != game_id or seat is None \
+                or current.state.phase in (Phase.SETUP, Phase.GAME_OVER) \
+                or not current.state.seat(seat).at_table:
+            return
+        cat = await self.cat(home)
+        await self._dm(current.judge, cat.text("dc-voice-left", seat=seat,
+                                               channel=mention_channel(chat_key(voice_id))))
+
+    async def voice_refresh(self) -> None:
+        """Every voice table gives everyone in its channel the mute of the moment (once the
+        server's voice states are known, after a restart)."""
+        if self.host is not None:
+            for voice_id in sorted(self.host.voice_channels()):
+                for member_id, muted in self.voice.present(voice_id).items():
+                    await self.host.voice_joined(voice_id, member_id, muted)
+        for voice_id, (home, game_id) in sorted(self._voice_games.items()):
+            async with self._lock(home):
+                current = await self.service.current(home)
+                if current is not None and current.game_id == game_id:
+                    await self._sync_voice(game_id, home, current.judge, current.state)
+
     # --- slash commands -------------------------------------------------------------------------
     async def slash(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A slash command, as its typed line (:func:`.slash.line`). Acknowledged at once; the
@@ -636,7 +784,16 @@ class DiscordReferee:
         def cat_text(names: list[str]) -> str:
             return cat.text("dc-missing-rights", rights=rights_text(names, cat))
 
-        return await self._answered(user, await self.judge.typed(home, user, text, notes=notes), cat)
+        voice: int | None = None
+        before: int | None = None
+        if name == "new":  # /new voice:#table — the new game's voice channel, bound once created
+            text, voice = voice_option(text)
+            previous = await self.service.current(home)
+            before = previous.game_id if previous is not None else None
+        replies = await self._answered(user, await self.judge.typed(home, user, text, notes=notes), cat)
+        if voice is not None:
+            replies.extend(await self._bind_voice(interaction, home, voice, before))
+        return replies
 
     async def _answered(self, user: str, replies: Sequence[Reply], cat: Catalog) -> list[str]:
         """The controller's answers as ephemeral lines; one for the asker's eyes only goes to his
@@ -725,6 +882,7 @@ class DiscordReferee:
             if (other == seat and mapped != member) or (other != seat and mapped == member):
                 await self._release(home, game.game_id, other, mapped, cat)
         await self._apply_timeouts(home, game.game_id, game.judge, removed_seats(game.state))
+        await self._sync_voice(game.game_id, home, game.judge, game.state)
         return replies
 
     async def _take_over(self, interaction: discord.Interaction[Any], home: str,

@@ -63,10 +63,11 @@ async def _run(interaction: discord.Interaction[Any], name: str, *parts: object)
 # --- the game commands (bot/commands.py) -------------------------------------------------------
 
 @app_commands.command(name="new", description=_desc("new"))
-@app_commands.describe(preset=_arg("preset"), options=_arg("options"))
+@app_commands.describe(preset=_arg("preset"), options=_arg("options"), voice=_arg("voice"))
 async def new(interaction: discord.Interaction[Any], preset: Optional[Preset] = None,
-              options: Optional[Range[str, 1, 400]] = None) -> None:
-    await _run(interaction, "new", preset, options)
+              options: Optional[Range[str, 1, 400]] = None,
+              voice: Optional[discord.VoiceChannel] = None) -> None:
+    await _run(interaction, "new", preset, options, f"voice={voice.id}" if voice else None)
 
 
 @app_commands.command(name="name", description=_desc("name"))

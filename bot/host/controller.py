@@ -157,6 +157,10 @@ class HostController:
         """The table as held in memory."""
         return self._tables.get(table_id)
 
+    def tables(self) -> list[Table]:
+        """Every table held in memory (the open ones, and those closed since the start)."""
+        return list(self._tables.values())
+
     def tables_in(self, chat: str) -> list[Table]:
         return [t for t in self._tables.values() if t.chat == chat]
 
@@ -392,6 +396,8 @@ class HostController:
         else:
             await self._advance(table, current, _Plan())
         await self._absent(table)  # a silent player's removal the stop cut short
+        for user in list(table.flags.away):  # a voice table's graces, re-armed
+            self._arm_away(table, user)
 
     # --- the game: acting, and moving from step to step ------------------------------------------------
     async def _act(self, table: Table, event: rules.Event, render: Render | None = None) -> Outcome:
@@ -757,7 +763,7 @@ class HostController:
         When the count reaches the option the seat is noted as ``absent_due`` (:meth:`_absent`).
         Returns whether the flags changed."""
         flags = table.flags
-        if not flags.rights.read:
+        if not flags.rights.read or table.spec.options.voice:  # a voice table: silence unheard
             return False
         if not st.count_silence(step, flags.silent):
             return False
@@ -829,9 +835,92 @@ class HostController:
                 continue
             if await self.port.mute(table.chat, user, mode, False, table_id=table.id) is Mute.DONE:
                 muted.discard(user)
+        fresh = sorted(table.seat_of(u) or 0 for u in unmutable - before[1])
+        if fresh and mode is MuteMode.VOICE:  # told once: the host fouls them instead (4.1.1)
+            await self._queue(ob.post(table.chat, (await self._cat(table.chat)).text(
+                "host-voice-unmutable", seats=", ".join(map(str, fresh)))), game_id=table.game_id)
         if (muted, unmutable) != before or flags.mode is not mode:
             flags.muted, flags.unmutable = sorted(muted), sorted(unmutable)
             await self._save(table, "flags")
+
+    def _away_group(self, table: Table, user: str) -> str:
+        return f"host-away:{table.id}:{user}"
+
+    def _arm_away(self, table: Table, user: str) -> None:
+        """Schedule the end of ``user``'s grace out of the voice channel (a late call still runs)."""
+        deadline = table.flags.away.get(user)
+        if deadline is None:
+            return
+        table_id = table.id
+        self.port.schedule(self._away_group(table, user), max(0.0, deadline - self.port.clock()),
+                           lambda: self.away_over(table_id, user))
+
+    async def voice_left(self, chat: str, user: str) -> None:
+        """A seated player leaves a voice table's channel: his grace (the option
+        ``voice_grace``) runs, stored with the table; still away at its end, he has left the
+        table (:meth:`away_over`)."""
+        if await self.live(chat) is None:
+            return
+        async with self.held(chat):
+            table = await self._table_of(chat, TableStatus.RUNNING)
+            grace = table.spec.options.voice_grace if table is not None else 0
+            if table is None or not table.spec.options.voice or grace <= 0 \
+                    or table.seat_of(user) is None or user in table.flags.away:
+                return
+            table.flags.away[user] = self.port.clock() + grace * self.port.scale
+            await self._save(table, "flags")
+            self._arm_away(table, user)
+
+    async def away_over(self, table_id: int, user: str) -> None:
+        """``user``'s grace out of the voice channel is over: still away and at the table, he
+        has left it — seed 4.2.1, a disqualifying foul (seed 4.5: at once, no last word). The
+        mark is cleared after the penalty is stored (a restart in between applies it then)."""
+        table = await self._load(table_id)
+        if table is None:
+            return
+        async with self.held(table.chat):
+            if table.status is not TableStatus.RUNNING or user not in table.flags.away:
+                return
+            current = await self.service.current(table.chat)
+            seat = table.seat_of(user)
+            if current is not None and not current.finished and seat is not None \
+                    and current.state.seat(seat).at_table:
+                cat = await self._cat(table.chat)
+                lead = [cat.text("host-voice-away", seat=seat_label(seat, cat),
+                                 seconds=table.spec.options.voice_grace)]
+                try:
+                    await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
+                                                lead=lead)
+                except rules.RuleError as error:
+                    log.info("host: %s away, no penalty: %s", seat, error)
+            table.flags.away.pop(user, None)
+            await self._save(table, "flags")
+
+    async def voice_joined(self, chat: str, user: str, muted: bool) -> None:
+        """A member connects to a voice table's channel (or the bot learns who is there, after
+        a restart); ``muted``: whether Discord keeps a server mute on him now. A seated player
+        gets the mute of the moment: the speaker speaks, the others are muted (a mute he carries
+        from before is the table's again)."""
+        table = await self.live(chat)
+        if table is None or table.status is not TableStatus.RUNNING:
+            return
+        async with self.held(chat):
+            table = await self._table_of(chat, TableStatus.RUNNING)
+            if table is None or not table.spec.options.voice or table.seat_of(user) is None:
+                return
+            flags = table.flags
+            if flags.away.pop(user, None) is not None:  # back within his grace
+                self.port.cancel(self._away_group(table, user))
+                await self._save(table, "flags")
+            current = await self.service.current(chat)
+            if flags.mode is not MuteMode.VOICE or current is None or current.finished:
+                return
+            muted_now = set(flags.muted)
+            (muted_now.add if muted else muted_now.discard)(user)
+            if muted_now != set(flags.muted):
+                flags.muted = sorted(muted_now)
+                await self._save(table, "flags")
+            await self._sync_mutes(table, current.state, st.plan(current.state, table.spec.options))
 
     async def _sync_removals(self, table: Table, state: rules.GameState) -> None:
         """The players the rules removed (seed 4.5: the 4th foul; seed 4.2: a disqualification)
@@ -870,6 +959,9 @@ class HostController:
 
     async def _unmute_all(self, table: Table) -> None:
         flags = table.flags
+        for user in flags.away:  # a voice table's graces end with the game
+            self.port.cancel(self._away_group(table, user))
+        flags.away = {}
         for user in list(flags.muted):
             await self.port.mute(table.chat, user, flags.mode, False, table_id=table.id)
         if flags.removed:
@@ -962,11 +1054,14 @@ class HostController:
                               platform=self.port.platform))
         lines.append(cat.text("host-lobby-absent", count=table.spec.options.absent_after,
                                 rules=table.spec.config.preset))
+        if table.spec.options.voice and table.spec.options.voice_grace:
+            lines.append(cat.text("host-lobby-voice-grace", seconds=table.spec.options.voice_grace))
         for index, player in enumerate(table.players, 1):
             lines.append(cat.text("host-lobby-player", index=index, name=cat.name(player["name"]),
                                   reachable="yes" if player.get("reachable") else "no"))
+        options = table.spec.options
         notes, extra = self.port.lobby_notes(
-            flags.rights, table.spec.options.mute,
+            flags.rights, "voice" if options.voice and options.mute != "foul" else options.mute,
             any(not p.get("reachable") for p in table.players), table.id, cat)
         lines.extend(notes)
         rows: vw.Rows = [[vw.Btn(cat.text("host-btn-join"), vw.encode(table.id, 0, vw.JOIN)),
@@ -995,6 +1090,8 @@ class HostController:
         defaults = self.defaults
         spec = parse_newgame(args, vote_window=defaults.vote_window, shooting=defaults.shooting,
                              silenced=defaults.silenced)
+        if spec.options.voice and not self.port.voice_tables:  # no voice channels here
+            raise HostError("bad_option", option="voice", value=spec.options.voice)
         rights = await self.port.rights(chat, handle, chat_type=chat_type)
         flags = TableFlags(rights=rights or Rights(), host_name=host.name, title=title,
                            chat_type=chat_type)
@@ -1136,10 +1233,13 @@ class HostController:
     def _mode(self, table: Table) -> MuteMode:
         """How "only the speaker writes" is kept: the option ``mute=foul``, else the platform's
         whole-game mute where the bot has the right, else timeouts where it may time members
-        out, else fouls."""
+        out, else fouls. A voice table (the option ``voice``): server mutes in its voice channel
+        where the bot may mute members, else fouls (the judge's, seed 4.1.1)."""
         rights = table.flags.rights
         if table.spec.options.mute == "foul":
             return MuteMode.FOUL
+        if table.spec.options.voice:  # a voice table: the speakers are heard, not read
+            return MuteMode.VOICE if rights.voice else MuteMode.FOUL
         if rights.mute:
             return self.port.mute_mode(rights)
         return MuteMode.TIMEOUT if rights.timeout else MuteMode.FOUL

@@ -2,7 +2,7 @@
 the lengths of the steps the rules leave to the judge. Parsed from ``/newgame`` (pure).
 
 ``/newgame [preset] [rule option=value …] [seats=join|shuffle] [mute=auto|restrict|foul]
-[shooting=N] [silenced=N] [absent=N]`` — the rule options are the judge's ``/new`` options
+[shooting=N] [silenced=N] [absent=N] [voice=<channel id>] [grace=N]`` — the rule options are the judge's ``/new`` options
 (:func:`bot.commands.parse_options`: ``timers.speech=45``, ``raise_vote=no`` …).
 """
 
@@ -22,6 +22,7 @@ MUTES = ("auto", "restrict", "foul")  # how "only the speaker writes" is enforce
 MAX_STEP = 600  # seconds: the longest host step length accepted
 ABSENT_AFTER = 2  # silent speeches in a row that count as leaving the table (seed 4.2.1)
 MAX_ABSENT = 10  # the most ``absent`` accepts (0 = off)
+VOICE_GRACE = 60  # seconds out of a voice table's channel before it is leaving the table (4.2.1)
 
 
 class HostError(Exception):
@@ -49,13 +50,20 @@ class HostOptions:
       nearest vote is not held, seed 5.1–5.2). ``0`` turns it off. A silenced minute (seed 4.4)
       neither counts nor resets; nothing counts while the bot cannot read the group. The rest a missing player gets is the rules' own default: an
       unraised hand goes to the last nominee (F24 §4.4.8), a black who does not shoot makes the
-      shooting a miss (§4.5.5), an unmade check or best move is simply not made."""
+      shooting a miss (§4.5.5), an unmade check or best move is simply not made;
+    * ``voice`` — a voice table: the id of the voice channel where the players speak; everyone
+      but the one who has the floor is server-muted there (``mute=foul`` keeps nobody muted).
+      The bot cannot hear silence in voice, so ``absent_after`` counts nothing at a voice table;
+    * ``voice_grace`` — seconds a seated player may be out of the voice table's channel: one
+      still away when they run out has left the table (seed 4.2.1; ``0`` turns it off)."""
 
     seating: str = "join"
     mute: str = "auto"
     shooting: int = 20
     silenced: int = 10
     absent_after: int = ABSENT_AFTER
+    voice: str = ""  # a voice table: the voice channel's id (Discord), "" none
+    voice_grace: int = VOICE_GRACE
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -122,6 +130,14 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
             host[key] = _seconds(key, raw)
         elif sep and key in ("absent", "absent_after"):
             host["absent_after"] = _count(key, raw)
+        elif sep and key in ("grace", "voice_grace"):
+            if not raw.isdigit() or int(raw) > MAX_STEP:
+                raise HostError("bad_option", option=key, value=raw)
+            host["voice_grace"] = int(raw)
+        elif sep and key == "voice":
+            if not raw.isdigit():
+                raise HostError("bad_option", option=key, value=raw)
+            host["voice"] = raw
         else:
             rest.append(arg)
     parsed = cmds.parse(" ".join(["/new", *rest]), None)

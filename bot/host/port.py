@@ -26,16 +26,19 @@ class MuteMode(str, enum.Enum):
     members) and ``overwrite`` (Discord: the channel's Send Messages denied to the member) mute
     everyone but the speaker for the whole game; ``timeout`` (Discord: member timeouts, which
     also stop a member's presses) mutes them during the speeches only, so that every hand can be
-    raised; ``foul``: nobody is muted, a message out of one's minute is a foul."""
+    raised; ``voice`` (Discord: a voice table, the option ``voice``) server-mutes everyone but
+    the speaker in the table's voice channel for the whole game (the chat is judged as with
+    ``foul``); ``foul``: nobody is muted, a message out of one's minute is a foul."""
 
     RESTRICT = "restrict"
     OVERWRITE = "overwrite"
     TIMEOUT = "timeout"
+    VOICE = "voice"
     FOUL = "foul"
 
     @property
     def whole_game(self) -> bool:
-        return self in (MuteMode.RESTRICT, MuteMode.OVERWRITE)
+        return self in (MuteMode.RESTRICT, MuteMode.OVERWRITE, MuteMode.VOICE)
 
 
 class Mute(enum.Enum):
@@ -52,13 +55,15 @@ class Rights:
     """What the bot may do where the table plays: ``mute`` a member for the turn (Telegram:
     restrict members, a supergroup; Discord: Manage Permissions), ``timeout`` a member (Discord's
     Moderate Members: a removed player until the end), ``delete`` messages, ``read`` every
-    message (Telegram: an admin or privacy mode off), ``basic``: see, post and attach files."""
+    message (Telegram: an admin or privacy mode off), ``basic``: see, post and attach files,
+    ``voice``: server-mute members in a voice channel (Discord's Mute Members)."""
 
     mute: bool = False
     timeout: bool = False
     delete: bool = False
     read: bool = True
     basic: bool = True
+    voice: bool = False
 
     def to_dict(self) -> dict[str, bool]:
         return dataclasses.asdict(self)
@@ -69,7 +74,8 @@ class Rights:
         ``overwrite``."""
         return cls(mute=bool(data.get("mute", data.get("restrict", data.get("overwrite", False)))),
                    timeout=bool(data.get("timeout", False)), delete=bool(data.get("delete", False)),
-                   read=bool(data.get("read", True)), basic=bool(data.get("basic", True)))
+                   read=bool(data.get("read", True)), basic=bool(data.get("basic", True)),
+                   voice=bool(data.get("voice", False)))
 
 
 @dataclass
@@ -89,6 +95,7 @@ class TableFlags:
     removed: list[str] = field(default_factory=list)  # muted until the end: removed by the rules
     silent: dict[str, int] = field(default_factory=dict)  # seat -> own silent speeches in a row
     absent_due: int | None = None  # a seat whose silence has removed him, not yet penalised
+    away: dict[str, float] = field(default_factory=dict)  # voice table: user -> his grace's end
     stopped_by: str | None = None  # a stop in progress: who stopped the table
     recent: list[dict[str, Any]] = field(default_factory=list)  # the last steps' times (steps.recent_record)
 
@@ -105,6 +112,7 @@ class TableFlags:
         values["rights"] = Rights.from_dict(data.get("rights") or {})
         values["mode"] = MuteMode(data.get("mode") or MuteMode.FOUL.value)
         values["silent"] = {str(k): int(v) for k, v in (data.get("silent") or {}).items()}
+        values["away"] = {str(k): float(v) for k, v in (data.get("away") or {}).items()}
         return cls(**values)
 
 
@@ -125,6 +133,7 @@ class HostPort(Protocol):
     platform: str  # "tg" | "dc": the catalogs' wording of the platform's own words
     prefix: str  # the keys it serves: "tg:" | "dc:"
     outbox: Outbox  # the platform's sender of the persistent outbox
+    voice_tables: bool  # a table may be bound to a voice channel (the option ``voice``: Discord)
 
     @property
     def judge(self) -> str:
@@ -193,7 +202,8 @@ class HostPort(Protocol):
     def lobby_notes(self, rights: Rights, mode_option: str, unreachable: bool, table_id: int,
                     cat: Catalog) -> tuple[list[str], Rows]:
         """The lobby's lines about reaching the players and the bot's missing rights, and its
-        extra buttons."""
+        extra buttons. ``mode_option``: the option ``mute`` (``auto``, ``restrict``, ``foul``),
+        or ``voice`` for a voice table."""
 
     def unreachable(self, table_id: int, cat: Catalog) -> tuple[str, str | None]:
         """The answer to a player the bot cannot write to privately, and a link to open."""

@@ -234,6 +234,7 @@ class JudgeController:
         are let go, its panel loses its buttons (and says ``text``)."""
         await self._stop_timer(previous.game_id)
         await self.port.sync_removed(previous.game_id, home, previous.judge, set())
+        await self.port.sync_floor(previous.game_id, home, previous.judge, None)
         await self.close_panel(previous.game_id, home, previous.judge, text)
 
     # --- after an action -----------------------------------------------------------------------------
@@ -381,6 +382,7 @@ class JudgeController:
             removed = {n for n, d in outcome.state.departures()
                        if d.cause in (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)}
         await self.port.sync_removed(game_id, home, outcome.judge, removed)
+        await self.port.sync_floor(game_id, home, outcome.judge, outcome.state)
         self._views.pop(game_id, None)
         return await self.show_panel(home, outcome)
 

@@ -138,3 +138,10 @@ class JudgePort(Protocol):
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         """The seats the rules removed (seed 4.5, 4.2) now: a platform that can mute their
         players until the end does (Discord's ``/seat`` and timeouts); the others do nothing."""
+
+    async def sync_floor(self, game_id: int, home: str, judge: str,
+                         state: rules.GameState | None) -> None:
+        """Who may speak now, after each action (``state``; ``None``: the game leaves the chat,
+        replaced or taken over): a platform with voice tables mutes the seated players who may
+        not (Discord's ``/new voice:``; the judge never) and lifts every mute when the game is
+        over or gone; the others do nothing."""

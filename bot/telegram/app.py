@@ -309,6 +309,9 @@ class TelegramJudgePort(TelegramPortBase):
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         return None  # a live table: the judge removes the player from the room himself
 
+    async def sync_floor(self, game_id: int, home: str, judge: str, state: Any) -> None:
+        return None  # no voice tables here
+
 
 class TelegramReferee:
     """The adapter: PTB handlers over one :class:`Service` and the judge mode's

@@ -14,6 +14,8 @@ Discord's REST API over it; ``server.py`` serves it over HTTP with a gateway Web
 from .server import FakeDiscordServer, Session
 from .world import (
     APP_ID,
+    BOT_ROLE,
+    HIGH_ROLE,
     CHANNEL_OPTION,
     DEFAULT_TOKEN,
     EPHEMERAL_CHANNEL,
@@ -32,7 +34,7 @@ from .world import (
     user_payload,
 )
 
-__all__ = ["APP_ID", "CHANNEL_OPTION", "DEFAULT_TOKEN", "EPHEMERAL_CHANNEL", "GUILD_ID",
+__all__ = ["APP_ID", "BOT_ROLE", "HIGH_ROLE", "CHANNEL_OPTION", "DEFAULT_TOKEN", "EPHEMERAL_CHANNEL", "GUILD_ID",
            "INTEGER_OPTION", "STRING_OPTION", "TIMESTAMP", "USER_OPTION", "Call", "FakeDiscord",
            "FakeDiscordServer", "FakeError", "FakeMessage", "Interaction", "Reply", "Session",
            "Version", "user_payload"]

@@ -238,6 +238,9 @@ class FakeDiscordServer:
                                      status=429, headers={"Via": "1.1 google"})
         response = self._answer(request, call, found, body, files)
         call.status = response.status
+        events, self.fake.events[:] = list(self.fake.events), []
+        for event, data in events:  # what the call caused (a server mute's VOICE_STATE_UPDATE)
+            await self.dispatch(event, data)
         self._changed.set()
         if found is not None and self._lost(call):
             self.lost.append(call)

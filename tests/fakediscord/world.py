@@ -18,6 +18,8 @@ import discord
 
 APP_ID = 900_000_000_000_000_001  # the bot user's id is the application's id
 GUILD_ID = 900_000_000_000_000_100
+BOT_ROLE = 900_000_000_000_000_101  # the bot's role (its rights: FakeDiscord.bot_role_permissions)
+HIGH_ROLE = 900_000_000_000_000_102  # a role above the bot's (FakeDiscord.above_bot)
 EPHEMERAL_CHANNEL = 1  # where the fake keeps ephemeral answers: seen by their member only
 TIMESTAMP = "2024-05-01T18:00:00+00:00"
 NONCE_WINDOW = 300.0  # seconds a message's nonce is remembered (Discord: "a few minutes")
@@ -171,6 +173,13 @@ class FakeDiscord:
         self.answered: dict[int, Reply] = {}  # interaction id -> its response (the callback)
         self.errors: list[str] = []  # requests the fake could not serve (a test should fail)
         self.clock: Callable[[], float] = time.time
+        # voice: who is connected where, with the server mute the bot sets (PATCH member ``mute``)
+        self.voice: dict[int, dict[str, Any]] = {}  # member id -> his voice state (connected only)
+        self.can_mute = True  # Mute Members (the bot's role)
+        self.owner_id = APP_ID + 1  # the server's owner: nobody may mute him
+        self.above_bot: set[int] = set()  # members with a role above the bot's
+        self.events: list[tuple[str, dict[str, Any]]] = []  # gateway events a REST call caused
+        self.server_muted: dict[int, bool] = {}  # member id -> server-muted (kept while he is away)
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -188,18 +197,48 @@ class FakeDiscord:
         self.channels[channel_id] = channel
         return channel
 
+    def add_voice_channel(self, channel_id: int, name: str) -> dict[str, Any]:
+        """A voice channel (type 2) of the server."""
+        channel = {"id": str(channel_id), "type": 2, "name": name, "position": len(self.channels),
+                   "guild_id": str(GUILD_ID), "permission_overwrites": [], "nsfw": False,
+                   "bitrate": 64000, "user_limit": 0, "rtc_region": None, "parent_id": None,
+                   "last_message_id": None, "rate_limit_per_user": 0}
+        self.channels[channel_id] = channel
+        return channel
+
+    def _role(self, role_id: int, name: str, perms: discord.Permissions, position: int) -> dict[str, Any]:
+        return {"id": str(role_id), "name": name, "permissions": str(perms.value), "position": position,
+                "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+
+    def bot_role_permissions(self) -> discord.Permissions:
+        """The bot's role: what it may do in every channel (no overwrites in this server)."""
+        return discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
+                                   moderate_members=self.can_timeout, mute_members=self.can_mute,
+                                   connect=True)
+
+    def member_roles(self, uid: int) -> list[str]:
+        if uid == APP_ID:
+            return [str(BOT_ROLE)]
+        return [str(HIGH_ROLE)] if uid in self.above_bot else []
+
     def guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(GUILD_ID), "name": "@everyone", "permissions": str(discord.Permissions.general().value),
-                    "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False}
-        me = {"user": self.bot, "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0}
-        return {"id": str(GUILD_ID), "name": "Mafia club", "owner_id": str(APP_ID + 1), "roles": [everyone],
-                "channels": list(self.channels.values()), "members": [me], "emojis": [], "stickers": [],
-                "features": [], "member_count": 2, "unavailable": False, "preferred_locale": "ru",
-                "large": False, "threads": [], "voice_states": [], "presences": []}
+        everyone = self._role(GUILD_ID, "@everyone", discord.Permissions(view_channel=True), 0)
+        roles = [everyone, self._role(BOT_ROLE, "Referee", self.bot_role_permissions(), 1),
+                 self._role(HIGH_ROLE, "Moderators", discord.Permissions.none(), 2)]
+        me = {"user": self.bot, "roles": self.member_roles(APP_ID), "joined_at": TIMESTAMP,
+              "deaf": False, "mute": False, "flags": 0}
+        in_voice = [self.member_payload(uid) for uid in self.voice]
+        return {"id": str(GUILD_ID), "name": "Mafia club", "owner_id": str(self.owner_id), "roles": roles,
+                "channels": list(self.channels.values()), "members": [me, *in_voice], "emojis": [],
+                "stickers": [], "features": [], "member_count": 2 + len(in_voice), "unavailable": False,
+                "preferred_locale": "ru", "large": False, "threads": [],
+                "voice_states": [{k: v for k, v in state.items() if k not in ("guild_id", "member")}
+                                 for state in self.voice.values()], "presences": []}
 
     def member_payload(self, uid: int, permissions: discord.Permissions | None = None) -> dict[str, Any]:
-        member = {"user": self.users[uid], "roles": [], "joined_at": TIMESTAMP, "deaf": False,
-                  "mute": False, "flags": 0,
+        voice = self.voice.get(uid) or {}
+        member = {"user": self.users[uid], "roles": self.member_roles(uid), "joined_at": TIMESTAMP,
+                  "deaf": bool(voice.get("deaf")), "mute": bool(voice.get("mute")), "flags": 0,
                   "communication_disabled_until": self.timeouts.get(uid)}
         if permissions is not None:
             member["permissions"] = str(permissions.value)
@@ -256,7 +295,7 @@ class FakeDiscord:
             elif kind == CHANNEL_OPTION:
                 channel_data = self.channels[int(value)]
                 resolved.setdefault("channels", {})[str(value)] = {
-                    "id": channel_data["id"], "name": channel_data["name"], "type": 0,
+                    "id": channel_data["id"], "name": channel_data["name"], "type": channel_data["type"],
                     "permissions": str(discord.Permissions.all().value), "guild_id": str(GUILD_ID)}
                 value = str(value)
             opts.append({"name": key, "type": kind, "value": value})
@@ -309,6 +348,39 @@ class FakeDiscord:
             payload.update(guild_id=str(GUILD_ID),
                            member={k: v for k, v in self.member_payload(uid).items() if k != "user"})
         return payload
+
+    def voice_state_payload(self, uid: int, channel: int | None, *, mute: bool = False,
+                            self_mute: bool = False, self_deaf: bool = False) -> dict[str, Any]:
+        """VOICE_STATE_UPDATE's payload (Discord's voice state object, with the member): ``uid``
+        connects to (or moves to) voice channel ``channel``, or leaves voice (``None``); the
+        server mute (``mute``) stays with the member (Discord keeps it until it is lifted)."""
+        return {"guild_id": str(GUILD_ID), "channel_id": str(channel) if channel else None,
+                "user_id": str(uid), "member": self.member_payload(uid), "session_id": f"voice-{uid}",
+                "deaf": False, "mute": mute, "self_deaf": self_deaf, "self_mute": self_mute,
+                "self_stream": False, "self_video": False, "suppress": False,
+                "request_to_speak_timestamp": None}
+
+    def voice_update(self, uid: int, channel: int | None, *, self_mute: bool | None = None,
+                     self_deaf: bool | None = None) -> dict[str, Any]:
+        """What a member does in voice (join, move, leave, mute or deafen himself): the world
+        updated and the payload the gateway sends. His server mute is kept across all of it
+        (Discord lifts it only when asked to: PATCH member ``mute: false``)."""
+        old = self.voice.get(uid)
+        muted = self.server_muted.get(uid, False)
+        state = self.voice_state_payload(
+            uid, channel, mute=muted,
+            self_mute=bool(self_mute if self_mute is not None else (old or {}).get("self_mute")),
+            self_deaf=bool(self_deaf if self_deaf is not None else (old or {}).get("self_deaf")))
+        if channel is None:
+            self.voice.pop(uid, None)
+        else:
+            self.voice[uid] = {k: v for k, v in state.items() if k != "member"}
+        state["member"] = self.member_payload(uid)
+        return state
+
+    def muted_now(self) -> set[int]:
+        """The members the server has muted (whether connected or not)."""
+        return {uid for uid, on in self.server_muted.items() if on}
 
     # --- what happened ---------------------------------------------------------------------------
     def in_channel(self, channel_id: int, *, deleted: bool = True) -> list[FakeMessage]:
@@ -402,10 +474,21 @@ class FakeDiscord:
         if method == "GET" and path == "/guilds/{guild_id}/members/{user_id}":
             return self.member_payload(ids[1])
         if method == "PATCH" and path == "/guilds/{guild_id}/members/{user_id}":
-            if not self.can_timeout:
-                raise forbidden(50013, "Missing Permissions")
             uid = ids[1]
-            self.timeouts[uid] = body.get("communication_disabled_until")
+            body = dict(body or {})
+            if "mute" in body:  # a server mute: Mute Members, the role hierarchy, a connected member
+                if not self.can_mute or uid == self.owner_id or uid in self.above_bot:
+                    raise forbidden(50013, "Missing Permissions")
+                if uid not in self.voice:
+                    raise FakeError(400, 40032, "Target user is not connected to voice.")
+                self.server_muted[uid] = bool(body["mute"])
+                self.voice[uid]["mute"] = bool(body["mute"])
+                update = {**self.voice[uid], "member": self.member_payload(uid)}
+                self.events.append(("VOICE_STATE_UPDATE", update))
+            if "communication_disabled_until" in body:
+                if not self.can_timeout:
+                    raise forbidden(50013, "Missing Permissions")
+                self.timeouts[uid] = body.get("communication_disabled_until")
             return self.member_payload(uid)
         if method == "PUT" and path in ("/applications/{application_id}/commands",
                                         "/applications/{application_id}/guilds/{guild_id}/commands"):

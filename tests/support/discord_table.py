@@ -38,8 +38,11 @@ from storage import Store
 
 TABLE_ID = 900_000_000_000_000_200  # the game's text channel
 CLUB_ID = 900_000_000_000_000_201  # the club's results channel
+VOICE_ID = 900_000_000_000_000_202  # the table's voice channel
+LOUNGE_ID = 900_000_000_000_000_203  # another voice channel of the server
 
-__all__ = ["BOT_RIGHTS", "CLUB_ID", "EPHEMERAL_CHANNEL", "MANAGE_CHANNELS", "TABLE_ID", "DiscordTable",
+__all__ = ["BOT_RIGHTS", "CLUB_ID", "EPHEMERAL_CHANNEL", "LOUNGE_ID", "MANAGE_CHANNELS", "TABLE_ID",
+           "VOICE_ID", "DiscordTable",
            "FakeDiscord", "FakeMessage", "settings_for", "table", "wait_for"]
 
 
@@ -52,7 +55,8 @@ MANAGE_CHANNELS = discord.Permissions(manage_channels=True)
 BOT_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
                                  moderate_members=True)
 
-_TASKS = ("CommandTree-invoker", "discord-ui-", "discord.py: on_interaction", "discord.py: on_message")
+_TASKS = ("CommandTree-invoker", "discord-ui-", "discord.py: on_interaction", "discord.py: on_message",
+          "discord.py: on_voice_state_update", "discord.py: on_guild_available")
 HANDLED = 10.0  # s: how long the client may take to read a dispatched event (generous)
 
 
@@ -154,6 +158,20 @@ class DiscordTable:
         payload = self.fake.message_payload(author, content, channel, written_at=written_at)
         await self._deliver("MESSAGE_CREATE", payload, "message")
 
+    async def voice(self, member: dict[str, Any], channel: int | None, *,
+                    self_mute: bool | None = None, self_deaf: bool | None = None) -> None:
+        """``member`` connects to (or moves to) voice channel ``channel``, leaves voice
+        (``None``), or mutes or deafens himself: the gateway's VOICE_STATE_UPDATE, handled."""
+        uid = int(member["id"])
+        payload = self.fake.voice_update(uid, channel, self_mute=self_mute, self_deaf=self_deaf)
+        seen = asyncio.ensure_future(self.client.wait_for(
+            "voice_state_update", check=lambda who, before, after: who.id == uid, timeout=HANDLED))
+        await asyncio.sleep(0)
+        sent = await self.server.dispatch("VOICE_STATE_UPDATE", payload)
+        assert sent is not None, "the bot is not connected to the gateway"
+        await seen
+        await self.settle()
+
     def dm(self, user: dict[str, Any] | None = None) -> list[str]:
         uid = int((user or self.judge)["id"])
         return [m.now.content for m in self.fake.in_channel(self.fake.dms.get(uid, -1)) if m.now.content]
@@ -201,6 +219,9 @@ async def table(db: Path, monkeypatch: Any = None, *, lang: str = "ru", service:
     for channel_id, name in ((TABLE_ID, "table-1"), (CLUB_ID, "club-results")):
         if channel_id not in fake.channels:
             fake.add_channel(channel_id, name)
+    for channel_id, name in ((VOICE_ID, "table-voice"), (LOUNGE_ID, "lounge")):
+        if channel_id not in fake.channels:
+            fake.add_voice_channel(channel_id, name)
     judge = _member(fake, "Judge")
     players = [_member(fake, f"Player{n}") for n in range(1, 11)]
     admin = _member(fake, "Admin")

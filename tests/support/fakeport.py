@@ -217,6 +217,7 @@ class FakeTransport:
 class _Base:
     platform = "tg"
     prefix = PREFIX
+    voice_tables = False
 
     def __init__(self, chats: Chats, clock: FakeClock, store: Callable[[], Store]) -> None:
         self.chats = chats
@@ -381,3 +382,6 @@ class FakeJudgePort(_Base):
 
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         self.removed.append(set(removed))
+
+    async def sync_floor(self, game_id: int, home: str, judge: str, state: Any) -> None:
+        return None  # no voice tables here

@@ -20,10 +20,11 @@ from ..slash import _arg, _desc, _run
 
 
 @app_commands.command(name="newgame", description=_desc("newgame"))
-@app_commands.describe(options=_arg("host-options"))
+@app_commands.describe(options=_arg("host-options"), voice=_arg("voice"))
 async def newgame(interaction: discord.Interaction[Any],
-                  options: Optional[Range[str, 1, 400]] = None) -> None:
-    await _run(interaction, "newgame", options)
+                  options: Optional[Range[str, 1, 400]] = None,
+                  voice: Optional[discord.VoiceChannel] = None) -> None:
+    await _run(interaction, "newgame", options, f"voice={voice.id}" if voice else None)
 
 
 @app_commands.command(name="stop", description=_desc("stop"))

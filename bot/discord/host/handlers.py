@@ -15,6 +15,7 @@ from ...host.table import Table
 from ...outbox import post
 from ..keys import chat_key, is_discord, mention_channel, mention_user, user_key
 from ..rights import rights_text
+from ..voice import bound_voice
 from .port import DiscordHostPort
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,6 +101,28 @@ class DiscordHost:
                              rights=rights_text(["view_channel", "send_messages", "attach_files"], cat))]
         await store.set_host_channel(home, club, mention_channel(club))
         return [cat.text("dc-linked", channel=mention_channel(club))]
+
+    # --- voice tables --------------------------------------------------------------------------------
+    def voice_chats(self, voice_id: int) -> list[str]:
+        """The channels whose running table is bound to voice channel ``voice_id``."""
+        return sorted({t.chat for t in self.controller.tables()
+                       if t.status == "running" and bound_voice(t.spec.options) == voice_id})
+
+    def voice_channels(self) -> set[int]:
+        """The voice channels of the running voice tables."""
+        return {v for t in self.controller.tables() if t.status == "running"
+                and (v := bound_voice(t.spec.options)) is not None}
+
+    async def voice_joined(self, voice_id: int, member_id: int, muted: bool) -> None:
+        """A member is in voice channel ``voice_id`` (``muted``: server-muted now): a running
+        table bound to it gives him the mute of the moment."""
+        for chat in self.voice_chats(voice_id):
+            await self.controller.voice_joined(chat, user_key(member_id), muted)
+
+    async def voice_left(self, voice_id: int, member_id: int) -> None:
+        """A member leaves voice channel ``voice_id``: a seated player's grace runs."""
+        for chat in self.voice_chats(voice_id):
+            await self.controller.voice_left(chat, user_key(member_id))
 
     # --- presses and messages ----------------------------------------------------------------------
     async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:

@@ -7,6 +7,8 @@ discord.py and asyncio timers, nothing of the table flow (:mod:`bot.host.control
   member for the whole game (a member overwrite: ``overwrite``); else, with **Moderate Members**,
   a speech-long timeout (``timeout``: between speeches nobody is timed out, so every hand can be
   raised); a player the rules removed is timed out until the end (lifted then);
+* a voice table (``/newgame voice:#table``): everyone seated but the speaker is server-muted in
+  its voice channel (``voice``, :mod:`bot.discord.voice`; Mute Members);
 * the rights come with each slash command (``app_permissions``); a member with Manage Channels
   directs a table;
 * a step's message shows Discord's live countdown (``<t:…:R>``, redrawn by every client).
@@ -30,6 +32,7 @@ from ..countdown import countdown
 from ..keys import id_of, mention_channel, mention_user, user_key
 from ..rights import rights_text
 from ..text import discord_catalog
+from ..voice import bound_voice
 
 
 log = logging.getLogger(__name__)
@@ -92,12 +95,15 @@ def rights_of(perms: discord.Permissions) -> Rights:
     admin = perms.administrator
     return Rights(mute=admin or perms.manage_roles, timeout=admin or perms.moderate_members,
                   delete=admin or perms.manage_messages,
-                  basic=admin or all(getattr(perms, n) for n in HOST_RIGHTS))
+                  basic=admin or all(getattr(perms, n) for n in HOST_RIGHTS),
+                  voice=admin or perms.mute_members)
 
 
 class DiscordHostPort(DiscordPortBase):
     """Host mode's port on Discord, over the judge mode's adapter (``referee``: its client,
     catalogs, clock, timer scale, DM channels and outbox)."""
+
+    voice_tables = True  # /newgame voice:#table (bot.discord.voice)
 
     @property
     def judge(self) -> str:
@@ -177,6 +183,8 @@ class DiscordHostPort(DiscordPortBase):
 
     async def mute(self, table_chat: str, user: str, mode: MuteMode, on: bool, *,
                    table_id: int = 0) -> Mute:
+        if mode is MuteMode.VOICE:
+            return await self._voice_mute(table_chat, user, on, table_id)
         if mode is MuteMode.OVERWRITE:
             return Mute.DONE if await self._overwrite(table_chat, user, on) else Mute.NO_RIGHT
         cat = await self.cat(table_chat)
@@ -184,6 +192,17 @@ class DiscordHostPort(DiscordPortBase):
         done = await self.referee._timeout(table_chat, id_of(user), SPEECH_TIMEOUT if on else None,
                                            reason)
         return Mute.DONE if done else Mute.LATER
+
+    async def _voice_mute(self, table_chat: str, user: str, on: bool, table_id: int) -> Mute:
+        """A server mute in the table's voice channel (:mod:`bot.discord.voice`)."""
+        host = self.referee.host
+        table = host.table(table_id) if host is not None else None
+        voice = bound_voice(table.spec.options) if table is not None else None
+        if table is None or voice is None or table.game_id is None:
+            return Mute.LATER
+        cat = await self.cat(table_chat)
+        return await self.referee.voice.set(table.game_id, voice, id_of(user), on,
+                                            cat.text("dc-host-mute-reason", table=table_id))
 
     async def remove(self, table_chat: str, user: str, on: bool, reason: str) -> bool | None:
         return await self.referee._timeout(table_chat, id_of(user),
@@ -207,7 +226,9 @@ class DiscordHostPort(DiscordPortBase):
             lines.append(cat.text("dc-host-dm-closed"))
         if not rights.basic:
             lines.append(cat.text("dc-missing-rights", rights=rights_text(list(HOST_RIGHTS), cat)))
-        if mode_option != "foul" and not rights.mute:
+        if mode_option == "voice":  # a voice table: Mute Members; who cannot be muted is fouled
+            lines.append(cat.text("dc-voice-lobby", right="yes" if rights.voice else "no"))
+        elif mode_option != "foul" and not rights.mute:
             mode = "timeout" if rights.timeout else "foul"
             lines.append(cat.text("dc-host-right-overwrite", mode=mode))
         if not rights.timeout:

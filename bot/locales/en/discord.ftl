@@ -115,6 +115,19 @@ dc-cmd-channel = Host mode: the club channel for starts and results (Manage Chan
 dc-arg-host-options = e.g. fiim2024 seats=shuffle mute=auto shooting=20 timers.speech=45
 dc-arg-club = The club channel
 dc-arg-off = Unlink the club channel
+dc-arg-voice = A voice table: the voice channel where the players speak
+dc-voice-lobby = 🎙 A voice table: in its voice channel only the speaker is heard, the others are server-muted (at night and in a vote, everyone). { $right ->
+    [yes] A member I cannot mute (the server's owner, a role above mine) is fouled by the host for speaking out of his minute (4.1.1).
+   *[no] ⚠ I lack Mute Members: nobody will be muted, speaking out of one's minute is a foul by the host (4.1.1).
+ }
+dc-voice-bound = 🎙 Voice table: { $channel }. The members mapped with /seat are server-muted there but the one who has the floor (you never are). { $right ->
+    [yes] A member I cannot mute (the server's owner, a role above mine) gets your 4.1.1 fouls instead.
+   *[no] ⚠ I lack Mute Members there: nobody will be muted until I get it.
+ }
+dc-voice-reason = Mafia game #{ $game }: not your minute
+dc-voice-unmutable = 🎙 Seat { $seat } cannot be muted in voice (the server's owner, or a role above mine): speaking out of that minute is your 4.1.1 foul.
+dc-voice-no-right = 🎙 I lack Mute Members in the voice channel: nobody is muted; speaking out of one's minute is your 4.1.1 foul.
+dc-voice-left = 🎙 Seat { $seat } leaves the voice channel { $channel }. If not back, it is leaving the table (4.2.1): your call.
 dc-host-opened = The table is open: the lobby is in the channel.
 dc-done-host = Done.
 dc-host-dm-closed = ⚠ A player marked so cannot get direct messages from me: allow direct messages from this server's members (Privacy Settings), then press «Join» again.

@@ -57,6 +57,7 @@ host-started = 🎲 The game begins. Host: { $host }.
     { $seats }
     { $mode ->
         [restrict] Only the player whose minute it is may write: I restrict the others during a speech.
+        [voice] A voice table: only the player whose minute it is may speak — I server-mute the others; at night and in a vote everyone is muted.
        *[foul] Only the player whose minute it is may write: a message out of one's minute is a foul (4.1.1), at night a disqualifying foul (4.2.6).
     }{ $fallback ->
         [yes] { " " }(I cannot restrict members.)
@@ -137,6 +138,9 @@ host-absent = { $seat }: { $count } own { $count ->
     [one] speech
    *[other] speeches
  } in a row with nothing written and nothing pressed — leaving the table (4.2.1).
+host-voice-away = { $seat }: out of the table's voice channel for more than { $seconds } s — leaving the table (4.2.1).
+host-voice-unmutable = 🎙 Seats { $seats }: I cannot mute them (the server's owner, or a role above the bot's) — the host fouls speaking out of one's minute (4.1.1).
+host-lobby-voice-grace = 🎙 A player out of the table's voice channel for more than { $seconds } s has left the table (4.2.1).
 host-stopped = ⏹ The game was stopped by { $who }.
 host-busy = { $platform ->
     [dc] This channel already has a table forming or playing. Its host or a member with Manage Channels may stop it: /stop.

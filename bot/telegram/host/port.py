@@ -47,6 +47,8 @@ class TelegramHostPort(TelegramPortBase):
     """Host mode's port on Telegram, over the judge mode's adapter (``referee``: its bot, catalogs,
     clock and outbox) and the settings (the timer scale, the mute's backstop)."""
 
+    voice_tables = False  # Telegram has no voice channels to mute in
+
     judge = BOT
 
     def __init__(self, settings: Any, referee: Any) -> None:
