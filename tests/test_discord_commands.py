@@ -59,13 +59,14 @@ async def test_commands_are_published_only_when_they_changed(tree: Any, tmp_path
     assert await sync_commands(tree, state, None) == []  # a restart: nothing changed
     assert tree.published == [GLOBAL]
 
-    @discord.app_commands.command(name="extra", description="new in this version")
-    async def extra(interaction: discord.Interaction[Any]) -> None:
+    @discord.app_commands.command(name="novelty", description="new in this version")
+    async def novelty(interaction: discord.Interaction[Any]) -> None:
         pass
 
-    tree.add_command(extra)
+    assert tree.get_command("novelty") is None  # a name no version of ours has used
+    tree.add_command(novelty)
     assert await sync_commands(tree, state, None) == [GLOBAL]  # an upgrade with a new command
-    tree.remove_command("extra")
+    tree.remove_command("novelty")
     assert await sync_commands(tree, state, None) == [GLOBAL]
     state.unlink()  # forgotten: published again
     assert await sync_commands(tree, state, None) == [GLOBAL]
