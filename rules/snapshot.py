@@ -18,6 +18,7 @@ import enum
 import hashlib
 import types
 import typing
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,8 @@ def state_from_dict(config: RulesConfig, data: dict[str, Any]) -> GameState:
 def _encode(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, Decimal):  # points (F24 §8): exact, as text
+        return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
@@ -91,6 +94,12 @@ def _plain(kind: type) -> Any:
     return decode
 
 
+def _decimal(value: Any) -> Decimal:
+    if type(value) is not str:
+        raise ValueError(f"expected a decimal as text, got {value!r}")
+    return Decimal(value)
+
+
 @cache
 def _decoder(hint: Any) -> Any:
     """A function that decodes the JSON form of a value of type ``hint`` (built once per type:
@@ -124,4 +133,6 @@ def _decoder(hint: Any) -> Any:
         return lambda v: _decode_dataclass(hint, v)
     if hint in (int, str, bool, float):
         return _plain(hint)
+    if hint is Decimal:
+        return _decimal
     raise TypeError(f"no snapshot decoding for {hint!r}")

@@ -75,6 +75,8 @@ async def _play(data: st.DataObject, store: Store, every: int, preset: str) -> S
         elif choice == 1:  # a correction (docs/rules.md §2.6): an action into one of its kind
             log = await service.events(CHAT)
             fixable = [(seq, e) for seq, e in rules.standing(log) if not isinstance(e, rules.Fix)]
+            if not fixable:  # everything undone
+                continue
             seq, event = data.draw(st.sampled_from(fixable), label="fix")
             if isinstance(event, rules.Penalty):
                 event = rules.Penalty(seat=data.draw(st.integers(1, 10), label="seat"),
