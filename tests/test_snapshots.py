@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -188,3 +189,18 @@ async def test_an_undo_under_the_snapshot_is_folded_from_the_start() -> None:
         assert (await Service(store).current(CHAT)).state == folded  # type: ignore[union-attr]
     finally:
         await store.close()
+
+
+def test_the_judges_points_survive_their_snapshot() -> None:
+    """F24 §8.4–8.5: after the result the judge's extra and penalty points are part of the
+    state; a snapshot keeps them exactly (decimals, not floats)."""
+    state = rules.new_game(rules.PRESETS["fiim2024"])
+    for event in (rules.SetRoles(roles=ROLE_DECK), rules.StartGame(),
+                  rules.Penalty(seat=1, reason="4.3.1")):  # #1's team loses (seed 4.3)
+        state, _ = rules.apply(state, event)
+    assert state.phase is rules.Phase.GAME_OVER
+    winner = next(s.number for s in state.seats if s.role is not None
+                  and s.role.team is state.result.winner)
+    state, _ = rules.apply(state, rules.Extra(seat=winner, points="0.3"))
+    assert roundtrip(state) == state and roundtrip(state).extras == state.extras
+    assert [type(v) for v in roundtrip(state).extras.values()] == [Decimal]
