@@ -284,6 +284,19 @@ async def test_fsm2024s_night_zero_goes_on_with_the_free_seating() -> None:
         assert not [label for label in d.panel().labels() if "Шериф" in label]
 
 
+def panel_edits(d: Desk) -> list[tuple[float, str]]:
+    """Every edit of the judge's panel from now on: (the fake clock's time, the panel's text)."""
+    edits: list[tuple[float, str]] = []
+    edit = d.port.edit_panel
+
+    async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
+        edits.append((d.clock.now, panel.text))
+        return await edit(target, message_id, panel, title, handle)
+
+    d.port.edit_panel = recorded  # type: ignore[method-assign]
+    return edits
+
+
 async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
     """A platform without a live countdown (Telegram) shows the judge the seconds left, rounded
     to 5, and the end as a clock time, edited every 5 s (bot.judge.timer.COUNTDOWN_STEP: 0.2
@@ -291,14 +304,7 @@ async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
     (COUNTDOWN_GAP) of another edit of the panel — the judge's own included."""
     async with desk() as d:
         d.port.countdown_step = 5
-        edits: list[tuple[float, str]] = []
-        edit = d.port.edit_panel
-
-        async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
-            edits.append((d.clock.now, panel.text))
-            return await edit(target, message_id, panel, title, handle)
-
-        d.port.edit_panel = recorded  # type: ignore[method-assign]
+        edits = panel_edits(d)
         await d.to_day_one()
         start = d.clock.now
         until = time.strftime("%H:%M:%S", time.gmtime(start + 60))
@@ -328,14 +334,7 @@ async def test_a_busy_bot_skips_the_countdown_but_not_the_warning_or_the_end() -
     under the table's announcement, and the panel's clock time of the end never changes."""
     async with desk() as d:
         d.port.countdown_step = 5
-        edits: list[tuple[float, str]] = []
-        edit = d.port.edit_panel
-
-        async def recorded(target, message_id, panel, title, handle=None):  # noqa: ANN001, ANN202
-            edits.append((d.clock.now, panel.text))
-            return await edit(target, message_id, panel, title, handle)
-
-        d.port.edit_panel = recorded  # type: ignore[method-assign]
+        edits = panel_edits(d)
         await d.to_day_one()
         start = d.clock.now
         until = time.strftime("%H:%M:%S", time.gmtime(start + 60))
