@@ -45,7 +45,10 @@ from storage import Store
 
 from . import audit
 from . import commands as cmds
-from .commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
+from .club.answers import Asker, ClubAnswers
+from .commands import (
+    Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+)
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
@@ -100,6 +103,7 @@ class Session:
         self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
+        self.club_tz = "UTC"  # the club's time zone, for /stats month and the games' dates
 
     # --- starting -------------------------------------------------------------------------------
     async def open(self, *, new: Union[bool, int] = False) -> list[str]:
@@ -199,6 +203,10 @@ class Session:
             return Reply(await self._new_game(command))
         if isinstance(command, Show):
             return Reply(await self._show(command.what))
+        if isinstance(command, ClubCmd):  # the console's own club: its chat (issue 17)
+            answers = ClubAnswers(self.service.store, tz=self.club_tz)
+            return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,
+                                              self.cat, self.clock()))
         if isinstance(command, SetLang):
             await self.service.store.set_lang(self.chat, command.lang)
             self.cat = catalog(command.lang)

@@ -1,7 +1,7 @@
 """A club's roster and its players' rows of finished games (0006): the SQL behind the store's
 club methods (:class:`storage.Store`), run inside its units and reads.
 
-A club is a game's home chat. A player is an account (``"tg:42"``) where the game knows one — a
+A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an account (``"tg:42"``) where the game knows one — a
 hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
 Plain SQL (``?`` parameters, no SQLite-only functions) so that another backend can run it.
 """
@@ -21,7 +21,8 @@ TOP_ORDERS = ("points", "wins", "winrate")
 
 class ClubError(Exception):
     """A roster change that cannot be made. ``code``: ``no_player`` (``name``), ``name_taken``
-    (``name``), ``same_player``, ``bad_name``."""
+    (``name``), ``same_player``, ``bad_name`` (``name``), ``bad_pair`` (``command``: not
+    ``old = new``)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -139,14 +140,16 @@ def _final(db: sqlite3.Connection, player: int) -> int:
 
 def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping[str, Any]],
                  at: float) -> None:
-    """Replace the game's rows (``figures``: :meth:`bot.club.facts.SeatFacts.as_row` values):
+    """Replace the game's rows (``figures``: :meth:`bot.club.facts.SeatFacts.as_row` values), in
+    the club of the game's group (its announce chat: a Telegram judge's game lives in his private
+    chat and speaks in the group) or else its home chat:
     each seat's player is the hosted table's account for it, else its name (a seat with
     neither is left out)."""
     db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
     if not figures:
         return
-    club, finished_at = db.execute("SELECT chat, finished_at FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+    club, finished_at = db.execute("SELECT COALESCE(announce, chat), finished_at FROM games"
+                                   " WHERE id = ?", (game_id,)).fetchone()
     seats = db.execute("SELECT seats FROM host_tables WHERE game_id = ? ORDER BY id DESC",
                        (game_id,)).fetchone()
     accounts = {int(k): v for k, v in json.loads(seats[0] or "{}").items()} if seats else {}
@@ -260,12 +263,15 @@ _SUMS = ("COUNT(*), SUM(won), SUM(points), SUM(additional),"
 
 
 def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: float | None,
-                player: int | None = None) -> dict[int, Totals]:
+                player: int | None = None, role: str | None = None) -> dict[int, Totals]:
     """Every player's :class:`Totals` over the club's games finished in ``[since, until)``
-    (``None``: unbounded), or only ``player``'s."""
+    (``None``: unbounded), or only ``player``'s; ``role``: only the games in that role."""
     where, params = ["club = ?"], [club]
     if player is not None:
         where, params = ["player_id = ?"], [player]
+    if role is not None:
+        where.append("role = ?")
+        params.append(role)
     if since is not None:
         where.append("finished_at >= ?")
         params.append(since)
@@ -288,10 +294,16 @@ def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: f
 
 
 def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
-    """The club's last ``limit`` finished games (abandoned ones left out), newest first."""
-    games = db.execute("SELECT id, finished_at, result FROM games WHERE chat = ?"
-                       " AND finished_at IS NOT NULL AND result <> 'abandoned'"
-                       " ORDER BY id DESC LIMIT ?", (club, limit)).fetchall()
+    """The club's last ``limit`` games with players' rows (finished with the roles known),
+    newest first."""
+    games: list[tuple[int, float, str]] = []
+    seen: set[int] = set()
+    for game_id, finished_at, result in db.execute(  # ten seats a game at most: the index's order
+            "SELECT game_id, finished_at, result FROM game_players WHERE club = ?"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT ?", (club, limit * 10)).fetchall():
+        if game_id not in seen and len(games) < limit:
+            seen.add(game_id)
+            games.append((game_id, finished_at, result))
     out = []
     for game_id, finished_at, result in games:
         rows = db.execute("SELECT seat, name, points FROM game_players WHERE game_id = ?"

@@ -1132,11 +1132,13 @@ class Store:
         return await self._unit(lambda db: club.forget_sync(db, club_chat, account))
 
     async def club_totals(self, club_chat: str, since: float | None = None,
-                          until: float | None = None, *, player: int | None = None
-                          ) -> dict[int, club.Totals]:
+                          until: float | None = None, *, player: int | None = None,
+                          role: str | None = None) -> dict[int, club.Totals]:
         """Each player's totals over the club's games finished in ``[since, until)`` (unix
-        seconds), or one ``player``'s: one indexed aggregate, no log read."""
-        return await self._club_read(lambda db: club.totals_sync(db, club_chat, since, until, player))
+        seconds), or one ``player``'s; ``role``: in that role only. One indexed aggregate, no
+        log read."""
+        return await self._club_read(
+            lambda db: club.totals_sync(db, club_chat, since, until, player, role))
 
     async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
         """The club's last finished games, newest first."""

@@ -45,7 +45,10 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
+from ..club.answers import Asker, ClubAnswers
+from ..commands import (
+    Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+)
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
 from ..lru import Recent
@@ -93,6 +96,7 @@ class JudgeController:
         # game id -> when its panel was last edited (clock)
         self._edited: Recent[int, float] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
+        self.club_tz = "UTC"  # the club's time zone (settings.club_tz): /stats month, dates
 
     @property
     def service(self) -> Service:
@@ -733,8 +737,20 @@ class JudgeController:
             return []
         if isinstance(command, Show):
             return await self.show(home, user, command.what, current)
+        if isinstance(command, ClubCmd):  # the club of the game's group, or of this chat
+            club = (await self.service.announce(current.game_id) if current is not None else None) or home
+            official = current is not None and current.judge == user
+            return [Reply(line) for line in await self.club(club, user, command, official=official)]
         assert isinstance(command, Quit)
         return [Reply(cat.text("judge-no-quit"))]
+
+    async def club(self, club: str, user: str, command: ClubCmd, *, official: bool) -> list[str]:
+        """A club command (``/stats``, ``/top``, ``/games``, the roster; issue 17) in ``club``
+        (a group's chat key) asked by ``user``; ``official``: the judge or a chat admin, who may
+        change the roster."""
+        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        return await answers.answer(club, Asker(user, official), command, await self._cat(club),
+                                    self.port.clock())
 
     async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``

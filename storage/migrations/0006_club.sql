@@ -1,5 +1,6 @@
--- 0006: a club's players across games (issue 17). A club is a game's home chat (a Telegram group,
--- a Discord channel, the console's "console:local"). Its roster holds a player per account where
+-- 0006: a club's players across games (issue 17). A club is the chat a game's table reads: its
+-- announce chat (a Telegram group linked to the judge's game) or else its home (a hosted group, a
+-- Discord channel, the console's "console:local"). Its roster holds a player per account where
 -- there is one, else per nickname; every finished game leaves one row per seated player with the
 -- figures statistics and ratings add up, written in the same transaction as the action that
 -- ended (or changed) the game — no query replays a log. Plain types only (INTEGER, REAL, TEXT):
@@ -10,7 +11,7 @@ BEGIN IMMEDIATE;
 
 CREATE TABLE players (
     id          INTEGER PRIMARY KEY,
-    club        TEXT NOT NULL,                     -- the home chat: "tg:-100123"
+    club        TEXT NOT NULL,                     -- the club's chat: "tg:-100123"
     name        TEXT NOT NULL,                     -- the name shown now
     folded      TEXT NOT NULL,                     -- name, case-folded: the roster's key
     account     TEXT,                              -- "tg:42", "dc:7": NULL for a nickname

@@ -144,3 +144,23 @@ dc-host-channel-usage = Link a club channel for the hosted games' starts and res
 dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.
 dc-host-club-linked = The hosted games of { $channel } will post their starts and results here.
 access-server = I serve only my club's servers. This server's id is { $server }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.
+
+# The club's commands (issue 17)
+dc-cmd-games = The club's last games
+dc-cmd-stats = A player's statistics in this club
+dc-cmd-top = The club's best players
+dc-cmd-roster = The club's roster
+dc-cmd-rename = Rename a roster entry (the judge, Manage Channels)
+dc-cmd-merge = Merge two entries of one player (the judge, Manage Channels)
+dc-cmd-forget = What the club keeps about you; delete it
+dc-arg-count = How many games (10 by default)
+dc-arg-player = A name from the roster (default: you)
+dc-arg-period = month, season, all, 2026-03 or 2026-03-01..2026-03-31
+dc-arg-order = points, wins or winrate
+dc-arg-role = Only the games in this role
+dc-arg-least = The fewest games to be ranked (3 by default)
+dc-arg-name-start = The names beginning so
+dc-arg-new-name = The new name
+dc-arg-merged = The entry merged away
+dc-arg-into = The entry that stays
+dc-arg-confirm = True: delete it

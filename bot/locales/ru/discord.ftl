@@ -144,3 +144,23 @@ dc-host-channel-usage = Привязать канал клуба для нача
 dc-host-channel-is = Канал клуба: { $channel }. Отвязать: /channel off:True.
 dc-host-club-linked = Игры бота в { $channel } будут публиковать здесь начало и итоги.
 access-server = Я работаю только на серверах своего клуба. Id этого сервера — { $server }: администратор бота может добавить его в MAFIA_REFEREE_ALLOWED_CHATS.
+
+# The club's commands (issue 17)
+dc-cmd-games = Последние игры клуба
+dc-cmd-stats = Статистика игрока в этом клубе
+dc-cmd-top = Лучшие игроки клуба
+dc-cmd-roster = Состав клуба
+dc-cmd-rename = Переименовать запись состава (судья, право «Управлять каналами»)
+dc-cmd-merge = Объединить две записи одного игрока (судья, право «Управлять каналами»)
+dc-cmd-forget = Что клуб хранит о вас; удалить
+dc-arg-count = Сколько игр (по умолчанию 10)
+dc-arg-player = Имя из состава (по умолчанию — вы)
+dc-arg-period = month, season, all, 2026-03 или 2026-03-01..2026-03-31
+dc-arg-order = points, wins или winrate
+dc-arg-role = Только игры в этой роли
+dc-arg-least = Сколько игр нужно для места в списке (по умолчанию 3)
+dc-arg-name-start = Имена, которые так начинаются
+dc-arg-new-name = Новое имя
+dc-arg-merged = Запись, которая исчезнет
+dc-arg-into = Запись, которая останется
+dc-arg-confirm = True — удалить

@@ -1,0 +1,223 @@
+"""The club's commands in words (issue 17): ``/games``, ``/stats``, ``/top``, ``/roster``,
+``/rename``, ``/merge``, ``/forget``, one implementation for the console, Telegram and Discord.
+
+Every figure comes from the store's rows of finished games (:meth:`storage.Store.club_totals`,
+one indexed aggregate): nothing here reads a game's log. Points are shown as the protocol shows
+them (``rules.points.show``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from rules.points import show
+from storage import ROLES, ClubError, Store, Totals
+
+from ..commands import ClubCmd
+from ..i18n import Catalog
+from .periods import ALL, Period, parse_period
+
+#: ``/top`` lists at most this many players.
+TOP_SIZE = 10
+#: ``/top``: the fewest games a player needs to be ranked, unless ``min=N`` says otherwise.
+MIN_GAMES = 3
+#: ``/games``: how many games unless a number is given, and the most it lists.
+GAMES_SHOWN, GAMES_MAX = 10, 50
+
+ORDER_WORDS = {"points": "points", "баллы": "points", "очки": "points", "wins": "wins",
+               "победы": "wins", "winrate": "winrate", "rate": "winrate", "процент": "winrate"}
+ROLE_WORDS = {"civilian": "civilian", "мирный": "civilian", "мирные": "civilian",
+              "sheriff": "sheriff", "шериф": "sheriff", "mafia": "mafia", "мафия": "mafia",
+              "don": "don", "дон": "don"}
+_MIN = re.compile(r"^(?:min|мин)=(\d{1,4})$")
+_PAIR = re.compile(r"\s*(?:=|->|→)\s*")
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks and what he may do: ``user`` (``"tg:42"``), ``official``: a chat admin or the
+    judge, who may change the roster."""
+
+    user: str
+    official: bool = False
+
+
+def points_text(hundredths: int) -> str:
+    return show(Decimal(hundredths) / 100)
+
+
+def _rate(wins: int, games: int) -> str:
+    return f"{round(100 * wins / games)}%" if games else "—"
+
+
+def ranked(totals: dict[int, Totals], order: str, min_games: int) -> list[Totals]:
+    """The players with at least ``min_games``, best first by ``order`` (:data:`TOP_ORDERS`);
+    ties go to the more points, wins, games, then the name."""
+    rows = [t for t in totals.values() if t.games >= min_games]
+    keys = {"points": lambda t: (t.points, t.wins, t.games),
+            "wins": lambda t: (t.wins, t.points, t.games),
+            "winrate": lambda t: (t.wins / t.games, t.games, t.points)}[order]
+    return sorted(rows, key=lambda t: (*(-k for k in keys(t)), t.name.casefold(), t.player_id))
+
+
+class ClubAnswers:
+    """The answers of one club (``club``: its chat key, where its games' rows are kept)."""
+
+    def __init__(self, store: Store, *, tz: str = "UTC") -> None:
+        self.store = store
+        self.tz = tz
+
+    def period_name(self, period: Period, cat: Catalog) -> str:
+        return cat.text(f"club-period-{period.kind}", label=period.label)
+
+    def _date(self, at: float) -> str:
+        return dt.datetime.fromtimestamp(at, ZoneInfo(self.tz)).strftime("%Y-%m-%d")
+
+    async def answer(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """The lines answering ``command`` in ``club``; a refusal is a line too (nothing changed)."""
+        try:
+            handler = getattr(self, f"_{command.what}")
+            return await handler(club, asker, command, cat, now)
+        except ClubError as error:
+            return [cat.text(f"club-error-{error.code}", **{k: str(v) for k, v in error.params.items()})]
+
+    # --- history and statistics ------------------------------------------------------------------
+    async def _games(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        count = GAMES_SHOWN
+        if command.args:
+            if len(command.args) > 1 or not command.args[0].isdecimal() \
+                    or not 1 <= int(command.args[0]) <= GAMES_MAX:
+                return [cat.text("club-bad-count", most=GAMES_MAX)]
+            count = int(command.args[0])
+        games = await self.store.club_games(club, count)
+        if not games:
+            return [cat.text("club-no-games")]
+        lines = [cat.text("club-games-title", count=len(games))]
+        for game in games:
+            best = max(game.points.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+            lines.append(cat.text(
+                "club-games-line", game=game.id, date=self._date(game.finished_at),
+                result=cat.text(f"club-result-{game.result}"),
+                best=cat.name(game.names[best[0]]) if best else "—",
+                points=points_text(best[1]) if best else "—"))
+        return lines
+
+    def _split(self, args: tuple[str, ...], now: float) -> tuple[list[str], Period, str | None,
+                                                               str | None, int | None]:
+        """The words of ``/stats`` or ``/top``: the rest (a name), the period, the order, the
+        role and the minimum of games."""
+        rest: list[str] = []
+        period, order, role, least = ALL, None, None, None
+        for word in args:
+            low = word.lower()
+            found = parse_period(word, now, self.tz)
+            if found is not None:
+                period = found
+            elif low in ORDER_WORDS:
+                order = ORDER_WORDS[low]
+            elif low in ROLE_WORDS:
+                role = ROLE_WORDS[low]
+            elif m := _MIN.match(low):
+                least = int(m[1])
+            else:
+                rest.append(word)
+        return rest, period, order, role, least
+
+    async def _stats(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        rest, period, _, _, _ = self._split(command.args, now)
+        who = " ".join(rest).lstrip("@") if rest else asker.user
+        player = await self.store.find_player(club, who)
+        if player is None:
+            return [cat.text("club-no-player", name=cat.name(who)) if rest
+                    else cat.text("club-stats-whom")]
+        totals = (await self.store.club_totals(club, period.since, period.until,
+                                               player=player.id)).get(player.id)
+        where = self.period_name(period, cat)
+        if totals is None or not totals.games:
+            return [cat.text("club-stats-none", name=cat.name(player.name), period=where)]
+        lines = [cat.text("club-stats-title", name=cat.name(player.name), period=where),
+                 cat.text("club-stats-games", games=totals.games, wins=totals.wins,
+                          rate=_rate(totals.wins, totals.games)),
+                 cat.text("club-stats-points", points=points_text(totals.points),
+                          additional=points_text(totals.additional))]
+        for role in ROLES:
+            games, wins = totals.by_role.get(role, (0, 0))
+            if games:
+                lines.append(cat.text("club-stats-role", role=cat.text(f"club-role-{role}"),
+                                      games=games, wins=wins, rate=_rate(wins, games)))
+        lines.append(cat.text("club-stats-best-move", count=totals.best_moves,
+                              hits=totals.best_move_hits))
+        lines.append(cat.text("club-stats-penalties", first=totals.first_killed,
+                              fouls=totals.fouls, removed=totals.removed))
+        return lines
+
+    async def _top(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        rest, period, order, role, least = self._split(command.args, now)
+        if rest:
+            return [cat.text("club-top-unknown", word=cat.name(rest[0]))]
+        order = order or "points"
+        least = MIN_GAMES if least is None else least
+        totals = await self.store.club_totals(club, period.since, period.until, role=role)
+        rows = ranked(totals, order, least)[:TOP_SIZE]
+        title = cat.text("club-top-title", order=cat.text(f"club-order-{order}"),
+                         period=self.period_name(period, cat),
+                         role=cat.text(f"club-role-{role}") if role else "none", least=least)
+        if not rows:
+            return [title, cat.text("club-top-empty", least=least)]
+        lines = [title]
+        for place, t in enumerate(rows, 1):
+            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
+                                  points=points_text(t.points), wins=t.wins, games=t.games,
+                                  rate=_rate(t.wins, t.games)))
+        return lines
+
+    # --- the roster ------------------------------------------------------------------------------
+    async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        players = await self.store.roster(club, command.rest or None)
+        if not players:
+            return [cat.text("club-roster-empty")]
+        return [cat.text("club-roster-title", count=len(players)),
+                *(cat.text("club-roster-line", name=cat.name(p.name), games=p.games)
+                  for p in players)]
+
+    async def _pair(self, club: str, command: ClubCmd) -> tuple[int, int, str]:
+        parts = _PAIR.split(command.rest, maxsplit=1)
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise ClubError("bad_pair", command=command.what)
+        old = await self.store.find_player(club, parts[0].strip())
+        if old is None:
+            raise ClubError("no_player", name=parts[0].strip())
+        if command.what == "rename":
+            return old.id, 0, parts[1].strip()
+        new = await self.store.find_player(club, parts[1].strip())
+        if new is None:
+            raise ClubError("no_player", name=parts[1].strip())
+        return old.id, new.id, new.name
+
+    async def _rename(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        if not asker.official:
+            return [cat.text("club-officials-only")]
+        player, _, name = await self._pair(club, command)
+        await self.store.rename_player(club, player, name)
+        return [cat.text("club-renamed", name=cat.name(" ".join(name.split())))]
+
+    async def _merge(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        if not asker.official:
+            return [cat.text("club-officials-only")]
+        source, target, name = await self._pair(club, command)
+        await self.store.merge_players(club, source, target)
+        return [cat.text("club-merged", name=cat.name(name))]
+
+    async def _forget(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        player = await self.store.find_player(club, asker.user)
+        if player is None or player.account != asker.user:
+            return [cat.text("club-forget-nothing")]
+        if [a.lower() for a in command.args] not in (["yes"], ["да"]):
+            return [cat.text("club-forget-shown", name=cat.name(player.name), games=player.games)]
+        await self.store.forget_player(club, asker.user)
+        return [cat.text("club-forgotten")]
+
