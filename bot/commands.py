@@ -593,8 +593,8 @@ def _club(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     return ClubCmd(cmd, tuple(args), rest.strip())
 
 
-for _name in CLUB_COMMANDS:
-    _command(_name)(_club)
+for _club_name in CLUB_COMMANDS:
+    _command(_club_name)(_club)
 _command("quit", "exit", "q")(_no_args(lambda: Quit()))
 
 
