@@ -8,6 +8,7 @@ Plain SQL (``?`` parameters, no SQLite-only functions) so that another backend c
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -101,6 +102,47 @@ def _like(text: str) -> str:
     return text.replace("^", "^^").replace("%", "^%").replace("_", "^_") + "%"
 
 
+def month_of(at: float) -> int:
+    """The first second (unix time) of the UTC calendar month of ``at``."""
+    day = dt.datetime.fromtimestamp(at, dt.timezone.utc)
+    return int(dt.datetime(day.year, day.month, 1, tzinfo=dt.timezone.utc).timestamp())
+
+
+def _next_month(month: int) -> int:
+    day = dt.datetime.fromtimestamp(month, dt.timezone.utc)
+    year, number = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
+    return int(dt.datetime(year, number, 1, tzinfo=dt.timezone.utc).timestamp())
+
+
+MONTH_SUMS = ("games", "wins", "points", "additional", "best_moves", "best_move_hits",
+              "first_killed", "fouls", "removed")
+
+
+def _add_months(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) rows of ``(club, month, player_id, role, *sums)``
+    (:data:`MONTH_SUMS`) in ``player_months``; a month left with no games is dropped."""
+    if not rows:
+        return
+    sets = ", ".join(f"{c} = player_months.{c} + excluded.{c}" for c in MONTH_SUMS)
+    db.executemany(
+        f"INSERT INTO player_months(club, month, player_id, role, {', '.join(MONTH_SUMS)})"
+        f" VALUES (?, ?, ?, ?, {', '.join('?' for _ in MONTH_SUMS)})"
+        f" ON CONFLICT(club, month, player_id, role) DO UPDATE SET {sets}",
+        [(*r[:4], *(sign * int(v or 0) for v in r[4:])) for r in rows])
+    if sign < 0:
+        db.execute("DELETE FROM player_months WHERE games = 0")
+
+
+def game_months(db: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
+    """A game's rows as ``player_months`` contributions."""
+    return [(club, month_of(at), player, role, 1, won, points, additional,
+             0 if best is None else 1, best or 0, first, fouls, removed)
+            for club, at, player, role, won, points, additional, best, first, fouls, removed
+            in db.execute("SELECT club, finished_at, player_id, role, won, points, additional,"
+                          " best_move, first_killed, fouls, removed FROM game_players"
+                          " WHERE game_id = ?", (game_id,)).fetchall()]
+
+
 # --- inside a write unit ---------------------------------------------------------------------
 
 def player_sync(db: sqlite3.Connection, club: str, name: str | None, account: str | None,
@@ -145,6 +187,7 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
     chat and speaks in the group) or else its home chat:
     each seat's player is the hosted table's account for it, else its name (a seat with
     neither is left out)."""
+    _add_months(db, game_months(db, game_id), -1)
     db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
     if not figures:
         return
@@ -166,6 +209,7 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
             (game_id, f["seat"], club, player, name, f["role"], f["result"], f["won"], f["points"],
              f["additional"], f["best_move"], f["first_killed"], f["fouls"], f["removed"],
              finished_at if finished_at is not None else at))
+    _add_months(db, game_months(db, game_id), 1)
 
 
 def _active(db: sqlite3.Connection, club: str, player: int) -> tuple[str, str | None]:
@@ -199,6 +243,10 @@ def merge_sync(db: sqlite3.Connection, club: str, source: int, target: int, at: 
         raise ClubError("same_player")
     _, source_account = _active(db, club, source)
     _, target_account = _active(db, club, target)
+    moved = db.execute(f"SELECT club, month, player_id, role, {', '.join(MONTH_SUMS)}"
+                       " FROM player_months WHERE player_id = ?", (source,)).fetchall()
+    _add_months(db, moved, -1)
+    _add_months(db, [(r[0], r[1], target, *r[3:]) for r in moved], 1)
     db.execute("UPDATE game_players SET player_id = ? WHERE player_id = ?", (target, source))
     db.execute("UPDATE players SET merged_into = ? WHERE merged_into = ?", (target, source))
     db.execute("UPDATE players SET merged_into = ?, account = NULL WHERE id = ?", (target, source))
@@ -222,6 +270,7 @@ def forget_sync(db: sqlite3.Connection, club: str, account: str) -> int:
     marks = ", ".join("?" for _ in ids)
     dropped = db.execute(f"DELETE FROM game_players WHERE player_id IN ({marks})", ids).rowcount
     db.execute(f"DELETE FROM player_names WHERE player_id IN ({marks})", ids)
+    db.execute(f"DELETE FROM player_months WHERE player_id IN ({marks})", ids)
     db.execute(f"UPDATE players SET merged_into = NULL WHERE id IN ({marks})", ids)
     db.execute(f"DELETE FROM players WHERE id IN ({marks})", ids)
     return max(dropped, 1)
@@ -262,27 +311,50 @@ _SUMS = ("COUNT(*), SUM(won), SUM(points), SUM(additional),"
          " SUM(first_killed), SUM(fouls), SUM(removed)")
 
 
+def _whole_months(since: float | None, until: float | None) -> tuple[float | None, float | None]:
+    """The whole UTC months inside ``[since, until)``, as ``[low, high)`` month starts
+    (``None``: unbounded); ``low >= high`` when there are none."""
+    low = None if since is None else (since if month_of(since) == since else _next_month(month_of(since)))
+    high = None if until is None else month_of(until)
+    return low, high
+
+
 def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: float | None,
                 player: int | None = None, role: str | None = None) -> dict[int, Totals]:
     """Every player's :class:`Totals` over the club's games finished in ``[since, until)``
-    (``None``: unbounded), or only ``player``'s; ``role``: only the games in that role."""
-    where, params = ["club = ?"], [club]
-    if player is not None:
-        where, params = ["player_id = ?"], [player]
-    if role is not None:
-        where.append("role = ?")
-        params.append(role)
-    if since is not None:
-        where.append("finished_at >= ?")
-        params.append(since)
-    if until is not None:
-        where.append("finished_at < ?")
-        params.append(until)
+    (``None``: unbounded), or only ``player``'s; ``role``: only the games in that role. The
+    whole months come from ``player_months``, the partial ones at the edges from the rows."""
+    low, high = _whole_months(since, until)
+    parts: list[tuple[float | None, float | None, bool]]
+    if low is not None and high is not None and low >= high:  # no whole month: rows only
+        parts = [(since, until, False)]
+    else:
+        parts = [(low, high, True)]
+        if since is not None and low is not None and since < low:
+            parts.append((since, low, False))
+        if until is not None and high is not None and high < until:
+            parts.append((high, until, False))
     out: dict[int, Totals] = {}
-    for row in db.execute(f"SELECT player_id, role, {_SUMS} FROM game_players"
-                          f" WHERE {' AND '.join(where)} GROUP BY player_id, role", params):
-        totals = out.setdefault(int(row[0]), Totals(int(row[0])))
-        totals.add(row[1], row[2:])
+    for start, end, months in parts:
+        where, params = ["club = ?"], [club]
+        if player is not None:
+            where, params = ["player_id = ?"], [player]
+        if role is not None:
+            where.append("role = ?")
+            params.append(role)
+        column = "month" if months else "finished_at"
+        if start is not None:
+            where.append(f"{column} >= ?")
+            params.append(start)
+        if end is not None:
+            where.append(f"{column} < ?")
+            params.append(end)
+        sums = ", ".join(f"SUM({c})" for c in MONTH_SUMS) if months else _SUMS
+        table = "player_months" if months else "game_players"
+        for row in db.execute(f"SELECT player_id, role, {sums} FROM {table}"
+                              f" WHERE {' AND '.join(where)} GROUP BY player_id, role", params):
+            totals = out.setdefault(int(row[0]), Totals(int(row[0])))
+            totals.add(row[1], row[2:])
     if out:
         ids = list(out)
         for start in range(0, len(ids), 500):

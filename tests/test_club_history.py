@@ -5,6 +5,7 @@ against the game's protocol (``bot.protocol.to_json``: its points, F24/S24 §8).
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -166,3 +167,78 @@ async def test_forget_deletes_an_accounts_rows_and_entry_but_not_the_log(store: 
 def test_seat_facts_are_empty_before_the_end() -> None:
     t = Table(preset="seed")
     assert seat_facts(t.state) == []
+
+
+# --- the monthly sums agree with the rows, for any period -------------------------------------
+
+ROLES = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
+UTC = dt.timezone.utc
+
+
+def _at(*parts: int) -> float:
+    return dt.datetime(*parts, tzinfo=UTC).timestamp()
+
+
+#: When the games end: inside months, at a month's first and last second, a year's end.
+FINISHED = [_at(2026, 1, 10), _at(2026, 2, 15, 12), _at(2026, 3, 31, 23, 59, 59), _at(2026, 4, 1),
+            _at(2026, 4, 1, 0, 0, 1), _at(2026, 6, 20), _at(2026, 12, 31, 23), _at(2027, 1, 2)]
+PERIODS = [(None, None), (_at(2026, 1, 20), _at(2026, 4, 1)), (_at(2026, 2, 1), _at(2026, 3, 1)),
+           (_at(2026, 3, 31, 12), _at(2026, 4, 2)), (None, _at(2026, 2, 20)),
+           (_at(2026, 2, 15, 12), None), (_at(2026, 4, 1), _at(2026, 4, 1, 0, 0, 1)),
+           (_at(2026, 1, 1), _at(2027, 1, 1)), (_at(2026, 5, 5), _at(2026, 5, 6)),
+           (_at(2025, 12, 31), _at(2026, 7, 1))]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def time(self) -> float:
+        return self.now
+
+
+async def test_period_totals_from_monthly_sums_agree_with_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``player_months`` (whole months) plus the rows at a period's edges give the same totals as
+    the rows alone — for periods that cut months anywhere, after games are replaced (the judge's
+    extras), taken back and players merged."""
+    clock = _Clock()
+    monkeypatch.setattr("storage.store.time", clock)
+    store = await Store.open(":memory:")
+    try:
+        kept: dict[int, tuple[float, list[dict]]] = {}
+        for number, at in enumerate(FINISHED):
+            clock.now = at
+            game = await store.create_game(CLUB, JUDGE, {}, {})
+            rows = [{"seat": seat, "name": f"p{(seat * (number + 3)) % 13}" if seat > 1 else f"x{game}",
+                     "role": role, "result": "red", "won": int(role in ("civilian", "sheriff")),
+                     "points": 10 * seat + number, "additional": number, "best_move": None,
+                     "first_killed": 0, "fouls": (seat + number) % 3, "removed": 0}
+                    for seat, role in enumerate(ROLES, 1)]
+            await store.append_many(game, 1, [{"type": "next"}], JUDGE, finished=True, result="red",
+                                    figures=rows)
+            if number % 3 == 1:  # the judge's extras after the end: the rows are replaced
+                rows[2] = {**rows[2], "points": rows[2]["points"] + 40}
+                await store.append_many(game, 2, [{"type": "extra"}], JUDGE, figures=rows)
+            if number == 5:  # an undo takes the end back: the rows go
+                await store.append_many(game, 2, [{"type": "undo"}], JUDGE, finished=False, figures=[])
+                continue
+            kept[game] = (at, rows)
+        first, second = await store.find_player(CLUB, "p1"), await store.find_player(CLUB, "p2")
+        assert first is not None and second is not None
+        await store.merge_players(CLUB, first.id, second.id)
+        for since, until in PERIODS:
+            got = await store.club_totals(CLUB, since, until)
+            expected: dict[int, tuple[int, int, int]] = {}
+            async with store._read() as conn:
+                for game, (at, rows) in kept.items():
+                    if (since is not None and at < since) or (until is not None and at >= until):
+                        continue
+                    for seat, player in await conn.execute_fetchall(
+                            "SELECT seat, player_id FROM game_players WHERE game_id = ?", (game,)):
+                        row = rows[seat - 1]
+                        g, p, f = expected.get(player, (0, 0, 0))
+                        expected[player] = (g + 1, p + row["points"], f + row["fouls"])
+            assert {k: (t.games, t.points, t.fouls) for k, t in got.items()} == expected, (since, until)
+            assert expected or (since, until) == PERIODS[8]
+    finally:
+        await store.close()

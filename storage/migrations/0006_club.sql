@@ -53,5 +53,27 @@ CREATE TABLE game_players (
 CREATE INDEX game_players_by_club ON game_players(club, finished_at);
 CREATE INDEX game_players_by_player ON game_players(player_id, finished_at);
 
+-- The same figures summed per player, role and calendar month (UTC; ``month`` is the month's
+-- first second, unix time), kept with the rows in the same transaction: a period's totals add
+-- up its whole months here and only the rows of its partial months at the edges, so /top over
+-- a season reads a few thousand rows however many games the club has played.
+CREATE TABLE player_months (
+    club           TEXT NOT NULL,
+    month          INTEGER NOT NULL,
+    player_id      INTEGER NOT NULL REFERENCES players(id),
+    role           TEXT NOT NULL,
+    games          INTEGER NOT NULL,
+    wins           INTEGER NOT NULL,
+    points         INTEGER NOT NULL,
+    additional     INTEGER NOT NULL,
+    best_moves     INTEGER NOT NULL,
+    best_move_hits INTEGER NOT NULL,
+    first_killed   INTEGER NOT NULL,
+    fouls          INTEGER NOT NULL,
+    removed        INTEGER NOT NULL,
+    PRIMARY KEY (club, month, player_id, role)
+);
+CREATE INDEX player_months_by_player ON player_months(player_id, month);
+
 PRAGMA user_version = 6;
 COMMIT;
