@@ -365,6 +365,25 @@ def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: f
     return out
 
 
+def first_nights_sync(db: sqlite3.Connection, club: str, since: float | None,
+                      until: float | None) -> dict[int, list[tuple[float, str, int, int | None]]]:
+    """Each player's first-night deaths in ``[since, until)``: ``(finished_at, role, won,
+    best_move)``, oldest first (the compensation counts them in order, S24 §8.6)."""
+    where, params = ["club = ?", "first_killed = 1"], [club]
+    if since is not None:
+        where.append("finished_at >= ?")
+        params.append(since)
+    if until is not None:
+        where.append("finished_at < ?")
+        params.append(until)
+    out: dict[int, list[tuple[float, str, int, int | None]]] = {}
+    for player, at, role, won, best in db.execute(
+            f"SELECT player_id, finished_at, role, won, best_move FROM game_players"
+            f" WHERE {' AND '.join(where)} ORDER BY finished_at, game_id", params):
+        out.setdefault(int(player), []).append((at, role, int(won), best))
+    return out
+
+
 def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
     """The club's last ``limit`` games with players' rows (finished with the roles known),
     newest first."""

@@ -1140,6 +1140,13 @@ class Store:
         return await self._club_read(
             lambda db: club.totals_sync(db, club_chat, since, until, player, role))
 
+    async def first_nights(self, club_chat: str, since: float | None = None,
+                           until: float | None = None
+                           ) -> dict[int, list[tuple[float, str, int, int | None]]]:
+        """Each player's deaths on a first night in ``[since, until)``, oldest first:
+        ``(finished_at, role, won, best_move hits)`` (the compensation's count, S24 §8.6)."""
+        return await self._club_read(lambda db: club.first_nights_sync(db, club_chat, since, until))
+
     async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
         """The club's last finished games, newest first."""
         return await self._club_read(lambda db: club.games_sync(db, club_chat, limit))

@@ -87,6 +87,16 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
     assert [Decimal(p) for _, p in shown] == sorted((Decimal(p) for _, p in shown), reverse=True)
     assert all(Decimal(points) == expected[name] for name, points in shown)
 
+    # the season's rating: the same points, every player ranked (RULES.md §9 tie-breaks)
+    before = len(t.public())
+    await t.say("/rating", chat=t.group)
+    lines = t.public()[before:]
+    assert lines[0].startswith("Рейтинг (ФИИМ 2024), сезон ")
+    ranked = [(line.split(" — ")[0].split(". ", 1)[1], line.split(" — ")[1].split(" (")[0])
+              for line in lines[1:-1]]
+    assert len(ranked) == 10 and all(Decimal(total) == expected[name] for name, total in ranked)
+    assert "не учтена" in lines[-1]  # FIIM's compensation: no formula in the rules text
+
     # the roster: a rename by someone else than the judge or an admin is refused
     before = len(t.public())
     await t.say("/rename Аня = Анна", chat=t.group, user=t.players[1])

@@ -20,11 +20,16 @@ from storage import ROLES, ClubError, Store, Totals
 from ..commands import ClubCmd
 from ..i18n import Catalog
 from .periods import ALL, Period, parse_period
+from .rating import FirstNight, standings
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
 #: ``/top``: the fewest games a player needs to be ranked, unless ``min=N`` says otherwise.
 MIN_GAMES = 3
+#: ``/rating`` lists at most this many players.
+RATING_SIZE = 30
+SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
+                "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
 #: ``/games``: how many games unless a number is given, and the most it lists.
 GAMES_SHOWN, GAMES_MAX = 10, 50
 
@@ -173,6 +178,37 @@ class ClubAnswers:
             lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
                                   points=points_text(t.points), wins=t.wins, games=t.games,
                                   rate=_rate(t.wins, t.games)))
+        return lines
+
+    async def _rating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """The season's rating (RULES.md §9): points and the compensation, with the tie-breaks."""
+        words = [w for w in command.args if w.lower() not in SCHEME_WORDS]
+        scheme = next((SCHEME_WORDS[w.lower()] for w in command.args if w.lower() in SCHEME_WORDS),
+                      "fiim")
+        rest, period, _, _, least = self._split(tuple(words), now)
+        if rest:
+            return [cat.text("club-rating-unknown", word=cat.name(rest[0]))]
+        if not any(parse_period(w, now, self.tz) for w in words):
+            period = parse_period("season", now, self.tz) or ALL
+        least = 1 if least is None else least
+        totals = await self.store.club_totals(club, period.since, period.until)
+        deaths = {player: [FirstNight(at, role in ("civilian", "sheriff"), bool(won), best)
+                           for at, role, won, best in rows]
+                  for player, rows in (await self.store.first_nights(club, period.since,
+                                                                      period.until)).items()}
+        table = standings(totals, deaths, scheme, f"{club} {period.kind} {period.label}",
+                          min_games=least)
+        where = self.period_name(period, cat)
+        lines = [cat.text("club-rating-title", scheme=scheme, period=where, least=least)]
+        if not table:
+            return [*lines, cat.text("club-top-empty", least=least)]
+        for s in table[:RATING_SIZE]:
+            lines.append(cat.text(
+                "club-rating-line", place=s.place, name=cat.name(s.name), total=show(s.total),
+                additional=show(s.additional), wins=s.wins, special=s.key_wins, first=s.first_killed,
+                games=s.games))
+        lines.append(cat.text("club-rating-compensation" if scheme == "fsm"
+                              else "club-rating-no-compensation"))
         return lines
 
     # --- the roster ------------------------------------------------------------------------------

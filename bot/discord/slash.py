@@ -279,6 +279,14 @@ async def top(interaction: discord.Interaction[Any], period: Optional[Range[str,
     await _run(interaction, "top", period, order, role, f"min={least}" if least is not None else None)
 
 
+@app_commands.command(name="rating", description=_desc("rating"))
+@app_commands.describe(period=_arg("period"), scheme=_arg("scheme"), least=_arg("least"))
+async def rating(interaction: discord.Interaction[Any], period: Optional[Range[str, 1, 30]] = None,
+                 scheme: Optional[Literal["fiim", "fsm"]] = None,
+                 least: Optional[Range[int, 0, 1000]] = None) -> None:
+    await _run(interaction, "rating", period, scheme, f"min={least}" if least is not None else None)
+
+
 @app_commands.command(name="roster", description=_desc("roster"))
 @app_commands.describe(name=_arg("name-start"))
 async def roster(interaction: discord.Interaction[Any], name: Optional[Range[str, 1, 64]] = None) -> None:
@@ -339,7 +347,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, undo,
-    fix, timer, status, log_, help_, lang, games, stats, top, roster, rename, merge, forget,
+    fix, timer, status, log_, help_, lang, games, stats, top, rating, roster, rename,
+    merge, forget,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

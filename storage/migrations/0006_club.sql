@@ -52,6 +52,8 @@ CREATE TABLE game_players (
 );
 CREATE INDEX game_players_by_club ON game_players(club, finished_at);
 CREATE INDEX game_players_by_player ON game_players(player_id, finished_at);
+-- The first nights' victims of a period, for the compensation's count (S24 §8.6).
+CREATE INDEX game_players_first_nights ON game_players(club, finished_at) WHERE first_killed = 1;
 
 -- The same figures summed per player, role and calendar month (UTC; ``month`` is the month's
 -- first second, unix time), kept with the rows in the same transaction: a period's totals add

@@ -55,3 +55,14 @@ club-error-name_taken = The roster already has { $name }: /merge joins two entri
 club-error-same_player = That is one and the same entry.
 club-error-bad_name = A name of 1 to 64 characters, please.
 club-error-bad_pair = Write it as /{ $command } Old = New.
+club-rating-title = Rating ({ $scheme ->
+    [fsm] FSM 2024
+   *[other] FIIM 2024
+ }), { $period } (at least { $least ->
+    [one] { $least } game
+   *[other] { $least } games
+ }); ties: additional points, wins, wins as Don or Sheriff, first-night deaths, lot:
+club-rating-line = { $place }. { $name } — { $total } (additional { $additional }; wins { $wins } of { $games }, as Don or Sheriff { $special }; first night { $first })
+club-rating-compensation = The first night's victims' compensation is counted in (FSM 2024 §8.6).
+club-rating-no-compensation = The first night's victims' compensation (FIIM 2024 §8.6) is not counted: its formula is not in the rules this bot follows.
+club-rating-unknown = /rating does not know «{ $word }»: a period (month, season, 2026-03), fiim|fsm, min=N.

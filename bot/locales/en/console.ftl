@@ -39,6 +39,7 @@ commands-help =
     /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
     /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
     /games [N] — the club's last games; /stats [name] [month|season|2026-03|2026-03-01..2026-03-31] — a player's statistics; /top [period] [points|wins|winrate] [civilian|sheriff|mafia|don] [min=N] — the best players
+    /rating [period] [fiim|fsm] [min=N] — the season's rating: points, the compensation, the tie-breaks
     /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it
     /lang ru|en — language
     The Russian words work too: дальше (далее, пас), выставить 3 7, голос 7 4, подъём 6, убийство 4, промах, дон 3, шериф 5, лх 1 2 3, фол 5, дк 5, ппк 5, отмена, статус, помощь

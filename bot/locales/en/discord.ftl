@@ -164,3 +164,5 @@ dc-arg-new-name = The new name
 dc-arg-merged = The entry merged away
 dc-arg-into = The entry that stays
 dc-arg-confirm = True: delete it
+dc-cmd-rating = The club's rating of a season, with its tie-breaks
+dc-arg-scheme = fiim or fsm: whose rules of points

@@ -55,3 +55,14 @@ club-error-name_taken = В составе уже есть «{ $name }»: /merge 
 club-error-same_player = Это одна и та же запись.
 club-error-bad_name = Имя — от 1 до 64 символов.
 club-error-bad_pair = Напишите так: /{ $command } Старое = Новое.
+club-rating-title = Рейтинг ({ $scheme ->
+    [fsm] ФСМ 2024
+   *[other] ФИИМ 2024
+ }), { $period } (не меньше { $least ->
+    [one] { $least } игры
+   *[other] { $least } игр
+ }); при равенстве: доп. баллы, победы, победы Доном или Шерифом, смерти в первую ночь, жребий:
+club-rating-line = { $place }. { $name } — { $total } (доп. { $additional }; побед { $wins } из { $games }, Доном или Шерифом { $special }; первая ночь { $first })
+club-rating-compensation = Компенсация за убийство в первую ночь учтена (ФСМ 2024, п. 8.6).
+club-rating-no-compensation = Компенсация за убийство в первую ночь (ФИИМ 2024, п. 8.6) не учтена: её формулы нет в правилах, по которым работает бот.
+club-rating-unknown = /rating не знает «{ $word }»: период (month, season, 2026-03), fiim|fsm, min=N.

@@ -164,3 +164,5 @@ dc-arg-new-name = Новое имя
 dc-arg-merged = Запись, которая исчезнет
 dc-arg-into = Запись, которая останется
 dc-arg-confirm = True — удалить
+dc-cmd-rating = Рейтинг клуба за сезон, с порядком при равенстве
+dc-arg-scheme = fiim или fsm: чьи правила баллов
