@@ -45,7 +45,7 @@ from storage import Store
 
 from . import audit
 from . import commands as cmds
-from .club.answers import Asker, ClubAnswers
+from .club.answers import Asker, ClubAnswers, roster_name
 from .commands import (
     Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
 )
@@ -174,8 +174,9 @@ class Session:
         confirmed, self._confirm_new = self._confirm_new, False
         if isinstance(command, Act):
             lines = await self._ensure_game(command.event)
-            outcome = await self.service.act(self.chat, self.user, command.event)
-            return Reply(lines + self._after(outcome) + await self._step_timer(outcome),
+            event, offered = await roster_name(self.service.store, self.chat, command.event, self.cat)
+            outcome = await self.service.act(self.chat, self.user, event)
+            return Reply(lines + self._after(outcome) + offered + await self._step_timer(outcome),
                          outcome=outcome)
         if isinstance(command, UndoCmd):
             if self._pending_new:  # a game not yet created has nothing to undo

@@ -8,11 +8,15 @@ them (``rules.points.show``).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo
+
+import rules
 
 from rules.points import show
 from storage import ROLES, ClubError, Store, Totals
@@ -26,6 +30,8 @@ from .rating import FirstNight, standings
 TOP_SIZE = 10
 #: ``/top``: the fewest games a player needs to be ranked, unless ``min=N`` says otherwise.
 MIN_GAMES = 3
+#: ``/name``: how many of the roster's names beginning so are offered.
+ROSTER_OFFERED = 5
 #: ``/rating`` lists at most this many players.
 RATING_SIZE = 30
 SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
@@ -67,6 +73,23 @@ def ranked(totals: dict[int, Totals], order: str, min_games: int) -> list[Totals
             "wins": lambda t: (t.wins, t.points, t.games),
             "winrate": lambda t: (t.wins / t.games, t.games, t.points)}[order]
     return sorted(rows, key=lambda t: (*(-k for k in keys(t)), t.name.casefold(), t.player_id))
+
+
+async def roster_name(store: Store, club: str, event: Any, cat: Catalog) -> tuple[Any, list[str]]:
+    """``/name 3 вася`` against the club's roster (issue 17): a name the roster has (case-folded)
+    is taken as the roster writes it; a new one stays as typed (the roster remembers it when the
+    game ends) and the roster's names that begin so are offered. Returns the event to record
+    and the lines to show. Any other event passes unchanged."""
+    if not isinstance(event, rules.SetName):
+        return event, []
+    found = await store.find_player(club, event.name)
+    if found is not None:
+        return dataclasses.replace(event, name=found.name), []
+    offered = [p.name for p in await store.roster(club, event.name)][:ROSTER_OFFERED]
+    if not offered:
+        return event, []
+    return event, [cat.text("club-name-offered", seat=event.seat,
+                            names=", ".join(cat.name(n) for n in offered))]
 
 
 class ClubAnswers:

@@ -45,7 +45,7 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..club.answers import Asker, ClubAnswers
+from ..club.answers import Asker, ClubAnswers, roster_name
 from ..commands import (
     Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
 )
@@ -707,7 +707,10 @@ class JudgeController:
                 if refusal is not None:
                     raise refusal
                 live = await self.create(home, user, config, previous=current)
-            return self._reached(cat, await self.act(home, user, live, command.event))
+            club = await self.service.announce(live.game_id) or home
+            event, offered = await roster_name(self.service.store, club, command.event, cat)
+            return [*self._reached(cat, await self.act(home, user, live, event)),
+                    *(Reply(line) for line in offered)]
         if isinstance(command, UndoCmd):
             game = live or current
             if game is None:

@@ -66,3 +66,4 @@ club-rating-line = { $place }. { $name } — { $total } (additional { $additiona
 club-rating-compensation = The first night's victims' compensation is counted in (FSM 2024 §8.6).
 club-rating-no-compensation = The first night's victims' compensation (FIIM 2024 §8.6) is not counted: its formula is not in the rules this bot follows.
 club-rating-unknown = /rating does not know «{ $word }»: a period (month, season, 2026-03), fiim|fsm, min=N.
+club-name-offered = The roster has names beginning so: { $names } — /name { $seat } <name> takes one.

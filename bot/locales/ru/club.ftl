@@ -66,3 +66,4 @@ club-rating-line = { $place }. { $name } — { $total } (доп. { $additional }
 club-rating-compensation = Компенсация за убийство в первую ночь учтена (ФСМ 2024, п. 8.6).
 club-rating-no-compensation = Компенсация за убийство в первую ночь (ФИИМ 2024, п. 8.6) не учтена: её формулы нет в правилах, по которым работает бот.
 club-rating-unknown = /rating не знает «{ $word }»: период (month, season, 2026-03), fiim|fsm, min=N.
+club-name-offered = В составе клуба есть имена, которые так начинаются: { $names } — /name { $seat } <имя>, чтобы выбрать.

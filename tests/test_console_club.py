@@ -1,0 +1,63 @@
+"""The club's history through the console's database (issue 17): an evening typed at the
+console builds the roster and the statistics; ``/name`` takes the roster's spelling of a known
+player and offers the roster's names that begin as typed."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import rules
+from bot.console import Session
+from bot.i18n import catalog
+from bot.protocol import to_json
+from bot.service import Service
+from storage import Store
+
+NAMES = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор", "Жанна", "Зоя", "Игорь", "Кира"]
+
+
+async def play(session: Session, names: list[str], roles: str, offender: int) -> list[str]:
+    out: list[str] = []
+    for seat, name in enumerate(names, 1):
+        out += (await session.handle(f"/name {seat} {name}")).lines
+    for line in (f"/roles {roles}", "/start", "/next", f"/ppk {offender} 4.3.1"):
+        reply = await session.handle(line)
+        assert reply.accepted, (line, reply.lines)
+    return out
+
+
+async def test_an_evening_at_the_console_builds_the_roster_and_the_stats(store: Store) -> None:
+    service = Service(store)
+    session = Session(service, catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    first = await service.current(session.chat)
+    assert first is not None
+    await session.handle("/new")
+    lines = await play(session, ["аня", "Бо", *NAMES[2:]], "D1 M4 M9 S10", 9)
+    second = await service.current(session.chat)
+    assert second is not None and second.game_id != first.game_id
+    assert second.state.seat(1).name == "Аня"  # the roster's spelling
+    assert second.state.seat(2).name == "Бо"  # a new name stays as typed …
+    assert any("Боря" in line and "/name 2" in line for line in lines)  # … and the roster's is offered
+
+    expected: dict[str, Decimal] = {}
+    for game in (first, second):
+        row = await store.game(game.game_id)
+        assert row is not None
+        events = [rules.from_dict(r.event) for r in await store.events(game.game_id)]
+        doc = to_json(game.state.config, row.names, events)
+        for seat, points in doc["points"]["seats"].items():
+            name = game.state.seat(int(seat)).name
+            expected[name] = expected.get(name, Decimal(0)) + Decimal(points["total"])
+    reply = await session.handle("/rating all min=1")  # every player, by points (RULES.md §9)
+    shown = {line.split(". ", 1)[1].split(" — ")[0]: Decimal(line.split(" — ")[1].split(" (")[0])
+             for line in reply.lines[1:-1]}
+    assert shown == expected
+    assert len(shown) == 11  # Боря and Бо: two entries until merged
+    merged = (await session.handle("/merge Бо = Боря")).lines
+    assert merged == ["Записи объединены: Боря; игры и прежние имена сохранены."]
+    stats = "\n".join((await session.handle("/stats боря")).lines)
+    assert "игр 2, побед 1 (50%)" in stats  # the Don of a lost game, a civilian of a won one
+    assert f"баллов {expected['Боря'] + expected['Бо']} " in stats
+
