@@ -4,10 +4,17 @@ player and offers the roster's names that begin as typed."""
 
 from __future__ import annotations
 
+import asyncio
+import csv
+import json
 from decimal import Decimal
+from pathlib import Path
+
+import pytest
 
 import rules
-from bot.console import Session
+from bot.cli import main
+from bot.console import CHAT, Session
 from bot.i18n import catalog
 from bot.protocol import to_json
 from bot.service import Service
@@ -61,3 +68,34 @@ async def test_an_evening_at_the_console_builds_the_roster_and_the_stats(store: 
     assert "игр 2, побед 1 (50%)" in stats  # the Don of a lost game, a civilian of a won one
     assert f"баллов {expected['Боря'] + expected['Бо']} " in stats
 
+
+
+async def _one_game(db: Path) -> None:
+    store = await Store.open(db)
+    try:
+        session = Session(Service(store), catalog("ru"))
+        await session.open()
+        await play(session, NAMES, "D2 M5 M7 S8", 7)
+        await session.handle("/rename Аня = Анна")
+    finally:
+        await store.close()
+
+
+def test_the_club_admin_exports_the_roster_and_games_as_json_and_csv(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    assert main(["club-export", "--db", str(db)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["club"] == CHAT and len(data["players"]) == 10 and len(data["games"]) == 10
+    anna = next(p for p in data["players"] if p["name"] == "Анна")
+    assert anna["names"] == ["Аня", "Анна"]
+    out = tmp_path / "club.csv"
+    assert main(["club-export", "--db", str(db), "--format", "csv", "--out", str(out)]) == 0
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert len(rows) == 10
+    first = next(r for r in rows if r["seat"] == "1")
+    assert first["player"] == "Анна" and first["name_then"] == "Аня" and first["result"] == "red"
+    assert sum(Decimal(r["points"]) for r in rows) == sum(
+        Decimal(p["points"]) / 100 for p in data["games"])
+    assert main(["club-export", "--db", str(tmp_path / "none.sqlite3")]) == 2
