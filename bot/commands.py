@@ -21,7 +21,8 @@ Commands::
     /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
     /status   /log [all]   /help   /lang ru|en   /quit
     /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate]
-    [civilian|sheriff|mafia|don] [min=N]   /rating [period] [fiim|fsm] [min=N]   /roster [name]
+    [civilian|sheriff|mafia|don] [min=N]   /rating [period] [fiim|fsm] [min=N]   /evening
+    /roster [name]
     /rename Вася = Василий
     /merge Вася = Василий   /forget [yes]            (the club's players, issue 17)
 
@@ -149,7 +150,7 @@ class Show:
 @dataclass(frozen=True)
 class ClubCmd:
     """A club's players across games (issue 17; :mod:`bot.club.answers`): ``what`` is
-    ``games``, ``stats``, ``top``, ``rating``, ``roster``, ``rename``, ``merge`` or ``forget``; ``args`` the
+    ``games``, ``stats``, ``top``, ``rating``, ``evening``, ``roster``, ``rename``, ``merge`` or ``forget``; ``args`` the
     words typed after it (``/stats Вася month``), read by the club's answers."""
 
     what: str
@@ -587,7 +588,7 @@ def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
 _command("help", "h", "?")(_no_args(lambda: Show("help")))
 
 #: The club's commands (issue 17): the history and statistics of its players, its roster.
-CLUB_COMMANDS = ("games", "stats", "top", "rating", "roster", "rename", "merge", "forget")
+CLUB_COMMANDS = ("games", "stats", "top", "rating", "evening", "roster", "rename", "merge", "forget")
 
 
 def _club(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
@@ -778,6 +779,7 @@ RUSSIAN_WORDS: dict[str, str] = {
     "отменить": "undo", "статус": "status", "журнал": "log", "помощь": "help", "справка": "help",
     "язык": "lang", "выход": "quit",
     "игры": "games", "статистика": "stats", "стата": "stats", "топ": "top", "рейтинг": "rating",
+    "вечер": "evening",
     "состав": "roster",
     "переименовать": "rename", "объединить": "merge", "забыть": "forget",
 }

@@ -361,7 +361,8 @@ class Session:
         if what == "help":  # the reason codes of this game's rules (of the default ones before /new)
             reasons = cmds.reason_codes(current.state.config.reasons if current is not None
                                         else rules.REASONS[rules.DEFAULT_PRESET])
-            return [self.cat.text("console-help"), self.cat.text("commands-reasons", codes=reasons)]
+            return [self.cat.text("console-help"), self.cat.text("club-help"),
+                    self.cat.text("commands-reasons", codes=reasons)]
         if current is None:
             raise ServiceError("no_game")
         state = current.state

@@ -41,6 +41,8 @@ def documents(t: Table) -> dict[str, dict]:
 
 
 async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_protocols(t: Table) -> None:
+    channel = t.fake.add_channel("Клубный канал", username="club_news")
+    await t.say("/channel @club_news", chat=t.group, user=t.players[0])  # the group's owner
     for number, (seating, roles, offender) in enumerate(EVENING, 1):
         await t.say("/new fiim2024")
         await t.say("/link", chat=t.group)
@@ -96,6 +98,17 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
               for line in lines[1:-1]]
     assert len(ranked) == 10 and all(Decimal(total) == expected[name] for name, total in ranked)
     assert "не учтена" in lines[-1]  # FIIM's compensation: no formula in the rules text
+
+    # the judge closes the evening: its table and the season's rating go to the club's channel
+    before = len(t.public())
+    await t.say("/evening", chat=t.group)
+    assert t.public()[before:] == ["Итоги вечера и рейтинг сезона опубликованы в канале Клубный канал."]
+    posted = [text for text in t.texts(channel) if text.startswith("Вечер ")]
+    assert len(posted) == 1 and ": 3 игры" in posted[0].splitlines()[0]
+    evening = {line.split(". ", 1)[1].split(" — ")[0]: Decimal(line.split("баллов ")[1].split(",")[0])
+               for line in posted[0].splitlines()[1:11]}
+    assert evening == expected  # the evening is these three games
+    assert "Рейтинг (ФИИМ 2024), сезон " in posted[0]
 
     # the roster: a rename by someone else than the judge or an admin is refused
     before = len(t.public())

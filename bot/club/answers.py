@@ -32,6 +32,8 @@ TOP_SIZE = 10
 MIN_GAMES = 3
 #: ``/name``: how many of the roster's names beginning so are offered.
 ROSTER_OFFERED = 5
+#: ``/evening`` covers the games finished in the last this many hours.
+EVENING_HOURS = 12
 #: ``/rating`` lists at most this many players.
 RATING_SIZE = 30
 SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
@@ -233,6 +235,23 @@ class ClubAnswers:
         lines.append(cat.text("club-rating-compensation" if scheme == "fsm"
                               else "club-rating-no-compensation"))
         return lines
+
+    async def _evening(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """The evening's table (the games of the last :data:`EVENING_HOURS` hours, each player's
+        points and wins) and the season's rating (its top ten), for the club's channel."""
+        evening = Period(now - EVENING_HOURS * 3600, None, "evening")
+        totals = await self.store.club_totals(club, evening.since, None)
+        games = [g for g in await self.store.club_games(club, GAMES_MAX)
+                 if g.finished_at >= (evening.since or 0)]
+        if not totals:
+            return [cat.text("club-evening-none", hours=EVENING_HOURS)]
+        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games))]
+        for place, t in enumerate(ranked(totals, "points", 1), 1):
+            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
+                                  points=points_text(t.points), wins=t.wins, games=t.games,
+                                  rate=_rate(t.wins, t.games)))
+        season = await self._rating(club, asker, ClubCmd("rating", ("season",)), cat, now)
+        return [*lines, "", *season[:1 + TOP_SIZE]]
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

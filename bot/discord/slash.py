@@ -287,6 +287,11 @@ async def rating(interaction: discord.Interaction[Any], period: Optional[Range[s
     await _run(interaction, "rating", period, scheme, f"min={least}" if least is not None else None)
 
 
+@app_commands.command(name="evening", description=_desc("evening"))
+async def evening(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "evening")
+
+
 @app_commands.command(name="roster", description=_desc("roster"))
 @app_commands.describe(name=_arg("name-start"))
 async def roster(interaction: discord.Interaction[Any], name: Optional[Range[str, 1, 64]] = None) -> None:
@@ -347,8 +352,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, undo,
-    fix, timer, status, log_, help_, lang, games, stats, top, rating, roster, rename,
-    merge, forget,
+    fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, roster,
+    rename, merge, forget,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -765,7 +765,8 @@ class JudgeController:
         if what == "help":
             reasons = cmds.reason_codes(current.state.config.reasons if current is not None
                                         else rules.REASONS[rules.DEFAULT_PRESET])
-            return [Reply(f"{cat.text('commands-help')}\n{cat.text('commands-reasons', codes=reasons)}"
+            return [Reply(f"{cat.text('commands-help')}\n{cat.text('club-help')}"
+                          f"\n{cat.text('commands-reasons', codes=reasons)}"
                           f"\n\n{self._t(cat, 'judge-help')}")]
         if current is None:
             raise ServiceError("no_game")

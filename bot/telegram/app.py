@@ -610,7 +610,12 @@ class TelegramReferee:
         assert isinstance(command, ClubCmd)
         official = (current is not None and current.judge == user) or (
             command.what in ("rename", "merge") and await self._is_admin(group, user))
-        for line in await self.judge.club(group, user, command, official=official):
+        lines = await self.judge.club(group, user, command, official=official)
+        channel = await self.service.store.host_channel(group) if command.what == "evening" else None
+        if channel is not None and official:  # the evening's table and the season's top, posted
+            await self._send(channel[0], "\n".join(lines))
+            lines = [(await self.cat(group)).text("club-evening-posted", channel=channel[1] or channel[0])]
+        for line in lines:
             await self._send(group, line)
 
     async def _link(self, update: Update, group: str, user: str, home: str,

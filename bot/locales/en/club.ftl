@@ -67,3 +67,9 @@ club-rating-compensation = The first night's victims' compensation is counted in
 club-rating-no-compensation = The first night's victims' compensation (FIIM 2024 §8.6) is not counted: its formula is not in the rules this bot follows.
 club-rating-unknown = /rating does not know «{ $word }»: a period (month, season, 2026-03), fiim|fsm, min=N.
 club-name-offered = The roster has names beginning so: { $names } — /name { $seat } <name> takes one.
+club-evening-none = No games ended in the last { $hours } hours.
+club-evening-title = The evening of { $date }: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }
+club-evening-posted = The evening's table and the season's rating are posted to { $channel }.

@@ -38,9 +38,6 @@ commands-help =
     /undo [n] — take back the last actions; /fix 12 /foul 5 4.1.1 — correct action 12 (/log all numbers them)
     /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
     /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone
-    /games [N] — the club's last games; /stats [name] [month|season|2026-03|2026-03-01..2026-03-31] — a player's statistics; /top [period] [points|wins|winrate] [civilian|sheriff|mafia|don] [min=N] — the best players
-    /rating [period] [fiim|fsm] [min=N] — the season's rating: points, the compensation, the tie-breaks
-    /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it
     /lang ru|en — language
     The Russian words work too: дальше (далее, пас), выставить 3 7, голос 7 4, подъём 6, убийство 4, промах, дон 3, шериф 5, лх 1 2 3, фол 5, дк 5, ппк 5, отмена, статус, помощь
 commands-reasons = Penalty reasons (this game's rule items): { $codes }.
@@ -49,3 +46,10 @@ console-help =
     /quit — leave the console
 cli-telegram-unavailable = The Telegram bot is not available yet. Try the console: mafia-referee console.
 console-protocol = The protocol of game #{ $game } (the score sheet PNG, JSON, the MafiaRatings export): mafia-referee protocol --game { $game } [--png FILE] [--json FILE] [--mafiaratings FILE]
+# club-help: the club's commands (issue 17), shown after the judge's.
+club-help =
+    The club: its games, statistics, rating, roster:
+    /games [N] — the club's last games; /stats [name] [month|season|2026-03|2026-03-01..2026-03-31] — a player's statistics; /top [period] [points|wins|winrate] [civilian|sheriff|mafia|don] [min=N] — the best players
+    /rating [period] [fiim|fsm] [min=N] — the season's rating: points, the compensation, the tie-breaks
+    /evening — the evening's table (the games of the last 12 hours) and the season's rating; in a group with a club channel (/channel), posted there
+    /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it

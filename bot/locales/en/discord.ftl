@@ -166,3 +166,4 @@ dc-arg-into = The entry that stays
 dc-arg-confirm = True: delete it
 dc-cmd-rating = The club's rating of a season, with its tie-breaks
 dc-arg-scheme = fiim or fsm: whose rules of points
+dc-cmd-evening = The evening's table and the season's rating

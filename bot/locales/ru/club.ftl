@@ -67,3 +67,10 @@ club-rating-compensation = Компенсация за убийство в пе�
 club-rating-no-compensation = Компенсация за убийство в первую ночь (ФИИМ 2024, п. 8.6) не учтена: её формулы нет в правилах, по которым работает бот.
 club-rating-unknown = /rating не знает «{ $word }»: период (month, season, 2026-03), fiim|fsm, min=N.
 club-name-offered = В составе клуба есть имена, которые так начинаются: { $names } — /name { $seat } <имя>, чтобы выбрать.
+club-evening-none = За последние { $hours } часов не окончилось ни одной игры.
+club-evening-title = Вечер { $date }: { $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[other] { $games } игр
+ }
+club-evening-posted = Итоги вечера и рейтинг сезона опубликованы в канале { $channel }.

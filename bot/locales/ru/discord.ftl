@@ -166,3 +166,4 @@ dc-arg-into = Запись, которая останется
 dc-arg-confirm = True — удалить
 dc-cmd-rating = Рейтинг клуба за сезон, с порядком при равенстве
 dc-arg-scheme = fiim или fsm: чьи правила баллов
+dc-cmd-evening = Итоги вечера и рейтинг сезона
