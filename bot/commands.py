@@ -22,6 +22,7 @@ Commands::
     /status   /log [all]   /help   /lang ru|en   /quit
     /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate]
     [civilian|sheriff|mafia|don] [min=N]   /rating [period] [fiim|fsm] [min=N]   /evening
+    /seating 6 Аня, Боря, …  (a series' seating plan)
     /roster [name]
     /rename Вася = Василий
     /merge Вася = Василий   /forget [yes]            (the club's players, issue 17)
@@ -150,7 +151,7 @@ class Show:
 @dataclass(frozen=True)
 class ClubCmd:
     """A club's players across games (issue 17; :mod:`bot.club.answers`): ``what`` is
-    ``games``, ``stats``, ``top``, ``rating``, ``evening``, ``roster``, ``rename``, ``merge`` or ``forget``; ``args`` the
+    ``games``, ``stats``, ``top``, ``rating``, ``evening``, ``seating``, ``roster``, ``rename``, ``merge`` or ``forget``; ``args`` the
     words typed after it (``/stats Вася month``), read by the club's answers."""
 
     what: str
@@ -588,7 +589,8 @@ def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
 _command("help", "h", "?")(_no_args(lambda: Show("help")))
 
 #: The club's commands (issue 17): the history and statistics of its players, its roster.
-CLUB_COMMANDS = ("games", "stats", "top", "rating", "evening", "roster", "rename", "merge", "forget")
+CLUB_COMMANDS = ("games", "stats", "top", "rating", "evening", "seating", "roster", "rename", "merge",
+                 "forget")
 
 
 def _club(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
@@ -779,7 +781,7 @@ RUSSIAN_WORDS: dict[str, str] = {
     "отменить": "undo", "статус": "status", "журнал": "log", "помощь": "help", "справка": "help",
     "язык": "lang", "выход": "quit",
     "игры": "games", "статистика": "stats", "стата": "stats", "топ": "top", "рейтинг": "rating",
-    "вечер": "evening",
+    "вечер": "evening", "рассадка": "seating",
     "состав": "roster",
     "переименовать": "rename", "объединить": "merge", "забыть": "forget",
 }

@@ -99,3 +99,23 @@ def test_the_club_admin_exports_the_roster_and_games_as_json_and_csv(
     assert sum(Decimal(r["points"]) for r in rows) == sum(
         Decimal(p["points"]) / 100 for p in data["games"])
     assert main(["club-export", "--db", str(tmp_path / "none.sqlite3")]) == 2
+
+
+async def test_a_seating_plan_is_printed_per_game_and_table(store: Store) -> None:
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    people = ["аня", *NAMES[1:], *(f"Гость {i}" for i in range(1, 13))]  # 22: two tables, two rest
+    lines = (await session.handle(f"/seating 4 {', '.join(people)}")).lines
+    assert lines[0] == "Рассадка: игр 4, игроков 22, столов 2 (места — поровну, соперники — как можно разнообразнее):"
+    tables = [line for line in lines if ", стол " in line]
+    assert len(tables) == 8
+    seated = [line.split(": ", 1)[1] for line in tables if line.startswith("Игра 1,")]
+    names = [part.split(". ", 1)[1] for row in seated for part in row.split(", ")]
+    assert len(set(names)) == 20  # each seated once in the game
+    assert any("Аня" in line for line in lines[1:])  # as the roster writes her name
+    assert all("аня" not in line for line in lines[1:])
+    assert sum(1 for line in lines if line.startswith("Игра 1, отдыхают")) == 1
+    refused = (await session.handle("/seating 4 Аня, Боря")).lines
+    assert refused == ["Разных игроков: 2, а за столом их 10."]
+    assert (await session.handle("/seating x")).lines[0].startswith("Напишите так: /seating 6")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+import zlib
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -25,6 +26,7 @@ from ..commands import ClubCmd
 from ..i18n import Catalog
 from .periods import ALL, Period, parse_period
 from .rating import FirstNight, standings
+from .seating import SEATS, SeatingError, plan
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
@@ -32,6 +34,8 @@ TOP_SIZE = 10
 MIN_GAMES = 3
 #: ``/name``: how many of the roster's names beginning so are offered.
 ROSTER_OFFERED = 5
+#: ``/seating``: the most games of a series.
+SEATING_GAMES = 20
 #: ``/evening`` covers the games finished in the last this many hours.
 EVENING_HOURS = 12
 #: ``/rating`` lists at most this many players.
@@ -252,6 +256,33 @@ class ClubAnswers:
                                   rate=_rate(t.wins, t.games)))
         season = await self._rating(club, asker, ClubCmd("rating", ("season",)), cat, now)
         return [*lines, "", *season[:1 + TOP_SIZE]]
+
+    async def _seating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """``/seating 6 Аня, Боря, …``: a seating plan for a series (:mod:`.seating`), printed per
+        game and table; the names as the roster writes them, where it has them."""
+        head, _, rest = command.rest.partition(" ")
+        names = [" ".join(n.split()) for n in re.split(r"[,;\n]", rest) if n.strip()]
+        if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
+            return [cat.text("club-seating-usage", most=SEATING_GAMES)]
+        shown = []
+        for name in names:
+            found = await self.store.find_player(club, name)
+            shown.append(found.name if found is not None else name)
+        try:
+            made = plan(shown, int(head), seed=zlib.crc32("\n".join(shown).encode()))
+        except SeatingError:
+            return [cat.text("club-seating-players", count=len(set(shown)), seats=SEATS)]
+        lines = [cat.text("club-seating-title", games=int(head), players=len(shown),
+                          tables=len(made.rounds[0]))]
+        for number, (tables, resting) in enumerate(zip(made.rounds, made.resting), 1):
+            for table_no, table in enumerate(tables, 1):
+                lines.append(cat.text("club-seating-table", game=number, table=table_no,
+                                      seats=", ".join(f"{seat}. {cat.name(str(p))}"
+                                                      for seat, p in enumerate(table, 1))))
+            if resting:
+                lines.append(cat.text("club-seating-resting", game=number,
+                                      names=", ".join(cat.name(str(p)) for p in resting)))
+        return lines
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

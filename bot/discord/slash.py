@@ -292,6 +292,13 @@ async def evening(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "evening")
 
 
+@app_commands.command(name="seating", description=_desc("seating"))
+@app_commands.describe(games=_arg("series-games"), players=_arg("players"))
+async def seating(interaction: discord.Interaction[Any], games: Range[int, 1, 20],
+                  players: Range[str, 1, 2000]) -> None:
+    await _run(interaction, "seating", games, players)
+
+
 @app_commands.command(name="roster", description=_desc("roster"))
 @app_commands.describe(name=_arg("name-start"))
 async def roster(interaction: discord.Interaction[Any], name: Optional[Range[str, 1, 64]] = None) -> None:
@@ -352,8 +359,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, undo,
-    fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, roster,
-    rename, merge, forget,
+    fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
+    roster, rename, merge, forget,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -73,3 +73,11 @@ club-evening-title = The evening of { $date }: { $games ->
    *[other] { $games } games
  }
 club-evening-posted = The evening's table and the season's rating are posted to { $channel }.
+club-seating-usage = Write it as /seating 6 Anya, Borya, … — the number of games (up to { $most }), then the players' names separated by commas.
+club-seating-players = { $count } different players: a table needs { $seats }.
+club-seating-title = The seating of { $games } games for { $players } players at { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+ } (seats even; opponents as varied as can be):
+club-seating-table = Game { $game }, table { $table }: { $seats }
+club-seating-resting = Game { $game }, resting: { $names }

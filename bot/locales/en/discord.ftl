@@ -167,3 +167,6 @@ dc-arg-confirm = True: delete it
 dc-cmd-rating = The club's rating of a season, with its tie-breaks
 dc-arg-scheme = fiim or fsm: whose rules of points
 dc-cmd-evening = The evening's table and the season's rating
+dc-cmd-seating = A seating plan for a series: each game's tables and seats
+dc-arg-series-games = How many games in the series
+dc-arg-players = The players' names, separated by commas

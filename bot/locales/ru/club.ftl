@@ -74,3 +74,8 @@ club-evening-title = Вечер { $date }: { $games ->
    *[other] { $games } игр
  }
 club-evening-posted = Итоги вечера и рейтинг сезона опубликованы в канале { $channel }.
+club-seating-usage = Напишите так: /seating 6 Аня, Боря, … — число игр (до { $most }), затем имена игроков через запятую.
+club-seating-players = Разных игроков: { $count }, а за столом их { $seats }.
+club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
+club-seating-table = Игра { $game }, стол { $table }: { $seats }
+club-seating-resting = Игра { $game }, отдыхают: { $names }

@@ -167,3 +167,6 @@ dc-arg-confirm = True — удалить
 dc-cmd-rating = Рейтинг клуба за сезон, с порядком при равенстве
 dc-arg-scheme = fiim или fsm: чьи правила баллов
 dc-cmd-evening = Итоги вечера и рейтинг сезона
+dc-cmd-seating = Рассадка серии игр: столы и места в каждой игре
+dc-arg-series-games = Сколько игр в серии
+dc-arg-players = Имена игроков через запятую
