@@ -177,8 +177,12 @@ _FIIM_EXTRA: tuple[Reason, ...] = (
 # attempt at a non-game advantage (§6.7.16) (docs/rules.md §6.3, §6.4).
 _FSM_EXTRA: tuple[Reason, ...] = tuple(r for r in _FIIM_EXTRA if r.code not in ("6.6.9", "6.7.16"))
 
-# FSM 2024: voting against several nominees (seed 4.1.8) is a disqualifying foul (S24 §6.7.9).
-_FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING)}
+# FSM 2024 splits the seed's 4.1.8: voting against several nominees (or with two hands) is a
+# disqualifying foul (S24 §6.7.9), and 4.1.8 keeps that meaning there (stored games fold as they
+# did); its other half, not voting when the judge asks for the remaining votes against the last
+# nominee, stays a foul under FSM's own number (S24 §6.6.8).
+_FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING),
+                                     "6.6.8": Reason("6.6.8", Severity.FOUL)}
 
 # MafiaRatings 9.6.2: the technical foul, a reason of every preset when ``technical_fouls`` is on.
 TECH_FOUL = Reason("tech", Severity.TECHNICAL)

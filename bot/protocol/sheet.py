@@ -610,7 +610,7 @@ def _penalty_rows(record: GameRecord, cat: Catalog) -> list[tuple[list[Cell], st
     for item in penalties(record):
         severity, reason = str(item["severity"]), str(item["reason"])
         what = cat.text(f"protocol-penalty-{severity}")
-        words = reason_text(reason, cat) if reason not in GENERIC_REASONS else ""
+        words = reason_text(reason, cat, record.state.config.preset) if reason not in GENERIC_REASONS else ""
         color = RED if severity in ("disqualifying", "team_loss") else INK
         row(item["seat"], Span(what, color, True), f"{reason} — {words}" if words else "—",
             _when_text(item["when"], cat))
