@@ -281,6 +281,7 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("seconds", duration(30, cat))
     elif kind is Kind.PENALTY_AFTER_RESULT:
         args.setdefault("over", "no")
+        args.setdefault("applied", "yes")  # F24/S24 §6.8.6 (absent from older notices)
         args.setdefault("severity", NONE)
         args.setdefault("code", NONE)
         args.setdefault("generic", "yes")

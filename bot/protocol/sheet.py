@@ -293,7 +293,9 @@ def _late_penalties(record: GameRecord, seat: int, cat: Catalog) -> list[Span]:
                 "end": "end"}.get(kind, "result")
         code = penalty.reason if penalty.reason and penalty.reason not in GENERIC_REASONS else "none"
         spans.append(Span(cat.text("protocol-late", what=cat.text(f"protocol-penalty-{what}"),
-                                   code=code, when=when), RED, False, SMALL))
+                                   code=code, when=when, applied="yes" if penalty.applied else "no",
+                                   rules=record.config.preset),
+                          RED if penalty.applied else MUTED, False, SMALL))
     return spans
 
 
