@@ -160,6 +160,15 @@ def test_rights_and_the_invite_link() -> None:
     assert "Moderate Members" in text
 
 
+def test_the_readme_gives_the_invites_permissions_number() -> None:
+    """An admin who builds the link by hand copies README's number: it is the invite's."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    numbers = set(re.findall(r"permissions=(\d+)", readme))
+    assert numbers == {str(rights.invite_permissions().value)}
+
+
 def test_keys() -> None:
     assert keys.chat_key(42) == "dc:42" and keys.user_key(7) == "dc:7"
     assert keys.id_of("dc:42") == 42 and keys.is_discord("dc:42")
