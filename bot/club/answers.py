@@ -210,7 +210,7 @@ class ClubAnswers:
         return lines
 
     async def _rating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
-        """The season's rating (RULES.md §9): points and the compensation, with the tie-breaks."""
+        """The season's rating (F24/S24 §8.7.1; docs/rules.md §8.7): points and the compensation, with the tie-breaks."""
         words = [w for w in command.args if w.lower() not in SCHEME_WORDS]
         scheme = next((SCHEME_WORDS[w.lower()] for w in command.args if w.lower() in SCHEME_WORDS),
                       "fiim")

@@ -2,7 +2,7 @@
 (``2026``), a month (``2026-03``), a day (``2026-03-14``) or dates (``2026-03-01..2026-03-31``,
 both days counted). Pure: the caller gives the time now and the club's time zone.
 
-A season is a calendar year (clubs' seasons rank games of one year, RULES.md §9).
+A season is a calendar year (clubs' seasons rank games of one year).
 """
 
 from __future__ import annotations

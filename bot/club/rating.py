@@ -1,18 +1,20 @@
-"""A season's (or a series') rating of a club's players (issue 17; RULES.md §9, F24/S24 §8.6–8.7).
+"""A season's (or a series') rating of a club's players (issue 17; F24/S24 §8.6–8.7;
+docs/rules.md §8.7).
 
 Pure: :func:`standings` orders players by their points summed, plus the first-night victim's
 compensation where the preset's rule for it is known, and breaks ties as both presets do
-(RULES.md §9, F24/S24 §8.7.1): the additional points (extras) → wins → wins as the Don or the
-Sheriff → first-night deaths → lot. The lot is drawn from a seed (the series' name), so the same
-series always gives the same order.
+(F24/S24 §8.7.1, as the project's rules digest gives them): the additional points (extras) →
+wins → wins as the Don or the Sheriff → first-night deaths → lot. The lot is drawn from a seed
+(the series' name), so the same series always gives the same order.
 
-The compensation (S24 §8.6, as RULES.md §9 digests it): the player's *i*-th death on the first
-night of the series earns ``Ci = i·0.4/B`` (``0.4`` once ``i > B``), where ``B`` is 40 % of the
-series' games and at least 4 (read as ``B = max(4, round(0.4 × games))``, ``games`` the player's
-own in the series); only when that game's best move named at least one black (F24 §4.5.9), and
-half of it when the red team won. Each game's compensation is rounded to hundredths. FIIM's
-formula is not in our rules text (RULES.md §9: «lost in extraction»), so a FIIM rating has no
-compensation: it says so (``compensation`` is ``None``) rather than guessing.
+The compensation (S24 §8.6, as the project's rules digest gives it): the player's *i*-th death
+on the first night of the series earns ``Ci = i·0.4/B`` (``0.4`` once ``i > B``), where ``B``
+is 40 % of the series' games and at least 4 (read as ``B = max(4, round(0.4 × games))``,
+``games`` the player's own in the series); only when that game's best move named at least one
+black (F24 §4.5.9), and half of it when the red team won. Each game's compensation is rounded
+to hundredths. FIIM's formula is not in our rules text (the digest: «lost in extraction»; F24
+§8.6), so a FIIM rating has no compensation: it says so (``compensation`` is ``None``) rather
+than guessing.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ def lot(seed: str, player_id: int) -> str:
 
 def standings(totals: Mapping[int, Totals], deaths: Mapping[int, Sequence[FirstNight]],
               scheme: str, seed: str, *, min_games: int = 0) -> list[Standing]:
-    """Every player with at least ``min_games``, best first (RULES.md §9 tie-breaks)."""
+    """Every player with at least ``min_games``, best first (the tie-breaks of F24/S24 §8.7.1)."""
     rows = []
     for player, t in totals.items():
         if t.games < min_games or not t.games:

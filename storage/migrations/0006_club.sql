@@ -42,9 +42,9 @@ CREATE TABLE game_players (
     result       TEXT NOT NULL,                    -- red | black | draw
     won          INTEGER NOT NULL,                 -- 1: the seat's team won
     points       INTEGER NOT NULL,                 -- the total, in hundredths (F24/S24 §8)
-    additional   INTEGER NOT NULL,                 -- the additional points, hundredths (§8.7.1)
+    additional   INTEGER NOT NULL,                 -- additional points, hundredths (F24 §8.7.1)
     best_move    INTEGER,                          -- the best move's hits (0–3), NULL: none made
-    first_killed INTEGER NOT NULL,                 -- 1: killed on the first night (§8.6)
+    first_killed INTEGER NOT NULL,                 -- 1: killed on the first night (F24 §8.6)
     fouls        INTEGER NOT NULL,
     removed      INTEGER NOT NULL,                 -- 1: removed by fouls or a disqualification
     finished_at  REAL NOT NULL,
