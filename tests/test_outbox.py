@@ -26,6 +26,13 @@ from fakebot import FakeBotAPI, FakeChat, FakeUser, running
 from storage import OutboxItem, StaleRevision, Store
 from support.telegram_table import Table, make_world, settings_for
 
+
+@pytest.fixture
+def store(any_store: Store) -> Store:
+    """This module's store-level tests run on both backends (SQLite, PostgreSQL: issue 18)."""
+    return any_store
+
+
 CONFIG = rules.config_to_dict(rules.PRESETS["seed"])
 NIGHT = "Наступает ночь"  # the group's announcement of /start (night 0)
 DAY = "День 1"  # the group's announcement of the morning (/next after night 0)
