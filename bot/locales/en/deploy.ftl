@@ -31,3 +31,10 @@ db-fault = { $code ->
     [io] Not recorded: the disk could not be read or written. Check the disk, then repeat the command.
    *[other] Not recorded: a database error.
 } ({ $problem })
+
+## mafia-referee migrate --to postgresql://… (issue 18)
+migrate-bad-target = Not migrated: { $target } is not a PostgreSQL database URL (postgresql://user@host:port/name), or --db is not an SQLite file.
+migrate-not-empty = Not migrated: the PostgreSQL database already holds rows (table { $table }). Migrate into an empty database.
+migrate-differs = The copy differs from the SQLite database ({ $problem }). Keep serving the SQLite file; the copy is left for inspection.
+migrate-table = { $table }: { $count } rows copied and checked (sha256 { $digest })
+migrate-done = Copied and checked: { $count } rows. Set MAFIA_REFEREE_DB to the PostgreSQL URL to serve from it.

@@ -31,3 +31,10 @@ db-fault = { $code ->
     [io] Не записано: диск не читается или не пишется. Проверьте диск и повторите команду.
    *[other] Не записано: ошибка базы данных.
 } ({ $problem })
+
+## mafia-referee migrate --to postgresql://… (issue 18)
+migrate-bad-target = Перенос отменён: { $target } — не адрес базы PostgreSQL (postgresql://user@host:port/name), или --db — не файл SQLite.
+migrate-not-empty = Перенос отменён: в базе PostgreSQL уже есть строки (таблица { $table }). Переносите в пустую базу.
+migrate-differs = Копия расходится с базой SQLite ({ $problem }). Продолжайте работать с файлом SQLite; копия оставлена для проверки.
+migrate-table = { $table }: скопировано и проверено строк: { $count } (sha256 { $digest })
+migrate-done = Скопировано и проверено строк: { $count }. Чтобы работать с PostgreSQL, задайте MAFIA_REFEREE_DB = адрес базы.

@@ -6,7 +6,7 @@ CREATE TABLE host_tables (
     options       TEXT NOT NULL,
     players       TEXT NOT NULL DEFAULT '[]',
     seats         TEXT NOT NULL DEFAULT '{}',
-    game_id       BIGINT REFERENCES games(id),
+    game_id       BIGINT REFERENCES games(id) DEFERRABLE,
     lobby_message BIGINT,
     step          TEXT,
     data          TEXT NOT NULL DEFAULT '{}',
@@ -19,7 +19,7 @@ CREATE INDEX host_tables_by_chat ON host_tables(chat, id);
 CREATE INDEX host_tables_open ON host_tables(status) WHERE status IN ('lobby', 'running');
 
 CREATE TABLE host_steps (
-    table_id  BIGINT NOT NULL REFERENCES host_tables(id),
+    table_id  BIGINT NOT NULL REFERENCES host_tables(id) DEFERRABLE,
     no        BIGINT NOT NULL,
     key       TEXT NOT NULL,
     kind      TEXT NOT NULL,
