@@ -1,0 +1,122 @@
+"""Several worker processes writing the same games on one PostgreSQL, SIGKILLed at random (issue
+18): the store's half of "one game never in two places". Each worker appends to randomly chosen
+games at the revision it read (``append_many`` with an outbox row, as an action does); a
+refused revision (another worker logged first) is read again and retried. What a worker
+acknowledged (printed after ``append_many`` returned) must be in the log exactly where it said,
+every game's log must run 1, 2, 3 … without a gap or a repeat, and every logged event must have
+its outbox row (one transaction) — whatever the kills cut."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from storage import Store
+
+PROJECT = Path(__file__).resolve().parents[1]
+GAMES = 6
+ACKS = 240  # acknowledged actions in all before the workers are stopped
+WORKERS = 3
+
+WORKER = textwrap.dedent("""
+    import asyncio, random, sys
+    sys.path.insert(0, {project!r})
+    from storage import OutboxItem, StaleRevision, Store
+
+    async def main(url, name, games):
+        store = await Store.open(url)
+        rng = random.Random(name)
+        n = 0
+        while True:
+            game = rng.choice(games)
+            count, _, _ = await store.game_log(game, "none")
+            n += 1
+            event = {{"type": "set_name", "seat": 1, "name": f"{{name}}-{{n}}"}}
+            try:
+                await store.append_many(game, count + 1, [event], name,
+                                        outbox=[OutboxItem(f"tg:{{game}}", {{"text": f"{{name}}-{{n}}"}})])
+            except StaleRevision:
+                continue
+            print(f"ack {{game}} {{count + 1}} {{name}}-{{n}}", flush=True)
+
+    asyncio.run(main(sys.argv[1], sys.argv[2], [int(g) for g in sys.argv[3].split(",")]))
+""")
+
+
+def _spawn(url: str, name: str, games: list[int]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", WORKER.format(project=str(PROJECT)), url, name,
+         ",".join(map(str, games))],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=PROJECT)
+
+
+async def _games(url: str) -> list[int]:
+    async with await Store.open(url) as store:
+        return [await store.create_game(f"tg:-{n}", "tg:1", {}, {}) for n in range(1, GAMES + 1)]
+
+
+def _read_acks(worker: subprocess.Popen[str], want: int, acks: list[tuple[int, int, str]]) -> None:
+    assert worker.stdout is not None
+    while want > 0:
+        line = worker.stdout.readline()
+        if not line:
+            return  # it died
+        _, game, seq, name = line.split()
+        acks.append((int(game), int(seq), name))
+        want -= 1
+
+
+@pytest.mark.timeout(600)
+def test_workers_killed_at_random_lose_and_double_nothing_acknowledged(pg_url: str) -> None:
+    games = asyncio.run(_games(pg_url))
+    rng = random.Random(int(os.environ.get("MAFIA_REFEREE_KILL_SEED", "18")))
+    acks: list[tuple[int, int, str]] = []
+    workers = [_spawn(pg_url, f"w{i}", games) for i in range(WORKERS)]
+    spawned = WORKERS
+    kills = 0
+    try:
+        while len(acks) < ACKS:
+            slot = rng.randrange(WORKERS)
+            _read_acks(workers[slot], rng.randint(1, 12), acks)
+            if rng.random() < 0.4:  # SIGKILL it mid-flight, and start another in its place
+                workers[slot].send_signal(signal.SIGKILL)
+                workers[slot].wait()
+                _read_acks(workers[slot], 10**9, acks)  # what it acknowledged before dying
+                kills += 1
+                workers[slot] = _spawn(pg_url, f"w{spawned}", games)
+                spawned += 1
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
+            if worker.stdout is not None:
+                _read_acks(worker, 10**9, acks)
+                worker.stdout.close()
+    assert kills > 0
+
+    async def check() -> None:
+        async with await Store.open(pg_url) as store:
+            logged: dict[tuple[int, int], str] = {}
+            for game in games:
+                rows = await store.events(game)
+                assert [r.seq for r in rows] == list(range(1, len(rows) + 1))  # in order, no gap
+                for r in rows:
+                    logged[(game, r.seq)] = r.event["name"]
+            names = list(logged.values())
+            assert len(names) == len(set(names))  # no action logged twice
+            for game, seq, name in acks:  # every acknowledged action, where it was acknowledged
+                assert logged.get((game, seq)) == name
+            # every logged event has its outbox row, and no row is without its event
+            texts = sorted(json.loads(json.dumps(r.payload))["text"] for r in await store.pending())
+            assert texts == sorted(names)
+
+    asyncio.run(check())
