@@ -70,6 +70,11 @@ class DatabaseNotWritable(sqlite3.OperationalError):
         self.problem = problem
 
 
+class DatabaseUnreachable(sqlite3.OperationalError):
+    """The PostgreSQL server of ``MAFIA_REFEREE_DB`` cannot be reached (issue 18): said in one
+    line as a database that cannot be opened (:mod:`bot.entry`), its URL without the password."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with its errors as one line in the chosen language (catalog ``cli-usage``):
     argparse's own reason, then where to find the help; exit status 2."""
@@ -335,10 +340,18 @@ def _probe_database(db: Path) -> None:
         store = await Store.open(db)
         await store.close()
 
+    from storage import is_url
+    from storage.migrate import MigrationError
+    from storage.pg import redacted
+
     try:
         asyncio.run(probe())
     except sqlite3.Error as error:
         raise _why_not_opened(db, error) from error
+    except Exception as error:  # asyncpg's own, OSError: the server is not there
+        if not is_url(db) or isinstance(error, MigrationError):
+            raise
+        raise DatabaseUnreachable(f"{redacted(str(db))}: {error}") from error
 
 
 def _serve(db: Path, serve: Callable[[], int]) -> int:
@@ -348,11 +361,15 @@ def _serve(db: Path, serve: Callable[[], int]) -> int:
     touches neither the database nor the network. A lock that cannot be taken is said as the
     database's own problem when it has one (a read-only folder, not SQLite), else as the lock
     file's."""
+    from storage import is_url
+
     from . import writer
 
     try:
         lock = writer.acquire(db)
     except OSError as error:
+        if is_url(db):
+            raise DatabaseUnreachable(str(error)) from error
         _probe_database(db)
         raise DatabaseNotWritable(writer.lock_path(db), error.strerror or str(error)) from error
     with lock:

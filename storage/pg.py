@@ -68,6 +68,18 @@ def normal_url(target: object) -> str:
     return f"{scheme}://{rest.lstrip('/')}"
 
 
+def redacted(url: str) -> str:
+    """``url`` without its password (``postgresql://user:***@host/db``): what messages and logs
+    may show."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(normal_url(url))
+    if parts.password is None:
+        return urlunsplit(parts)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
 async def schema_version(conn: "asyncpg.Connection") -> int:
     """The database's schema version (0: never migrated)."""
     found = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -125,7 +137,7 @@ class PgStore:
         assert pool is not None
         try:
             async with pool.acquire() as conn:
-                await migrate(conn, url)
+                await migrate(conn, redacted(url))
         except BaseException:
             await pool.close()
             raise
@@ -607,4 +619,4 @@ class PgStore:
         return (row[0], row[1]) if row else None
 
 
-__all__ = ["PgStore", "is_url", "migrate", "normal_url", "schema_version", "MigrationError"]
+__all__ = ["PgStore", "is_url", "migrate", "normal_url", "redacted", "schema_version", "MigrationError"]

@@ -75,10 +75,15 @@ async def fresh_database(pg_server: str) -> AsyncIterator[str]:
     """A fresh, empty database on the session's server (its URL), dropped after."""
     name = f"t{os.getpid()}_{next(_databases)}"
     await _database(pg_server, True, name)
+    url = pg_server.rsplit("/", 1)[0] + "/" + name
     try:
-        yield pg_server.rsplit("/", 1)[0] + "/" + name
+        yield url
     finally:
         await _database(pg_server, False, name)
+        from bot.published import state_file
+
+        for kind in ("menus", "commands"):  # what a bot published, kept in the temp folder
+            state_file(Path(url), kind).unlink(missing_ok=True)
 
 
 @pytest.fixture

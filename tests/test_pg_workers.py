@@ -120,3 +120,57 @@ def test_workers_killed_at_random_lose_and_double_nothing_acknowledged(pg_url: s
             assert texts == sorted(names)
 
     asyncio.run(check())
+
+
+def test_one_writing_process_per_postgresql_database(pg_url: str) -> None:
+    """``bot.writer`` on a PostgreSQL URL: a second writer is refused (DatabaseBusy, its URL
+    without the password), the lock is free again once released — and once its holder is
+    SIGKILLed (the server drops a dead connection's locks)."""
+    from bot import writer
+
+    with writer.acquire(Path(pg_url)):  # as Settings gives it: a Path that folded the "//"
+        with pytest.raises(writer.DatabaseBusy):
+            writer.acquire(pg_url)
+    with writer.acquire(pg_url):
+        pass
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; sys.path.insert(0, sys.argv[2]);"
+         " from bot import writer; writer.acquire(sys.argv[1]); print('held', flush=True);"
+         " time.sleep(600)", pg_url, str(PROJECT)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(writer.DatabaseBusy):
+            writer.acquire(pg_url)
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()  # type: ignore[union-attr]
+    for _ in range(600):  # the server notices the closed connection at once; a generous bound
+        try:
+            writer.acquire(pg_url).release()
+            break
+        except writer.DatabaseBusy:
+            import time
+
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the killed holder's lock was never released")
+
+
+def test_an_unreachable_server_is_one_line(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PostgreSQL URL no server answers: exit 2 with one line, its password not shown."""
+    import socket
+
+    from bot.entry import run
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", "1:x")
+    monkeypatch.setattr(sys, "argv", ["mafia-referee", "telegram", "--db",
+                                      f"postgresql://u:secret@127.0.0.1:{port}/x"])
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    assert run() == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "secret" not in err and "u:***@" in err, err
