@@ -66,8 +66,10 @@ class Unavailable(Exception):
     """No PostgreSQL server can be started here (the reason is the message)."""
 
 
-def start() -> Server:
-    """Start a fresh server; raises :class:`Unavailable` with the reason if it cannot."""
+def start(*, durable: bool = False) -> Server:
+    """Start a fresh server; raises :class:`Unavailable` with the reason if it cannot.
+    ``durable``: fsync on (the bench), else off (the tests: a test server's crash safety is not
+    what they test — the SIGKILLs hit the workers, not the server)."""
     binary = find_bin()
     if binary is None:
         raise Unavailable("PostgreSQL is not installed (no initdb; apt-get install postgresql)")
@@ -84,9 +86,8 @@ def start() -> Server:
     if init.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise Unavailable(f"initdb failed: {init.stderr.strip()[-500:]}")
-    # fsync off: a test server's crash safety is not what is tested (SIGKILLs hit the workers)
-    options = (f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-               " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+    options = (f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+               + ("" if durable else " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"))
     started = server._run("pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "log"),
                           "-o", options, "-w", "start")
     if started.returncode:
