@@ -174,3 +174,35 @@ def test_an_unreachable_server_is_one_line(capsys: pytest.CaptureFixture[str],
     assert run() == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "secret" not in err and "u:***@" in err, err
+
+
+def test_health_on_postgresql(pg_url: str, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mafia-referee health`` with a PostgreSQL URL (the compose file's check): an empty
+    database is not yet at the schema (exit 1), a migrated one is well (exit 0, its games
+    counted), a server that is not there is ``unreachable`` (exit 1), the password never shown."""
+    import socket
+
+    from bot.cli import main
+    from bot.i18n import catalog
+
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    en = catalog("en")
+    from storage import bundled
+
+    assert main(["health", "--db", pg_url]) == 1
+    said = capsys.readouterr()
+    assert (said.out + said.err).strip() == en.text(
+        "health-old_schema", path=pg_url, version=0, expected=len(bundled()))
+    asyncio.run(_games(pg_url))
+    assert main(["health", "--db", pg_url]) == 0
+    assert capsys.readouterr().out.strip() == en.text(
+        "health-ok", path=pg_url, version=len(bundled()), count=GAMES)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["health", "--db", f"postgresql://u:secret@127.0.0.1:{port}/x"]) == 1
+    said = capsys.readouterr()
+    text = (said.out + said.err).strip()
+    head = en.text("health-unreachable", path=f"postgresql://u:***@127.0.0.1:{port}/x", problem="")
+    assert text.startswith(head.split(": .")[0] + ":") and "secret" not in text, text
