@@ -1,5 +1,6 @@
-"""Several worker processes writing the same games on one PostgreSQL, SIGKILLed at random (issue
-18): the store's half of "one game never in two places". Each worker appends to randomly chosen
+"""PostgreSQL end to end (issue 18): the writer's lock, ``health``, the demo and its protocol
+from a PostgreSQL URL, and several worker processes writing the same games, SIGKILLed at random —
+the store's half of "one game never in two places". Each worker appends to randomly chosen
 games at the revision it read (``append_many`` with an outbox row, as an action does); a
 refused revision (another worker logged first) is read again and retried. What a worker
 acknowledged (printed after ``append_many`` returned) must be in the log exactly where it said,
@@ -206,3 +207,28 @@ def test_health_on_postgresql(pg_url: str, capsys: pytest.CaptureFixture[str],
     text = (said.out + said.err).strip()
     head = en.text("health-unreachable", path=f"postgresql://u:***@127.0.0.1:{port}/x", problem="")
     assert text.startswith(head.split(": .")[0] + ":") and "secret" not in text, text
+
+
+def test_the_demo_and_its_protocol_on_postgresql(pg_url: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read-and-write commands take a PostgreSQL URL as ``--db`` too: the demo game is
+    played into it and its protocol written from it (the same JSON as from SQLite)."""
+    from bot.cli import main
+
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    lite = tmp_path / "demo.sqlite3"
+    for db, out in ((pg_url, tmp_path / "pg.json"), (str(lite), tmp_path / "lite.json")):
+        assert main(["demo", "--db", db, "--lang", "en"]) == 0
+        assert main(["protocol", "--db", db, "--game", "1", "--json", str(out)]) == 0
+    pg, sqlite = (json.loads((tmp_path / f"{n}.json").read_text("utf-8")) for n in ("pg", "lite"))
+    def timeless(value: object) -> object:  # the times differ between the two runs
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if k not in TIMES}
+        if isinstance(value, list):
+            return [timeless(v) for v in value]
+        return value
+
+    assert timeless(pg) == timeless(sqlite) and len(pg["audit"]) > 50
+
+
+TIMES = frozenset({"at", "created_at", "started_at", "ended_at", "finished_at"})
