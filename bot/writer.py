@@ -100,10 +100,7 @@ class PgWriterLock:
                 return
             try:
                 took = await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", *PG_WRITER_KEY)
-                holder = None if took else await conn.fetchval(
-                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1"
-                    " AND objid = $2 AND granted LIMIT 1", *PG_WRITER_KEY)
-                self._result.append(took or holder)
+                self._result.append(bool(took))
                 ready.set()
                 if took:
                     await self._release.wait()
@@ -122,7 +119,7 @@ class PgWriterLock:
         if outcome is not True:
             self._thread.join()
             self._loop.close()
-            raise DatabaseBusy(redacted(url), None)
+            raise DatabaseBusy(redacted(url), None)  # its pid is on another machine, perhaps
 
     def release(self) -> None:
         if self._thread.is_alive() and self._release is not None:

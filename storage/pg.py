@@ -351,9 +351,6 @@ class PgStore:
         return [r[0] for r in rows]
 
     # --- a game's announce chat, message ids and timer ----------------------------------------
-    async def _extras(self, game_id: int) -> Any:
-        return await self._row("SELECT announce, messages, timer FROM games WHERE id = ?", game_id)
-
     async def set_announce(self, game_id: int, chat: str | None) -> None:
         async with self._write() as conn:
             await self._update_game(conn, game_id, "announce = ?", (chat,))
