@@ -23,7 +23,7 @@ TOP_ORDERS = ("points", "wins", "winrate")
 class ClubError(Exception):
     """A roster change that cannot be made. ``code``: ``no_player`` (``name``), ``name_taken``
     (``name``), ``same_player``, ``bad_name`` (``name``), ``bad_pair`` (``command``: not
-    ``old = new``)."""
+    ``old = new``), ``unsupported`` (a backend without the club's statistics yet)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)

@@ -242,3 +242,28 @@ async def test_period_totals_from_monthly_sums_agree_with_the_rows(monkeypatch: 
             assert expected or (since, until) == PERIODS[8]
     finally:
         await store.close()
+
+
+async def test_on_postgresql_the_games_go_on_and_the_club_commands_say_they_need_sqlite(
+        pg_url: str) -> None:
+    """Issue 17's tables exist on PostgreSQL (migration 0006) but PgStore neither writes nor
+    reads them yet: a game still ends there, /name takes names as typed, the statistics say why
+    they are missing."""
+    from bot.club.answers import Asker, ClubAnswers, roster_name
+    from bot.commands import ClubCmd
+    from bot.i18n import catalog
+
+    store = await Store.open(pg_url)
+    try:
+        await play(Service(store), team_loss_game("seed"))
+        cat = catalog("ru")
+        event, offered = await roster_name(store, CLUB, rules.SetName(seat=1, name="аня"), cat)
+        assert event.name == "аня" and offered == []
+        answers = ClubAnswers(store)
+        for command in (ClubCmd("games"), ClubCmd("top"), ClubCmd("rating")):
+            assert await answers.answer(CLUB, Asker(JUDGE), command, cat, 0.0) == [
+                cat.text("club-error-unsupported")]
+        assert await answers.answer(CLUB, Asker(JUDGE), ClubCmd("stats", ("Аня",)), cat, 0.0) == [
+            cat.text("club-no-player", name="Аня")]  # an empty roster there
+    finally:
+        await store.close()
