@@ -248,8 +248,18 @@ def _watch_gc(pauses: dict[str, float]) -> None:
 
     started = [0.0, 0.0]
 
+    census = os.environ.get("BENCH_GC_CENSUS")  # a path: what the longest full collection walked
+
     def watch(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            if census and info.get("generation") == 2:
+                import collections
+
+                alive = gc.get_objects()
+                top = collections.Counter(type(o).__qualname__ for o in alive).most_common(25)
+                with open(census, "a") as out:
+                    out.write(f"{len(alive)} {top}\n")
+                del alive
             started[0], started[1] = time.thread_time(), time.perf_counter()
             return
         took = time.thread_time() - started[0]
