@@ -475,11 +475,14 @@ class JudgeController:
         if following is None:
             return
         stage, at = following
-        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock())
+        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock(),
+                            timer if stage == timer.stage else None)
 
-    def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float) -> None:
+    def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float,
+                       countdown: Timer | None = None) -> None:
+        """``countdown``: the timer as armed, when the tick is only the panel's countdown."""
         self.port.schedule(self._group(game_id), max(0.0, delay),
-                           lambda: self._tick(game_id, key, stage))
+                           lambda: self._tick(game_id, key, stage, countdown))
 
     async def _stop_timer(self, game_id: int) -> None:
         self.port.cancel(self._group(game_id))
@@ -540,12 +543,19 @@ class JudgeController:
             await self._queue(ob.edit(row.chat, self._group_text(timer, cat), of_row=row.id),
                               game_id=row.game_id)
 
-    async def _tick(self, game_id: int, key: str, stage: str) -> None:
+    async def _tick(self, game_id: int, key: str, stage: str, countdown: Timer | None = None) -> None:
         """A timer edit is due: 10 s left, or the end (the table's line and the panel); or only
-        the panel's countdown (``stage`` is the timer's own), which waits until
-        :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped while the bot
-        is busy (``port.has_room``: the next one comes a step later; the end the panel shows as
-        a clock time stays right)."""
+        the panel's countdown (``countdown``: the timer as armed; ``stage`` is its own), which
+        waits until :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped
+        while the bot is busy (``port.has_room``: the next one comes a step later; the end the
+        panel shows as a clock time stays right). A skipped countdown reads nothing: with many
+        tables timing at once most of them are skipped, and each read of the store costs."""
+        room: bool | None = None
+        if countdown is not None:
+            room = self.port.has_room()
+            if not room:
+                self._arm(game_id, countdown)  # the timer as armed: a change since cancelled this
+                return
         row = await self.service.store.game(game_id)
         if row is None or not row.chat.startswith(self.port.prefix):
             return
@@ -564,9 +574,9 @@ class JudgeController:
                 wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
                     + COUNTDOWN_GAP * timer.scale - self.port.clock()
                 if wait > 0:  # the panel was edited a moment ago: not twice in a row
-                    self._schedule_tick(game_id, key, stage, wait)
+                    self._schedule_tick(game_id, key, stage, wait, timer)
                     return
-                if self.port.has_room():
+                if room or (room is None and self.port.has_room()):
                     await self.show_panel(row.chat, current, repost=False)
                 self._arm(game_id, timer)
                 return
