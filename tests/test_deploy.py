@@ -57,18 +57,6 @@ def _assert_runs_a_subcommand(argv: list[str]) -> None:
     assert _parser().parse_args(argv[1:]).command == argv[1]
 
 
-@pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No MAFIA_REFEREE_* nor token variable from the machine, no ``.env`` in the working directory,
-    English messages."""
-    for name in list(os.environ):
-        if name.startswith(PREFIX) or name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
-    return tmp_path
-
-
 # --- the example env file ------------------------------------------------------------------------
 
 def _example_keys() -> dict[str, tuple[str, bool]]:
@@ -209,6 +197,24 @@ def test_compose_runs_the_image_with_the_env_file_and_the_volume() -> None:
     # Docker does not restart an unhealthy container: the label is what an autoheal container uses.
     assert re.search(r"^\s*labels:\s*\n\s*autoheal:\s*\"true\"\s*$", text, re.M)
     assert re.search(r"^\s*-\s*referee-data:/data\s*$", text, re.M)
+
+
+def test_the_postgresql_compose_file_runs_the_bot_on_postgresql_behind_a_proxy() -> None:
+    """deploy/compose.postgresql.yaml (issue 18): PostgreSQL with its health check, the bot on it
+    in webhook mode once PostgreSQL is healthy, a proxy in front; each with a health check
+    (the bot's is the image's own: ``health`` on the PostgreSQL URL)."""
+    from storage import is_url
+
+    text = (DEPLOY / "compose.postgresql.yaml").read_text("utf-8")
+    command = re.search(r"^\s*command:\s*(\[\"mafia-referee\".*\])\s*$", text, re.M)
+    assert command is not None
+    _assert_runs_a_subcommand(json.loads(command[1]))
+    db = re.search(r"^\s*MAFIA_REFEREE_DB:\s*(\S+)\s*$", text, re.M)
+    assert db is not None and is_url(db[1]) and "@postgres:5432/" in db[1]
+    assert re.search(r"^\s*MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL:", text, re.M)
+    assert re.search(r"condition:\s*service_healthy", text)
+    assert text.count("healthcheck:") == 2  # postgres and the proxy; the bot: the image's HEALTHCHECK
+    assert any(line.startswith("HEALTHCHECK") for line in _dockerfile())
 
 
 # --- health ----------------------------------------------------------------------------------------
