@@ -571,7 +571,7 @@ class Service:
         dropped, so the next action refolds
         whatever the store really holds. Returns the outbox ids."""
         try:
-            return await self._store.append_many(
+            queued = await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
                 timer=staged.timer, snapshot=snapshot, figures=figures)
@@ -582,6 +582,8 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+        self._freezer.acted()  # the new state (alive here) lives until the game's next action
+        return queued
 
 
 def _figures(state: rules.GameState, was_finished: bool) -> list[dict[str, Any]] | None:
