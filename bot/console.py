@@ -43,9 +43,9 @@ from typing import Any, Callable, Iterable, Iterator, TextIO, Union
 import rules
 from storage import Store
 
-from . import audit
+from . import audit, rulebook, why
 from . import commands as cmds
-from .commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
+from .commands import Act, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
@@ -199,6 +199,8 @@ class Session:
             return Reply(await self._new_game(command))
         if isinstance(command, Show):
             return Reply(await self._show(command.what))
+        if isinstance(command, Explain):
+            return Reply(await self._explain(command))
         if isinstance(command, SetLang):
             await self.service.store.set_lang(self.chat, command.lang)
             self.cat = catalog(command.lang)
@@ -369,6 +371,19 @@ class Session:
         if what == "log_all" and self.judge_view:
             return await self._audit_lines(current)
         return await self._log_lines(state)
+
+    async def _explain(self, command: Explain) -> list[str]:
+        """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`), under this game's
+        rules; private rulings only in the judge's view."""
+        current = None if self._pending_new else await self.service.current(self.chat)
+        config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
+        if command.what == "rule":
+            return [rulebook.rule_text(command.query, config, self.cat)]
+        if current is None:
+            raise ServiceError("no_game")
+        row = await self.service.store.current_game(self.chat)
+        _, notices = rules.fold(config, await self.service.events(self.chat), row.names if row is not None else {})
+        return [why.why_text(notices, config, self.cat, private=self.judge_view)]
 
     async def _audit_lines(self, current: Outcome) -> list[str]:
         """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""

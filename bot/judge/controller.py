@@ -45,7 +45,9 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
+from .. import rulebook, why
+from ..commands import (Act, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd,
+                        UndoCmd)
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
 from ..lru import Recent
@@ -689,6 +691,8 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
+        if isinstance(command, Explain):  # anyone may ask; nothing changes
+            return await self.explain(home, user, command, home, private=True)
         if isinstance(command, Act) and live is None and current is not None \
                 and isinstance(command.event, rules.AFTER_THE_RESULT):
             live = current  # the judge's points or a late penalty: the game just over (F24 §7.9, §8.4)
@@ -775,6 +779,25 @@ class JudgeController:
                              if judge or over or not n.private) if t]
         text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
         return [Reply(text, private=judge)]
+
+    async def explain(self, home: str, user: str, command: Explain, chat: str, *,
+                      private: bool) -> list[Reply]:
+        """``/rule`` (what a rule says under the game's preset, :mod:`bot.rulebook`) and
+        ``/why`` (the last ruling's reason, :mod:`bot.why`), asked by ``user`` in ``chat`` (its
+        language). Only the judge, asking where a private answer can reach him alone
+        (``private``), hears of a private ruling (a check, a night removal's reason). Reads only:
+        the caller holds the home's lock."""
+        cat = await self._cat(chat)
+        current = await self.service.current(home)
+        config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
+        if command.what == "rule":
+            return [Reply(rulebook.rule_text(command.query, config, cat))]
+        if current is None:
+            raise ServiceError("no_game")
+        judge = private and current.judge == user
+        row = await self.service.store.game(current.game_id)
+        _, notices = rules.fold(config, await self.service.events(home), row.names if row is not None else {})
+        return [Reply(why.why_text(notices, config, cat, private=judge), private=judge)]
 
     async def audit_text(self, home: str, current: Outcome) -> str:
         """The game's audit trail for its judge (:mod:`bot.audit`): every logged action, who
