@@ -253,3 +253,20 @@ def test_every_answer_formats_without_a_missing_argument(caplog: pytest.LogCaptu
                 for judge in (True, False):
                     assert why.why_text(notices[:end], config, catalog(lang), private=judge)
     assert not [r for r in caplog.records if "catalog" in r.getMessage()]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_result_fixed_before_the_last_word_is_the_judges_alone(preset: str) -> None:
+    """F24 §7.9: the decisive vote fixes the result, announced only after the leaver's last
+    word; until then ``/why`` tells only the judge (the table sees the departure alone)."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset)
+    t.play_until(3, out={1: 8, 2: 9})
+    opener = t.state.speech_order[t.state.speech_index]
+    t.discuss({opener: 10})  # the last black, the only nominee: out by every hand
+    assert t.state.phase is Phase.LAST_WORD and t.state.last_words == [10]
+    ruling, judge = ask_why(t, judge=True)
+    assert ruling is not None and ruling.kind is Kind.RESULT_FIXED
+    assert (Entry("cite", "7.9"),) == grounds(t, judge=True)
+    public_ruling, public = ask_why(t, judge=False)
+    assert public_ruling is not None and public_ruling.kind is Kind.LEAVES_BY_VOTE
+    assert "7.9" not in public and "обед" not in public.lower(), public
