@@ -58,3 +58,37 @@ async def test_a_player_asks_why_there_is_no_vote_today_and_what_a_rule_says(t: 
     said = await t.command("rule", rule="ничья")
     assert said.startswith("5.8: ничья")  # the seed preset's draw
     assert len(await t.service.events(t.home)) == logged  # nothing changed in the game
+
+
+async def test_the_judge_records_who_raised_a_hand(t: Judging) -> None:
+    """The game's ``record_voters`` option (issue 14): seat buttons toggled with the count
+    shown; the last nominee's hands derived (F24 §4.4.8); the protocol names every voter."""
+    from bot.protocol import read_game
+    from rules import Phase
+    from support.judging import NAMES, nexts, nominate
+
+    await t.command("new", preset="seed", options="record_voters=yes")
+    for seat, name in enumerate(NAMES, 1):
+        await t.command("name", seat=seat, name=name)
+    await t.link()
+    await t.press("Роли ▸")
+    for seat in ("2", "5", "7", "8"):
+        await t.press(seat)
+    await t.press("Принято ✓")
+    await t.press("Начать игру ▶")
+    await t.press("Далее ▶ (утро)")
+    await nominate(t, 3)  # #1 nominates #3
+    await t.press("Далее ▶")
+    await nominate(t, 6)  # #2 nominates #6
+    await nexts(t, 9)
+    assert (await t.state()).phase is Phase.VOTING
+    assert "Кто голосует против игрока №3" in t.panel_text()
+    for seat in ("1", "4", "9"):
+        await t.press(seat)
+    assert "Рук: 3" in t.panel_text() and "✓4" in t.panel_buttons()
+    await t.press("✓4")  # taken back
+    await t.press("Принято: 2 ✓")
+    state = await t.state()
+    record = read_game(state.config, {}, await t.service.events(t.home))
+    assert record.days[0].rounds[0].voters == {3: (1, 9), 6: (2, 3, 4, 5, 6, 7, 8, 10)}
+    assert [s for s, _ in state.departures()] == [6]  # eight hands against #6
