@@ -143,3 +143,9 @@ def test_counts_stay_the_default() -> None:
     assert "record_voters" not in rules.changed_options(state.config)
     config = parse("/new fiim2024 record_voters=yes", None).config()  # type: ignore[union-attr]
     assert config.record_voters and rules.changed_options(config) == {"record_voters": True}
+
+
+def test_recording_voters_is_no_rule_mafiaratings_lacks() -> None:
+    from bot.protocol.export import rules_code
+    plain = rules_code(rules.PRESETS["fiim2024"])
+    assert rules_code(rules.PRESETS["fiim2024"].with_options(record_voters=True)) == plain
