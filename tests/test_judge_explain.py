@@ -92,3 +92,19 @@ async def test_the_judge_records_who_raised_a_hand(t: Judging) -> None:
     record = read_game(state.config, {}, await t.service.events(t.home))
     assert record.days[0].rounds[0].voters == {3: (1, 9), 6: (2, 3, 4, 5, 6, 7, 8, 10)}
     assert [s for s, _ in state.departures()] == [6]  # eight hands against #6
+
+
+async def test_the_setup_panel_switches_the_hands_to_seats_and_back(t: Judging) -> None:
+    """The option is the game's, chosen in setup on the panel as well as by /new: the game is
+    created again with the names kept; a preset chosen after keeps it."""
+    await t.command("new")
+    await t.command("name", seat=3, name="Маша")
+    assert "Руки: числом" in t.panel_buttons()
+    await t.press("Руки: числом")
+    state = await t.state()
+    assert state.config.record_voters and state.seat(3).name == "Маша"
+    await t.press("ФИИМ 2024")
+    state = await t.state()
+    assert state.config.preset == "fiim2024" and state.config.record_voters
+    await t.press("Руки: по местам ✓")
+    assert not (await t.state()).config.record_voters

@@ -645,18 +645,15 @@ class JudgeController:
 
     async def change_preset(self, home: str, user: str, name: str, current: Outcome) -> Outcome | None:
         """Setup only: the game is created again under another preset (the rules are fixed at
-        creation), keeping the names and the roles entered so far. ``ValueError`` for an
-        unknown preset or a game past its setup; ``None`` when it is the preset already."""
-        state = current.state
-        if name not in rules.PRESETS or state.phase is not Phase.SETUP:
+        creation), keeping the names and the roles entered so far, and how the hands are recorded
+        (``record_voters``). ``ValueError`` for an unknown preset or a game past its setup;
+        ``None`` when it is the preset already."""
+        if name not in rules.PRESETS or current.state.phase is not Phase.SETUP:
             raise ValueError(name)
-        if name == state.config.preset:
+        if name == current.state.config.preset:
             return None
-        names = {s.number: s.name for s in state.seats if s.name}
-        roles = tuple(s.role.value if s.role else None for s in state.seats) \
-            if state.roles_known else None
-        outcome = await self.create(home, user, rules.PRESETS[name], previous=current,
-                                    names=names, roles=roles, quiet=True)
+        config = rules.PRESETS[name].with_options(record_voters=current.state.config.record_voters)
+        outcome = await self._recreate(home, user, config, current)
         public = await self.port.public_chat(outcome.game_id, home)
         if public is not None and public != self.port.judge_chat(home, user).chat:
             cat = await self._cat(public)
@@ -664,6 +661,26 @@ class JudgeController:
                 "judge-preset", game=outcome.game_id, preset=cat.text(f"preset-{name}"))),
                 game_id=outcome.game_id)
         return outcome
+
+    async def toggle_voters(self, home: str, user: str, current: Outcome) -> Outcome:
+        """Setup only: the game is created again with the hands recorded by seat instead of as
+        counts, or back (``record_voters``; not a rule: the table is not told). ``ValueError``
+        for a game past its setup."""
+        config = current.state.config
+        return await self._recreate(home, user, config.with_options(record_voters=not config.record_voters),
+                                    current)
+
+    async def _recreate(self, home: str, user: str, config: rules.RulesConfig,
+                        current: Outcome) -> Outcome:
+        """The game in setup created again under ``config``, with its names and roles so far."""
+        state = current.state
+        if state.phase is not Phase.SETUP:
+            raise ValueError(state.phase)
+        names = {s.number: s.name for s in state.seats if s.name}
+        roles = tuple(s.role.value if s.role else None for s in state.seats) \
+            if state.roles_known else None
+        return await self.create(home, user, config, previous=current, names=names, roles=roles,
+                                 quiet=True)
 
     # --- typed commands -------------------------------------------------------------------------------
     async def typed(self, home: str, user: str, text: str, *,
@@ -893,6 +910,10 @@ class JudgeController:
             await self._answer(handle)  # after the new game and its roles are stored
             if outcome is not None:
                 await self.show_panel(home, outcome, fresh=True)
+        elif action == pn.HANDS_MODE:
+            outcome = await self.toggle_voters(home, user, current)
+            await self._answer(handle)
+            await self.show_panel(home, outcome, fresh=True)
         elif action == pn.NEW:
             await self._answer(handle)
             outcome = await self.create(home, user, current.state.config, previous=current)

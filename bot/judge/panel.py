@@ -50,8 +50,9 @@ PAUSE = "tp"  # the step's timer
 RESUME = "tr"
 NEXT_PART = "tn"  # the step's next timed part (night 0: the Sheriff's look, F24 §4.2.3)
 LOG = "lg"  # the audit trail (/log all), posted to the judge
+HANDS_MODE = "hm"  # in setup: the game is recreated with the hands by seat, or as counts
 INERT = "i"  # a departed seat's "·": does nothing
-ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT})
+ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT, HANDS_MODE})
 
 # --- views: no change, another face of the panel ---------------------------------------------------
 MAIN = "x"
@@ -193,6 +194,8 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
                           if name == state.config.preset else cat.text(f"judge-preset-{name}")),
                          PRESET, name)
                 for name in rules.PRESETS))
+            rows.append((b.button(cat.text("judge-btn-record-voters",
+                                           on="yes" if state.config.record_voters else "no"), HANDS_MODE),))
             rows.append((b.button(cat.text("judge-btn-start"), START),))
             if b.revision > 0:
                 rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))

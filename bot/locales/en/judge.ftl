@@ -72,6 +72,10 @@ judge-btn-nominate = Nominate ▸
 judge-btn-miss = Miss
 judge-btn-skip = Skip ▶
 judge-btn-accept = Accept ✓
+judge-btn-record-voters = { $on ->
+    [yes] Hands: by seat ✓
+   *[other] Hands: counts
+ }
 judge-btn-again = Start over
 judge-btn-back = ← Back
 judge-btn-pause = ⏸ Pause

@@ -72,6 +72,10 @@ judge-btn-nominate = Выставить ▸
 judge-btn-miss = Промах
 judge-btn-skip = Пропустить ▶
 judge-btn-accept = Принято ✓
+judge-btn-record-voters = { $on ->
+    [yes] Руки: по местам ✓
+   *[other] Руки: числом
+ }
 judge-btn-again = Заново
 judge-btn-back = ← Назад
 judge-btn-pause = ⏸ Пауза
