@@ -57,6 +57,10 @@ async def test_a_player_asks_why_there_is_no_vote_today_and_what_a_rule_says(t: 
     assert "Правило — 5.1" in (said if t.platform == "telegram" else t.private()[-1])
     said = await t.command("rule", rule="ничья")
     assert said.startswith("5.8: ничья")  # the seed preset's draw
+    # or by the panel's «Почему?»: the answer below the panel, for the judge
+    before = len(t.private())
+    await t.press("Почему?")
+    assert any("Правило — 5.1: удаление игрока" in x for x in t.private()[before:])
     assert len(await t.service.events(t.home)) == logged  # nothing changed in the game
 
 

@@ -103,7 +103,8 @@ def day_one() -> rules.GameState:
 def test_a_speech_panel() -> None:
     state = day_one()
     shown = pn.render_panel(state, 1, 3, CAT, timer=pn.TimerView("⏱", True))
-    assert labels(shown) == ["Далее ▶", "Выставить ▸", "⏸ Пауза", "Фол ▸", "Отмена хода ↩", "Журнал 📜"]
+    assert labels(shown) == ["Далее ▶", "Выставить ▸", "⏸ Пауза", "Фол ▸", "Отмена хода ↩", "Журнал 📜",
+                             "Почему?"]
     assert "Говорит игрок №1" in shown.text and shown.text.endswith("⏱")
     paused = pn.render_panel(state, 1, 3, CAT, timer=pn.TimerView("⏸", False))
     assert "▶ Продолжить" in labels(paused)

@@ -900,6 +900,12 @@ class JudgeController:
             target = self.port.judge_chat(home, current.judge)
             await self._queue(*self._post(target, await self.audit_text(home, current)),
                               game_id=current.game_id)
+        elif action == pn.WHY:  # /why, as a message of its own below the panel
+            await self._answer(handle)
+            target = self.port.judge_chat(home, current.judge)
+            replies = await self.explain(home, user, Explain("why"), target.chat, private=True)
+            await self._queue(*self._post(target, "\n".join(r.text for r in replies)),
+                              game_id=current.game_id)
         elif action == pn.NEXT_PART:
             await self._next_part(home, current, handle=handle)
             await self._answer(handle)

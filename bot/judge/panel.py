@@ -51,8 +51,10 @@ RESUME = "tr"
 NEXT_PART = "tn"  # the step's next timed part (night 0: the Sheriff's look, F24 §4.2.3)
 LOG = "lg"  # the audit trail (/log all), posted to the judge
 HANDS_MODE = "hm"  # in setup: the game is recreated with the hands by seat, or as counts
+WHY = "why"  # the last ruling's reason (/why), posted to the judge
 INERT = "i"  # a departed seat's "·": does nothing
-ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT, HANDS_MODE})
+ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT, HANDS_MODE,
+                             WHY})
 
 # --- views: no change, another face of the panel ---------------------------------------------------
 MAIN = "x"
@@ -143,6 +145,7 @@ class _Builder:
         if self.revision > 0:
             row.append(self.button(self.cat.text("judge-btn-undo"), UNDO))
             row.append(self.log())
+            row.append(self.button(self.cat.text("judge-btn-why"), WHY))
         return tuple(row)
 
     def log(self) -> Button:

@@ -155,6 +155,7 @@ judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.
 judge-timer-stopped = ⏹ { $title }: over.
 judge-btn-log = Log 📜
+judge-btn-why = Why?
 judge-log-title = Game { $game }'s log: every action, who recorded it and when, what was undone and by whom.
 judge-log-line = { $seq }. { $when } · { $who } · { $what }
 judge-log-undo = ↩ undo of action { $seq }

@@ -155,6 +155,7 @@ judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
 judge-timer-over = ⏹ { $title }: время вышло.
 judge-timer-stopped = ⏹ { $title }: окончено.
 judge-btn-log = Журнал 📜
+judge-btn-why = Почему?
 judge-log-title = Журнал игры №{ $game }: каждое действие — автор и время записи, что отменено и кем.
 judge-log-line = { $seq }. { $when } · { $who } · { $what }
 judge-log-undo = ↩ отмена действия { $seq }
