@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator, TextIO, Union
 import rules
 from storage import Store
 
-from . import audit, rulebook, why
+from . import audit, why
 from . import commands as cmds
 from .commands import Act, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
@@ -375,15 +375,11 @@ class Session:
     async def _explain(self, command: Explain) -> list[str]:
         """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`), under this game's
         rules; private rulings only in the judge's view."""
-        current = None if self._pending_new else await self.service.current(self.chat)
-        config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
-        if command.what == "rule":
-            return [rulebook.rule_text(command.query, config, self.cat)]
-        if current is None:
+        if self._pending_new and command.what == "why":  # a game not yet created has no ruling
             raise ServiceError("no_game")
-        row = await self.service.store.current_game(self.chat)
-        _, notices = rules.fold(config, await self.service.events(self.chat), row.names if row is not None else {})
-        return [why.why_text(notices, config, self.cat, private=self.judge_view)]
+        text, _ = await why.answer(self.service, self.chat, command, self.cat,
+                                   judge=self.user if self.judge_view else None)
+        return [text]
 
     async def _audit_lines(self, current: Outcome) -> list[str]:
         """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""

@@ -99,8 +99,12 @@ def _index(preset: str, cat: Catalog) -> dict[str, tuple[Entry, ...]]:
 
     def put(number: str, entry: Entry, first: bool = False) -> None:
         found = out.setdefault(number, [])
-        if entry not in found:
-            found.insert(0, entry) if first else found.append(entry)
+        if entry in found:
+            return
+        if first:
+            found.insert(0, entry)
+        else:
+            found.append(entry)
 
     codes = cited_codes(cat)
     for code in codes:  # as the preset cites it: its own number first
@@ -120,8 +124,8 @@ def _index(preset: str, cat: Catalog) -> dict[str, tuple[Entry, ...]]:
 
 
 def lookup(query: str, config: RulesConfig, cat: Catalog) -> tuple[Entry, ...]:
-    """The rules ``query`` names under ``config`` (a number, with or without its «§», or a word); none if it
-    names none the bot cites."""
+    """The rules ``query`` names under ``config`` (a number, with or without its «§», or a
+    word); none if it names none the bot cites."""
     word = " ".join(query.lower().split()).lstrip("§").rstrip(".")
     topic = _WORDS.get(word)
     if topic == "draw":

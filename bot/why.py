@@ -12,14 +12,18 @@ preset. Pure: no I/O.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import rules
 from rules import Kind, Notice, RulesConfig
 
 from .i18n import Catalog
 from .render import notice_text
-from .rulebook import NUMBER, Entry, entry_text
+from .rulebook import NUMBER, Entry, entry_text, rule_text
+
+if TYPE_CHECKING:
+    from .commands import Explain
+    from .service import Service
 
 #: The notice kinds that decide nothing by a rule: the course of the game as the judge records it.
 NOT_RULINGS: frozenset[Kind] = frozenset({
@@ -133,3 +137,23 @@ def why_text(notices: Iterable[Notice], config: RulesConfig, cat: Catalog, *, pr
     if not entries:
         lines.append(cat.text("why-no-rule"))
     return "\n".join(lines)
+
+
+async def answer(service: "Service", home: str, command: "Explain", cat: Catalog, *,
+                 judge: str | None) -> tuple[str, bool]:
+    """``/rule`` or ``/why`` for ``home``'s current game (the default preset's rules before
+    any): the text, and whether it may hold a private ruling — only when ``judge`` (who asks,
+    where nobody else reads; ``None`` elsewhere) is the game's judge. ``ServiceError("no_game")``
+    for ``/why`` without a game. Shared by the console, both judge-mode platforms and host mode."""
+    current = await service.current(home)
+    config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
+    if command.what == "rule":
+        return rule_text(command.query, config, cat), False
+    if current is None:
+        from .service import ServiceError
+
+        raise ServiceError("no_game")
+    private = judge is not None and current.judge == judge
+    row = await service.store.game(current.game_id)
+    _, notices = rules.fold(config, await service.events(home), row.names if row is not None else {})
+    return why_text(notices, config, cat, private=private), private

@@ -56,7 +56,7 @@ from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
 
 from .. import commands as cmds
-from .. import rulebook, why
+from .. import why
 from .. import outbox as ob
 from ..commands import Act, CommandError
 from ..i18n import Catalog
@@ -1392,15 +1392,10 @@ class HostController:
         check, a result fixed before the last word) is told to nobody."""
         command = cmds.parse(text, None)
         assert isinstance(command, cmds.Explain)
-        current = await self.service.current(chat)
-        config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
-        if command.what == "rule":
-            return rulebook.rule_text(command.query, config, cat)
-        if current is None:
+        if command.what == "why" and await self.service.current(chat) is None:
             return cat.text("why-nothing")
-        row = await self.service.store.game(current.game_id)
-        _, notices = rules.fold(config, await self.service.events(chat), row.names if row is not None else {})
-        return why.why_text(notices, config, cat, private=False)
+        text, _ = await why.answer(self.service, chat, command, cat, judge=None)
+        return text
 
     async def _may_direct(self, table: Table, user: str, handle: Any) -> bool:
         """The host who opened the table, or a chat admin (Discord: Manage Channels), directs it

@@ -45,7 +45,7 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from .. import rulebook, why
+from .. import why
 from ..commands import (Act, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd,
                         UndoCmd)
 from ..i18n import DEFAULT_LANG, Catalog, catalog
@@ -804,17 +804,9 @@ class JudgeController:
         language). Only the judge, asking where a private answer can reach him alone
         (``private``), hears of a private ruling (a check, a night removal's reason). Reads only:
         the caller holds the home's lock."""
-        cat = await self._cat(chat)
-        current = await self.service.current(home)
-        config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
-        if command.what == "rule":
-            return [Reply(rulebook.rule_text(command.query, config, cat))]
-        if current is None:
-            raise ServiceError("no_game")
-        judge = private and current.judge == user
-        row = await self.service.store.game(current.game_id)
-        _, notices = rules.fold(config, await self.service.events(home), row.names if row is not None else {})
-        return [Reply(why.why_text(notices, config, cat, private=judge), private=judge)]
+        text, private = await why.answer(self.service, home, command, await self._cat(chat),
+                                         judge=user if private else None)
+        return [Reply(text, private=private)]
 
     async def audit_text(self, home: str, current: Outcome) -> str:
         """The game's audit trail for its judge (:mod:`bot.audit`): every logged action, who
