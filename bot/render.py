@@ -86,11 +86,13 @@ def duration(seconds: int, cat: Catalog) -> str:
     return cat.text("seconds", count=seconds)
 
 
-def reason_text(code: str, cat: Catalog) -> str:
-    """A penalty reason in words (seed IV; F24 §6): ``"4.2.7"`` → «слёзы за игровым столом»."""
+def reason_text(code: str, cat: Catalog, preset: Any = None) -> str:
+    """A penalty reason in words (seed IV; F24 §6): ``"4.2.7"`` → «слёзы за игровым столом»; as
+    ``preset`` words it where presets differ (S24 §6.7.9 moves voting against several nominees from
+    4.1.8 to 4.2.9's wrong form of voting)."""
     key = f"reason-{key_part(code)}"
     if cat.has(key):
-        return cat.text(key)
+        return cat.text(key, rules=preset if isinstance(preset, str) else rules.DEFAULT_PRESET)
     return cat.text("reason-unknown", code=code)
 
 
@@ -184,7 +186,7 @@ def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
             out[name] = duration(value, cat)
             out["seconds_n"] = value
         elif name == "reason" and isinstance(value, str):
-            out[name] = reason_text(value, cat)
+            out[name] = reason_text(value, cat, out["rules"])
             out["code"] = value
             out["generic"] = _yes_no(value in GENERIC_REASONS)
         elif name == "phase" and isinstance(value, str):
@@ -279,6 +281,7 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("seconds", duration(30, cat))
     elif kind is Kind.PENALTY_AFTER_RESULT:
         args.setdefault("over", "no")
+        args.setdefault("applied", "yes")  # F24/S24 §6.8.6 (absent from older notices)
         args.setdefault("severity", NONE)
         args.setdefault("code", NONE)
         args.setdefault("generic", "yes")
@@ -542,7 +545,7 @@ def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool,
         f"left-{departure.cause.value}",
         day=departure.day,
         when=departure.phase,
-        reason=reason_text(reason, cat) if show_reason and reason else NONE,
+        reason=reason_text(reason, cat, preset) if show_reason and reason else NONE,
         code=reason or NONE,
         rules=preset,
     )

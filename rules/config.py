@@ -150,6 +150,7 @@ class Reason:
     severity: Severity
     tournament_removal: bool = False  # seed 5.3
     last_word_team_loss: bool = False  # F24/S24 §6.8.5: a team loss in one's final minute
+    not_after_result: bool = False  # F24/S24 §6.8.6: not applied once the result is fixed
 
 
 # Seed IV, items 4.1.1–4.1.8 (fouls), 4.2.1–4.2.10 (disqualifying fouls), 4.3.1–4.3.3 (team loss),
@@ -177,8 +178,12 @@ _FIIM_EXTRA: tuple[Reason, ...] = (
 # attempt at a non-game advantage (§6.7.16) (docs/rules.md §6.3, §6.4).
 _FSM_EXTRA: tuple[Reason, ...] = tuple(r for r in _FIIM_EXTRA if r.code not in ("6.6.9", "6.7.16"))
 
-# FSM 2024: voting against several nominees (seed 4.1.8) is a disqualifying foul (S24 §6.7.9).
-_FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING)}
+# FSM 2024 splits the seed's 4.1.8: voting against several nominees (or with two hands) is a
+# disqualifying foul (S24 §6.7.9), and 4.1.8 keeps that meaning there (stored games fold as they
+# did); its other half, not voting when the judge asks for the remaining votes against the last
+# nominee, stays a foul under FSM's own number (S24 §6.6.8).
+_FSM_OVERRIDES: dict[str, Reason] = {"4.1.8": Reason("4.1.8", Severity.DISQUALIFYING),
+                                     "6.6.8": Reason("6.6.8", Severity.FOUL)}
 
 # MafiaRatings 9.6.2: the technical foul, a reason of every preset when ``technical_fouls`` is on.
 TECH_FOUL = Reason("tech", Severity.TECHNICAL)
@@ -198,6 +203,20 @@ REASONS: dict[str, dict[str, Reason]] = {
     "fiim2024": _catalog(_SEED_REASONS, _FIIM_EXTRA),
     "fsm2024": _catalog(_SEED_REASONS, _FSM_EXTRA, overrides=_FSM_OVERRIDES),
 }
+
+# F24/S24 §6.8.6: once a decisive vote or kill has fixed the result, the disqualifying items
+# 6.7.2–6.7.3 and 6.7.5–6.7.14 (F24 also 6.7.16) are not applied — recorded only, no removal and no
+# penalty points — while leaving the table (6.7.1), insults (6.7.4) and obscenity (6.7.15) still
+# are. In the seed's numbers: 4.2.2–4.2.3, 4.2.5–4.2.10 (4.2.4 is insults and obscene language);
+# FSM's 4.1.8 is S24 §6.7.9. Team losses after the result are recorded only under every code.
+_NOT_AFTER_RESULT = ("4.2.2", "4.2.3", "4.2.5", "4.2.6", "4.2.7", "4.2.8", "4.2.9", "4.2.10",
+                     "6.7.11", "6.7.12", "6.7.13", "6.7.14", "6.7.16")
+for _reasons in REASONS.values():
+    _reasons.update({code: dataclasses.replace(reason, not_after_result=True)
+                     for code, reason in _reasons.items()
+                     if code in _NOT_AFTER_RESULT and reason.severity is Severity.DISQUALIFYING})
+REASONS["fsm2024"]["4.1.8"] = dataclasses.replace(REASONS["fsm2024"]["4.1.8"], not_after_result=True)
+del _reasons
 
 # F24/S24 §6.8.5: an insult (§6.7.4, the seed's 4.2.4; obscenity alone is F24 §6.7.15), tears
 # (§6.7.7), a non-game appeal (§6.7.8) or §6.7.12–6.7.14 (F24 also §6.7.16) committed in one's final

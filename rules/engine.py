@@ -16,8 +16,8 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from . import events as ev
 from .config import (
-    DrawDeclared, FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, RulesConfig, Severity,
-    ThirdFoul, changed_options,
+    DrawDeclared, FirstDayVote, NominationWithdrawal, Reason, RevoteOrder, Rotation, RulesConfig,
+    Severity, ThirdFoul, changed_options,
 )
 from .errors import Code, RuleError
 from .notices import Kind, Notice
@@ -864,7 +864,9 @@ class _Move:
         Given to a seat at the table; to a seat that has left by the vote and whose last word
         runs or waits, or to tonight's victim (seed 4.5: a 4th or disqualifying foul costs what
         is left of the last word; seed 5.1: he is the one leaving, so no vote is affected); or
-        after the game (recorded, the result stands: F24 §7.9). Under the 2024 presets an item
+        after the game (recorded, the result stands: F24 §7.9). Once the result is fixed, an item
+        F24/S24 §6.8.6 exempts is recorded only (``applied=False``: no removal, no penalty
+        points; :attr:`rules.config.Reason.not_after_result`). Under the 2024 presets an item
         of F24/S24 §6.8.5 committed in one's final minute, or once the vote has decided that he
         leaves, loses the game for his team — unless the result is already fixed (§6.8.6).
         Raises ``UNKNOWN_REASON``, ``NOT_AT_TABLE`` (a seat gone for good), ``TEAM_REQUIRED``,
@@ -878,13 +880,17 @@ class _Move:
         number = self.valid_seat(e.seat)
         seat = s.seat(number)
         if s.phase is Phase.GAME_OVER:
-            self.penalty_after_result(number, reason.code, reason.severity)
+            self.penalty_after_result(number, reason)
             return
         night = s.night
         tonight_victim = night is not None and night.killed == number
         leaving = number in self.last_words_pending()
         if not seat.at_table and not leaving and not tonight_victim:
             raise RuleError(Code.NOT_AT_TABLE, seat=number)
+        if s.result is not None and reason.not_after_result:  # F24/S24 §6.8.6: not applied
+            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=reason.code,
+                     severity=reason.severity.value, over=False, applied=False)
+            return
         severity = reason.severity
         final_minute = leaving or (s.ballot is not None and s.ballot.decided == number
                                    and s.phase is Phase.VOTING)
@@ -911,10 +917,16 @@ class _Move:
         now or waits (F24 §4.4.13, §4.5.9)."""
         return list(self.s.last_words) if self.s.phase is Phase.LAST_WORD else []
 
-    def penalty_after_result(self, number: int, code: str, severity: Severity) -> None:
+    def penalty_after_result(self, number: int, reason: Reason) -> None:
         """A penalty given once the game is over (real MafiaRatings records carry them): it is
         recorded for the protocol and the points — a foul, a disqualification (F24 §8.2.4) —
-        and the result stands (F24 §7.9)."""
+        and the result stands (F24 §7.9); an item F24/S24 §6.8.6 exempts is recorded only
+        (``applied=False``)."""
+        code, severity = reason.code, reason.severity
+        if reason.not_after_result:
+            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code, severity=severity.value,
+                     over=True, applied=False)
+            return
         seat = self.s.seat(number)
         if severity is Severity.WARNING:
             seat.warnings.append(code)

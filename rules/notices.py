@@ -74,7 +74,9 @@ class Kind(str, enum.Enum):
     FOUL_WITHDRAWN = "foul_withdrawn"  # seat, count
     PENALTY_AFTER_RESULT = "penalty_after_result"  # seat, reason, severity, over (after the game, or
     #                                                 after a decisive vote or kill): recorded, the
-    #                                                 result stands (F24 §6.8.6, §7.9)
+    #                                                 result stands (F24 §6.8.6, §7.9); applied
+    #                                                 (absent: True): False for an item §6.8.6
+    #                                                 exempts — no removal, no penalty points
     # the end
     RESULT_FIXED = "result_fixed"  # winner: announced after the last word (F24 §7.9)   (private)
     GAME_OVER = "game_over"  # winner ("red" | "black" | None for a draw), why, roles; for a draw

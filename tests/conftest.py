@@ -4,6 +4,7 @@ PTB's timedelta mode (``usefixtures("ptb_timedelta")``)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -39,3 +40,28 @@ async def fake() -> AsyncIterator[FakeBotAPI]:
     """The fake Bot API, serving on 127.0.0.1 for the test."""
     async with FakeBotAPI() as server:
         yield server
+
+
+#: The settings' environment prefix (bot.settings) and a token of the right shape for its checks.
+ENV_PREFIX = "MAFIA_REFEREE_"
+ENV_TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No MAFIA_REFEREE_* nor token variable from the machine, no ``.env`` in the working directory
+    (``tmp_path``, returned), English messages."""
+    for name in list(os.environ):
+        if name.startswith(ENV_PREFIX) or name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
+    return tmp_path
+
+
+@pytest.fixture
+def env_with_tokens(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """:func:`clean_env` with a Telegram and a Discord token set."""
+    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", ENV_TOKEN)
+    monkeypatch.setenv("MAFIA_REFEREE_DISCORD_TOKEN", "discord-token")
+    return clean_env

@@ -57,18 +57,6 @@ def _assert_runs_a_subcommand(argv: list[str]) -> None:
     assert _parser().parse_args(argv[1:]).command == argv[1]
 
 
-@pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No MAFIA_REFEREE_* nor token variable from the machine, no ``.env`` in the working directory,
-    English messages."""
-    for name in list(os.environ):
-        if name.startswith(PREFIX) or name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
-    return tmp_path
-
-
 # --- the example env file ------------------------------------------------------------------------
 
 def _example_keys() -> dict[str, tuple[str, bool]]:

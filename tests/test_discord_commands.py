@@ -120,9 +120,10 @@ async def test_a_global_run_removes_an_earlier_guilds_copies(tmp_path: Path) -> 
 
 def test_the_invite_asks_for_host_modes_rights() -> None:
     granted = discord.Permissions(int(rights.invite_url(1).rsplit("permissions=", 1)[1]))
-    for name in (*rights.CHANNEL_RIGHTS, *rights.HOST_RIGHTS):
+    for name in (*rights.CHANNEL_RIGHTS, *rights.HOST_RIGHTS, *rights.VOICE_RIGHTS):
         assert getattr(granted, name), name
     assert granted.manage_roles and granted.manage_messages  # host mode: overwrites, deletions
+    assert granted.mute_members  # a voice table mutes who may not speak
     assert not granted.administrator and not granted.manage_channels and not granted.manage_guild
 
 

@@ -160,6 +160,15 @@ def test_rights_and_the_invite_link() -> None:
     assert "Moderate Members" in text
 
 
+def test_the_readme_gives_the_invites_permissions_number() -> None:
+    """An admin who builds the link by hand copies README's number: it is the invite's."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    numbers = set(re.findall(r"permissions=(\d+)", readme))
+    assert numbers == {str(rights.invite_permissions().value)}
+
+
 def test_keys() -> None:
     assert keys.chat_key(42) == "dc:42" and keys.user_key(7) == "dc:7"
     assert keys.id_of("dc:42") == 42 and keys.is_discord("dc:42")
@@ -267,6 +276,64 @@ async def test_both_bots_run_in_one_process_over_one_service(tmp_path: Path,
         assert not discord_fake.connected  # the Discord client closed with it
     with pytest.raises(Exception):
         await service.store.game(1)  # closed with the process
+
+
+async def test_both_bots_with_a_webhook_url_serve_telegrams_webhook(tmp_path: Path) -> None:
+    """``mafia-referee both`` with ``…_TELEGRAM_WEBHOOK_URL`` set: as ``mafia-referee telegram``,
+    Telegram's updates come by the webhook (registered with its secret; never by getUpdates,
+    which would delete it) while Discord is on its gateway; a forged POST is refused (403), the
+    real one is acted on."""
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks] (tornado)")
+    import asyncio
+    import contextlib
+    import socket
+
+    import aiohttp
+
+    from bot.discord.both import serve_both
+    from bot.settings import Settings
+    from fakebot import FakeBotAPI
+    from fakediscord import FakeDiscordServer
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    async with FakeBotAPI() as telegram, FakeDiscordServer() as discord_fake:
+        judge = telegram.add_user("Judge", "judge", started=True)
+        settings = Settings(db=tmp_path / "both.sqlite3", telegram_token=telegram.token,
+                            telegram_base_url=telegram.base_url, discord_token=discord_fake.fake.token,
+                            discord_base_url=discord_fake.base_url,
+                            telegram_webhook_url="https://referee.example.org/tg/hook",
+                            telegram_webhook_port=port)
+        task = asyncio.create_task(serve_both(settings, "webhook-Secret_42"))
+        try:
+            await telegram.wait_for(lambda: telegram.webhook or task.done(), timeout=20, what="setWebhook")
+            assert not task.done(), task
+            assert telegram.webhook["secret_token"] == "webhook-Secret_42"
+            await discord_fake.wait_for(lambda: discord_fake.connected or task.done(), 20, "the gateway")
+            telegram.user_sends(judge, None, "/new")
+            update = telegram._updates.pop()  # what Telegram would POST to the webhook
+            hook = f"http://127.0.0.1:{port}/tg/hook"
+            async with aiohttp.ClientSession() as http:
+                for _attempt in range(100):  # the server may start listening after setWebhook
+                    try:
+                        async with http.post(hook, json=update) as refused:
+                            assert refused.status == 403  # no secret: not Telegram
+                        break
+                    except aiohttp.ClientConnectorError:
+                        await asyncio.sleep(0.1)
+                else:
+                    pytest.fail(f"nothing listens on {hook}")
+                async with http.post(hook, json=update,
+                                     headers={"X-Telegram-Bot-Api-Secret-Token": "webhook-Secret_42"}) as ok:
+                    assert ok.status == 200
+            reply = await telegram.wait_sent(judge, count=2, timeout=20)  # the news, then the panel
+            assert reply.buttons
+            assert not telegram.calls_to("getUpdates") and telegram.webhook
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 @pytest.mark.parametrize("refusal", [discord.LoginFailure("Improper token has been passed."),

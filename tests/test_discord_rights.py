@@ -90,6 +90,12 @@ async def test_stale_and_repeated_presses_change_nothing(t: DiscordTable) -> Non
     # a view's stale press changes nothing either
     answer = await t.press("", custom_id=old.button("Фол ▸")["custom_id"], message=old)
     assert answer == RU.text("judge-press-outdated") and await log_length(t) == length
+    # a button of the panel's shape that no panel made (no such game; a seat that is not a
+    # number): nothing changes and nothing claims to be refreshed
+    now = await t.service.current(t.home)
+    for forged in ("99:1:n", f"{now.game_id}:{now.revision}:nm:abc"):
+        answer = await t.press("", custom_id=forged, message=t.panel())
+        assert answer == RU.text("judge-press-unknown") and await log_length(t) == length
 
 
 async def test_a_take_over_by_a_member_with_manage_channels(t: DiscordTable) -> None:

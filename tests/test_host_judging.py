@@ -46,7 +46,7 @@ async def test_a_forged_button_is_outdated_and_changes_nothing(fake: FakeBotAPI,
             qid = await t.press_data(t.user(1), t.step_message(), data)
             assert t.fake.callback_answers[qid].text == CAT.text("host-outdated"), data
         qid = await t.press_data(t.user(1), t.step_message(), "garbage")  # not a table's button
-        assert t.fake.callback_answers[qid].text == CAT.text("judge-press-outdated")
+        assert t.fake.callback_answers[qid].text == CAT.text("judge-press-unknown")
         assert await t.service.events(f"tg:{t.group.id}") == events
         assert t.step().no == step.no and t.step().seat == 1
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -25,18 +25,6 @@ PREFIX = "MAFIA_REFEREE_"
 TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
 
 
-@pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith(PREFIX) or name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
-    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", TOKEN)
-    monkeypatch.setenv("MAFIA_REFEREE_DISCORD_TOKEN", "discord-token")
-    return tmp_path
-
-
 def _run(monkeypatch: pytest.MonkeyPatch, *argv: str) -> int:
     from bot.entry import run
 
@@ -46,11 +34,11 @@ def _run(monkeypatch: pytest.MonkeyPatch, *argv: str) -> int:
 
 @pytest.mark.parametrize("command", ["telegram", "discord", "both"])
 def test_a_second_writer_stops_at_once_with_one_line(
-        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         command: str) -> None:
     """The lock is held (a bot runs on the database): the second long-running mode says so in one
     line and exits with status 2, before it reaches any network (nothing here answers)."""
-    db = clean_env / "referee.sqlite3"
+    db = env_with_tokens / "referee.sqlite3"
     called: list[str] = []
     monkeypatch.setattr("bot.telegram.app.run", lambda settings: called.append("telegram") or 0)
     monkeypatch.setattr("bot.discord.app.run", lambda settings, **kw: called.append("discord") or 0)
@@ -69,11 +57,11 @@ def test_a_second_writer_stops_at_once_with_one_line(
 
 @pytest.mark.parametrize("command", ["telegram", "discord", "both"])
 def test_a_second_writer_neither_creates_nor_migrates_the_database(
-        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         command: str) -> None:
     """The lock is taken before the store is opened: a second process (a newer version started by
     mistake, say) must not create the database, nor migrate the schema under the running one."""
-    db = clean_env / "data" / "referee.sqlite3"
+    db = env_with_tokens / "data" / "referee.sqlite3"
     opened: list[Path] = []
     monkeypatch.setattr("bot.cli._probe_database", opened.append)
     monkeypatch.setattr("bot.telegram.app.run", lambda settings: 0)
@@ -104,18 +92,18 @@ def test_every_name_of_one_database_takes_one_lock(tmp_path: Path) -> None:
 
 
 def test_the_read_only_commands_work_beside_a_running_bot(
-        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    db = clean_env / "referee.sqlite3"
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    db = env_with_tokens / "referee.sqlite3"
     monkeypatch.setattr("sys.stdin", io.StringIO("/name 3 Вася\n"))
     assert _run(monkeypatch, "console", "--db", str(db), "--new") == 0  # a database with a game
-    record = clean_env / "game.json"
+    record = env_with_tokens / "game.json"
     record.write_text(json.dumps({"nothing": "here"}), "utf-8")
     with writer.acquire(db):
         assert _run(monkeypatch, "health", "--db", str(db)) == 0
-        assert _run(monkeypatch, "backup", str(clean_env / "copy.sqlite3"), "--db", str(db)) == 0
+        assert _run(monkeypatch, "backup", str(env_with_tokens / "copy.sqlite3"), "--db", str(db)) == 0
         assert _run(monkeypatch, "replay", str(record)) == 2  # read (and refused) as usual
         capsys.readouterr()
-    assert (clean_env / "copy.sqlite3").exists()
+    assert (env_with_tokens / "copy.sqlite3").exists()
 
 
 def test_a_killed_writer_leaves_no_lock_behind(tmp_path: Path) -> None:

@@ -32,18 +32,6 @@ TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith(PREFIX) or name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MAFIA_REFEREE_LANG", "en")
-    monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_TOKEN", TOKEN)
-    monkeypatch.setenv("MAFIA_REFEREE_DISCORD_TOKEN", "discord-token")
-    return tmp_path
-
-
 def _en(key: str, **params: Any) -> str:
     return catalog("en").text(key, **params)
 
@@ -81,9 +69,9 @@ def _run(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
 
 @pytest.mark.parametrize("argv", OPENERS, ids=lambda a: a[0])
 def test_every_command_refuses_a_newer_schema_in_one_line(
-        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         argv: list[str]) -> None:
-    db = clean_env / "referee.sqlite3"
+    db = env_with_tokens / "referee.sqlite3"
     before = _newer(db)
     version, expected = len(bundled()) + 1, len(bundled())
     assert _run([*argv, "--db", str(db)], monkeypatch) == 2  # 2: systemd does not restart it
@@ -99,9 +87,9 @@ def test_every_command_refuses_a_newer_schema_in_one_line(
 
 @pytest.mark.parametrize("argv", OPENERS, ids=lambda a: a[0])
 def test_another_programs_sqlite_file_is_refused_not_extended(
-        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         argv: list[str]) -> None:
-    db = clean_env / "contacts.sqlite3"
+    db = env_with_tokens / "contacts.sqlite3"
     before = _foreign(db)
     assert _run([*argv, "--db", str(db)], monkeypatch) == 2
     err = capsys.readouterr().err.strip()
@@ -140,10 +128,10 @@ async def _club_db(db: Path, games: int = 40) -> None:
 
 
 async def test_health_says_corrupt_for_damaged_pages_behind_a_good_header(
-        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        env_with_tokens: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The console refuses such a file; ``health`` must not answer "ok": SQLite's quick_check finds
     the damage, and the verdict says to restore a backup."""
-    db = clean_env / "referee.sqlite3"
+    db = env_with_tokens / "referee.sqlite3"
     await _club_db(db)
     data = bytearray(db.read_bytes())
     page = int.from_bytes(data[16:18], "big")
@@ -171,8 +159,8 @@ def test_health_runs_quick_check_within_its_bound(tmp_path: Path) -> None:
         assert health.quick_check(conn) is None
 
 
-async def test_health_says_busy_for_a_locked_database(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = clean_env / "referee.sqlite3"
+async def test_health_says_busy_for_a_locked_database(env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = env_with_tokens / "referee.sqlite3"
     await _club_db(db, games=2)
     monkeypatch.setattr(health, "BUSY_TIMEOUT_S", 0.05)
     with closing(sqlite3.connect(db, isolation_level=None)) as holder:

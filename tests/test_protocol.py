@@ -804,6 +804,20 @@ def test_penalties_after_the_game_are_on_the_sheet_in_the_json_and_in_the_export
     assert report.agrees, report.differences
 
 
+def test_an_item_not_applied_after_the_game_is_recorded_but_no_death() -> None:
+    """F24/S24 §6.8.6: tears (the seed's 4.2.7, F24 §6.7.7) after the decisive event are not
+    applied: the sheet lists them as not applied, our JSON marks them, and the MafiaRatings export
+    has no death for the player (he was not disqualified)."""
+    game = play(AFTER_THE_GAME.replace("/dq 9 4.2.4", "/dq 9 4.2.7"))
+    state = final(game)
+    assert not state.seat(9).disqualified
+    assert _late_lines(game, 9) == ["+ дисквалификация (4.2.7) после игры, не применяется (ФИИМ 2024, §6.8.6)"]
+    after = [p for p in to_json(*game)["penalties"] if p["seat"] == 9]
+    assert [(p["reason"], p.get("applied", True)) for p in after] == [("4.2.7", False)]
+    exported = to_mafiaratings(*game)
+    assert "death" not in exported["players"][8] or exported["players"][8]["death"] is None
+
+
 # --- the sheet as a FIIM протокол: header, points, penalties (issue 14) --------------------------
 
 def sheet_texts(game: Game, lang: str = "ru", **info: object) -> list[str]:

@@ -647,6 +647,16 @@ def test_reason_text() -> None:
     assert reason_text("6.6.9", RU) == "отказ снять маску по требованию Судьи"
 
 
+@pytest.mark.parametrize("cat", [RU, EN])
+def test_fsm_2024_words_4_1_8_as_its_disqualifying_half(cat) -> None:
+    """S24 §6.7.9 makes voting against several nominees disqualifying; under fsm2024 the code
+    4.1.8 names only that half, its foul half is 6.6.8 (S24 §6.6.8); elsewhere 4.1.8 has both."""
+    seed, fsm = reason_text("4.1.8", cat), reason_text("4.1.8", cat, "fsm2024")
+    assert reason_text("4.1.8", cat, "fiim2024") == seed
+    assert fsm != seed and "6.7.9" in fsm
+    assert reason_text("6.6.8", cat, "fsm2024").split(": ", 1)[1] in seed
+
+
 # --- the newcomer's report: the shooting, the names, the Russian words ---------------------
 
 def night_one() -> Game:
@@ -734,13 +744,14 @@ def test_controls_are_taken_out_of_a_name(name: str, kept: str) -> None:
 
 SEED_RULES = Path(__file__).resolve().parents[1].parent / "shared" / "rules" / "seed-rules.ru.txt"
 OWN_CATALOGS = ("notices", "errors", "common", "status", "reasons")
-FIIM_MARK = {"ru": "ФИИМ 2024, ", "en": "FIIM 2024, "}
+BOOK_MARKS = {"ru": ("ФИИМ 2024, ", "ФСМ 2024, "), "en": ("FIIM 2024, ", "FSM 2024, ")}
 
 
 def test_rule_numbers_not_in_the_seed_name_their_rule_book() -> None:
     """A judge looks a cited number up in his club's rules (seed-rules.ru.txt), where 4.4 is the
     third-foul rule: a FIIM 2024 number such as 4.4.8 or 7.9 would read as a seed item. Every
-    number cited in parentheses is therefore a seed item, or is marked «ФИИМ 2024, …»."""
+    number cited in parentheses is therefore a seed item, or is marked «ФИИМ 2024, …» or
+    «ФСМ 2024, …»."""
     if not SEED_RULES.exists():
         pytest.skip(f"the seed rule text is not beside the project ({SEED_RULES})")
     seed = set(re.findall(r"^(\d+(?:\.\d+)+)\.?\s", SEED_RULES.read_text("utf-8"), re.M))
@@ -753,7 +764,7 @@ def test_rule_numbers_not_in_the_seed_name_their_rule_book() -> None:
                 if line.lstrip().startswith("#"):
                     continue
                 for group in re.findall(r"\(([^()]*)\)", line):
-                    if group.startswith(FIIM_MARK[lang]):
+                    if group.startswith(BOOK_MARKS[lang]):
                         continue
                     bad += [f"{lang}/{name}: {n} in «{line.strip()}»"
                             for n in re.findall(r"\b\d+(?:\.\d+)+\b", group) if n not in seed]

@@ -168,17 +168,23 @@ async def test_a_forged_nomination_of_a_bad_seat_changes_nothing(t: Table, targe
         refusal = rules.check(now.state, rules.Nominate(by=1, target=int(target)))
         assert refusal is not None
         assert (text, alert) == (error_text(refusal, CAT), True)
-    else:
-        assert text == CAT.text("judge-press-outdated")
+    else:  # no panel makes such a button: nothing is refreshed, nothing changes
+        assert (text, alert) == (CAT.text("judge-press-unknown"), False)
     assert await snapshot(t) == before
 
 
 async def test_a_press_of_foreign_data_is_answered_and_changes_nothing(t: Table) -> None:
     before = await snapshot(t)
-    for data in ("garbage", "1:2", "99:1:n", "x" * 64):
+    for data in ("garbage", "1:2", "x" * 64):  # not a panel's button at all
         qid = await t.press(data=data, strict=False)
-        assert t.fake.callback_answers[qid].text == CAT.text("judge-press-outdated")
+        assert t.fake.callback_answers[qid].text == CAT.text("judge-press-unknown")
     assert await snapshot(t) == before
+    # a panel button of a game that is not this one: the judge's current panel is shown
+    qid = await t.press(data="99:1:n", strict=False)
+    assert t.fake.callback_answers[qid].text == CAT.text("judge-press-outdated")
+    now = await t.now()
+    assert decode(t.panel().callback_data("Далее ▶")).revision == now.revision  # type: ignore[union-attr]
+    assert (await snapshot(t)).log == before.log
 
 
 async def test_a_non_judge_pressing_the_judges_button_with_the_current_revision(t: Table) -> None:

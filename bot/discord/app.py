@@ -903,7 +903,7 @@ class DiscordReferee:
         press = decode(custom_id)
         row = await self.service.store.game(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
-            await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-outdated"))
+            await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-unknown"))
             return
         self._seen(interaction, None, user_key(interaction.user.id))
         await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)

@@ -3,8 +3,9 @@ and one SQLite game log.
 
 One process, because the service assumes it is the only writer of its store
 (:mod:`bot.service`; :mod:`bot.writer` refuses a second one): two processes on one database could
-both append to a game's log. Telegram long-polls and Discord keeps its gateway in the same event
-loop; Ctrl+C or SIGTERM stops both.
+both append to a game's log. Telegram long-polls — or, with ``MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL``
+set, serves its webhook as ``mafia-referee telegram`` does (:mod:`bot.telegram.webhook`) — and
+Discord keeps its gateway in the same event loop; Ctrl+C or SIGTERM stops both.
 
 Each adapter sees the other's games in the store, and each re-arms only its own timers after a
 restart (the Telegram adapter asks :meth:`Service.open_timers` with ``prefix="tg:"``; the Discord
@@ -43,9 +44,12 @@ class ScopedService:
         return await self._service.open_timers(prefix=self._prefix if prefix is None else prefix)
 
 
-async def serve_both(settings: Settings) -> None:
-    """Run both bots until cancelled (Ctrl+C), then stop both and close the store."""
+async def serve_both(settings: Settings, webhook_secret: str = "") -> None:
+    """Run both bots until cancelled (Ctrl+C), then stop both and close the store. Telegram's
+    updates come by its webhook (``webhook_secret``: :func:`bot.telegram.webhook.webhook_secret`)
+    when the settings have a webhook URL, else by long polling."""
     from ..telegram.app import ALLOWED_UPDATES, build_application
+    from ..telegram.webhook import webhook_options
     from .app import build_client
 
     assert settings.telegram_token is not None and settings.discord_token is not None
@@ -60,7 +64,11 @@ async def serve_both(settings: Settings) -> None:
         if telegram.post_init is not None:
             await telegram.post_init(telegram)
         assert telegram.updater is not None
-        await telegram.updater.start_polling(allowed_updates=list(ALLOWED_UPDATES))
+        if settings.telegram_webhook_url:  # setWebhook, then PTB's server on LISTEN:PORT
+            await telegram.updater.start_webhook(
+                **webhook_options(settings, list(ALLOWED_UPDATES), webhook_secret))
+        else:  # long polling deletes a webhook left from an earlier run
+            await telegram.updater.start_polling(allowed_updates=list(ALLOWED_UPDATES))
         await telegram.start()
         started = True
         async with discord_client:
@@ -82,13 +90,21 @@ def run_both(settings: Settings) -> int:
     import discord
     from telegram.error import InvalidToken
 
+    from ..telegram.webhook import webhook_available, webhook_secret
     from .app import configure_logging
 
     assert settings.telegram_token is not None and settings.discord_token is not None
+    secret, generated = webhook_secret(settings) if settings.telegram_webhook_url else ("", False)
     configure_logging(settings.telegram_token.get_secret_value(),
-                      settings.discord_token.get_secret_value().strip(), fmt=settings.log_format)
+                      settings.discord_token.get_secret_value().strip(), secret, fmt=settings.log_format)
+    if settings.telegram_webhook_url and not webhook_available():
+        log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+        return 2
+    if generated:  # said, never shown: Telegram gets it with setWebhook
+        log.info("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET is not set: a random webhook secret was "
+                 "generated for this run")
     try:
-        asyncio.run(serve_both(settings))
+        asyncio.run(serve_both(settings, secret))
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
     except InvalidToken:  # a setting: restarting will not help (exit 2, as bad settings)

@@ -8,8 +8,10 @@ No privileged gateway intent is needed (the bot reads no message content and no 
 
 Host mode (the bot runs the table) also needs, in the table's channel, **Manage Permissions**
 (discord.py's ``manage_roles``: a member overwrite closes the channel to all but the speaker) and
-**Manage Messages** (a message out of one's minute is deleted): :data:`HOST_RIGHTS`. The invite
-asks for both sets, so a server that adds the bot can host tables at once.
+**Manage Messages** (a message out of one's minute is deleted): :data:`HOST_RIGHTS`. A voice table
+(:mod:`bot.discord.voice`) mutes the players who may not speak: **Mute Members**
+(:data:`VOICE_RIGHTS`). The invite asks for all three sets, so a server that adds the bot can host
+text and voice tables at once.
 """
 
 from __future__ import annotations
@@ -23,16 +25,18 @@ CHANNEL_RIGHTS: tuple[str, ...] = ("view_channel", "send_messages", "attach_file
 TIMEOUT_RIGHT = "moderate_members"
 #: Host mode's own (bot/discord/host/port.py: ``mute`` and ``delete``).
 HOST_RIGHTS: tuple[str, ...] = ("manage_roles", "manage_messages")
+#: A voice table's (bot/discord/voice.py: only who may speak is unmuted).
+VOICE_RIGHTS: tuple[str, ...] = ("mute_members",)
 SCOPES = ("bot", "applications.commands")
 
 
 def invite_permissions() -> discord.Permissions:
-    return discord.Permissions(**{name: True for name in (*CHANNEL_RIGHTS, *HOST_RIGHTS)})
+    return discord.Permissions(**{name: True for name in (*CHANNEL_RIGHTS, *HOST_RIGHTS, *VOICE_RIGHTS)})
 
 
 def invite_url(application_id: int) -> str:
-    """The OAuth2 link that adds the bot with its slash commands, :data:`CHANNEL_RIGHTS` and
-    :data:`HOST_RIGHTS`."""
+    """The OAuth2 link that adds the bot with its slash commands, :data:`CHANNEL_RIGHTS`,
+    :data:`HOST_RIGHTS` and :data:`VOICE_RIGHTS`."""
     return discord.utils.oauth_url(application_id, permissions=invite_permissions(), scopes=SCOPES)
 
 

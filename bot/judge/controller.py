@@ -850,8 +850,11 @@ class JudgeController:
             if pressed is not None and pressed.judge != user:  # the judge before a take over
                 await self._answer(handle, cat.text("judge-press-not-judge"), alert=True)
                 return
-            await self._answer(handle, cat.text("judge-press-outdated"))
-            if current is not None and current.judge == user and press is not None:
+            refresh = current is not None and current.judge == user and press is not None
+            # "the panel is refreshed" only where it is; a hand-made or foreign press is told
+            # that nothing changed
+            await self._answer(handle, cat.text("judge-press-outdated" if refresh else "judge-press-unknown"))
+            if refresh:
                 await self.show_panel(home, current)
             return
         if user != current.judge:  # only the game's judge changes it
@@ -874,8 +877,8 @@ class JudgeController:
                 fresh = await self.service.current(home)
                 if fresh is not None:
                     await self.show_panel(home, fresh)
-        except ValueError:
-            await self._answer(handle, cat.text("judge-press-outdated"))
+        except ValueError:  # a button with arguments no panel makes
+            await self._answer(handle, cat.text("judge-press-unknown"))
 
     async def _pressed(self, handle: Any, home: str, user: str, press: Press,
                        current: Outcome) -> None:

@@ -283,8 +283,8 @@ def _code_rows(b: _Builder, codes: Iterable[str], action: str, *prefix: object) 
     return [tuple(items[i:i + CODE_ROW]) for i in range(0, len(items), CODE_ROW)]
 
 
-def _legend(cat: Catalog, codes: Iterable[str]) -> str:
-    return "\n".join(cat.text("judge-legend-line", code=code, reason=reason_text(code, cat))
+def _legend(cat: Catalog, codes: Iterable[str], preset: str) -> str:
+    return "\n".join(cat.text("judge-legend-line", code=code, reason=reason_text(code, cat, preset))
                      for code in codes if code not in GENERIC_REASONS)
 
 
@@ -317,7 +317,7 @@ def _foul_seat(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
     rows.append(b.back(V_FOUL))
     prompt = cat.text("judge-pick-reason", seat=player_label(state, seat, cat),
                       fouls=cat.text("fouls", count=len(state.seat(seat).fouls)))
-    return prompt + "\n" + _legend(cat, items), rows
+    return prompt + "\n" + _legend(cat, items, state.config.preset), rows
 
 
 def _heavy(b: _Builder, press: Press | None, severity: Severity) -> tuple[str | None, list[tuple[Button, ...]]]:
@@ -337,7 +337,7 @@ def _heavy(b: _Builder, press: Press | None, severity: Severity) -> tuple[str | 
     rows.append(b.back(V_FOUL_SEAT, seat))
     key = "judge-pick-dq" if severity is Severity.DISQUALIFYING else "judge-pick-team-loss"
     prompt = cat.text(key, seat=player_label(state, seat, cat))
-    return prompt + "\n" + _legend(cat, items), rows
+    return prompt + "\n" + _legend(cat, items, state.config.preset), rows
 
 
 def _dq(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:

@@ -179,7 +179,7 @@ def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
     (MafiaRatings 9.6.2), kickOut, giveUp (seed 4.2.1, leaving the table) and teamKickOut with
     the moment of the removal."""
     how = departure_of(record, seat)
-    if how is None and any(p.seat == seat and p.severity is rules.Severity.DISQUALIFYING
+    if how is None and any(p.seat == seat and p.severity is rules.Severity.DISQUALIFYING and p.applied
                            for p in record.after_result):
         how = ("after_result", 0, "day")
     if how is None:
@@ -194,7 +194,7 @@ def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
         kind = "teamKickOut"
     elif cause == "after_result":  # disqualified after the game, from the table (F24 §7.9)
         penalty = next(p for p in record.after_result
-                       if p.seat == seat and p.severity is rules.Severity.DISQUALIFYING)
+                       if p.seat == seat and p.severity is rules.Severity.DISQUALIFYING and p.applied)
         kind = "giveUp" if penalty.reason == "4.2.1" else "kickOut"
     else:
         penalty = record.removals[seat]
@@ -214,7 +214,8 @@ def _check_single_deaths(record: GameRecord) -> None:
                               f"leaving the game: MafiaRatings records one death a player",
                               seat=seat, what=penalty.reason)
     for penalty in record.after_result:
-        if penalty.severity is rules.Severity.DISQUALIFYING and departure_of(record, penalty.seat):
+        if penalty.severity is rules.Severity.DISQUALIFYING and penalty.applied \
+                and departure_of(record, penalty.seat):
             raise ExportError("two_deaths", f"seat {penalty.seat} was disqualified ({penalty.reason}) "
                               f"after the game, having left it: MafiaRatings records one death a "
                               f"player", seat=penalty.seat, what=penalty.reason)
@@ -510,7 +511,8 @@ def penalties(record: GameRecord) -> list[dict[str, Any]]:
         when = {"kind": m.kind, "day": m.day, **{k: v for k, v in (("seat", m.seat), ("round", m.round),
                                                                     ("step", m.step)) if v is not None}}
         out.append({"seat": penalty.seat, "reason": penalty.reason, "severity": penalty.severity.value,
-                    "when": when, "after": after})
+                    "when": when, "after": after,
+                    **({} if penalty.applied else {"applied": False})})  # F24/S24 §6.8.6
     return out
 
 

@@ -128,6 +128,7 @@ class PenaltyRecord:
     severity: Severity
     moment: Moment
     number: int = 0
+    applied: bool = True  # False: recorded only, F24/S24 §6.8.6 exempts it after the result
 
 
 @dataclass
@@ -305,7 +306,8 @@ class _Walker:
             record.team_loss = PenaltyRecord(seat, reason, severity, moment)
         elif kind is Kind.PENALTY_AFTER_RESULT:
             severity = Severity(p.get("severity") or severity.value)
-            record.after_result.append(PenaltyRecord(seat, reason, severity, moment))
+            record.after_result.append(PenaltyRecord(seat, reason, severity, moment,
+                                                     applied=p.get("applied", True) is not False))
 
     def finish(self) -> GameRecord:
         record = self.record

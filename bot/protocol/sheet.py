@@ -293,7 +293,9 @@ def _late_penalties(record: GameRecord, seat: int, cat: Catalog) -> list[Span]:
                 "end": "end"}.get(kind, "result")
         code = penalty.reason if penalty.reason and penalty.reason not in GENERIC_REASONS else "none"
         spans.append(Span(cat.text("protocol-late", what=cat.text(f"protocol-penalty-{what}"),
-                                   code=code, when=when), RED, False, SMALL))
+                                   code=code, when=when, applied="yes" if penalty.applied else "no",
+                                   rules=record.config.preset),
+                          RED if penalty.applied else MUTED, False, SMALL))
     return spans
 
 
@@ -610,7 +612,7 @@ def _penalty_rows(record: GameRecord, cat: Catalog) -> list[tuple[list[Cell], st
     for item in penalties(record):
         severity, reason = str(item["severity"]), str(item["reason"])
         what = cat.text(f"protocol-penalty-{severity}")
-        words = reason_text(reason, cat) if reason not in GENERIC_REASONS else ""
+        words = reason_text(reason, cat, record.state.config.preset) if reason not in GENERIC_REASONS else ""
         color = RED if severity in ("disqualifying", "team_loss") else INK
         row(item["seat"], Span(what, color, True), f"{reason} — {words}" if words else "—",
             _when_text(item["when"], cat))

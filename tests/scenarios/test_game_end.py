@@ -161,6 +161,25 @@ def test_f24_6_8_6_no_team_loss_after_the_decisive_vote() -> None:
     t.expect_winner("black")
 
 
+@pytest.mark.parametrize("preset", ["seed", "fiim2024", "fsm2024"])
+def test_f24_6_8_6_tears_in_the_decisive_last_word_are_not_applied(preset: str) -> None:
+    """R6.6 (F24/S24 §6.8.6): after the decisive vote, tears (6.7.7, the seed's 4.2.7) or night
+    touching (4.2.2) are recorded only: the player stays, no disqualification (and the leaver's
+    last word goes on); insults (4.2.4) still remove."""
+    t = _parity_vote_on_day_five(preset=preset)
+    t.expect_last_word(5)
+    t.dq(3, "4.2.7")
+    t.expect_notice(Kind.PENALTY_AFTER_RESULT, seat=3, reason="4.2.7", applied=False)
+    t.dq(5, "4.2.2")
+    t.expect_stays(3)
+    assert not t.state.seat(3).disqualified and not t.state.seat(5).disqualified
+    t.expect_last_word(5)
+    t.dq(8, "4.2.4")
+    t.expect_leaves(8, cause="dq")
+    t.last_word(5)
+    t.expect_winner("black")
+
+
 def test_e6_the_leaver_disqualified_in_his_own_decisive_last_word() -> None:
     """E6 (F24 §7.9): «В случае дисквалификации любого игрока результат игры не меняется»; the
     DQ'd leaver loses the rest of his last word (seed 4.5 «без последнего слова»), so the

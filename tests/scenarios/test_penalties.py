@@ -64,6 +64,7 @@ def test_seed_4_3_each_item_loses_the_game_for_the_offenders_team(code: str, off
 
 @pytest.mark.parametrize("preset, code, severity", [
     ("fsm2024", "4.1.8", "dq"),  # S24 §6.7.9: voting against several nominees disqualifies
+    ("fsm2024", "6.6.8", "foul"),  # S24 §6.6.8: not voting when the judge asks stays a foul
     ("fiim2024", "4.1.8", "foul"),  # F24 §6.6.8
     ("fiim2024", "6.6.9", "foul"),  # F24 §6.6.9: refusing to take the mask off
     *(("fiim2024", f"6.7.{i}", "dq") for i in range(11, 17)),  # F24 §6.7.11–6.7.16
@@ -90,6 +91,18 @@ def test_fsm_2024_has_no_items_only_fiim_lists(code: str) -> None:
     t.expect_refused(rules.Penalty(seat=3, reason=code), Code.UNKNOWN_REASON)
     t.dq(3, "6.7.15")
     t.expect_leaves(3, cause="dq")
+
+
+@pytest.mark.parametrize("preset", ["seed", "fiim2024"])
+def test_only_fsm_2024_numbers_the_voting_order_foul_apart(preset: str) -> None:
+    """S24 §6.6.8 is FSM's half of the seed's 4.1.8 (the other half being S24 §6.7.9's
+    disqualification); the seed and FIIM 2024 keep both halves in 4.1.8, a foul, and have no
+    6.6.8."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset)
+    t.expect_refused(rules.Penalty(seat=3, reason="6.6.8"), Code.UNKNOWN_REASON)
+    t.foul(3, "4.1.8")
+    t.expect_fouls(3, 1)
+    t.expect_stays(3)
 
 
 @pytest.mark.parametrize("code", ["4.1.9", "4.2.11", "4.3.4", "6.6.9", "", "FOUL"])

@@ -95,6 +95,38 @@ def test_a_disqualification_after_the_result_still_costs(preset: str) -> None:
     assert pts(t)[2].disqualification == D("-0.5") and pts(t)[2].win == 1
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("code", ["4.2.2", "4.2.5", "4.2.7", "4.2.9", "4.2.10"])
+def test_an_item_f24_6_8_6_exempts_after_the_result_costs_nothing(preset: str, code: str) -> None:
+    """F24/S24 §6.8.6: once the result is fixed, night touching (6.7.2), peeking (6.7.5, 6.7.10),
+    tears (6.7.7), a wrong form of voting (6.7.9) are not applied: recorded for the protocol, no
+    disqualification and no −0.5 (§8.2.4), so the automatic bonus stays (F24 §8.4.8)."""
+    t = red_wins_by_team_loss(preset)
+    t.do(rules.Penalty(seat=2, reason=code))
+    t.expect_notice(Kind.PENALTY_AFTER_RESULT, seat=2, reason=code, applied=False)
+    assert not t.state.seat(2).disqualified and not t.state.seat(2).tournament_removal
+    p = pts(t)
+    assert p[2].disqualification == 0 and p[2].win == 1
+    assert p[2].auto_bonus == (D("0.3") if preset in FIIM else 0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("code", ["4.2.1", "4.2.4", "dq"])
+def test_leaving_the_table_and_insults_after_the_result_still_cost(preset: str, code: str) -> None:
+    """F24/S24 §6.8.6 spares neither leaving the table (6.7.1) nor insults or obscenity (6.7.4,
+    6.7.15; the seed's 4.2.4), nor a disqualification the judge gives without an item."""
+    t = red_wins_by_team_loss(preset)
+    t.do(rules.Penalty(seat=2, reason=code))
+    assert pts(t)[2].disqualification == D("-0.5")
+
+
+def test_fsm_2024_voting_for_several_nominees_after_the_result_costs_nothing() -> None:
+    """S24 §6.7.9 (FSM's 4.1.8) is among the items S24 §6.8.6 does not apply after the result."""
+    t = red_wins_by_team_loss("fsm2024")
+    t.do(rules.Penalty(seat=2, reason="4.1.8"))
+    assert pts(t)[2].disqualification == 0
+
+
 @pytest.mark.parametrize("preset, three, two", [
     ("seed", "0.7", "0.5"), ("fiim2024", "0.7", "0.5"), ("fsm2024", "0.5", "0.25")])
 def test_the_best_move_earns_by_the_blacks_it_names(preset: str, three: str, two: str) -> None:

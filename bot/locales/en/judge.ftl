@@ -60,6 +60,7 @@ judge-help = { $platform ->
 judge-no-quit = Nothing to close here: the game is saved, go on whenever you like.
 judge-press-not-judge = Only this game's judge can do that. Nothing was changed.
 judge-press-outdated = That button is outdated: the game has moved on. The panel is refreshed.
+judge-press-unknown = That button is not from the current game: nothing changed.
 judge-takeover-already = You already judge this game.
 judge-takeover-busy = You have an unfinished game of your own: finish it or start a new one, then /takeover again.
 judge-taken-over-group = Game #{ $game } is now judged by { $judge }.

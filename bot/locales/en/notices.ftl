@@ -176,9 +176,15 @@ notice-team_loss = { $final_minute ->
     }
  }
 notice-foul_withdrawn = Player { $seat }'s foul is withdrawn; now { $fouls }.
-notice-penalty_after_result = { $over ->
-    [yes] After the game: player { $seat } — { penalty-what }. Recorded in the protocol; the result of the game stands ({ cite-7_9 }).
-   *[other] Player { $seat }'s offence — { penalty-what } — is recorded in the protocol; the result is already settled and stands ({ cite-6_8_6 }).
+notice-penalty_after_result = { $applied ->
+    [no] { $over ->
+        [yes] After the game: player { $seat } — { penalty-what }; after the decisive vote or kill it is not applied ({ cite-6_8_6 }). Recorded in the protocol.
+       *[other] Player { $seat }'s offence — { penalty-what } — is not applied after the decisive vote or kill ({ cite-6_8_6 }): recorded in the protocol; the result stands.
+    }
+   *[other] { $over ->
+        [yes] After the game: player { $seat } — { penalty-what }. Recorded in the protocol; the result of the game stands ({ cite-7_9 }).
+       *[other] Player { $seat }'s offence — { penalty-what } — is recorded in the protocol; the result is already settled and stands ({ cite-6_8_6 }).
+    }
  }
 penalty-what = { $severity ->
     [warning] a warning

@@ -75,6 +75,9 @@ protocol-late = + { $what }{ $code ->
     [night] at night, after the kill
     [end] after the game
    *[other] after the result was settled
+ }{ $applied ->
+    [no] , not applied ({ cite-6_8_6 })
+   *[other] { "" }
  }
 protocol-penalty-fouls = 4th foul
 protocol-penalty-foul = foul

@@ -18,7 +18,10 @@ reason-4_1_4 = unethical behaviour towards other players or judges
 reason-4_1_5 = arguing with the judge
 reason-4_1_6 = taking the hand off before the vote is closed (“Stop” or “Thank you”), or putting it on the table before the vote
 reason-4_1_7 = gestures and appeals during the vote
-reason-4_1_8 = breaking the voting order: voting against several nominees, or not voting when the judge asks for the remaining votes against the last nominee
+reason-4_1_8 = { $rules ->
+    [fsm2024] voting against several nominees or with two hands (FSM 2024, §6.7.9)
+   *[other] breaking the voting order: voting against several nominees, or not voting when the judge asks for the remaining votes against the last nominee
+}
 
 ## Disqualifying fouls (4.2)
 
@@ -41,6 +44,7 @@ reason-4_3_3 = a hint from the audience
 
 ## FIIM 2024 additions
 
+reason-6_6_8 = breaking the voting order: not voting when the judge asks for the remaining votes against the last nominee
 reason-6_6_9 = refusing to take the mask off when the judge asks
 reason-6_7_11 = asking someone to name or not to name a player in the best move
 reason-6_7_12 = pointing to the best move to prove one's role

@@ -75,6 +75,9 @@ protocol-late = + { $what }{ $code ->
     [night] ночью, после убийства
     [end] после игры
    *[other] после определения результата
+ }{ $applied ->
+    [no] , не применяется ({ cite-6_8_6 })
+   *[other] { "" }
  }
 protocol-penalty-fouls = 4-й фол
 protocol-penalty-foul = фол
