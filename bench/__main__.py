@@ -24,9 +24,11 @@ SECTIONS: dict[str, str] = {
     "http": "bench.http",
     "e2e": "bench.e2e",
     "kill": "bench.kill",
+    "scale": "bench.scale",
 }
-#: Sections run only when named in ``--only`` (kill points take minutes: bench/kill.py).
-OPT_IN = frozenset({"kill"})
+#: Sections run only when named in ``--only`` (kill points take minutes: bench/kill.py; scale
+#: needs a PostgreSQL server: bench/scale.py).
+OPT_IN = frozenset({"kill", "scale"})
 
 
 def _modules() -> dict[str, ModuleType]:

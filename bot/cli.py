@@ -25,6 +25,9 @@
                                                          positive finite number of seconds
     mafia-referee backup DEST [--db PATH] [--force] [--lang ru|en]
                                                          an online backup of the database
+    mafia-referee migrate --to postgresql://… [--db PATH] [--lang ru|en]
+                                                         copy the SQLite database into an empty
+                                                         PostgreSQL one and check the copy
     mafia-referee --version                              the installed version
 
 ``main`` returns the exit status (0 ok; 1 a runtime failure or a disagreement; 2 bad input or
@@ -49,7 +52,8 @@ from .i18n import DEFAULT_LANG, LANGS, catalog
 if TYPE_CHECKING:
     from .settings import Settings
 
-COMMANDS = ("demo", "console", "replay", "protocol", "telegram", "discord", "both", "health", "backup")
+COMMANDS = ("demo", "console", "replay", "protocol", "telegram", "discord", "both", "health", "backup",
+            "migrate")
 EXIT_UNAVAILABLE = 2
 DISTRIBUTION = "mafia-referee"
 #: A Discord application (client) id is a snowflake: a positive 64-bit integer, at most 20 digits.
@@ -64,6 +68,11 @@ class DatabaseNotWritable(sqlite3.OperationalError):
         super().__init__(f"{path}: {problem}")
         self.path = path
         self.problem = problem
+
+
+class DatabaseUnreachable(sqlite3.OperationalError):
+    """The PostgreSQL server of ``MAFIA_REFEREE_DB`` cannot be reached (issue 18): said in one
+    line as a database that cannot be opened (:mod:`bot.entry`), its URL without the password."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -175,6 +184,11 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     backup.add_argument("--force", action="store_true",
                         help="replace an existing DEST that is not an SQLite database")
     backup.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+    move = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL and check it")
+    move.add_argument("--to", required=True, metavar="URL",
+                      help="the PostgreSQL database (postgresql://user@host:port/name), empty")
+    move.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    move.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
     return parser
 
 
@@ -251,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _both(args.db)
     if args.command in ("health", "backup"):
         return _deploy(args)
+    if args.command == "migrate":
+        return _migrate(args)
     return _telegram(args.db)
 
 
@@ -324,10 +340,18 @@ def _probe_database(db: Path) -> None:
         store = await Store.open(db)
         await store.close()
 
+    from storage import is_url
+    from storage.migrate import MigrationError
+    from storage.pg import redacted
+
     try:
         asyncio.run(probe())
     except sqlite3.Error as error:
         raise _why_not_opened(db, error) from error
+    except Exception as error:  # asyncpg's own, OSError: the server is not there
+        if not is_url(db) or isinstance(error, MigrationError):
+            raise
+        raise DatabaseUnreachable(f"{redacted(str(db))}: {error}") from error
 
 
 def _serve(db: Path, serve: Callable[[], int]) -> int:
@@ -337,11 +361,15 @@ def _serve(db: Path, serve: Callable[[], int]) -> int:
     touches neither the database nor the network. A lock that cannot be taken is said as the
     database's own problem when it has one (a read-only folder, not SQLite), else as the lock
     file's."""
+    from storage import is_url
+
     from . import writer
 
     try:
         lock = writer.acquire(db)
     except OSError as error:
+        if is_url(db):
+            raise DatabaseUnreachable(str(error)) from error
         _probe_database(db)
         raise DatabaseNotWritable(writer.lock_path(db), error.strerror or str(error)) from error
     with lock:
@@ -415,6 +443,41 @@ def _both(db: Path | None = None) -> int:
         return run_both(settings)
 
     return _serve(settings.db, serve)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    """``mafia-referee migrate --to URL [--db PATH]``: copy the SQLite database (``--db``, else
+    ``MAFIA_REFEREE_DB``) into the empty PostgreSQL database at ``URL`` and check the copy
+    (:func:`storage.copy.copy_to_postgresql`): a line per table, exit 0; 1 when the copy differs;
+    2 when it cannot be made (the target not PostgreSQL or not empty, the bot still serving the
+    file: it holds the writer's lock)."""
+    from storage import is_url
+    from storage.copy import CopyError, copy_to_postgresql
+
+    from . import writer
+    from .settings import Settings
+
+    settings = Settings()
+    cat = catalog(args.lang or settings.lang)
+    source = args.db or settings.db
+    if not is_url(args.to) or is_url(source):
+        print(cat.text("migrate-bad-target", target=str(args.to)), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    if not Path(source).exists():
+        print(cat.text("backup-no_database", path=str(source)), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    with writer.acquire(Path(source)):  # a bot still writing the file: DatabaseBusy, exit 2
+        try:
+            copied = asyncio.run(copy_to_postgresql(source, args.to))
+        except CopyError as error:
+            print(cat.text(f"migrate-{error.code.replace('_', '-')}", table=error.table,
+                           problem=str(error)), file=sys.stderr)
+            return 1 if error.code == "differs" else EXIT_UNAVAILABLE
+    for table in copied:
+        print(cat.text("migrate-table", table=table.table, count=table.rows,
+                       digest=table.digest[:16]))
+    print(cat.text("migrate-done", count=sum(t.rows for t in copied)))
+    return 0
 
 
 def max_age_seconds(text: str) -> float | None:

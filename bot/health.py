@@ -37,7 +37,7 @@ from typing import Any, Callable
 from storage.migrate import TABLES_SQL, bundled
 
 #: The ``code`` of a :class:`Health`; catalog key ``health-<code>`` (``bot/locales/*/deploy.ftl``).
-HEALTH_CODES = ("ok", "no_database", "bad_database", "corrupt", "busy", "read_only", "foreign_database",
+HEALTH_CODES = ("ok", "no_database", "bad_database", "unreachable", "corrupt", "busy", "read_only", "foreign_database",
                 "old_schema", "new_schema", "no_heartbeat_setting", "no_heartbeat", "stale_heartbeat")
 #: The ``code`` of a :class:`BackupError`; catalog key ``backup-<code>``.
 BACKUP_CODES = ("no_database", "bad_source", "empty_dest", "same_file", "not_a_file", "not_sqlite",
@@ -84,18 +84,10 @@ def _games(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
-def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = None,
-          now: Callable[[], float] = time.time) -> Health:
-    """The health of the database at ``db`` and, with ``max_age`` (seconds, positive and finite:
-    ``bot.cli`` refuses anything else), of the bot's heartbeat. A file that begins as an SQLite
-    database but cannot be opened because it, its ``-wal``/``-shm`` or its folder is not writable
-    is ``read_only`` (nothing to restore); one another process holds locked past
-    :data:`BUSY_TIMEOUT_S` is ``busy`` (nothing to restore); one whose ``quick_check`` reports
-    damage is ``corrupt``; a file that is not SQLite at all is ``bad_database``; schema 0 with
-    tables of its own is ``foreign_database`` (``storage.migrate.ForeignDatabase``)."""
+def _check_sqlite(db: Path, expected: int) -> Health:
+    """The SQLite file's health (see :func:`check`)."""
     if not db.is_file():
         return Health("no_database", {"path": str(db)})
-    expected = len(bundled())
     try:
         conn = _connect_existing(db)
         try:
@@ -121,6 +113,56 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
         if is_sqlite_file(db):  # an SQLite header over damaged pages
             return Health("corrupt", {"path": str(db), "problem": str(error)})
         return Health("bad_database", {"path": str(db), "problem": str(error)})
+    return Health("ok", {"path": str(db), "version": version, "count": games})
+
+
+def _check_postgresql(url: str, expected: int, timeout: float = 10.0) -> Health:
+    """A PostgreSQL database's health (issue 18): reachable, at this code's schema; its URL
+    shown without the password."""
+    import asyncio
+
+    from storage.pg import normal_url, redacted, schema_version
+
+    shown = redacted(url)
+
+    async def read() -> tuple[int, int]:
+        import asyncpg
+
+        conn = await asyncpg.connect(normal_url(url), timeout=timeout)
+        try:
+            version = await schema_version(conn)
+            games = await conn.fetchval("SELECT COUNT(*) FROM games") if version else 0
+            return version, int(games)
+        finally:
+            await conn.close()
+
+    try:
+        version, games = asyncio.run(read())
+    except Exception as error:  # noqa: BLE001 - asyncpg's, OSError, a timeout: one line
+        return Health("unreachable", {"path": shown, "problem": str(error) or type(error).__name__})
+    if version < expected:
+        return Health("old_schema", {"path": shown, "version": version, "expected": expected})
+    if version > expected:
+        return Health("new_schema", {"path": shown, "version": version, "expected": expected})
+    return Health("ok", {"path": shown, "version": version, "count": games})
+
+
+def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = None,
+          now: Callable[[], float] = time.time) -> Health:
+    """The health of the database at ``db`` and, with ``max_age`` (seconds, positive and finite:
+    ``bot.cli`` refuses anything else), of the bot's heartbeat. A file that begins as an SQLite
+    database but cannot be opened because it, its ``-wal``/``-shm`` or its folder is not writable
+    is ``read_only`` (nothing to restore); one another process holds locked past
+    :data:`BUSY_TIMEOUT_S` is ``busy`` (nothing to restore); one whose ``quick_check`` reports
+    damage is ``corrupt``; a file that is not SQLite at all is ``bad_database``; schema 0 with
+    tables of its own is ``foreign_database`` (``storage.migrate.ForeignDatabase``)."""
+    from storage import is_url
+
+    expected = len(bundled())
+    verdict = _check_postgresql(str(db), expected) if is_url(db) else _check_sqlite(db, expected)
+    if verdict.code != "ok":
+        return verdict
+    path, version, games = verdict.params["path"], verdict.params["version"], verdict.params["count"]
     if max_age is not None:
         if heartbeat is None:
             return Health("no_heartbeat_setting")
@@ -130,12 +172,12 @@ def check(db: Path, *, heartbeat: Path | None = None, max_age: float | None = No
         except OSError:
             return Health("no_heartbeat", {"path": str(heartbeat)})
         if unbeaten is not None:  # discord / both: no heartbeat to judge, the database is well
-            return Health("ok", {"path": str(db), "version": version, "count": games})
+            return Health("ok", {"path": path, "version": version, "count": games})
         if age > max_age:
             # As strings: seconds read better without Fluent's digit grouping ("3 600").
             return Health("stale_heartbeat", {"path": str(heartbeat), "age": str(round(age)),
                                               "limit": str(round(max_age))})
-    return Health("ok", {"path": str(db), "version": version, "count": games})
+    return Health("ok", {"path": path, "version": version, "count": games})
 
 
 #: The ``code`` of :func:`fault`; the catalog's ``db-fault`` selects its words by it (deploy.ftl).

@@ -47,7 +47,9 @@ async def run_protocol_cli(db: Path, out: TextIO, *, game: int | None = None,
     cat = catalog(lang)
     wanted = {"png": png, "json": json, "mafiaratings": mafiaratings}
     everything = all(path is None for path in wanted.values())
-    if not db.is_file():  # never an empty database made by asking
+    from storage import is_url
+
+    if not is_url(db) and not db.is_file():  # never an empty database made by asking
         print(cat.text("protocol-cli-no-db", db=str(db)), file=out)
         return EXIT_NO_GAME
     store = await Store.open(db)

@@ -5,7 +5,9 @@ Telegram's command menus (``setMyCommands``, a call per scope and language) and 
 commands (an overwrite per scope, against a daily limit) stay on the platform until they are
 overwritten: publishing them at every start only slows the start (a dozen calls before the bot
 answers anyone) and spends the platform's limits. A small JSON file beside the database holds a
-digest per key (``<db>.<kind>.json``); delete it to force a publish."""
+digest per key (``<db>.<kind>.json``); delete it to force a publish. With a PostgreSQL database
+(issue 18) there is no file to sit beside: the digests go to the system's temporary folder, under
+a name made of the database's URL (a worker on a fresh machine publishes once)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,14 @@ log = logging.getLogger(__name__)
 
 def state_file(db: Path, kind: str) -> Path:
     """Where the digests of what was published (``kind``: ``commands``, ``menus``) are kept."""
+    from storage import is_url
+    from storage.pg import normal_url
+
+    if is_url(db):
+        import tempfile
+
+        name = hashlib.sha256(normal_url(db).encode()).hexdigest()[:16]
+        return Path(tempfile.gettempdir()) / f"mafia-referee-{name}.{kind}.json"
     return db.with_name(f"{db.name}.{kind}.json")
 
 

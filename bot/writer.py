@@ -12,6 +12,11 @@ it taken and stops at once with one line and exit status 2 (:class:`DatabaseBusy
 The lock is an ``flock`` on the open file: the kernel drops it when the process ends, however it
 ends (a SIGKILL included), so a restart never finds a stale lock. The file keeps the holder's pid,
 for the message.
+
+On PostgreSQL (``MAFIA_REFEREE_DB=postgresql://…``, issue 18) the lock is a session advisory lock
+held by a connection of its own (:class:`PgWriterLock`, in a thread of its own, whatever the bot's
+event loop does): the server drops it when that connection ends, a killed process included. The
+service still assumes one writer per database, so a second worker is refused the same way.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ SUFFIX = ".lock"
 class DatabaseBusy(Exception):
     """Another process (``pid``, if it said) holds the writer's lock of the database ``db``."""
 
-    def __init__(self, db: Path, pid: int | None) -> None:
+    def __init__(self, db: Path | str, pid: int | None) -> None:
         super().__init__(f"{db}: another process (pid {pid}) writes it")
         self.db = db
         self.pid = pid
@@ -63,11 +68,83 @@ class WriterLock:
         self.release()
 
 
-def acquire(db: Path) -> WriterLock:
+#: the advisory lock's key (namespace, id): the one writing process of a PostgreSQL database
+PG_WRITER_KEY = (7100, 1)
+
+
+class PgWriterLock:
+    """The writer's lock of a PostgreSQL database: ``pg_try_advisory_lock`` on a connection kept
+    open by a daemon thread until :meth:`release`."""
+
+    def __init__(self, url: str) -> None:
+        import asyncio
+        import threading
+
+        from storage.pg import redacted
+
+        self.path = redacted(url)
+        self._loop = asyncio.new_event_loop()
+        self._release: "asyncio.Event | None" = None
+        self._result: list[object] = []
+        ready = threading.Event()
+
+        async def hold() -> None:
+            import asyncpg
+
+            self._release = asyncio.Event()
+            try:
+                conn = await asyncpg.connect(url)
+            except BaseException as error:  # noqa: BLE001 - reported to the caller
+                self._result.append(error)
+                ready.set()
+                return
+            try:
+                took = await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", *PG_WRITER_KEY)
+                self._result.append(bool(took))
+                ready.set()
+                if took:
+                    await self._release.wait()
+            finally:
+                await conn.close()
+
+        self._thread = threading.Thread(target=self._loop.run_until_complete, args=(hold(),),
+                                        name="pg-writer-lock", daemon=True)
+        self._thread.start()
+        ready.wait()
+        outcome = self._result[0]
+        if isinstance(outcome, BaseException):
+            self._thread.join()
+            self._loop.close()
+            raise OSError(f"{redacted(url)}: {outcome}") from outcome
+        if outcome is not True:
+            self._thread.join()
+            self._loop.close()
+            raise DatabaseBusy(redacted(url), None)  # its pid is on another machine, perhaps
+
+    def release(self) -> None:
+        if self._thread.is_alive() and self._release is not None:
+            self._loop.call_soon_threadsafe(self._release.set)
+            self._thread.join()
+            self._loop.close()
+
+    def __enter__(self) -> "PgWriterLock":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def acquire(db: Path) -> "WriterLock | PgWriterLock":
     """Take the writer's lock of database ``db`` — before the store is opened, so that a second
     process (perhaps a newer version) never creates or migrates a database another one serves;
     the folder is created if need be. Raises :class:`DatabaseBusy` when another process holds it,
-    ``OSError`` when the folder or the lock file cannot be created or opened."""
+    ``OSError`` when the folder or the lock file cannot be created or opened (or the PostgreSQL
+    server cannot be reached: :class:`PgWriterLock`)."""
+    from storage import is_url
+    from storage.pg import normal_url
+
+    if is_url(db):
+        return PgWriterLock(normal_url(db))
     path = lock_path(db)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)

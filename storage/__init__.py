@@ -1,13 +1,15 @@
-"""The SQLite game store (aiosqlite): chats, games and each game's append-only event log."""
+"""The game store: chats, games and each game's append-only event log, on SQLite (aiosqlite,
+the default) or PostgreSQL (asyncpg, :mod:`storage.pg`); :meth:`Store.open` picks by its target."""
 
 from .migrate import Migration, MigrationError, bundled, migrate, user_version
 from .store import (
     RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot,
-    StaleRevision, StorageError, Store,
+    StaleRevision, StorageError, Store, sqlite_path,
 )
+from .pg import PgStore, is_url
 
 __all__ = [
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
     "OutboxRow", "Snapshot", "StaleRevision",
-    "StorageError", "Store", "bundled", "migrate", "user_version",
+    "StorageError", "Store", "PgStore", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
 ]

@@ -50,15 +50,35 @@ class Migration:
     sql: str
 
 
-def bundled() -> list[Migration]:
-    """The migrations shipped in ``storage/migrations``, in order, numbered 1, 2, 3, … without gaps."""
+#: The backends with migrations of their own: SQLite's in ``storage/migrations``, PostgreSQL's in
+#: ``storage/migrations/postgresql`` (the same numbers and names: :func:`bundled` refuses a list
+#: that differs from SQLite's, so a table added to one backend is added to both).
+BACKENDS = ("sqlite", "postgresql")
+
+
+def bundled(backend: str = "sqlite") -> list[Migration]:
+    """The migrations shipped for ``backend`` (:data:`BACKENDS`), in order, numbered 1, 2, 3, …
+    without gaps. Raises :class:`MigrationError` if PostgreSQL's are not SQLite's numbers and
+    names."""
+    if backend not in BACKENDS:
+        raise MigrationError(f"no backend {backend!r}")
     folder = resources.files("storage") / "migrations"
+    if backend != "sqlite":
+        folder = folder / backend
     found = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    return _checked(found)
+    ordered = _checked(found)
+    if backend != "sqlite":
+        mine = [(m.number, m.name) for m in ordered]
+        sqlite = [(m.number, m.name) for m in bundled()]
+        if mine != sqlite:
+            raise MigrationError(f"the {backend} migrations {mine} are not SQLite's {sqlite}: "
+                                 f"each storage/migrations/NNNN_name.sql needs its twin in "
+                                 f"storage/migrations/{backend}/")
+    return ordered
 
 
 def _checked(migrations: Iterable[Migration]) -> list[Migration]:

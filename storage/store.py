@@ -54,6 +54,18 @@ PRUNE_AFTER = 3600.0
 RESULTS = ("red", "black", "draw", "abandoned")
 
 
+def sqlite_path(target: str | os.PathLike[str]) -> str | os.PathLike[str]:
+    """The file of a ``sqlite:///path`` URL (``sqlite:///relative`` or ``sqlite:////absolute``,
+    as SQLAlchemy reads them; ``sqlite:/absolute``, what a :class:`~pathlib.Path` folds a URL
+    to); any other ``target`` as it is."""
+    text = str(target)
+    if text.startswith("sqlite:///"):
+        return text[len("sqlite:///"):]
+    if text.startswith("sqlite:/"):
+        return text[len("sqlite:"):]
+    return target
+
+
 class StorageError(Exception):
     """A store operation that cannot be done."""
 
@@ -266,7 +278,15 @@ class Store:
     # --- life cycle ---------------------------------------------------------------------------
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> "Store":
-        """Open (creating the directories and the file) and migrate the database at ``path``."""
+        """Open (creating the directories and the file) and migrate the database at ``path``: a
+        file path or ``sqlite:///path``; a ``postgresql://…`` URL opens the PostgreSQL store
+        instead (:class:`storage.pg.PgStore`: the same methods), so that every entry point takes
+        ``MAFIA_REFEREE_DB`` as it is."""
+        from .pg import PgStore, is_url
+
+        if is_url(path):
+            return await PgStore.open(str(path))  # type: ignore[return-value]
+        path = sqlite_path(path)
         if str(path) != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,21 @@
 """Shared fixtures: a store on a temporary file, always closed (aiosqlite 0.22 warns, and
 pytest errors, on a connection left open); the fake Bot API on 127.0.0.1 (``tests/fakebot``);
-PTB's timedelta mode (``usefixtures("ptb_timedelta")``)."""
+PTB's timedelta mode (``usefixtures("ptb_timedelta")``).
+
+PostgreSQL (issue 18): ``pg_server`` is one server for the whole session — the one at
+``$MAFIA_REFEREE_TEST_POSTGRESQL`` (``.ci/run`` starts it), else one started here from the
+installed binaries (``tests/support/pgserver.py``); a test that needs it is skipped with the
+reason where neither can be had. ``pg_url`` is a fresh database on it for one test;
+``any_store`` is a store on each backend in turn (a test marked ``sqlite_only`` reaches into
+SQLite itself and runs on SQLite alone)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Iterator
 
 import pytest
 
@@ -26,6 +35,81 @@ async def store(db_path: Path) -> AsyncIterator[Store]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """The URL of the session's PostgreSQL server (its ``postgres`` database, for admin work)."""
+    given = os.environ.get("MAFIA_REFEREE_TEST_POSTGRESQL")
+    if given:
+        yield given
+        return
+    from support import pgserver
+
+    try:
+        server = pgserver.start()
+    except pgserver.Unavailable as why:
+        pytest.skip(f"no PostgreSQL server for the tests: {why}")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+_databases = itertools.count(1)
+
+
+async def _database(pg_server: str, create: bool, name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(pg_server)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}" if create
+                            else f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
+async def fresh_database(pg_server: str) -> AsyncIterator[str]:
+    """A fresh, empty database on the session's server (its URL), dropped after."""
+    name = f"t{os.getpid()}_{next(_databases)}"
+    await _database(pg_server, True, name)
+    url = pg_server.rsplit("/", 1)[0] + "/" + name
+    try:
+        yield url
+    finally:
+        await _database(pg_server, False, name)
+        from bot.published import state_file
+
+        for kind in ("menus", "commands"):  # what a bot published, kept in the temp folder
+            state_file(Path(url), kind).unlink(missing_ok=True)
+
+
+@pytest.fixture
+async def pg_url(pg_server: str) -> AsyncIterator[str]:
+    """A fresh, empty database on the session's server for one test."""
+    async with fresh_database(pg_server) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def any_target(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[str]:
+    """What ``Store.open`` takes, on each backend in turn: a file path, a fresh database's URL."""
+    if request.param == "postgresql":
+        if request.node.get_closest_marker("sqlite_only"):
+            pytest.skip("reaches into SQLite itself (its file, its pragmas, its connection)")
+        async with fresh_database(request.getfixturevalue("pg_server")) as url:
+            yield url
+        return
+    yield str(db_path)
+
+
+@pytest.fixture
+async def any_store(any_target: str) -> AsyncIterator[Store]:
+    """A store on each backend in turn: the same test, the same interface."""
+    async with await Store.open(any_target) as opened:
+        yield opened
 
 
 @pytest.fixture

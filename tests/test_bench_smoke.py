@@ -65,3 +65,14 @@ def test_quick_bench_prints_every_row(tmp_path: Path, capsys: pytest.CaptureFixt
     assert set(STORAGE_ROWS) <= set(rows)
     assert set(E2E_ROWS) | set(LONGLOG_ROWS) | set(HTTP_ROWS) <= set(rows)
     assert list(tmp_path.glob("mafia-bench-*")) == []  # the databases were removed
+
+
+def test_the_scale_section_runs_on_postgresql(pg_server: str, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``--only scale`` (issue 18, opt-in): SQLite beside 1, 2 and 4 PostgreSQL workers."""
+    monkeypatch.setenv("MAFIA_REFEREE_BENCH_POSTGRESQL", pg_server)
+    assert main(["--quick", "--only", "scale", "--scale-seconds", "0.3"]) == 0
+    out = capsys.readouterr().out
+    for workers in (1, 2, 4):
+        assert f"PostgreSQL, {workers} worker(s), 100 games" in out
+    assert "SQLite, 1 process, 100 games" in out

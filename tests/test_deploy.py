@@ -199,6 +199,24 @@ def test_compose_runs_the_image_with_the_env_file_and_the_volume() -> None:
     assert re.search(r"^\s*-\s*referee-data:/data\s*$", text, re.M)
 
 
+def test_the_postgresql_compose_file_runs_the_bot_on_postgresql_behind_a_proxy() -> None:
+    """deploy/compose.postgresql.yaml (issue 18): PostgreSQL with its health check, the bot on it
+    in webhook mode once PostgreSQL is healthy, a proxy in front; each with a health check
+    (the bot's is the image's own: ``health`` on the PostgreSQL URL)."""
+    from storage import is_url
+
+    text = (DEPLOY / "compose.postgresql.yaml").read_text("utf-8")
+    command = re.search(r"^\s*command:\s*(\[\"mafia-referee\".*\])\s*$", text, re.M)
+    assert command is not None
+    _assert_runs_a_subcommand(json.loads(command[1]))
+    db = re.search(r"^\s*MAFIA_REFEREE_DB:\s*(\S+)\s*$", text, re.M)
+    assert db is not None and is_url(db[1]) and "@postgres:5432/" in db[1]
+    assert re.search(r"^\s*MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL:", text, re.M)
+    assert re.search(r"condition:\s*service_healthy", text)
+    assert text.count("healthcheck:") == 2  # postgres and the proxy; the bot: the image's HEALTHCHECK
+    assert any(line.startswith("HEALTHCHECK") for line in _dockerfile())
+
+
 # --- health ----------------------------------------------------------------------------------------
 
 def _en(key: str, **params: Any) -> str:

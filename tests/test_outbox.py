@@ -26,6 +26,13 @@ from fakebot import FakeBotAPI, FakeChat, FakeUser, running
 from storage import OutboxItem, StaleRevision, Store
 from support.telegram_table import Table, make_world, settings_for
 
+
+@pytest.fixture
+def store(any_store: Store) -> Store:
+    """This module's store-level tests run on both backends (SQLite, PostgreSQL: issue 18)."""
+    return any_store
+
+
 CONFIG = rules.config_to_dict(rules.PRESETS["seed"])
 NIGHT = "Наступает ночь"  # the group's announcement of /start (night 0)
 DAY = "День 1"  # the group's announcement of the morning (/next after night 0)
@@ -142,9 +149,9 @@ def to(chat: FakeChat | FakeUser) -> Any:
 
 
 async def test_a_429_on_an_announcement_delays_it_in_order_and_the_game_moves_on(
-        fake: FakeBotAPI, tmp_path: Path) -> None:
+        fake: FakeBotAPI, any_target: str) -> None:
     judge, group, people = make_world(fake)
-    async with bot(fake, tmp_path / "db.sqlite3") as (app, service):
+    async with bot(fake, Path(any_target)) as (app, service):  # Path: as Settings gives it
         t = Table(fake, app, service, judge, group, people)
         await t.say("/new")
         await t.say("/link", chat=group)
@@ -172,8 +179,8 @@ async def test_a_429_on_an_announcement_delays_it_in_order_and_the_game_moves_on
 
 
 async def test_an_announcement_committed_before_a_crash_is_sent_once_after_the_restart(
-        fake: FakeBotAPI, tmp_path: Path) -> None:
-    db = tmp_path / "db.sqlite3"
+        fake: FakeBotAPI, any_target: str) -> None:
+    db = Path(any_target)
     judge, group, people = make_world(fake)
     async with bot(fake, db) as (app, service):
         t = Table(fake, app, service, judge, group, people)
@@ -188,7 +195,7 @@ async def test_an_announcement_committed_before_a_crash_is_sent_once_after_the_r
         assert (await t.state()).phase is rules.Phase.NIGHT_ZERO
         assert count(fake, group, NIGHT) == 0
         assert {r.chat for r in await service.store.pending()} == {f"tg:{judge.id}", f"tg:{group.id}"}
-    async with bot(fake, db) as (app, service):  # a new process over the same SQLite file
+    async with bot(fake, db) as (app, service):  # a new process over the same database
         t = Table(fake, app, service, judge, group, people)
         await fake.wait_for(lambda: count(fake, group, NIGHT) == 1, timeout=5)
         await drained(service)
@@ -199,9 +206,9 @@ async def test_an_announcement_committed_before_a_crash_is_sent_once_after_the_r
 
 
 async def test_a_judge_who_blocked_the_bot_does_not_hold_up_the_group(
-        fake: FakeBotAPI, tmp_path: Path) -> None:
+        fake: FakeBotAPI, any_target: str) -> None:
     judge, group, people = make_world(fake)
-    async with bot(fake, tmp_path / "db.sqlite3") as (app, service):
+    async with bot(fake, Path(any_target)) as (app, service):  # Path: as Settings gives it
         t = Table(fake, app, service, judge, group, people)
         await t.say("/new")
         await t.say("/link", chat=group)

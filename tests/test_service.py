@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 import rules
 from bot.service import Outcome, Service, ServiceError
 from storage import Store
+
+
+@pytest.fixture
+def store(any_store: Store) -> Store:
+    """This module's store-level tests run on both backends (SQLite, PostgreSQL: issue 18)."""
+    return any_store
+
 
 CHAT = "tg:-100123"
 JUDGE = "tg:42"
@@ -160,8 +166,8 @@ async def test_undo_of_the_end_reopens_the_game(service: Service, store: Store) 
 
 
 # --- restart ----------------------------------------------------------------------------------
-async def test_a_restart_restores_the_same_state(db_path: Path) -> None:
-    async with await Store.open(db_path) as store:
+async def test_a_restart_restores_the_same_state(any_target: str) -> None:
+    async with await Store.open(any_target) as store:
         service = Service(store)
         await service.new_game(CHAT, JUDGE, SEED.with_options(self_nomination=False), {1: "Анна", 4: "Гоша"})
         await start_day_one(service)
@@ -174,7 +180,7 @@ async def test_a_restart_restores_the_same_state(db_path: Path) -> None:
         before = await service.current(CHAT)
         logged = await service.events(CHAT)
     assert before is not None
-    async with await Store.open(db_path) as store:
+    async with await Store.open(any_target) as store:
         assert [g.id for g in await store.open_games()] == [before.game_id]
         service = Service(store)
         after = await service.current(CHAT)

@@ -11,6 +11,7 @@ health-foreign_database = Unhealthy: { db-foreign }
 # Shared by health and every command that opens the database (bot/entry.py): one wording.
 db-new-schema = the database { $path } has schema { $version }, newer than this version ({ $expected }): a newer mafia-referee wrote it. Install that version again, or restore the backup taken before the upgrade.
 db-foreign = { $path } is another program's SQLite database (it holds { $tables }), not a mafia-referee one: nothing was added to it. Choose another file (--db or MAFIA_REFEREE_DB).
+health-unreachable = Unhealthy: the PostgreSQL database { $path } cannot be reached: { $problem }. Check that its server runs and the URL (MAFIA_REFEREE_DB); nothing to restore.
 health-no_heartbeat_setting = Unhealthy: --max-age needs a heartbeat file: set MAFIA_REFEREE_HEARTBEAT (or --heartbeat).
 health-no_heartbeat = Unhealthy: no heartbeat file { $path }: the bot is not running (or runs without MAFIA_REFEREE_HEARTBEAT).
 health-stale_heartbeat = Unhealthy: the heartbeat { $path } is { $age } s old (limit { $limit } s): the bot is stuck or stopped.
@@ -31,3 +32,10 @@ db-fault = { $code ->
     [io] Not recorded: the disk could not be read or written. Check the disk, then repeat the command.
    *[other] Not recorded: a database error.
 } ({ $problem })
+
+## mafia-referee migrate --to postgresql://… (issue 18)
+migrate-bad-target = Not migrated: { $target } is not a PostgreSQL database URL (postgresql://user@host:port/name), or --db is not an SQLite file.
+migrate-not-empty = Not migrated: the PostgreSQL database already holds rows (table { $table }). Migrate into an empty database.
+migrate-differs = The copy differs from the SQLite database ({ $problem }). Keep serving the SQLite file; the copy is left for inspection.
+migrate-table = { $table }: { $count } rows copied and checked (sha256 { $digest })
+migrate-done = Copied and checked: { $count } rows. Set MAFIA_REFEREE_DB to the PostgreSQL URL to serve from it.

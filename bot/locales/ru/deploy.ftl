@@ -11,6 +11,7 @@ health-foreign_database = Неисправно: { db-foreign }
 # Общие для health и всех команд, открывающих базу (bot/entry.py): одна формулировка.
 db-new-schema = у базы данных { $path } схема { $version }, новее этой версии ({ $expected }): её записала более новая версия mafia-referee. Установите снова ту версию или восстановите копию, сделанную до обновления.
 db-foreign = { $path } — база данных SQLite другой программы (в ней { $tables }), а не mafia-referee: в неё ничего не добавлено. Укажите другой файл (--db или MAFIA_REFEREE_DB).
+health-unreachable = Неисправно: база PostgreSQL { $path } недоступна: { $problem }. Проверьте, что её сервер работает, и адрес (MAFIA_REFEREE_DB); восстанавливать ничего не нужно.
 health-no_heartbeat_setting = Неисправно: для --max-age нужен файл пульса: задайте MAFIA_REFEREE_HEARTBEAT (или --heartbeat).
 health-no_heartbeat = Неисправно: файла пульса { $path } нет: бот не запущен (или запущен без MAFIA_REFEREE_HEARTBEAT).
 health-stale_heartbeat = Неисправно: пульсу { $path } уже { $age } с (предел { $limit } с): бот завис или остановлен.
@@ -31,3 +32,10 @@ db-fault = { $code ->
     [io] Не записано: диск не читается или не пишется. Проверьте диск и повторите команду.
    *[other] Не записано: ошибка базы данных.
 } ({ $problem })
+
+## mafia-referee migrate --to postgresql://… (issue 18)
+migrate-bad-target = Перенос отменён: { $target } — не адрес базы PostgreSQL (postgresql://user@host:port/name), или --db — не файл SQLite.
+migrate-not-empty = Перенос отменён: в базе PostgreSQL уже есть строки (таблица { $table }). Переносите в пустую базу.
+migrate-differs = Копия расходится с базой SQLite ({ $problem }). Продолжайте работать с файлом SQLite; копия оставлена для проверки.
+migrate-table = { $table }: скопировано и проверено строк: { $count } (sha256 { $digest })
+migrate-done = Скопировано и проверено строк: { $count }. Чтобы работать с PostgreSQL, задайте MAFIA_REFEREE_DB = адрес базы.
