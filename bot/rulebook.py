@@ -172,8 +172,10 @@ def entry_text(entry: Entry, config: RulesConfig, cat: Catalog) -> str:
     severity = "team_loss" if reason.last_word_team_loss else reason.severity.value
     return cat.text("rule-entry-reason", code=entry.code, rules=preset,
                     items=", ".join(f"§{n}" for n in items) if items else "none",
-                    text=cat.text("rule-reason", reason=reason_text(entry.code, cat), rules=preset,
+                    text=cat.text("rule-reason", reason=reason_text(entry.code, cat, preset),
+                                  rules=preset,
                                   severity=reason.severity.value,
+                                  after_result="no" if reason.not_after_result else "yes",
                                   tournament="yes" if reason.tournament_removal else "no",
                                   final_minute="yes" if severity == "team_loss"
                                   and reason.severity is Severity.DISQUALIFYING else "no"))

@@ -110,6 +110,23 @@ def test_voting_against_several_nominees_is_the_presets_own_penalty(preset: str,
         assert "(ФСМ 2024, §6.7.9)" in text
 
 
+def test_fsm_2024_words_4_1_8_as_its_disqualifying_half_and_6_6_8_as_the_foul() -> None:
+    """S24 §6.7.9 takes voting against several nominees out of the foul: under fsm2024 /rule 4.1.8
+    speaks of that alone, and 6.6.8 (S24 §6.6.8) of not voting when the judge asks."""
+    dq, foul = answers("4.1.8", "fsm2024", "ru"), answers("6.6.8", "fsm2024", "ru")
+    assert "двумя руками" in dq and "неголосование" not in dq
+    assert "неголосование" in foul and "— фол" in foul
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_an_item_f24_6_8_6_exempts_says_so(preset: str) -> None:
+    """F24/S24 §6.8.6: tears (4.2.7) are not applied after the decisive vote or kill, insults
+    (4.2.4) still are; /rule says which."""
+    assert "не применяется" in answers("4.2.7", preset, "ru")
+    assert "не применяется" not in answers("4.2.4", preset, "ru")
+    assert "not applied" in answers("4.2.7", preset, "en")
+
+
 def test_a_2024_item_number_finds_the_seeds_reason_code() -> None:
     """F24 §6.7.4 is the seed's 4.2.4 (insults): a disqualifying foul, in the final minute a team loss."""
     text = answers("6.7.4", "fiim2024", "en")

@@ -21,6 +21,9 @@ rule-reason = { $reason } — { $severity ->
     }{ $final_minute ->
         [yes] ; in the player's final minute, a team loss ({ cite-6_8_5 })
        *[other] { "" }
+    }{ $after_result ->
+        [no] ; not applied after the decisive vote or kill ({ cite-6_8_6 })
+       *[other] { "" }
     }
     [team_loss] a team loss: the offender's team loses and the game ends
    *[other] a technical foul
@@ -50,7 +53,7 @@ rule-4_4_12 = a tie: each tied player speaks for 30 seconds, then they are voted
 rule-4_4_12_3 = the same players tied again: the raise vote — if more than half the players at the table raise their hands, all the tied players leave; otherwise all stay.
 rule-4_5_9 = the best move: the player killed on the first shooting night names three players thought black, then speaks the last word; if two or more left by day 1's vote, there is no best move.
 rule-6_8_5 = a disqualifying foul (an insult, tears, a non-game appeal and a few more items) in the player's final minute — the last word, or while leaving by the vote — loses the game for the offender's team.
-rule-6_8_6 = a penalty after the decisive vote or shot is recorded but does not change the result: no team loss.
+rule-6_8_6 = after the decisive vote or kill the result does not change: there is no team loss, and the disqualifying offences other than leaving the table, insults and obscene language are not applied — only recorded in the protocol, with no removal and no penalty points.
 rule-7_7 = the draw: when nobody leaves for three shooting nights in a row, the game is a draw, declared at the end of the third night.
 rule-7_9 = when the decisive vote or shot has fixed the result, the leaving player still speaks the last word, and only then is the result announced; a removal meanwhile does not change it.
 rule-7_10 = if two or more players left by day 1's vote, the first shooting night's victim makes no best move.
