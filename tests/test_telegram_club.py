@@ -4,6 +4,7 @@ chat, linked to the club's group; each game's protocol reaches the group, and th
 
 from __future__ import annotations
 
+import io
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -11,6 +12,9 @@ from typing import AsyncIterator
 
 import pytest
 
+from PIL import Image
+
+from bot.club import card
 from fakebot import FakeBotAPI
 from rules import Phase
 from rules.points import show
@@ -78,6 +82,12 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
         assert f"{name}, все игры:" in answer
         assert f"игр 3, побед {wins[name]}" in answer
         assert f"баллов {show(expected[name])} " in answer
+        # the player's card follows the text: a photo, its caption the key figure (issue 17 §2)
+        cards = [m for m in t.fake.sent(t.group) if m.photo and (m.caption or "").startswith(f"{name}, ")]
+        assert len(cards) == 1, f"{name}'s card in the group"
+        assert cards[0].caption == f"{name}, все игры:\n" + answer.splitlines()[2]
+        picture = Image.open(io.BytesIO(t.fake.files[cards[0].photo[-1]["file_id"]].data))
+        assert picture.format == "PNG" and picture.width == card.WIDTH and picture.height > 300
 
     before = len(t.public())
     await t.say("/top", chat=t.group)

@@ -8,6 +8,7 @@ them (``rules.points.show``).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import re
@@ -24,6 +25,7 @@ from storage import ROLES, ClubError, Store, Totals
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
+from .card import render_card
 from .periods import ALL, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError, plan
@@ -161,18 +163,43 @@ class ClubAnswers:
                 rest.append(word)
         return rest, period, order, role, least
 
+    async def stats_card(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                         now: float) -> tuple[list[str], tuple[str, bytes] | None, str]:
+        """``/stats`` with the player's card (:mod:`.card`): the lines, the picture (its file
+        name and PNG bytes; ``None`` when there is nothing to draw) and its caption (the title
+        and the points, the key figure)."""
+        lines, found = await self._stats_found(club, asker, command, cat, now)
+        if found is None:
+            return lines, None, ""
+        player, period = found
+        games = await self.store.player_points(club, player, period.since, period.until)
+        png = await asyncio.to_thread(render_card, lines, games, cat, self.tz)
+        return lines, (f"stats-{player}.png", png), "\n".join(lines[:1] + lines[2:3])
+
     async def _stats(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        return (await self._stats_found(club, asker, command, cat, now))[0]
+
+    async def _stats_found(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                           now: float) -> tuple[list[str], tuple[int, Period] | None]:
+        """``/stats``' lines, and the player and the period when there are games to show."""
+        try:
+            return await self._stats_lines(club, asker, command, cat, now)
+        except ClubError as error:
+            return [cat.text(f"club-error-{error.code}", **{k: str(v) for k, v in error.params.items()})], None
+
+    async def _stats_lines(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                           now: float) -> tuple[list[str], tuple[int, Period] | None]:
         rest, period, _, _, _ = self._split(command.args, now)
         who = " ".join(rest).lstrip("@") if rest else asker.user
         player = await self.store.find_player(club, who)
         if player is None:
             return [cat.text("club-no-player", name=cat.name(who)) if rest
-                    else cat.text("club-stats-whom")]
+                    else cat.text("club-stats-whom")], None
         totals = (await self.store.club_totals(club, period.since, period.until,
                                                player=player.id)).get(player.id)
         where = self.period_name(period, cat)
         if totals is None or not totals.games:
-            return [cat.text("club-stats-none", name=cat.name(player.name), period=where)]
+            return [cat.text("club-stats-none", name=cat.name(player.name), period=where)], None
         lines = [cat.text("club-stats-title", name=cat.name(player.name), period=where),
                  cat.text("club-stats-games", games=totals.games, wins=totals.wins,
                           rate=_rate(totals.wins, totals.games)),
@@ -187,7 +214,7 @@ class ClubAnswers:
                               hits=totals.best_move_hits))
         lines.append(cat.text("club-stats-penalties", first=totals.first_killed,
                               fouls=totals.fouls, removed=totals.removed))
-        return lines
+        return lines, (player.id, period)
 
     async def _top(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         rest, period, order, role, least = self._split(command.args, now)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import io
 import logging
 import os
 import time
@@ -36,7 +37,7 @@ from typing import Any, Awaitable, Callable, Sequence
 from telegram import (
     BotCommand, BotCommandScope, BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats, BotCommandScopeDefault, InlineKeyboardButton, InlineKeyboardMarkup,
-    Message, Update,
+    InputFile, Message, Update,
 )
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
@@ -69,7 +70,7 @@ from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
 from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
-from .outbox import MAX_TEXT, TelegramTransport
+from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
 from .webhook import (
@@ -463,6 +464,17 @@ class TelegramReferee:
             for part in chunks(reply.text, MAX_TEXT):
                 if part:
                     await self._send(chat, part)
+            if reply.picture is not None:
+                await self._photo(chat, *reply.picture)
+
+    async def _photo(self, chat: str, name: str, png: bytes, caption: str) -> None:
+        """A picture (``/stats``' card) with its caption; one the chat refuses is logged and
+        skipped (the text has been sent)."""
+        try:
+            await self._bot.send_photo(chat_id_of(chat), InputFile(io.BytesIO(png), filename=name),
+                                       caption=fit(caption, MAX_CAPTION) or None)
+        except TelegramError as error:
+            log.warning("cannot send a picture to %s: %s", chat, error)
 
     async def _edit(self, chat: str, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> bool:
@@ -610,6 +622,10 @@ class TelegramReferee:
         assert isinstance(command, ClubCmd)
         official = (current is not None and current.judge == user) or (
             command.what in ("rename", "merge") and await self._is_admin(group, user))
+        if command.what == "stats":  # the text, then the player's card
+            await self._replies(group, await self.judge.club_replies(group, user, command,
+                                                                     official=official))
+            return
         lines = await self.judge.club(group, user, command, official=official)
         channel = await self.service.store.host_channel(group) if command.what == "evening" else None
         if channel is not None and official:  # the evening's table and the season's top, posted
