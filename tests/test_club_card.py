@@ -41,3 +41,19 @@ def test_many_games_make_a_bar_per_month_in_the_clubs_zone() -> None:
 def test_no_games_no_chart() -> None:
     texts = compose(LINES[:1], [], catalog("ru"))[0].texts()
     assert texts == LINES[:1]
+
+
+def test_the_top_table_is_a_png_with_a_row_per_player_best_first() -> None:
+    from bot.club.card import compose_top, render_top
+
+    rows = [(1, "Аня", "3.4", 2, 3, "67%"), (2, "Боря", "1.1", 1, 3, "33%"),
+            (3, "Вика", "-0.5", 0, 3, "0%")]
+    title = "Лучшие по баллам, все игры (не меньше 3 игр):"
+    image = Image.open(io.BytesIO(render_top(title, rows, catalog("ru"))))
+    assert image.format == "PNG" and image.width == WIDTH and 150 < image.height < 600
+    texts = compose_top(title, rows, catalog("ru"))[0].texts()
+    head = texts.index("№")
+    assert " ".join(texts[:head]) == title  # wrapped to the picture's width
+    assert texts[head:head + 6] == ["№", "Игрок", "Баллы", "Победы", "Игры", "% побед"]
+    assert texts[head + 6:] == ["1", "Аня", "3.4", "2", "3", "67%", "2", "Боря", "1.1", "1", "3", "33%",
+                         "3", "Вика", "-0.5", "0", "3", "0%"]

@@ -93,11 +93,15 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
     await t.say("/top", chat=t.group)
     lines = t.public()[before:]
     assert lines[0].startswith("Лучшие по баллам, все игры (не меньше 3 игр)")
+    assert lines[-1] == lines[0]  # the picture's caption: the title
     shown = [(line.split(" — ")[0].split(". ", 1)[1], line.split("баллов ")[1].split(",")[0])
-             for line in lines[1:]]
+             for line in lines[1:-1]]
     assert len(shown) == 10
     assert [Decimal(p) for _, p in shown] == sorted((Decimal(p) for _, p in shown), reverse=True)
     assert all(Decimal(points) == expected[name] for name, points in shown)
+    tops = [m for m in t.fake.sent(t.group) if m.photo and (m.caption or "").startswith("Лучшие по баллам")]
+    assert len(tops) == 1 and tops[0].caption == lines[0]  # the table as a picture too (issue 17 §2)
+    assert Image.open(io.BytesIO(t.fake.files[tops[0].photo[-1]["file_id"]].data)).format == "PNG"
 
     # the season's rating: the same points, every player ranked (RULES.md §9 tie-breaks)
     before = len(t.public())
@@ -113,12 +117,15 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
     before = len(t.public())
     await t.say("/evening", chat=t.group)
     assert t.public()[before:] == ["Итоги вечера и рейтинг сезона опубликованы в канале Клубный канал."]
-    posted = [text for text in t.texts(channel) if text.startswith("Вечер ")]
+    posted = [m.text for m in t.fake.sent(channel) if m.text and m.text.startswith("Вечер ")]
     assert len(posted) == 1 and ": 3 игры" in posted[0].splitlines()[0]
     evening = {line.split(". ", 1)[1].split(" — ")[0]: Decimal(line.split("баллов ")[1].split(",")[0])
                for line in posted[0].splitlines()[1:11]}
     assert evening == expected  # the evening is these three games
     assert "Рейтинг (ФИИМ 2024), сезон " in posted[0]
+    tables = [m for m in t.fake.sent(channel) if m.photo and (m.caption or "").startswith("Вечер ")]
+    assert len(tables) == 1 and tables[0].caption == posted[0].splitlines()[0]
+    assert not [m for m in t.fake.sent(t.group) if m.photo and (m.caption or "").startswith("Вечер ")]
 
     # the roster: a rename by someone else than the judge or an admin is refused
     before = len(t.public())

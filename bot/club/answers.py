@@ -25,7 +25,7 @@ from storage import ROLES, ClubError, Store, Totals
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
-from .card import render_card
+from .card import render_card, render_top
 from .periods import ALL, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError, plan
@@ -217,9 +217,14 @@ class ClubAnswers:
         return lines, (player.id, period)
 
     async def _top(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        return (await self._top_rows(club, command, cat, now))[0]
+
+    async def _top_rows(self, club: str, command: ClubCmd, cat: Catalog,
+                        now: float) -> tuple[list[str], list[Totals]]:
+        """``/top``'s lines and its players, best first."""
         rest, period, order, role, least = self._split(command.args, now)
         if rest:
-            return [cat.text("club-top-unknown", word=cat.name(rest[0]))]
+            return [cat.text("club-top-unknown", word=cat.name(rest[0]))], []
         order = order or "points"
         least = MIN_GAMES if least is None else least
         totals = await self.store.club_totals(club, period.since, period.until, role=role)
@@ -228,13 +233,29 @@ class ClubAnswers:
                          period=self.period_name(period, cat),
                          role=cat.text(f"club-role-{role}") if role else "none", least=least)
         if not rows:
-            return [title, cat.text("club-top-empty", least=least)]
-        lines = [title]
-        for place, t in enumerate(rows, 1):
-            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
-                                  points=points_text(t.points), wins=t.wins, games=t.games,
-                                  rate=_rate(t.wins, t.games)))
-        return lines
+            return [title, cat.text("club-top-empty", least=least)], []
+        return [title, *self._top_lines(rows, cat)], rows
+
+    def _top_lines(self, rows: list[Totals], cat: Catalog) -> list[str]:
+        return [cat.text("club-top-line", place=place, name=cat.name(t.name),
+                         points=points_text(t.points), wins=t.wins, games=t.games,
+                         rate=_rate(t.wins, t.games))
+                for place, t in enumerate(rows, 1)]
+
+    async def table_picture(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                            now: float) -> tuple[list[str], tuple[str, bytes] | None, str]:
+        """``/top`` or ``/evening`` with its table as a PNG (:func:`.card.render_top`): the
+        lines, the picture (``None`` when nobody is ranked) and its caption (the title)."""
+        if command.what == "top":
+            lines, rows = await self._top_rows(club, command, cat, now)
+        else:
+            lines, rows = await self._evening_rows(club, cat, now)
+        if not rows:
+            return lines, None, ""
+        cells = [(place, cat.name(t.name), points_text(t.points), t.wins, t.games,
+                  _rate(t.wins, t.games)) for place, t in enumerate(rows, 1)]
+        png = await asyncio.to_thread(render_top, lines[0], cells, cat)
+        return lines, (f"{command.what}.png", png), lines[0]
 
     async def _rating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         """The season's rating (F24/S24 §8.7.1; docs/rules.md §8.7): points and the compensation, with the tie-breaks."""
@@ -270,19 +291,21 @@ class ClubAnswers:
     async def _evening(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         """The evening's table (the games of the last :data:`EVENING_HOURS` hours, each player's
         points and wins) and the season's rating (its top ten), for the club's channel."""
+        return (await self._evening_rows(club, cat, now))[0]
+
+    async def _evening_rows(self, club: str, cat: Catalog, now: float) -> tuple[list[str], list[Totals]]:
+        """``/evening``'s lines and the evening's players, best first."""
         evening = Period(now - EVENING_HOURS * 3600, None, "evening")
         totals = await self.store.club_totals(club, evening.since, None)
         games = [g for g in await self.store.club_games(club, GAMES_MAX)
                  if g.finished_at >= (evening.since or 0)]
         if not totals:
-            return [cat.text("club-evening-none", hours=EVENING_HOURS)]
-        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games))]
-        for place, t in enumerate(ranked(totals, "points", 1), 1):
-            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
-                                  points=points_text(t.points), wins=t.wins, games=t.games,
-                                  rate=_rate(t.wins, t.games)))
-        season = await self._rating(club, asker, ClubCmd("rating", ("season",)), cat, now)
-        return [*lines, "", *season[:1 + TOP_SIZE]]
+            return [cat.text("club-evening-none", hours=EVENING_HOURS)], []
+        rows = ranked(totals, "points", 1)
+        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games)),
+                 *self._top_lines(rows, cat)]
+        season = await self._rating(club, Asker(""), ClubCmd("rating", ("season",)), cat, now)
+        return [*lines, "", *season[:1 + TOP_SIZE]], rows
 
     async def _seating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         """``/seating 6 Аня, Боря, …``: a seating plan for a series (:mod:`.seating`), printed per

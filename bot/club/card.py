@@ -1,9 +1,10 @@
-"""The player's card (issue 17 §2): ``/stats``' figures and a chart of the player's points over
+"""The player's card and the club's tables as pictures (issue 17 §2): ``/stats``' figures and a chart of the player's points over
 time, as a small PNG, drawn with the score sheet's fonts and canvas (:mod:`bot.protocol.sheet`).
 
 The chart has a bar per game, or per month when the period holds more than :data:`MAX_BARS`
 games (the months' sums); each bar is labelled with its points and its date (the club's time
-zone). Pillow is synchronous: callers render in a thread (``asyncio.to_thread``).
+zone). :func:`render_top` draws ``/top``'s or ``/evening``'s table (place, name, points, wins,
+games, win rate) for the club's channel. Pillow is synchronous: callers render in a thread (``asyncio.to_thread``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from rules.points import show
 
 from ..i18n import Catalog
 from ..protocol.sheet import (
-    _LOCK, BLUE, BODY, GRID, HEADER, INK, MARGIN, MUTED, RED, SMALL, TITLE, Canvas, Span,
-    line_height, wrap,
+    _LOCK, BLACK_ROW, BLUE, BODY, GRID, HEADER, INK, MARGIN, MUTED, RED, SMALL, TITLE, Canvas,
+    Cell, Span, line_height, table, wrap,
 )
 
 WIDTH = 720  # px: small, a phone shows it whole
@@ -82,4 +83,41 @@ def render_card(lines: Sequence[str], games: Sequence[tuple[float, int]], cat: C
     """The card as PNG bytes (synchronous: call in a thread)."""
     with _LOCK:  # the sheet's fonts, one drawing at a time
         canvas, height = compose(lines, games, cat, tz)
+        return canvas.png(height, WIDTH)
+
+
+#: the top table's columns: place, name, points, wins, games, win rate (px; the name takes the rest)
+TOP_COLUMNS = ["place", "name", "points", "wins", "games", "rate"]
+_FIXED = {0: 44, 2: 96, 3: 96, 4: 84, 5: 104}
+
+
+def compose_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]],
+                cat: Catalog) -> tuple[Canvas, float]:
+    """The table's drawing (its texts: :meth:`Canvas.texts`) and its height; ``rows``: (place,
+    name, points, wins, games, win rate), best first."""
+    canvas = Canvas()
+    y = float(MARGIN)
+    inner = WIDTH - 2 * MARGIN
+    for part in wrap(title, inner, TITLE * 0.8, True):
+        y += line_height(TITLE * 0.8) / 2
+        canvas.text(MARGIN, y, Span(part, HEADER, True, TITLE * 0.8))
+        y += line_height(TITLE * 0.8) / 2
+    y += 10
+    widths = [float(_FIXED.get(i, 0)) for i in range(len(TOP_COLUMNS))]
+    widths[1] = inner - sum(widths)
+    body = [([Cell([Span(str(place), bold=True)], align="center"), Cell([Span(name, bold=place <= 3)]),
+              Cell([Span(points, BLUE if not points.startswith("-") else RED, True)], align="center"),
+              Cell([Span(str(wins))], align="center"), Cell([Span(str(games))], align="center"),
+              Cell([Span(rate, MUTED)], align="center")],
+             BLACK_ROW if place % 2 == 0 else None)
+            for place, name, points, wins, games, rate in rows]
+    y = table(canvas, y, [cat.text(f"club-card-{c}") for c in TOP_COLUMNS], widths, body,
+              min_row=32.0, center={0, 2, 3, 4, 5})
+    return canvas, y + MARGIN
+
+
+def render_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]], cat: Catalog) -> bytes:
+    """The table as PNG bytes (synchronous: call in a thread)."""
+    with _LOCK:
+        canvas, height = compose_top(title, rows, cat)
         return canvas.png(height, WIDTH)

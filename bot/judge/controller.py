@@ -778,12 +778,18 @@ class JudgeController:
 
     async def club_replies(self, club: str, user: str, command: ClubCmd, *,
                            official: bool) -> list[Reply]:
-        """:meth:`club` as replies; ``/stats`` brings the player's card (a PNG, issue 17 §2) on
-        its last line, for a platform that can send a picture."""
-        if command.what != "stats":
+        """:meth:`club` as replies; ``/stats`` brings the player's card, ``/top`` and
+        ``/evening`` their table (PNGs, issue 17 §2), on the last line, for a platform that can
+        send a picture."""
+        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        if command.what == "stats":
+            draw = answers.stats_card
+        elif command.what in ("top", "evening"):
+            draw = answers.table_picture
+        else:
             return [Reply(line) for line in await self.club(club, user, command, official=official)]
-        lines, picture, caption = await ClubAnswers(self.service.store, tz=self.club_tz).stats_card(
-            club, Asker(user, official), command, await self._cat(club), self.port.clock())
+        lines, picture, caption = await draw(club, Asker(user, official), command,
+                                             await self._cat(club), self.port.clock())
         replies = [Reply(line) for line in lines]
         if picture is not None and replies:
             replies[-1] = Reply(replies[-1].text, picture=(*picture, caption))

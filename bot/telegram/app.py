@@ -622,17 +622,19 @@ class TelegramReferee:
         assert isinstance(command, ClubCmd)
         official = (current is not None and current.judge == user) or (
             command.what in ("rename", "merge") and await self._is_admin(group, user))
-        if command.what == "stats":  # the text, then the player's card
-            await self._replies(group, await self.judge.club_replies(group, user, command,
-                                                                     official=official))
-            return
-        lines = await self.judge.club(group, user, command, official=official)
+        replies = await self.judge.club_replies(group, user, command, official=official)
+        pictures = [r.picture for r in replies if r.picture is not None]
         channel = await self.service.store.host_channel(group) if command.what == "evening" else None
         if channel is not None and official:  # the evening's table and the season's top, posted
-            await self._send(channel[0], "\n".join(lines))
-            lines = [(await self.cat(group)).text("club-evening-posted", channel=channel[1] or channel[0])]
-        for line in lines:
-            await self._send(group, line)
+            await self._send(channel[0], "\n".join(r.text for r in replies))
+            for picture in pictures:
+                await self._photo(channel[0], *picture)
+            replies = [Reply((await self.cat(group)).text("club-evening-posted",
+                                                          channel=channel[1] or channel[0]))]
+        for reply in replies:  # a line a message, then the picture (/stats, /top)
+            await self._send(group, reply.text)
+            if reply.picture is not None:
+                await self._photo(group, *reply.picture)
 
     async def _link(self, update: Update, group: str, user: str, home: str,
                     current: Outcome | None) -> None:
