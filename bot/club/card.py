@@ -1,5 +1,6 @@
-"""The player's card and the club's tables as pictures (issue 17 §2): ``/stats``' figures and a chart of the player's points over
-time, as a small PNG, drawn with the score sheet's fonts and canvas (:mod:`bot.protocol.sheet`).
+"""The player's card and the club's tables as pictures (issue 17, part 2): ``/stats``' figures and
+a chart of the player's points over time, as a small PNG, drawn with the score sheet's fonts and
+canvas (:mod:`bot.protocol.sheet`).
 
 The chart has a bar per game, or per month when the period holds more than :data:`MAX_BARS`
 games (the months' sums); each bar is labelled with its points and its date (the club's time

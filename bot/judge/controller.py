@@ -799,7 +799,7 @@ class JudgeController:
     async def club_replies(self, club: str, user: str, command: ClubCmd, *,
                            official: bool) -> list[Reply]:
         """:meth:`club` as replies; ``/stats`` brings the player's card, ``/top`` and
-        ``/evening`` their table (PNGs, issue 17 §2), on the last line, for a platform that can
+        ``/evening`` their table (PNGs, issue 17, part 2), on the last line, for a platform that can
         send a picture."""
         answers = ClubAnswers(self.service.store, tz=self.club_tz)
         if command.what == "stats":
