@@ -17,7 +17,7 @@ Commands::
     /bestmove 1 2 3       /foul 5 [reason]   /warn 5 [reason]   /dq 5 [reason]   /tech 5
     /ppk 5 [reason] [red|black]               /unfoul 5          /result red|black|draw
     /extra 3 0.4 [+]      /badplay 3 8.5.2 | /badplay 3 -8.5.2   (after the result: F24/S24 §8.4–8.5)
-    /points   /protocol
+    /points   /protocol   /rule 5.7 | /rule draw   /why
     /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
     /status   /log [all]   /help   /lang ru|en   /quit
     /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate]
@@ -160,6 +160,16 @@ class ClubCmd:
 
 
 @dataclass(frozen=True)
+class Explain:
+    """Explain a rule, for anyone at the table (nothing changes): ``"rule"`` — what the rule
+    ``query`` names says under the game's preset (:mod:`bot.rulebook`: ``/rule 5.7``,
+    ``/rule draw``); ``"why"`` — the engine's reason for the last ruling (:mod:`bot.why`)."""
+
+    what: str
+    query: str = ""
+
+
+@dataclass(frozen=True)
 class SetLang:
     lang: str
 
@@ -169,7 +179,7 @@ class Quit:
     pass
 
 
-Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, SetLang, Quit]
+Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, Explain, SetLang, Quit]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -573,6 +583,14 @@ def _timer(cmd: str, args: list[str], rest: str, state: rules.GameState | None) 
 _command("status", "s")(_no_args(lambda: Show("status")))
 _command("points", "баллы")(_no_args(lambda: Show("points")))
 _command("protocol", "протокол")(_no_args(lambda: Show("protocol")))
+_command("why", "почему")(_no_args(lambda: Explain("why")))
+
+
+@_command("rule", "правило")
+def _rule(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/rule 5.7``, ``/rule draw``: what a rule says; ``/rule``: the numbers there are."""
+    _at_most(cmd, args, 2)  # a number, or a word or two: /rule лучший ход
+    return Explain("rule", " ".join(args))
 
 
 @_command("log")

@@ -43,11 +43,11 @@ from typing import Any, Callable, Iterable, Iterator, TextIO, Union
 import rules
 from storage import Store
 
-from . import audit
+from . import audit, why
 from . import commands as cmds
 from .club.answers import Asker, ClubAnswers, roster_name
 from .commands import (
-    Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+    Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
 )
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
@@ -208,6 +208,8 @@ class Session:
             answers = ClubAnswers(self.service.store, tz=self.club_tz)
             return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,
                                               self.cat, self.clock()))
+        if isinstance(command, Explain):
+            return Reply(await self._explain(command))
         if isinstance(command, SetLang):
             await self.service.store.set_lang(self.chat, command.lang)
             self.cat = catalog(command.lang)
@@ -379,6 +381,15 @@ class Session:
         if what == "log_all" and self.judge_view:
             return await self._audit_lines(current)
         return await self._log_lines(state)
+
+    async def _explain(self, command: Explain) -> list[str]:
+        """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`), under this game's
+        rules; private rulings only in the judge's view."""
+        if self._pending_new and command.what == "why":  # a game not yet created has no ruling
+            raise ServiceError("no_game")
+        text, _ = await why.answer(self.service, self.chat, command, self.cat,
+                                   judge=self.user if self.judge_view else None)
+        return [text]
 
     async def _audit_lines(self, current: Outcome) -> list[str]:
         """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""

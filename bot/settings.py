@@ -20,8 +20,10 @@ Telegram (judge mode), all optional:
   0 turns a limit off;
 * ``MAFIA_REFEREE_TELEGRAM_PANEL_LAG`` — how many newer messages may stand below the judge's panel
   before it is posted afresh at the bottom (3).
-* ``MAFIA_REFEREE_TIMEZONE`` — the IANA time zone (``Europe/Moscow``) of the clock times the judge
-  reads on his panel («до 20:31:15»); unset: the machine's local time.
+* ``MAFIA_REFEREE_TIMEZONE`` — the club's time zone, an IANA name (``Europe/Moscow``, the default):
+  the clock times the judge reads on his panel («до 20:31:15») and in the audit trail, and the
+  score sheet's date and times — the club's, never the process's. Its old name
+  ``MAFIA_REFEREE_CLUB_TZ`` (the sheet's alone, once) still works; a warning names the new one.
 
 Host mode (the bot runs the table, on Telegram and Discord), all optional; Telegram's timers run
 at ``…_TELEGRAM_TIMER_SCALE`` too:
@@ -37,9 +39,8 @@ Their old names, ``MAFIA_REFEREE_TELEGRAM_HOST_…``, still work; a warning name
 
 The club (the protocol's header), optional:
 
-* ``MAFIA_REFEREE_CLUB_NAME`` — the club's name on every score sheet;
-* ``MAFIA_REFEREE_CLUB_TZ`` — the club's time zone, an IANA name (``Europe/Moscow``, the default):
-  the sheet's date and times are the club's, never the process's.
+* ``MAFIA_REFEREE_CLUB_NAME`` — the club's name on every score sheet (its time zone:
+  ``MAFIA_REFEREE_TIMEZONE``, above).
 
 Deployment (``deploy/``, the README's Deployment section), all optional:
 
@@ -162,6 +163,9 @@ def default_db_path() -> Path:
 #: The host settings' old names (they began as Telegram's only): still read, with a warning.
 RENAMED = {f"MAFIA_REFEREE_TELEGRAM_HOST_{n}": f"MAFIA_REFEREE_HOST_{n}"
            for n in ("VOTE_WINDOW", "SHOOTING", "SILENCED", "SEED", "MUTE_HOURS")}
+# one time zone for the sheet, the panel and the audit trail (issue 14): the sheet's old name
+RENAMED["MAFIA_REFEREE_CLUB_TZ"] = "MAFIA_REFEREE_TIMEZONE"
+DEFAULT_TIMEZONE = "Europe/Moscow"
 _warned: set[str] = set()
 
 
@@ -217,7 +221,8 @@ class Settings(BaseSettings):
     telegram_rate_group_period: float = Field(default=60.0, ge=0)
     telegram_max_retries: int = Field(default=3, ge=0)
     telegram_panel_lag: int = Field(default=3, ge=0)
-    timezone: str | None = None
+    timezone: str = Field(default=DEFAULT_TIMEZONE, validation_alias=AliasChoices(
+        "MAFIA_REFEREE_TIMEZONE", "MAFIA_REFEREE_CLUB_TZ", "timezone", "club_tz"))
     # the Bot API client (bench/README.md, "HTTP client"): connections kept open to the Bot API,
     # and updates handled at once (of different chats; one chat's run one after another)
     telegram_connections: int = Field(default=8, ge=1, le=256)
@@ -231,7 +236,6 @@ class Settings(BaseSettings):
     host_mute_hours: float = Field(default=4.0, gt=0, le=24, validation_alias=_host("MUTE_HOURS"))
     # the club: the protocol's header
     club_name: str | None = Field(default=None, max_length=100)
-    club_tz: str = "Europe/Moscow"
     # deployment (deploy/)
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None
@@ -262,27 +266,18 @@ class Settings(BaseSettings):
         restarted)."""
         return http_url(value)
 
-    @field_validator("club_tz")
-    @classmethod
-    def _time_zone(cls, value: str) -> str:
-        """An IANA time zone the machine knows (tzdata): ``Europe/Moscow``, ``Asia/Almaty``."""
-        try:
-            zoneinfo.ZoneInfo(value)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise ValueError("an IANA time zone such as Europe/Moscow") from None
-        return value
-
     def sheet(self) -> "SheetDefaults":
         """What every score sheet says of the club (its name and time zone)."""
         from .protocol.files import SheetDefaults
 
-        return SheetDefaults(club=self.club_name or None, tz=self.club_tz)
+        return SheetDefaults(club=self.club_name or None, tz=self.timezone)
     @field_validator("timezone")
     @classmethod
-    def _timezone(cls, value: str | None) -> str | None:
-        """An IANA time zone name the system knows (``Europe/Moscow``); empty is unset."""
+    def _timezone(cls, value: str | None) -> str:
+        """An IANA time zone name the system knows (tzdata: ``Europe/Moscow``, ``Asia/Almaty``);
+        empty is the default, ``Europe/Moscow``."""
         if value is None or not value.strip():
-            return None
+            return DEFAULT_TIMEZONE
         try:
             zoneinfo.ZoneInfo(value.strip())
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -291,9 +286,9 @@ class Settings(BaseSettings):
         return value.strip()
 
     @property
-    def zone(self) -> dt.tzinfo | None:
-        """:attr:`timezone` as a ``tzinfo`` (``None``: the machine's local time)."""
-        return zoneinfo.ZoneInfo(self.timezone) if self.timezone else None
+    def zone(self) -> dt.tzinfo:
+        """:attr:`timezone` as a ``tzinfo``: the club's clock for the panel and the audit trail."""
+        return zoneinfo.ZoneInfo(self.timezone)
 
     @field_validator("telegram_webhook_url")
     @classmethod

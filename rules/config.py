@@ -271,6 +271,10 @@ class RulesConfig:
     # от основных. За два технических фола игрок получает удаление» — the second removes the player
     # as a disqualifying foul does (seed 4.5, 5.1–5.2). Off: MafiaRatings 9.6.1, no technical fouls.
     technical_fouls: bool = False
+    # How the judge records the hands, not a rule: on, his panel takes who raised each hand (seat
+    # buttons), so that the protocol's vote cells name the voters (docs/rules.md §4.2); off, how
+    # many (the quick default). Host mode always knows who voted.
+    record_voters: bool = False
     timers: Timers = field(default_factory=Timers)
 
     def __post_init__(self) -> None:

@@ -814,6 +814,28 @@ def test_a_host_setting_under_its_old_name_still_works_with_a_warning(
     assert settings.Settings(_env_file=None).host_shooting == 44
 
 
+def test_one_time_zone_for_the_sheet_the_panel_and_the_audit(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """MAFIA_REFEREE_TIMEZONE is the club's time zone for all three (issue 14); the sheet's old
+    setting, MAFIA_REFEREE_CLUB_TZ, still works under its old name with a warning; the new one
+    wins when both are given; unset, the club is in Moscow."""
+    import zoneinfo
+
+    from bot import settings
+
+    monkeypatch.setattr(settings, "_warned", set())
+    default = settings.Settings(_env_file=None)
+    assert default.timezone == "Europe/Moscow" and default.sheet().tz == "Europe/Moscow"
+    monkeypatch.setenv("MAFIA_REFEREE_CLUB_TZ", "Asia/Almaty")
+    with caplog.at_level("WARNING", logger="bot.settings"):
+        old = settings.Settings(_env_file=None)
+    assert old.sheet().tz == "Asia/Almaty" and old.zone == zoneinfo.ZoneInfo("Asia/Almaty")
+    assert "MAFIA_REFEREE_CLUB_TZ is the old name of MAFIA_REFEREE_TIMEZONE" in caplog.text
+    monkeypatch.setenv("MAFIA_REFEREE_TIMEZONE", "Asia/Yekaterinburg")
+    both = settings.Settings(_env_file=None)
+    assert both.sheet().tz == both.timezone == "Asia/Yekaterinburg"
+
+
 # --- the real process, as the Dockerfile runs it ----------------------------------------------------
 
 async def test_the_bot_touches_its_heartbeat_and_logs_json_without_the_token(tmp_path: Path) -> None:

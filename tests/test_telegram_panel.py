@@ -39,7 +39,8 @@ def views(state: rules.GameState) -> list[Press | None]:
     """Every view the panel can show in ``state``."""
     out: list[Press | None] = [None, Press(1, 1, pn.V_NOMINATE), Press(1, 1, pn.V_FOUL),
                                Press(1, 1, pn.V_RESULT), Press(1, 1, pn.V_ROLES, ("2.5.7",)),
-                               Press(1, 1, pn.V_ROLES, ("2.5.7.8",)), Press(1, 1, pn.V_BEST, ("3.4",))]
+                               Press(1, 1, pn.V_ROLES, ("2.5.7.8",)), Press(1, 1, pn.V_BEST, ("3.4",)),
+                               Press(1, 1, pn.V_HANDS, ("1.2.3.4.6.7.8.9.10",))]
     for seat in rules.SEATS:
         out += [Press(1, 1, pn.V_FOUL_SEAT, (str(seat),)), Press(1, 1, pn.V_DQ, (str(seat),)),
                 Press(1, 1, pn.V_TEAM, (str(seat),)), Press(1, 1, pn.V_TEAM_SIDE, (str(seat), "ppk"))]
@@ -102,7 +103,8 @@ def day_one() -> rules.GameState:
 def test_a_speech_panel() -> None:
     state = day_one()
     shown = pn.render_panel(state, 1, 3, CAT, timer=pn.TimerView("⏱", True))
-    assert labels(shown) == ["Далее ▶", "Выставить ▸", "⏸ Пауза", "Фол ▸", "Отмена хода ↩", "Журнал 📜"]
+    assert labels(shown) == ["Далее ▶", "Выставить ▸", "⏸ Пауза", "Фол ▸", "Отмена хода ↩", "Журнал 📜",
+                             "Почему?"]
     assert "Говорит игрок №1" in shown.text and shown.text.endswith("⏱")
     paused = pn.render_panel(state, 1, 3, CAT, timer=pn.TimerView("⏸", False))
     assert "▶ Продолжить" in labels(paused)

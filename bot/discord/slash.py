@@ -212,6 +212,17 @@ async def points(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "points")
 
 
+@app_commands.command(name="rule", description=_desc("rule"))
+@app_commands.describe(rule=_arg("rule"))
+async def rule(interaction: discord.Interaction[Any], rule: Optional[Range[str, 1, 30]] = None) -> None:
+    await _run(interaction, "rule", rule)
+
+
+@app_commands.command(name="why", description=_desc("why"))
+async def why(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "why")
+
+
 @app_commands.command(name="undo", description=_desc("undo"))
 @app_commands.describe(steps=_arg("steps"))
 async def undo(interaction: discord.Interaction[Any], steps: Optional[Range[int, 1, 100]] = None) -> None:
@@ -358,8 +369,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
-    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, undo,
-    fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
+    sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, rule, why,
+    undo, fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
     roster, rename, merge, forget,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (

@@ -56,6 +56,7 @@ from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
 
 from .. import commands as cmds
+from .. import why
 from .. import outbox as ob
 from ..commands import Act, CommandError
 from ..i18n import Catalog
@@ -77,8 +78,10 @@ OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
 SHOW_POLL = 0.5  # real seconds between looks at a step whose message is not shown yet
 LATE_NOTICE = 5  # timer seconds: a step shown this late says so on its line
 OURS = frozenset({"newgame", "protocol"})  # host mode's even with no table
+#: /rule and /why at a hosted table: anyone, answered with what the whole table may know
+EXPLAIN_COMMANDS = frozenset({"rule", "why", "правило", "почему"})
 TABLE_COMMANDS = frozenset({"stop", "status", "foul", "warn", "dq", "ppk", "unfoul", "nominate",
-                            "nom", "pass", "пас"})
+                            "nom", "pass", "пас"}) | EXPLAIN_COMMANDS
 PENALTY_COMMANDS = frozenset({"foul", "warn", "dq", "ppk", "unfoul"})
 SPEAKER_COMMANDS = frozenset({"pass", "пас", "nominate", "nom"})
 REMOVED_CAUSES = (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)  # seed 4.5, 4.2
@@ -1347,6 +1350,8 @@ class HostController:
                 return [self._t(cat, "host-not-host")]
             await self._stop(table, who.name)
             return []
+        if name in EXPLAIN_COMMANDS:
+            return [await self._explain(chat, text, cat)]
         if table.status is not TableStatus.RUNNING:
             return [cat.text("host-not-started")]
         current = await self.service.current(chat)
@@ -1380,6 +1385,17 @@ class HostController:
                 raise rules.RuleError(rules.Code.NOT_SPEAKER, seat=command.event.by, speaker=seat)
             await self._act_and_advance(table, command.event)
         return []
+
+    async def _explain(self, chat: str, text: str, cat: Catalog) -> str:
+        """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`) under the table's rules.
+        Nobody at a hosted table is its judge: the host may be playing, so a private ruling (a
+        check, a result fixed before the last word) is told to nobody."""
+        command = cmds.parse(text, None)
+        assert isinstance(command, cmds.Explain)
+        if command.what == "why" and await self.service.current(chat) is None:
+            return cat.text("why-nothing")
+        text, _ = await why.answer(self.service, chat, command, cat, judge=None)
+        return text
 
     async def _may_direct(self, table: Table, user: str, handle: Any) -> bool:
         """The host who opened the table, or a chat admin (Discord: Manage Channels), directs it

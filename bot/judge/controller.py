@@ -49,9 +49,10 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
+from .. import why
 from ..club.answers import Asker, ClubAnswers, roster_name
 from ..commands import (
-    Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+    Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
 )
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
@@ -676,18 +677,15 @@ class JudgeController:
 
     async def change_preset(self, home: str, user: str, name: str, current: Outcome) -> Outcome | None:
         """Setup only: the game is created again under another preset (the rules are fixed at
-        creation), keeping the names and the roles entered so far. ``ValueError`` for an
-        unknown preset or a game past its setup; ``None`` when it is the preset already."""
-        state = current.state
-        if name not in rules.PRESETS or state.phase is not Phase.SETUP:
+        creation), keeping the names and the roles entered so far, and how the hands are recorded
+        (``record_voters``). ``ValueError`` for an unknown preset or a game past its setup;
+        ``None`` when it is the preset already."""
+        if name not in rules.PRESETS or current.state.phase is not Phase.SETUP:
             raise ValueError(name)
-        if name == state.config.preset:
+        if name == current.state.config.preset:
             return None
-        names = {s.number: s.name for s in state.seats if s.name}
-        roles = tuple(s.role.value if s.role else None for s in state.seats) \
-            if state.roles_known else None
-        outcome = await self.create(home, user, rules.PRESETS[name], previous=current,
-                                    names=names, roles=roles, quiet=True)
+        config = rules.PRESETS[name].with_options(record_voters=current.state.config.record_voters)
+        outcome = await self._recreate(home, user, config, current)
         public = await self.port.public_chat(outcome.game_id, home)
         if public is not None and public != self.port.judge_chat(home, user).chat:
             cat = await self._cat(public)
@@ -695,6 +693,26 @@ class JudgeController:
                 "judge-preset", game=outcome.game_id, preset=cat.text(f"preset-{name}"))),
                 game_id=outcome.game_id)
         return outcome
+
+    async def toggle_voters(self, home: str, user: str, current: Outcome) -> Outcome:
+        """Setup only: the game is created again with the hands recorded by seat instead of as
+        counts, or back (``record_voters``; not a rule: the table is not told). ``ValueError``
+        for a game past its setup."""
+        config = current.state.config
+        return await self._recreate(home, user, config.with_options(record_voters=not config.record_voters),
+                                    current)
+
+    async def _recreate(self, home: str, user: str, config: rules.RulesConfig,
+                        current: Outcome) -> Outcome:
+        """The game in setup created again under ``config``, with its names and roles so far."""
+        state = current.state
+        if state.phase is not Phase.SETUP:
+            raise ValueError(state.phase)
+        names = {s.number: s.name for s in state.seats if s.name}
+        roles = tuple(s.role.value if s.role else None for s in state.seats) \
+            if state.roles_known else None
+        return await self.create(home, user, config, previous=current, names=names, roles=roles,
+                                 quiet=True)
 
     # --- typed commands -------------------------------------------------------------------------------
     async def typed(self, home: str, user: str, text: str, *,
@@ -722,6 +740,8 @@ class JudgeController:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
+        if isinstance(command, Explain):  # anyone may ask; nothing changes
+            return await self.explain(home, user, command, home, private=True)
         if isinstance(command, Act) and live is None and current is not None \
                 and isinstance(command.event, rules.AFTER_THE_RESULT):
             live = current  # the judge's points or a late penalty: the game just over (F24 §7.9, §8.4)
@@ -825,6 +845,17 @@ class JudgeController:
         text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
         return [Reply(text, private=judge)]
 
+    async def explain(self, home: str, user: str, command: Explain, chat: str, *,
+                      private: bool) -> list[Reply]:
+        """``/rule`` (what a rule says under the game's preset, :mod:`bot.rulebook`) and
+        ``/why`` (the last ruling's reason, :mod:`bot.why`), asked by ``user`` in ``chat`` (its
+        language). Only the judge, asking where a private answer can reach him alone
+        (``private``), hears of a private ruling (a check, a night removal's reason). Reads only:
+        the caller holds the home's lock."""
+        text, private = await why.answer(self.service, home, command, await self._cat(chat),
+                                         judge=user if private else None)
+        return [Reply(text, private=private)]
+
     async def audit_text(self, home: str, current: Outcome) -> str:
         """The game's audit trail for its judge (:mod:`bot.audit`): every logged action, who
         recorded it and when (the platform's words for both), what was undone and by whom."""
@@ -912,6 +943,12 @@ class JudgeController:
             target = self.port.judge_chat(home, current.judge)
             await self._queue(*self._post(target, await self.audit_text(home, current)),
                               game_id=current.game_id)
+        elif action == pn.WHY:  # /why, as a message of its own below the panel
+            await self._answer(handle)
+            target = self.port.judge_chat(home, current.judge)
+            replies = await self.explain(home, user, Explain("why"), target.chat, private=True)
+            await self._queue(*self._post(target, "\n".join(r.text for r in replies)),
+                              game_id=current.game_id)
         elif action == pn.NEXT_PART:
             await self._next_part(home, current, handle=handle)
             await self._answer(handle)
@@ -922,6 +959,10 @@ class JudgeController:
             await self._answer(handle)  # after the new game and its roles are stored
             if outcome is not None:
                 await self.show_panel(home, outcome, fresh=True)
+        elif action == pn.HANDS_MODE:
+            outcome = await self.toggle_voters(home, user, current)
+            await self._answer(handle)
+            await self.show_panel(home, outcome, fresh=True)
         elif action == pn.NEW:
             await self._answer(handle)
             outcome = await self.create(home, user, current.state.config, previous=current)

@@ -33,14 +33,16 @@ PENALTY = "p"  # :<seat>:<code>[:<team>]  (seed IV)
 WITHDRAW = "wf"  # :<seat>  rules.WithdrawFoul
 VOTE = "v"  # :<nominee>:<count>  (F24 §4.4.5)
 RAISE = "r"  # :<count>  (F24 §4.4.12.3)
+VOTE_BY = "vb"  # :<nominee>:<s.s.s>|-  the hands against the nominee, by seat (record_voters)
+RAISE_BY = "rb"  # :<s.s.s>|-  the hands for the raise, by seat (record_voters)
 KILL = "k"  # :<seat>|-  (F24 §4.5.3–4.5.5)
 DON = "dc"  # :<seat>  (F24 §4.5.6)
 SHERIFF = "sc"  # :<seat>  (F24 §4.5.7)
 BEST_MOVE = "bmok"  # :<s.s.s>  (F24 §4.5.9)
 ROLES = "rs"  # :<don.m.m.sheriff>|-  (F24 §1.1)
 RESULT = "dr"  # :red|black|draw  (roles unknown)
-EVENT_ACTIONS = frozenset({NEXT, START, NOMINATE, PENALTY, WITHDRAW, VOTE, RAISE, KILL, DON,
-                           SHERIFF, BEST_MOVE, ROLES, RESULT})
+EVENT_ACTIONS = frozenset({NEXT, START, NOMINATE, PENALTY, WITHDRAW, VOTE, RAISE, VOTE_BY,
+                           RAISE_BY, KILL, DON, SHERIFF, BEST_MOVE, ROLES, RESULT})
 
 # --- actions the adapter carries out itself ------------------------------------------------------
 PRESET = "pr"  # :<preset>  in setup: the game is recreated under another preset
@@ -49,8 +51,11 @@ PAUSE = "tp"  # the step's timer
 RESUME = "tr"
 NEXT_PART = "tn"  # the step's next timed part (night 0: the Sheriff's look, F24 §4.2.3)
 LOG = "lg"  # the audit trail (/log all), posted to the judge
+HANDS_MODE = "hm"  # in setup: the game is recreated with the hands by seat, or as counts
+WHY = "why"  # the last ruling's reason (/why), posted to the judge
 INERT = "i"  # a departed seat's "·": does nothing
-ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT})
+ADAPTER_ACTIONS = frozenset({UNDO, PRESET, NEW, PAUSE, RESUME, NEXT_PART, LOG, INERT, HANDS_MODE,
+                             WHY})
 
 # --- views: no change, another face of the panel ---------------------------------------------------
 MAIN = "x"
@@ -63,8 +68,9 @@ V_TEAM_SIDE = "fT"  # :<seat>:<code>  whose team (roles unknown)
 V_ROLES = "ro"  # :<picked seats>  the roles picker
 V_BEST = "bm"  # :<picked seats>  the best move picker
 V_RESULT = "res"  # the judge declares the result (roles unknown)
+V_HANDS = "hv"  # :<picked seats>  who raised a hand (record_voters)
 VIEW_ACTIONS = frozenset({MAIN, V_NOMINATE, V_FOUL, V_FOUL_SEAT, V_DQ, V_TEAM, V_TEAM_SIDE,
-                          V_ROLES, V_BEST, V_RESULT})
+                          V_ROLES, V_BEST, V_RESULT, V_HANDS})
 
 SAID_MAX = 1500  # characters of an action's notices on the panel (a message holds 4,096)
 ROW = 5  # seats 1–10 in two rows of five
@@ -141,6 +147,7 @@ class _Builder:
         if self.revision > 0:
             row.append(self.button(self.cat.text("judge-btn-undo"), UNDO))
             row.append(self.log())
+            row.append(self.button(self.cat.text("judge-btn-why"), WHY))
         return tuple(row)
 
     def log(self) -> Button:
@@ -192,6 +199,8 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
                           if name == state.config.preset else cat.text(f"judge-preset-{name}")),
                          PRESET, name)
                 for name in rules.PRESETS))
+            rows.append((b.button(cat.text("judge-btn-record-voters",
+                                           on="yes" if state.config.record_voters else "no"), HANDS_MODE),))
             rows.append((b.button(cat.text("judge-btn-start"), START),))
             if b.revision > 0:
                 rows.append((b.button(cat.text("judge-btn-undo"), UNDO),))
@@ -210,6 +219,8 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
             rows.extend(b.timer_row())
             rows.append(b.foul_undo())
             return None, rows + b.result_row()
+        case rules.Voting() | rules.RaiseVoting() if state.config.record_voters:
+            return _hands(b, None)
         case rules.Voting(nominee=nominee, hands_left=left):
             rows.extend(b.counts(left, VOTE, nominee))
             rows.append(b.foul_undo())
@@ -447,6 +458,44 @@ def _best_move(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple
     return prompt, rows
 
 
+def _hands(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
+    """The game's ``record_voters`` option: who raises a hand — against the nominee voted on
+    (F24 §4.4.5; the last nominee's hands are still derived, §4.4.8) or for the raise
+    (§4.4.12.3) — each seat toggled, the count shown, then accepted. A seat the rules do not let
+    vote now (:func:`rules.can_vote`: not at the table, or its hand already raised this round) is
+    inert."""
+    state, cat = b.state, b.cat
+    step = rules.expected(state)
+    if not isinstance(step, (rules.Voting, rules.RaiseVoting)):
+        return _main(b, None)
+    try:
+        picked = picked_seats(press.arg(0) if press and press.action == V_HANDS else "")
+    except ValueError:
+        picked = []
+    picked = [s for s in picked if rules.can_vote(state, s) is None]
+    out: list[Button] = []
+    for seat in rules.SEATS:
+        if rules.can_vote(state, seat) is not None:
+            out.append(b.inert())
+        elif seat in picked:
+            out.append(b.button(cat.text("judge-seat-picked", n=seat), V_HANDS,
+                                _joined([s for s in picked if s != seat])))
+        else:
+            out.append(b.button(str(seat), V_HANDS, _joined(sorted([*picked, seat]))))
+    rows = [tuple(out[i:i + ROW]) for i in range(0, len(out), ROW)]
+    accept = cat.text("judge-btn-hands", count=len(picked))
+    chosen = _joined(picked) or "-"
+    if isinstance(step, rules.Voting):
+        rows.append((b.button(accept, VOTE_BY, step.nominee, chosen),))
+        prompt = cat.text("judge-pick-voters", seat=seat_label(step.nominee, cat), count=len(picked))
+    else:
+        rows.append((b.button(accept, RAISE_BY, chosen),))
+        prompt = cat.text("judge-pick-raise-voters", count=len(picked),
+                          need=step.at_table // 2 + 1)  # F24 §4.4.12.3: more than half
+    rows.append(b.foul_undo())
+    return prompt, rows + b.result_row()
+
+
 def _result_picker(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Button, ...]]]:
     """Roles unknown: the judge declares the end (F24 §1.4: he sees the cards)."""
     cat = b.cat
@@ -467,7 +516,7 @@ def _result_picker(b: _Builder, press: Press | None) -> tuple[str | None, list[t
 _VIEWS: dict[str, _View] = {
     MAIN: _main, V_NOMINATE: _nominate, V_FOUL: _foul, V_FOUL_SEAT: _foul_seat, V_DQ: _dq,
     V_TEAM: _team, V_TEAM_SIDE: _team_side, V_ROLES: _roles, V_BEST: _best_move,
-    V_RESULT: _result_picker,
+    V_RESULT: _result_picker, V_HANDS: _hands,
 }
 
 
@@ -523,6 +572,13 @@ def event_for(state: rules.GameState, press: Press) -> rules.Event:
         return rules.Vote(nominee=press.int_arg(0), count=press.int_arg(1))
     if action == RAISE:
         return rules.RaiseVote(count=press.int_arg(0))
+    if action in (VOTE_BY, RAISE_BY):
+        chosen = press.arg(1 if action == VOTE_BY else 0)
+        voters = tuple(picked_seats("" if chosen == "-" else chosen))
+        hands = dict(voters=voters) if voters else dict(count=0)
+        if action == VOTE_BY:
+            return rules.Vote(nominee=press.int_arg(0), **hands)
+        return rules.RaiseVote(**hands)
     if action == KILL:
         return rules.NightKill(target=None if press.arg(0) == "-" else press.int_arg(0))
     if action == DON:

@@ -91,8 +91,9 @@ def rules_code(config: RulesConfig) -> tuple[str, list[str]]:
     ours = rules.config_to_dict(config)
     # Timers never show in a record; the preset only picks the catalog of penalty reasons, and a
     # record keeps no reasons (fouls are fouls, removals are their death types). The first day
-    # of raising 3 of 9 means nothing while 3 of 9 are never raised.
-    skip = {"timers", "preset"} | ({"raise_3_of_9_from_day"} if not config.raise_3_of_9 else set())
+    # of raising 3 of 9 means nothing while 3 of 9 are never raised. How the judge recorded the
+    # hands (record_voters) is no rule: a record keeps the voters either way.
+    skip = {"timers", "preset", "record_voters"} | ({"raise_3_of_9_from_day"} if not config.raise_3_of_9 else set())
     unexpressed = [f"{name}={ours[name]} (MafiaRatings: {theirs[name]})" for name in ours
                    if name not in skip and ours[name] != theirs[name]]
     return code, unexpressed

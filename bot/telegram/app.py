@@ -53,7 +53,7 @@ from storage import Store
 
 from .. import commands as cmds
 from .. import gcpolicy, published
-from ..commands import ClubCmd, CommandError, NewGame, SetLang
+from ..commands import ClubCmd, CommandError, Explain, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
@@ -64,7 +64,7 @@ from ..lru import Recent
 from ..logs import configure_logging
 from ..outbox import Outbox
 from ..render import chunks, error_text, fit, status_text
-from ..service import Outcome, Service
+from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
 from .addressing import addressed_elsewhere
@@ -89,7 +89,7 @@ TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover", "protocol")
 #: the speaker's «Пас» and nomination, the protocol), the judge's /link, the public status. A
 #: group's admins: also what only they (or the table's host) may do.
 PRIVATE_MENU = ("new", "next", "nominate", "vote", "foul", "undo", "status", "lang", "help")
-GROUP_MENU = ("newgame", "pass", "nominate", "status", "protocol", "link", "help")
+GROUP_MENU = ("newgame", "pass", "nominate", "status", "protocol", "rule", "why", "link", "help")
 ADMIN_MENU = (*GROUP_MENU[:-1], "stop", "foul", "warn", "unfoul", "dq", "takeover", "unlink",
               "channel", "lang", "help")
 #: (scope, where: "private" or "group", the commands); a command's description is
@@ -120,6 +120,15 @@ def _is_new_game(text: str) -> bool:
         return isinstance(cmds.parse(text, None), NewGame)
     except CommandError:
         return False
+
+
+def _explain(text: str) -> Explain | None:
+    """``/rule …`` or ``/why`` (or their Russian words) as typed in a group; else ``None``."""
+    try:
+        command = cmds.parse(text, None)
+    except CommandError:
+        return None
+    return command if isinstance(command, Explain) else None
 
 
 def _command_name(text: str) -> str:
@@ -598,6 +607,13 @@ class TelegramReferee:
         elif name == "protocol":  # the linked game's, here
             await self._replies(group, await self.judge.send_protocol(home, user, group)
                                 if home != group else [Reply(cat.text("tg-not-linked"))])
+        elif isinstance(explain := _explain(message.text or ""), Explain):
+            # /rule, /why: anyone, here; a private ruling never (the group sees only the public)
+            try:
+                replies = await self.judge.explain(home, user, explain, group, private=False)
+            except ServiceError as error:
+                replies = [Reply(error_text(error, cat))]
+            await self._replies(group, replies)
         elif current is not None and current.judge == user:
             await self._send(group, cat.text("tg-group-use-private"))
         else:

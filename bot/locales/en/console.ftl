@@ -35,6 +35,7 @@ commands-help =
     /extra 3 <points> [+] — after the game: #3's extra points (0 takes them back; "+" with the chief judge's approval)
     /badplay 3 <item> — after the game: #3's penalty points by the points rules' item; /badplay 3 -<item> takes them back
     /points — the game's points
+    /rule 5.7 — what a rule says, numbered as this game's rules number it (/rule draw; /rule — the list); /why — why the last ruling was made
     /undo [n] — take back the last actions; /fix 12 /foul 5 4.1.1 — correct action 12 (/log all numbers them)
     /timer — the step's timer: what is left; /timer pause|resume; /timer next — the Sheriff's look on night 0
     /status — the game now; /log — the game so far; /log all — the audit trail: every action, who recorded it and when, what was undone

@@ -144,6 +144,9 @@ dc-host-channel-usage = Link a club channel for the hosted games' starts and res
 dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.
 dc-host-club-linked = The hosted games of { $channel } will post their starts and results here.
 access-server = I serve only my club's servers. This server's id is { $server }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.
+dc-cmd-rule = What a rule says, as this game numbers it: 5.7, 4.2.4, draw
+dc-cmd-why = Why the last ruling was made
+dc-arg-rule = The rule's number (5.7, 4.2.4) or a word (draw); none: the list
 
 # The club's commands (issue 17)
 dc-cmd-games = The club's last games

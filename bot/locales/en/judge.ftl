@@ -73,6 +73,10 @@ judge-btn-nominate = Nominate ▸
 judge-btn-miss = Miss
 judge-btn-skip = Skip ▶
 judge-btn-accept = Accept ✓
+judge-btn-record-voters = { $on ->
+    [yes] Hands: by seat ✓
+   *[other] Hands: counts
+ }
 judge-btn-again = Start over
 judge-btn-back = ← Back
 judge-btn-pause = ⏸ Pause
@@ -116,6 +120,9 @@ judge-pick-team = The roles are not entered: player { $seat }'s team?
 judge-legend-line = { $code } — { $reason }
 judge-pick-hands = How many hands against player { $seat }?
 judge-pick-raise = How many hands for raising everyone?
+judge-btn-hands = Accept: { $count } ✓
+judge-pick-voters = Who votes against player { $seat }? Mark the seats. Hands: { $count }.
+judge-pick-raise-voters = Who votes to raise? Mark the seats. Hands: { $count } (needed: { $need }).
 judge-pick-kill = Who was killed tonight?
 judge-pick-don_check = Whom does the Don check?
 judge-pick-sheriff_check = Whom does the Sheriff check?
@@ -149,6 +156,7 @@ judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.
 judge-timer-stopped = ⏹ { $title }: over.
 judge-btn-log = Log 📜
+judge-btn-why = Why?
 judge-log-title = Game { $game }'s log: every action, who recorded it and when, what was undone and by whom.
 judge-log-line = { $seq }. { $when } · { $who } · { $what }
 judge-log-undo = ↩ undo of action { $seq }

@@ -9,6 +9,7 @@ tg-help-group =
     /link — the judge links this group to the game; /unlink — unlinks it.
     /takeover — a chat admin takes the game over.
     /status — the game now; /lang ru|en — the announcements' language.
+    /rule 5.7 — what a rule says; /why — why the last ruling was made.
 tg-group-only = /{ $command } is typed in the club's group, not here.
 tg-group-use-private = Game commands go to my private chat: the judge's panel is there. Only announcements here.
 tg-group-new = A judge starts a new game in a private chat with me ({ $bot }): /new and the judge's panel are there; then /link here, and the announcements come here. For me to run a table in this group myself, type /newgame.
@@ -48,6 +49,8 @@ tg-menu-vote = hands: /vote 7 4
 tg-menu-newgame = open a table: I run the game
 tg-menu-pass = end your minute (pass)
 tg-menu-protocol = the table's last protocol
+tg-menu-rule = what a rule says: /rule 5.7
+tg-menu-why = why the last ruling was made
 tg-menu-stop = stop the table (host, admin)
 tg-menu-warn = a warning: /warn 5
 tg-menu-unfoul = withdraw the last foul: /unfoul 5

@@ -144,6 +144,9 @@ dc-host-channel-usage = Привязать канал клуба для нача
 dc-host-channel-is = Канал клуба: { $channel }. Отвязать: /channel off:True.
 dc-host-club-linked = Игры бота в { $channel } будут публиковать здесь начало и итоги.
 access-server = Я работаю только на серверах своего клуба. Id этого сервера — { $server }: администратор бота может добавить его в MAFIA_REFEREE_ALLOWED_CHATS.
+dc-cmd-rule = Что говорит правило в нумерации этой игры: 5.7, 4.2.4, ничья
+dc-cmd-why = Почему принято последнее решение
+dc-arg-rule = Номер правила (5.7, 4.2.4) или слово (ничья); без него — список
 
 # The club's commands (issue 17)
 dc-cmd-games = Последние игры клуба

@@ -73,6 +73,10 @@ judge-btn-nominate = Выставить ▸
 judge-btn-miss = Промах
 judge-btn-skip = Пропустить ▶
 judge-btn-accept = Принято ✓
+judge-btn-record-voters = { $on ->
+    [yes] Руки: по местам ✓
+   *[other] Руки: числом
+ }
 judge-btn-again = Заново
 judge-btn-back = ← Назад
 judge-btn-pause = ⏸ Пауза
@@ -116,6 +120,9 @@ judge-pick-team = Роли не внесены: команда игрока { $s
 judge-legend-line = { $code } — { $reason }
 judge-pick-hands = Сколько рук против игрока { $seat }?
 judge-pick-raise = Сколько рук за подъём?
+judge-btn-hands = Принято: { $count } ✓
+judge-pick-voters = Кто голосует против игрока { $seat }? Отметьте места. Рук: { $count }.
+judge-pick-raise-voters = Кто голосует за подъём? Отметьте места. Рук: { $count } (нужно { $need }).
 judge-pick-kill = Кого убили ночью?
 judge-pick-don_check = Кого проверяет Дон?
 judge-pick-sheriff_check = Кого проверяет Шериф?
@@ -149,6 +156,7 @@ judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
 judge-timer-over = ⏹ { $title }: время вышло.
 judge-timer-stopped = ⏹ { $title }: окончено.
 judge-btn-log = Журнал 📜
+judge-btn-why = Почему?
 judge-log-title = Журнал игры №{ $game }: каждое действие — автор и время записи, что отменено и кем.
 judge-log-line = { $seq }. { $when } · { $who } · { $what }
 judge-log-undo = ↩ отмена действия { $seq }

@@ -1,0 +1,159 @@
+"""``/why``: the engine's reason for the last ruling, built from its typed notices (never from
+the words the bot announced).
+
+Every notice kind (:class:`rules.Kind`) is either a **ruling** — something the rules decided: a
+vote not held, a player silent or with 30 s, no best move, the end of the game — with the rules
+it rests on (:func:`grounds`), or part of the course of the game that decides nothing (a name,
+a nomination, a counted hand: :data:`NOT_RULINGS`). ``/why`` answers the last ruling the asker
+may see (a private one — a check, a night removal's reason — only the judge): what was
+announced, and the rule behind it as ``/rule`` says it (:mod:`bot.rulebook`) under the game's
+preset. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+import rules
+from rules import Kind, Notice, RulesConfig
+
+from .i18n import Catalog
+from .render import notice_text
+from .rulebook import NUMBER, Entry, entry_text, rule_text
+
+if TYPE_CHECKING:
+    from .commands import Explain
+    from .service import Service
+
+#: The notice kinds that decide nothing by a rule: the course of the game as the judge records it.
+NOT_RULINGS: frozenset[Kind] = frozenset({
+    Kind.NAME_SET, Kind.ROLES_SET, Kind.GAME_STARTED, Kind.NIGHT_ZERO, Kind.DAY_STARTS,
+    Kind.NOMINATED, Kind.VOTING_STARTS, Kind.VOTE_COUNTED, Kind.NIGHT_FALLS, Kind.NIGHT_STEP,
+    Kind.DON_CHECK, Kind.SHERIFF_CHECK, Kind.BEST_MOVE, Kind.BEST_MOVE_HITS, Kind.TIE_SPEECH,
+    Kind.REMOVED_DETAILS, Kind.FOUL_WITHDRAWN, Kind.JUDGE_MUST_CHECK_END, Kind.SHOOTING_RESULT,
+    Kind.NIGHT_RESULT, Kind.LAST_WORD,
+})
+
+
+def is_ruling(notice: Notice) -> bool:
+    """Whether ``notice`` is a ruling: its kind is not :data:`NOT_RULINGS`, and a speech is one
+    only when a penalty shapes it (silent, seed 4.4; 30 s, seed 5.7)."""
+    if notice.kind is Kind.SPEECH:
+        return bool(notice.params.get("silenced") or notice.params.get("short"))
+    return notice.kind not in NOT_RULINGS
+
+#: Why-codes of VOTE_NOT_HELD and NOBODY_LEAVES that are not rule numbers → the rule's code
+#: (None: the game's own option, which the announcement names).
+_NO_VOTE_RULES: dict[str, str | None] = {
+    "3_of_9": "7.11",  # F24 §7.11
+    "raise_failed": "4.4.12.3",  # F24/S24 §4.4.12.3
+    "no_nominees": "4.4.2",  # nobody nominated in a speech (F24/S24 §4.4.2)
+}
+
+
+def _cite(code: str | None) -> tuple[Entry, ...]:
+    return () if code is None else (Entry("cite", code),)
+
+
+def _reason(code: object, config: RulesConfig) -> tuple[Entry, ...]:
+    """A penalty's item as ``/rule`` explains it (a generic penalty has none)."""
+    return (Entry("reason", str(code)),) if str(code) in config.reasons and str(code)[0].isdigit() else ()
+
+
+def grounds(notice: Notice, config: RulesConfig) -> tuple[Entry, ...]:
+    """The rules the ruling ``notice`` rests on, as :mod:`bot.rulebook` entries; none where the
+    ruling follows from the game's own options or from the course of the game alone (who has the
+    most hands, who is shot). ``KeyError`` for a kind that is no ruling (:data:`NOT_RULINGS`)."""
+    k, p = notice.kind, notice.params
+    if k in NOT_RULINGS:
+        raise KeyError(k)
+    if k in (Kind.VOTE_NOT_HELD, Kind.NOBODY_LEAVES):
+        why = str(p.get("why"))
+        entries = _cite(_NO_VOTE_RULES[why] if why in _NO_VOTE_RULES
+                        else why if NUMBER.fullmatch(why) else None)
+        return entries + (_reason(p.get("reason"), config) if why in ("5.1", "5.2") else ())
+    if k in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
+        return _cite(str(p.get("rule"))) + _reason(p.get("reason"), config)
+    if k is Kind.SPEECH:
+        return _cite("5.7" if p.get("short") else "4.4")
+    if k is Kind.SPEECH_SKIPPED:
+        return _cite("4.4")
+    if k is Kind.THIRD_FOUL:
+        return _cite("5.7" if p.get("short") else "4.4")
+    if k in (Kind.WARNING, Kind.FOUL, Kind.TECH_FOUL):
+        return _reason(p.get("reason"), config)
+    if k is Kind.REMOVED:
+        return (_cite("4.5") + _reason(p.get("reason"), config)
+                + (_cite("5.3") if p.get("tournament") else ()))
+    if k is Kind.TEAM_LOSS:
+        return (_cite("4.3") + _reason(p.get("reason"), config)
+                + (_cite("6.8.5") if p.get("final_minute") else ()))
+    if k is Kind.PENALTY_AFTER_RESULT:
+        return _cite("6.8.6") + _reason(p.get("reason"), config)
+    if k is Kind.BEST_MOVE_SKIPPED:
+        return _cite(str(p["rule"]) if p.get("rule") else None)
+    if k is Kind.BEST_MOVE_DUE:
+        return _cite("4.5.9")
+    if k in (Kind.LAST_WORD_SKIPPED, Kind.RESULT_FIXED):
+        return _cite("7.9")
+    if k is Kind.OFF_BALLOT:
+        return _cite("4.4.8")
+    if k is Kind.TIE:
+        return _cite("4.4.12")
+    if k in (Kind.RAISE_VOTE, Kind.RAISE_RESULT):
+        return _cite("4.4.12.3")
+    if k is Kind.LEAVES_BY_VOTE:
+        return _cite("4.4.12.3" if p.get("cause") == "raise" else None)
+    if k is Kind.GAME_OVER:
+        if p.get("winner") is None and p.get("draw_rule"):
+            return _cite("5.8" if p.get("draw_rule") == rules.DrawDeclared.AFTER_THIRD_DAY.value else "7.7")
+        return _cite("4.3" if p.get("why") == "team_loss" else None)
+    if k is Kind.EXTRA_POINTS:
+        return _cite("8.4.1")
+    if k is Kind.BAD_PLAY:
+        return (Entry("badplay", str(p["item"])),) if p.get("item") else _cite("8.5")
+    # the game's own options: a nomination withdrawn, the day-1 leader staying
+    assert k in (Kind.NOMINATION_WITHDRAWN, Kind.LEADER_STAYS), k
+    return ()
+
+
+def last_ruling(notices: Iterable[Notice], *, private: bool) -> Notice | None:
+    """The last ruling among ``notices`` the asker may see (``private``: the judge)."""
+    found = None
+    for notice in notices:
+        if is_ruling(notice) and (private or not notice.private):
+            found = notice
+    return found
+
+
+def why_text(notices: Iterable[Notice], config: RulesConfig, cat: Catalog, *, private: bool) -> str:
+    """The answer to ``/why``: the last ruling as it was announced, and the rules behind it."""
+    notice = last_ruling(notices, private=private)
+    if notice is None:
+        return cat.text("why-nothing")
+    lines = [cat.text("why-ruling", what=notice_text(notice, cat) or notice.kind.value)]
+    entries = grounds(notice, config)
+    lines.extend(cat.text("why-rule", rule=entry_text(e, config, cat)) for e in entries)
+    if not entries:
+        lines.append(cat.text("why-no-rule"))
+    return "\n".join(lines)
+
+
+async def answer(service: "Service", home: str, command: "Explain", cat: Catalog, *,
+                 judge: str | None) -> tuple[str, bool]:
+    """``/rule`` or ``/why`` for ``home``'s current game (the default preset's rules before
+    any): the text, and whether it may hold a private ruling — only when ``judge`` (who asks,
+    where nobody else reads; ``None`` elsewhere) is the game's judge. ``ServiceError("no_game")``
+    for ``/why`` without a game. Shared by the console, both judge-mode platforms and host mode."""
+    current = await service.current(home)
+    config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
+    if command.what == "rule":
+        return rule_text(command.query, config, cat), False
+    if current is None:
+        from .service import ServiceError
+
+        raise ServiceError("no_game")
+    private = judge is not None and current.judge == judge
+    row = await service.store.game(current.game_id)
+    _, notices = rules.fold(config, await service.events(home), row.names if row is not None else {})
+    return why_text(notices, config, cat, private=private), private
