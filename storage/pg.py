@@ -16,6 +16,10 @@ What differs from the SQLite store, and why:
 * **Schema.** ``storage/migrations/postgresql``: SQLite's migrations, number for number
   (:func:`storage.migrate.bundled` checks it), recorded in ``schema_version`` and applied under an
   advisory lock, so workers starting together migrate once.
+* **A club's players (0006).** :mod:`storage.club`'s functions are synchronous (SQLite's
+  units run them on its own thread); here they run in a worker thread on a :class:`_Bridge`
+  whose statements are awaited on the event loop, inside the action's transaction — one copy of
+  the queries for both backends.
 
 SQL is written once with SQLite's ``?`` placeholders where it is portable and numbered (``$1``)
 here by :func:`_sql`.

@@ -14,7 +14,7 @@ import rules
 from bot.club.facts import seat_facts
 from bot.protocol import to_json
 from bot.service import Service
-from storage import ClubError, Store
+from storage import ClubError, StaleRevision, Store
 
 from scenarios.harness import Table
 from support.stores import rows as sql_rows
@@ -268,3 +268,22 @@ async def test_the_club_commands_answer_from_either_backend(store: Store) -> Non
     assert stats and stats != [cat.text("club-no-player", name="Аня")] and "Аня" in stats[0]
     games = await answers.answer(CLUB, Asker(JUDGE), ClubCmd("games"), cat, 0.0)
     assert "Аня (1.3)" in "\n".join(games)  # the game's best: its protocol's 1.3 points
+
+
+async def test_the_rows_are_written_in_the_actions_transaction(store: Store) -> None:
+    """An action that fails (a stale revision, or an error inside its unit) leaves no row: the
+    seats are written with the action or not at all — on either backend."""
+    game = await store.create_game(CLUB, JUDGE, {}, {})
+    rows = [{"seat": 1, "name": "Аня", "role": "civilian", "result": "red", "won": 1, "points": 100,
+             "additional": 0, "best_move": None, "first_killed": 0, "fouls": 0, "removed": 0}]
+    with pytest.raises(StaleRevision):
+        await store.append_many(game, 5, [{"type": "next"}], JUDGE, finished=True, result="red",
+                                figures=rows)
+    with pytest.raises(Exception):  # the second seat lacks its role: the unit rolls back
+        await store.append_many(game, 1, [{"type": "next"}], JUDGE, finished=True, result="red",
+                                figures=[*rows, {"seat": 2, "name": "Боря"}])
+    assert await store.club_totals(CLUB) == {} and await store.roster(CLUB) == []
+    assert await store.events(game) == []
+    await store.append_many(game, 1, [{"type": "next"}], JUDGE, finished=True, result="red",
+                            figures=rows)
+    assert [(t.name, t.points) for t in (await store.club_totals(CLUB)).values()] == [("Аня", 100)]

@@ -106,7 +106,7 @@ class JudgeController:
         # game id -> (revision, what that revision's action said): the panel's first lines
         self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
-        self.club_tz = "UTC"  # the club's time zone (settings.club_tz): /stats month, dates
+        self.club_tz = "UTC"  # the club's time zone (settings.timezone): /stats month, dates
 
     @property
     def service(self) -> Service:

@@ -349,7 +349,7 @@ class TelegramReferee:
                              cached=settings.cache_chats)
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
-        self.judge.club_tz = settings.club_tz  # /stats month, the games' dates (issue 17)
+        self.judge.club_tz = settings.timezone  # /stats month, the games' dates (issue 17)
         self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
 
     # --- life cycle -----------------------------------------------------------------------------
