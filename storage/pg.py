@@ -146,8 +146,12 @@ class _Bridge:
     def __init__(self, conn: "asyncpg.Connection", loop: asyncio.AbstractEventLoop) -> None:
         self._conn = conn
         self._loop = loop
+        self.closed = False  # set when the caller was cancelled: no further statement runs
 
     def _run(self, coro: Any) -> Any:
+        if self.closed:
+            coro.close()
+            raise StorageError("cancelled")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def execute(self, query: str, params: Sequence[Any] = ()) -> _Cursor:
@@ -161,6 +165,20 @@ class _Bridge:
 
     def executemany(self, query: str, rows: Sequence[Sequence[Any]]) -> None:
         self._run(self._conn.executemany(_sql(query), list(rows)))
+
+
+async def _bridged(work: Callable[[Any], _T], conn: "asyncpg.Connection") -> _T:
+    """``work(bridge)`` in a worker thread. Cancelled, it lets the thread's statement in flight
+    end and stops the thread before the connection's transaction is rolled back and the
+    connection goes back to the pool (a thread cannot be cancelled)."""
+    bridge = _Bridge(conn, asyncio.get_running_loop())
+    running = asyncio.ensure_future(asyncio.to_thread(work, bridge))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        bridge.closed = True
+        await asyncio.wait([running])
+        raise
 
 
 class PgStore:
@@ -308,9 +326,9 @@ class PgStore:
         SQLite store's own (plain, portable SQL): it runs in a worker thread on a
         :class:`_Bridge`, whose every statement is awaited on this event loop."""
         if conn is not None:
-            return await asyncio.to_thread(work, _Bridge(conn, asyncio.get_running_loop()))
+            return await _bridged(work, conn)
         async with self._write() as own:
-            return await asyncio.to_thread(work, _Bridge(own, asyncio.get_running_loop()))
+            return await _bridged(work, own)
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[club.PlayerRow]:
         return await self._club(lambda db: club.roster_sync(db, club_chat, like))
