@@ -385,6 +385,22 @@ def first_nights_sync(db: sqlite3.Connection, club: str, since: float | None,
     return out
 
 
+def points_sync(db: sqlite3.Connection, club: str, player: int, since: float | None,
+                until: float | None) -> list[tuple[float, int]]:
+    """``player``'s games in the club finished in ``[since, until)``, oldest first:
+    ``(finished_at, points in hundredths)`` (the card's chart)."""
+    where, params = ["player_id = ?", "club = ?"], [player, club]
+    if since is not None:
+        where.append("finished_at >= ?")
+        params.append(since)
+    if until is not None:
+        where.append("finished_at < ?")
+        params.append(until)
+    return [(float(at), int(points)) for at, points in db.execute(
+        f"SELECT finished_at, points FROM game_players WHERE {' AND '.join(where)}"
+        " ORDER BY finished_at, game_id", params).fetchall()]
+
+
 def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
     """The club's last ``limit`` games with players' rows (finished with the roles known),
     newest first."""

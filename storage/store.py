@@ -1167,6 +1167,12 @@ class Store:
         ``(finished_at, role, won, best_move hits)`` (the compensation's count, S24 §8.6)."""
         return await self._club_read(lambda db: club.first_nights_sync(db, club_chat, since, until))
 
+    async def player_points(self, club_chat: str, player: int, since: float | None = None,
+                            until: float | None = None) -> list[tuple[float, int]]:
+        """``player``'s games finished in ``[since, until)``, oldest first: ``(finished_at,
+        points in hundredths)`` (the player's card, issue 17)."""
+        return await self._club_read(lambda db: club.points_sync(db, club_chat, player, since, until))
+
     async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
         """The club's last finished games, newest first."""
         return await self._club_read(lambda db: club.games_sync(db, club_chat, limit))

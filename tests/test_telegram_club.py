@@ -4,6 +4,7 @@ chat, linked to the club's group; each game's protocol reaches the group, and th
 
 from __future__ import annotations
 
+import io
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -11,6 +12,9 @@ from typing import AsyncIterator
 
 import pytest
 
+from PIL import Image
+
+from bot.club import card
 from fakebot import FakeBotAPI
 from rules import Phase
 from rules.points import show
@@ -78,16 +82,26 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
         assert f"{name}, все игры:" in answer
         assert f"игр 3, побед {wins[name]}" in answer
         assert f"баллов {show(expected[name])} " in answer
+        # the player's card follows the text: a photo, its caption the key figure (issue 17 §2)
+        cards = [m for m in t.fake.sent(t.group) if m.photo and (m.caption or "").startswith(f"{name}, ")]
+        assert len(cards) == 1, f"{name}'s card in the group"
+        assert cards[0].caption == f"{name}, все игры:\n" + answer.splitlines()[2]
+        picture = Image.open(io.BytesIO(t.fake.files[cards[0].photo[-1]["file_id"]].data))
+        assert picture.format == "PNG" and picture.width == card.WIDTH and picture.height > 300
 
     before = len(t.public())
     await t.say("/top", chat=t.group)
     lines = t.public()[before:]
     assert lines[0].startswith("Лучшие по баллам, все игры (не меньше 3 игр)")
+    assert lines[-1] == lines[0]  # the picture's caption: the title
     shown = [(line.split(" — ")[0].split(". ", 1)[1], line.split("баллов ")[1].split(",")[0])
-             for line in lines[1:]]
+             for line in lines[1:-1]]
     assert len(shown) == 10
     assert [Decimal(p) for _, p in shown] == sorted((Decimal(p) for _, p in shown), reverse=True)
     assert all(Decimal(points) == expected[name] for name, points in shown)
+    tops = [m for m in t.fake.sent(t.group) if m.photo and (m.caption or "").startswith("Лучшие по баллам")]
+    assert len(tops) == 1 and tops[0].caption == lines[0]  # the table as a picture too (issue 17 §2)
+    assert Image.open(io.BytesIO(t.fake.files[tops[0].photo[-1]["file_id"]].data)).format == "PNG"
 
     # the season's rating: the same points, every player ranked (RULES.md §9 tie-breaks)
     before = len(t.public())
@@ -103,12 +117,15 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
     before = len(t.public())
     await t.say("/evening", chat=t.group)
     assert t.public()[before:] == ["Итоги вечера и рейтинг сезона опубликованы в канале Клубный канал."]
-    posted = [text for text in t.texts(channel) if text.startswith("Вечер ")]
+    posted = [m.text for m in t.fake.sent(channel) if m.text and m.text.startswith("Вечер ")]
     assert len(posted) == 1 and ": 3 игры" in posted[0].splitlines()[0]
     evening = {line.split(". ", 1)[1].split(" — ")[0]: Decimal(line.split("баллов ")[1].split(",")[0])
                for line in posted[0].splitlines()[1:11]}
     assert evening == expected  # the evening is these three games
     assert "Рейтинг (ФИИМ 2024), сезон " in posted[0]
+    tables = [m for m in t.fake.sent(channel) if m.photo and (m.caption or "").startswith("Вечер ")]
+    assert len(tables) == 1 and tables[0].caption == posted[0].splitlines()[0]
+    assert not [m for m in t.fake.sent(t.group) if m.photo and (m.caption or "").startswith("Вечер ")]
 
     # the roster: a rename by someone else than the judge or an admin is refused
     before = len(t.public())

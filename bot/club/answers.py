@@ -8,6 +8,7 @@ them (``rules.points.show``).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import re
@@ -24,6 +25,7 @@ from storage import ROLES, ClubError, Store, Totals
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
+from .card import render_card, render_top
 from .periods import ALL, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError, plan
@@ -161,18 +163,43 @@ class ClubAnswers:
                 rest.append(word)
         return rest, period, order, role, least
 
+    async def stats_card(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                         now: float) -> tuple[list[str], tuple[str, bytes] | None, str]:
+        """``/stats`` with the player's card (:mod:`.card`): the lines, the picture (its file
+        name and PNG bytes; ``None`` when there is nothing to draw) and its caption (the title
+        and the points, the key figure)."""
+        lines, found = await self._stats_found(club, asker, command, cat, now)
+        if found is None:
+            return lines, None, ""
+        player, period = found
+        games = await self.store.player_points(club, player, period.since, period.until)
+        png = await asyncio.to_thread(render_card, lines, games, cat, self.tz)
+        return lines, (f"stats-{player}.png", png), "\n".join(lines[:1] + lines[2:3])
+
     async def _stats(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        return (await self._stats_found(club, asker, command, cat, now))[0]
+
+    async def _stats_found(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                           now: float) -> tuple[list[str], tuple[int, Period] | None]:
+        """``/stats``' lines, and the player and the period when there are games to show."""
+        try:
+            return await self._stats_lines(club, asker, command, cat, now)
+        except ClubError as error:
+            return [cat.text(f"club-error-{error.code}", **{k: str(v) for k, v in error.params.items()})], None
+
+    async def _stats_lines(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                           now: float) -> tuple[list[str], tuple[int, Period] | None]:
         rest, period, _, _, _ = self._split(command.args, now)
         who = " ".join(rest).lstrip("@") if rest else asker.user
         player = await self.store.find_player(club, who)
         if player is None:
             return [cat.text("club-no-player", name=cat.name(who)) if rest
-                    else cat.text("club-stats-whom")]
+                    else cat.text("club-stats-whom")], None
         totals = (await self.store.club_totals(club, period.since, period.until,
                                                player=player.id)).get(player.id)
         where = self.period_name(period, cat)
         if totals is None or not totals.games:
-            return [cat.text("club-stats-none", name=cat.name(player.name), period=where)]
+            return [cat.text("club-stats-none", name=cat.name(player.name), period=where)], None
         lines = [cat.text("club-stats-title", name=cat.name(player.name), period=where),
                  cat.text("club-stats-games", games=totals.games, wins=totals.wins,
                           rate=_rate(totals.wins, totals.games)),
@@ -187,12 +214,17 @@ class ClubAnswers:
                               hits=totals.best_move_hits))
         lines.append(cat.text("club-stats-penalties", first=totals.first_killed,
                               fouls=totals.fouls, removed=totals.removed))
-        return lines
+        return lines, (player.id, period)
 
     async def _top(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        return (await self._top_rows(club, command, cat, now))[0]
+
+    async def _top_rows(self, club: str, command: ClubCmd, cat: Catalog,
+                        now: float) -> tuple[list[str], list[Totals]]:
+        """``/top``'s lines and its players, best first."""
         rest, period, order, role, least = self._split(command.args, now)
         if rest:
-            return [cat.text("club-top-unknown", word=cat.name(rest[0]))]
+            return [cat.text("club-top-unknown", word=cat.name(rest[0]))], []
         order = order or "points"
         least = MIN_GAMES if least is None else least
         totals = await self.store.club_totals(club, period.since, period.until, role=role)
@@ -201,13 +233,29 @@ class ClubAnswers:
                          period=self.period_name(period, cat),
                          role=cat.text(f"club-role-{role}") if role else "none", least=least)
         if not rows:
-            return [title, cat.text("club-top-empty", least=least)]
-        lines = [title]
-        for place, t in enumerate(rows, 1):
-            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
-                                  points=points_text(t.points), wins=t.wins, games=t.games,
-                                  rate=_rate(t.wins, t.games)))
-        return lines
+            return [title, cat.text("club-top-empty", least=least)], []
+        return [title, *self._top_lines(rows, cat)], rows
+
+    def _top_lines(self, rows: list[Totals], cat: Catalog) -> list[str]:
+        return [cat.text("club-top-line", place=place, name=cat.name(t.name),
+                         points=points_text(t.points), wins=t.wins, games=t.games,
+                         rate=_rate(t.wins, t.games))
+                for place, t in enumerate(rows, 1)]
+
+    async def table_picture(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
+                            now: float) -> tuple[list[str], tuple[str, bytes] | None, str]:
+        """``/top`` or ``/evening`` with its table as a PNG (:func:`.card.render_top`): the
+        lines, the picture (``None`` when nobody is ranked) and its caption (the title)."""
+        if command.what == "top":
+            lines, rows = await self._top_rows(club, command, cat, now)
+        else:
+            lines, rows = await self._evening_rows(club, cat, now)
+        if not rows:
+            return lines, None, ""
+        cells = [(place, cat.name(t.name), points_text(t.points), t.wins, t.games,
+                  _rate(t.wins, t.games)) for place, t in enumerate(rows, 1)]
+        png = await asyncio.to_thread(render_top, lines[0], cells, cat)
+        return lines, (f"{command.what}.png", png), lines[0]
 
     async def _rating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         """The season's rating (F24/S24 §8.7.1; docs/rules.md §8.7): points and the compensation, with the tie-breaks."""
@@ -243,19 +291,21 @@ class ClubAnswers:
     async def _evening(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         """The evening's table (the games of the last :data:`EVENING_HOURS` hours, each player's
         points and wins) and the season's rating (its top ten), for the club's channel."""
+        return (await self._evening_rows(club, cat, now))[0]
+
+    async def _evening_rows(self, club: str, cat: Catalog, now: float) -> tuple[list[str], list[Totals]]:
+        """``/evening``'s lines and the evening's players, best first."""
         evening = Period(now - EVENING_HOURS * 3600, None, "evening")
         totals = await self.store.club_totals(club, evening.since, None)
         games = [g for g in await self.store.club_games(club, GAMES_MAX)
                  if g.finished_at >= (evening.since or 0)]
         if not totals:
-            return [cat.text("club-evening-none", hours=EVENING_HOURS)]
-        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games))]
-        for place, t in enumerate(ranked(totals, "points", 1), 1):
-            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
-                                  points=points_text(t.points), wins=t.wins, games=t.games,
-                                  rate=_rate(t.wins, t.games)))
-        season = await self._rating(club, asker, ClubCmd("rating", ("season",)), cat, now)
-        return [*lines, "", *season[:1 + TOP_SIZE]]
+            return [cat.text("club-evening-none", hours=EVENING_HOURS)], []
+        rows = ranked(totals, "points", 1)
+        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games)),
+                 *self._top_lines(rows, cat)]
+        season = await self._rating(club, Asker(""), ClubCmd("rating", ("season",)), cat, now)
+        return [*lines, "", *season[:1 + TOP_SIZE]], rows
 
     async def _seating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
         """``/seating 6 Аня, Боря, …``: a seating plan for a series (:mod:`.seating`), printed per

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import io
 import logging
 import time
 from typing import Any, Awaitable, Callable, Sequence
@@ -525,15 +526,18 @@ class DiscordReferee:
             await self.reply(interaction, cat.text("error-internal"))
 
     @staticmethod
-    async def reply(interaction: discord.Interaction[Any], text: str) -> None:
-        """An ephemeral answer: the interaction's response, else a follow-up."""
+    async def reply(interaction: discord.Interaction[Any], text: str,
+                    files: Sequence[discord.File] = ()) -> None:
+        """An ephemeral answer: the interaction's response, else a follow-up; ``files`` (a
+        picture) go with its last part."""
         parts = chunks(text, MAX_CONTENT)[:MAX_EPHEMERAL_PARTS] or ["…"]
         try:
-            for part in parts:
+            for number, part in enumerate(parts, 1):
+                attached = {"files": list(files)} if files and number == len(parts) else {}
                 if interaction.response.is_done():
-                    await interaction.followup.send(part, ephemeral=True)
+                    await interaction.followup.send(part, ephemeral=True, **attached)
                 else:
-                    await interaction.response.send_message(part, ephemeral=True)
+                    await interaction.response.send_message(part, ephemeral=True, **attached)
         except SEND_ERRORS as error:
             log.info("cannot answer interaction %s: %s", interaction.id, error)
 
@@ -766,10 +770,12 @@ class DiscordReferee:
         except Exception:
             log.exception("command %r failed", text)
             replies = [cat.text("error-internal")]
-        await self.reply(interaction, "\n".join(r for r in replies if r) or cat.text("dc-done"))
+        files = [r for r in replies if isinstance(r, discord.File)]  # /stats' card, /top's table
+        texts = [r for r in replies if isinstance(r, str) and r]
+        await self.reply(interaction, "\n".join(texts) or cat.text("dc-done"), files)
 
     async def _command(self, interaction: discord.Interaction[Any], home: str, user: str,
-                       name: str, text: str) -> list[str]:
+                       name: str, text: str) -> list[Any]:
         if name == "takeover":
             return await self._take_over(interaction, home, user)
         if name in slash.DISCORD_ONLY:
@@ -796,13 +802,16 @@ class DiscordReferee:
             replies.extend(await self._bind_voice(interaction, home, voice, before))
         return replies
 
-    async def _answered(self, user: str, replies: Sequence[Reply], cat: Catalog) -> list[str]:
-        """The controller's answers as ephemeral lines; one for the asker's eyes only goes to his
-        direct messages (an ephemeral answer holds 3 × 2000 characters)."""
-        out: list[str] = []
+    async def _answered(self, user: str, replies: Sequence[Reply], cat: Catalog) -> list[Any]:
+        """The controller's answers as ephemeral lines, a picture as a :class:`discord.File`;
+        one for the asker's eyes only goes to his direct messages (an ephemeral answer holds
+        3 × 2000 characters)."""
+        out: list[Any] = []
         for reply in replies:
             if not reply.private:
                 out.append(reply.text)
+                if reply.picture is not None:  # a discord.File, attached to the answer
+                    out.append(discord.File(io.BytesIO(reply.picture[1]), filename=reply.picture[0]))
             elif await self._dm(user, reply.text):
                 out.append(cat.text("judge-sent-privately"))
             else:

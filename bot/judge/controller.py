@@ -792,9 +792,28 @@ class JudgeController:
         if isinstance(command, ClubCmd):  # the club of the game's group, or of this chat
             club = (await self.service.announce(current.game_id) if current is not None else None) or home
             official = current is not None and current.judge == user
-            return [Reply(line) for line in await self.club(club, user, command, official=official)]
+            return await self.club_replies(club, user, command, official=official)
         assert isinstance(command, Quit)
         return [Reply(cat.text("judge-no-quit"))]
+
+    async def club_replies(self, club: str, user: str, command: ClubCmd, *,
+                           official: bool) -> list[Reply]:
+        """:meth:`club` as replies; ``/stats`` brings the player's card, ``/top`` and
+        ``/evening`` their table (PNGs, issue 17 §2), on the last line, for a platform that can
+        send a picture."""
+        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        if command.what == "stats":
+            draw = answers.stats_card
+        elif command.what in ("top", "evening"):
+            draw = answers.table_picture
+        else:
+            return [Reply(line) for line in await self.club(club, user, command, official=official)]
+        lines, picture, caption = await draw(club, Asker(user, official), command,
+                                             await self._cat(club), self.port.clock())
+        replies = [Reply(line) for line in lines]
+        if picture is not None and replies:
+            replies[-1] = Reply(replies[-1].text, picture=(*picture, caption))
+        return replies
 
     async def club(self, club: str, user: str, command: ClubCmd, *, official: bool) -> list[str]:
         """A club command (``/stats``, ``/top``, ``/games``, the roster; issue 17) in ``club``

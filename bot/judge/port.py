@@ -40,6 +40,9 @@ class Reply:
 
     text: str
     private: bool = False
+    #: a picture sent after the text where the platform can (``/stats``' card, issue 17): its
+    #: file name, PNG bytes and caption
+    picture: tuple[str, bytes, str] | None = None
 
 
 class JudgePort(Protocol):

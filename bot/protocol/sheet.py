@@ -175,8 +175,8 @@ class Canvas:
             image.paste(Image.new("RGB", size, fill or "white"), box[:2], mask)
         self.ops.append(op)
 
-    def png(self, height: float) -> bytes:
-        image = Image.new("RGB", (WIDTH, int(round(height))), "white")
+    def png(self, height: float, width: int = WIDTH) -> bytes:
+        image = Image.new("RGB", (width, int(round(height))), "white")
         draw = ImageDraw.Draw(image)
         for op in self.ops:
             op(image, draw)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import io
 import logging
 import os
 import time
@@ -36,7 +37,7 @@ from typing import Any, Awaitable, Callable, Sequence
 from telegram import (
     BotCommand, BotCommandScope, BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats, BotCommandScopeDefault, InlineKeyboardButton, InlineKeyboardMarkup,
-    Message, Update,
+    InputFile, Message, Update,
 )
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
@@ -69,7 +70,7 @@ from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
 from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
-from .outbox import MAX_TEXT, TelegramTransport
+from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
 from .webhook import (
@@ -472,6 +473,17 @@ class TelegramReferee:
             for part in chunks(reply.text, MAX_TEXT):
                 if part:
                     await self._send(chat, part)
+            if reply.picture is not None:
+                await self._photo(chat, *reply.picture)
+
+    async def _photo(self, chat: str, name: str, png: bytes, caption: str) -> None:
+        """A picture (``/stats``' card) with its caption; one the chat refuses is logged and
+        skipped (the text has been sent)."""
+        try:
+            await self._bot.send_photo(chat_id_of(chat), InputFile(io.BytesIO(png), filename=name),
+                                       caption=fit(caption, MAX_CAPTION) or None)
+        except TelegramError as error:
+            log.warning("cannot send a picture to %s: %s", chat, error)
 
     async def _edit(self, chat: str, message_id: int, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> bool:
@@ -626,13 +638,19 @@ class TelegramReferee:
         assert isinstance(command, ClubCmd)
         official = (current is not None and current.judge == user) or (
             command.what in ("rename", "merge") and await self._is_admin(group, user))
-        lines = await self.judge.club(group, user, command, official=official)
+        replies = await self.judge.club_replies(group, user, command, official=official)
+        pictures = [r.picture for r in replies if r.picture is not None]
         channel = await self.service.store.host_channel(group) if command.what == "evening" else None
         if channel is not None and official:  # the evening's table and the season's top, posted
-            await self._send(channel[0], "\n".join(lines))
-            lines = [(await self.cat(group)).text("club-evening-posted", channel=channel[1] or channel[0])]
-        for line in lines:
-            await self._send(group, line)
+            await self._send(channel[0], "\n".join(r.text for r in replies))
+            for picture in pictures:
+                await self._photo(channel[0], *picture)
+            replies = [Reply((await self.cat(group)).text("club-evening-posted",
+                                                          channel=channel[1] or channel[0]))]
+        for reply in replies:  # a line a message, then the picture (/stats, /top)
+            await self._send(group, reply.text)
+            if reply.picture is not None:
+                await self._photo(group, *reply.picture)
 
     async def _link(self, update: Update, group: str, user: str, home: str,
                     current: Outcome | None) -> None:

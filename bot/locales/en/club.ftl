@@ -27,6 +27,14 @@ club-stats-games = games { $games }, wins { $wins } ({ $rate })
 club-stats-points = points { $points } (additional { $additional })
 club-stats-role = — { $role }: { $games } games, { $wins } wins ({ $rate })
 club-stats-best-move = best moves { $count }, black players named in them { $hits }
+club-card-place = #
+club-card-name = Player
+club-card-points = Points
+club-card-wins = Wins
+club-card-games = Games
+club-card-rate = Win rate
+club-card-chart-games = Points per game
+club-card-chart-months = Points per month
 club-stats-penalties = killed on the first night { $first }; fouls { $fouls }; removals { $removed }
 club-top-title = Top by { $order }{ $role ->
     [none] {""}

@@ -27,6 +27,14 @@ club-stats-games = игр { $games }, побед { $wins } ({ $rate })
 club-stats-points = баллов { $points } (дополнительных { $additional })
 club-stats-role = — { $role }: игр { $games }, побед { $wins } ({ $rate })
 club-stats-best-move = лучших ходов { $count }, угадано чёрных { $hits }
+club-card-place = №
+club-card-name = Игрок
+club-card-points = Баллы
+club-card-wins = Победы
+club-card-games = Игры
+club-card-rate = % побед
+club-card-chart-games = Баллы за игру
+club-card-chart-months = Баллы за месяц
 club-stats-penalties = убийств в первую ночь { $first }; фолов { $fouls }; удалений { $removed }
 club-top-title = Лучшие по { $order }{ $role ->
     [none] {""}
