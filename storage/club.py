@@ -3,7 +3,8 @@ club methods (:class:`storage.Store`), run inside its units and reads.
 
 A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an account (``"tg:42"``) where the game knows one — a
 hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
-Plain SQL (``?`` parameters, no SQLite-only functions) so that another backend can run it.
+Plain SQL (``?`` parameters, no SQLite-only functions, ``RETURNING`` for a new row's id, month
+bounds as integers): PostgreSQL runs these same functions (:class:`storage.pg._Bridge`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ TOP_ORDERS = ("points", "wins", "winrate")
 class ClubError(Exception):
     """A roster change that cannot be made. ``code``: ``no_player`` (``name``), ``name_taken``
     (``name``), ``same_player``, ``bad_name`` (``name``), ``bad_pair`` (``command``: not
-    ``old = new``), ``unsupported`` (a backend without the club's statistics yet)."""
+    ``old = new``)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -162,10 +163,9 @@ def player_sync(db: sqlite3.Connection, club: str, name: str | None, account: st
                           " ORDER BY merged_into IS NOT NULL, id", (club, fold(name))).fetchall()
         if rows:
             return _final(db, int(rows[0][0]))
-    cursor = db.execute("INSERT INTO players(club, name, folded, account, created_at)"
-                        " VALUES (?, ?, ?, ?, ?)", (club, name, fold(name), account, at))
-    assert cursor.lastrowid is not None
-    player = int(cursor.lastrowid)
+    player = int(db.execute("INSERT INTO players(club, name, folded, account, created_at)"
+                            " VALUES (?, ?, ?, ?, ?) RETURNING id",
+                            (club, name, fold(name), account, at)).fetchone()[0])
     db.execute("INSERT INTO player_names(player_id, name, since) VALUES (?, ?, ?)", (player, name, at))
     return player
 
@@ -314,7 +314,8 @@ _SUMS = ("COUNT(*), SUM(won), SUM(points), SUM(additional),"
 def _whole_months(since: float | None, until: float | None) -> tuple[float | None, float | None]:
     """The whole UTC months inside ``[since, until)``, as ``[low, high)`` month starts
     (``None``: unbounded); ``low >= high`` when there are none."""
-    low = None if since is None else (since if month_of(since) == since else _next_month(month_of(since)))
+    start = None if since is None else month_of(since)
+    low = None if start is None else (start if start == since else _next_month(start))
     high = None if until is None else month_of(until)
     return low, high
 

@@ -16,6 +16,10 @@ What differs from the SQLite store, and why:
 * **Schema.** ``storage/migrations/postgresql``: SQLite's migrations, number for number
   (:func:`storage.migrate.bundled` checks it), recorded in ``schema_version`` and applied under an
   advisory lock, so workers starting together migrate once.
+* **A club's players (0006).** :mod:`storage.club`'s functions are synchronous (SQLite's
+  units run them on its own thread); here they run in a worker thread on a :class:`_Bridge`
+  whose statements are awaited on the event loop, inside the action's transaction — one copy of
+  the queries for both backends.
 
 SQL is written once with SQLite's ``?`` placeholders where it is portable and numbered (``$1``)
 here by :func:`_sql`.
@@ -23,12 +27,15 @@ here by :func:`_sql`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
 from contextlib import asynccontextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
+
+from . import club
 
 from .migrate import MigrationError, NewerSchema, bundled
 from .store import (
@@ -45,6 +52,7 @@ _MIGRATE_LOCK = (7100, 0)
 _GAME_LOCK = 7101
 
 _PLACEHOLDER = re.compile(r"\?")
+_T = TypeVar("_T")
 
 
 @lru_cache(maxsize=512)
@@ -111,6 +119,66 @@ async def migrate(conn: "asyncpg.Connection", url: str = "") -> list[int]:
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1, $2)", *_MIGRATE_LOCK)
+
+
+class _Cursor:
+    """What :mod:`storage.club` reads of an :class:`sqlite3.Cursor`: rows, ``rowcount``."""
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = [tuple(r) for r in rows]
+        self.rowcount = rowcount
+
+    def fetchone(self) -> Any:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self._rows
+
+    def __iter__(self) -> Any:
+        return iter(self._rows)
+
+
+class _Bridge:
+    """An :class:`sqlite3.Connection`'s ``execute``/``executemany`` for a function running in a
+    worker thread, on an asyncpg connection owned by ``loop``: each statement is numbered
+    (:func:`_sql`) and awaited there, one at a time (the thread waits for each)."""
+
+    def __init__(self, conn: "asyncpg.Connection", loop: asyncio.AbstractEventLoop) -> None:
+        self._conn = conn
+        self._loop = loop
+        self.closed = False  # set when the caller was cancelled: no further statement runs
+
+    def _run(self, coro: Any) -> Any:
+        if self.closed:
+            coro.close()
+            raise StorageError("cancelled")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def execute(self, query: str, params: Sequence[Any] = ()) -> _Cursor:
+        query = _sql(query)
+        if query.lstrip().upper().startswith(("SELECT", "WITH")) or " RETURNING " in query.upper():
+            rows = self._run(self._conn.fetch(query, *params))
+            return _Cursor(rows, len(rows))
+        status = self._run(self._conn.execute(query, *params))
+        tail = str(status).rsplit(" ", 1)[-1]
+        return _Cursor([], int(tail) if tail.isdigit() else -1)
+
+    def executemany(self, query: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._run(self._conn.executemany(_sql(query), list(rows)))
+
+
+async def _bridged(work: Callable[[Any], _T], conn: "asyncpg.Connection") -> _T:
+    """``work(bridge)`` in a worker thread. Cancelled, it lets the thread's statement in flight
+    end and stops the thread before the connection's transaction is rolled back and the
+    connection goes back to the pool (a thread cannot be cancelled)."""
+    bridge = _Bridge(conn, asyncio.get_running_loop())
+    running = asyncio.ensure_future(asyncio.to_thread(work, bridge))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        bridge.closed = True
+        await asyncio.wait([running])
+        raise
 
 
 class PgStore:
@@ -251,22 +319,55 @@ class PgStore:
     async def append(self, game_id: int, seq: int, event: Mapping[str, Any], actor: str) -> None:
         await self.append_many(game_id, seq, [event], actor)
 
-    # --- a club's players across games (issue 17): not on PostgreSQL yet --------------------------
-    # The tables exist (migration 0006); the reads and writes are SQLite's (storage/club.py). Here
-    # the roster is empty (``/name`` takes names as typed) and the statistics refuse, said in words.
-    async def roster(self, club_chat: str, like: str | None = None) -> list[Any]:
-        return []
+    # --- a club's roster and its players' figures (0006, storage/club.py) ----------------------
+    async def _club(self, work: Callable[[Any], _T], conn: "asyncpg.Connection | None" = None) -> _T:
+        """Run one of :mod:`storage.club`'s functions on PostgreSQL: in ``conn``'s transaction
+        (an action's, see :meth:`append_many`) or else in one of its own. The function is the
+        SQLite store's own (plain, portable SQL): it runs in a worker thread on a
+        :class:`_Bridge`, whose every statement is awaited on this event loop."""
+        if conn is not None:
+            return await _bridged(work, conn)
+        async with self._write() as own:
+            return await _bridged(work, own)
 
-    async def find_player(self, club_chat: str, who: str) -> None:
-        return None
+    async def roster(self, club_chat: str, like: str | None = None) -> list[club.PlayerRow]:
+        return await self._club(lambda db: club.roster_sync(db, club_chat, like))
 
-    async def _club_unsupported(self, *args: Any, **kwargs: Any) -> Any:
-        from .club import ClubError
+    async def find_player(self, club_chat: str, who: str) -> club.PlayerRow | None:
+        return await self._club(lambda db: club.find_sync(db, club_chat, who))
 
-        raise ClubError("unsupported")
+    async def add_player(self, club_chat: str, name: str | None, account: str | None = None) -> int:
+        at = time.time()
+        player = await self._club(lambda db: club.player_sync(db, club_chat, name, account, at))
+        if player is None:
+            raise club.ClubError("bad_name", name="")
+        return player
 
-    add_player = rename_player = merge_players = forget_player = _club_unsupported
-    club_totals = first_nights = club_games = export_club = _club_unsupported
+    async def rename_player(self, club_chat: str, player: int, name: str) -> None:
+        at = time.time()
+        await self._club(lambda db: club.rename_sync(db, club_chat, player, name, at))
+
+    async def merge_players(self, club_chat: str, source: int, target: int) -> None:
+        at = time.time()
+        await self._club(lambda db: club.merge_sync(db, club_chat, source, target, at))
+
+    async def forget_player(self, club_chat: str, account: str) -> int:
+        return await self._club(lambda db: club.forget_sync(db, club_chat, account))
+
+    async def club_totals(self, club_chat: str, since: float | None = None,
+                          until: float | None = None, *, player: int | None = None,
+                          role: str | None = None) -> dict[int, club.Totals]:
+        return await self._club(lambda db: club.totals_sync(db, club_chat, since, until, player, role))
+
+    async def first_nights(self, club_chat: str, since: float | None = None,
+                           until: float | None = None) -> dict[int, list[tuple[float, str, int, int | None]]]:
+        return await self._club(lambda db: club.first_nights_sync(db, club_chat, since, until))
+
+    async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
+        return await self._club(lambda db: club.games_sync(db, club_chat, limit))
+
+    async def export_club(self, club_chat: str) -> dict[str, Any]:
+        return await self._club(lambda db: club.export_sync(db, club_chat))
 
     async def append_many(
         self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,
@@ -276,8 +377,8 @@ class PgStore:
         snapshot: Snapshot | None = None,
         figures: Sequence[Mapping[str, Any]] | None = None,
     ) -> list[int]:
-        """As :meth:`storage.Store.append_many`; ``figures`` (a finished game's players' rows,
-        issue 17) are not stored on PostgreSQL yet (see :meth:`club_totals`)."""
+        """As :meth:`storage.Store.append_many`: ``figures`` (a finished game's players' rows,
+        issue 17) are replaced in the same transaction (:func:`storage.club.figures_sync`)."""
         import asyncpg
 
         at = time.time()
@@ -302,6 +403,8 @@ class PgStore:
                 elif finished is False:
                     await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
                 ids = [await self._enqueue(conn, item, game_id, at) for item in outbox]
+                if figures is not None:
+                    await self._club(lambda db: club.figures_sync(db, game_id, figures, at), conn)
                 if snapshot is not None:
                     await conn.execute(
                         "INSERT INTO snapshots(game_id, seq, standing, version, state)"

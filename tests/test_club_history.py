@@ -14,14 +14,21 @@ import rules
 from bot.club.facts import seat_facts
 from bot.protocol import to_json
 from bot.service import Service
-from storage import ClubError, Store
+from storage import ClubError, StaleRevision, Store
 
 from scenarios.harness import Table
+from support.stores import rows as sql_rows
 
 CLUB = "tg:-100777"
 JUDGE = "tg:42"
 NAMES = {1: "Аня", 2: "Боря", 3: "Вика", 4: "Гоша", 5: "Даша", 6: "Егор", 7: "Жанна", 8: "Зоя",
          9: "Игорь", 10: "Кира"}
+
+
+@pytest.fixture
+def store(any_store: Store) -> Store:
+    """This module's store tests run on both backends (SQLite, PostgreSQL)."""
+    return any_store
 
 
 def team_loss_game(preset: str, offender: int = 9) -> Table:
@@ -197,13 +204,15 @@ class _Clock:
         return self.now
 
 
-async def test_period_totals_from_monthly_sums_agree_with_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_period_totals_from_monthly_sums_agree_with_the_rows(
+        monkeypatch: pytest.MonkeyPatch, any_target: str) -> None:
     """``player_months`` (whole months) plus the rows at a period's edges give the same totals as
     the rows alone — for periods that cut months anywhere, after games are replaced (the judge's
     extras), taken back and players merged."""
     clock = _Clock()
     monkeypatch.setattr("storage.store.time", clock)
-    store = await Store.open(":memory:")
+    monkeypatch.setattr("storage.pg.time", clock)
+    store = await Store.open(any_target)
     try:
         kept: dict[int, tuple[float, list[dict]]] = {}
         for number, at in enumerate(FINISHED):
@@ -229,41 +238,52 @@ async def test_period_totals_from_monthly_sums_agree_with_the_rows(monkeypatch: 
         for since, until in PERIODS:
             got = await store.club_totals(CLUB, since, until)
             expected: dict[int, tuple[int, int, int]] = {}
-            async with store._read() as conn:
-                for game, (at, rows) in kept.items():
-                    if (since is not None and at < since) or (until is not None and at >= until):
-                        continue
-                    for seat, player in await conn.execute_fetchall(
-                            "SELECT seat, player_id FROM game_players WHERE game_id = ?", (game,)):
-                        row = rows[seat - 1]
-                        g, p, f = expected.get(player, (0, 0, 0))
-                        expected[player] = (g + 1, p + row["points"], f + row["fouls"])
+            for game, (at, rows) in kept.items():
+                if (since is not None and at < since) or (until is not None and at >= until):
+                    continue
+                for seat, player in await sql_rows(
+                        store, "SELECT seat, player_id FROM game_players WHERE game_id = ?", game):
+                    row = rows[seat - 1]
+                    g, p, f = expected.get(player, (0, 0, 0))
+                    expected[player] = (g + 1, p + row["points"], f + row["fouls"])
             assert {k: (t.games, t.points, t.fouls) for k, t in got.items()} == expected, (since, until)
             assert expected or (since, until) == PERIODS[8]
     finally:
         await store.close()
 
 
-async def test_on_postgresql_the_games_go_on_and_the_club_commands_say_they_need_sqlite(
-        pg_url: str) -> None:
-    """Issue 17's tables exist on PostgreSQL (migration 0006) but PgStore neither writes nor
-    reads them yet: a game still ends there, /name takes names as typed, the statistics say why
-    they are missing."""
+async def test_the_club_commands_answer_from_either_backend(store: Store) -> None:
+    """/name offers the roster's entry and /games, /stats answer from the rows — on
+    PostgreSQL as on SQLite (no answer is the catalog's no-data or no-player one)."""
     from bot.club.answers import Asker, ClubAnswers, roster_name
     from bot.commands import ClubCmd
     from bot.i18n import catalog
 
-    store = await Store.open(pg_url)
-    try:
-        await play(Service(store), team_loss_game("seed"))
-        cat = catalog("ru")
-        event, offered = await roster_name(store, CLUB, rules.SetName(seat=1, name="аня"), cat)
-        assert event.name == "аня" and offered == []
-        answers = ClubAnswers(store)
-        for command in (ClubCmd("games"), ClubCmd("top"), ClubCmd("rating")):
-            assert await answers.answer(CLUB, Asker(JUDGE), command, cat, 0.0) == [
-                cat.text("club-error-unsupported")]
-        assert await answers.answer(CLUB, Asker(JUDGE), ClubCmd("stats", ("Аня",)), cat, 0.0) == [
-            cat.text("club-no-player", name="Аня")]  # an empty roster there
-    finally:
-        await store.close()
+    await play(Service(store), team_loss_game("seed"))
+    cat = catalog("ru")
+    event, _ = await roster_name(store, CLUB, rules.SetName(seat=1, name="аня"), cat)
+    assert event.name == "Аня"  # the roster's spelling
+    answers = ClubAnswers(store)
+    stats = await answers.answer(CLUB, Asker(JUDGE), ClubCmd("stats", ("Аня",)), cat, 0.0)
+    assert stats and stats != [cat.text("club-no-player", name="Аня")] and "Аня" in stats[0]
+    games = await answers.answer(CLUB, Asker(JUDGE), ClubCmd("games"), cat, 0.0)
+    assert "Аня (1.3)" in "\n".join(games)  # the game's best: its protocol's 1.3 points
+
+
+async def test_the_rows_are_written_in_the_actions_transaction(store: Store) -> None:
+    """An action that fails (a stale revision, or an error inside its unit) leaves no row: the
+    seats are written with the action or not at all — on either backend."""
+    game = await store.create_game(CLUB, JUDGE, {}, {})
+    rows = [{"seat": 1, "name": "Аня", "role": "civilian", "result": "red", "won": 1, "points": 100,
+             "additional": 0, "best_move": None, "first_killed": 0, "fouls": 0, "removed": 0}]
+    with pytest.raises(StaleRevision):
+        await store.append_many(game, 5, [{"type": "next"}], JUDGE, finished=True, result="red",
+                                figures=rows)
+    with pytest.raises(Exception):  # the second seat lacks its role: the unit rolls back
+        await store.append_many(game, 1, [{"type": "next"}], JUDGE, finished=True, result="red",
+                                figures=[*rows, {"seat": 2, "name": "Боря"}])
+    assert await store.club_totals(CLUB) == {} and await store.roster(CLUB) == []
+    assert await store.events(game) == []
+    await store.append_many(game, 1, [{"type": "next"}], JUDGE, finished=True, result="red",
+                            figures=rows)
+    assert [(t.name, t.points) for t in (await store.club_totals(CLUB)).values()] == [("Аня", 100)]

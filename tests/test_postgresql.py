@@ -232,3 +232,43 @@ def test_the_demo_and_its_protocol_on_postgresql(pg_url: str, tmp_path: Path,
 
 
 TIMES = frozenset({"at", "created_at", "started_at", "ended_at", "finished_at"})
+
+
+async def test_a_cancelled_club_call_stops_its_thread_before_the_connection_goes_back(
+        pg_url: str) -> None:
+    """storage/club.py runs in a worker thread on PostgreSQL (storage.pg._bridged); a caller
+    cancelled mid-way lets the statement in flight end, runs no further one, and the
+    transaction is rolled back: the row written before the cancel is not kept."""
+    import threading
+
+    from storage.pg import _bridged
+
+    store = await Store.open(pg_url)
+    started, release = threading.Event(), threading.Event()
+    after: list[object] = []
+
+    def work(db: object) -> None:
+        db.execute("INSERT INTO chats(chat) VALUES (?)", ("tg:1",))  # type: ignore[attr-defined]
+        started.set()
+        release.wait(60)
+        try:
+            db.execute("INSERT INTO chats(chat) VALUES (?)", ("tg:2",))  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - what the thread met
+            after.append(exc)
+
+    async def call() -> None:
+        async with store._write() as conn:  # type: ignore[attr-defined]
+            await _bridged(work, conn)
+
+    try:
+        task = asyncio.create_task(call())
+        await asyncio.to_thread(started.wait, 60)
+        task.cancel()
+        await asyncio.sleep(0)
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert len(after) == 1 and "cancelled" in str(after[0])
+        assert await store.pool.fetchval("SELECT COUNT(*) FROM chats") == 0
+    finally:
+        await store.close()

@@ -89,4 +89,3 @@ club-seating-title = The seating of { $games } games for { $players } players at
  } (seats even; opponents as varied as can be):
 club-seating-table = Game { $game }, table { $table }: { $seats }
 club-seating-resting = Game { $game }, resting: { $names }
-club-error-unsupported = The club's statistics are kept only in the SQLite database for now, not in PostgreSQL.

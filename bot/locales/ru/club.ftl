@@ -87,4 +87,3 @@ club-seating-players = Разных игроков: { $count }, а за стол
 club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
 club-seating-table = Игра { $game }, стол { $table }: { $seats }
 club-seating-resting = Игра { $game }, отдыхают: { $names }
-club-error-unsupported = Статистика клуба пока ведётся только в базе SQLite, не в PostgreSQL.
