@@ -113,6 +113,15 @@ async def migrate(conn: "asyncpg.Connection", url: str = "") -> list[int]:
         await conn.execute("SELECT pg_advisory_unlock($1, $2)", *_MIGRATE_LOCK)
 
 
+class AlreadyApplied(StorageError):
+    """Inbox update ``update_id`` is applied already (or was never stored): the transition
+    meant to apply it is rolled back."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(f"inbox update {update_id} is applied already")
+        self.update_id = update_id
+
+
 class PgStore:
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
@@ -257,7 +266,11 @@ class PgStore:
         outbox: Sequence[OutboxItem] = (),
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
         snapshot: Snapshot | None = None,
+        inbox: int | None = None,
     ) -> list[int]:
+        """:meth:`storage.Store.append_many`; with ``inbox`` (the shared workers,
+        :mod:`storage.shared`) the inbox update it applies is marked done in the same
+        transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied it first."""
         import asyncpg
 
         at = time.time()
@@ -281,6 +294,8 @@ class PgStore:
                     await self._update_game(conn, game_id, "finished_at = ?, result = ?", (at, result))
                 elif finished is False:
                     await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+                if inbox is not None:
+                    await self._consume(conn, inbox, at)
                 ids = [await self._enqueue(conn, item, game_id, at) for item in outbox]
                 if snapshot is not None:
                     await conn.execute(
@@ -300,6 +315,43 @@ class PgStore:
             raise StaleRevision(game_id, seq, int(current)) from None
         self._bump([item.chat for item in outbox])
         return ids
+
+    # --- the shared workers' inbox (storage/shared.py) ----------------------------------------
+    async def inbox_put(self, update_id: int, chat: str, payload: Mapping[str, Any]) -> bool:
+        """Store update ``update_id`` for home chat ``chat`` to be applied by its owner; ``False``
+        (nothing changed) if it is stored already — a redelivered update is applied once."""
+        status = await self.pool.execute(
+            "INSERT INTO inbox(update_id, chat, payload, at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (update_id) DO NOTHING", update_id, chat, _dumps(dict(payload)),
+            time.time())
+        return not status.endswith(" 0")
+
+    async def inbox_chats(self, limit: int = 1000) -> list[str]:
+        """The chats with updates waiting (at most ``limit``), the longest-waiting first."""
+        rows = await self.pool.fetch(
+            "SELECT chat FROM inbox WHERE done_at IS NULL GROUP BY chat"
+            " ORDER BY MIN(update_id) LIMIT $1", limit)
+        return [r[0] for r in rows]
+
+    async def inbox_waiting(self, chat: str, limit: int = 100) -> list[tuple[int, dict[str, Any]]]:
+        """Chat ``chat``'s waiting updates in update order: ``(update_id, payload)``."""
+        rows = await self.pool.fetch(
+            "SELECT update_id, payload FROM inbox WHERE chat = $1 AND done_at IS NULL"
+            " ORDER BY update_id LIMIT $2", chat, limit)
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
+
+    async def inbox_done(self, update_id: int) -> None:
+        """Mark an update applied that logged nothing (refused, or only read);
+        :class:`AlreadyApplied` if a worker marked it first."""
+        async with self._write() as conn:
+            await self._consume(conn, update_id, time.time())
+
+    @staticmethod
+    async def _consume(conn: "asyncpg.Connection", update_id: int, at: float) -> None:
+        status = await conn.execute("UPDATE inbox SET done_at = $2 WHERE update_id = $1"
+                                    " AND done_at IS NULL", update_id, at)
+        if status.endswith(" 0"):
+            raise AlreadyApplied(update_id)
 
     async def game_log(self, game_id: int, version: str
                        ) -> tuple[int, list[tuple[int, str]], Snapshot | None]:
