@@ -27,6 +27,8 @@ import json
 import re
 import time
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequence
 
@@ -111,6 +113,20 @@ async def migrate(conn: "asyncpg.Connection", url: str = "") -> list[int]:
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1, $2)", *_MIGRATE_LOCK)
+
+
+@dataclass
+class Applying:
+    """The inbox update being applied (:class:`storage.shared.Drainer` sets :data:`applying`):
+    the first transition made while applying it consumes it — marks it done in its own
+    transaction — whoever above ``storage/`` makes it (the service knows nothing of it)."""
+
+    update_id: int
+    consumed: bool = False
+
+
+#: the inbox update this task applies, if any (see :class:`Applying`)
+applying: ContextVar["Applying | None"] = ContextVar("applying", default=None)
 
 
 class AlreadyApplied(StorageError):
@@ -270,8 +286,16 @@ class PgStore:
     ) -> list[int]:
         """:meth:`storage.Store.append_many`; with ``inbox`` (the shared workers,
         :mod:`storage.shared`) the inbox update it applies is marked done in the same
-        transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied it first."""
+        transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied it first;
+        without it, the update being applied in this task (:data:`applying`), if not consumed
+        yet."""
         import asyncpg
+
+        current_update = applying.get() if inbox is None else None
+        if current_update is not None and not current_update.consumed:
+            inbox = current_update.update_id
+        else:
+            current_update = None
 
         at = time.time()
         rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
@@ -313,6 +337,8 @@ class PgStore:
             current = await self.pool.fetchval(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1", game_id)
             raise StaleRevision(game_id, seq, int(current)) from None
+        if current_update is not None:
+            current_update.consumed = True
         self._bump([item.chat for item in outbox])
         return ids
 

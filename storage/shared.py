@@ -10,9 +10,11 @@ to wait out and no clock involved. (Two chats whose hashes collide share an owne
 
 :class:`Drainer` is a worker's loop: for each chat with waiting updates (the longest-waiting
 first), claim it (or skip it: another worker owns it) and apply its waiting updates in update
-order. **Exactly once** does not rest on the ownership: the transition that applies an update
-marks it done in its own transaction (``append_many(…, inbox=update_id)``; an update that logs
-nothing is marked by :meth:`PgStore.inbox_done`), and :class:`AlreadyApplied` rolls back a second
+order. **Exactly once** does not rest on the ownership: the first transition made while applying
+an update marks it done in its own transaction (:data:`storage.pg.applying`, a context variable
+the drainer sets, read by ``append_many``: the code that applies it — the service, the adapters —
+needs to know nothing of it; an update that logs nothing is marked afterwards by
+:meth:`PgStore.inbox_done`), and :class:`AlreadyApplied` rolls back a second
 one. A worker that lost its claims without knowing it (its connection cut) can at worst try an
 update the new owner applied: refused. Its in-memory caches of a chat must be dropped when the
 chat is released or lost (``on_release``, e.g. the service's cache).
@@ -29,7 +31,7 @@ import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from .pg import AlreadyApplied, PgStore, normal_url
+from .pg import AlreadyApplied, Applying, PgStore, applying, normal_url
 
 if TYPE_CHECKING:
     import asyncpg
@@ -41,10 +43,8 @@ CHAT_LOCK = 7102
 #: chats a worker keeps owning when idle; the least recently used beyond are released
 KEPT_CHATS = 1000
 
-#: ``apply(chat, update_id, payload)``: apply one update; ``True`` if it was marked done in the
-#: transition's own transaction (``append_many(…, inbox=update_id)``), ``False`` if nothing was
-#: logged (the drainer then marks it done).
-Apply = Callable[[str, int, dict[str, Any]], Awaitable[bool]]
+#: ``apply(chat, update_id, payload)``: apply one update (its first transition consumes it)
+Apply = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 
 
 class ChatClaims:
@@ -144,13 +144,23 @@ class Drainer:
             for update_id, payload in await self.store.inbox_waiting(chat, self._batch):
                 if not self.claims.alive():
                     return applied  # lost them all: claim again at the next round
+                update = Applying(update_id)
+                token = applying.set(update)
                 try:
-                    if not await self._apply(chat, update_id, payload):
+                    try:
+                        await self._apply(chat, update_id, payload)
+                    except AlreadyApplied:
+                        raise
+                    except Exception:  # noqa: BLE001 - one bad update never stops its chat
+                        log.exception("inbox update %s of %s failed: dropped", update_id, chat)
+                    if not update.consumed:  # refused, failed, or only read: nothing logged
                         await self.store.inbox_done(update_id)
                 except AlreadyApplied:
                     log.warning("inbox update %s was applied by another worker", update_id)
                     await self.claims.release(chat)
                     break
+                finally:
+                    applying.reset(token)
                 applied += 1
         return applied
 

@@ -30,31 +30,40 @@ WORKERS = 3
 WORKER = textwrap.dedent("""
     import asyncio, sys
     sys.path.insert(0, {project!r})
+    import rules
+    from bot.service import Service
     from storage import OutboxItem, PgStore
     from storage.shared import ChatClaims, Drainer
 
-    async def main(url, name):
+    async def main(url, name, mode):
         store = await PgStore.open(url, pool_size=2)
-        claims = ChatClaims(url)
+        service = Service(store)
+        claims = ChatClaims(url, on_release=service.forget)
 
         async def apply(chat, update_id, payload):
-            game = await store.current_game(chat)
-            count, _, _ = await store.game_log(game.id, "none")
-            event = {{"type": "set_name", "seat": 1, "name": payload["text"]}}
-            await store.append_many(game.id, count + 1, [event], name, inbox=update_id,
-                                    outbox=[OutboxItem(chat, {{"text": payload["text"]}})])
-            print(f"ack {{chat}} {{count + 1}} {{payload['text']}}", flush=True)
-            return True
+            text = payload["text"]
+            if mode == "service":
+                outcome = await service.act(chat, "tg:1", rules.SetName(seat=1, name=text),
+                                            render=lambda o: [OutboxItem(chat, {{"text": text}})])
+                seq = outcome.revision
+            else:
+                game = await store.current_game(chat)
+                count, _, _ = await store.game_log(game.id, "none")
+                seq = count + 1
+                await store.append_many(game.id, seq, [{{"type": "set_name", "seat": 1, "name": text}}],
+                                        name, outbox=[OutboxItem(chat, {{"text": text}})])
+            print(f"ack {{chat}} {{seq}} {{text}}", flush=True)
 
         await Drainer(store, claims, apply).run(idle=0.01)
 
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3]))
 """)
 
 
-def _spawn(url: str, name: str, out: Path) -> subprocess.Popen[bytes]:
+def _spawn(url: str, name: str, out: Path, mode: str) -> subprocess.Popen[bytes]:
     with open(out / f"{name}.out", "wb") as sink:
-        return subprocess.Popen([sys.executable, "-c", WORKER.format(project=str(PROJECT)), url, name],
+        return subprocess.Popen([sys.executable, "-c", WORKER.format(project=str(PROJECT)), url, name,
+                                 mode],
                                 stdout=sink, stderr=subprocess.STDOUT, cwd=PROJECT)
 
 
@@ -63,8 +72,11 @@ async def _waiting(store: PgStore) -> int:
 
 
 @pytest.mark.timeout(600)
+@pytest.mark.parametrize("mode", ["store", "service"])
 def test_shared_workers_killed_at_random_apply_each_update_once_in_order(
-        pg_url: str, tmp_path: Path) -> None:
+        pg_url: str, tmp_path: Path, mode: str) -> None:
+    """``store``: each update one ``append_many``; ``service``: each one ``Service.act`` (the
+    update consumed by the action's own transaction, unknown to the service)."""
     rng = random.Random(int(os.environ.get("MAFIA_REFEREE_KILL_SEED", "18")))
     chats = [f"tg:-{n}" for n in range(1, CHATS + 1)]
     sent: dict[str, list[str]] = {chat: [] for chat in chats}
@@ -73,7 +85,7 @@ def test_shared_workers_killed_at_random_apply_each_update_once_in_order(
         async with await PgStore.open(pg_url) as store:
             for chat in chats:
                 await store.create_game(chat, "tg:1", {}, {})
-            workers = [_spawn(pg_url, f"w{i}", tmp_path) for i in range(WORKERS)]
+            workers = [_spawn(pg_url, f"w{i}", tmp_path, mode) for i in range(WORKERS)]
             spawned, kills = WORKERS, 0
             try:
                 update_id = 1000
@@ -92,7 +104,7 @@ def test_shared_workers_killed_at_random_apply_each_update_once_in_order(
                         workers[slot].send_signal(signal.SIGKILL)
                         workers[slot].wait()
                         kills += 1
-                        workers[slot] = _spawn(pg_url, f"w{spawned}", tmp_path)
+                        workers[slot] = _spawn(pg_url, f"w{spawned}", tmp_path, mode)
                         spawned += 1
                 deadline = time.monotonic() + 300  # a generous bound, not a speed
                 while await _waiting(store) and time.monotonic() < deadline:
@@ -193,3 +205,41 @@ async def test_an_update_is_applied_once(pg_url: str) -> None:
         with pytest.raises(AlreadyApplied):
             await store.inbox_done(7)
         assert await store.inbox_chats() == [] and await store.inbox_waiting("tg:-1") == []
+
+
+async def test_a_chat_moving_between_workers_is_not_applied_from_a_stale_cache(pg_url: str) -> None:
+    """A worker that lets a chat go forgets its cached game (``on_release`` →
+    :meth:`Service.forget`): when it owns the chat again, after another worker applied some of
+    its updates, it applies the next one on the game as stored, not as it last saw it."""
+    import rules
+    from bot.service import Service
+    from storage.shared import ChatClaims, Drainer
+
+    chat = "tg:-1"
+    stores = [await PgStore.open(pg_url) for _ in range(2)]
+    services = [Service(store) for store in stores]
+    claims = [ChatClaims(pg_url, on_release=service.forget) for service in services]
+
+    def applier(service: Service):  # noqa: ANN202
+        async def apply(chat: str, update_id: int, payload: dict) -> None:
+            await service.act(chat, "tg:1", rules.SetName(seat=1, name=payload["text"]))
+        return apply
+
+    a, b = (Drainer(s, c, applier(v)) for s, c, v in zip(stores, claims, services))
+    try:
+        await services[0].new_game(chat, "tg:1", rules.config_from_dict({}))
+        await stores[0].inbox_put(1, chat, {"text": "u1"})
+        assert await a.round() == 1
+        await stores[0].inbox_put(2, chat, {"text": "u2"})
+        assert await b.round() == 0  # a's chat
+        await claims[0].release(chat)
+        assert await b.round() == 1
+        await claims[1].release(chat)
+        await stores[0].inbox_put(3, chat, {"text": "u3"})
+        assert await a.round() == 1
+        assert [e.name for e in await services[0].events(chat)] == ["u1", "u2", "u3"]
+    finally:
+        for c in claims:
+            await c.close()
+        for s in stores:
+            await s.close()
