@@ -242,8 +242,11 @@ class PgStore:
         return int(status.rsplit(" ", 1)[1])
 
     async def prune(self, before: float | None = None) -> int:
+        """:meth:`storage.Store.prune`; also the inbox's updates applied before ``before``
+        (a redelivery comes within seconds, never an hour later)."""
         before = time.time() - self.prune_after if before is None else before
         async with self._write() as conn:
+            await conn.execute("DELETE FROM inbox WHERE done_at < $1", before)
             return await self._prune(conn, before, None)
 
     async def current_game(self, chat: str) -> GameRow | None:
@@ -367,7 +370,9 @@ class PgStore:
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     async def inbox_done(self, update_id: int) -> None:
-        """Mark an update applied that logged nothing (refused, or only read);
+        """Mark an update applied that made no ``append_many`` (refused, only read, or a write
+        of another kind — a new game, a link —: those are not fenced, a worker killed between
+        them and this may see the update applied again, refused as a duplicate at best);
         :class:`AlreadyApplied` if a worker marked it first."""
         async with self._write() as conn:
             await self._consume(conn, update_id, time.time())

@@ -10,14 +10,15 @@ to wait out and no clock involved. (Two chats whose hashes collide share an owne
 
 :class:`Drainer` is a worker's loop: for each chat with waiting updates (the longest-waiting
 first), claim it (or skip it: another worker owns it) and apply its waiting updates in update
-order. **Exactly once** does not rest on the ownership: the first transition made while applying
-an update marks it done in its own transaction (:data:`storage.pg.applying`, a context variable
-the drainer sets, read by ``append_many``: the code that applies it — the service, the adapters —
-needs to know nothing of it; an update that logs nothing is marked afterwards by
-:meth:`PgStore.inbox_done`), and :class:`AlreadyApplied` rolls back a second
-one. A worker that lost its claims without knowing it (its connection cut) can at worst try an
-update the new owner applied: refused. Its in-memory caches of a chat must be dropped when the
-chat is released or lost (``on_release``, e.g. the service's cache).
+order. **Exactly once** does not rest on the ownership: the first ``append_many`` (an action, an
+undo, a fix) made while applying an update marks it done in its own transaction
+(:data:`storage.pg.applying`, a context variable the drainer sets: the service and the adapters
+know nothing of it), and :class:`AlreadyApplied` rolls back a second one. An update that makes
+no ``append_many`` is marked afterwards (:meth:`PgStore.inbox_done`): a refusal or a read is
+harmless to repeat; a write of another kind (a new game, a link) is not fenced by it. A worker
+that lost its claims without knowing it (its connection cut) can at worst try an update the new
+owner applied: refused. Its in-memory caches of a chat must be dropped when the chat is released
+or lost (``on_release``, e.g. :meth:`bot.service.Service.forget`).
 
 Order: one chat's updates are applied in update-id order among those stored; an update stored
 after a later one of the same chat was applied (two deliveries racing through two workers) is

@@ -243,3 +243,13 @@ async def test_a_chat_moving_between_workers_is_not_applied_from_a_stale_cache(p
             await c.close()
         for s in stores:
             await s.close()
+
+
+async def test_prune_drops_the_applied_updates_only(pg_url: str) -> None:
+    async with await PgStore.open(pg_url) as store:
+        await store.inbox_put(1, "tg:-1", {"text": "a"})
+        await store.inbox_put(2, "tg:-1", {"text": "b"})
+        await store.inbox_done(1)
+        await store.prune(before=time.time() + 60)
+        assert await store.pool.fetchval("SELECT array_agg(update_id) FROM inbox") == [2]
+        assert await store.inbox_waiting("tg:-1") == [(2, {"text": "b"})]
