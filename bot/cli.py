@@ -377,6 +377,19 @@ def _serve(db: Path, serve: Callable[[], int]) -> int:
         return serve()
 
 
+def _serve_shared(db: Path, serve: Callable[[], int], lang: str) -> int:
+    """``MAFIA_REFEREE_WORKERS=shared``: one of several workers on a PostgreSQL database, with
+    no writer's lock (each chat's owner is this worker or another: :mod:`bot.telegram.shared`).
+    On SQLite it is refused with one line and exit status 2."""
+    from storage import is_url
+
+    if not is_url(db):
+        print(catalog(lang).text("cli-shared-needs-postgresql"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    _probe_database(db)
+    return serve()
+
+
 def _no_heartbeat(settings: "Settings", mode: str) -> None:
     """Only ``telegram`` touches ``MAFIA_REFEREE_HEARTBEAT``: the other long-running modes say so
     in the file, and ``health --max-age`` (the Dockerfile's check) then judges the database alone."""
@@ -398,6 +411,8 @@ def _telegram(db: Path | None = None) -> int:
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .telegram.app import run
 
+    if settings.workers == "shared":
+        return _serve_shared(settings.db, lambda: run(settings), settings.lang)
     return _serve(settings.db, lambda: run(settings))
 
 

@@ -50,13 +50,17 @@ Apply = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 
 class ChatClaims:
     """The home chats this worker owns: a session advisory lock each, on one connection.
-    ``on_release(chat)`` is called for each chat released or lost (the connection ended)."""
+    ``on_release(chat)`` is called for each chat released or lost (the connection ended);
+    ``on_claim(chat)`` is awaited for each chat newly claimed (e.g. to arm its timers and send its
+    outbox: what the worker that owned it before may have left)."""
 
     def __init__(self, url: str, *, kept: int = KEPT_CHATS,
-                 on_release: Callable[[str], None] | None = None) -> None:
+                 on_release: Callable[[str], None] | None = None,
+                 on_claim: Callable[[str], Awaitable[None]] | None = None) -> None:
         self._url = normal_url(url)
         self._kept = kept
         self._on_release = on_release or (lambda chat: None)
+        self._on_claim = on_claim
         self._conn: "asyncpg.Connection | None" = None
         self._owned: OrderedDict[str, None] = OrderedDict()  # least recently used first
 
@@ -102,6 +106,11 @@ class ChatClaims:
         self._owned[chat] = None
         while len(self._owned) > self._kept:
             await self.release(next(iter(self._owned)))
+        if self._on_claim is not None:
+            try:
+                await self._on_claim(chat)
+            except Exception:  # noqa: BLE001 - the chat is owned; its updates still get applied
+                log.exception("taking over %s", chat)
         return True
 
     async def release(self, chat: str) -> None:

@@ -1,0 +1,161 @@
+"""``mafia-referee telegram`` as several workers on one PostgreSQL database
+(``MAFIA_REFEREE_WORKERS=shared``, issue 18, :mod:`bot.telegram.shared`): two worker processes in
+webhook mode behind one endpoint, as a proxy would spread Telegram's POSTs over them — each
+update of each judge's chat handled once (some delivered to both workers, as Telegram retries
+an update it got no answer for), in the order the judge typed them, and the judge's messages sent
+once; on SQLite the mode is refused with one line."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage import PgStore
+
+PROJECT = Path(__file__).resolve().parents[1]
+PREFIX = "MAFIA_REFEREE_"
+JUDGES = 4
+NAMES = 6  # /name commands per judge after /new
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+    env.update(extra)
+    return env
+
+
+def test_shared_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
+    """One line, exit status 2, the database untouched: SQLite has one bot process."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "telegram"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=120, env=_env(MAFIA_REFEREE_TELEGRAM_TOKEN="123:abc", MAFIA_REFEREE_LANG="en",
+                              MAFIA_REFEREE_DB=str(tmp_path / "referee.sqlite3"),
+                              MAFIA_REFEREE_WORKERS="shared"))
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "MAFIA_REFEREE_WORKERS=shared needs a PostgreSQL database (MAFIA_REFEREE_DB=postgresql://…): "
+        "on SQLite one bot process serves the database; unset MAFIA_REFEREE_WORKERS."]
+    assert not (tmp_path / "referee.sqlite3").exists()
+
+
+def _news(fake: Any, chat: int) -> list[str]:
+    """The messages sent to ``chat`` other than the judge's panel (it has a keyboard, and is
+    posted afresh or edited as the chat's newer messages make it lag: timing's business)."""
+    return [str(call.params.get("text")) for call in fake.calls
+            if call.method == "sendMessage" and call.ok and not call.params.get("reply_markup")
+            and str(call.params.get("chat_id")) == str(chat)]
+
+
+@pytest.mark.timeout(600)
+async def test_two_workers_split_the_chats_each_update_once_in_order(pg_url: str) -> None:
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks] (tornado)")
+    import aiohttp
+
+    from fakebot import FakeBotAPI
+
+    rng = random.Random(18)
+    secret = "webhook-Secret_42"
+    async with FakeBotAPI() as fake:
+        judges = [fake.add_user(f"Judge{n}", f"judge{n}", started=True) for n in range(JUDGES + 1)]
+        control, judges = judges[0], judges[1:]  # control: every update to one worker, once
+        ports = [_free_port(), _free_port()]
+        workers = []
+        for n, port in enumerate(ports):
+            env = _env(MAFIA_REFEREE_TELEGRAM_TOKEN=fake.token, MAFIA_REFEREE_TELEGRAM_BASE_URL=fake.base_url,
+                       MAFIA_REFEREE_DB=pg_url, MAFIA_REFEREE_LANG="en", MAFIA_REFEREE_WORKERS="shared",
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL="https://referee.example.org/tg/hook",
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT=str(port),
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET=secret)
+            workers.append(await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "telegram", cwd=PROJECT, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT))
+        hooks = [f"http://127.0.0.1:{port}/tg/hook" for port in ports]
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret}
+        try:
+            async with aiohttp.ClientSession() as http:
+                async def post(hook: str, update: dict[str, Any]) -> None:
+                    for _attempt in range(300):  # the server may start listening a little later
+                        try:
+                            async with http.post(hook, json=update, headers=headers) as answer:
+                                assert answer.status == 200
+                                return
+                        except aiohttp.ClientConnectorError:
+                            await asyncio.sleep(0.1)
+                    pytest.fail(f"nothing listens on {hook}")
+
+                scripts = {j.id: ["/new"] + [f"/name 1 n{i}" for i in range(NAMES)]
+                           for j in (control, *judges)}
+                # interleaved across chats, each chat's own in the order typed
+                order = [j for j in (control, *judges) for _ in scripts[j.id]]
+                rng.shuffle(order)
+                typed = {j.id: 0 for j in (control, *judges)}
+                for judge in order:
+                    text = scripts[judge.id][typed[judge.id]]
+                    typed[judge.id] += 1
+                    fake.user_sends(judge, None, text)
+                    update = fake._updates.pop()  # what Telegram would POST to the webhook
+                    if judge is control:
+                        await post(hooks[0], update)
+                        continue
+                    first = rng.randrange(2)
+                    await post(hooks[first], update)
+                    if rng.random() < 0.3:  # delivered again, to the other worker
+                        await post(hooks[1 - first], update)
+                    if rng.random() < 0.2:
+                        await asyncio.sleep(rng.random() * 0.05)
+
+            async with await PgStore.open(pg_url) as store:
+                async def logged(judge: Any) -> list[str]:
+                    game = await store.current_game(f"tg:{judge.id}")
+                    if game is None:
+                        return []
+                    return [row.event.get("name", "") for row in await store.events(game.id)
+                            if row.event.get("type") == "set_name"]
+
+                wanted = [f"n{i}" for i in range(NAMES)]
+
+                async def all_logged() -> bool:
+                    return all([await logged(j) == wanted for j in (control, *judges)])
+
+                for _ in range(1200):  # a generous bound, not a speed
+                    if await all_logged() and not await store.pool.fetchval(
+                            "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") and not await store.pending():
+                        break
+                    await asyncio.sleep(0.1)
+                for judge in (control, *judges):
+                    assert await logged(judge) == wanted  # each once, in the order typed
+                    game = await store.current_game(f"tg:{judge.id}")
+                    assert game is not None
+                    rows = await store.events(game.id)
+                    assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+                    assert len([g for g in await store.pool.fetch(
+                        "SELECT id FROM games WHERE chat = $1", f"tg:{judge.id}")]) == 1  # one /new
+                assert await store.pending() == []
+            for judge in (control, *judges):  # the judge's news: each once, in order
+                news = _news(fake, judge.id)
+                assert len(news) == 1 + NAMES and news[0].startswith("New game #"), news
+                assert news[1:] == [f"Seat #1: n{i}." for i in range(NAMES)]
+        finally:
+            for process in workers:
+                if process.returncode is None:
+                    process.send_signal(signal.SIGINT)
+            outs = [await asyncio.wait_for(p.communicate(), 60) for p in workers]
+        for process, (out, _) in zip(workers, outs):
+            assert process.returncode == 0, out.decode()[-3000:]
