@@ -187,11 +187,21 @@ class PgStore:
         return self._pool
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator["asyncpg.Connection"]:
-        """One transaction: committed on leaving the block, rolled back on any error."""
+    async def _write(self, *, fenced: bool = False) -> AsyncIterator["asyncpg.Connection"]:
+        """One transaction: committed on leaving the block, rolled back on any error. ``fenced``
+        (a write a user's update makes: a new game, a link, a take over): the inbox update being
+        applied (:data:`applying`), if not consumed yet, is consumed in it — :class:`AlreadyApplied`
+        (nothing written) if a worker applied it first."""
+        update = applying.get() if fenced else None
+        if update is not None and update.consumed:
+            update = None
         async with self.pool.acquire() as conn:
             async with conn.transaction():
+                if update is not None:
+                    await self._consume(conn, update.update_id, time.time())
                 yield conn
+        if update is not None:
+            update.consumed = True
 
     async def _fetch(self, query: str, *params: Any) -> list[Any]:
         return await self.pool.fetch(_sql(query), *params)
@@ -213,7 +223,7 @@ class PgStore:
                           abandon: int | None = None,
                           outbox: Callable[[int], Sequence[OutboxItem]] | None = None) -> int:
         at = time.time()
-        async with self._write() as conn:
+        async with self._write(fenced=True) as conn:
             if abandon is not None:
                 await self._update_game(conn, abandon, "finished_at = ?, result = ?",
                                         (time.time(), "abandoned"))
@@ -370,10 +380,9 @@ class PgStore:
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     async def inbox_done(self, update_id: int) -> None:
-        """Mark an update applied that made no ``append_many`` (refused, only read, or a write
-        of another kind — a new game, a link —: those are not fenced, a worker killed between
-        them and this may see the update applied again, refused as a duplicate at best);
-        :class:`AlreadyApplied` if a worker marked it first."""
+        """Mark an update applied that consumed nothing (refused, only read, or an unfenced
+        write — a language —: a worker killed between it and this may see the update applied
+        again); :class:`AlreadyApplied` if a worker marked it first."""
         async with self._write() as conn:
             await self._consume(conn, update_id, time.time())
 
@@ -419,7 +428,7 @@ class PgStore:
     async def set_alias(self, chat: str, home: str | None) -> None:
         if home == chat:
             raise StorageError(f"a chat cannot be its own alias: {chat}")
-        async with self._write() as conn:
+        async with self._write(fenced=True) as conn:
             if home is not None:
                 await conn.execute(
                     "INSERT INTO chats(chat) VALUES ($1) ON CONFLICT(chat) DO NOTHING", home)
@@ -576,7 +585,7 @@ class PgStore:
 
     # --- moving games and chats ---------------------------------------------------------------
     async def move_game(self, game_id: int, home: str, judge: str) -> str:
-        async with self._write() as conn:
+        async with self._write(fenced=True) as conn:
             old = await conn.fetchval("SELECT chat FROM games WHERE id = $1 FOR UPDATE", game_id)
             if old is None:
                 raise NoSuchGame(game_id)

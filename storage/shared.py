@@ -13,9 +13,10 @@ first), claim it (or skip it: another worker owns it) and apply its waiting upda
 order. **Exactly once** does not rest on the ownership: the first ``append_many`` (an action, an
 undo, a fix) made while applying an update marks it done in its own transaction
 (:data:`storage.pg.applying`, a context variable the drainer sets: the service and the adapters
-know nothing of it), and :class:`AlreadyApplied` rolls back a second one. An update that makes
-no ``append_many`` is marked afterwards (:meth:`PgStore.inbox_done`): a refusal or a read is
-harmless to repeat; a write of another kind (a new game, a link) is not fenced by it. A worker
+know nothing of it), and :class:`AlreadyApplied` rolls back a second one; a new game, a link and
+a take over (``create_game``, ``set_alias``, ``move_game``) consume it the same way. An update
+that makes none of them is marked afterwards (:meth:`PgStore.inbox_done`): a refusal or a read is
+harmless to repeat; a write of another kind (a language) is not fenced by it. A worker
 that lost its claims without knowing it (its connection cut) can at worst try an update the new
 owner applied: refused. Its in-memory caches of a chat must be dropped when the chat is released
 or lost (``on_release``, e.g. :meth:`bot.service.Service.forget`).

@@ -253,3 +253,33 @@ async def test_prune_drops_the_applied_updates_only(pg_url: str) -> None:
         await store.prune(before=time.time() + 60)
         assert await store.pool.fetchval("SELECT array_agg(update_id) FROM inbox") == [2]
         assert await store.inbox_waiting("tg:-1") == [(2, {"text": "b"})]
+
+
+async def test_a_new_game_a_link_and_a_take_over_consume_the_update_they_apply(pg_url: str) -> None:
+    """Like an action, the writes a user's update makes of another kind consume it in their own
+    transaction: a second worker applying the same update is refused and writes nothing (a
+    worker SIGKILLed after ``/new`` and before marking it would otherwise leave its successor
+    to apply ``/new`` again)."""
+    from storage.pg import AlreadyApplied, Applying, applying
+
+    async with await PgStore.open(pg_url) as store:
+        for update_id, write in ((1, lambda: store.create_game("tg:-1", "tg:1", {}, {})),
+                                 (2, lambda: store.set_alias("tg:-2", "tg:-1")),
+                                 (3, lambda: store.move_game(1, "tg:-3", "tg:2"))):
+            assert await store.inbox_put(update_id, "tg:-1", {})
+            for attempt in range(2):
+                update = Applying(update_id)
+                token = applying.set(update)
+                try:
+                    if attempt == 0:
+                        await write()
+                        assert update.consumed
+                    else:
+                        with pytest.raises(AlreadyApplied):
+                            await write()
+                finally:
+                    applying.reset(token)
+        assert await store.inbox_waiting("tg:-1") == []
+        assert [g.id for g in await store.open_games()] == [1]
+        assert await store.alias("tg:-2") == "tg:-3"  # the aliases follow the game
+        assert (await store.game(1)).chat == "tg:-3"
