@@ -177,3 +177,53 @@ async def test_two_workers_split_the_chats_each_update_once_in_order(pg_url: str
             assert killed
         for process, (out, _) in zip(workers, outs):
             assert process.returncode == 0, out.decode()[-3000:]
+
+
+async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_worker(
+        pg_url: str) -> None:
+    """A worker claims the chats that have a running timer or unsent messages and no owner (its
+    owner died, or none has started yet): it arms the chat's timer and sends its outbox (the
+    home's and its aliases'); another worker leaves them alone while it owns them, and takes them
+    over once its claims end."""
+    from types import SimpleNamespace
+
+    from bot.telegram.shared import SharedWorker
+    from storage import OutboxItem
+
+    async with await PgStore.open(pg_url) as store:
+        timed = await store.create_game("tg:1", "tg:1", {}, {})
+        await store.set_timer(timed, {"key": "x"})
+        await store.create_game("tg:2", "tg:2", {}, {})
+        await store.set_alias("tg:-5", "tg:2")
+        await store.enqueue([OutboxItem("tg:-5", {"text": "news"})])
+        await store.create_game("tg:3", "tg:3", {}, {})  # nothing waits: nobody claims it
+
+        def worker(log: list[tuple[str, str]]) -> SharedWorker:
+            async def rearm(home: str) -> None:
+                log.append(("arm", home))
+
+            async def aliases(home: str) -> list[str]:
+                return await store.aliases_of(home)
+
+            referee = SimpleNamespace(
+                settings=SimpleNamespace(db=pg_url),
+                service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
+                judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
+                outbox=SimpleNamespace(kick=lambda chat: log.append(("send", chat))))
+            return SharedWorker(SimpleNamespace(), referee)  # type: ignore[arg-type]
+
+        a_log: list[tuple[str, str]] = []
+        b_log: list[tuple[str, str]] = []
+        a, b = worker(a_log), worker(b_log)
+        try:
+            assert sorted(await a.adopt()) == ["tg:1", "tg:2"]
+            assert sorted(a_log) == [("arm", "tg:1"), ("arm", "tg:2"), ("send", "tg:-5"),
+                                     ("send", "tg:1"), ("send", "tg:2")]
+            assert await a.adopt() == []  # owned already
+            assert await b.adopt() == [] and b_log == []
+            await a.claims.close()  # as if it died
+            assert sorted(await b.adopt()) == ["tg:1", "tg:2"]
+            assert ("arm", "tg:1") in b_log and ("send", "tg:-5") in b_log
+        finally:
+            await a.claims.close()
+            await b.claims.close()
