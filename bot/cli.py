@@ -377,16 +377,22 @@ def _serve(db: Path, serve: Callable[[], int]) -> int:
         return serve()
 
 
-def _serve_shared(db: Path, serve: Callable[[], int], lang: str) -> int:
+def _serve_shared(settings: "Settings", serve: Callable[[], int]) -> int:
     """``MAFIA_REFEREE_WORKERS=shared``: one of several workers on a PostgreSQL database, with
     no writer's lock (each chat's owner is this worker or another: :mod:`bot.telegram.shared`).
-    On SQLite it is refused with one line and exit status 2."""
+    Refused with one line and exit status 2 on SQLite, and in webhook mode without
+    ``…_TELEGRAM_WEBHOOK_SECRET`` (each worker's own random secret, given to Telegram at its
+    start, would make Telegram's requests to the others forged)."""
     from storage import is_url
 
-    if not is_url(db):
-        print(catalog(lang).text("cli-shared-needs-postgresql"), file=sys.stderr)
+    cat = catalog(settings.lang)
+    if not is_url(settings.db):
+        print(cat.text("cli-shared-needs-postgresql"), file=sys.stderr)
         return EXIT_UNAVAILABLE
-    _probe_database(db)
+    if settings.telegram_webhook_url and settings.telegram_webhook_secret is None:
+        print(cat.text("cli-shared-needs-secret"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    _probe_database(settings.db)
     return serve()
 
 
@@ -412,7 +418,7 @@ def _telegram(db: Path | None = None) -> int:
     from .telegram.app import run
 
     if settings.workers == "shared":
-        return _serve_shared(settings.db, lambda: run(settings), settings.lang)
+        return _serve_shared(settings, lambda: run(settings))
     return _serve(settings.db, lambda: run(settings))
 
 

@@ -54,6 +54,19 @@ def test_shared_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
     assert not (tmp_path / "referee.sqlite3").exists()
 
 
+def test_shared_webhook_workers_are_refused_without_a_set_secret(tmp_path: Path, pg_url: str) -> None:
+    """Each worker calls setWebhook at its start: with a random secret each, Telegram would know
+    the last one only and the other workers would answer its requests 403."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "telegram"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=120, env=_env(MAFIA_REFEREE_TELEGRAM_TOKEN="123:abc", MAFIA_REFEREE_LANG="ru",
+                              MAFIA_REFEREE_DB=pg_url, MAFIA_REFEREE_WORKERS="shared",
+                              MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL="https://referee.example.org/tg/hook"))
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET" in run.stderr and "Traceback" not in run.stderr
+
+
 def _news(fake: Any, chat: int) -> list[str]:
     """The messages sent to ``chat`` other than the judge's panel (it has a keyboard, and is
     posted afresh or edited as the chat's newer messages make it lag: timing's business)."""
