@@ -31,7 +31,11 @@ one runs the fake Bot API (``tests/fakebot``) and the load generator; a child pr
 * The bot's rate limiter is **off** for these rows (``telegram_rate_overall=0``,
   ``telegram_rate_group=0``), the fake's flood limits too: Telegram's own limits (about 30
   messages a second per bot) are far below what is measured, so with the limiter on every row
-  would measure the limiter.
+  would measure the limiter. The judge's panel countdown (an edit every 5 s per running timer,
+  skipped while the limiter has no room) is held to what it gets in production instead: at most
+  half of the default overall budget, 15 edits a second (:func:`_countdown_budget`); with no
+  limiter at all it would edit every running timer of 1,000 games, hundreds of edits a second
+  that no real bot sends.
 * **Restart:** M open games (default 10,000; the storage section's mid-game logs) stored with a
   running speech timer where a speech runs, then exactly what the app does at start-up:
   ``Application.initialize``, ``post_init`` (``Store.open``, ``setMyCommands``, the ``rearm`` and
@@ -248,8 +252,18 @@ def _watch_gc(pauses: dict[str, float]) -> None:
 
     started = [0.0, 0.0]
 
+    census = os.environ.get("BENCH_GC_CENSUS")  # a path: what the longest full collection walked
+
     def watch(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            if census and info.get("generation") == 2:
+                import collections
+
+                alive = gc.get_objects()
+                top = collections.Counter(type(o).__qualname__ for o in alive).most_common(25)
+                with open(census, "a") as out:
+                    out.write(f"{len(alive)} {top}\n")
+                del alive
             started[0], started[1] = time.thread_time(), time.perf_counter()
             return
         took = time.thread_time() - started[0]
@@ -265,12 +279,37 @@ def _watch_gc(pauses: dict[str, float]) -> None:
     gc.callbacks.append(watch)
 
 
+def _countdown_budget() -> None:
+    """The panel's countdown edits as the production limiter allows them (the bench runs the bot
+    without its limiter): at most ``COUNTDOWN_SHARE`` of the default overall rate a second."""
+    from bot.judge.timer import COUNTDOWN_SHARE
+    from bot.settings import Settings
+    from bot.telegram.app import TelegramJudgePort
+
+    per_second = COUNTDOWN_SHARE * Settings.model_fields["telegram_rate_overall"].default
+    bucket = [per_second, time.monotonic()]
+
+    def has_room(self: Any) -> bool:
+        now = time.monotonic()
+        bucket[0] = min(per_second, bucket[0] + (now - bucket[1]) * per_second)
+        bucket[1] = now
+        if bucket[0] < 1:
+            return False
+        bucket[0] -= 1
+        return True
+
+    TelegramJudgePort.has_room = has_room  # type: ignore[method-assign]
+
+
 async def _serve(options: dict[str, Any]) -> None:
     """The child: run the referee (or the echo bot) until a line arrives on stdin."""
     from bot.telegram.app import ALLOWED_UPDATES, build_application
 
+    import gc
+
     counts = {"statements": 0, "round_trips": 0, "units": 0, "commits": 0}
-    pauses = {"collections": 0, "max": 0.0, "max_wall": 0.0, "full": 0, "max_full": 0.0, "over": 0}
+    pauses = {"collections": 0, "max": 0.0, "max_wall": 0.0, "full": 0, "max_full": 0.0, "over": 0,
+              "frozen_garbage": 0}
     _count_sql(counts)
 
     token, base_url = options["token"], options["base_url"]
@@ -278,6 +317,7 @@ async def _serve(options: dict[str, Any]) -> None:
     if options["mode"] == "echo":  # the same HTTP client settings as the referee's
         app = _echo_app(token, base_url, settings.telegram_connections)
     else:
+        _countdown_budget()
         app = build_application(settings)
     await app.initialize()
     if app.post_init is not None:
@@ -293,6 +333,21 @@ async def _serve(options: dict[str, Any]) -> None:
     cpu = time.process_time()  # the bot's own CPU (all its threads) from here to the stop
     await asyncio.to_thread(sys.stdin.readline)
     cpu = time.process_time() - cpu
+    gc.callbacks.clear()  # what follows is the bench's own check, not the bot's pause
+    gc.collect()  # the garbage the collector could reach anyway
+    gc.unfreeze()
+    census = os.environ.get("BENCH_GC_CENSUS")
+    if census:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+    pauses["frozen_garbage"] = gc.collect()  # cycles frozen after they were dropped: kept for good
+    if census:
+        import collections
+
+        top = collections.Counter(type(o).__qualname__ for o in gc.garbage).most_common(30)
+        with open(census, "a") as out:
+            out.write(f"frozen garbage {len(gc.garbage)} {top}\n")
+        gc.set_debug(0)
+        gc.garbage.clear()
     await app.updater.stop()
     await app.stop()
     await app.shutdown()
@@ -915,7 +970,10 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
                               f"{x.stats.get('gc_collections', 0):,} collections of which "
                               f"{x.stats.get('gc_full', 0):,} full (longest "
                               f"{1000 * x.stats.get('gc_max_full', 0):.1f} ms), "
-                              f"{x.stats.get('gc_over', 0)} over 20 ms" for x in refs) + ".")),
+                              f"{x.stats.get('gc_over', 0)} over 20 ms, "
+                              f"{x.stats.get('gc_frozen_garbage', 0):,} objects of garbage found "
+                              "frozen at the stop (cycles bot.gcpolicy froze after they were "
+                              "dropped)" for x in refs) + ".")),
     ]
     if finished:
         after = _median([f[1] for f in finished])

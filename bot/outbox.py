@@ -54,7 +54,7 @@ from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from storage import OutboxItem, OutboxRow, Store
 
-from .lru import CACHED_CHATS, locks
+from .lru import CACHED_CHATS, Recent, locks
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +204,10 @@ class Outbox:
         self._on_sent = on_sent
         self.retry_delay = retry_delay
         self._locks = locks(cached)  # chat -> its drain's lock (at most ``cached`` idle ones kept)
+        # chat -> (the store, its queued() token) when the chat was last found with nothing
+        # pending: a flush with the same token has nothing to read (an action that queued
+        # nothing for the judge's chat flushes it without a read of the store)
+        self._drained: Recent[str, tuple[Store, tuple[int, int]]] = Recent(cached)
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -229,8 +233,12 @@ class Outbox:
             while not self.waiting(chat):
                 store = self._store()
                 seen = store.queued(chat)
+                drained = self._drained.get(chat)
+                if drained is not None and drained[0] is store and drained[1] == seen:
+                    return  # found empty, and nothing was queued since
                 rows = await store.pending(chat)
                 if not rows:
+                    self._drained[chat] = (store, seen)
                     return
                 sent: list[tuple[OutboxRow, int | None]] = []
                 try:
@@ -245,6 +253,7 @@ class Outbox:
                 finally:
                     await self._mark(sent)
                 if store.queued(chat) == seen:
+                    self._drained[chat] = (store, seen)  # every row read was sent and marked
                     return  # nothing was queued meanwhile: no need to read again
 
     def kick(self, chat: str) -> None:

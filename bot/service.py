@@ -574,7 +574,7 @@ class Service:
         transaction. On any failure the cached game is dropped, so the next action refolds
         whatever the store really holds. Returns the outbox ids."""
         try:
-            return await self._store.append_many(
+            queued = await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
                 timer=staged.timer, snapshot=snapshot)
@@ -585,6 +585,8 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+        self._freezer.acted()  # the new state (alive here) lives until the game's next action
+        return queued
 
 
 def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:

@@ -26,7 +26,9 @@ picks when giving a foul) are in ``REASONS``; a preset maps each code to a :clas
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 import enum
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -327,7 +329,13 @@ def config_to_dict(config: RulesConfig) -> dict[str, Any]:
 def changed_options(config: RulesConfig) -> dict[str, Any]:
     """The options of ``config`` that differ from its preset's, as :func:`config_to_dict` gives
     them; ``timers`` (if any changed) holds only the changed timers. ``raise_3_of_9_from_day``
-    is left out while three of nine are not raised at all (it then means nothing)."""
+    is left out while three of nine are not raised at all (it then means nothing). A new dict
+    each call (the judge's panel asks at every render: the answer is kept per config)."""
+    return copy.deepcopy(_changed_options(config))
+
+
+@functools.lru_cache(maxsize=64)
+def _changed_options(config: RulesConfig) -> dict[str, Any]:
     ours, base = config_to_dict(config), config_to_dict(PRESETS[config.preset])
     out: dict[str, Any] = {}
     for name, value in ours.items():

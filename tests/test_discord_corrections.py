@@ -38,7 +38,7 @@ async def test_log_all_shows_the_undone_actions_with_their_authors(
 async def test_a_correction_three_actions_back_and_one_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """/fix action:5 command:/foul 5 4.1.2 moves a foul recorded three actions back: it is #5's
-    third (seed 4.4). The judge reads what changed in his direct messages, the channel a short
+    third (seed 4.4). The judge reads what changed on his panel in his direct messages, the channel a short
     correction; a correction that would break a later action is refused, naming it."""
     async with table(tmp_path / "db.sqlite3", monkeypatch) as t:
         await t.slash("new")
@@ -56,7 +56,7 @@ async def test_a_correction_three_actions_back_and_one_refused(
         state = await t.state()
         assert (len(state.seat(5).fouls), len(state.seat(3).fouls), state.speaker) == (3, 0, 3)
         assert any("✎ Исправлено действие 6: было «/foul 3 4.1.2», стало «/foul 5 4.1.2»." in x
-                   for x in t.dm())
+                   for x in t.read())
         [correction] = [x for x in t.public()[channel:] if "Поправка судьи" in x]
         assert "+ Игрок №5 получает третий фол" in correction and "/foul" not in correction
         refusal = await t.slash("fix", action=4, command="/dq 5")

@@ -34,10 +34,12 @@ async def test_views_edit_the_panel_in_place_and_actions_move_it_down(t: Discord
     await t.press("← Назад")
     await t.press("← Назад")
     assert t.panel().id == panel.id
-    await t.press("Далее ▶")  # a notice is posted below: the panel follows it to the bottom
+    before = len(t.fake.in_channel(panel.channel_id))
+    await t.press("Далее ▶")  # an action's notices come at the top of the same panel, edited
+    assert t.panel().id == panel.id and len(t.fake.in_channel(panel.channel_id)) == before
+    said = t.public()[-1].split("\n\n")[0]  # what the table was told (its timer line aside)
+    assert said and t.panel().text.split("\n\n")[0].endswith(said)  # the panel's first lines
     fresh = t.panel()
-    assert fresh.id > panel.id and t.fake.messages[panel.id].deleted
-    assert t.fake.in_channel(fresh.channel_id)[-1].id == fresh.id
     assert await t.slash("panel") == "Панель судьи — в ваших личных сообщениях."
     assert t.panel().id > fresh.id and t.fake.messages[fresh.id].deleted
 

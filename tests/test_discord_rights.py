@@ -75,6 +75,7 @@ async def test_stale_and_repeated_presses_change_nothing(t: DiscordTable) -> Non
     await started(t)
     old = t.panel()
     old_next = old.button("Далее ▶")["custom_id"]
+    old_foul = old.button("Фол ▸")["custom_id"]  # the panel is edited in place: its buttons change
     await t.press("Далее ▶")  # #1's speech ends
     assert (await t.state()).speaker == 2
     length = await log_length(t)
@@ -88,7 +89,7 @@ async def test_stale_and_repeated_presses_change_nothing(t: DiscordTable) -> Non
     assert answer == RU.text("judge-press-outdated")
     assert await log_length(t) == length and (await t.state()).speaker == 2
     # a view's stale press changes nothing either
-    answer = await t.press("", custom_id=old.button("Фол ▸")["custom_id"], message=old)
+    answer = await t.press("", custom_id=old_foul, message=old)
     assert answer == RU.text("judge-press-outdated") and await log_length(t) == length
     # a button of the panel's shape that no panel made (no such game; a seat that is not a
     # number): nothing changes and nothing claims to be refreshed

@@ -89,8 +89,8 @@ async def test_two_clients_in_one_process_each_reach_their_own_server(tmp_path: 
         assert one.server.port != two.server.port
         assert "Игра №1" in await one.slash("new")
         assert "Игра №1" in await two.slash("new")
-        await one.slash("name", seat=3, name="Вася")
-        assert any("Вася" in text for text in one.dm()) and not any("Вася" in text for text in two.dm())
+        await one.slash("name", seat=3, name="Евлампий")
+        assert any("Евлампий" in x for x in one.read()) and not any("Евлампий" in x for x in two.read())
         for t in (one, two):
             assert {c.url.split("/api/")[0] for c in t.fake.calls} == {f"http://127.0.0.1:{t.server.port}"}
     assert discord.http.Route.BASE == "https://discord.com/api/v10"

@@ -331,7 +331,8 @@ async def test_a_busy_bot_skips_the_countdown_but_not_the_warning_or_the_end() -
     """The countdown's edits are a convenience: while the bot's sending budget is busy
     (port.has_room: the countdowns of many tables at once) each is skipped and the next comes a
     step later; the 10-seconds-left warning and the end are edited as always, on the panel and
-    under the table's announcement, and the panel's clock time of the end never changes."""
+    under the table's announcement, and the panel's clock time of the end never changes. A
+    skipped countdown costs no read of the store."""
     async with desk() as d:
         d.port.countdown_step = 5
         edits = panel_edits(d)
@@ -341,8 +342,18 @@ async def test_a_busy_bot_skips_the_countdown_but_not_the_warning_or_the_end() -
         line = timed(d, "Речь игрока №1")
         edits.clear()  # the judge's own
         d.port.room = False
+        reads: list[int] = []
+        game = d.service.store.game
+
+        async def counted(game_id: int):  # noqa: ANN202
+            reads.append(game_id)
+            return await game(game_id)
+
+        d.service.store.game = counted  # type: ignore[method-assign]
         await d.clock.advance(22)
         assert edits == []  # 55, 50, 45, 40 s left: skipped
+        assert reads == []  # before any read of the store (many tables timing at once)
+        d.service.store.game = game  # type: ignore[method-assign]
         d.port.room = True
         await d.clock.advance(5)
         assert [(at - start, re.search(r"осталось (\d+)", text)[1]) for at, text in edits] == [

@@ -163,14 +163,18 @@ async def test_a_whole_game_from_the_phone(t: Judging) -> None:
 
 
 async def test_one_message_per_action_in_each_place(t: Judging) -> None:
-    """Flood limits: an action posts ONE combined message to the judge and one to the public
-    place, however many notices it has (the day's last speech ends: nobody is nominated, so
-    there is no vote, and night falls)."""
+    """Flood limits: an action posts ONE combined message to the public place, however many
+    notices it has (the day's last speech ends: nobody is nominated, so there is no vote, and
+    night falls), and none of its own to the judge: his panel, edited, carries every notice of
+    the action at its top (issue 16)."""
     await setup_club_game(t)
     public_before, judge_before = t.announcement_posts(), t.judge_posts()
     await nexts(t, 10)  # ten speeches end; the last Next also ends the day
     assert t.announcement_posts() - public_before == 10
-    assert t.judge_posts() - judge_before == 10
+    assert t.judge_posts() - judge_before == 0
     last = t.public()[-1]
     assert "Голосование не проводится: кандидатур нет." in last and "Наступает ночь." in last
+    panel = t.panel_text()
+    assert "Голосование не проводится: кандидатур нет." in panel and "Наступает ночь." in panel
+    assert panel.index("Наступает ночь.") < panel.index("Ночь 1 —")  # the notices, then the status
     assert len(t.club()) <= 1  # the club channel got only the link's note: results come at the end

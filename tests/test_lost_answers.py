@@ -61,6 +61,7 @@ async def test_discord_a_lost_answer_to_a_direct_send_is_no_failure(
     action — and the action itself stands; it was an internal error ("saved, but …")."""
     assert "Игра №1" in await d.slash("new")
     await d.slash("roles", roles="D2 M5 M7 S8")
+    await d.slash("log", scope="all")  # a message below the panel: the next action posts it afresh
     dm = d.fake.dms[int(d.judge["id"])]
     d.server.lose_answers("POST", "/channels/{channel_id}/messages",
                           match=lambda call: f"/channels/{dm}/" in call.url and bool(call.payload.get("embeds")))

@@ -187,14 +187,15 @@ async def test_an_announcement_committed_before_a_crash_is_sent_once_after_the_r
         await t.say("/new")
         await t.say("/link", chat=group)
 
-        async def died(chat: str) -> None:  # the process dies after the commit, before sending
+        async def died(*chats: str, **_: Any) -> None:  # the process dies after the commit, before sending
             return None
 
         t.referee.outbox.flush = died
         await t.say("/start")
         assert (await t.state()).phase is rules.Phase.NIGHT_ZERO
         assert count(fake, group, NIGHT) == 0
-        assert {r.chat for r in await service.store.pending()} == {f"tg:{judge.id}", f"tg:{group.id}"}
+        # the group's announcement (the judge reads the action on his panel, edited after it)
+        assert {r.chat for r in await service.store.pending()} == {f"tg:{group.id}"}
     async with bot(fake, db) as (app, service):  # a new process over the same database
         t = Table(fake, app, service, judge, group, people)
         await fake.wait_for(lambda: count(fake, group, NIGHT) == 1, timeout=5)
@@ -212,15 +213,19 @@ async def test_a_judge_who_blocked_the_bot_does_not_hold_up_the_group(
         t = Table(fake, app, service, judge, group, people)
         await t.say("/new")
         await t.say("/link", chat=group)
-        fake.fail_next("sendMessage", 403, match=to(judge))
         await t.say("/start")
-        assert count(fake, group, NIGHT) == 1
-        rows = (await outbox_rows(service.store))[-2:]  # what /start queued
+        await t.say("/next")
+        for _ in range(3):
+            await t.say("/foul 3 4.1.1")
+        fake.fail_next("sendMessage", 403, match=to(judge))
+        await t.say("/foul 3 4.1.1")  # the 4th: removed (seed 4.5), the one line the judge is sent
+        rows = (await outbox_rows(service.store))[-2:]  # what the 4th foul queued
         assert [(r.chat, r.state) for r in rows if r is not None] == [
             (f"tg:{judge.id}", "failed"), (f"tg:{group.id}", "sent")]
         assert rows[0] is not None and "Forbidden" in (rows[0].last_error or "")
+        before = len(t.public())
         await t.say("/next")  # the given-up row holds nothing up, in either chat
-        assert count(fake, group, DAY) == 1
+        assert len(t.public()) == before + 1 and "№" in t.public()[-1]
         await drained(service)
 
 
@@ -317,3 +322,42 @@ async def test_the_sender_follows_a_chat_that_moved(store: Store) -> None:
     assert moved == [("tg:-9", "tg:-1009")]
     assert stub.sent == [(-1009, "x"), (-1009, "y")]
     await outbox.close()
+
+
+async def test_a_chat_found_empty_is_not_read_again_until_something_is_queued_for_it() -> None:
+    """An action flushes its judge's chat though it rarely queues anything there now (his
+    panel carries the action): once a flush found the chat with nothing pending, the next
+    reads the store only after a row was queued for that chat (the store's ``queued`` token)."""
+    from bot import outbox as ob
+
+    store = await Store.open(":memory:")
+    try:
+        sent: list[str] = []
+
+        class Transport:
+            prefix = "tg:"
+
+            async def deliver(self, row: Any) -> int:
+                sent.append(row.payload["text"])
+                return len(sent)
+
+        box = ob.Outbox(lambda: store, Transport())  # type: ignore[arg-type]
+        reads: list[str] = []
+        pending = store.pending
+
+        async def counted(chat: str | None = None) -> Any:
+            reads.append(chat or "")
+            return await pending(chat)
+
+        store.pending = counted  # type: ignore[method-assign]
+        game = await store.create_game("tg:1", "tg:1", rules.config_to_dict(rules.PRESETS["seed"]), {})
+        await box.flush("tg:1")
+        await box.flush("tg:1")
+        assert reads == ["tg:1"]  # found empty once; nothing queued since: not read again
+        await store.enqueue([ob.post("tg:1", "Игра №1")], game_id=game)
+        await box.flush("tg:1")
+        assert sent == ["Игра №1"] and reads[1:] == ["tg:1"]
+        await box.flush("tg:1", "tg:2")
+        assert reads[2:] == ["tg:2"]  # tg:1 drained by that send, tg:2 never read before
+    finally:
+        await store.close()

@@ -38,3 +38,52 @@ async def test_the_panel_is_edited_in_place_while_recent(t: Table) -> None:
     fresh = t.panel()
     assert fresh.message_id > panel.message_id
     assert t.fake.message(t.judge, panel.message_id).buttons == []
+
+
+def judge_calls(t: Table, since: int) -> list[str]:
+    """The Bot API calls made since call ``since`` to the judge's chat (and every press's answer)."""
+    return [c.method for c in t.fake.calls[since:]
+            if c.params.get("chat_id") == t.judge.id or c.method == "answerCallbackQuery"]
+
+
+async def test_an_action_is_one_call_to_the_judge_its_notices_on_the_panel(t: Table) -> None:
+    """Issue 16: the judge's panel carries the action's notices at its top, so an action costs
+    one Bot API call in his chat — the panel's edit (a press: plus the press's answer) — while
+    the group still gets its announcement."""
+    await setup_club_game(TelegramJudging(t))
+    await t.say("/status")  # the panel afresh at the bottom
+    panel = t.panel()
+    since, group = len(t.fake.calls), len(t.public())
+    await t.press("Далее ▶")  # #1's speech ends, #2 speaks
+    assert judge_calls(t, since) == ["answerCallbackQuery", "editMessageText"]
+    said = t.public()[-1].split("\n\n")[0]  # the group's announcement, its timer line aside
+    assert len(t.public()) == group + 1 and "№2" in said
+    assert (t.panel().text or "").split("\n\n")[0] == said
+    since = len(t.fake.calls)
+    await t.say("/foul 3 4.1.1")  # typed: the panel, three messages up at most, edited
+    assert judge_calls(t, since) == ["editMessageText"]
+    assert t.panel().message_id == panel.message_id
+    assert (t.panel().text or "").split("\n\n")[0].startswith("Игроку №3 — фол")
+    since = len(t.fake.calls)
+    await t.say("/undo")  # an undo's correction is the panel's first lines too
+    assert judge_calls(t, since) == ["editMessageText"]
+    assert (t.panel().text or "").startswith("↩")
+
+
+async def test_a_removal_is_also_a_message_to_the_judge(t: Table) -> None:
+    """A player removed by a penalty (the 4th foul, seed 4.5) must be taken from the table by the
+    judge: that line alone also comes as a message of its own (a notification; an edit makes
+    none), the rest of the action stays on the panel."""
+    await setup_club_game(TelegramJudging(t))
+    for _ in range(3):
+        await t.say("/foul 3 4.1.1")
+    pings = [c for c in t.fake.calls_to("sendMessage")
+             if c.params.get("chat_id") == t.judge.id and "reply_markup" not in c.params]
+    await t.say("/foul 3 4.1.1")  # the 4th: removed
+    new = [c for c in t.fake.calls_to("sendMessage")
+           if c.params.get("chat_id") == t.judge.id and "reply_markup" not in c.params][len(pings):]
+    assert len(new) == 1
+    line = new[0].params["text"]
+    assert "№3" in line and "\n" not in line
+    assert line in (t.panel().text or "")
+    assert (await t.state()).seat(3).departure is not None

@@ -9,6 +9,8 @@ nothing; the timer armed after it still runs."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from typing import Any, Awaitable, Callable
 
 from apscheduler.jobstores.base import JobLookupError
@@ -68,3 +70,47 @@ def test_a_timer_cancelled_as_it_falls_due_does_not_fire_and_does_not_raise() ->
 
     asyncio.run(run())
     assert fired == ["new"]
+
+
+class Marker:
+    """Something a timer's callback holds: alive as long as its job is."""
+
+
+async def test_a_job_run_or_cancelled_is_freed_without_the_cyclic_collector() -> None:
+    """A PTB job and its APScheduler job refer to each other: once a job has run or been
+    cancelled the scheduler cuts that cycle, so reference counting frees it (bot.gcpolicy
+    freezes what is alive: a cycle frozen while pending was kept for good). The cyclic collector
+    is off here, so only reference counting can free anything."""
+    from telegram.ext import ApplicationBuilder
+
+    app = ApplicationBuilder().token("1:x").updater(None).build()
+    await app.job_queue.start()
+    scheduler = JobScheduler(lambda: app)
+    ran = asyncio.Event()
+    freed: list[Any] = []
+
+    def callback() -> Callable[[], Awaitable[None]]:
+        marker = Marker()
+        freed.append(weakref.ref(marker))
+
+        async def call() -> None:
+            assert marker is not None
+            ran.set()
+        return call
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        scheduler.schedule("timer:1", 0.01, callback())
+        scheduler.schedule("timer:2", 60, callback())
+        await asyncio.wait_for(ran.wait(), 10)
+        scheduler.cancel("timer:2")
+        for _ in range(50):  # APScheduler finishes the run and the removal on the loop
+            await asyncio.sleep(0.01)
+            if all(ref() is None for ref in freed):
+                break
+        assert [ref() is None for ref in freed] == [True, True]
+    finally:
+        if enabled:
+            gc.enable()
+        await app.job_queue.stop()

@@ -3,7 +3,7 @@
 
 Judge mode on Discord: the judge creates a game with ``/new`` in a server's text channel; that
 channel is the game's *home* (service chat ``"dc:<channel_id>"``, judge ``"dc:<user_id>"``) and
-gets its public announcements; the judge gets every notice and his panel in his direct messages.
+gets its public announcements; the judge reads every notice on his panel in his direct messages.
 The flow — what goes where, the panel, its presses, the timer, undo, a new game, a take over — is
 the controller's, through the persistent outbox like Telegram's; here is Discord's part only:
 

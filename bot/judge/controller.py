@@ -6,14 +6,18 @@ the buttons of his panel (:mod:`.panel`) — and the controller carries it out t
 (:class:`.port.JudgePort`: :mod:`bot.telegram.app`, :mod:`bot.discord.app`) and hands its updates to
 the public methods here.
 
-* **Who reads what** (:mod:`.routing`): every notice of an action goes to the judge as ONE message
-  (private ones included); the public ones go to the table's chat as one message; a private
-  notice never reaches it (F24 §4.4.13, §4.5.4; seed 5.4). At the end the protocol (the score
-  sheet and the JSON files) follows the result into the table's chat and the club's channel.
-* **The outbox.** Both are rendered after ``rules.apply`` and before the commit and queued in the
-  persistent outbox in the SAME transaction as the event (:mod:`bot.outbox`), and so is the timer
-  of the step that begins: a process killed after the commit finds both. Nothing is sent before
-  the commit; everything queued is sent at least once.
+* **Who reads what** (:mod:`.routing`): every notice of an action (private ones included) is
+  shown to the judge at the top of his panel, which the action edits: one message, one call (a
+  removal by a penalty also comes as a one-line message, :func:`.routing.attention_text`); the
+  public ones go to the table's chat as one message; a private notice never reaches it (F24
+  §4.4.13, §4.5.4; seed 5.4). At the end the protocol (the score sheet and the JSON files)
+  follows the result into the table's chat and the club's channel.
+* **The outbox.** The table's message (and the judge's removal line) are rendered after
+  ``rules.apply`` and before the commit and queued in the persistent outbox in the SAME
+  transaction as the event (:mod:`bot.outbox`), and so is the timer of the step that begins: a
+  process killed after the commit finds both. Nothing is sent before the commit; everything
+  queued is sent at least once. The panel is edited after the commit (a process killed before
+  it shows the action's notices nowhere; the panel the judge asks for shows the game as stored).
 * **The panel** is one message where the judge reads, edited in place as the game moves; posted
   afresh at the bottom once the chat has moved on by more than the platform's ``panel_lag``
   messages (the old one loses its buttons); its id is stored with the game, so a restart edits
@@ -56,7 +60,9 @@ from ..service import Outcome, Render, Service, ServiceError, Staged
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
-from .routing import correction_texts, judge_text, public_text, step_key, undo_texts
+from .routing import (
+    attention_text, correction_texts, judge_text, public_text, step_key, undo_texts,
+)
 from .timer import COUNTDOWN_GAP, PAUSED, RUNNING, WARNED, Timer, pause_or_resume
 
 log = logging.getLogger(__name__)
@@ -74,6 +80,7 @@ class _Plan:
     timer: Timer | None = None  # the timer of the step that begins (already in the transaction)
     ended: dict[str, Any] | None = None  # the ended step's timer whose line is still to edit
     chats: list[str] = field(default_factory=list)  # the chats something was queued for
+    said: str | None = None  # every notice of the action, for the judge's panel
 
 
 class JudgeController:
@@ -92,6 +99,8 @@ class JudgeController:
         self._confirm_new: Recent[str, str] = Recent(locks.limit)
         # game id -> when its panel was last edited (clock)
         self._edited: Recent[int, float] = Recent(locks.limit)
+        # game id -> (revision, what that revision's action said): the panel's first lines
+        self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
 
     @property
@@ -198,8 +207,11 @@ class JudgeController:
             view = None
         timer = await self._timer_view(game_id, outcome.state, cat)
         notes = await self.port.panel_notes(outcome.state, game_id, home, cat)
+        said = self._said.get(game_id)
         panel = pn.render_panel(outcome.state, game_id, outcome.revision, cat, view,
-                                timer=timer, notes=notes)
+                                timer=timer, notes=notes,
+                                said=said[1] if said is not None and said[0] == outcome.revision
+                                else None)
         title = cat.text("judge-panel-title", game=game_id)
         stored = await self.service.message(game_id, target.chat, PANEL)
         self._edited[game_id] = self.port.clock()
@@ -265,8 +277,11 @@ class JudgeController:
                               if public_cat else None)
             timer = self._new_timer(before, outcome.state)
             items: list[OutboxItem] = []
-            if judge:
-                items.extend(self._post(target, judge))
+            plan.said = judge or None  # shown at the top of the panel (:meth:`_after`)
+            ping = (None if outcome.undone or outcome.correction is not None
+                    else attention_text(outcome.notices, judge_cat))
+            if ping:  # the one message of its own the judge gets for an action
+                items.extend(self._post(target, ping))
             turned = step_key(before) != step_key(outcome.state)
             if turned:  # the step that ends: its countdown shown stopped, queued with the action
                 plan.ended = await self.service.timer(outcome.game_id)
@@ -384,6 +399,10 @@ class JudgeController:
         await self.port.sync_removed(game_id, home, outcome.judge, removed)
         await self.port.sync_floor(game_id, home, outcome.judge, outcome.state)
         self._views.pop(game_id, None)
+        if plan.said:
+            self._said[game_id] = (outcome.revision, plan.said)
+        else:
+            self._said.pop(game_id, None)
         return await self.show_panel(home, outcome)
 
     def _reached(self, cat: Catalog, reached: bool) -> list[Reply]:
@@ -456,11 +475,14 @@ class JudgeController:
         if following is None:
             return
         stage, at = following
-        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock())
+        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock(),
+                            timer if stage == timer.stage else None)
 
-    def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float) -> None:
+    def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float,
+                       countdown: Timer | None = None) -> None:
+        """``countdown``: the timer as armed, when the tick is only the panel's countdown."""
         self.port.schedule(self._group(game_id), max(0.0, delay),
-                           lambda: self._tick(game_id, key, stage))
+                           lambda: self._tick(game_id, key, stage, countdown))
 
     async def _stop_timer(self, game_id: int) -> None:
         self.port.cancel(self._group(game_id))
@@ -521,12 +543,19 @@ class JudgeController:
             await self._queue(ob.edit(row.chat, self._group_text(timer, cat), of_row=row.id),
                               game_id=row.game_id)
 
-    async def _tick(self, game_id: int, key: str, stage: str) -> None:
+    async def _tick(self, game_id: int, key: str, stage: str, countdown: Timer | None = None) -> None:
         """A timer edit is due: 10 s left, or the end (the table's line and the panel); or only
-        the panel's countdown (``stage`` is the timer's own), which waits until
-        :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped while the bot
-        is busy (``port.has_room``: the next one comes a step later; the end the panel shows as
-        a clock time stays right)."""
+        the panel's countdown (``countdown``: the timer as armed; ``stage`` is its own), which
+        waits until :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped
+        while the bot is busy (``port.has_room``: the next one comes a step later; the end the
+        panel shows as a clock time stays right). A skipped countdown reads nothing: with many
+        tables timing at once most of them are skipped, and each read of the store costs."""
+        room: bool | None = None
+        if countdown is not None:
+            room = self.port.has_room()
+            if not room:
+                self._arm(game_id, countdown)  # the timer as armed: a change since cancelled this
+                return
         row = await self.service.store.game(game_id)
         if row is None or not row.chat.startswith(self.port.prefix):
             return
@@ -545,9 +574,9 @@ class JudgeController:
                 wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
                     + COUNTDOWN_GAP * timer.scale - self.port.clock()
                 if wait > 0:  # the panel was edited a moment ago: not twice in a row
-                    self._schedule_tick(game_id, key, stage, wait)
+                    self._schedule_tick(game_id, key, stage, wait, timer)
                     return
-                if self.port.has_room():
+                if room or (room is None and self.port.has_room()):
                     await self.show_panel(row.chat, current, repost=False)
                 self._arm(game_id, timer)
                 return

@@ -1,6 +1,7 @@
 """The judge's control panel: pure text and keyboard builders (no Telegram objects, no I/O).
 
-The panel is one message in the judge's private chat, edited in place as the game moves: the
+The panel is one message in the judge's private chat, edited in place as the game moves: what the
+last action said (every notice of it, private ones included: the judge's only account of it), the
 judge's status (:func:`bot.render.status_text`, roles and nominees included), the running timer,
 and a keyboard for what the rules expect now (:func:`rules.expected`). Buttons either change
 the game (an *event* action: :func:`event_for` turns the press into a :class:`rules.Event`), or
@@ -65,6 +66,7 @@ V_RESULT = "res"  # the judge declares the result (roles unknown)
 VIEW_ACTIONS = frozenset({MAIN, V_NOMINATE, V_FOUL, V_FOUL_SEAT, V_DQ, V_TEAM, V_TEAM_SIDE,
                           V_ROLES, V_BEST, V_RESULT})
 
+SAID_MAX = 1500  # characters of an action's notices on the panel (a message holds 4,096)
 ROW = 5  # seats 1–10 in two rows of five
 COUNT_ROW = 6  # hand counts per row
 CODE_ROW = 4  # reason codes per row
@@ -473,17 +475,19 @@ _VIEWS: dict[str, _View] = {
 
 def render_panel(state: rules.GameState, game_id: int, revision: int, cat: Catalog,
                  view: Press | None = None, *, timer: TimerView | None = None,
-                 notes: Sequence[str] = ()) -> Panel:
-    """The panel for ``state`` at ``revision``: the judge's status (or the result at the end),
-    the timer line, ``notes`` from the adapter, and the keyboard of ``view`` (a view press; the
-    phase's main view by default)."""
+                 notes: Sequence[str] = (), said: str | None = None) -> Panel:
+    """The panel for ``state`` at ``revision``: what the action that made ``revision`` said
+    (``said``: its notices, at most :data:`SAID_MAX` characters), the judge's status (or the result
+    at the end), the timer line, ``notes`` from the adapter, and the keyboard of ``view`` (a view
+    press; the phase's main view by default)."""
     b = _Builder(state, game_id, revision, cat, timer)
     chosen = _VIEWS.get(view.action, _main) if view is not None else _main
     prompt, rows = chosen(b, view)
+    parts = [said if len(said) <= SAID_MAX else said[:SAID_MAX - 1] + "…"] if said else []
     if state.phase is Phase.GAME_OVER:
-        parts = [result_text(state, cat)]
+        parts.append(result_text(state, cat))
     else:
-        parts = [status_text(state, cat, for_judge=True)]
+        parts.append(status_text(state, cat, for_judge=True))
     if timer is not None:
         parts.append(timer.line)
     parts.extend(n for n in notes if n)

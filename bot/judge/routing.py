@@ -1,7 +1,10 @@
 """Which words go where. Pure functions over notices and states.
 
-* The judge's private chat gets every notice of an action, private ones included, as ONE message
-  (flood limits: one message per action, not one per notice).
+* The judge reads every notice of an action, private ones included, at the top of his panel: the
+  panel is the one message an action edits in his chat (one Bot API call per action). Only what
+  takes a player away from the table by a penalty — a removal on fouls or a disqualification,
+  a team loss (seed 4.2, 4.3, 4.5) — also comes as a short message of its own
+  (:func:`attention_text`): an edit notifies nobody, and the judge must then act at the table.
 * The announce chat (a linked group) gets the public notices only, as one message; a private
   notice (roles, shots, check answers, best-move hits, a night disqualification's reason, a result
   fixed before the last word) never reaches it (F24 §4.4.13, §4.5.4; seed 5.4).
@@ -38,6 +41,17 @@ def _lines(notices: Iterable[rules.Notice], cat: Catalog, *, public: bool) -> li
 def judge_text(notices: Sequence[rules.Notice], cat: Catalog) -> str | None:
     """Every notice of one action, for the judge."""
     return "\n".join(_lines(notices, cat, public=False)) or None
+
+
+#: the notices that also reach the judge as a message of their own (a notification), not only on
+#: the panel: a player leaves the table by a penalty, which the judge must carry out (seed 4.2,
+#: 4.3, 4.5)
+ATTENTION = frozenset({Kind.REMOVED, Kind.TEAM_LOSS})
+
+
+def attention_text(notices: Sequence[rules.Notice], cat: Catalog) -> str | None:
+    """The lines of one action the judge is notified of (:data:`ATTENTION`), else ``None``."""
+    return "\n".join(_lines((n for n in notices if n.kind in ATTENTION), cat, public=False)) or None
 
 
 def public_text(notices: Sequence[rules.Notice], state: rules.GameState, cat: Catalog) -> str | None:

@@ -8,6 +8,12 @@ A job that has fallen due is taken out of APScheduler's store before its callbac
 ``cancel`` in between (an action's commit re-arming the timer, under load) found it gone and
 raised ``JobLookupError`` out of the action's handler. A cancelled job is now dropped from the
 map first, and its callback, if it still comes, does nothing.
+
+A PTB job and its APScheduler job refer to each other (a reference cycle): only the cyclic
+collector would free them, and :mod:`bot.gcpolicy` freezes what is alive every few hundred
+actions — a job pending at a freeze was then kept for good after it ran (36,000 objects in a
+three-minute bench). Each job's side of the cycle is cut once it has run or been cancelled
+(:func:`_release`), so reference counting frees it.
 """
 
 from __future__ import annotations
@@ -16,6 +22,12 @@ from typing import Any, Awaitable, Callable
 
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Job
+
+
+def _release(job: Any) -> None:
+    """Cut a finished or cancelled PTB job's reference to its APScheduler job (the cycle the two
+    make; PTB reads it no more once the job has run or is removed)."""
+    job._job = None
 
 
 class JobScheduler:
@@ -34,11 +46,13 @@ class JobScheduler:
         async def run(context: Any) -> None:
             jobs = self._jobs.get(group)
             if jobs is None or context.job not in jobs:
+                _release(context.job)
                 return  # cancelled after APScheduler had taken it up to run
             jobs.remove(context.job)
             if not jobs:
                 del self._jobs[group]
             await callback()
+            _release(context.job)  # a callback that raised keeps it, for PTB's error handler
 
         job = app.job_queue.run_once(run, max(0.0, delay), name=group,
                                      job_kwargs={"misfire_grace_time": None})
@@ -51,4 +65,5 @@ class JobScheduler:
             try:
                 job.schedule_removal()
             except JobLookupError:  # due: APScheduler has taken it out to run it (run() skips it)
-                pass
+                continue
+            _release(job)

@@ -172,6 +172,11 @@ class DiscordTable:
         await seen
         await self.settle()
 
+    def read(self, user: dict[str, Any] | None = None) -> list[str]:
+        """Everything the judge has read in his DMs: every version of every message, the
+        panel's embed included (an action's notices are on the panel)."""
+        return self.fake.texts(self.fake.dms.get(int((user or self.judge)["id"]), -1))
+
     def dm(self, user: dict[str, Any] | None = None) -> list[str]:
         uid = int((user or self.judge)["id"])
         return [m.now.content for m in self.fake.in_channel(self.fake.dms.get(uid, -1)) if m.now.content]
