@@ -68,11 +68,18 @@ def test_shared_webhook_workers_are_refused_without_a_set_secret(tmp_path: Path,
 
 
 def _news(fake: Any, chat: int) -> list[str]:
-    """The messages sent to ``chat`` other than the judge's panel (it has a keyboard, and is
-    posted afresh or edited as the chat's newer messages make it lag: timing's business)."""
-    return [str(call.params.get("text")) for call in fake.calls
-            if call.method == "sendMessage" and call.ok and not call.params.get("reply_markup")
-            and str(call.params.get("chat_id")) == str(chat)]
+    """What the judge was told in his chat, in order: the new game's message and the notice
+    heading his panel as each action posts or edits it (issue 16: the action's notice on top).
+    A panel's keyboard taken off (``editMessageReplyMarkup``, when it is posted afresh below
+    newer messages) tells nothing new."""
+    news = []
+    for call in fake.calls:
+        if call.method in ("sendMessage", "editMessageText") and call.ok \
+                and str(call.params.get("chat_id")) == str(chat):
+            head = str(call.params.get("text") or "").split("\n", 1)[0]
+            if head.startswith(("New game #", "Seat #")):
+                news.append(head)
+    return news
 
 
 @pytest.mark.timeout(600)
