@@ -21,6 +21,7 @@ SECTIONS: dict[str, str] = {
     "engine": "bench.engine",
     "storage": "bench.storage",
     "longlog": "bench.longlog",
+    "club": "bench.club",
     "http": "bench.http",
     "e2e": "bench.e2e",
     "kill": "bench.kill",

@@ -52,8 +52,8 @@ from .i18n import DEFAULT_LANG, LANGS, catalog
 if TYPE_CHECKING:
     from .settings import Settings
 
-COMMANDS = ("demo", "console", "replay", "protocol", "telegram", "discord", "both", "health", "backup",
-            "migrate")
+COMMANDS = ("demo", "console", "replay", "protocol", "club-export", "telegram", "discord", "both",
+            "health", "backup", "migrate")
 EXIT_UNAVAILABLE = 2
 DISTRIBUTION = "mafia-referee"
 #: A Discord application (client) id is a snowflake: a positive 64-bit integer, at most 20 digits.
@@ -171,6 +171,18 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     both = sub.add_parser("both", help="the Telegram and the Discord bot in one process (both tokens)")
     both.add_argument("--db", type=Path, default=None, help=DB_HELP)
 
+    export = sub.add_parser("club-export", help="a club's roster and its players' games, as JSON "
+                                                "or CSV (the club's admin: whoever holds the database)")
+    export.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    export.add_argument("--club", default=None, metavar="CHAT",
+                        help="the club's chat key: tg:-100123 (a Telegram group), dc:<channel id> "
+                             "(default: the console's, console:local)")
+    export.add_argument("--format", choices=("json", "csv"), default="json", dest="fmt",
+                        help="JSON (everything, with the roster's name history) or CSV (a row per "
+                             "player per game)")
+    export.add_argument("--out", type=Path, default=None, metavar="FILE",
+                        help="the file to write (default: standard output)")
+
     health = sub.add_parser("health", help="check the database (and the bot's heartbeat); exit 1 if unwell")
     health.add_argument("--db", type=Path, default=None, help=DB_HELP)
     health.add_argument("--heartbeat", type=Path, default=None, metavar="FILE",
@@ -259,6 +271,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                             json=args.json_file, mafiaratings=args.mafiaratings,
                                             lang=args.lang or settings.lang,
                                             defaults=settings.sheet()))
+    if args.command == "club-export":
+        from .club.export import run_export
+        from .console import CHAT
+        from .settings import Settings
+
+        return asyncio.run(run_export(args.db or Settings().db, args.club or CHAT, args.fmt,
+                                      sys.stdout, args.out))
     if args.command == "discord":
         return _discord(args.db, args.guild, args.invite)
     if args.command == "both":

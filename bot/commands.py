@@ -20,6 +20,12 @@ Commands::
     /points   /protocol
     /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
     /status   /log [all]   /help   /lang ru|en   /quit
+    /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate]
+    [civilian|sheriff|mafia|don] [min=N]   /rating [period] [fiim|fsm] [min=N]   /evening
+    /seating 6 Аня, Боря, …  (a series' seating plan)
+    /roster [name]
+    /rename Вася = Василий
+    /merge Вася = Василий   /forget [yes]            (the club's players, issue 17)
 
 Every refusal is a :class:`CommandError` whose ``code`` is listed in :data:`COMMAND_ERROR_CODES`
 (each has a message in the catalogs, ``bot/locales/*/``).
@@ -143,6 +149,17 @@ class Show:
 
 
 @dataclass(frozen=True)
+class ClubCmd:
+    """A club's players across games (issue 17; :mod:`bot.club.answers`): ``what`` is
+    ``games``, ``stats``, ``top``, ``rating``, ``evening``, ``seating``, ``roster``, ``rename``, ``merge`` or ``forget``; ``args`` the
+    words typed after it (``/stats Вася month``), read by the club's answers."""
+
+    what: str
+    args: tuple[str, ...] = ()
+    rest: str = ""
+
+
+@dataclass(frozen=True)
 class SetLang:
     lang: str
 
@@ -152,7 +169,7 @@ class Quit:
     pass
 
 
-Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, SetLang, Quit]
+Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, SetLang, Quit]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -570,6 +587,18 @@ def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
 
 
 _command("help", "h", "?")(_no_args(lambda: Show("help")))
+
+#: The club's commands (issue 17): the history and statistics of its players, its roster.
+CLUB_COMMANDS = ("games", "stats", "top", "rating", "evening", "seating", "roster", "rename", "merge",
+                 "forget")
+
+
+def _club(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    return ClubCmd(cmd, tuple(args), rest.strip())
+
+
+for _club_name in CLUB_COMMANDS:
+    _command(_club_name)(_club)
 _command("quit", "exit", "q")(_no_args(lambda: Quit()))
 
 
@@ -751,6 +780,10 @@ RUSSIAN_WORDS: dict[str, str] = {
     "тех": "tech", "снять": "unfoul", "итог": "result", "результат": "result", "отмена": "undo",
     "отменить": "undo", "статус": "status", "журнал": "log", "помощь": "help", "справка": "help",
     "язык": "lang", "выход": "quit",
+    "игры": "games", "статистика": "stats", "стата": "stats", "топ": "top", "рейтинг": "rating",
+    "вечер": "evening", "рассадка": "seating",
+    "состав": "roster",
+    "переименовать": "rename", "объединить": "merge", "забыть": "forget",
 }
 for _word, _target in RUSSIAN_WORDS.items():
     assert _target in _COMMANDS, _target

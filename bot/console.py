@@ -45,7 +45,10 @@ from storage import Store
 
 from . import audit
 from . import commands as cmds
-from .commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
+from .club.answers import Asker, ClubAnswers, roster_name
+from .commands import (
+    Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+)
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
@@ -100,6 +103,7 @@ class Session:
         self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
+        self.club_tz = "UTC"  # the club's time zone, for /stats month and the games' dates
 
     # --- starting -------------------------------------------------------------------------------
     async def open(self, *, new: Union[bool, int] = False) -> list[str]:
@@ -170,8 +174,9 @@ class Session:
         confirmed, self._confirm_new = self._confirm_new, False
         if isinstance(command, Act):
             lines = await self._ensure_game(command.event)
-            outcome = await self.service.act(self.chat, self.user, command.event)
-            return Reply(lines + self._after(outcome) + await self._step_timer(outcome),
+            event, offered = await roster_name(self.service.store, self.chat, command.event, self.cat)
+            outcome = await self.service.act(self.chat, self.user, event)
+            return Reply(lines + self._after(outcome) + offered + await self._step_timer(outcome),
                          outcome=outcome)
         if isinstance(command, UndoCmd):
             if self._pending_new:  # a game not yet created has nothing to undo
@@ -199,6 +204,10 @@ class Session:
             return Reply(await self._new_game(command))
         if isinstance(command, Show):
             return Reply(await self._show(command.what))
+        if isinstance(command, ClubCmd):  # the console's own club: its chat (issue 17)
+            answers = ClubAnswers(self.service.store, tz=self.club_tz)
+            return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,
+                                              self.cat, self.clock()))
         if isinstance(command, SetLang):
             await self.service.store.set_lang(self.chat, command.lang)
             self.cat = catalog(command.lang)
@@ -352,7 +361,8 @@ class Session:
         if what == "help":  # the reason codes of this game's rules (of the default ones before /new)
             reasons = cmds.reason_codes(current.state.config.reasons if current is not None
                                         else rules.REASONS[rules.DEFAULT_PRESET])
-            return [self.cat.text("console-help"), self.cat.text("commands-reasons", codes=reasons)]
+            return [self.cat.text("console-help"), self.cat.text("club-help"),
+                    self.cat.text("commands-reasons", codes=reasons)]
         if current is None:
             raise ServiceError("no_game")
         state = current.state

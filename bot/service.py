@@ -37,6 +37,7 @@ import rules
 from rules import snapshot as snapshots
 from storage import OutboxItem, Snapshot, StaleRevision, Store
 
+from .club.facts import seat_facts
 from .gcpolicy import Freezer
 from .lru import CACHED_CHATS, Recent, locks
 
@@ -261,7 +262,8 @@ class Service:
             queued = await self._append(chat, game, [event], user, finished=finished,
                                         result=_result(state),
                                         staged=await _rendered(render, planned),
-                                        snapshot=_snapshot(seq, count, state) if due else None)
+                                        snapshot=_snapshot(seq, count, state) if due else None,
+                                        figures=_figures(state, game.finished))
             game.logged([event])
             game.standing.append(seq)
             game.state = state
@@ -528,7 +530,8 @@ class Service:
         queued = await self._append(
             chat, game, undos, user, finished=finished, result=_result(state),
             staged=await _rendered(render, planned),
-            snapshot=_snapshot(game.revision + steps, count, state) if due else None)
+            snapshot=_snapshot(game.revision + steps, count, state) if due else None,
+            figures=_figures(state, game.finished))
         game.logged(undos)
         if keep is None:
             game.refold()  # its base: the game's start, or the correction now standing last
@@ -559,7 +562,8 @@ class Service:
         count = game.count + 1  # the correction stands (an undo takes it back)
         queued = await self._append(chat, game, [event], user, finished=finished,
                                     result=_result(state), staged=await _rendered(render, planned),
-                                    snapshot=_snapshot(game.revision + 1, count, state))
+                                    snapshot=_snapshot(game.revision + 1, count, state),
+                                    figures=_figures(state, game.finished))
         game.logged([event])
         game.refold()  # its base: the correction
         game.state = state
@@ -569,15 +573,17 @@ class Service:
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
-                      staged: Staged = Staged(), snapshot: Snapshot | None = None) -> list[int]:
-        """Log ``events`` (and the game's end, and the ``staged`` messages and timer) in one
-        transaction. On any failure the cached game is dropped, so the next action refolds
+                      staged: Staged = Staged(), snapshot: Snapshot | None = None,
+                      figures: list[dict[str, Any]] | None = None) -> list[int]:
+        """Log ``events`` (and the game's end, the ``staged`` messages and timer, the players'
+        ``figures`` of a finished game) in one transaction. On any failure the cached game is
+        dropped, so the next action refolds
         whatever the store really holds. Returns the outbox ids."""
         try:
             queued = await self._store.append_many(
                 game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
-                timer=staged.timer, snapshot=snapshot)
+                timer=staged.timer, snapshot=snapshot, figures=figures)
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -587,6 +593,15 @@ class Service:
             raise
         self._freezer.acted()  # the new state (alive here) lives until the game's next action
         return queued
+
+
+def _figures(state: rules.GameState, was_finished: bool) -> list[dict[str, Any]] | None:
+    """The players' rows to store with an action (issue 17, :mod:`bot.club.facts`): the facts of
+    a game over (replaced at every action after its end: the judge's extra points change them),
+    none (deleted) when an undo took the end back, ``None`` (left alone) while it goes on."""
+    if state.phase is rules.Phase.GAME_OVER:
+        return [f.as_row() for f in seat_facts(state)]
+    return [] if was_finished else None
 
 
 def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:

@@ -289,17 +289,36 @@ class PgStore:
     async def append(self, game_id: int, seq: int, event: Mapping[str, Any], actor: str) -> None:
         await self.append_many(game_id, seq, [event], actor)
 
+    # --- a club's players across games (issue 17): not on PostgreSQL yet --------------------------
+    # The tables exist (migration 0006); the reads and writes are SQLite's (storage/club.py). Here
+    # the roster is empty (``/name`` takes names as typed) and the statistics refuse, said in words.
+    async def roster(self, club_chat: str, like: str | None = None) -> list[Any]:
+        return []
+
+    async def find_player(self, club_chat: str, who: str) -> None:
+        return None
+
+    async def _club_unsupported(self, *args: Any, **kwargs: Any) -> Any:
+        from .club import ClubError
+
+        raise ClubError("unsupported")
+
+    add_player = rename_player = merge_players = forget_player = _club_unsupported
+    club_totals = first_nights = club_games = export_club = _club_unsupported
+
     async def append_many(
         self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,
         finished: bool | None = None, result: str | None = None,
         outbox: Sequence[OutboxItem] = (),
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
         snapshot: Snapshot | None = None,
+        figures: Sequence[Mapping[str, Any]] | None = None,
         inbox: int | None = None,
     ) -> list[int]:
-        """:meth:`storage.Store.append_many`; with ``inbox`` (the shared workers,
-        :mod:`storage.shared`) the inbox update it applies is marked done in the same
-        transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied it first;
+        """As :meth:`storage.Store.append_many`; ``figures`` (a finished game's players' rows,
+        issue 17) are not stored on PostgreSQL yet (see :meth:`club_totals`). With ``inbox`` (the
+        shared workers, :mod:`storage.shared`) the inbox update it applies is marked done in the
+        same transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied it first;
         without it, the update being applied in this task (:data:`applying`), if not consumed
         yet."""
         import asyncpg

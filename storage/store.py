@@ -41,6 +41,7 @@ from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
 import aiosqlite
 
+from . import club
 from .migrate import migrate, refuse_unknown
 
 BUSY_TIMEOUT_MS = 5000
@@ -605,13 +606,16 @@ class Store:
         outbox: Sequence[OutboxItem] = (),
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
         snapshot: Snapshot | None = None,
+        figures: Sequence[Mapping[str, Any]] | None = None,
     ) -> list[int]:
         """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
         transaction set the game's end: ``finished=True`` marks it finished with ``result``,
         ``finished=False`` reopens it, ``None`` leaves it; queue the ``outbox`` messages the
         events caused (0004); and with ``timer`` store the game's timer: ``timer(outbox ids)``
-        (``None`` clears it); with ``snapshot``, replace the game's snapshot (0005). Either all
-        of it is stored or nothing. Returns the outbox ids."""
+        (``None`` clears it); with ``snapshot``, replace the game's snapshot (0005); with
+        ``figures``, replace the game's rows of its players (0006, :meth:`_store_figures`; an
+        empty list deletes them). Either all of it is stored or nothing. Returns the outbox
+        ids."""
         at = time.time()
         rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
         payloads = [(item, _dumps(dict(item.payload))) for item in outbox]
@@ -643,6 +647,8 @@ class Store:
             elif finished is False:
                 _update_game_sync(db, game_id, "finished_at = NULL, result = NULL", ())
             ids = [_enqueue_sync(db, item, text, game_id, at) for item, text in payloads]
+            if figures is not None:
+                club.figures_sync(db, game_id, figures, at)
             if snap is not None:
                 db.execute("INSERT INTO snapshots(game_id, seq, standing, version, state)"
                            " VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET"
@@ -1108,6 +1114,66 @@ class Store:
                 "SELECT channel, title FROM host_channels WHERE chat = ?", (chat,))
         return (rows[0][0], rows[0][1]) if rows else None
 
+
+    # --- a club's roster and its players' figures (0006, storage/club.py) ----------------------
+    async def _club_read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        async with self._read() as conn:
+            return await conn._execute(work, conn._conn)
+
+    async def roster(self, club_chat: str, like: str | None = None) -> list[club.PlayerRow]:
+        """The club's roster by name (merged entries left out); ``like``: names beginning so."""
+        return await self._club_read(lambda db: club.roster_sync(db, club_chat, like))
+
+    async def find_player(self, club_chat: str, who: str) -> club.PlayerRow | None:
+        """A roster entry by account (``"tg:42"``) or name (case-folded), or ``None``."""
+        return await self._club_read(lambda db: club.find_sync(db, club_chat, who))
+
+    async def add_player(self, club_chat: str, name: str | None, account: str | None = None) -> int:
+        """The roster's entry for ``account`` or ``name``, created if new; its id."""
+        at = time.time()
+        player = await self._unit(lambda db: club.player_sync(db, club_chat, name, account, at))
+        if player is None:
+            raise club.ClubError("bad_name", name="")
+        return player
+
+    async def rename_player(self, club_chat: str, player: int, name: str) -> None:
+        """Rename an entry, keeping its old names (:class:`storage.club.ClubError`)."""
+        at = time.time()
+        await self._unit(lambda db: club.rename_sync(db, club_chat, player, name, at))
+
+    async def merge_players(self, club_chat: str, source: int, target: int) -> None:
+        """Merge entry ``source`` into ``target`` (their games and names kept under ``target``)."""
+        at = time.time()
+        await self._unit(lambda db: club.merge_sync(db, club_chat, source, target, at))
+
+    async def forget_player(self, club_chat: str, account: str) -> int:
+        """Delete what the club keeps about ``account`` (its games' rows, names, entry); the
+        games' logs stay. Returns the rows deleted (0: nothing was kept)."""
+        return await self._unit(lambda db: club.forget_sync(db, club_chat, account))
+
+    async def club_totals(self, club_chat: str, since: float | None = None,
+                          until: float | None = None, *, player: int | None = None,
+                          role: str | None = None) -> dict[int, club.Totals]:
+        """Each player's totals over the club's games finished in ``[since, until)`` (unix
+        seconds), or one ``player``'s; ``role``: in that role only. One indexed aggregate, no
+        log read."""
+        return await self._club_read(
+            lambda db: club.totals_sync(db, club_chat, since, until, player, role))
+
+    async def first_nights(self, club_chat: str, since: float | None = None,
+                           until: float | None = None
+                           ) -> dict[int, list[tuple[float, str, int, int | None]]]:
+        """Each player's deaths on a first night in ``[since, until)``, oldest first:
+        ``(finished_at, role, won, best_move hits)`` (the compensation's count, S24 §8.6)."""
+        return await self._club_read(lambda db: club.first_nights_sync(db, club_chat, since, until))
+
+    async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
+        """The club's last finished games, newest first."""
+        return await self._club_read(lambda db: club.games_sync(db, club_chat, limit))
+
+    async def export_club(self, club_chat: str) -> dict[str, Any]:
+        """The club's roster and its players' rows of games, JSON-ready."""
+        return await self._club_read(lambda db: club.export_sync(db, club_chat))
 
 def _update_game_sync(db: sqlite3.Connection, game_id: int, assignments: str,
                       params: tuple[Any, ...]) -> None:

@@ -27,6 +27,12 @@ LONGLOG_ROWS = (  # bench/longlog.py
     "cold first touch, 1,000 events",
     "undo of one step, 1,000 events",
 )
+CLUB_ROWS = (  # bench/club.py: --quick writes 100 players and 2,000 games
+    "/top season, 100 players × 2,000 games",
+    "/top (all games), 100 players × 2,000 games",
+    "/stats player (all games), 100 players × 2,000 games",
+    "/games, 100 players × 2,000 games",
+)
 HTTP_ROWS = (  # bench/http.py
     "CPU per sendMessage, pool 8 (the setting)",
     "CPU per sendMessage, sniffio missing",
@@ -54,7 +60,7 @@ def test_quick_bench_prints_every_row(tmp_path: Path, capsys: pytest.CaptureFixt
     header = out.splitlines()
     assert any(line.startswith("  cpu") for line in header)
     assert "synchronous=" in out  # the durability setting is stated
-    for metric in STORAGE_ROWS + LONGLOG_ROWS + HTTP_ROWS + E2E_ROWS:
+    for metric in STORAGE_ROWS + LONGLOG_ROWS + CLUB_ROWS + HTTP_ROWS + E2E_ROWS:
         assert metric in out, metric
     if SHARED_GAMES.is_dir():
         assert "engine: fold of the real games" in out

@@ -66,8 +66,9 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         assert (await store.current_game("tg:1")).id == game  # type: ignore[union-attr]
         tables = await store.conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        assert [t[0] for t in tables] == ["chats", "events", "games", "host_channels", "host_steps",
-                                          "host_tables", "inbox", "outbox", "snapshots"]
+        assert [t[0] for t in tables] == ["chats", "events", "game_players", "games", "host_channels",
+                                          "host_steps", "host_tables", "inbox", "outbox", "player_months",
+                                          "player_names", "players", "snapshots"]
 
 
 async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:

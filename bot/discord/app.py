@@ -333,6 +333,7 @@ class DiscordReferee:
                              cached=settings.cache_chats)
         self.port = DiscordJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
+        self.judge.club_tz = settings.club_tz  # /stats month, the games' dates (issue 17)
         self._langs: Recent[str, str] = Recent(settings.cache_chats)  # guild key -> language
         self.names: Recent[str, str] = Recent(settings.cache_chats)  # user -> display name (the sheet's judge)
         self.titles: Recent[str, str] = Recent(settings.cache_chats)  # channel -> "#name" (the sheet's table)

@@ -254,6 +254,77 @@ async def lang(interaction: discord.Interaction[Any], lang: Lang) -> None:
     await _run(interaction, "lang", lang)
 
 
+# --- the club's players across games (issue 17) --------------------------------------------------
+
+@app_commands.command(name="games", description=_desc("games"))
+@app_commands.describe(count=_arg("count"))
+async def games(interaction: discord.Interaction[Any], count: Optional[Range[int, 1, 50]] = None) -> None:
+    await _run(interaction, "games", count)
+
+
+@app_commands.command(name="stats", description=_desc("stats"))
+@app_commands.describe(player=_arg("player"), period=_arg("period"))
+async def stats(interaction: discord.Interaction[Any], player: Optional[Range[str, 1, 64]] = None,
+                period: Optional[Range[str, 1, 30]] = None) -> None:
+    await _run(interaction, "stats", player, period)
+
+
+@app_commands.command(name="top", description=_desc("top"))
+@app_commands.describe(period=_arg("period"), order=_arg("order"), role=_arg("role"),
+                       least=_arg("least"))
+async def top(interaction: discord.Interaction[Any], period: Optional[Range[str, 1, 30]] = None,
+              order: Optional[Literal["points", "wins", "winrate"]] = None,
+              role: Optional[Literal["civilian", "sheriff", "mafia", "don"]] = None,
+              least: Optional[Range[int, 0, 1000]] = None) -> None:
+    await _run(interaction, "top", period, order, role, f"min={least}" if least is not None else None)
+
+
+@app_commands.command(name="rating", description=_desc("rating"))
+@app_commands.describe(period=_arg("period"), scheme=_arg("scheme"), least=_arg("least"))
+async def rating(interaction: discord.Interaction[Any], period: Optional[Range[str, 1, 30]] = None,
+                 scheme: Optional[Literal["fiim", "fsm"]] = None,
+                 least: Optional[Range[int, 0, 1000]] = None) -> None:
+    await _run(interaction, "rating", period, scheme, f"min={least}" if least is not None else None)
+
+
+@app_commands.command(name="evening", description=_desc("evening"))
+async def evening(interaction: discord.Interaction[Any]) -> None:
+    await _run(interaction, "evening")
+
+
+@app_commands.command(name="seating", description=_desc("seating"))
+@app_commands.describe(games=_arg("series-games"), players=_arg("players"))
+async def seating(interaction: discord.Interaction[Any], games: Range[int, 1, 20],
+                  players: Range[str, 1, 2000]) -> None:
+    await _run(interaction, "seating", games, players)
+
+
+@app_commands.command(name="roster", description=_desc("roster"))
+@app_commands.describe(name=_arg("name-start"))
+async def roster(interaction: discord.Interaction[Any], name: Optional[Range[str, 1, 64]] = None) -> None:
+    await _run(interaction, "roster", name)
+
+
+@app_commands.command(name="rename", description=_desc("rename"))
+@app_commands.describe(player=_arg("player"), new=_arg("new-name"))
+async def rename(interaction: discord.Interaction[Any], player: Range[str, 1, 64],
+                 new: Range[str, 1, 64]) -> None:
+    await _run(interaction, "rename", player, "=", new)
+
+
+@app_commands.command(name="merge", description=_desc("merge"))
+@app_commands.describe(player=_arg("merged"), into=_arg("into"))
+async def merge(interaction: discord.Interaction[Any], player: Range[str, 1, 64],
+                into: Range[str, 1, 64]) -> None:
+    await _run(interaction, "merge", player, "=", into)
+
+
+@app_commands.command(name="forget", description=_desc("forget"))
+@app_commands.describe(confirm=_arg("confirm"))
+async def forget(interaction: discord.Interaction[Any], confirm: Optional[bool] = None) -> None:
+    await _run(interaction, "forget", "yes" if confirm else None)
+
+
 # --- Discord only -------------------------------------------------------------------------------
 
 @app_commands.command(name="panel", description=_desc("panel"))
@@ -288,7 +359,8 @@ async def takeover(interaction: discord.Interaction[Any]) -> None:
 GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, undo,
-    fix, timer, status, log_, help_, lang,
+    fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
+    roster, rename, merge, forget,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

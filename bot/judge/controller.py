@@ -49,7 +49,10 @@ from storage import OutboxItem
 from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
-from ..commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd
+from ..club.answers import Asker, ClubAnswers, roster_name
+from ..commands import (
+    Act, ClubCmd, CommandError, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+)
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
 from ..lru import Recent
@@ -102,6 +105,7 @@ class JudgeController:
         # game id -> (revision, what that revision's action said): the panel's first lines
         self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
+        self.club_tz = "UTC"  # the club's time zone (settings.club_tz): /stats month, dates
 
     @property
     def service(self) -> Service:
@@ -743,7 +747,10 @@ class JudgeController:
                 if refusal is not None:
                     raise refusal
                 live = await self.create(home, user, config, previous=current)
-            return self._reached(cat, await self.act(home, user, live, command.event))
+            club = await self.service.announce(live.game_id) or home
+            event, offered = await roster_name(self.service.store, club, command.event, cat)
+            return [*self._reached(cat, await self.act(home, user, live, event)),
+                    *(Reply(line) for line in offered)]
         if isinstance(command, UndoCmd):
             game = live or current
             if game is None:
@@ -773,8 +780,20 @@ class JudgeController:
             return []
         if isinstance(command, Show):
             return await self.show(home, user, command.what, current)
+        if isinstance(command, ClubCmd):  # the club of the game's group, or of this chat
+            club = (await self.service.announce(current.game_id) if current is not None else None) or home
+            official = current is not None and current.judge == user
+            return [Reply(line) for line in await self.club(club, user, command, official=official)]
         assert isinstance(command, Quit)
         return [Reply(cat.text("judge-no-quit"))]
+
+    async def club(self, club: str, user: str, command: ClubCmd, *, official: bool) -> list[str]:
+        """A club command (``/stats``, ``/top``, ``/games``, the roster; issue 17) in ``club``
+        (a group's chat key) asked by ``user``; ``official``: the judge or a chat admin, who may
+        change the roster."""
+        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        return await answers.answer(club, Asker(user, official), command, await self._cat(club),
+                                    self.port.clock())
 
     async def show(self, home: str, user: str, what: str, current: Outcome | None) -> list[Reply]:
         """``/status`` (the judge: his panel, afresh; anyone else: the public status), ``/result``
@@ -786,7 +805,8 @@ class JudgeController:
         if what == "help":
             reasons = cmds.reason_codes(current.state.config.reasons if current is not None
                                         else rules.REASONS[rules.DEFAULT_PRESET])
-            return [Reply(f"{cat.text('commands-help')}\n{cat.text('commands-reasons', codes=reasons)}"
+            return [Reply(f"{cat.text('commands-help')}\n{cat.text('club-help')}"
+                          f"\n{cat.text('commands-reasons', codes=reasons)}"
                           f"\n\n{self._t(cat, 'judge-help')}")]
         if current is None:
             raise ServiceError("no_game")

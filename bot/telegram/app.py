@@ -53,7 +53,7 @@ from storage import Store
 
 from .. import commands as cmds
 from .. import gcpolicy, published
-from ..commands import CommandError, NewGame, SetLang
+from ..commands import ClubCmd, CommandError, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
@@ -340,6 +340,7 @@ class TelegramReferee:
                              cached=settings.cache_chats)
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
+        self.judge.club_tz = settings.club_tz  # /stats month, the games' dates (issue 17)
         self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
         self.shared: Any = None  # MAFIA_REFEREE_WORKERS=shared: this worker's SharedWorker
 
@@ -611,6 +612,8 @@ class TelegramReferee:
         elif name == "new" and (current is None or current.judge != user):
             # a new game is recorded in the private chat (and a hosted table opens with /newgame)
             await self._send(group, cat.text("tg-group-new", bot="@" + (self._bot.username or "bot")))
+        elif name in cmds.CLUB_COMMANDS:  # the group is the club (issue 17)
+            await self._club(message.text or "", group, user, current)
         elif name == "protocol":  # the linked game's, here
             await self._replies(group, await self.judge.send_protocol(home, user, group)
                                 if home != group else [Reply(cat.text("tg-not-linked"))])
@@ -618,6 +621,21 @@ class TelegramReferee:
             await self._send(group, cat.text("tg-group-use-private"))
         else:
             await self._send(group, cat.text("tg-only-judge"))
+
+    async def _club(self, text: str, group: str, user: str, current: Outcome | None) -> None:
+        """``/stats``, ``/top``, ``/games``, the roster in a group: its club's. The linked game's
+        judge or a chat admin may change the roster."""
+        command = cmds.parse(text, None)
+        assert isinstance(command, ClubCmd)
+        official = (current is not None and current.judge == user) or (
+            command.what in ("rename", "merge") and await self._is_admin(group, user))
+        lines = await self.judge.club(group, user, command, official=official)
+        channel = await self.service.store.host_channel(group) if command.what == "evening" else None
+        if channel is not None and official:  # the evening's table and the season's top, posted
+            await self._send(channel[0], "\n".join(lines))
+            lines = [(await self.cat(group)).text("club-evening-posted", channel=channel[1] or channel[0])]
+        for line in lines:
+            await self._send(group, line)
 
     async def _link(self, update: Update, group: str, user: str, home: str,
                     current: Outcome | None) -> None:

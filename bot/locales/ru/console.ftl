@@ -47,3 +47,11 @@ console-help =
     /quit — выход из консоли
 cli-telegram-unavailable = Telegram-бот пока недоступен. Попробуйте консоль: mafia-referee console.
 console-protocol = Протокол игры №{ $game } (лист игры PNG, JSON, выгрузка MafiaRatings): mafia-referee protocol --game { $game } [--png ФАЙЛ] [--json ФАЙЛ] [--mafiaratings ФАЙЛ]
+# club-help: the club's commands (issue 17), shown after the judge's.
+club-help =
+    Клуб: история игр, статистика, рейтинг, состав:
+    /games [N] — последние игры клуба; /stats [имя] [month|season|2026-03|2026-03-01..2026-03-31] — статистика игрока; /top [период] [points|wins|winrate] [civilian|sheriff|mafia|don] [min=N] — лучшие игроки
+    /rating [период] [fiim|fsm] [min=N] — рейтинг сезона: баллы, компенсация, порядок при равенстве
+    /evening — итоги вечера (игры за 12 часов) и рейтинг сезона; в группе с клубным каналом (/channel) — в канал
+    /seating 6 Аня, Боря, … — рассадка серии из 6 игр: места равномерно, соперники — как можно разнообразнее
+    /roster [начало имени] — состав клуба; /rename Вася = Василий, /merge Вася = Василий — переименовать, объединить две записи одного игрока; /forget [да] — что клуб хранит о вас, удалить

@@ -1,4 +1,4 @@
--- 0006 on PostgreSQL (see ../0006_inbox.sql): the shared workers' inbox, one row per update.
+-- 0007 on PostgreSQL (see ../0007_inbox.sql): the shared workers' inbox, one row per update.
 CREATE TABLE inbox (
     update_id BIGINT PRIMARY KEY,
     chat      TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- 0006: the inbox of the shared workers (issue 18): several worker processes on one PostgreSQL
+-- 0007: the inbox of the shared workers (issue 18): several worker processes on one PostgreSQL
 -- database take webhook updates behind one endpoint, and the worker that owns an update's home
 -- chat applies it (storage/shared.py). One row per update, keyed by the platform's update id:
 -- a redelivered update is stored once; ``done_at`` is set in the transaction that applied it, so

@@ -1,0 +1,332 @@
+"""The club's commands in words (issue 17): ``/games``, ``/stats``, ``/top``, ``/roster``,
+``/rename``, ``/merge``, ``/forget``, one implementation for the console, Telegram and Discord.
+
+Every figure comes from the store's rows of finished games (:meth:`storage.Store.club_totals`,
+one indexed aggregate): nothing here reads a game's log. Points are shown as the protocol shows
+them (``rules.points.show``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+import zlib
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import rules
+
+from rules.points import show
+from storage import ROLES, ClubError, Store, Totals
+
+from ..commands import ClubCmd
+from ..i18n import Catalog
+from .periods import ALL, Period, parse_period
+from .rating import FirstNight, standings
+from .seating import SEATS, SeatingError, plan
+
+#: ``/top`` lists at most this many players.
+TOP_SIZE = 10
+#: ``/top``: the fewest games a player needs to be ranked, unless ``min=N`` says otherwise.
+MIN_GAMES = 3
+#: ``/name``: how many of the roster's names beginning so are offered.
+ROSTER_OFFERED = 5
+#: ``/seating``: the most games of a series.
+SEATING_GAMES = 20
+#: ``/evening`` covers the games finished in the last this many hours.
+EVENING_HOURS = 12
+#: ``/rating`` lists at most this many players.
+RATING_SIZE = 30
+SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
+                "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
+#: ``/games``: how many games unless a number is given, and the most it lists.
+GAMES_SHOWN, GAMES_MAX = 10, 50
+
+ORDER_WORDS = {"points": "points", "баллы": "points", "очки": "points", "wins": "wins",
+               "победы": "wins", "winrate": "winrate", "rate": "winrate", "процент": "winrate"}
+ROLE_WORDS = {"civilian": "civilian", "мирный": "civilian", "мирные": "civilian",
+              "sheriff": "sheriff", "шериф": "sheriff", "mafia": "mafia", "мафия": "mafia",
+              "don": "don", "дон": "don"}
+_MIN = re.compile(r"^(?:min|мин)=(\d{1,4})$")
+_PAIR = re.compile(r"\s*(?:=|->|→)\s*")
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks and what he may do: ``user`` (``"tg:42"``), ``official``: a chat admin or the
+    judge, who may change the roster."""
+
+    user: str
+    official: bool = False
+
+
+def points_text(hundredths: int) -> str:
+    return show(Decimal(hundredths) / 100)
+
+
+def _rate(wins: int, games: int) -> str:
+    return f"{round(100 * wins / games)}%" if games else "—"
+
+
+def ranked(totals: dict[int, Totals], order: str, min_games: int) -> list[Totals]:
+    """The players with at least ``min_games``, best first by ``order`` (:data:`TOP_ORDERS`);
+    ties go to the more points, wins, games, then the name."""
+    rows = [t for t in totals.values() if t.games >= min_games]
+    keys = {"points": lambda t: (t.points, t.wins, t.games),
+            "wins": lambda t: (t.wins, t.points, t.games),
+            "winrate": lambda t: (t.wins / t.games, t.games, t.points)}[order]
+    return sorted(rows, key=lambda t: (*(-k for k in keys(t)), t.name.casefold(), t.player_id))
+
+
+async def roster_name(store: Store, club: str, event: Any, cat: Catalog) -> tuple[Any, list[str]]:
+    """``/name 3 вася`` against the club's roster (issue 17): a name the roster has (case-folded)
+    is taken as the roster writes it; a new one stays as typed (the roster remembers it when the
+    game ends) and the roster's names that begin so are offered. Returns the event to record
+    and the lines to show. Any other event passes unchanged."""
+    if not isinstance(event, rules.SetName):
+        return event, []
+    found = await store.find_player(club, event.name)
+    if found is not None:
+        return dataclasses.replace(event, name=found.name), []
+    offered = [p.name for p in await store.roster(club, event.name)][:ROSTER_OFFERED]
+    if not offered:
+        return event, []
+    return event, [cat.text("club-name-offered", seat=event.seat,
+                            names=", ".join(cat.name(n) for n in offered))]
+
+
+class ClubAnswers:
+    """The answers of one club (``club``: its chat key, where its games' rows are kept)."""
+
+    def __init__(self, store: Store, *, tz: str = "UTC") -> None:
+        self.store = store
+        self.tz = tz
+
+    def period_name(self, period: Period, cat: Catalog) -> str:
+        return cat.text(f"club-period-{period.kind}", label=period.label)
+
+    def _date(self, at: float) -> str:
+        return dt.datetime.fromtimestamp(at, ZoneInfo(self.tz)).strftime("%Y-%m-%d")
+
+    async def answer(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """The lines answering ``command`` in ``club``; a refusal is a line too (nothing changed)."""
+        try:
+            handler = getattr(self, f"_{command.what}")
+            return await handler(club, asker, command, cat, now)
+        except ClubError as error:
+            return [cat.text(f"club-error-{error.code}", **{k: str(v) for k, v in error.params.items()})]
+
+    # --- history and statistics ------------------------------------------------------------------
+    async def _games(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        count = GAMES_SHOWN
+        if command.args:
+            if len(command.args) > 1 or not command.args[0].isdecimal() \
+                    or not 1 <= int(command.args[0]) <= GAMES_MAX:
+                return [cat.text("club-bad-count", most=GAMES_MAX)]
+            count = int(command.args[0])
+        games = await self.store.club_games(club, count)
+        if not games:
+            return [cat.text("club-no-games")]
+        lines = [cat.text("club-games-title", count=len(games))]
+        for game in games:
+            best = max(game.points.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+            lines.append(cat.text(
+                "club-games-line", game=game.id, date=self._date(game.finished_at),
+                result=cat.text(f"club-result-{game.result}"),
+                best=cat.name(game.names[best[0]]) if best else "—",
+                points=points_text(best[1]) if best else "—"))
+        return lines
+
+    def _split(self, args: tuple[str, ...], now: float) -> tuple[list[str], Period, str | None,
+                                                               str | None, int | None]:
+        """The words of ``/stats`` or ``/top``: the rest (a name), the period, the order, the
+        role and the minimum of games."""
+        rest: list[str] = []
+        period, order, role, least = ALL, None, None, None
+        for word in args:
+            low = word.lower()
+            found = parse_period(word, now, self.tz)
+            if found is not None:
+                period = found
+            elif low in ORDER_WORDS:
+                order = ORDER_WORDS[low]
+            elif low in ROLE_WORDS:
+                role = ROLE_WORDS[low]
+            elif m := _MIN.match(low):
+                least = int(m[1])
+            else:
+                rest.append(word)
+        return rest, period, order, role, least
+
+    async def _stats(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        rest, period, _, _, _ = self._split(command.args, now)
+        who = " ".join(rest).lstrip("@") if rest else asker.user
+        player = await self.store.find_player(club, who)
+        if player is None:
+            return [cat.text("club-no-player", name=cat.name(who)) if rest
+                    else cat.text("club-stats-whom")]
+        totals = (await self.store.club_totals(club, period.since, period.until,
+                                               player=player.id)).get(player.id)
+        where = self.period_name(period, cat)
+        if totals is None or not totals.games:
+            return [cat.text("club-stats-none", name=cat.name(player.name), period=where)]
+        lines = [cat.text("club-stats-title", name=cat.name(player.name), period=where),
+                 cat.text("club-stats-games", games=totals.games, wins=totals.wins,
+                          rate=_rate(totals.wins, totals.games)),
+                 cat.text("club-stats-points", points=points_text(totals.points),
+                          additional=points_text(totals.additional))]
+        for role in ROLES:
+            games, wins = totals.by_role.get(role, (0, 0))
+            if games:
+                lines.append(cat.text("club-stats-role", role=cat.text(f"club-role-{role}"),
+                                      games=games, wins=wins, rate=_rate(wins, games)))
+        lines.append(cat.text("club-stats-best-move", count=totals.best_moves,
+                              hits=totals.best_move_hits))
+        lines.append(cat.text("club-stats-penalties", first=totals.first_killed,
+                              fouls=totals.fouls, removed=totals.removed))
+        return lines
+
+    async def _top(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        rest, period, order, role, least = self._split(command.args, now)
+        if rest:
+            return [cat.text("club-top-unknown", word=cat.name(rest[0]))]
+        order = order or "points"
+        least = MIN_GAMES if least is None else least
+        totals = await self.store.club_totals(club, period.since, period.until, role=role)
+        rows = ranked(totals, order, least)[:TOP_SIZE]
+        title = cat.text("club-top-title", order=cat.text(f"club-order-{order}"),
+                         period=self.period_name(period, cat),
+                         role=cat.text(f"club-role-{role}") if role else "none", least=least)
+        if not rows:
+            return [title, cat.text("club-top-empty", least=least)]
+        lines = [title]
+        for place, t in enumerate(rows, 1):
+            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
+                                  points=points_text(t.points), wins=t.wins, games=t.games,
+                                  rate=_rate(t.wins, t.games)))
+        return lines
+
+    async def _rating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """The season's rating (F24/S24 §8.7.1; docs/rules.md §8.7): points and the compensation, with the tie-breaks."""
+        words = [w for w in command.args if w.lower() not in SCHEME_WORDS]
+        scheme = next((SCHEME_WORDS[w.lower()] for w in command.args if w.lower() in SCHEME_WORDS),
+                      "fiim")
+        rest, period, _, _, least = self._split(tuple(words), now)
+        if rest:
+            return [cat.text("club-rating-unknown", word=cat.name(rest[0]))]
+        if not any(parse_period(w, now, self.tz) for w in words):
+            period = parse_period("season", now, self.tz) or ALL
+        least = 1 if least is None else least
+        totals = await self.store.club_totals(club, period.since, period.until)
+        deaths = {player: [FirstNight(at, role in ("civilian", "sheriff"), bool(won), best)
+                           for at, role, won, best in rows]
+                  for player, rows in (await self.store.first_nights(club, period.since,
+                                                                      period.until)).items()}
+        table = standings(totals, deaths, scheme, f"{club} {period.kind} {period.label}",
+                          min_games=least)
+        where = self.period_name(period, cat)
+        lines = [cat.text("club-rating-title", scheme=scheme, period=where, least=least)]
+        if not table:
+            return [*lines, cat.text("club-top-empty", least=least)]
+        for s in table[:RATING_SIZE]:
+            lines.append(cat.text(
+                "club-rating-line", place=s.place, name=cat.name(s.name), total=show(s.total),
+                additional=show(s.additional), wins=s.wins, special=s.key_wins, first=s.first_killed,
+                games=s.games))
+        lines.append(cat.text("club-rating-compensation" if scheme == "fsm"
+                              else "club-rating-no-compensation"))
+        return lines
+
+    async def _evening(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """The evening's table (the games of the last :data:`EVENING_HOURS` hours, each player's
+        points and wins) and the season's rating (its top ten), for the club's channel."""
+        evening = Period(now - EVENING_HOURS * 3600, None, "evening")
+        totals = await self.store.club_totals(club, evening.since, None)
+        games = [g for g in await self.store.club_games(club, GAMES_MAX)
+                 if g.finished_at >= (evening.since or 0)]
+        if not totals:
+            return [cat.text("club-evening-none", hours=EVENING_HOURS)]
+        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games))]
+        for place, t in enumerate(ranked(totals, "points", 1), 1):
+            lines.append(cat.text("club-top-line", place=place, name=cat.name(t.name),
+                                  points=points_text(t.points), wins=t.wins, games=t.games,
+                                  rate=_rate(t.wins, t.games)))
+        season = await self._rating(club, asker, ClubCmd("rating", ("season",)), cat, now)
+        return [*lines, "", *season[:1 + TOP_SIZE]]
+
+    async def _seating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        """``/seating 6 Аня, Боря, …``: a seating plan for a series (:mod:`.seating`), printed per
+        game and table; the names as the roster writes them, where it has them."""
+        head, _, rest = command.rest.partition(" ")
+        names = [" ".join(n.split()) for n in re.split(r"[,;\n]", rest) if n.strip()]
+        if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
+            return [cat.text("club-seating-usage", most=SEATING_GAMES)]
+        shown = []
+        for name in names:
+            found = await self.store.find_player(club, name)
+            shown.append(found.name if found is not None else name)
+        try:
+            made = plan(shown, int(head), seed=zlib.crc32("\n".join(shown).encode()))
+        except SeatingError:
+            return [cat.text("club-seating-players", count=len(set(shown)), seats=SEATS)]
+        lines = [cat.text("club-seating-title", games=int(head), players=len(shown),
+                          tables=len(made.rounds[0]))]
+        for number, (tables, resting) in enumerate(zip(made.rounds, made.resting), 1):
+            for table_no, table in enumerate(tables, 1):
+                lines.append(cat.text("club-seating-table", game=number, table=table_no,
+                                      seats=", ".join(f"{seat}. {cat.name(str(p))}"
+                                                      for seat, p in enumerate(table, 1))))
+            if resting:
+                lines.append(cat.text("club-seating-resting", game=number,
+                                      names=", ".join(cat.name(str(p)) for p in resting)))
+        return lines
+
+    # --- the roster ------------------------------------------------------------------------------
+    async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        players = await self.store.roster(club, command.rest or None)
+        if not players:
+            return [cat.text("club-roster-empty")]
+        return [cat.text("club-roster-title", count=len(players)),
+                *(cat.text("club-roster-line", name=cat.name(p.name), games=p.games)
+                  for p in players)]
+
+    async def _pair(self, club: str, command: ClubCmd) -> tuple[int, int, str]:
+        parts = _PAIR.split(command.rest, maxsplit=1)
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise ClubError("bad_pair", command=command.what)
+        old = await self.store.find_player(club, parts[0].strip())
+        if old is None:
+            raise ClubError("no_player", name=parts[0].strip())
+        if command.what == "rename":
+            return old.id, 0, parts[1].strip()
+        new = await self.store.find_player(club, parts[1].strip())
+        if new is None:
+            raise ClubError("no_player", name=parts[1].strip())
+        return old.id, new.id, new.name
+
+    async def _rename(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        if not asker.official:
+            return [cat.text("club-officials-only")]
+        player, _, name = await self._pair(club, command)
+        await self.store.rename_player(club, player, name)
+        return [cat.text("club-renamed", name=cat.name(" ".join(name.split())))]
+
+    async def _merge(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        if not asker.official:
+            return [cat.text("club-officials-only")]
+        source, target, name = await self._pair(club, command)
+        await self.store.merge_players(club, source, target)
+        return [cat.text("club-merged", name=cat.name(name))]
+
+    async def _forget(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
+        player = await self.store.find_player(club, asker.user)
+        if player is None or player.account != asker.user:
+            return [cat.text("club-forget-nothing")]
+        if [a.lower() for a in command.args] not in (["yes"], ["да"]):
+            return [cat.text("club-forget-shown", name=cat.name(player.name), games=player.games)]
+        await self.store.forget_player(club, asker.user)
+        return [cat.text("club-forgotten")]
+

@@ -1,0 +1,423 @@
+"""A club's roster and its players' rows of finished games (0006): the SQL behind the store's
+club methods (:class:`storage.Store`), run inside its units and reads.
+
+A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an account (``"tg:42"``) where the game knows one — a
+hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
+Plain SQL (``?`` parameters, no SQLite-only functions) so that another backend can run it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+ROLES = ("civilian", "sheriff", "mafia", "don")
+
+#: What ``/top`` may order by.
+TOP_ORDERS = ("points", "wins", "winrate")
+
+
+class ClubError(Exception):
+    """A roster change that cannot be made. ``code``: ``no_player`` (``name``), ``name_taken``
+    (``name``), ``same_player``, ``bad_name`` (``name``), ``bad_pair`` (``command``: not
+    ``old = new``), ``unsupported`` (a backend without the club's statistics yet)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A roster entry: ``account`` is ``None`` for a nickname; ``games`` counts its rows."""
+
+    id: int
+    club: str
+    name: str
+    account: str | None
+    games: int = 0
+
+
+@dataclass
+class Totals:
+    """A player's figures summed over some games (points in hundredths). ``by_role``: the games
+    and wins per role (:data:`ROLES`)."""
+
+    player_id: int
+    name: str = ""
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    additional: int = 0
+    best_moves: int = 0  # best moves made (as the first night's victim)
+    best_move_hits: int = 0
+    first_killed: int = 0
+    fouls: int = 0
+    removed: int = 0
+    by_role: dict[str, tuple[int, int]] = field(default_factory=dict)  # role -> (games, wins)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def wins_as(self, *roles: str) -> int:
+        return sum(self.by_role.get(r, (0, 0))[1] for r in roles)
+
+    def add(self, role: str, row: Sequence[Any]) -> None:
+        games, wins = int(row[0]), int(row[1] or 0)
+        self.games += games
+        self.wins += wins
+        self.points += int(row[2] or 0)
+        self.additional += int(row[3] or 0)
+        self.best_moves += int(row[4] or 0)
+        self.best_move_hits += int(row[5] or 0)
+        self.first_killed += int(row[6] or 0)
+        self.fouls += int(row[7] or 0)
+        self.removed += int(row[8] or 0)
+        g, w = self.by_role.get(role, (0, 0))
+        self.by_role[role] = (g + games, w + wins)
+
+
+@dataclass(frozen=True)
+class ClubGame:
+    """A finished game of the club: its result and its players' names by seat."""
+
+    id: int
+    finished_at: float
+    result: str
+    names: dict[int, str]
+    points: dict[int, int]  # hundredths, by seat
+
+
+def fold(name: str) -> str:
+    """The roster's key of a name: case-folded, inner spaces collapsed, ё as е."""
+    return " ".join(name.casefold().replace("ё", "е").split())
+
+
+def _like(text: str) -> str:
+    return text.replace("^", "^^").replace("%", "^%").replace("_", "^_") + "%"
+
+
+def month_of(at: float) -> int:
+    """The first second (unix time) of the UTC calendar month of ``at``."""
+    day = dt.datetime.fromtimestamp(at, dt.timezone.utc)
+    return int(dt.datetime(day.year, day.month, 1, tzinfo=dt.timezone.utc).timestamp())
+
+
+def _next_month(month: int) -> int:
+    day = dt.datetime.fromtimestamp(month, dt.timezone.utc)
+    year, number = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
+    return int(dt.datetime(year, number, 1, tzinfo=dt.timezone.utc).timestamp())
+
+
+MONTH_SUMS = ("games", "wins", "points", "additional", "best_moves", "best_move_hits",
+              "first_killed", "fouls", "removed")
+
+
+def _add_months(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) rows of ``(club, month, player_id, role, *sums)``
+    (:data:`MONTH_SUMS`) in ``player_months``; a month left with no games is dropped."""
+    if not rows:
+        return
+    sets = ", ".join(f"{c} = player_months.{c} + excluded.{c}" for c in MONTH_SUMS)
+    db.executemany(
+        f"INSERT INTO player_months(club, month, player_id, role, {', '.join(MONTH_SUMS)})"
+        f" VALUES (?, ?, ?, ?, {', '.join('?' for _ in MONTH_SUMS)})"
+        f" ON CONFLICT(club, month, player_id, role) DO UPDATE SET {sets}",
+        [(*r[:4], *(sign * int(v or 0) for v in r[4:])) for r in rows])
+    if sign < 0:
+        db.execute("DELETE FROM player_months WHERE games = 0")
+
+
+def game_months(db: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
+    """A game's rows as ``player_months`` contributions."""
+    return [(club, month_of(at), player, role, 1, won, points, additional,
+             0 if best is None else 1, best or 0, first, fouls, removed)
+            for club, at, player, role, won, points, additional, best, first, fouls, removed
+            in db.execute("SELECT club, finished_at, player_id, role, won, points, additional,"
+                          " best_move, first_killed, fouls, removed FROM game_players"
+                          " WHERE game_id = ?", (game_id,)).fetchall()]
+
+
+# --- inside a write unit ---------------------------------------------------------------------
+
+def player_sync(db: sqlite3.Connection, club: str, name: str | None, account: str | None,
+                at: float) -> int | None:
+    """The roster's player for an account or a name (created if new; an account's entry keeps
+    its roster name), or ``None`` with neither."""
+    if account:
+        row = db.execute("SELECT id FROM players WHERE club = ? AND account = ?",
+                         (club, account)).fetchone()
+        if row is not None:
+            return _final(db, int(row[0]))
+        name = name or account
+    if not name:
+        return None
+    if not account:
+        rows = db.execute("SELECT id, merged_into FROM players WHERE club = ? AND folded = ?"
+                          " ORDER BY merged_into IS NOT NULL, id", (club, fold(name))).fetchall()
+        if rows:
+            return _final(db, int(rows[0][0]))
+    cursor = db.execute("INSERT INTO players(club, name, folded, account, created_at)"
+                        " VALUES (?, ?, ?, ?, ?)", (club, name, fold(name), account, at))
+    assert cursor.lastrowid is not None
+    player = int(cursor.lastrowid)
+    db.execute("INSERT INTO player_names(player_id, name, since) VALUES (?, ?, ?)", (player, name, at))
+    return player
+
+
+def _final(db: sqlite3.Connection, player: int) -> int:
+    """Follow a merged entry to the one it was merged into."""
+    for _ in range(100):
+        row = db.execute("SELECT merged_into FROM players WHERE id = ?", (player,)).fetchone()
+        if row is None or row[0] is None:
+            return player
+        player = int(row[0])
+    return player
+
+
+def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping[str, Any]],
+                 at: float) -> None:
+    """Replace the game's rows (``figures``: :meth:`bot.club.facts.SeatFacts.as_row` values), in
+    the club of the game's group (its announce chat: a Telegram judge's game lives in his private
+    chat and speaks in the group) or else its home chat:
+    each seat's player is the hosted table's account for it, else its name (a seat with
+    neither is left out)."""
+    _add_months(db, game_months(db, game_id), -1)
+    db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
+    if not figures:
+        return
+    club, finished_at = db.execute("SELECT COALESCE(announce, chat), finished_at FROM games"
+                                   " WHERE id = ?", (game_id,)).fetchone()
+    seats = db.execute("SELECT seats FROM host_tables WHERE game_id = ? ORDER BY id DESC",
+                       (game_id,)).fetchone()
+    accounts = {int(k): v for k, v in json.loads(seats[0] or "{}").items()} if seats else {}
+    for f in figures:
+        player = player_sync(db, club, f.get("name"), accounts.get(int(f["seat"])), at)
+        if player is None:
+            continue
+        name = f.get("name") or db.execute("SELECT name FROM players WHERE id = ?",
+                                           (player,)).fetchone()[0]
+        db.execute(
+            "INSERT INTO game_players(game_id, seat, club, player_id, name, role, result, won, points,"
+            " additional, best_move, first_killed, fouls, removed, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, f["seat"], club, player, name, f["role"], f["result"], f["won"], f["points"],
+             f["additional"], f["best_move"], f["first_killed"], f["fouls"], f["removed"],
+             finished_at if finished_at is not None else at))
+    _add_months(db, game_months(db, game_id), 1)
+
+
+def _active(db: sqlite3.Connection, club: str, player: int) -> tuple[str, str | None]:
+    row = db.execute("SELECT name, account FROM players WHERE id = ? AND club = ?"
+                     " AND merged_into IS NULL", (player, club)).fetchone()
+    if row is None:
+        raise ClubError("no_player", name=str(player))
+    return row[0], row[1]
+
+
+def rename_sync(db: sqlite3.Connection, club: str, player: int, name: str, at: float) -> None:
+    """Rename a roster entry (its old names stay in ``player_names``); refused with
+    ``name_taken`` when another entry has that name, ``bad_name`` for an empty or long one."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 64:
+        raise ClubError("bad_name", name=name)
+    _active(db, club, player)
+    taken = db.execute("SELECT id FROM players WHERE club = ? AND folded = ? AND id <> ?"
+                       " AND merged_into IS NULL", (club, fold(name), player)).fetchone()
+    if taken is not None:
+        raise ClubError("name_taken", name=name)
+    db.execute("UPDATE players SET name = ?, folded = ? WHERE id = ?", (name, fold(name), player))
+    db.execute("INSERT INTO player_names(player_id, name, since) VALUES (?, ?, ?)", (player, name, at))
+
+
+def merge_sync(db: sqlite3.Connection, club: str, source: int, target: int, at: float) -> None:
+    """Merge entry ``source`` into ``target`` (one person entered twice): its games count for
+    ``target``, its account moves to ``target`` if that has none, and ``source`` stays as a
+    merged entry (its names found it again; the history keeps it)."""
+    if source == target:
+        raise ClubError("same_player")
+    _, source_account = _active(db, club, source)
+    _, target_account = _active(db, club, target)
+    moved = db.execute(f"SELECT club, month, player_id, role, {', '.join(MONTH_SUMS)}"
+                       " FROM player_months WHERE player_id = ?", (source,)).fetchall()
+    _add_months(db, moved, -1)
+    _add_months(db, [(r[0], r[1], target, *r[3:]) for r in moved], 1)
+    db.execute("UPDATE game_players SET player_id = ? WHERE player_id = ?", (target, source))
+    db.execute("UPDATE players SET merged_into = ? WHERE merged_into = ?", (target, source))
+    db.execute("UPDATE players SET merged_into = ?, account = NULL WHERE id = ?", (target, source))
+    if source_account and not target_account:
+        db.execute("UPDATE players SET account = ? WHERE id = ?", (source_account, target))
+    for (name,) in db.execute("SELECT name FROM players WHERE id = ?", (source,)).fetchall():
+        db.execute("INSERT INTO player_names(player_id, name, since) VALUES (?, ?, ?)",
+                   (target, name, at))
+
+
+def forget_sync(db: sqlite3.Connection, club: str, account: str) -> int:
+    """Delete what the club keeps about ``account``'s player: its rows of games, its names and
+    its roster entries (those merged into it too). The games' logs — the protocols — stay.
+    Returns the game rows deleted (0: nothing kept)."""
+    row = db.execute("SELECT id FROM players WHERE club = ? AND account = ?", (club, account)).fetchone()
+    if row is None:
+        return 0
+    player = int(row[0])
+    ids = [player] + [int(r[0]) for r in db.execute(
+        "SELECT id FROM players WHERE merged_into = ?", (player,)).fetchall()]
+    marks = ", ".join("?" for _ in ids)
+    dropped = db.execute(f"DELETE FROM game_players WHERE player_id IN ({marks})", ids).rowcount
+    db.execute(f"DELETE FROM player_names WHERE player_id IN ({marks})", ids)
+    db.execute(f"DELETE FROM player_months WHERE player_id IN ({marks})", ids)
+    db.execute(f"UPDATE players SET merged_into = NULL WHERE id IN ({marks})", ids)
+    db.execute(f"DELETE FROM players WHERE id IN ({marks})", ids)
+    return max(dropped, 1)
+
+
+# --- reads -----------------------------------------------------------------------------------
+
+def roster_sync(db: sqlite3.Connection, club: str, like: str | None = None) -> list[PlayerRow]:
+    """The club's roster (merged entries left out), by name; ``like``: the entries whose name
+    (case-folded) begins with it."""
+    where, params = "p.club = ? AND p.merged_into IS NULL", [club]
+    if like is not None:
+        where += " AND p.folded LIKE ? ESCAPE '^'"
+        params.append(_like(fold(like)))
+    rows = db.execute(
+        "SELECT p.id, p.club, p.name, p.account, (SELECT COUNT(*) FROM game_players g"
+        f" WHERE g.player_id = p.id) FROM players p WHERE {where} ORDER BY p.folded, p.id",
+        params).fetchall()
+    return [PlayerRow(*r) for r in rows]
+
+
+def find_sync(db: sqlite3.Connection, club: str, who: str) -> PlayerRow | None:
+    """A player by account (``"tg:42"``) or by name (the current one, or a merged entry's)."""
+    row = db.execute("SELECT id FROM players WHERE club = ? AND account = ?", (club, who)).fetchone()
+    if row is None:
+        row = db.execute("SELECT id FROM players WHERE club = ? AND folded = ?"
+                         " ORDER BY merged_into IS NOT NULL, id", (club, fold(who))).fetchone()
+    if row is None:
+        return None
+    player = _final(db, int(row[0]))
+    found = db.execute("SELECT p.id, p.club, p.name, p.account, (SELECT COUNT(*) FROM game_players g"
+                       " WHERE g.player_id = p.id) FROM players p WHERE p.id = ?", (player,)).fetchone()
+    return PlayerRow(*found)
+
+
+_SUMS = ("COUNT(*), SUM(won), SUM(points), SUM(additional),"
+         " SUM(CASE WHEN best_move IS NULL THEN 0 ELSE 1 END), SUM(COALESCE(best_move, 0)),"
+         " SUM(first_killed), SUM(fouls), SUM(removed)")
+
+
+def _whole_months(since: float | None, until: float | None) -> tuple[float | None, float | None]:
+    """The whole UTC months inside ``[since, until)``, as ``[low, high)`` month starts
+    (``None``: unbounded); ``low >= high`` when there are none."""
+    low = None if since is None else (since if month_of(since) == since else _next_month(month_of(since)))
+    high = None if until is None else month_of(until)
+    return low, high
+
+
+def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: float | None,
+                player: int | None = None, role: str | None = None) -> dict[int, Totals]:
+    """Every player's :class:`Totals` over the club's games finished in ``[since, until)``
+    (``None``: unbounded), or only ``player``'s; ``role``: only the games in that role. The
+    whole months come from ``player_months``, the partial ones at the edges from the rows."""
+    low, high = _whole_months(since, until)
+    parts: list[tuple[float | None, float | None, bool]]
+    if low is not None and high is not None and low >= high:  # no whole month: rows only
+        parts = [(since, until, False)]
+    else:
+        parts = [(low, high, True)]
+        if since is not None and low is not None and since < low:
+            parts.append((since, low, False))
+        if until is not None and high is not None and high < until:
+            parts.append((high, until, False))
+    out: dict[int, Totals] = {}
+    for start, end, months in parts:
+        where, params = ["club = ?"], [club]
+        if player is not None:
+            where, params = ["player_id = ?"], [player]
+        if role is not None:
+            where.append("role = ?")
+            params.append(role)
+        column = "month" if months else "finished_at"
+        if start is not None:
+            where.append(f"{column} >= ?")
+            params.append(start)
+        if end is not None:
+            where.append(f"{column} < ?")
+            params.append(end)
+        sums = ", ".join(f"SUM({c})" for c in MONTH_SUMS) if months else _SUMS
+        table = "player_months" if months else "game_players"
+        for row in db.execute(f"SELECT player_id, role, {sums} FROM {table}"
+                              f" WHERE {' AND '.join(where)} GROUP BY player_id, role", params):
+            totals = out.setdefault(int(row[0]), Totals(int(row[0])))
+            totals.add(row[1], row[2:])
+    if out:
+        ids = list(out)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for pid, name in db.execute(f"SELECT id, name FROM players WHERE id IN ({marks})", chunk):
+                out[int(pid)].name = name
+    return out
+
+
+def first_nights_sync(db: sqlite3.Connection, club: str, since: float | None,
+                      until: float | None) -> dict[int, list[tuple[float, str, int, int | None]]]:
+    """Each player's first-night deaths in ``[since, until)``: ``(finished_at, role, won,
+    best_move)``, oldest first (the compensation counts them in order, S24 §8.6)."""
+    where, params = ["club = ?", "first_killed = 1"], [club]
+    if since is not None:
+        where.append("finished_at >= ?")
+        params.append(since)
+    if until is not None:
+        where.append("finished_at < ?")
+        params.append(until)
+    out: dict[int, list[tuple[float, str, int, int | None]]] = {}
+    for player, at, role, won, best in db.execute(
+            f"SELECT player_id, finished_at, role, won, best_move FROM game_players"
+            f" WHERE {' AND '.join(where)} ORDER BY finished_at, game_id", params):
+        out.setdefault(int(player), []).append((at, role, int(won), best))
+    return out
+
+
+def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
+    """The club's last ``limit`` games with players' rows (finished with the roles known),
+    newest first."""
+    games: list[tuple[int, float, str]] = []
+    seen: set[int] = set()
+    for game_id, finished_at, result in db.execute(  # ten seats a game at most: the index's order
+            "SELECT game_id, finished_at, result FROM game_players WHERE club = ?"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT ?", (club, limit * 10)).fetchall():
+        if game_id not in seen and len(games) < limit:
+            seen.add(game_id)
+            games.append((game_id, finished_at, result))
+    out = []
+    for game_id, finished_at, result in games:
+        rows = db.execute("SELECT seat, name, points FROM game_players WHERE game_id = ?"
+                          " ORDER BY seat", (game_id,)).fetchall()
+        out.append(ClubGame(int(game_id), finished_at, result or "",
+                            {int(s): n for s, n, _ in rows}, {int(s): int(p) for s, _, p in rows}))
+    return out
+
+
+def export_sync(db: sqlite3.Connection, club: str) -> dict[str, Any]:
+    """The club's roster (with every name each entry had, merged entries too) and its players'
+    rows of games: ``{"club", "players": [...], "games": [...]}``."""
+    players = []
+    for pid, name, account, merged, created in db.execute(
+            "SELECT id, name, account, merged_into, created_at FROM players WHERE club = ? ORDER BY id",
+            (club,)).fetchall():
+        names = [n for (n,) in db.execute("SELECT name FROM player_names WHERE player_id = ?"
+                                          " ORDER BY since, name", (pid,)).fetchall()]
+        players.append({"id": pid, "name": name, "account": account, "merged_into": merged,
+                        "created_at": created, "names": names})
+    columns = ("game_id", "seat", "player_id", "name", "role", "result", "won", "points",
+               "additional", "best_move", "first_killed", "fouls", "removed", "finished_at")
+    games = [dict(zip(columns, r)) for r in db.execute(
+        f"SELECT {', '.join(columns)} FROM game_players WHERE club = ? ORDER BY game_id, seat",
+        (club,)).fetchall()]
+    return {"club": club, "players": players, "games": games}

@@ -1,0 +1,121 @@
+"""The club's history through the console's database (issue 17): an evening typed at the
+console builds the roster and the statistics; ``/name`` takes the roster's spelling of a known
+player and offers the roster's names that begin as typed."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import rules
+from bot.cli import main
+from bot.console import CHAT, Session
+from bot.i18n import catalog
+from bot.protocol import to_json
+from bot.service import Service
+from storage import Store
+
+NAMES = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор", "Жанна", "Зоя", "Игорь", "Кира"]
+
+
+async def play(session: Session, names: list[str], roles: str, offender: int) -> list[str]:
+    out: list[str] = []
+    for seat, name in enumerate(names, 1):
+        out += (await session.handle(f"/name {seat} {name}")).lines
+    for line in (f"/roles {roles}", "/start", "/next", f"/ppk {offender} 4.3.1"):
+        reply = await session.handle(line)
+        assert reply.accepted, (line, reply.lines)
+    return out
+
+
+async def test_an_evening_at_the_console_builds_the_roster_and_the_stats(store: Store) -> None:
+    service = Service(store)
+    session = Session(service, catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    first = await service.current(session.chat)
+    assert first is not None
+    await session.handle("/new")
+    lines = await play(session, ["аня", "Бо", *NAMES[2:]], "D1 M4 M9 S10", 9)
+    second = await service.current(session.chat)
+    assert second is not None and second.game_id != first.game_id
+    assert second.state.seat(1).name == "Аня"  # the roster's spelling
+    assert second.state.seat(2).name == "Бо"  # a new name stays as typed …
+    assert any("Боря" in line and "/name 2" in line for line in lines)  # … and the roster's is offered
+
+    expected: dict[str, Decimal] = {}
+    for game in (first, second):
+        row = await store.game(game.game_id)
+        assert row is not None
+        events = [rules.from_dict(r.event) for r in await store.events(game.game_id)]
+        doc = to_json(game.state.config, row.names, events)
+        for seat, points in doc["points"]["seats"].items():
+            name = game.state.seat(int(seat)).name
+            expected[name] = expected.get(name, Decimal(0)) + Decimal(points["total"])
+    reply = await session.handle("/rating all min=1")  # every player, by points (RULES.md §9)
+    shown = {line.split(". ", 1)[1].split(" — ")[0]: Decimal(line.split(" — ")[1].split(" (")[0])
+             for line in reply.lines[1:-1]}
+    assert shown == expected
+    assert len(shown) == 11  # Боря and Бо: two entries until merged
+    merged = (await session.handle("/merge Бо = Боря")).lines
+    assert merged == ["Записи объединены: Боря; игры и прежние имена сохранены."]
+    stats = "\n".join((await session.handle("/stats боря")).lines)
+    assert "игр 2, побед 1 (50%)" in stats  # the Don of a lost game, a civilian of a won one
+    assert f"баллов {expected['Боря'] + expected['Бо']} " in stats
+
+
+
+async def _one_game(db: Path) -> None:
+    store = await Store.open(db)
+    try:
+        session = Session(Service(store), catalog("ru"))
+        await session.open()
+        await play(session, NAMES, "D2 M5 M7 S8", 7)
+        await session.handle("/rename Аня = Анна")
+    finally:
+        await store.close()
+
+
+def test_the_club_admin_exports_the_roster_and_games_as_json_and_csv(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    assert main(["club-export", "--db", str(db)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["club"] == CHAT and len(data["players"]) == 10 and len(data["games"]) == 10
+    anna = next(p for p in data["players"] if p["name"] == "Анна")
+    assert anna["names"] == ["Аня", "Анна"]
+    out = tmp_path / "club.csv"
+    assert main(["club-export", "--db", str(db), "--format", "csv", "--out", str(out)]) == 0
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert len(rows) == 10
+    first = next(r for r in rows if r["seat"] == "1")
+    assert first["player"] == "Анна" and first["name_then"] == "Аня" and first["result"] == "red"
+    assert sum(Decimal(r["points"]) for r in rows) == sum(
+        Decimal(p["points"]) / 100 for p in data["games"])
+    assert main(["club-export", "--db", str(tmp_path / "none.sqlite3")]) == 2
+
+
+async def test_a_seating_plan_is_printed_per_game_and_table(store: Store) -> None:
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    people = ["аня", *NAMES[1:], *(f"Гость {i}" for i in range(1, 13))]  # 22: two tables, two rest
+    lines = (await session.handle(f"/seating 4 {', '.join(people)}")).lines
+    assert lines[0] == "Рассадка: игр 4, игроков 22, столов 2 (места — поровну, соперники — как можно разнообразнее):"
+    tables = [line for line in lines if ", стол " in line]
+    assert len(tables) == 8
+    seated = [line.split(": ", 1)[1] for line in tables if line.startswith("Игра 1,")]
+    names = [part.split(". ", 1)[1] for row in seated for part in row.split(", ")]
+    assert len(set(names)) == 20  # each seated once in the game
+    assert any("Аня" in line for line in lines[1:])  # as the roster writes her name
+    assert all("аня" not in line for line in lines[1:])
+    assert sum(1 for line in lines if line.startswith("Игра 1, отдыхают")) == 1
+    refused = (await session.handle("/seating 4 Аня, Боря")).lines
+    assert refused == ["Разных игроков: 2, а за столом их 10."]
+    assert (await session.handle("/seating x")).lines[0].startswith("Напишите так: /seating 6")
