@@ -18,5 +18,5 @@ CREATE TABLE inbox (
 -- The waiting updates of a chat, in update order, without a scan of the applied ones.
 CREATE INDEX inbox_waiting ON inbox(chat, update_id) WHERE done_at IS NULL;
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 COMMIT;
