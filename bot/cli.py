@@ -396,6 +396,25 @@ def _serve(db: Path, serve: Callable[[], int]) -> int:
         return serve()
 
 
+def _serve_shared(settings: "Settings", serve: Callable[[], int]) -> int:
+    """``MAFIA_REFEREE_WORKERS=shared``: one of several workers on a PostgreSQL database, with
+    no writer's lock (each chat's owner is this worker or another: :mod:`bot.telegram.shared`).
+    Refused with one line and exit status 2 on SQLite, and in webhook mode without
+    ``…_TELEGRAM_WEBHOOK_SECRET`` (each worker's own random secret, given to Telegram at its
+    start, would make Telegram's requests to the others forged)."""
+    from storage import is_url
+
+    cat = catalog(settings.lang)
+    if not is_url(settings.db):
+        print(cat.text("cli-shared-needs-postgresql"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    if settings.telegram_webhook_url and settings.telegram_webhook_secret is None:
+        print(cat.text("cli-shared-needs-secret"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    _probe_database(settings.db)
+    return serve()
+
+
 def _no_heartbeat(settings: "Settings", mode: str) -> None:
     """Only ``telegram`` touches ``MAFIA_REFEREE_HEARTBEAT``: the other long-running modes say so
     in the file, and ``health --max-age`` (the Dockerfile's check) then judges the database alone."""
@@ -417,6 +436,8 @@ def _telegram(db: Path | None = None) -> int:
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .telegram.app import run
 
+    if settings.workers == "shared":
+        return _serve_shared(settings, lambda: run(settings))
     return _serve(settings.db, lambda: run(settings))
 
 

@@ -420,6 +420,15 @@ class Service:
         that each adapter sharing the store re-arms its own."""
         return await self._store.open_timers(prefix)
 
+    def forget(self, home: str) -> int | None:
+        """Drop what is kept in memory of home chat ``home`` (its game) and every alias: another
+        process may change them from now on — the shared workers call it when this worker stops
+        owning the chat (:class:`storage.shared.ChatClaims`' ``on_release``). Returns the id of
+        the game dropped (``None``: none was kept)."""
+        game = self._games.pop(home, None)
+        self._aliases.clear()
+        return None if game is None else game.id
+
     # --- internals ----------------------------------------------------------------------------
     @asynccontextmanager
     async def _locked(self, chat: str) -> AsyncIterator[str]:

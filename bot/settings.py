@@ -245,6 +245,9 @@ class Settings(BaseSettings):
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     telegram_webhook_secret: SecretStr | None = None
+    # "shared": several workers on one PostgreSQL database split the chats (issue 18,
+    # bot/telegram/shared.py); "single": one bot process per database (bot/writer.py)
+    workers: Literal["single", "shared"] = "single"
     # who may use the bot: chats and servers (bot/access.py); unset: everyone
     allowed_chats: str | None = None
 

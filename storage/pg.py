@@ -32,6 +32,8 @@ import json
 import re
 import time
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
@@ -181,6 +183,29 @@ async def _bridged(work: Callable[[Any], _T], conn: "asyncpg.Connection") -> _T:
         raise
 
 
+@dataclass
+class Applying:
+    """The inbox update being applied (:class:`storage.shared.Drainer` sets :data:`applying`):
+    the first transition made while applying it consumes it — marks it done in its own
+    transaction — whoever above ``storage/`` makes it (the service knows nothing of it)."""
+
+    update_id: int
+    consumed: bool = False
+
+
+#: the inbox update this task applies, if any (see :class:`Applying`)
+applying: ContextVar["Applying | None"] = ContextVar("applying", default=None)
+
+
+class AlreadyApplied(StorageError):
+    """Inbox update ``update_id`` is applied already (or was never stored): the transition
+    meant to apply it is rolled back."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(f"inbox update {update_id} is applied already")
+        self.update_id = update_id
+
+
 class PgStore:
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
@@ -230,11 +255,21 @@ class PgStore:
         return self._pool
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator["asyncpg.Connection"]:
-        """One transaction: committed on leaving the block, rolled back on any error."""
+    async def _write(self, *, fenced: bool = False) -> AsyncIterator["asyncpg.Connection"]:
+        """One transaction: committed on leaving the block, rolled back on any error. ``fenced``
+        (a write a user's update makes: a new game, a link, a take over): the inbox update being
+        applied (:data:`applying`), if not consumed yet, is consumed in it — :class:`AlreadyApplied`
+        (nothing written) if a worker applied it first."""
+        update = applying.get() if fenced else None
+        if update is not None and update.consumed:
+            update = None
         async with self.pool.acquire() as conn:
             async with conn.transaction():
+                if update is not None:
+                    await self._consume(conn, update.update_id, time.time())
                 yield conn
+        if update is not None:
+            update.consumed = True
 
     async def _fetch(self, query: str, *params: Any) -> list[Any]:
         return await self.pool.fetch(_sql(query), *params)
@@ -256,7 +291,7 @@ class PgStore:
                           abandon: int | None = None,
                           outbox: Callable[[int], Sequence[OutboxItem]] | None = None) -> int:
         at = time.time()
-        async with self._write() as conn:
+        async with self._write(fenced=True) as conn:
             if abandon is not None:
                 await self._update_game(conn, abandon, "finished_at = ?, result = ?",
                                         (time.time(), "abandoned"))
@@ -285,8 +320,11 @@ class PgStore:
         return int(status.rsplit(" ", 1)[1])
 
     async def prune(self, before: float | None = None) -> int:
+        """:meth:`storage.Store.prune`; also the inbox's updates applied before ``before``
+        (a redelivery comes within seconds, never an hour later)."""
         before = time.time() - self.prune_after if before is None else before
         async with self._write() as conn:
+            await conn.execute("DELETE FROM inbox WHERE done_at < $1", before)
             return await self._prune(conn, before, None)
 
     async def current_game(self, chat: str) -> GameRow | None:
@@ -376,10 +414,21 @@ class PgStore:
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
         snapshot: Snapshot | None = None,
         figures: Sequence[Mapping[str, Any]] | None = None,
+        inbox: int | None = None,
     ) -> list[int]:
         """As :meth:`storage.Store.append_many`: ``figures`` (a finished game's players' rows,
-        issue 17) are replaced in the same transaction (:func:`storage.club.figures_sync`)."""
+        issue 17) are replaced in the same transaction (:func:`storage.club.figures_sync`). With
+        ``inbox`` (the shared workers, :mod:`storage.shared`) the inbox update it applies is marked
+        done in the same transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied
+        it first; without it, the update being applied in this task (:data:`applying`), if not
+        consumed yet."""
         import asyncpg
+
+        current_update = applying.get() if inbox is None else None
+        if current_update is not None and not current_update.consumed:
+            inbox = current_update.update_id
+        else:
+            current_update = None
 
         at = time.time()
         rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
@@ -402,6 +451,8 @@ class PgStore:
                     await self._update_game(conn, game_id, "finished_at = ?, result = ?", (at, result))
                 elif finished is False:
                     await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+                if inbox is not None:
+                    await self._consume(conn, inbox, at)
                 ids = [await self._enqueue(conn, item, game_id, at) for item in outbox]
                 if figures is not None:
                     await self._club(lambda db: club.figures_sync(db, game_id, figures, at), conn)
@@ -421,8 +472,48 @@ class PgStore:
             current = await self.pool.fetchval(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1", game_id)
             raise StaleRevision(game_id, seq, int(current)) from None
+        if current_update is not None:
+            current_update.consumed = True
         self._bump([item.chat for item in outbox])
         return ids
+
+    # --- the shared workers' inbox (storage/shared.py) ----------------------------------------
+    async def inbox_put(self, update_id: int, chat: str, payload: Mapping[str, Any]) -> bool:
+        """Store update ``update_id`` for home chat ``chat`` to be applied by its owner; ``False``
+        (nothing changed) if it is stored already — a redelivered update is applied once."""
+        status = await self.pool.execute(
+            "INSERT INTO inbox(update_id, chat, payload, at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (update_id) DO NOTHING", update_id, chat, _dumps(dict(payload)),
+            time.time())
+        return not status.endswith(" 0")
+
+    async def inbox_chats(self, limit: int = 1000) -> list[str]:
+        """The chats with updates waiting (at most ``limit``), the longest-waiting first."""
+        rows = await self.pool.fetch(
+            "SELECT chat FROM inbox WHERE done_at IS NULL GROUP BY chat"
+            " ORDER BY MIN(update_id) LIMIT $1", limit)
+        return [r[0] for r in rows]
+
+    async def inbox_waiting(self, chat: str, limit: int = 100) -> list[tuple[int, dict[str, Any]]]:
+        """Chat ``chat``'s waiting updates in update order: ``(update_id, payload)``."""
+        rows = await self.pool.fetch(
+            "SELECT update_id, payload FROM inbox WHERE chat = $1 AND done_at IS NULL"
+            " ORDER BY update_id LIMIT $2", chat, limit)
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
+
+    async def inbox_done(self, update_id: int) -> None:
+        """Mark an update applied that consumed nothing (refused, only read, or an unfenced
+        write — a language —: a worker killed between it and this may see the update applied
+        again); :class:`AlreadyApplied` if a worker marked it first."""
+        async with self._write() as conn:
+            await self._consume(conn, update_id, time.time())
+
+    @staticmethod
+    async def _consume(conn: "asyncpg.Connection", update_id: int, at: float) -> None:
+        status = await conn.execute("UPDATE inbox SET done_at = $2 WHERE update_id = $1"
+                                    " AND done_at IS NULL", update_id, at)
+        if status.endswith(" 0"):
+            raise AlreadyApplied(update_id)
 
     async def game_log(self, game_id: int, version: str
                        ) -> tuple[int, list[tuple[int, str]], Snapshot | None]:
@@ -459,7 +550,7 @@ class PgStore:
     async def set_alias(self, chat: str, home: str | None) -> None:
         if home == chat:
             raise StorageError(f"a chat cannot be its own alias: {chat}")
-        async with self._write() as conn:
+        async with self._write(fenced=True) as conn:
             if home is not None:
                 await conn.execute(
                     "INSERT INTO chats(chat) VALUES ($1) ON CONFLICT(chat) DO NOTHING", home)
@@ -616,7 +707,7 @@ class PgStore:
 
     # --- moving games and chats ---------------------------------------------------------------
     async def move_game(self, game_id: int, home: str, judge: str) -> str:
-        async with self._write() as conn:
+        async with self._write(fenced=True) as conn:
             old = await conn.fetchval("SELECT chat FROM games WHERE id = $1 FOR UPDATE", game_id)
             if old is None:
                 raise NoSuchGame(game_id)

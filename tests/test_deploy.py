@@ -200,9 +200,10 @@ def test_compose_runs_the_image_with_the_env_file_and_the_volume() -> None:
 
 
 def test_the_postgresql_compose_file_runs_the_bot_on_postgresql_behind_a_proxy() -> None:
-    """deploy/compose.postgresql.yaml (issue 18): PostgreSQL with its health check, the bot on it
-    in webhook mode once PostgreSQL is healthy, a proxy in front; each with a health check
-    (the bot's is the image's own: ``health`` on the PostgreSQL URL)."""
+    """deploy/compose.postgresql.yaml (issue 18): PostgreSQL with its health check, two workers
+    sharing the chats on it in webhook mode (one secret for both) once PostgreSQL is healthy, a
+    proxy in front spreading the requests over both; each with a health check (the bot's is the
+    image's own: ``health`` on the PostgreSQL URL)."""
     from storage import is_url
 
     text = (DEPLOY / "compose.postgresql.yaml").read_text("utf-8")
@@ -212,6 +213,15 @@ def test_the_postgresql_compose_file_runs_the_bot_on_postgresql_behind_a_proxy()
     db = re.search(r"^\s*MAFIA_REFEREE_DB:\s*(\S+)\s*$", text, re.M)
     assert db is not None and is_url(db[1]) and "@postgres:5432/" in db[1]
     assert re.search(r"^\s*MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL:", text, re.M)
+    assert re.search(r"^\s*MAFIA_REFEREE_WORKERS:\s*shared\s*$", text, re.M)
+    assert re.search(r"^\s*MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET:\s*\$\{MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET:\?",
+                     text, re.M)
+    workers = re.findall(r"^  (referee-\d+): \*referee\s*$", text, re.M)
+    assert workers == ["referee-1", "referee-2"]
+    proxy = re.search(r"^\s*command:\s*(\[\"caddy\".*\])\s*$", text, re.M)
+    assert proxy is not None
+    upstreams = [arg for flag, arg in zip(json.loads(proxy[1]), json.loads(proxy[1])[1:]) if flag == "--to"]
+    assert upstreams == [f"{worker}:8443" for worker in workers]
     assert re.search(r"condition:\s*service_healthy", text)
     assert text.count("healthcheck:") == 2  # postgres and the proxy; the bot: the image's HEALTHCHECK
     assert any(line.startswith("HEALTHCHECK") for line in _dockerfile())

@@ -67,7 +67,7 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         tables = await store.conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         assert [t[0] for t in tables] == ["chats", "events", "game_players", "games", "host_channels",
-                                          "host_steps", "host_tables", "outbox", "player_months",
+                                          "host_steps", "host_tables", "inbox", "outbox", "player_months",
                                           "player_names", "players", "snapshots"]
 
 

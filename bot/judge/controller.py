@@ -593,14 +593,25 @@ class JudgeController:
             await self.show_panel(row.chat, current, repost=False)
             self._arm(game_id, timer)
 
-    async def rearm(self) -> None:
+    async def rearm(self, home: str | None = None) -> None:
         """After a restart: every running timer of an open game of this platform is armed again
         (a deadline that passed meanwhile fires at once; other platforms' games sharing the store
-        are left alone)."""
-        for game_id, data in (await self.service.open_timers(prefix=self.port.prefix)).items():
+        are left alone). With ``home``: that home chat's current game's only (a shared worker
+        taking the chat over, :mod:`bot.telegram.shared`)."""
+        if home is not None:
+            current = await self.service.current(home)
+            data = await self.service.timer(current.game_id) if current is not None else None
+            timers = {current.game_id: data} if current is not None and data else {}
+        else:
+            timers = await self.service.open_timers(prefix=self.port.prefix)
+        for game_id, data in timers.items():
             timer = Timer.from_dict(data)
             if timer.live:
                 self._arm(game_id, timer)
+
+    def disarm(self, game_id: int) -> None:
+        """Stop this process's timer of game ``game_id`` (another worker owns its chat now)."""
+        self.port.cancel(self._group(game_id))
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
                              handle: Any = None) -> None:

@@ -352,6 +352,7 @@ class TelegramReferee:
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
         self.judge.club_tz = settings.timezone  # /stats month, the games' dates (issue 17)
         self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
+        self.shared: Any = None  # MAFIA_REFEREE_WORKERS=shared: this worker's SharedWorker
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -379,8 +380,9 @@ class TelegramReferee:
             self._service = Service(self._own_store, cached=self.settings.cache_chats)
         await set_menus(app.bot, self.settings.lang, published.state_file(self.settings.db, "menus"))
         if app.job_queue is not None:
-            app.job_queue.run_once(self._rearm, 0, name="rearm",
-                                   job_kwargs={"misfire_grace_time": None})
+            # shared workers (bot/telegram/shared.py) arm and send for the chats they own only
+            app.job_queue.run_once(self._share if self.settings.workers == "shared" else self._rearm,
+                                   0, name="rearm", job_kwargs={"misfire_grace_time": None})
         lifecycle.ready("telegram")  # systemd: started (Type=notify), the watchdog's pings
 
     async def _rearm(self, context: Context) -> None:
@@ -390,8 +392,20 @@ class TelegramReferee:
         await self.outbox.drain_all()
         gcpolicy.freeze()  # what start-up built lives as long as the process
 
+    async def _share(self, context: Context) -> None:
+        """Shared workers: take part in the chats' split once the Application runs."""
+        from .shared import SharedWorker
+
+        assert self.app is not None
+        self.shared = SharedWorker(self.app, self)
+        self.shared.start()
+        gcpolicy.freeze()
+
     async def post_shutdown(self, app: AnyApp) -> None:
         lifecycle.stopping()
+        if self.shared is not None:
+            await self.shared.stop()
+            self.shared = None
         await self.outbox.close()
         if self._own_store is not None:
             await self._own_store.close()
@@ -404,6 +418,11 @@ class TelegramReferee:
         full disk) is logged and answered here — a press with an alert, a private message or a
         group's command with a line — never left spinning or silent. A group's plain message
         (host mode's out-of-turn speech) gets no answer: the group would read it."""
+        from storage.pg import AlreadyApplied
+
+        if isinstance(context.error, AlreadyApplied):  # another shared worker applied it: no answer
+            log.warning("update %s was applied by another worker", getattr(update, "update_id", "?"))
+            return
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
         if not isinstance(update, Update):
             return
@@ -794,6 +813,10 @@ def build_application(settings: Settings, service: Service | None = None, *,
         .post_init(post_init)
         .post_shutdown(referee.post_shutdown)
     )
+    if settings.workers == "shared":  # updates go to the inbox, their chat's owner handles them
+        from .shared import InboxQueue
+
+        builder = builder.update_queue(InboxQueue(referee))
     if settings.telegram_base_url:
         base = settings.telegram_base_url
         files = settings.telegram_base_file_url or (

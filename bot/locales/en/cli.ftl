@@ -8,6 +8,8 @@ cli-new-schema = Cannot open the database: { db-new-schema }
 cli-foreign-database = Cannot open the database: { db-foreign }
 cli-db-not-writable = Cannot open the database: { $path } is not writable (SQLite writes -wal and -shm files beside the database): { $problem }. Grant write access or choose another file (--db or MAFIA_REFEREE_DB).
 cli-db-busy = Another mafia-referee process (pid { $pid }) is already serving the database { $path }: one bot process per database. Stop it first, or serve both platforms from one process with `mafia-referee both`.
+cli-shared-needs-postgresql = MAFIA_REFEREE_WORKERS=shared needs a PostgreSQL database (MAFIA_REFEREE_DB=postgresql://…): on SQLite one bot process serves the database; unset MAFIA_REFEREE_WORKERS.
+cli-shared-needs-secret = MAFIA_REFEREE_WORKERS=shared in webhook mode needs MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET, the same for every worker: each would otherwise give Telegram a random one of its own, and the others would refuse its requests.
 cli-usage = Bad command line: { $problem }. Help: { $prog } --help
 cli-bad-invite = Bad --invite { $value }: it must be the Discord application ID, a whole number over 0 of at most 20 digits.
 cli-telegram-bad-token = Telegram refuses the bot token (401 Unauthorized). Check MAFIA_REFEREE_TELEGRAM_TOKEN (or TELEGRAM_BOT_TOKEN): @BotFather gives it.

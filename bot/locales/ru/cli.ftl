@@ -8,6 +8,8 @@ cli-new-schema = Не удаётся открыть базу данных: { db-
 cli-foreign-database = Не удаётся открыть базу данных: { db-foreign }
 cli-db-not-writable = Не удаётся открыть базу данных: { $path } недоступно для записи (SQLite пишет файлы -wal и -shm рядом с базой): { $problem }. Дайте право записи или укажите другой файл (--db или MAFIA_REFEREE_DB).
 cli-db-busy = С базой данных { $path } уже работает другой процесс mafia-referee (pid { $pid }): один процесс бота на базу. Сначала остановите его, а обе платформы обслуживайте одним процессом: `mafia-referee both`.
+cli-shared-needs-postgresql = Для MAFIA_REFEREE_WORKERS=shared нужна база PostgreSQL (MAFIA_REFEREE_DB=postgresql://…): с базой SQLite работает один процесс бота; уберите MAFIA_REFEREE_WORKERS.
+cli-shared-needs-secret = Для MAFIA_REFEREE_WORKERS=shared в режиме вебхука нужен MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET, один на все процессы: иначе каждый передаст Telegram свой случайный секрет, и остальные будут отклонять его запросы.
 cli-usage = Неверная команда: { $problem }. Справка: { $prog } --help
 cli-bad-invite = Неверный --invite { $value }: нужен идентификатор приложения Discord (Application ID) — целое число больше 0, не длиннее 20 цифр.
 cli-telegram-bad-token = Telegram не принимает токен бота (401 Unauthorized). Проверьте MAFIA_REFEREE_TELEGRAM_TOKEN (или TELEGRAM_BOT_TOKEN): его выдаёт @BotFather.

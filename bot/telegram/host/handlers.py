@@ -80,6 +80,10 @@ class TelegramHost:
         runs it as soon as the Application has started). An update for a group that comes
         first resumes that group's tables itself (:meth:`HostController.held`)."""
         await self.controller.load_open()
+        if self.referee.settings.workers == "shared":
+            # every worker would run every table: none is resumed at start-up (an update of its
+            # group resumes it where that group's owner applies it); host mode is not shared yet
+            return
         if app.job_queue is not None:
             app.job_queue.run_once(self._resume, 0, name="host-resume",
                                    job_kwargs={"misfire_grace_time": None})

@@ -1,0 +1,249 @@
+"""``mafia-referee telegram`` as several workers on one PostgreSQL database
+(``MAFIA_REFEREE_WORKERS=shared``, issue 18, :mod:`bot.telegram.shared`): two worker processes in
+webhook mode behind one endpoint, as a proxy would spread Telegram's POSTs over them — each
+update of each judge's chat handled once (some delivered to both workers, as Telegram retries
+an update it got no answer for), in the order the judge typed them, and the judge's messages sent
+once; on SQLite the mode is refused with one line."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage import PgStore
+
+PROJECT = Path(__file__).resolve().parents[1]
+PREFIX = "MAFIA_REFEREE_"
+JUDGES = 4
+NAMES = 6  # /name commands per judge after /new
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(PREFIX) and k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")}
+    env.update(extra)
+    return env
+
+
+def test_shared_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
+    """One line, exit status 2, the database untouched: SQLite has one bot process."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "telegram"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=120, env=_env(MAFIA_REFEREE_TELEGRAM_TOKEN="123:abc", MAFIA_REFEREE_LANG="en",
+                              MAFIA_REFEREE_DB=str(tmp_path / "referee.sqlite3"),
+                              MAFIA_REFEREE_WORKERS="shared"))
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "MAFIA_REFEREE_WORKERS=shared needs a PostgreSQL database (MAFIA_REFEREE_DB=postgresql://…): "
+        "on SQLite one bot process serves the database; unset MAFIA_REFEREE_WORKERS."]
+    assert not (tmp_path / "referee.sqlite3").exists()
+
+
+def test_shared_webhook_workers_are_refused_without_a_set_secret(tmp_path: Path, pg_url: str) -> None:
+    """Each worker calls setWebhook at its start: with a random secret each, Telegram would know
+    the last one only and the other workers would answer its requests 403."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "telegram"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=120, env=_env(MAFIA_REFEREE_TELEGRAM_TOKEN="123:abc", MAFIA_REFEREE_LANG="ru",
+                              MAFIA_REFEREE_DB=pg_url, MAFIA_REFEREE_WORKERS="shared",
+                              MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL="https://referee.example.org/tg/hook"))
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET" in run.stderr and "Traceback" not in run.stderr
+
+
+def _news(fake: Any, chat: int) -> list[str]:
+    """What the judge was told in his chat, in order: the new game's message and the notice
+    heading his panel as each action posts or edits it (issue 16: the action's notice on top).
+    A panel's keyboard taken off (``editMessageReplyMarkup``, when it is posted afresh below
+    newer messages) tells nothing new."""
+    news = []
+    for call in fake.calls:
+        if call.method in ("sendMessage", "editMessageText") and call.ok \
+                and str(call.params.get("chat_id")) == str(chat):
+            head = str(call.params.get("text") or "").split("\n", 1)[0]
+            if head.startswith(("New game #", "Seat #")):
+                news.append(head)
+    return news
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("kill", [False, True], ids=["running", "one-sigkilled"])
+async def test_two_workers_split_the_chats_each_update_once_in_order(pg_url: str, kill: bool) -> None:
+    """With ``one-sigkilled``, a worker is SIGKILLed mid-flight and started again (a proxy sends
+    the POSTs meanwhile to the other): its chats go on with the other worker, nothing lost or
+    applied twice; at most one message a kill cut (sent, not yet marked sent) is sent again."""
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks] (tornado)")
+    import aiohttp
+
+    from fakebot import FakeBotAPI
+
+    rng = random.Random(int(os.environ.get("MAFIA_REFEREE_KILL_SEED", "18")))
+    secret = "webhook-Secret_42"
+    async with FakeBotAPI() as fake:
+        judges = [fake.add_user(f"Judge{n}", f"judge{n}", started=True) for n in range(JUDGES + 1)]
+        control, judges = judges[0], judges[1:]  # control: every update to one worker, once
+        ports = [_free_port(), _free_port()]
+        def spawn(port: int) -> Any:
+            env = _env(MAFIA_REFEREE_TELEGRAM_TOKEN=fake.token, MAFIA_REFEREE_TELEGRAM_BASE_URL=fake.base_url,
+                       MAFIA_REFEREE_DB=pg_url, MAFIA_REFEREE_LANG="en", MAFIA_REFEREE_WORKERS="shared",
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL="https://referee.example.org/tg/hook",
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT=str(port),
+                       MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET=secret)
+            return asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "telegram", cwd=PROJECT, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+
+        workers = [await spawn(port) for port in ports]
+        killed: list[Any] = []
+        hooks = [f"http://127.0.0.1:{port}/tg/hook" for port in ports]
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret}
+        try:
+            async with aiohttp.ClientSession() as http:
+                async def post(hook: str, update: dict[str, Any]) -> None:
+                    for _attempt in range(300):  # the server may start listening a little later
+                        try:
+                            async with http.post(hook, json=update, headers=headers) as answer:
+                                assert answer.status == 200
+                                return
+                        except aiohttp.ClientConnectorError:
+                            await asyncio.sleep(0.1)
+                    pytest.fail(f"nothing listens on {hook}")
+
+                scripts = {j.id: ["/new"] + [f"/name 1 n{i}" for i in range(NAMES)]
+                           for j in (control, *judges)}
+                # interleaved across chats, each chat's own in the order typed
+                order = [j for j in (control, *judges) for _ in scripts[j.id]]
+                rng.shuffle(order)
+                typed = {j.id: 0 for j in (control, *judges)}
+                for judge in order:
+                    text = scripts[judge.id][typed[judge.id]]
+                    typed[judge.id] += 1
+                    fake.user_sends(judge, None, text)
+                    update = fake._updates.pop()  # what Telegram would POST to the webhook
+                    if judge is control:
+                        await post(hooks[0], update)
+                        continue
+                    if kill and typed[judge.id] == 3 and not killed:  # mid-flight: SIGKILLed, then back
+                        victim = rng.randrange(2)
+                        workers[victim].send_signal(signal.SIGKILL)
+                        await workers[victim].wait()
+                        killed.append(workers[victim])
+                        workers[victim] = await spawn(ports[victim])
+                    first = rng.randrange(2)
+                    await post(hooks[first], update)
+                    if rng.random() < 0.3:  # delivered again, to the other worker
+                        await post(hooks[1 - first], update)
+                    if rng.random() < 0.2:
+                        await asyncio.sleep(rng.random() * 0.05)
+
+            async with await PgStore.open(pg_url) as store:
+                async def logged(judge: Any) -> list[str]:
+                    game = await store.current_game(f"tg:{judge.id}")
+                    if game is None:
+                        return []
+                    return [row.event.get("name", "") for row in await store.events(game.id)
+                            if row.event.get("type") == "set_name"]
+
+                wanted = [f"n{i}" for i in range(NAMES)]
+
+                async def all_logged() -> bool:
+                    return all([await logged(j) == wanted for j in (control, *judges)])
+
+                for _ in range(1200):  # a generous bound, not a speed
+                    if await all_logged() and not await store.pool.fetchval(
+                            "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") and not await store.pending():
+                        break
+                    await asyncio.sleep(0.1)
+                for judge in (control, *judges):
+                    assert await logged(judge) == wanted  # each once, in the order typed
+                    game = await store.current_game(f"tg:{judge.id}")
+                    assert game is not None
+                    rows = await store.events(game.id)
+                    assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+                    assert len([g for g in await store.pool.fetch(
+                        "SELECT id FROM games WHERE chat = $1", f"tg:{judge.id}")]) == 1  # one /new
+                assert await store.pending() == []
+            cut = 0
+            for judge in (control, *judges):  # the judge's news: each once, in order
+                news = _news(fake, judge.id)
+                once = list(dict.fromkeys(news))
+                assert len(once) == 1 + NAMES and once[0].startswith("New game #"), news
+                assert once[1:] == [f"Seat #1: n{i}." for i in range(NAMES)]
+                cut += len(news) - len(once)  # sent, then cut by the kill before it was marked
+            assert cut <= len(killed)
+        finally:
+            for process in workers:
+                if process.returncode is None:
+                    process.send_signal(signal.SIGINT)
+            outs = [await asyncio.wait_for(p.communicate(), 60) for p in workers]
+        if kill:
+            assert killed
+        for process, (out, _) in zip(workers, outs):
+            assert process.returncode == 0, out.decode()[-3000:]
+
+
+async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_worker(
+        pg_url: str) -> None:
+    """A worker claims the chats that have a running timer or unsent messages and no owner (its
+    owner died, or none has started yet): it arms the chat's timer and sends its outbox (the
+    home's and its aliases'); another worker leaves them alone while it owns them, and takes them
+    over once its claims end."""
+    from types import SimpleNamespace
+
+    from bot.telegram.shared import SharedWorker
+    from storage import OutboxItem
+
+    async with await PgStore.open(pg_url) as store:
+        timed = await store.create_game("tg:1", "tg:1", {}, {})
+        await store.set_timer(timed, {"key": "x"})
+        await store.create_game("tg:2", "tg:2", {}, {})
+        await store.set_alias("tg:-5", "tg:2")
+        await store.enqueue([OutboxItem("tg:-5", {"text": "news"})])
+        await store.create_game("tg:3", "tg:3", {}, {})  # nothing waits: nobody claims it
+
+        def worker(log: list[tuple[str, str]]) -> SharedWorker:
+            async def rearm(home: str) -> None:
+                log.append(("arm", home))
+
+            async def aliases(home: str) -> list[str]:
+                return await store.aliases_of(home)
+
+            referee = SimpleNamespace(
+                settings=SimpleNamespace(db=pg_url),
+                service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
+                judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
+                outbox=SimpleNamespace(kick=lambda chat: log.append(("send", chat))))
+            return SharedWorker(SimpleNamespace(), referee)  # type: ignore[arg-type]
+
+        a_log: list[tuple[str, str]] = []
+        b_log: list[tuple[str, str]] = []
+        a, b = worker(a_log), worker(b_log)
+        try:
+            assert sorted(await a.adopt()) == ["tg:1", "tg:2"]
+            assert sorted(a_log) == [("arm", "tg:1"), ("arm", "tg:2"), ("send", "tg:-5"),
+                                     ("send", "tg:1"), ("send", "tg:2")]
+            assert await a.adopt() == []  # owned already
+            assert await b.adopt() == [] and b_log == []
+            await a.claims.close()  # as if it died
+            assert sorted(await b.adopt()) == ["tg:1", "tg:2"]
+            assert ("arm", "tg:1") in b_log and ("send", "tg:-5") in b_log
+        finally:
+            await a.claims.close()
+            await b.claims.close()
