@@ -724,7 +724,7 @@ def test_polling_by_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
 def test_webhook_mode_when_the_url_is_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from bot.telegram import app
 
-    monkeypatch.setattr(app, "webhook_available", lambda: True)
+    monkeypatch.setattr("bot.telegram.webhook.webhook_available", lambda: True)
     status, called = _run_telegram(
         monkeypatch, tmp_path, telegram_webhook_url="https://referee.example.org/tg/hook",
         telegram_webhook_listen="0.0.0.0", telegram_webhook_port=8443,
@@ -743,12 +743,10 @@ def test_webhook_mode_without_a_secret_makes_a_random_one(monkeypatch: pytest.Mo
     """Without ``…_WEBHOOK_SECRET`` (as ``.env.example`` ships it) a forged POST to the webhook
     was acted on: webhook mode always gives Telegram a secret — a random one for each run, said
     in the log and never shown, redacted like the token."""
-    from bot.telegram import app
-
-    monkeypatch.setattr(app, "webhook_available", lambda: True)
+    monkeypatch.setattr("bot.telegram.webhook.webhook_available", lambda: True)
     seen = []
     for _run in range(2):
-        with caplog.at_level("INFO", logger="bot.telegram.app"):
+        with caplog.at_level("INFO", logger="bot.telegram.webhook"):
             status, called = _run_telegram(monkeypatch, tmp_path,
                                            telegram_webhook_url="https://referee.example.org/tg/hook")
         assert status == 0
@@ -762,9 +760,7 @@ def test_webhook_mode_without_a_secret_makes_a_random_one(monkeypatch: pytest.Mo
 
 
 def test_webhook_mode_without_tornado_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bot.telegram import app
-
-    monkeypatch.setattr(app, "webhook_available", lambda: False)
+    monkeypatch.setattr("bot.telegram.webhook.webhook_available", lambda: False)
     status, called = _run_telegram(monkeypatch, tmp_path, telegram_webhook_url="https://x.example/hook")
     assert status == 2 and "webhook" not in called and "polling" not in called
 
@@ -903,6 +899,7 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path, configured: 
     import aiohttp
 
     from fakebot import FakeBotAPI
+    from support.webhook import post_update
 
     async with FakeBotAPI() as fake:
         judge = fake.add_user("Judge", "judge", started=True)
@@ -934,21 +931,9 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path, configured: 
             update = fake._updates.pop()  # what Telegram would POST to the webhook
             hook = f"http://127.0.0.1:{port}/tg/hook"
             async with aiohttp.ClientSession() as http:
-                for _attempt in range(100):  # the server may start listening after setWebhook
-                    try:
-                        async with http.post(hook, json=update) as refused:
-                            assert refused.status == 403  # no secret: not Telegram
-                        break
-                    except aiohttp.ClientConnectorError:
-                        await asyncio.sleep(0.1)
-                else:
-                    pytest.fail(f"nothing listens on {hook}")
-                async with http.post(hook, json=update,
-                                     headers={"X-Telegram-Bot-Api-Secret-Token": "forged-Secret_42"}) as forged:
-                    assert forged.status == 403
-                async with http.post(hook, json=update,
-                                     headers={"X-Telegram-Bot-Api-Secret-Token": secret}) as accepted:
-                    assert accepted.status == 200
+                assert await post_update(http, hook, update) == 403  # no secret: not Telegram
+                assert await post_update(http, hook, update, "forged-Secret_42") == 403
+                assert await post_update(http, hook, update, secret) == 200
             reply = await fake.wait_sent(judge, count=2, timeout=20)  # the news, then the panel
             assert reply.buttons
         finally:

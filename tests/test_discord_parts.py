@@ -294,6 +294,7 @@ async def test_both_bots_with_a_webhook_url_serve_telegrams_webhook(tmp_path: Pa
     from bot.settings import Settings
     from fakebot import FakeBotAPI
     from fakediscord import FakeDiscordServer
+    from support.webhook import post_update
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -315,18 +316,8 @@ async def test_both_bots_with_a_webhook_url_serve_telegrams_webhook(tmp_path: Pa
             update = telegram._updates.pop()  # what Telegram would POST to the webhook
             hook = f"http://127.0.0.1:{port}/tg/hook"
             async with aiohttp.ClientSession() as http:
-                for _attempt in range(100):  # the server may start listening after setWebhook
-                    try:
-                        async with http.post(hook, json=update) as refused:
-                            assert refused.status == 403  # no secret: not Telegram
-                        break
-                    except aiohttp.ClientConnectorError:
-                        await asyncio.sleep(0.1)
-                else:
-                    pytest.fail(f"nothing listens on {hook}")
-                async with http.post(hook, json=update,
-                                     headers={"X-Telegram-Bot-Api-Secret-Token": "webhook-Secret_42"}) as ok:
-                    assert ok.status == 200
+                assert await post_update(http, hook, update) == 403  # no secret: not Telegram
+                assert await post_update(http, hook, update, "webhook-Secret_42") == 200
             reply = await telegram.wait_sent(judge, count=2, timeout=20)  # the news, then the panel
             assert reply.buttons
             assert not telegram.calls_to("getUpdates") and telegram.webhook

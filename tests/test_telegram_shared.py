@@ -92,6 +92,7 @@ async def test_two_workers_split_the_chats_each_update_once_in_order(pg_url: str
     import aiohttp
 
     from fakebot import FakeBotAPI
+    from support.webhook import post_update
 
     rng = random.Random(int(os.environ.get("MAFIA_REFEREE_KILL_SEED", "18")))
     secret = "webhook-Secret_42"
@@ -113,18 +114,10 @@ async def test_two_workers_split_the_chats_each_update_once_in_order(pg_url: str
         workers = [await spawn(port) for port in ports]
         killed: list[Any] = []
         hooks = [f"http://127.0.0.1:{port}/tg/hook" for port in ports]
-        headers = {"X-Telegram-Bot-Api-Secret-Token": secret}
         try:
             async with aiohttp.ClientSession() as http:
                 async def post(hook: str, update: dict[str, Any]) -> None:
-                    for _attempt in range(300):  # the server may start listening a little later
-                        try:
-                            async with http.post(hook, json=update, headers=headers) as answer:
-                                assert answer.status == 200
-                                return
-                        except aiohttp.ClientConnectorError:
-                            await asyncio.sleep(0.1)
-                    pytest.fail(f"nothing listens on {hook}")
+                    assert await post_update(http, hook, update, secret) == 200
 
                 scripts = {j.id: ["/new"] + [f"/name 1 n{i}" for i in range(NAMES)]
                            for j in (control, *judges)}

@@ -90,19 +90,15 @@ def run_both(settings: Settings) -> int:
     import discord
     from telegram.error import InvalidToken
 
-    from ..telegram.webhook import webhook_available, webhook_secret
+    from ..telegram.webhook import webhook_ready, webhook_secret
     from .app import configure_logging
 
     assert settings.telegram_token is not None and settings.discord_token is not None
     secret, generated = webhook_secret(settings) if settings.telegram_webhook_url else ("", False)
     configure_logging(settings.telegram_token.get_secret_value(),
                       settings.discord_token.get_secret_value().strip(), secret, fmt=settings.log_format)
-    if settings.telegram_webhook_url and not webhook_available():
-        log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+    if not webhook_ready(settings, generated):
         return 2
-    if generated:  # said, never shown: Telegram gets it with setWebhook
-        log.info("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET is not set: a random webhook secret was "
-                 "generated for this run")
     try:
         asyncio.run(serve_both(settings, secret))
     except (KeyboardInterrupt, asyncio.CancelledError):

@@ -74,7 +74,7 @@ from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
 from .webhook import (
-    START_RETRIES, start_heartbeat, webhook_available, webhook_options, webhook_secret,
+    START_RETRIES, start_heartbeat, webhook_options, webhook_ready, webhook_secret,
 )
 
 log = logging.getLogger(__name__)
@@ -873,12 +873,8 @@ def run(settings: Settings) -> int:
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     secret, generated = webhook_secret(settings) if settings.telegram_webhook_url else ("", False)
     configure_logging(settings.telegram_token.get_secret_value(), secret, fmt=settings.log_format)
-    if settings.telegram_webhook_url and not webhook_available():
-        log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+    if not webhook_ready(settings, generated):
         return 2
-    if generated:  # said, never shown: Telegram gets it with setWebhook
-        log.info("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET is not set: a random webhook secret was "
-                 "generated for this run")
     app = build_application(settings)
     start_heartbeat(app, settings)
     try:

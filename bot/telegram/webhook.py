@@ -49,6 +49,20 @@ def webhook_secret(settings: Settings) -> tuple[str, bool]:
     return secrets.token_urlsafe(SECRET_BYTES), True
 
 
+def webhook_ready(settings: Settings, generated: bool) -> bool:
+    """Once logging is configured (the secret redacted): whether the settings' updates can come
+    — by long polling, or by the webhook when its URL is set and tornado is installed (else one
+    line says so: the caller exits 2). A secret made for this run (``generated``) is said, never
+    shown: Telegram gets it with ``setWebhook``."""
+    if settings.telegram_webhook_url and not webhook_available():
+        log.error("webhook mode needs tornado: pip install 'python-telegram-bot[webhooks]'")
+        return False
+    if generated:
+        log.info("MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET is not set: a random webhook secret was "
+                 "generated for this run")
+    return True
+
+
 def webhook_options(settings: Settings, allowed_updates: list[str], secret: str) -> dict[str, Any]:
     """The keyword arguments of ``Application.run_webhook`` for the settings (URL set) and the
     secret token (:func:`webhook_secret`): a request without it is answered 403."""

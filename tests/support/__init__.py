@@ -5,7 +5,10 @@
 * :mod:`.host_table` — host mode over the same, with ten simulated players;
 * :mod:`.discord_table` — the real discord.py client over the fake Discord (tests/fakediscord);
 * :mod:`.judging` — one judge's table on either platform behind the same verbs, for scripts
-  that run on both.
+  that run on both;
+* :mod:`.webhook` — an update POSTed to the bot's webhook server, as Telegram would;
+* :mod:`.stores`, :mod:`.pgserver` — the store on SQLite and on PostgreSQL (a server started for
+  the tests where none is given).
 """
 
 # Words that must never reach a public place before the end (F24 §4.4.13, §4.5.4): roles, shots,
