@@ -1,8 +1,9 @@
 """A club's roster and its players' rows of finished games (0006): the SQL behind the store's
-club methods (:class:`storage.Store`), run inside its units and reads.
+club methods, and those methods (:class:`ClubMethods`, shared by :class:`storage.Store` and
+:class:`storage.PgStore`), run inside the backend's units and reads.
 
-A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an account (``"tg:42"``) where the game knows one — a
-hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
+A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an
+account (``"tg:42"``) where the game knows one — a hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
 Plain SQL (``?`` parameters, no SQLite-only functions, ``RETURNING`` for a new row's id, month
 bounds as integers): PostgreSQL runs these same functions (:class:`storage.pg._Bridge`).
 """
@@ -12,8 +13,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+_T = TypeVar("_T")
 
 ROLES = ("civilian", "sheriff", "mafia", "don")
 
@@ -438,3 +442,76 @@ def export_sync(db: sqlite3.Connection, club: str) -> dict[str, Any]:
         f"SELECT {', '.join(columns)} FROM game_players WHERE club = ? ORDER BY game_id, seat",
         (club,)).fetchall()]
     return {"club": club, "players": players, "games": games}
+
+
+class ClubMethods:
+    """The club's store methods (issue 17), one text for every backend: each runs a function of
+    this module on the backend's connection, through the backend's two hooks — :meth:`_club_read`
+    (a read) and :meth:`_club_write` (a write in a transaction of its own)."""
+
+    async def _club_read(self, work: Callable[[Any], _T]) -> _T:
+        raise NotImplementedError
+
+    async def _club_write(self, work: Callable[[Any], _T]) -> _T:
+        raise NotImplementedError
+
+    async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
+        """The club's roster by name (merged entries left out); ``like``: names beginning so."""
+        return await self._club_read(lambda db: roster_sync(db, club_chat, like))
+
+    async def find_player(self, club_chat: str, who: str) -> PlayerRow | None:
+        """A roster entry by account (``"tg:42"``) or name (case-folded), or ``None``."""
+        return await self._club_read(lambda db: find_sync(db, club_chat, who))
+
+    async def add_player(self, club_chat: str, name: str | None, account: str | None = None) -> int:
+        """The roster's entry for ``account`` or ``name``, created if new; its id."""
+        at = time.time()
+        player = await self._club_write(lambda db: player_sync(db, club_chat, name, account, at))
+        if player is None:
+            raise ClubError("bad_name", name="")
+        return player
+
+    async def rename_player(self, club_chat: str, player: int, name: str) -> None:
+        """Rename an entry, keeping its old names (:class:`storage.ClubError`)."""
+        at = time.time()
+        await self._club_write(lambda db: rename_sync(db, club_chat, player, name, at))
+
+    async def merge_players(self, club_chat: str, source: int, target: int) -> None:
+        """Merge entry ``source`` into ``target`` (their games and names kept under ``target``)."""
+        at = time.time()
+        await self._club_write(lambda db: merge_sync(db, club_chat, source, target, at))
+
+    async def forget_player(self, club_chat: str, account: str) -> int:
+        """Delete what the club keeps about ``account`` (its games' rows, names, entry); the
+        games' logs stay. Returns the rows deleted (0: nothing was kept)."""
+        return await self._club_write(lambda db: forget_sync(db, club_chat, account))
+
+    async def club_totals(self, club_chat: str, since: float | None = None,
+                          until: float | None = None, *, player: int | None = None,
+                          role: str | None = None) -> dict[int, Totals]:
+        """Each player's totals over the club's games finished in ``[since, until)`` (unix
+        seconds), or one ``player``'s; ``role``: in that role only. One indexed aggregate, no
+        log read."""
+        return await self._club_read(
+            lambda db: totals_sync(db, club_chat, since, until, player, role))
+
+    async def first_nights(self, club_chat: str, since: float | None = None,
+                           until: float | None = None
+                           ) -> dict[int, list[tuple[float, str, int, int | None]]]:
+        """Each player's deaths on a first night in ``[since, until)``, oldest first:
+        ``(finished_at, role, won, best_move hits)`` (the compensation's count, S24 §8.6)."""
+        return await self._club_read(lambda db: first_nights_sync(db, club_chat, since, until))
+
+    async def player_points(self, club_chat: str, player: int, since: float | None = None,
+                            until: float | None = None) -> list[tuple[float, int]]:
+        """``player``'s games finished in ``[since, until)``, oldest first: ``(finished_at,
+        points in hundredths)`` (the player's card, issue 17)."""
+        return await self._club_read(lambda db: points_sync(db, club_chat, player, since, until))
+
+    async def club_games(self, club_chat: str, limit: int = 10) -> list[ClubGame]:
+        """The club's last finished games, newest first."""
+        return await self._club_read(lambda db: games_sync(db, club_chat, limit))
+
+    async def export_club(self, club_chat: str) -> dict[str, Any]:
+        """The club's roster and its players' rows of games, JSON-ready."""
+        return await self._club_read(lambda db: export_sync(db, club_chat))

@@ -206,7 +206,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore:
+class PgStore(club.ClubMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s (see there)."""
@@ -368,44 +368,11 @@ class PgStore:
         async with self._write() as own:
             return await _bridged(work, own)
 
-    async def roster(self, club_chat: str, like: str | None = None) -> list[club.PlayerRow]:
-        return await self._club(lambda db: club.roster_sync(db, club_chat, like))
+    async def _club_read(self, work: Callable[[Any], _T]) -> _T:
+        return await self._club(work)
 
-    async def find_player(self, club_chat: str, who: str) -> club.PlayerRow | None:
-        return await self._club(lambda db: club.find_sync(db, club_chat, who))
-
-    async def add_player(self, club_chat: str, name: str | None, account: str | None = None) -> int:
-        at = time.time()
-        player = await self._club(lambda db: club.player_sync(db, club_chat, name, account, at))
-        if player is None:
-            raise club.ClubError("bad_name", name="")
-        return player
-
-    async def rename_player(self, club_chat: str, player: int, name: str) -> None:
-        at = time.time()
-        await self._club(lambda db: club.rename_sync(db, club_chat, player, name, at))
-
-    async def merge_players(self, club_chat: str, source: int, target: int) -> None:
-        at = time.time()
-        await self._club(lambda db: club.merge_sync(db, club_chat, source, target, at))
-
-    async def forget_player(self, club_chat: str, account: str) -> int:
-        return await self._club(lambda db: club.forget_sync(db, club_chat, account))
-
-    async def club_totals(self, club_chat: str, since: float | None = None,
-                          until: float | None = None, *, player: int | None = None,
-                          role: str | None = None) -> dict[int, club.Totals]:
-        return await self._club(lambda db: club.totals_sync(db, club_chat, since, until, player, role))
-
-    async def first_nights(self, club_chat: str, since: float | None = None,
-                           until: float | None = None) -> dict[int, list[tuple[float, str, int, int | None]]]:
-        return await self._club(lambda db: club.first_nights_sync(db, club_chat, since, until))
-
-    async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
-        return await self._club(lambda db: club.games_sync(db, club_chat, limit))
-
-    async def export_club(self, club_chat: str) -> dict[str, Any]:
-        return await self._club(lambda db: club.export_sync(db, club_chat))
+    async def _club_write(self, work: Callable[[Any], _T]) -> _T:
+        return await self._club(work)
 
     async def append_many(
         self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,

@@ -260,7 +260,7 @@ async def _connect_reader(path: str | os.PathLike[str]) -> aiosqlite.Connection:
     return reader
 
 
-class Store:
+class Store(club.ClubMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 
@@ -1114,72 +1114,14 @@ class Store:
                 "SELECT channel, title FROM host_channels WHERE chat = ?", (chat,))
         return (rows[0][0], rows[0][1]) if rows else None
 
-
-    # --- a club's roster and its players' figures (0006, storage/club.py) ----------------------
+    # --- a club's roster and its players' figures (0006: club.ClubMethods' two hooks) -----------
     async def _club_read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         async with self._read() as conn:
             return await conn._execute(work, conn._conn)
 
-    async def roster(self, club_chat: str, like: str | None = None) -> list[club.PlayerRow]:
-        """The club's roster by name (merged entries left out); ``like``: names beginning so."""
-        return await self._club_read(lambda db: club.roster_sync(db, club_chat, like))
+    async def _club_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        return await self._unit(work)
 
-    async def find_player(self, club_chat: str, who: str) -> club.PlayerRow | None:
-        """A roster entry by account (``"tg:42"``) or name (case-folded), or ``None``."""
-        return await self._club_read(lambda db: club.find_sync(db, club_chat, who))
-
-    async def add_player(self, club_chat: str, name: str | None, account: str | None = None) -> int:
-        """The roster's entry for ``account`` or ``name``, created if new; its id."""
-        at = time.time()
-        player = await self._unit(lambda db: club.player_sync(db, club_chat, name, account, at))
-        if player is None:
-            raise club.ClubError("bad_name", name="")
-        return player
-
-    async def rename_player(self, club_chat: str, player: int, name: str) -> None:
-        """Rename an entry, keeping its old names (:class:`storage.club.ClubError`)."""
-        at = time.time()
-        await self._unit(lambda db: club.rename_sync(db, club_chat, player, name, at))
-
-    async def merge_players(self, club_chat: str, source: int, target: int) -> None:
-        """Merge entry ``source`` into ``target`` (their games and names kept under ``target``)."""
-        at = time.time()
-        await self._unit(lambda db: club.merge_sync(db, club_chat, source, target, at))
-
-    async def forget_player(self, club_chat: str, account: str) -> int:
-        """Delete what the club keeps about ``account`` (its games' rows, names, entry); the
-        games' logs stay. Returns the rows deleted (0: nothing was kept)."""
-        return await self._unit(lambda db: club.forget_sync(db, club_chat, account))
-
-    async def club_totals(self, club_chat: str, since: float | None = None,
-                          until: float | None = None, *, player: int | None = None,
-                          role: str | None = None) -> dict[int, club.Totals]:
-        """Each player's totals over the club's games finished in ``[since, until)`` (unix
-        seconds), or one ``player``'s; ``role``: in that role only. One indexed aggregate, no
-        log read."""
-        return await self._club_read(
-            lambda db: club.totals_sync(db, club_chat, since, until, player, role))
-
-    async def first_nights(self, club_chat: str, since: float | None = None,
-                           until: float | None = None
-                           ) -> dict[int, list[tuple[float, str, int, int | None]]]:
-        """Each player's deaths on a first night in ``[since, until)``, oldest first:
-        ``(finished_at, role, won, best_move hits)`` (the compensation's count, S24 §8.6)."""
-        return await self._club_read(lambda db: club.first_nights_sync(db, club_chat, since, until))
-
-    async def player_points(self, club_chat: str, player: int, since: float | None = None,
-                            until: float | None = None) -> list[tuple[float, int]]:
-        """``player``'s games finished in ``[since, until)``, oldest first: ``(finished_at,
-        points in hundredths)`` (the player's card, issue 17)."""
-        return await self._club_read(lambda db: club.points_sync(db, club_chat, player, since, until))
-
-    async def club_games(self, club_chat: str, limit: int = 10) -> list[club.ClubGame]:
-        """The club's last finished games, newest first."""
-        return await self._club_read(lambda db: club.games_sync(db, club_chat, limit))
-
-    async def export_club(self, club_chat: str) -> dict[str, Any]:
-        """The club's roster and its players' rows of games, JSON-ready."""
-        return await self._club_read(lambda db: club.export_sync(db, club_chat))
 
 def _update_game_sync(db: sqlite3.Connection, game_id: int, assignments: str,
                       params: tuple[Any, ...]) -> None:

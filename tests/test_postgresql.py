@@ -272,3 +272,15 @@ async def test_a_cancelled_club_call_stops_its_thread_before_the_connection_goes
         assert await store.pool.fetchval("SELECT COUNT(*) FROM chats") == 0
     finally:
         await store.close()
+
+
+def test_both_stores_offer_the_same_methods() -> None:
+    """Nothing above storage/ knows which backend it has (issue 18): every public method of the
+    SQLite store is the PostgreSQL store's too (the player's card once read a method only
+    SQLite had)."""
+    from storage import PgStore, Store
+
+    sqlite = {name for name in dir(Store) if not name.startswith("_")}
+    postgresql = {name for name in dir(PgStore) if not name.startswith("_")}
+    # SQLite's own connection, for what reads SQLite itself (migrate --to, the storage bench)
+    assert sqlite - postgresql == {"conn"}
