@@ -41,8 +41,8 @@ from . import club
 
 from .migrate import MigrationError, NewerSchema, bundled
 from .store import (
-    _GAME_COLUMNS, _HOST_COLUMNS, _HOST_FIELDS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow,
-    HostStepRow, HostTableRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot, StaleRevision,
+    _GAME_COLUMNS, _HOST_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow,
+    HostStepRow, HostTableRow, NoSuchGame, host_assignments, OutboxItem, OutboxRow, Snapshot, StaleRevision,
     StorageError, _dumps, _game_row, _host_row, _message_key, _outbox_row,
 )
 
@@ -730,20 +730,7 @@ class PgStore(club.ClubMethods):
     async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
                                 outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,
                                 **fields: Any) -> None:
-        sets: list[str] = []
-        params: list[Any] = []
-        for name, value in fields.items():
-            if name not in _HOST_FIELDS:
-                raise StorageError(f"no host table field {name!r}")
-            if name == "seats":
-                value = _dumps({str(k): v for k, v in dict(value).items()})
-            elif name in ("players", "data") or (name == "step" and value is not None):
-                value = _dumps(value)
-            sets.append(f"{name} = ?")
-            params.append(value)
-            if name == "status" and value in ("over", "stopped"):
-                sets.append("closed_at = ?")
-                params.append(time.time())
+        sets, params = host_assignments(fields)
         if not sets and opened is None and not outbox:
             return
         async with self._write() as conn:

@@ -1039,20 +1039,7 @@ class Store(club.ClubMethods):
         :meth:`log_host_step`). ``outbox``: messages queued in the same transaction (of game
         ``outbox_game``, as :meth:`enqueue`). Raises :class:`StorageError` for an unknown field or
         table."""
-        sets: list[str] = []
-        params: list[Any] = []
-        for name, value in fields.items():
-            if name not in _HOST_FIELDS:
-                raise StorageError(f"no host table field {name!r}")
-            if name == "seats":
-                value = _dumps({str(k): v for k, v in dict(value).items()})
-            elif name in ("players", "data") or (name == "step" and value is not None):
-                value = _dumps(value)
-            sets.append(f"{name} = ?")
-            params.append(value)
-            if name == "status" and value in ("over", "stopped"):
-                sets.append("closed_at = ?")
-                params.append(time.time())
+        sets, params = host_assignments(fields)
         if not sets and opened is None and not outbox:
             return
         async with self._write() as conn:
@@ -1121,6 +1108,28 @@ class Store(club.ClubMethods):
 
     async def _club_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         return await self._unit(work)
+
+
+def host_assignments(fields: Mapping[str, Any]) -> tuple[list[str], list[Any]]:
+    """A host table's changed ``fields`` as ``UPDATE`` assignments (``name = ?``) and their
+    values, JSON where the column holds JSON; a status of ``over`` or ``stopped`` also stamps
+    ``closed_at``. Both backends' :meth:`update_host_table`. Raises :class:`StorageError` for an
+    unknown field."""
+    sets: list[str] = []
+    params: list[Any] = []
+    for name, value in fields.items():
+        if name not in _HOST_FIELDS:
+            raise StorageError(f"no host table field {name!r}")
+        if name == "seats":
+            value = _dumps({str(k): v for k, v in dict(value).items()})
+        elif name in ("players", "data") or (name == "step" and value is not None):
+            value = _dumps(value)
+        sets.append(f"{name} = ?")
+        params.append(value)
+        if name == "status" and value in ("over", "stopped"):
+            sets.append("closed_at = ?")
+            params.append(time.time())
+    return sets, params
 
 
 def _update_game_sync(db: sqlite3.Connection, game_id: int, assignments: str,
