@@ -113,7 +113,9 @@ def test_the_examples_commented_values_are_valid(clean_env: Path, tmp_path: Path
 
 # --- systemd, Docker, compose --------------------------------------------------------------------
 
-def _unit(path: Path) -> dict[str, list[str]]:
+def unit_entries(path: Path) -> dict[str, list[str]]:
+    """A systemd unit's ``key=value`` lines, each key's values in order (comments and sections
+    left out)."""
     entries: dict[str, list[str]] = {}
     for line in path.read_text("utf-8").splitlines():
         if line and not line.startswith(("#", ";", "[")) and "=" in line:
@@ -123,7 +125,7 @@ def _unit(path: Path) -> dict[str, list[str]]:
 
 
 def test_the_systemd_unit_runs_the_installed_command() -> None:
-    unit = _unit(DEPLOY / "mafia-referee.service")
+    unit = unit_entries(DEPLOY / "mafia-referee.service")
     (exec_start,) = unit["ExecStart"]
     argv = shlex.split(exec_start)
     assert Path(argv[0]).is_absolute()  # systemd wants an absolute path
@@ -141,14 +143,14 @@ def test_the_systemd_unit_runs_the_installed_command() -> None:
 
 
 def test_the_backup_timer_runs_the_backup_script() -> None:
-    unit = _unit(DEPLOY / "mafia-referee-backup.service")
+    unit = unit_entries(DEPLOY / "mafia-referee-backup.service")
     (exec_start,) = unit["ExecStart"]
     assert Path(shlex.split(exec_start)[0]).name == "backup.sh"
     script = (DEPLOY / "backup.sh").read_text("utf-8")
     assert os.access(DEPLOY / "backup.sh", os.X_OK)
     assert '"$command" backup "$dir/"' in script
     assert _parser().parse_args(["backup", "/tmp/x/"]).command == "backup"
-    assert "OnCalendar" in _unit(DEPLOY / "mafia-referee-backup.timer")
+    assert "OnCalendar" in unit_entries(DEPLOY / "mafia-referee-backup.timer")
 
 
 def _dockerfile() -> list[str]:

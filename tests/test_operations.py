@@ -27,6 +27,8 @@ from bot.service import Service
 from storage import Store
 from storage.migrate import bundled
 
+from test_deploy import DEPLOY, unit_entries
+
 PREFIX = "MAFIA_REFEREE_"
 TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
 ROOT = Path(__file__).resolve().parents[1]
@@ -370,18 +372,6 @@ async def test_the_heartbeat_is_written_at_once_on_start(tmp_path: Path) -> None
 
 # --- the systemd units -------------------------------------------------------------------------------
 
-DEPLOY = ROOT / "deploy"
-
-
-def _unit(path: Path) -> dict[str, list[str]]:
-    entries: dict[str, list[str]] = {}
-    for line in path.read_text("utf-8").splitlines():
-        if line and not line.startswith(("#", ";", "[")) and "=" in line:
-            key, _, value = line.partition("=")
-            entries.setdefault(key.strip(), []).append(value.strip())
-    return entries
-
-
 def test_the_bot_unit_is_type_notify_with_a_watchdog() -> None:
     """The bot says when it is up (READY=1) and pings the watchdog from its event loop
     (:mod:`bot.lifecycle`): a stuck loop is restarted by systemd itself, no timer needed."""
@@ -389,23 +379,23 @@ def test_the_bot_unit_is_type_notify_with_a_watchdog() -> None:
 
     from bot.lifecycle import PINGS_PER_WATCHDOG
 
-    bot = _unit(DEPLOY / "mafia-referee.service")
+    bot = unit_entries(DEPLOY / "mafia-referee.service")
     assert bot["Type"] == ["notify"] and bot["NotifyAccess"] == ["main"]
     (watchdog,) = bot["WatchdogSec"]
     assert watchdog.endswith("s") and int(watchdog[:-1]) / PINGS_PER_WATCHDOG >= 10
     assert bot["Restart"] == ["on-failure"] and bot["RestartPreventExitStatus"] == ["2"]
-    health_unit = _unit(DEPLOY / "mafia-referee-health.service")
+    health_unit = unit_entries(DEPLOY / "mafia-referee-health.service")
     (exec_start,) = health_unit["ExecStart"]
     argv = shlex.split(exec_start)
     assert argv[0] == shlex.split(bot["ExecStart"][0])[0] and argv[1] == "health"
     assert "ExecStopPost" not in health_unit  # the watchdog restarts a stuck bot, not this check
-    assert _unit(DEPLOY / "mafia-referee-health.timer")["OnUnitActiveSec"] == ["1h"]
+    assert unit_entries(DEPLOY / "mafia-referee-health.timer")["OnUnitActiveSec"] == ["1h"]
 
 
 @pytest.mark.parametrize("unit", ["mafia-referee-health.service", "mafia-referee-backup.service"])
 def test_the_health_and_backup_units_are_hardened_as_the_bot_is(unit: str) -> None:
-    bot = _unit(DEPLOY / "mafia-referee.service")
-    other = _unit(DEPLOY / unit)
+    bot = unit_entries(DEPLOY / "mafia-referee.service")
+    other = unit_entries(DEPLOY / unit)
     hardening = {key: value for key, value in bot.items()
                  if key.startswith(("Protect", "Private", "Restrict", "NoNew", "Lock", "SystemCall",
                                     "Capability", "Ambient", "UMask"))}

@@ -15,21 +15,15 @@ import rules
 from bot.judge.callbacks import decode
 from fakebot import FakeBotAPI
 from rules import Phase
-from support.telegram_table import Table, table
+from support.telegram_table import Table, linked_day_one
 
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
 
-
 @pytest.fixture
 async def t(fake: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Table]:
-    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
-        await running_table.say("/new")
-        await running_table.say("/roles D2 M5 M7 S8")
-        await running_table.say("/link", chat=running_table.group)
-        await running_table.press("Начать игру ▶")
-        await running_table.press("Далее ▶ (утро)")
+    async with linked_day_one(fake, tmp_path / "referee.sqlite3") as running_table:
         yield running_table
 
 

@@ -134,3 +134,16 @@ async def table(fake: FakeBotAPI, db: Path, **options: Any) -> AsyncIterator[Tab
     judge, group, people = make_world(fake)
     async with bot_running(fake, db, **options) as (app, service):
         yield Table(fake=fake, app=app, service=service, judge=judge, group=group, players=people)
+
+
+@asynccontextmanager
+async def linked_day_one(fake: FakeBotAPI, db: Path) -> AsyncIterator[Table]:
+    """A judge's :func:`table` with a game of roles D2 M5 M7 S8 linked to the group, started and
+    at day 1's first speech."""
+    async with table(fake, db) as running_table:
+        await running_table.say("/new")
+        await running_table.say("/roles D2 M5 M7 S8")
+        await running_table.say("/link", chat=running_table.group)
+        await running_table.press("Начать игру ▶")
+        await running_table.press("Далее ▶ (утро)")
+        yield running_table
