@@ -408,14 +408,16 @@ class DiscordReferee:
             self._service = Service(self._own_store, cached=self.settings.cache_chats)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
-        self.host = DiscordHost(self)
-        await self.voice.load()
-        if not self.shards.multi:
+        if self.shards.multi:  # which channels are its own is known once its servers are (:meth:`ready`)
+            await self.voice.load()
+            self.host = DiscordHost(self)
+        else:
             await self.judge.rearm()
+            await self.voice.load()
             await self._load_voice_games()
+            self.host = DiscordHost(self)
             await self.host.resume()
             await self.outbox.drain_all()
-        # else: which channels are this process's is known once its servers are (:meth:`ready`)
         gcpolicy.freeze()  # what start-up built lives as long as the process
         # the commands are the application's, not a shard's: one process publishes them
         if self.sync and (not self.shards.multi or 0 in (self.shards.ids or ())):
@@ -455,9 +457,10 @@ class DiscordReferee:
             return self._guild_cached(chat) in new
 
         store = self.service.store
-        for row in await store.open_games():
-            if await mine(row.chat):
-                await self.judge.rearm(row.chat)
+        for game_id in await store.open_timers(prefix="dc:"):
+            game = await store.game(game_id)
+            if game is not None and await mine(game.chat):
+                await self.judge.rearm(game.chat)
         await self._load_voice_games(mine)
         if self.host is not None:
             await self.host.resume(mine)
