@@ -15,10 +15,10 @@ webhook's answer, the inbox and the hand-over to the chat's owner.
 
 Each configuration: the games stored (not measured), the workers started and listening, a
 warm-up (each judge asks ``/status`` once: his game folded, his panel posted, and in shared mode
-his chat claimed by a worker), then the rate ladder: ``LATENCY_RATE`` first (its p50/p99 are the
-latency rows), then ×1.5 until a step is not kept up (``e2e``'s test: every update answered
-within 1 s of the step's end and no growing backlog), at most ``MAX_STEPS`` steps; from 20/s not
-kept up it steps down (halving) instead. The workers' CPU per update is their summed user+system
+his chat claimed by a worker; ``--workers-cold``: none), then the rate ladder: ``LATENCY_RATE``
+first (its p50/p99 are the latency rows), then ×1.5 until a step is not kept up (``e2e``'s
+test: every update answered within 1 s of the step's end and no growing backlog), at most
+``MAX_STEPS`` steps; from 20/s not kept up it steps down (halving) instead. The workers' CPU per update is their summed user+system
 time over the ladder divided by the updates answered (the PostgreSQL server's own CPU not
 included). The bots' rate limiter is off and the panel's countdown held to the production budget,
 as in ``e2e``.
@@ -63,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds of load per offered rate (default 4; --quick: 1)")
     parser.add_argument("--workers-configs", default=None, metavar="LIST",
                         help="which to run, e.g. sqlite:1,postgresql:2 (default: all four)")
+    parser.add_argument("--workers-cold", action="store_true",
+                        help="no warm-up: every update of the ladder may touch a game not yet in "
+                             "a worker's memory (10,000 games: a warm-up would take minutes)")
 
 
 # --- the workers -------------------------------------------------------------------------------
@@ -124,9 +127,18 @@ class Worker:
         self._log.close()
         return self.proc.returncode
 
-    def errors(self) -> int:
-        return sum(1 for line in self.log.read_text(errors="replace").splitlines()
-                   if " ERROR " in line or line.startswith("Traceback"))
+    def errors(self) -> list[str]:
+        """The ERROR lines of its log, and the exception line ending each traceback."""
+        found, in_trace = [], False
+        for line in self.log.read_text(errors="replace").splitlines():
+            if " ERROR " in line:
+                found.append(line)
+            elif line.startswith("Traceback"):
+                in_trace = True
+            elif in_trace and not line.startswith(" "):
+                found.append(line)
+                in_trace = False
+        return found
 
 
 def _serve() -> int:
@@ -257,7 +269,7 @@ async def _ladder(judges: Judges, seconds: float, label: str) -> tuple[list[Step
 
 
 async def measure(kind: str, workers: int, games: int, s: Script, seconds: float, folder: Path,
-                  admin: str | None) -> Outcome:
+                  admin: str | None, cold: bool = False) -> Outcome:
     outcome = Outcome(kind, workers, games)
     name = f"bench_workers_{games}_{workers}"
     if kind == "sqlite":
@@ -279,7 +291,8 @@ async def measure(kind: str, workers: int, games: int, s: Script, seconds: float
                 await proc.listening()
             proxy = Proxy(fake, [p.hook for p in procs])
             proxy.start()
-            await warm_up(judges, 50.0)
+            if not cold:
+                await warm_up(judges, 50.0)
             cpu = sum(p.cpu() for p in procs)
             label = f"{kind} ×{workers}, {games:,} games"
             outcome.steps, outcome.best, outcome.latency = await _ladder(judges, seconds, label)
@@ -291,7 +304,14 @@ async def measure(kind: str, workers: int, games: int, s: Script, seconds: float
                 outcome.refused = proxy.refused
             for proc in procs:
                 proc.stop()
-            outcome.errors = sum(p.errors() for p in procs)
+            errors = [line for p in procs for line in p.errors()]
+            outcome.errors = sum(1 for line in errors if " ERROR " in line)
+            kinds: dict[str, int] = {}
+            for line in errors:
+                text = line.split(" ", 2)[-1][:160]
+                kinds[text] = kinds.get(text, 0) + 1
+            for text, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:5]:
+                eprint(f"workers {kind} ×{workers}: {count} × {text}")
     if kind == "postgresql" and admin is not None:
         await _database(admin, name, False)
     return outcome
@@ -326,12 +346,14 @@ def run(args: argparse.Namespace) -> Section:
     try:
         for games in sizes:
             for kind, workers in configs:
-                outcome = asyncio.run(measure(kind, workers, games, s, seconds, folder, admin))
+                outcome = asyncio.run(measure(kind, workers, games, s, seconds, folder, admin,
+                                              cold=bool(args.workers_cold)))
                 what = f"{'SQLite, 1 process' if kind == 'sqlite' else f'PostgreSQL, {workers} worker(s)'}"
                 latency = outcome.latency
                 section.rows += [
                     Row(f"sustained rate, {what}, {games:,} games", outcome.best, "/s",
-                        note=f"{len(outcome.steps)} steps of {seconds:g} s; errors logged "
+                        note=f"{len(outcome.steps)} steps of {seconds:g} s"
+                             f"{', no warm-up (cold games)' if args.workers_cold else ''}; errors logged "
                              f"{outcome.errors}; webhook POSTs refused {outcome.refused}"),
                     Row(f"latency at {LATENCY_RATE:g}/s, p50, {what}, {games:,} games",
                         latency.p(50) if latency else float("nan"), "s"),
