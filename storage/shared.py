@@ -64,6 +64,9 @@ class ChatClaims:
         self._on_claim = on_claim
         self._conn: "asyncpg.Connection | None" = None
         self._owned: OrderedDict[str, None] = OrderedDict()  # least recently used first
+        # one statement at a time on the connection: a worker's drainer and its adoption loop
+        # claim at once (asyncpg refuses a second operation in progress on one connection)
+        self._sql = asyncio.Lock()
 
     @property
     def owned(self) -> list[str]:
@@ -91,20 +94,21 @@ class ChatClaims:
     async def claim(self, chat: str) -> bool:
         """Own ``chat`` (or keep owning it); ``False`` if another worker owns it. Claims beyond
         ``kept`` are released, the least recently used first."""
-        conn = await self._connection()
-        if chat in self._owned:
-            self._owned.move_to_end(chat)
-            return True
-        try:
-            took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
-                                       CHAT_LOCK, chat)
-        except BaseException:
-            if conn.is_closed():
-                self._lost()
-            raise
-        if not took:
-            return False
-        self._owned[chat] = None
+        async with self._sql:
+            conn = await self._connection()
+            if chat in self._owned:
+                self._owned.move_to_end(chat)
+                return True
+            try:
+                took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
+                                           CHAT_LOCK, chat)
+            except BaseException:
+                if conn.is_closed():
+                    self._lost()
+                raise
+            if not took:
+                return False
+            self._owned[chat] = None
         while len(self._owned) > self._kept:
             await self.release(next(iter(self._owned)))
         if self._on_claim is not None:
@@ -119,8 +123,9 @@ class ChatClaims:
         if chat not in self._owned:
             return
         self._drop(chat)
-        if self._conn is not None and not self._conn.is_closed():
-            await self._conn.fetchval("SELECT pg_advisory_unlock($1, hashtext($2))", CHAT_LOCK, chat)
+        async with self._sql:
+            if self._conn is not None and not self._conn.is_closed():
+                await self._conn.fetchval("SELECT pg_advisory_unlock($1, hashtext($2))", CHAT_LOCK, chat)
 
     def alive(self) -> bool:
         """Whether the claims still hold (their connection is open)."""
