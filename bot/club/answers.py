@@ -12,7 +12,6 @@ import asyncio
 import dataclasses
 import datetime as dt
 import re
-import zlib
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -28,7 +27,8 @@ from ..i18n import Catalog
 from .card import render_card, render_top
 from .periods import ALL, Period, parse_period
 from .rating import FirstNight, standings
-from .seating import SEATS, SeatingError, plan
+from .seating import SEATS, SeatingError
+from .tournament import make_plan, plan_lines, roster_names, split_names
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
@@ -311,28 +311,16 @@ class ClubAnswers:
         """``/seating 6 Аня, Боря, …``: a seating plan for a series (:mod:`.seating`), printed per
         game and table; the names as the roster writes them, where it has them."""
         head, _, rest = command.rest.partition(" ")
-        names = [" ".join(n.split()) for n in re.split(r"[,;\n]", rest) if n.strip()]
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
-        shown = []
-        for name in names:
-            found = await self.store.find_player(club, name)
-            shown.append(found.name if found is not None else name)
+        shown = await roster_names(self.store, club, split_names(rest))
         try:
-            made = plan(shown, int(head), seed=zlib.crc32("\n".join(shown).encode()))
+            made = make_plan(shown, int(head))
         except SeatingError:
             return [cat.text("club-seating-players", count=len(set(shown)), seats=SEATS)]
-        lines = [cat.text("club-seating-title", games=int(head), players=len(shown),
-                          tables=len(made.rounds[0]))]
-        for number, (tables, resting) in enumerate(zip(made.rounds, made.resting), 1):
-            for table_no, table in enumerate(tables, 1):
-                lines.append(cat.text("club-seating-table", game=number, table=table_no,
-                                      seats=", ".join(f"{seat}. {cat.name(str(p))}"
-                                                      for seat, p in enumerate(table, 1))))
-            if resting:
-                lines.append(cat.text("club-seating-resting", game=number,
-                                      names=", ".join(cat.name(str(p)) for p in resting)))
-        return lines
+        return [cat.text("club-seating-title", games=int(head), players=len(shown),
+                         tables=len(made.rounds[0])),
+                *plan_lines(made.rounds, made.resting, cat)]
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

@@ -54,6 +54,7 @@ from storage import Store
 
 from .. import commands as cmds
 from .. import gcpolicy, published
+from ..club.tournament import TOURNAMENT_COMMANDS
 from ..commands import ClubCmd, CommandError, Explain, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -603,6 +604,12 @@ class TelegramReferee:
         home = await self.service.home(group)
         if name == "takeover":
             await self._take_over(update, group, user)
+            return
+        if name in TOURNAMENT_COMMANDS:  # the group is the club; no lock held: a table taken
+            command = cmds.parse(message.text, None)  # over moves its game (issue 17, part 4)
+            assert isinstance(command, ClubCmd)
+            await self._replies(group, await self.judge.tournament_replies(group, user, command,
+                                                                           move=True))
             return
         async with self.locks.lock(home):
             await self._group_command(update, message, name, group, user, home)
