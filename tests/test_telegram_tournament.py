@@ -46,6 +46,11 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     club = f"tg:{t.group.id}"
 
     before = len(t.public())
+    await t.say("/tournament open 2 " + ", ".join(PLAYERS), chat=t.group)  # the judge: no admin
+    assert t.public()[before:] == [
+        "Открыть турнир (и стать его главным судьёй) может только администратор чата."]
+    assert await t.service.store.tournament(club) is None
+    before = len(t.public())
     await t.say("/tournament open 2 " + ", ".join(PLAYERS), chat=t.group, user=chief)
     opened = "\n".join(t.public()[before:])
     assert opened.startswith("Турнир №1 открыт: игр — 2, игроков — 20, столов — 2")

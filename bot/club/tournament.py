@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 import rules
@@ -53,13 +53,12 @@ class Seating:
 @dataclass
 class DeskAnswer:
     """What a tournament command says (``lines``) and what the platform does next: ``closed``
-    the tournament just closed with its ``standings`` (to post to the club's channel with its
-    games' protocols); ``taken`` the running game of a table whose judge changed (its id, to
-    move it to the new judge)."""
+    the tournament just closed (``lines`` are its standings: to post to the club's channel with
+    its games' protocols); ``taken`` the running game of a table whose judge changed (its id,
+    to move it to the new judge)."""
 
     lines: list[str]
     closed: Tournament | None = None
-    standings: list[str] = field(default_factory=list)
     taken: int | None = None
 
 
@@ -118,14 +117,17 @@ class TournamentDesk:
         self.state_of = state_of
         self.who = who
 
-    async def answer(self, club: str, user: str, command: ClubCmd, cat: Catalog) -> DeskAnswer:
+    async def answer(self, club: str, user: str, command: ClubCmd, cat: Catalog, *,
+                     may_open: bool = True) -> DeskAnswer:
         """``/tournament [open N [fiim|fsm] names | close]`` or ``/table N`` by ``user`` in
-        ``club``."""
+        ``club``; ``may_open``: whether he may open a tournament there (a chat's admin)."""
         try:
             if command.what == "table":
                 return await self._table(club, user, command, cat)
             word = command.args[0].lower() if command.args else ""
             if word in OPEN_WORDS:
+                if not may_open:
+                    return DeskAnswer([cat.text("tournament-admins-only")])
                 return await self._open(club, user, command, cat)
             if word in CLOSE_WORDS:
                 return await self._close(club, user, cat)
@@ -238,7 +240,7 @@ class TournamentDesk:
                                         tables=", ".join(map(str, running)))])
         await self.store.close_tournament(found.id)
         lines = await self.standings(found, cat)
-        return DeskAnswer(lines, closed=found, standings=lines)
+        return DeskAnswer(lines, closed=found)
 
     async def standings(self, found: Tournament, cat: Catalog) -> list[str]:
         """The tournament's standings over its finished games (F24/S24 §8.7.1; the FSM

@@ -833,14 +833,15 @@ class JudgeController:
                               who=lambda user: self.port.name_of(user) or self.port.mention(user))
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
-                                 move: bool = False) -> list[Reply]:
-        """``/tournament`` or ``/table`` in ``club`` (:mod:`bot.club.tournament`). With
-        ``move`` (no chat's lock held: the platform's group handler) a table's running game
-        moves to the chief judge who takes the table over (:meth:`take_over`, into his own
-        chat). A closed tournament's standings go to the club's channel with its games'
-        protocols, when the club has one (``/channel``)."""
+                                 move: bool = False, may_open: bool = True) -> list[Reply]:
+        """``/tournament`` or ``/table`` in ``club`` (:mod:`bot.club.tournament`); ``may_open``:
+        ``user`` may open a tournament there (the group's admin). With ``move`` (no chat's
+        lock held: the platform's group handler) a table's running game moves to the chief
+        judge who takes the table over (:meth:`take_over`, into his own chat). A closed
+        tournament's standings go to the club's channel with its games' protocols, when the
+        club has one (``/channel``)."""
         cat = await self._cat(club)
-        answer = await self._desk().answer(club, user, command, cat)
+        answer = await self._desk().answer(club, user, command, cat, may_open=may_open)
         replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
         if answer.taken is not None and move:
             row = await self.service.store.game(answer.taken)
@@ -859,7 +860,7 @@ class JudgeController:
         closed = answer.closed
         assert closed is not None
         cat = await self._cat(channel)
-        items = [ob.post(channel, "\n".join(answer.standings))]
+        items = [ob.post(channel, "\n".join(answer.lines))]
         for (table, number), game_id in sorted(closed.played.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             if game_id not in closed.finished:
                 continue
@@ -867,7 +868,7 @@ class JudgeController:
             items.append(ob.protocol(
                 channel, game_id, cat.text("tournament-protocol", game=game_id), lang=cat.lang,
                 judge=self.port.name_of(row.judge) if row is not None else None,
-                table=cat.text("club-seating-table", game=number, table=table, seats="").rstrip(": ")))
+                table=cat.text("tournament-sheet-table", number=closed.id, table=table, game=number)))
         await self._queue(*items)
 
     async def club_replies(self, club: str, user: str, command: ClubCmd, *,

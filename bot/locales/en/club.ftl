@@ -150,3 +150,5 @@ tournament-no-games = No game of the tournament has ended.
 tournament-game-started = Table { $table }, game { $game } of { $games } of the tournament: { $seats }
 tournament-posted = The standings and the games' protocols are posted to { $channel }.
 tournament-protocol = Tournament game #{ $game }: the protocol
+tournament-admins-only = Only an admin of this chat opens a tournament (and becomes its chief judge).
+tournament-sheet-table = tournament #{ $number }, table { $table }, game { $game }

@@ -133,3 +133,5 @@ tournament-no-games = Ни одна игра турнира не окончен�
 tournament-game-started = Стол { $table }, игра { $game } из { $games } турнира: { $seats }
 tournament-posted = Итоговая таблица и протоколы игр опубликованы в канале { $channel }.
 tournament-protocol = Игра турнира №{ $game }: протокол
+tournament-admins-only = Открыть турнир (и стать его главным судьёй) может только администратор чата.
+tournament-sheet-table = турнир №{ $number }, стол { $table }, игра { $game }
