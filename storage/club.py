@@ -21,6 +21,9 @@ _T = TypeVar("_T")
 
 ROLES = ("civilian", "sheriff", "mafia", "don")
 
+#: The slot of a game's stored messages that holds its protocol's (bot.outbox.PROTOCOL_SLOT).
+PROTOCOL_SLOT = "protocol"
+
 #: What ``/top`` may order by.
 TOP_ORDERS = ("points", "wins", "winrate")
 
@@ -89,13 +92,16 @@ class Totals:
 
 @dataclass(frozen=True)
 class ClubGame:
-    """A finished game of the club: its result and its players' names by seat."""
+    """A finished game of the club: its result and its players' names by seat; ``protocols``
+    the chats its protocol was posted to and the first message's id there (slot ``protocol``
+    of the game's stored messages, 0002)."""
 
     id: int
     finished_at: float
     result: str
     names: dict[int, str]
     points: dict[int, int]  # hundredths, by seat
+    protocols: dict[str, int] = field(default_factory=dict)
 
 
 def fold(name: str) -> str:
@@ -426,8 +432,13 @@ def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
     for game_id, finished_at, result in games:
         rows = db.execute("SELECT seat, name, points FROM game_players WHERE game_id = ?"
                           " ORDER BY seat", (game_id,)).fetchall()
+        stored = db.execute("SELECT messages FROM games WHERE id = ?", (game_id,)).fetchone()
+        protocols = {key.rpartition(" ")[0]: int(message)
+                     for key, message in json.loads(stored[0] if stored and stored[0] else "{}").items()
+                     if key.rpartition(" ")[2] == PROTOCOL_SLOT}
         out.append(ClubGame(int(game_id), finished_at, result or "",
-                            {int(s): n for s, n, _ in rows}, {int(s): int(p) for s, _, p in rows}))
+                            {int(s): n for s, n, _ in rows}, {int(s): int(p) for s, _, p in rows},
+                            protocols))
     return out
 
 

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 import rules
@@ -103,9 +103,11 @@ async def roster_name(store: Store, club: str, event: Any, cat: Catalog) -> tupl
 class ClubAnswers:
     """The answers of one club (``club``: its chat key, where its games' rows are kept)."""
 
-    def __init__(self, store: Store, *, tz: str = "UTC") -> None:
+    def __init__(self, store: Store, *, tz: str = "UTC",
+                 link: Callable[[str, int], str | None] | None = None) -> None:
         self.store = store
         self.tz = tz
+        self.link = link  # a chat's message as a link (the platform's), for /games' protocols
 
     def period_name(self, period: Period, cat: Catalog) -> str:
         return cat.text(f"club-period-{period.kind}", label=period.label)
@@ -135,11 +137,14 @@ class ClubAnswers:
         lines = [cat.text("club-games-title", count=len(games))]
         for game in games:
             best = max(game.points.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+            links = (self.link(chat, message) for chat, message in sorted(game.protocols.items())
+                     ) if self.link is not None else iter(())
             lines.append(cat.text(
                 "club-games-line", game=game.id, date=self._date(game.finished_at),
                 result=cat.text(f"club-result-{game.result}"),
                 best=cat.name(game.names[best[0]]) if best else "—",
-                points=points_text(best[1]) if best else "—"))
+                points=points_text(best[1]) if best else "—",
+                link=next((url for url in links if url), None) or "none"))
         return lines
 
     def _split(self, args: tuple[str, ...], now: float) -> tuple[list[str], Period, str | None,

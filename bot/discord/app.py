@@ -230,6 +230,13 @@ class DiscordJudgePort(DiscordPortBase):
 
     def place(self, chat: str) -> str | None:
         return self.referee.titles.get(chat)
+
+    def message_link(self, chat: str, message_id: int) -> str | None:
+        """A channel's message (its server from the client's cache; none when it is not there)."""
+        channel = self.referee.bot.get_channel(id_of(chat)) if is_discord(chat) else None
+        guild = getattr(channel, "guild", None)
+        return None if guild is None else \
+            f"https://discord.com/channels/{guild.id}/{id_of(chat)}/{message_id}"
     def moment(self, at: float) -> str:
         return f"<t:{int(at)}:T>"  # Discord shows it in each reader's own time zone
 

@@ -878,7 +878,7 @@ class JudgeController:
         send a picture."""
         if command.what in TOURNAMENT_COMMANDS:
             return await self.tournament_replies(club, user, command)
-        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        answers = ClubAnswers(self.service.store, tz=self.club_tz, link=self.port.message_link)
         if command.what == "stats":
             draw = answers.stats_card
         elif command.what in ("top", "evening"):
@@ -896,7 +896,7 @@ class JudgeController:
         """A club command (``/stats``, ``/top``, ``/games``, the roster; issue 17) in ``club``
         (a group's chat key) asked by ``user``; ``official``: the judge or a chat admin, who may
         change the roster."""
-        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        answers = ClubAnswers(self.service.store, tz=self.club_tz, link=self.port.message_link)
         return await answers.answer(club, Asker(user, official), command, await self._cat(club),
                                     self.port.clock())
 

@@ -258,6 +258,12 @@ class TelegramJudgePort(TelegramPortBase):
 
     def place(self, chat: str) -> str | None:
         return self.referee.titles.get(chat)
+
+    def message_link(self, chat: str, message_id: int) -> str | None:
+        """A supergroup's or a channel's message (``t.me/c/…``, for its members); a private chat
+        or a basic group has no link."""
+        number = str(chat_id_of(chat))
+        return f"https://t.me/c/{number[4:]}/{message_id}" if number.startswith("-100") else None
     def moment(self, at: float) -> str:
         return clock_time(at, self.referee.zone)
 

@@ -18,7 +18,10 @@ club-order-winrate = win rate
 club-no-games = No finished games in this club yet.
 club-bad-count = /games takes a number from 1 to { $most }.
 club-games-title = The club's last games ({ $count }):
-club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points })
+club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points }){ $link ->
+    [none] {""}
+   *[other] ; the protocol: { $link }
+ }
 club-no-player = Nobody called { $name } in this club's roster (/roster lists it).
 club-stats-whom = Whose statistics? /stats Name (the roster: /roster).
 club-stats-none = { $name }: no games in { $period }.

@@ -18,7 +18,10 @@ club-order-winrate = проценту побед
 club-no-games = В клубе пока нет оконченных игр.
 club-bad-count = /games: число от 1 до { $most }.
 club-games-title = Последние игры клуба ({ $count }):
-club-games-line = Игра №{ $game }, { $date }: { $result }; больше всех баллов: { $best } ({ $points })
+club-games-line = Игра №{ $game }, { $date }: { $result }; больше всех баллов: { $best } ({ $points }){ $link ->
+    [none] {""}
+   *[other] ; протокол: { $link }
+ }
 club-no-player = В составе клуба нет игрока «{ $name }» (состав: /roster).
 club-stats-whom = Чья статистика? /stats Имя (состав: /roster).
 club-stats-none = { $name }: нет игр за период «{ $period }».
