@@ -11,9 +11,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import rules
 from bot.cli import main
+from bot.club import card as club_card
 from bot.console import CHAT, Session
 from bot.i18n import catalog
 from bot.protocol import to_json
@@ -99,6 +101,21 @@ def test_the_club_admin_exports_the_roster_and_games_as_json_and_csv(
     assert sum(Decimal(r["points"]) for r in rows) == sum(
         Decimal(p["points"]) / 100 for p in data["games"])
     assert main(["club-export", "--db", str(tmp_path / "none.sqlite3")]) == 2
+
+
+def test_the_players_card_is_written_as_a_png_from_the_console_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    card = tmp_path / "card.png"
+    assert main(["club-stats", "Анна", "--db", str(db), "--png", str(card), "--lang", "ru"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Анна, все игры:\nигр 1, побед 1 (100%)")  # Аня: a red, the reds won
+    picture = Image.open(card)
+    assert picture.format == "PNG" and picture.width == club_card.WIDTH
+    assert main(["club-stats", "Никто", "--db", str(db), "--png", str(tmp_path / "x.png")]) == 1
+    assert not (tmp_path / "x.png").exists()  # nobody: no card
+    assert main(["club-stats", "Анна", "--db", str(tmp_path / "none.sqlite3")]) == 2
 
 
 async def test_a_seating_plan_is_printed_per_game_and_table(store: Store) -> None:
