@@ -24,6 +24,10 @@ ROLES = ("civilian", "sheriff", "mafia", "don")
 #: The slot of a game's stored messages that holds its protocol's (bot.outbox.PROTOCOL_SLOT).
 PROTOCOL_SLOT = "protocol"
 
+#: The slots of a game's stored messages under its home chat where a judge maps a seat to a
+#: member (``seat:<n>``: the member's id; Discord's ``/seat``).
+SEAT_SLOT = "seat:"
+
 #: What ``/top`` may order by.
 TOP_ORDERS = ("points", "wins", "winrate")
 
@@ -157,14 +161,22 @@ def game_months(db: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
 # --- inside a write unit ---------------------------------------------------------------------
 
 def player_sync(db: sqlite3.Connection, club: str, name: str | None, account: str | None,
-                at: float) -> int | None:
+                at: float, *, claim: bool = False) -> int | None:
     """The roster's player for an account or a name (created if new; an account's entry keeps
-    its roster name), or ``None`` with neither."""
+    its roster name), or ``None`` with neither. ``claim``: the judge said the account is the
+    seat's (Discord's ``/seat``) — a new account takes the roster's nickname entry of that name
+    (one with no account yet), so the nickname's history becomes the account's."""
     if account:
         row = db.execute("SELECT id FROM players WHERE club = ? AND account = ?",
                          (club, account)).fetchone()
         if row is not None:
             return _final(db, int(row[0]))
+        if claim and name:
+            row = db.execute("SELECT id FROM players WHERE club = ? AND folded = ? AND account IS NULL"
+                             " AND merged_into IS NULL ORDER BY id", (club, fold(name))).fetchone()
+            if row is not None:
+                db.execute("UPDATE players SET account = ? WHERE id = ?", (account, int(row[0])))
+                return int(row[0])
         name = name or account
     if not name:
         return None
@@ -208,8 +220,11 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
     seats = db.execute("SELECT seats FROM host_tables WHERE game_id = ? ORDER BY id DESC",
                        (game_id,)).fetchone()
     accounts = {int(k): v for k, v in json.loads(seats[0] or "{}").items()} if seats else {}
+    claimed = {} if accounts else judges_seats(db, game_id)
     for f in figures:
-        player = player_sync(db, club, f.get("name"), accounts.get(int(f["seat"])), at)
+        seat = int(f["seat"])
+        player = player_sync(db, club, f.get("name"), accounts.get(seat) or claimed.get(seat), at,
+                             claim=seat in claimed)
         if player is None:
             continue
         name = f.get("name") or db.execute("SELECT name FROM players WHERE id = ?",
@@ -222,6 +237,21 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
              f["additional"], f["best_move"], f["first_killed"], f["fouls"], f["removed"],
              finished_at if finished_at is not None else at))
     _add_months(db, game_months(db, game_id), 1)
+
+
+def judges_seats(db: sqlite3.Connection, game_id: int) -> dict[int, str]:
+    """The accounts a judge mapped to seats (Discord's ``/seat 5 @member``: the member's id
+    under the slot ``seat:<n>`` of the game's stored messages in its home chat), by seat: the
+    account is the home's platform prefix with the member's id (``"dc:7"``)."""
+    home, stored = db.execute("SELECT chat, messages FROM games WHERE id = ?", (game_id,)).fetchone()
+    prefix = home.partition(":")[0]
+    out = {}
+    for key, member in json.loads(stored or "{}").items():
+        chat, _, slot = key.rpartition(" ")
+        number = slot.removeprefix(SEAT_SLOT)
+        if chat == home and slot.startswith(SEAT_SLOT) and number.isdecimal():
+            out[int(number)] = f"{prefix}:{member}"
+    return out
 
 
 def _active(db: sqlite3.Connection, club: str, player: int) -> tuple[str, str | None]:
