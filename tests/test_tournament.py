@@ -96,6 +96,15 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
             view = (await chief.handle("/tournament")).lines
             assert view[1 + table - 1].startswith(f"Стол {table} (судья — ")
             assert f"игра {game_no} из 2: подготовка" in view[table]
+            if (game_no, table) == (1, 1):  # a game set aside gives its place to the next one
+                assert (await chief.handle("/new")).lines[0].startswith("Игра №")  # asks first
+                again = (await chief.handle("/new")).lines
+                assert any(line.startswith("Стол 1, игра 1 из 2 турнира: ") for line in again)
+                replaced = current
+                current = await service.current(chief.chat)
+                assert current is not None and current.game_id != replaced.game_id
+                assert [s.name for s in current.state.seats] == list(names)
+                assert (await store.tournament(chief.chat)).played == {(1, 1): current.game_id}
             if table == 1:  # the other table may not be taken while this one's game runs
                 assert (await chief.handle("/table 2")).lines == [
                     catalog("ru").text("tournament-finish-first", table=1)]
@@ -105,6 +114,12 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
             game_ids.append(current.game_id)
     view = (await chief.handle("/tournament")).lines
     assert all("сыграны все игры (2)" in line for line in view[1:])
+    # an undo of the last game's end takes it back: its table plays again, the close waits
+    assert (await chief.handle("/undo")).accepted
+    assert (await chief.handle("/tournament close")).lines == [
+        catalog("ru").text("tournament-still-running", tables="2")]
+    assert "игра 2 из 2: день 1" in (await chief.handle("/tournament")).lines[2]
+    assert (await chief.handle(f"/ppk {GAMES[3][1]} 4.3.1")).accepted
 
     other = Session(service, catalog("ru"), user="console:someone")  # not the chief judge
     refused = (await other.handle("/tournament close")).lines
