@@ -49,3 +49,24 @@ async def test_a_seat_mapped_to_a_member_records_his_account_in_the_roster(t: Di
 
     answer = await t.slash("stats", actor=member)  # her own statistics, found by her account
     assert "Аня, все игры:" in answer and "игр 2, побед 2" in answer
+
+
+async def test_a_tournament_table_in_discord_gets_its_seating(t: DiscordTable) -> None:
+    """Issue 17 §4 in Discord: the same commands as slash commands; the judge's /new at his
+    table starts its game with the plan's seats."""
+    names = [f"Игрок {n}" for n in range(1, 11)]
+    opened = await t.slash("tournament", action="open", games=1, players=", ".join(names))
+    assert opened.startswith("Турнир №1 открыт: игр — 1, игроков — 10, столов — 1")
+    assert "Стол 1: судья — " in await t.slash("table", number=1)
+    await t.slash("new")
+    plan = await t.service.store.tournament(t.home)
+    assert plan is not None
+    assert [s.name for s in (await t.state()).seats] == list(plan.rounds[0][0])
+    refused = await t.slash("tournament", action="close", actor=t.players[0])
+    assert refused.startswith("Закрыть турнир может только главный судья")
+    for step in ("roles", "start", "next", "ppk"):
+        await t.slash(step, **({"roles": "D2 M5 M7 S8"} if step == "roles" else
+                               {"seat": 7} if step == "ppk" else {}))
+    closed = await t.slash("tournament", action="close")
+    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), сыграно игр — 1")
+    assert sum(1 for line in closed.splitlines() if line[:2].rstrip(".").isdecimal()) == 10
