@@ -498,7 +498,8 @@ class Tournament:
     """A tournament evening of a club (issue 17, part 4): ``rounds[g][t]`` the names by seat
     (seat 1 first) at table ``t + 1`` in game ``g + 1`` of its seating plan, ``resting[g]`` who
     sits game ``g + 1`` out; ``judges`` each table's judge (``None``: none yet); ``played`` the
-    game recorded at each ``(table, game_no)``, ``finished`` those of them that ended."""
+    game recorded at each ``(table, game_no)``, ``finished`` those of them that ended,
+    ``running`` those still open (neither ended nor set aside)."""
 
     id: int
     club: str
@@ -510,6 +511,7 @@ class Tournament:
     judges: dict[int, str | None]
     played: dict[tuple[int, int], int]
     finished: frozenset[int]
+    running: frozenset[int]
     opened_at: float
     closed_at: float | None
 
@@ -536,16 +538,19 @@ def _tournament(db: sqlite3.Connection, where: str, params: Sequence[Any]) -> To
         "SELECT table_no, judge FROM tournament_tables WHERE tournament_id = ?", (tid,)).fetchall()}
     played: dict[tuple[int, int], int] = {}
     finished: set[int] = set()
+    running: set[int] = set()
     for table, number, game, result in db.execute(
             "SELECT s.table_no, s.game_no, s.game_id, g.result FROM tournament_games s"
             " JOIN games g ON g.id = s.game_id WHERE s.tournament_id = ?", (tid,)).fetchall():
         played[(int(table), int(number))] = int(game)
-        if result is not None and result != "abandoned":
+        if result is None:
+            running.add(int(game))
+        elif result != "abandoned":
             finished.add(int(game))
     return Tournament(tid, row[1], row[2], int(row[3]), row[4],
                       tuple(tuple(tuple(t) for t in r) for r in plan["rounds"]),
                       tuple(tuple(r) for r in plan["resting"]), judges, played,
-                      frozenset(finished), float(row[6]),
+                      frozenset(finished), frozenset(running), float(row[6]),
                       None if row[7] is None else float(row[7]))
 
 

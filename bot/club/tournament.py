@@ -190,9 +190,9 @@ class TournamentDesk:
 
     @staticmethod
     def _running(found: Tournament, table: int) -> int | None:
-        """The table's game started and not over, if any."""
+        """The table's game started and neither over nor set aside, if any."""
         return next((g for (t, _), g in sorted(found.played.items())
-                     if t == table and g not in found.finished), None)
+                     if t == table and g in found.running), None)
 
     async def _view(self, club: str, cat: Catalog) -> DeskAnswer:
         found = await self.store.tournament(club)
