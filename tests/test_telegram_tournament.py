@@ -107,6 +107,13 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     view = t.public()[before:][0].splitlines()
     assert view[1].startswith("Стол 1 (судья — Судья): игра 2 из 2: подготовка; игра 1: победа ")
     assert view[2].startswith("Стол 2 (судья — Игрок1): игра 2 из 2: день 1; игра 1: победа ")
+    await t.say("/new fiim2024", chat=chief, user=chief)  # a game of his own, not the tournament's
+    before = len(t.public())
+    await t.say("/table 2", chat=t.group, user=chief)  # its game would have nowhere to go
+    assert t.public()[before:] == ["В вашем чате идёт ваша игра: сначала доведите её до конца, "
+                                   "затем забирайте стол 2 вместе с его игрой."]
+    assert (await t.service.store.tournament(club)).judges[2] == f"tg:{second.id}"
+    await play(chief, script(2, 2))  # over (its rows go to his own chat's club)
     await t.say("/table 2", chat=t.group, user=chief)  # … when the chief judge takes it over
     moved = await t.service.current(f"tg:{chief.id}")
     assert moved is not None and moved.game_id == games[3] and moved.judge == f"tg:{chief.id}"

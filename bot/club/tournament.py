@@ -118,12 +118,13 @@ class TournamentDesk:
         self.who = who
 
     async def answer(self, club: str, user: str, command: ClubCmd, cat: Catalog, *,
-                     may_open: bool = True) -> DeskAnswer:
+                     may_open: bool = True, busy: bool = False) -> DeskAnswer:
         """``/tournament [open N [fiim|fsm] names | close]`` or ``/table N`` by ``user`` in
-        ``club``; ``may_open``: whether he may open a tournament there (a chat's admin)."""
+        ``club``; ``may_open``: whether he may open a tournament there (a chat's admin);
+        ``busy``: a game of his own runs where a table's running game would move to."""
         try:
             if command.what == "table":
-                return await self._table(club, user, command, cat)
+                return await self._table(club, user, command, cat, busy)
             word = command.args[0].lower() if command.args else ""
             if word in OPEN_WORDS:
                 if not may_open:
@@ -162,7 +163,8 @@ class TournamentDesk:
                            *plan_lines(rounds, resting, cat),
                            cat.text("tournament-how", tables=opened.tables)])
 
-    async def _table(self, club: str, user: str, command: ClubCmd, cat: Catalog) -> DeskAnswer:
+    async def _table(self, club: str, user: str, command: ClubCmd, cat: Catalog,
+                     busy: bool) -> DeskAnswer:
         found = await self.store.tournament(club)
         if found is None:
             return DeskAnswer([cat.text("tournament-none")])
@@ -180,6 +182,8 @@ class TournamentDesk:
         running = self._running(found, held) if held is not None else None
         if running is not None:  # his own table's game would be left without its judge
             return DeskAnswer([cat.text("tournament-finish-first", table=held)])
+        if judge is not None and busy and self._running(found, table) is not None:
+            return DeskAnswer([cat.text("tournament-own-game", table=table)])  # nowhere to move it
         await self.store.seat_judge(found.id, table, user)
         number = found.done(table) + 1
         lines = [cat.text("tournament-table-taken" if judge is not None else "tournament-table-set",

@@ -841,7 +841,10 @@ class JudgeController:
         tournament's standings go to the club's channel with its games' protocols, when the
         club has one (``/channel``)."""
         cat = await self._cat(club)
-        answer = await self._desk().answer(club, user, command, cat, may_open=may_open)
+        own = await self.service.current(user) if move and command.what == "table" else None
+        answer = await self._desk().answer(
+            club, user, command, cat, may_open=may_open,
+            busy=own is not None and own.state.phase is not Phase.GAME_OVER)
         replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
         if answer.taken is not None and move:
             row = await self.service.store.game(answer.taken)

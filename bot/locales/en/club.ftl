@@ -155,3 +155,4 @@ tournament-posted = The standings and the games' protocols are posted to { $chan
 tournament-protocol = Tournament game #{ $game }: the protocol
 tournament-admins-only = Only an admin of this chat opens a tournament (and becomes its chief judge).
 tournament-sheet-table = tournament #{ $number }, table { $table }, game { $game }
+tournament-own-game = A game of yours is running in your chat: finish it first, then take table { $table } over with its game.

@@ -138,3 +138,4 @@ tournament-posted = Итоговая таблица и протоколы игр
 tournament-protocol = Игра турнира №{ $game }: протокол
 tournament-admins-only = Открыть турнир (и стать его главным судьёй) может только администратор чата.
 tournament-sheet-table = турнир №{ $number }, стол { $table }, игра { $game }
+tournament-own-game = В вашем чате идёт ваша игра: сначала доведите её до конца, затем забирайте стол { $table } вместе с его игрой.
