@@ -70,11 +70,10 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
             wins[name] = wins.get(name, 0) + (Decimal(points["win"]) > 0)
     assert len(documents(t)) == 3
 
-    club = f"tg:{t.group.id}"
-    for _ in range(300):  # each protocol's message id is stored when its last part has gone
-        if all(len(g.protocols) == 3 for g in await t.service.store.club_games(club, 3)):
-            break  # the judge's chat, the group, the club's channel
-        await asyncio.sleep(0.1)
+    # each protocol's message id is stored when its last part has gone: the sends finish first
+    await asyncio.wait_for(t.referee.outbox.settle(), 30)
+    games_stored = await t.service.store.club_games(f"tg:{t.group.id}", 3)
+    assert all(len(g.protocols) == 3 for g in games_stored)  # the judge, the group, the channel
     before = len(t.public())
     await t.say("/games", chat=t.group)
     games = t.public()[before:]
