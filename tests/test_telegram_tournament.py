@@ -76,6 +76,8 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
         assert [s.name for s in current.state.seats] == list(names)  # the plan's seats
         told = "\n".join(t.texts(judge))
         assert f"Стол {number}, игра {game} из 2 турнира: 1. {names[0]}, 2. {names[1]}" in told
+        panel = t.panel(judge).text or ""
+        assert all(name in panel for name in names)  # the seating on his panel
         return current.game_id
 
     async def play(judge: object, steps: list[str]) -> None:
