@@ -148,3 +148,8 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     totals = [standings[line.split(". ", 1)[1].split(" — ")[0]] for line in lines[1:-1]]
     assert totals == sorted(totals, reverse=True)
     assert await t.service.store.tournament(club) is None
+    # the table's old judge was told once that the chief judge took the game over: his private
+    # chat is the game's home, so the table's notice would have said it to him a second time
+    told = [m.text for m in t.fake.sent(second) if m.text and f"Игру №{games[3]} теперь" in m.text]
+    assert told == [f"Игру №{games[3]} теперь судит Владелец (администратор группы). "
+                    "Панель этой игры у вас больше не работает."]

@@ -1102,9 +1102,10 @@ class JudgeController:
                                        old_cat.text("judge-panel-taken", game=current.game_id, judge=name))
                 told = self.port.judge_chat(current.judge, current.judge)
                 items = [*self._post(told, self._t(old_cat, "judge-taken-over-old", game=current.game_id,
-                                                   judge=name, where=self.port.mention(old_home))),
-                         ob.post(chat, cat.text("judge-taken-over-group", game=current.game_id,
-                                                judge=name))]
+                                                   judge=name, where=self.port.mention(old_home)))]
+                if chat != told.chat:  # a tournament table's game lives in its judge's own chat: told once
+                    items.append(ob.post(chat, cat.text("judge-taken-over-group", game=current.game_id,
+                                                        judge=name)))
                 await self._queue(*items, game_id=current.game_id)
                 self._views.pop(outcome.game_id, None)
                 if not await self.show_panel(new_home, outcome, fresh=True):
