@@ -490,13 +490,16 @@ def _ring(out: TextIO, lines: list[str]) -> None:
 
 async def run_console(db: Path, *, new: Union[bool, int] = False, strict: bool = False,
                       lang: str | None = None, stdin: TextIO | None = None,
-                      out: TextIO | None = None, default_lang: str = DEFAULT_LANG) -> int:
+                      out: TextIO | None = None, default_lang: str = DEFAULT_LANG,
+                      timezone: str = "UTC") -> int:
     """The console loop. Returns the exit status: 0, or 1 when ``strict`` and a command was
     refused (``new`` over an unfinished game counts as refused: it only asked, see
-    :meth:`Session.open`), or :data:`EXIT_INTERRUPTED` after Ctrl-C at a terminal's prompt."""
+    :meth:`Session.open`), or :data:`EXIT_INTERRUPTED` after Ctrl-C at a terminal's prompt.
+    ``timezone``: the club's IANA time zone (the command line passes ``MAFIA_REFEREE_TIMEZONE``)
+    for ``/stats month`` and the games' dates."""
     with _logs_off_the_console():
         return await _run_console(db, new=new, strict=strict, lang=lang, stdin=stdin, out=out,
-                                  default_lang=default_lang)
+                                  default_lang=default_lang, timezone=timezone)
 
 
 @contextmanager
@@ -519,7 +522,8 @@ def _logs_off_the_console() -> Iterator[None]:
 
 
 async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: str | None,
-                       stdin: TextIO | None, out: TextIO | None, default_lang: str) -> int:
+                       stdin: TextIO | None, out: TextIO | None, default_lang: str,
+                       timezone: str) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     store = await Store.open(db)
@@ -531,6 +535,7 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
         session = Session(service, catalog(chosen if chosen in LANGS else DEFAULT_LANG),
                           alarm=_thread_alarm if interactive else None,
                           ring=lambda lines: _ring(out, lines))
+        session.club_tz = timezone
         if lang:
             await store.set_lang(CHAT, lang)
         _emit(out, await session.open(new=new))

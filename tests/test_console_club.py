@@ -5,6 +5,7 @@ player and offers the roster's names that begin as typed."""
 from __future__ import annotations
 
 import asyncio
+import io
 import csv
 import json
 from decimal import Decimal
@@ -136,3 +137,23 @@ async def test_a_seating_plan_is_printed_per_game_and_table(store: Store) -> Non
     refused = (await session.handle("/seating 4 Аня, Боря")).lines
     assert refused == ["Разных игроков: 2, а за столом их 10."]
     assert (await session.handle("/seating x")).lines[0].startswith("Напишите так: /seating 6")
+
+
+@pytest.mark.parametrize(("zone", "date"), [("Europe/Moscow", "2026-07-01"), ("UTC", "2026-06-30"),
+                                            ("America/New_York", "2026-06-30")])
+def test_the_console_dates_the_clubs_games_in_the_clubs_time_zone(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        zone: str, date: str) -> None:
+    """``MAFIA_REFEREE_TIMEZONE`` is the club's clock at the console as in the bots: a game ended
+    at 22:30 UTC on 30 June is one of 1 July in Moscow (UTC+3), of 30 June in New York."""
+    import sqlite3
+    db = clean_env / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    ended = 1782858600.0  # 2026-06-30 22:30:00 UTC
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE game_players SET finished_at = ?", (ended,))
+    monkeypatch.setenv("MAFIA_REFEREE_TIMEZONE", zone)
+    monkeypatch.setattr("sys.stdin", io.StringIO("/games\n"))
+    assert main(["console", "--db", str(db), "--lang", "ru"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Игра №1,"))
+    assert line.startswith(f"Игра №1, {date}:")
