@@ -18,10 +18,10 @@ warm-up (each judge asks ``/status`` once: his game folded, his panel posted, an
 his chat claimed by a worker; ``--workers-cold``: none), then the rate ladder: ``LATENCY_RATE``
 first (its p50/p99 are the latency rows), then ×1.5 until a step is not kept up (``e2e``'s
 test: every update answered within 1 s of the step's end and no growing backlog), at most
-``MAX_STEPS`` steps; from 20/s not kept up it steps down (halving) instead. The workers' CPU per update is their summed user+system
-time over the ladder divided by the updates answered (the PostgreSQL server's own CPU not
-included). The bots' rate limiter is off and the panel's countdown held to the production budget,
-as in ``e2e``.
+``MAX_STEPS`` steps; from 20/s not kept up it steps down (halving) instead. The workers' CPU
+per update is their summed user+system time over the ladder divided by the updates answered
+(idle polling included; the PostgreSQL server's own CPU not). The bots' rate limiter is off and
+the panel's countdown held to the production budget, as in ``e2e``.
 """
 
 from __future__ import annotations

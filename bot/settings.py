@@ -278,6 +278,7 @@ class Settings(BaseSettings):
         from .protocol.files import SheetDefaults
 
         return SheetDefaults(club=self.club_name or None, tz=self.timezone)
+
     @field_validator("discord_shard_ids")
     @classmethod
     def _shard_ids(cls, value: str | None, info: ValidationInfo) -> str | None:
