@@ -108,7 +108,7 @@ async def shard_process(pg_url: str, fake: FakeDiscord, shard: int, channel: int
             client = build_client(settings, Service(store), sync=False, protocol=False, timer_scale=SLOW)
             assert isinstance(client, ShardedRefereeClient)
             async with running(server, client):
-                await wait_for(lambda: client.referee._drainer is not None, what="on_ready")
+                await wait_for(lambda: client.referee._drainer is not None, timeout=30, what="on_ready")
                 yield DiscordTable(fake, server, client, client.referee.service, judge, [], judge)
     finally:
         await store.close()
@@ -160,11 +160,11 @@ async def test_two_shard_processes_each_serve_only_their_servers(pg_url: str) ->
         # shard 1's judge pauses and resumes his speech timer: both presses reach shard 0
         speech = one.fake.in_channel(TABLE_ID)[-1]
         paused = await hand_over(zero, one, "⏸ Пауза")
-        await one.server.wait_for(lambda: "пауза, осталось" in speech.now.content, what="the pause")
-        await one.server.wait_for(lambda: one.panel().button("▶ Продолжить") is not None, what="the panel")
+        await one.server.wait_for(lambda: "пауза, осталось" in speech.now.content, timeout=30, what="the pause")
+        await one.server.wait_for(lambda: one.panel().button("▶ Продолжить") is not None, timeout=30, what="the panel")
         resumed = await hand_over(zero, one, "▶ Продолжить")
-        await one.server.wait_for(lambda: "продолжается" in speech.now.content, what="the resumption")
-        await one.server.wait_for(lambda: one.panel().button("⏸ Пауза") is not None, what="the panel")
+        await one.server.wait_for(lambda: "продолжается" in speech.now.content, timeout=30, what="the resumption")
+        await one.server.wait_for(lambda: one.panel().button("⏸ Пауза") is not None, timeout=30, what="the panel")
         assert zero.fake.answered[paused].kind == "defer_update" and zero.fake.answered[resumed].kind == "defer_update"
         assert [r.kind for r in one.fake.replies if r.interaction in (paused, resumed)] == []  # answered once
         # shard 0's process acknowledged them and touched nothing of shard 1's server
@@ -172,7 +172,7 @@ async def test_two_shard_processes_each_serve_only_their_servers(pg_url: str) ->
         assert [c.path for c in zero.fake.calls[calls_of_zero:]] == [
             "/interactions/{webhook_id}/{webhook_token}/callback"] * 2
         handed = [(paused, f"dc:{TABLE_ID}", True), (resumed, f"dc:{TABLE_ID}", True)]
-        for _ in range(500):  # the last one is marked done after its answer
+        for _ in range(1500):  # the last one is marked done after its answer (a generous bound)
             if await rows(one.service.store, "SELECT update_id, chat, done_at IS NOT NULL FROM inbox"
                           " ORDER BY update_id") == handed:
                 break
@@ -197,7 +197,7 @@ async def test_two_shard_processes_each_serve_only_their_servers(pg_url: str) ->
     zero_calls = len(zero_fake.calls)
     async with shard_process(pg_url, zero_fake, 0, TABLE_ZERO, "Judge0") as zero:
         await zero.server.wait_for(lambda: "для стола 0" in zero.public(TABLE_ZERO)
-                                   and "судье 0" in zero.dm(), what="shard 0's messages")
+                                   and "судье 0" in zero.dm(), timeout=30, what="shard 0's messages")
         assert armed(zero.referee) == {f"timer:{game_zero}"}
         assert touched(zero.server, TABLE_ID, one_dm) == []
         assert {c.path for c in zero_fake.calls[zero_calls:] if c.method != "GET"} == {
@@ -208,7 +208,7 @@ async def test_two_shard_processes_each_serve_only_their_servers(pg_url: str) ->
     # shard 1's process: the rest
     async with shard_process(pg_url, one_fake, 1, TABLE_ID, "Judge1") as one:
         await one.server.wait_for(lambda: "для стола 1" in one.public(TABLE_ID) and "судье 1" in one.dm(),
-                                  what="shard 1's messages")
+                                  timeout=30, what="shard 1's messages")
         assert armed(one.referee) == {f"timer:{game_one}"}
         assert await rows(one.service.store, "SELECT chat FROM outbox WHERE state = 'pending'") == []
 
