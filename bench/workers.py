@@ -94,6 +94,7 @@ class Worker:
                "PYTHONPATH": os.pathsep.join([str(PROJECT), os.environ.get("PYTHONPATH", "")])}
         self.log = log
         self._log = log.open("w")
+        self.served: int | None = None  # bytes of its log before the stop
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.workers", "--serve"], cwd=PROJECT,
                                      env=env, stdin=subprocess.DEVNULL, stdout=self._log,
                                      stderr=subprocess.STDOUT)
@@ -117,6 +118,8 @@ class Worker:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> int:
+        self._log.flush()
+        self.served = self.log.stat().st_size  # what it logged before it was told to stop
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
@@ -128,9 +131,12 @@ class Worker:
         return self.proc.returncode
 
     def errors(self) -> list[str]:
-        """The ERROR lines of its log, and the exception line ending each traceback."""
+        """The ERROR lines of its log until it was told to stop (the stop cancels the timers'
+        jobs under way: APScheduler logs each as an error), and the exception line ending each
+        traceback."""
         found, in_trace = [], False
-        for line in self.log.read_text(errors="replace").splitlines():
+        text = self.log.read_bytes()[:self.served].decode(errors="replace")
+        for line in text.splitlines():
             if " ERROR " in line:
                 found.append(line)
             elif line.startswith("Traceback"):
