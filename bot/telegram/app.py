@@ -69,6 +69,7 @@ from ..render import chunks, error_text, fit, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from .host import HostRateLimiter, TelegramHost
+from .jobs import StoppingJobQueue
 from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
@@ -826,6 +827,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
             group_max_rate=settings.telegram_rate_group,
             group_time_period=settings.telegram_rate_group_period,
             max_retries=settings.telegram_max_retries))
+        .job_queue(StoppingJobQueue())
         .post_init(post_init)
         .post_shutdown(referee.post_shutdown)
     )
