@@ -40,7 +40,7 @@ HTTP_ROWS = (  # bench/http.py
 )
 E2E_ROWS = (  # bench/e2e.py: --quick runs 50 games; the restart stores --games games
     "sustained rate, 50 open games",
-    "CPU of the bot process per update",
+    "CPU of the bot process per update, under load",
     "latency at 100/s, p50",
     "latency at 100/s, p99",
     "longest GC pause under load",
