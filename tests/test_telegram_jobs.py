@@ -153,3 +153,41 @@ async def test_a_stop_lets_the_running_jobs_finish_and_starts_no_other(
         await asyncio.wait_for(stopping, 30)
     assert started == ["running"] and finished == ["running"]
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_the_queue_s_jobs_run_once_and_their_callable_is_checked_without_recomputing(
+        ) -> None:
+    """APScheduler checks the callable of every job added (``check_callable_args``, with
+    :func:`inspect.signature`): on PTB's own ``job_callback`` that computed a new signature at
+    every timer tick. Our queue's is computed once (the same object each time); a job still
+    runs once, and a cancelled one not."""
+    import inspect
+
+    from telegram.ext import ApplicationBuilder, JobQueue
+
+    assert inspect.signature(JobQueue.job_callback) is not inspect.signature(JobQueue.job_callback)
+    app = ApplicationBuilder().token("1:x").updater(None).job_queue(StoppingJobQueue()).build()
+    assert inspect.signature(app.job_queue.job_callback) is \
+        inspect.signature(app.job_queue.job_callback)
+    await app.job_queue.start()
+    scheduler = JobScheduler(lambda: app)
+    fired: list[str] = []
+    done = asyncio.Event()
+
+    def job(name: str) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            fired.append(name)
+            done.set()
+        return run
+
+    try:
+        scheduler.schedule("timer:2", 0.02, job("cancelled"))
+        scheduler.cancel("timer:2")
+        scheduler.schedule("timer:1", 0.01, job("due"))
+        await asyncio.wait_for(done.wait(), 10)
+        for _ in range(5):
+            await asyncio.sleep(0.02)
+        assert [j.callback.__name__ for j in app.job_queue.jobs()] == []
+    finally:
+        await app.job_queue.stop()
+    assert fired == ["due"]
