@@ -137,6 +137,55 @@ async def test_the_speech_timer_warns_and_ends_on_its_deadline_but_moves_nothing
         assert (await d.state()).speaker == 1
 
 
+def counting_game_reads(d: Desk) -> list[int]:
+    """The game ids whose stored row is read from now on (``store.game``)."""
+    reads: list[int] = []
+    store = d.service.store
+    read = store.game
+
+    async def game(game_id: int):  # noqa: ANN202
+        reads.append(game_id)
+        return await read(game_id)
+
+    store.game = game  # type: ignore[method-assign]
+    return reads
+
+
+async def test_the_timer_s_ticks_take_the_home_from_memory_and_follow_a_moved_game() -> None:
+    """Each tick of a timer armed by the judge's action knows the game's home chat: it reads no
+    game row (one read of the store per tick, with 1,000 tables timing). The warning and the end
+    come once each. A game taken over into the new judge's own chat since: its next tick finds
+    it there (one read of the row) — its timer goes on, the new judge's panel shows it."""
+    async with desk() as d:
+        await d.to_day_one()
+        reads = counting_game_reads(d)
+        speech = [m for m in d.chats.of(GROUP) if "Слово игроку №1" in m.versions[0]][-1]
+        await d.clock.advance(50)
+        assert "осталось 10 секунд" in speech.text
+        await d.clock.advance(10)
+        assert "время вышло" in speech.text
+        assert reads == []
+        assert [v.rsplit("\n", 1)[-1] for v in speech.versions] == [
+            "⏱ Речь игрока №1 — 60 секунд.", "⏱ Речь игрока №1: осталось 10 секунд.",
+            "⏹ Речь игрока №1: время вышло."]
+
+        await d.say("/next")  # #2's speech
+        game = (await d.service.current(HOME)).game_id  # type: ignore[union-attr]
+        await d.judge.take_over(HOME, "fk:2", "Владелец", home="fk:2")
+        moved = await d.service.current("fk:2")
+        assert moved is not None and moved.game_id == game
+        speech = [m for m in d.chats.of(GROUP) if "Слово игроку №2" in m.versions[0]][-1]
+        await d.clock.advance(50)
+        assert speech.text.endswith("⏱ Речь игрока №2: осталось 10 секунд.")
+        assert reads == [game]
+        panel = [m for m in d.chats.of("fk:2") if m.buttons][-1]
+        assert "Речь игрока №2: осталось 10 секунд" in panel.text
+        await d.clock.advance(10)
+        assert speech.text.endswith("⏹ Речь игрока №2: время вышло.")
+        assert reads == [game]  # once found, the new home is remembered
+        assert await d.service.timer(game) is not None
+
+
 async def test_a_paused_timer_keeps_its_time() -> None:
     async with desk() as d:
         await d.to_day_one()

@@ -106,6 +106,9 @@ class JudgeController:
         self._edited: Recent[int, float] = Recent(locks.limit)
         # game id -> (revision, what that revision's action said): the panel's first lines
         self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
+        # game id -> its home chat when its timer was last armed (a hint the timer's tick checks:
+        # the store's row is read only without one, or when the game has moved since)
+        self._homes: Recent[int, str] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
         self.club_tz = "UTC"  # the club's time zone (settings.timezone): /stats month, dates
 
@@ -165,7 +168,7 @@ class JudgeController:
         try:
             data = await self.service.timer(now[0])
             if data is not None and Timer.from_dict(data).live:
-                self._arm(now[0], Timer.from_dict(data))
+                self._arm(now[0], Timer.from_dict(data), home)
             current = await self.service.current(home)
             if current is not None:
                 await self.show_panel(home, current)
@@ -395,7 +398,7 @@ class JudgeController:
             if plan.ended is not None:
                 await self._show_stopped(Timer.from_dict(plan.ended))
         if plan.timer is not None:
-            self._arm(game_id, plan.timer)
+            self._arm(game_id, plan.timer, home)
         target = self.port.judge_chat(home, outcome.judge)
         await self.port.outbox.flush(target.chat, *plan.chats, defer_files=True)
         removed: set[int] = set()
@@ -473,9 +476,12 @@ class JudgeController:
     def _group(self, game_id: int) -> str:
         return f"timer:{game_id}"
 
-    def _arm(self, game_id: int, timer: Timer) -> None:
+    def _arm(self, game_id: int, timer: Timer, home: str | None = None) -> None:
         """Schedule the timer's next edit (a late call still runs): its next stage, or the
-        panel's countdown where the platform has one (``port.countdown_step``)."""
+        panel's countdown where the platform has one (``port.countdown_step``). ``home``: the
+        game's home chat, when the caller knows it (the tick then need not read the store)."""
+        if home is not None:
+            self._homes[game_id] = home
         self.port.cancel(self._group(game_id))
         following = timer.next_edit(self.port.clock(), self.port.countdown_step)
         if following is None:
@@ -555,44 +561,65 @@ class JudgeController:
         waits until :data:`.timer.COUNTDOWN_GAP` after the panel's last edit and is skipped
         while the bot is busy (``port.has_room``: the next one comes a step later; the end the
         panel shows as a clock time stays right). A skipped countdown reads nothing: with many
-        tables timing at once most of them are skipped, and each read of the store costs."""
+        tables timing at once most of them are skipped, and each read of the store costs.
+
+        The game's home chat is the one it was armed in (:attr:`_homes`), checked under that
+        chat's lock (its current game must be this one); the store's row is read only without
+        one, or when the game has moved since (a take-over into the new judge's chat)."""
         room: bool | None = None
         if countdown is not None:
             room = self.port.has_room()
             if not room:
                 self._arm(game_id, countdown)  # the timer as armed: a change since cancelled this
                 return
+        home = self._homes.get(game_id)
+        if home is not None and await self._tick_in(home, game_id, key, stage, countdown, room,
+                                                    hinted=True):
+            return
         row = await self.service.store.game(game_id)
         if row is None or not row.chat.startswith(self.port.prefix):
             return
-        async with self.locks.lock(row.chat):
+        self._homes[game_id] = row.chat
+        await self._tick_in(row.chat, game_id, key, stage, countdown, room, hinted=False)
+
+    async def _tick_in(self, home: str, game_id: int, key: str, stage: str,
+                       countdown: Timer | None, room: bool | None, *, hinted: bool) -> bool:
+        """:meth:`_tick` in game ``game_id``'s home chat ``home`` (under its lock). Returns
+        ``False`` only when ``hinted`` (``home`` was remembered, not read from the store) and
+        the game is no longer ``home``'s current one: nothing was done, the caller reads the
+        store. A game no longer its (stored) home's current one has its timer cleared."""
+        async with self.locks.lock(home):
             data = await self.service.timer(game_id)
             if data is None:
-                return
+                return True
             timer = Timer.from_dict(data)
             if timer.key != key or not timer.live:
-                return
-            current = await self.service.current(row.chat)
+                return True
+            current = await self.service.current(home)
+            if hinted and (current is None or current.game_id != game_id):
+                self._homes.pop(game_id, None)
+                return False
             if current is None or current.game_id != game_id or step_key(current.state) != key:
                 await self.service.set_timer(game_id, None)
-                return
+                return True
             if stage == timer.stage:  # the panel's countdown only
                 wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
                     + COUNTDOWN_GAP * timer.scale - self.port.clock()
                 if wait > 0:  # the panel was edited a moment ago: not twice in a row
                     self._schedule_tick(game_id, key, stage, wait, timer)
-                    return
+                    return True
                 if room or (room is None and self.port.has_room()):
-                    await self.show_panel(row.chat, current, repost=False)
+                    await self.show_panel(home, current, repost=False)
                 self._arm(game_id, timer)
-                return
+                return True
             timer.stage = stage
             # The edit before the store: a process killed between the two edits again after the
             # restart (the same text: harmless); stored first, the edit would be lost for good.
             await self._edit_group_timer(timer)
             await self.service.set_timer(game_id, timer.to_dict())
-            await self.show_panel(row.chat, current, repost=False)
+            await self.show_panel(home, current, repost=False)
             self._arm(game_id, timer)
+            return True
 
     async def rearm(self, home: str | None = None) -> None:
         """After a restart: every running timer of an open game of this platform is armed again
@@ -608,10 +635,11 @@ class JudgeController:
         for game_id, data in timers.items():
             timer = Timer.from_dict(data)
             if timer.live:
-                self._arm(game_id, timer)
+                self._arm(game_id, timer, home)
 
     def disarm(self, game_id: int) -> None:
         """Stop this process's timer of game ``game_id`` (another worker owns its chat now)."""
+        self._homes.pop(game_id, None)
         self.port.cancel(self._group(game_id))
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
@@ -620,7 +648,7 @@ class JudgeController:
         timer = await pause_or_resume(self.service, current, resume, self.port.clock())
         if timer is not None:
             if timer.live:
-                self._arm(current.game_id, timer)
+                self._arm(current.game_id, timer, home)
             else:
                 self.port.cancel(self._group(current.game_id))
             await self._edit_group_timer(timer)
@@ -638,7 +666,7 @@ class JudgeController:
             if timer.key == step_key(current.state) and timer.part + 1 < len(parts):
                 after = timer.following(parts[timer.part + 1], self.port.clock())
                 await self.service.set_timer(current.game_id, after.to_dict())
-                self._arm(current.game_id, after)
+                self._arm(current.game_id, after, home)
                 await self._edit_group_timer(after)
         await self.show_panel(home, current, handle=handle)
 
