@@ -636,3 +636,20 @@ async def test_an_action_stored_but_not_shown_says_so() -> None:
         await d.say("/status")  # the panel afresh, as the message says
         await d.press(RU.text("judge-btn-next"))
         assert (await d.state()).speaker == 3
+
+
+def test_a_timer_is_stored_with_every_field_and_read_back_the_same() -> None:
+    """What a restart re-arms from: the stored timer (``Timer.to_dict``, a shallow copy since
+    issue 16) holds every field as :func:`dataclasses.asdict` gives it, and reads back equal."""
+    import dataclasses
+
+    from bot.judge.timer import WARNED, Timer
+
+    timer = Timer(key="1:speech:1", kind="speech", seat=1, seconds=60, scale=0.5, stage=WARNED,
+                  deadline=1000.5, left=None, run_from=12.5, group_chat="fk:-50", group_message=7,
+                  group_base="Слово игроку №1", group_outbox=3, part=1)
+    stored = timer.to_dict()
+    assert stored == dataclasses.asdict(timer)
+    stored["stage"] = "over"  # the caller's own copy
+    assert timer.stage == WARNED
+    assert Timer.from_dict({**timer.to_dict(), "unknown": 1}) == timer

