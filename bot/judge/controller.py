@@ -615,6 +615,9 @@ class JudgeController:
             timer.stage = stage
             # The edit before the store: a process killed between the two edits again after the
             # restart (the same text: harmless); stored first, the edit would be lost for good.
+            # The stage is stored, not only kept here: a restart re-arms from it (a timer that ran
+            # out would otherwise edit «10 s left» and «over» again, for every game at once), and
+            # the next action's "stopped" edit is due only for a standing stage (_stopped_item).
             await self._edit_group_timer(timer)
             await self.service.set_timer(game_id, timer.to_dict())
             await self.show_panel(home, current, repost=False)
