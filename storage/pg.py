@@ -42,8 +42,9 @@ from . import club
 from .migrate import MigrationError, NewerSchema, bundled
 from .store import (
     _GAME_COLUMNS, _HOST_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow,
-    HostStepRow, HostTableRow, NoSuchGame, host_assignments, OutboxItem, OutboxRow, Snapshot, StaleRevision,
-    StorageError, _dumps, _game_row, _host_row, _message_key, _outbox_row,
+    HostStepRow, HostTableRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot, StaleRevision,
+    StorageError, _dumps, _game_row, _host_row, _message_key, _outbox_row, host_assignments,
+    open_host_rows, open_host_where,
 )
 
 if TYPE_CHECKING:
@@ -722,10 +723,12 @@ class PgStore(club.ClubMethods):
             f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id DESC LIMIT 1", *params)
         return _host_row(row) if row else None
 
-    async def open_host_tables(self) -> list[HostTableRow]:
-        rows = await self._fetch(f"SELECT {_HOST_COLUMNS} FROM host_tables"
-                                 " WHERE status IN ('lobby', 'running') ORDER BY id")
-        return [_host_row(r) for r in rows]
+    async def open_host_tables(self, *, chat: str | None = None,
+                               player: str | None = None) -> list[HostTableRow]:
+        where, params = open_host_where(chat, player)
+        rows = await self._fetch(f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where}"
+                                 " ORDER BY id", *params)
+        return open_host_rows(rows, player)
 
     async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
                                 outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,

@@ -37,7 +37,7 @@ import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
+from typing import Any, AsyncIterator, Callable, Iterable, Mapping, Sequence, TypeVar
 
 import aiosqlite
 
@@ -1021,13 +1021,15 @@ class Store(club.ClubMethods):
                 params)
         return _host_row(rows[0]) if rows else None
 
-    async def open_host_tables(self) -> list[HostTableRow]:
-        """Tables in the lobby or playing (to resume them after a restart)."""
+    async def open_host_tables(self, *, chat: str | None = None,
+                               player: str | None = None) -> list[HostTableRow]:
+        """Tables in the lobby or playing (to resume them after a restart), oldest first;
+        ``chat``: that chat's only; ``player``: only those ``player`` (a user key) is in."""
+        where, params = open_host_where(chat, player)
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE status IN ('lobby', 'running')"
-                " ORDER BY id")
-        return [_host_row(r) for r in rows]
+                f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id", params)
+        return open_host_rows(rows, player)
 
     async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
                                 outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,
@@ -1108,6 +1110,27 @@ class Store(club.ClubMethods):
 
     async def _club_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         return await self._unit(work)
+
+
+def open_host_where(chat: str | None, player: str | None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` of both backends' :meth:`open_host_tables` and its values: a ``player``
+    is looked for in the ``players`` JSON text as a JSON string (a user key holds no ``%``,
+    ``_`` or quote), and :func:`open_host_rows` keeps only the rows that truly list him."""
+    where, params = ["status IN ('lobby', 'running')"], []
+    if chat is not None:
+        where.append("chat = ?")
+        params.append(chat)
+    if player is not None:
+        where.append("players LIKE ?")
+        params.append(f"%{json.dumps(player)}%")
+    return " AND ".join(where), params
+
+
+def open_host_rows(rows: Iterable[Sequence[Any]], player: str | None) -> list[HostTableRow]:
+    """The decoded rows :func:`open_host_where` found (with ``player``: those listing him)."""
+    tables = [_host_row(r) for r in rows]
+    return tables if player is None else [
+        t for t in tables if any(p.get("user") == player for p in t.players)]
 
 
 def host_assignments(fields: Mapping[str, Any]) -> tuple[list[str], list[Any]]:

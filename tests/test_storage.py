@@ -461,3 +461,24 @@ async def test_postgresql_migrations_are_idempotent_and_a_newer_schema_is_refuse
             for row in await lite.execute_fetchall(f"PRAGMA table_info({table})"):
                 expected.add((table, row[1]))
     assert columns == expected
+
+
+async def test_open_host_tables_of_a_chat_and_of_a_player(store: Store) -> None:
+    """What a shared worker reads when it claims a chat (its open tables) and when a player's
+    private update comes in (the open tables listing him): a closed table is not open, and a
+    user key that only begins like his does not find him."""
+    first = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
+    second = await store.create_host_table("tg:-200", "tg:1", {"host": {}, "rules": {}})
+    closed = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
+    await store.update_host_table(first, players=[{"user": "tg:5", "name": "Аня", "reachable": True}],
+                                  status="running")
+    await store.update_host_table(second, players=[{"user": "tg:55", "name": "Боря", "reachable": True},
+                                                   {"user": "tg:6", "name": "tg:5", "reachable": True}])
+    await store.update_host_table(closed, players=[{"user": "tg:5", "name": "Аня", "reachable": True}],
+                                  status="stopped")
+    assert [r.id for r in await store.open_host_tables()] == [first, second]
+    assert [r.id for r in await store.open_host_tables(chat="tg:-100")] == [first]
+    assert [r.id for r in await store.open_host_tables(player="tg:5")] == [first]
+    assert [r.id for r in await store.open_host_tables(player="tg:55")] == [second]
+    assert await store.open_host_tables(chat="tg:-200", player="tg:5") == []
+    assert await store.open_host_tables(player="tg:7") == []
