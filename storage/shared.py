@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Collection
 
 from .pg import AlreadyApplied, Applying, PgStore, applying, normal_url
 
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: the advisory lock namespace of a chat's owner (the key: ``hashtext(chat)``)
 CHAT_LOCK = 7102
+#: the ``application_name`` of a worker's claims connection (with its process id)
+CLAIMS_NAME = "mafia-referee claims"
 #: chats a worker keeps owning when idle; the least recently used beyond are released
 KEPT_CHATS = 1000
 
@@ -50,20 +53,26 @@ Apply = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 
 
 class ChatClaims:
-    """The home chats this worker owns: a session advisory lock each, on one connection.
+    """The home chats this worker owns: a session advisory lock each, on one connection (one
+    statement at a time on it: the drainer, the adopting loop and the outbox's senders claim).
     ``on_release(chat)`` is called for each chat released or lost (the connection ended);
     ``on_claim(chat)`` is awaited for each chat newly claimed (e.g. to arm its timers and send its
-    outbox: what the worker that owned it before may have left)."""
+    outbox: what the worker that owned it before may have left); ``busy()``: the chats not to
+    release for room (a hosted table runs there: releasing it would stop its deadlines until
+    another worker adopts it), whatever ``kept`` says."""
 
     def __init__(self, url: str, *, kept: int = KEPT_CHATS,
                  on_release: Callable[[str], None] | None = None,
-                 on_claim: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 on_claim: Callable[[str], Awaitable[None]] | None = None,
+                 busy: Callable[[], Collection[str]] | None = None) -> None:
         self._url = normal_url(url)
         self._kept = kept
         self._on_release = on_release or (lambda chat: None)
         self._on_claim = on_claim
+        self._busy = busy or (lambda: ())
         self._conn: "asyncpg.Connection | None" = None
         self._owned: OrderedDict[str, None] = OrderedDict()  # least recently used first
+        self._lock = asyncio.Lock()  # one statement at a time on the connection
 
     @property
     def owned(self) -> list[str]:
@@ -75,7 +84,8 @@ class ChatClaims:
         if self._conn is None:
             import asyncpg
 
-            self._conn = await asyncpg.connect(self._url)
+            self._conn = await asyncpg.connect(  # who owns what: pg_locks, pg_stat_activity
+                self._url, server_settings={"application_name": f"{CLAIMS_NAME} {os.getpid()}"})
         return self._conn
 
     def _lost(self) -> None:
@@ -88,25 +98,33 @@ class ChatClaims:
         self._owned.pop(chat, None)
         self._on_release(chat)
 
+    def owns(self, chat: str) -> bool:
+        """Whether this worker owns ``chat`` as far as it knows (:meth:`check` finds out)."""
+        return chat in self._owned
+
     async def claim(self, chat: str) -> bool:
         """Own ``chat`` (or keep owning it); ``False`` if another worker owns it. Claims beyond
-        ``kept`` are released, the least recently used first."""
-        conn = await self._connection()
-        if chat in self._owned:
-            self._owned.move_to_end(chat)
-            return True
-        try:
-            took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
-                                       CHAT_LOCK, chat)
-        except BaseException:
-            if conn.is_closed():
-                self._lost()
-            raise
-        if not took:
-            return False
-        self._owned[chat] = None
-        while len(self._owned) > self._kept:
-            await self.release(next(iter(self._owned)))
+        ``kept`` are released, the least recently used first (but the busy ones)."""
+        async with self._lock:
+            conn = await self._connection()
+            if chat in self._owned:
+                self._owned.move_to_end(chat)
+                return True
+            try:
+                took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
+                                           CHAT_LOCK, chat)
+            except BaseException:
+                if conn.is_closed():
+                    self._lost()
+                raise
+            if not took:
+                return False
+            self._owned[chat] = None
+            excess = len(self._owned) - self._kept
+            if excess > 0:
+                busy = self._busy()
+                for old in [c for c in self._owned if c != chat and c not in busy][:excess]:
+                    await self._release(old)
         if self._on_claim is not None:
             try:
                 await self._on_claim(chat)
@@ -116,6 +134,10 @@ class ChatClaims:
 
     async def release(self, chat: str) -> None:
         """Stop owning ``chat`` (another worker may claim it)."""
+        async with self._lock:
+            await self._release(chat)
+
+    async def _release(self, chat: str) -> None:
         if chat not in self._owned:
             return
         self._drop(chat)
@@ -126,13 +148,33 @@ class ChatClaims:
         """Whether the claims still hold (their connection is open)."""
         return self._conn is not None and not self._conn.is_closed()
 
+    async def check(self, timeout: float = 10.0) -> bool:
+        """Whether the claims still hold, asking the server: a connection that does not answer
+        within ``timeout`` seconds is given up — every claim released here (``on_release``), as
+        the server drops them when it sees the connection end — so that a worker cut off from
+        the database stops the deadlines of chats another worker may be claiming."""
+        async with self._lock:
+            conn = self._conn
+            if conn is None or conn.is_closed():
+                if conn is not None:
+                    self._lost()
+                return False
+            try:
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), timeout)
+            except Exception:  # noqa: BLE001 - cut off, whatever the error
+                conn.terminate()
+                self._lost()
+                return False
+            return True
+
     async def close(self) -> None:
         """Release every claim (the connection closes)."""
-        conn, self._conn = self._conn, None
-        for chat in list(self._owned):
-            self._drop(chat)
-        if conn is not None:
-            await conn.close()
+        async with self._lock:
+            conn, self._conn = self._conn, None
+            for chat in list(self._owned):
+                self._drop(chat)
+            if conn is not None:
+                await conn.close()
 
 
 class Drainer:

@@ -222,7 +222,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
                 settings=SimpleNamespace(db=pg_url),
                 service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
                 judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
-                outbox=SimpleNamespace(kick=lambda chat: log.append(("send", chat))))
+                outbox=SimpleNamespace(kick=lambda chat, reread=False: log.append(("send", chat))))
             return SharedWorker(SimpleNamespace(), referee)  # type: ignore[arg-type]
 
         a_log: list[tuple[str, str]] = []
@@ -240,3 +240,68 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
         finally:
             await a.claims.close()
             await b.claims.close()
+
+
+async def test_a_hosted_tables_private_updates_go_to_the_inbox_of_its_chat(pg_url: str) -> None:
+    """A night prompt is pressed, a lobby's link opened, a seated player writes or blocks the
+    bot in his private chat: the update is stored under the table's group, so that the worker
+    running the table applies it (not the owner of his private chat, which holds no table). A
+    command, a message of someone at no running table, a group's update stay where they are."""
+    from types import SimpleNamespace
+
+    from telegram import Update
+
+    from bot.host import views as vw
+    from bot.telegram.host import TelegramHost
+    from bot.telegram.shared import InboxQueue
+
+    async with await PgStore.open(pg_url) as store:
+        running = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
+        await store.update_host_table(running, status="running", seats={1: "tg:5"},
+                                      players=[{"user": "tg:5", "name": "Аня", "reachable": True}])
+        lobby = await store.create_host_table("tg:-200", "tg:1", {"host": {}, "rules": {}})
+        await store.update_host_table(lobby, players=[{"user": "tg:6", "name": "Боря", "reachable": True}])
+        referee = SimpleNamespace(service=SimpleNamespace(store=store))
+        host = SimpleNamespace(referee=referee)
+        ids = iter(range(1, 100))
+
+        def private(user: int, text: str) -> Update:
+            chat = {"id": user, "type": "private", "first_name": "x"}
+            return Update.de_json({"update_id": next(ids), "message": {
+                "message_id": 1, "date": 0, "chat": chat, "text": text,
+                "from": {"id": user, "is_bot": False, "first_name": "x"}}}, None)
+
+        def press(user: int, chat: int, data: str) -> Update:
+            kind = "private" if chat > 0 else "supergroup"
+            return Update.de_json({"update_id": next(ids), "callback_query": {
+                "id": "q", "chat_instance": "c", "data": data,
+                "from": {"id": user, "is_bot": False, "first_name": "x"},
+                "message": {"message_id": 9, "date": 0, "chat": {"id": chat, "type": kind}}}}, None)
+
+        blocked = Update.de_json({"update_id": next(ids), "my_chat_member": {  # update 1
+            "chat": {"id": 5, "type": "private", "first_name": "x"}, "date": 0,
+            "from": {"id": 5, "is_bot": False, "first_name": "x"},
+            "old_chat_member": {"status": "member", "user": {"id": 42, "is_bot": True, "first_name": "bot"}},
+            "new_chat_member": {"status": "kicked", "until_date": 0,
+                                "user": {"id": 42, "is_bot": True, "first_name": "bot"}}}}, None)
+        expected = [
+            (press(5, 5, vw.encode(running, 3, "shoot", 2)), "tg:-100"),  # a night prompt
+            (press(6, -200, vw.encode(lobby, 0, "join")), "tg:-200"),
+            (private(6, f"/start h{lobby}"), "tg:-200"),  # the lobby's link
+            (private(6, "/start"), "tg:-200"),  # he opened the bot: the lobby may write to him
+            (private(5, "hello"), "tg:-100"),  # seated at a running table
+            (blocked, "tg:-100"),
+            (private(6, "hello"), None),  # only in a lobby: nothing for a table
+            (private(5, "/help"), None),  # a command: the judge mode's
+            (private(7, "hello"), None),  # at no table
+            (press(5, 5, "j:1:2:next"), None),  # not a host button
+        ]
+        for update, chat in expected:
+            assert await TelegramHost.home_of(host, update) == chat, update  # type: ignore[arg-type]
+        queue = InboxQueue(referee, lambda update: TelegramHost.home_of(host, update))  # type: ignore[arg-type]
+        for update, chat in expected:
+            await queue.put(update)
+        waiting = {chat: [u for u, _ in await store.inbox_waiting(chat)]
+                   for chat in ("tg:-100", "tg:-200", "tg:5", "tg:6", "tg:7")}
+        assert waiting == {"tg:-100": [1, 2, 6], "tg:-200": [3, 4, 5], "tg:5": [8, 10],
+                           "tg:6": [7], "tg:7": [9]}

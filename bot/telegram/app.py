@@ -816,7 +816,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
     if settings.workers == "shared":  # updates go to the inbox, their chat's owner handles them
         from .shared import InboxQueue
 
-        builder = builder.update_queue(InboxQueue(referee))
+        builder = builder.update_queue(InboxQueue(referee, host.home_of))
     if settings.telegram_base_url:
         base = settings.telegram_base_url
         files = settings.telegram_base_file_url or (
