@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Collection
 
@@ -222,3 +223,44 @@ class Drainer:
         while True:
             if not await self.round():
                 await asyncio.sleep(idle)
+
+
+class SendBudget:
+    """The send budget one bot's workers share (Telegram: about 30 messages a second per token,
+    whichever process sends them): a token bucket in the ``send_budget`` row of ``key`` (0008),
+    ``rate`` sends a second, at most ``burst`` saved up. :meth:`take` takes one send in ONE
+    statement (the row's lock orders the workers' takes) and says how long to wait before it:
+    a send past the budget is reserved ahead (the bucket goes below 0), so the workers' sends
+    together never pass ``burst + rate × T`` in any ``T`` seconds, and none is refused. The
+    clock is ``clock()`` (unix seconds; the workers' clocks are assumed in step, as NTP keeps
+    them): a test passes its own."""
+
+    def __init__(self, pool: "Callable[[], asyncpg.Pool]", key: str, rate: float,
+                 burst: float | None = None, *, clock: Callable[[], float] = time.time) -> None:
+        if rate <= 0:
+            raise ValueError(f"rate must be positive, got {rate}")
+        self._pool = pool
+        self.key = key
+        self.rate = float(rate)
+        self.burst = float(burst if burst is not None else rate)
+        self.clock = clock
+        self._left = (self.burst, 0.0)  # (tokens, at) as last reckoned here
+
+    async def take(self) -> float:
+        """Take one send; returns the seconds to wait before it (0: at once)."""
+        now = self.clock()
+        tokens = float(await self._pool().fetchval(
+            "INSERT INTO send_budget(bot, tokens, at) VALUES ($1, $3 - 1, $2)"
+            " ON CONFLICT (bot) DO UPDATE SET"
+            " tokens = LEAST($3, send_budget.tokens"
+            " + GREATEST($2 - send_budget.at, 0) * $4) - 1,"
+            " at = GREATEST($2, send_budget.at)"
+            " RETURNING tokens", self.key, now, self.burst, self.rate))
+        self._left = (tokens, now)
+        return max(0.0, -tokens / self.rate)
+
+    def left(self) -> float:
+        """The sends left in the bucket as last reckoned here, refilled since (other workers'
+        sends since then unknown): an estimate, for a send that may be skipped."""
+        tokens, at = self._left
+        return min(self.burst, tokens + max(0.0, self.clock() - at) * self.rate)
