@@ -304,6 +304,14 @@ class HostMethods:
             f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id", *params)
         return open_host_rows(rows, player)
 
+    async def open_host_chats(self, prefix: str = "") -> list[str]:
+        """The chats (beginning with ``prefix``) with a table in the lobby or playing: what a
+        shared worker looks at for tables nobody runs, without reading the tables."""
+        rows = await self._host_rows(
+            "SELECT DISTINCT chat FROM host_tables WHERE status IN ('lobby', 'running')"
+            " AND substr(chat, 1, ?) = ? ORDER BY chat", len(prefix), prefix)
+        return [str(r[0]) for r in rows]
+
     async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
                             opened_at: float) -> None:
         """Record a step the bot opened (repeating a step number keeps the first record)."""

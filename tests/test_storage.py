@@ -482,3 +482,7 @@ async def test_open_host_tables_of_a_chat_and_of_a_player(store: Store) -> None:
     assert [r.id for r in await store.open_host_tables(player="tg:55")] == [second]
     assert await store.open_host_tables(chat="tg:-200", player="tg:5") == []
     assert await store.open_host_tables(player="tg:7") == []
+    assert await store.open_host_chats() == ["tg:-100", "tg:-200"]
+    await store.create_host_table("dc:5", "dc:1", {"host": {}, "rules": {}})
+    assert await store.open_host_chats("tg:") == ["tg:-100", "tg:-200"]
+    assert await store.open_host_chats("dc:") == ["dc:5"]

@@ -305,3 +305,55 @@ async def test_a_hosted_tables_private_updates_go_to_the_inbox_of_its_chat(pg_ur
                    for chat in ("tg:-100", "tg:-200", "tg:5", "tg:6", "tg:7")}
         assert waiting == {"tg:-100": [1, 2, 6], "tg:-200": [3, 4, 5], "tg:5": [8, 10],
                            "tg:6": [7], "tg:7": [9]}
+
+
+async def test_a_hosted_table_is_run_by_the_worker_that_owns_its_group(pg_url: str) -> None:
+    """An open hosted table nobody runs (its worker died, or none has started) is adopted by
+    one worker: its group claimed and the table flow told to resume it; the other leaves it
+    alone, and takes it over once the first one's claims end (the flow told it was let go: its
+    deadlines do nothing there). A group with a live table is not let go for room."""
+    from types import SimpleNamespace
+
+    from bot.telegram.shared import SharedWorker
+
+    async with await PgStore.open(pg_url) as store:
+        await store.create_host_table("tg:-7", "tg:1", {"host": {}, "rules": {}})
+        over = await store.create_host_table("tg:-8", "tg:1", {"host": {}, "rules": {}})
+        await store.update_host_table(over, status="over")
+
+        def worker(log: list[tuple[str, str]]) -> SharedWorker:
+            async def rearm(home: str) -> None:
+                return None
+
+            async def aliases(home: str) -> list[str]:
+                return []
+
+            async def claimed(chat: str) -> None:
+                log.append(("resume", chat))
+
+            flow = SimpleNamespace(claimed=claimed, released=lambda chat: log.append(("drop", chat)),
+                                   live_chats=lambda: {"tg:-7"}, runs=None)
+            referee = SimpleNamespace(
+                settings=SimpleNamespace(db=pg_url),
+                service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
+                judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
+                outbox=SimpleNamespace(kick=lambda chat, reread=False: None))
+            app = SimpleNamespace(bot_data={"host": SimpleNamespace(controller=flow)})
+            return SharedWorker(app, referee)  # type: ignore[arg-type]
+
+        a_log: list[tuple[str, str]] = []
+        b_log: list[tuple[str, str]] = []
+        a, b = worker(a_log), worker(b_log)
+        try:
+            assert await a.adopt() == ["tg:-7"] and a_log == [("resume", "tg:-7")]
+            assert a.host is not None and a.host.runs("tg:-7") and not a.host.runs("tg:-8")
+            assert await b.adopt() == [] and b_log == []
+            a.claims._kept = 1
+            assert await a.claims.claim("tg:5") and await a.claims.claim("tg:6")
+            assert a.claims.owns("tg:-7") and not a.claims.owns("tg:5")  # the table's group kept
+            await a.claims.close()  # as if it died
+            assert ("drop", "tg:-7") in a_log and not a.host.runs("tg:-7")
+            assert await b.adopt() == ["tg:-7"] and b_log == [("resume", "tg:-7")]
+        finally:
+            await a.claims.close()
+            await b.claims.close()

@@ -146,8 +146,7 @@ class SharedWorker:
             if game is not None:
                 homes.append(game.chat)
         if self.host is not None:
-            homes.extend(row.chat for row in await store.open_host_tables()
-                         if row.chat.startswith("tg:"))
+            homes.extend(await store.open_host_chats("tg:"))
         for chat in await store.pending_chats():
             homes.append(await store.alias(chat) or chat)
         taken = []
