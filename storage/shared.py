@@ -74,6 +74,9 @@ class ChatClaims:
         self._conn: "asyncpg.Connection | None" = None
         self._owned: OrderedDict[str, None] = OrderedDict()  # least recently used first
         self._lock = asyncio.Lock()  # one statement at a time on the connection
+        #: chats claimed whose ``on_claim`` runs: another caller's claim waits for it to end
+        #: (an update is not applied to a hosted table while the table is being read afresh)
+        self._taking: dict[str, asyncio.Future[None]] = {}
 
     @property
     def owned(self) -> list[str]:
@@ -105,32 +108,44 @@ class ChatClaims:
 
     async def claim(self, chat: str) -> bool:
         """Own ``chat`` (or keep owning it); ``False`` if another worker owns it. Claims beyond
-        ``kept`` are released, the least recently used first (but the busy ones)."""
+        ``kept`` are released, the least recently used first (but the busy ones). A chat claimed
+        just now by another caller is returned once its ``on_claim`` has ended."""
         async with self._lock:
             conn = await self._connection()
             if chat in self._owned:
                 self._owned.move_to_end(chat)
-                return True
-            try:
-                took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
-                                           CHAT_LOCK, chat)
-            except BaseException:
-                if conn.is_closed():
-                    self._lost()
-                raise
-            if not took:
-                return False
-            self._owned[chat] = None
-            excess = len(self._owned) - self._kept
-            if excess > 0:
-                busy = self._busy()
-                for old in [c for c in self._owned if c != chat and c not in busy][:excess]:
-                    await self._release(old)
-        if self._on_claim is not None:
-            try:
+                taking = self._taking.get(chat)
+                taken = None
+            else:
+                try:
+                    took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
+                                               CHAT_LOCK, chat)
+                except BaseException:
+                    if conn.is_closed():
+                        self._lost()
+                    raise
+                if not took:
+                    return False
+                self._owned[chat] = None
+                taking = None
+                taken = self._taking[chat] = asyncio.get_running_loop().create_future()
+                excess = len(self._owned) - self._kept
+                if excess > 0:
+                    busy = self._busy()
+                    for old in [c for c in self._owned if c != chat and c not in busy][:excess]:
+                        await self._release(old)
+        if taken is None:  # owned already; if another caller is taking it over, once it has
+            if taking is not None:
+                await asyncio.shield(taking)
+            return True
+        try:
+            if self._on_claim is not None:
                 await self._on_claim(chat)
-            except Exception:  # noqa: BLE001 - the chat is owned; its updates still get applied
-                log.exception("taking over %s", chat)
+        except Exception:  # noqa: BLE001 - the chat is owned; its updates still get applied
+            log.exception("taking over %s", chat)
+        finally:
+            del self._taking[chat]
+            taken.set_result(None)
         return True
 
     async def release(self, chat: str) -> None:

@@ -357,3 +357,37 @@ async def test_a_hosted_table_is_run_by_the_worker_that_owns_its_group(pg_url: s
         finally:
             await a.claims.close()
             await b.claims.close()
+
+
+async def test_a_chat_being_taken_over_is_handed_out_once_it_is(pg_url: str) -> None:
+    """The adopting loop claims a group and its hosted table is being read afresh and resumed
+    (``on_claim``) when the drainer claims it for an update: the drainer's claim returns once
+    the takeover has ended — an update applied meanwhile would act on a copy of the table the
+    takeover then replaces, and what the update did (a black's shot) would be lost."""
+    from storage.shared import ChatClaims
+
+    gate = asyncio.Event()
+    seen: list[str] = []
+
+    async def on_claim(chat: str) -> None:
+        seen.append("taking")
+        await gate.wait()
+        seen.append("taken")
+
+    claims = ChatClaims(pg_url, on_claim=on_claim)
+    try:
+        first = asyncio.create_task(claims.claim("tg:-1"))
+        for _ in range(600):
+            if seen:
+                break
+            await asyncio.sleep(0.05)
+        assert seen == ["taking"] and claims.owns("tg:-1")
+        second = asyncio.create_task(claims.claim("tg:-1"))
+        await asyncio.sleep(0.2)
+        assert not second.done()
+        gate.set()
+        assert await second and seen == ["taking", "taken"]
+        assert await first
+        assert await claims.claim("tg:-1") and seen == ["taking", "taken"]  # claimed once
+    finally:
+        await claims.close()

@@ -24,6 +24,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 import pytest
 
+from rules import Role
 from storage import PgStore
 from storage.shared import CHAT_LOCK, CLAIMS_NAME
 from support.host_table import FAST, make_world
@@ -168,9 +169,14 @@ async def test_a_hosted_table_goes_on_in_the_other_worker_when_its_worker_is_kil
                         continue
                     fake.user_presses(user[seat], fake.message(world.group, s["message"]), button="Пас")
                     await deliver(fake._updates.pop())
+                state = (await Service(store).current(group)).state  # type: ignore[arg-type, union-attr]
+                shooters = {s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)}
                 shooting = await step("shooting", after=seen)
-                shooters = {next(s for s, u in seats.items() if u == who): who
-                            for who in shooting["prompted"]}
+
+                async def prompted() -> bool:  # the prompts are queued just after the step shows
+                    row = await table()
+                    return {s for s, u in seats.items() if u in row.step["prompted"]} == shooters
+                await _until(prompted, "the blacks' prompts queued")
                 target = min(set(seats) - set(shooters))
                 prefix = f"h:{lobby.id}:{shooting['no']}:"
                 for seat in shooters:  # in their private chats: the table's worker applies them
