@@ -52,7 +52,8 @@ from .i18n import DEFAULT_LANG, LANGS, catalog
 if TYPE_CHECKING:
     from .settings import Settings
 
-COMMANDS = ("demo", "console", "replay", "protocol", "club-export", "telegram", "discord", "both",
+COMMANDS = ("demo", "console", "replay", "protocol", "club-export", "club-stats", "telegram", "discord",
+            "both",
             "health", "backup", "migrate")
 EXIT_UNAVAILABLE = 2
 DISTRIBUTION = "mafia-referee"
@@ -183,6 +184,17 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     export.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="the file to write (default: standard output)")
 
+    card = sub.add_parser("club-stats", help="a player's statistics in a club (as /stats), and his "
+                                             "card (a PNG: the figures and his points over time)")
+    card.add_argument("words", nargs="*", metavar="NAME [PERIOD]",
+                      help="the player's name (or account) and a period as /stats takes them: "
+                           "month, season, 2026-03, 2026-03-01..2026-03-31")
+    card.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    card.add_argument("--club", default=None, metavar="CHAT",
+                      help="the club's chat key (default: the console's, console:local)")
+    card.add_argument("--png", type=Path, default=None, metavar="FILE", help="the card's file")
+    card.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+
     health = sub.add_parser("health", help="check the database (and the bot's heartbeat); exit 1 if unwell")
     health.add_argument("--db", type=Path, default=None, help=DB_HELP)
     health.add_argument("--heartbeat", type=Path, default=None, metavar="FILE",
@@ -253,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return asyncio.run(run_console(db, new=args.new, strict=args.strict,
                                            lang=args.lang, default_lang=settings.lang,
-                                           stdin=script_input(sys.stdin)))
+                                           stdin=script_input(sys.stdin), timezone=settings.timezone))
         except sqlite3.Error as error:
             raise _why_not_opened(db, error) from error
     if args.command == "replay":
@@ -278,6 +290,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return asyncio.run(run_export(args.db or Settings().db, args.club or CHAT, args.fmt,
                                       sys.stdout, args.out))
+    if args.command == "club-stats":
+        import time
+
+        from .club.export import run_stats
+        from .console import CHAT
+        from .settings import Settings
+
+        settings = Settings()
+        return asyncio.run(run_stats(args.db or settings.db, args.club or CHAT, args.words,
+                                     args.lang or settings.lang, settings.timezone, sys.stdout,
+                                     args.png, time.time()))
     if args.command == "discord":
         return _discord(args.db, args.guild, args.invite)
     if args.command == "both":

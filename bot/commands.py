@@ -151,7 +151,8 @@ class Show:
 @dataclass(frozen=True)
 class ClubCmd:
     """A club's players across games (issue 17; :mod:`bot.club.answers`): ``what`` is
-    ``games``, ``stats``, ``top``, ``rating``, ``evening``, ``seating``, ``roster``, ``rename``, ``merge`` or ``forget``; ``args`` the
+    ``games``, ``stats``, ``top``, ``rating``, ``evening``, ``seating``, ``roster``, ``rename``, ``merge``,
+    ``forget``, ``tournament`` or ``table`` (:mod:`bot.club.tournament`); ``args`` the
     words typed after it (``/stats Вася month``), read by the club's answers."""
 
     what: str
@@ -608,7 +609,7 @@ _command("help", "h", "?")(_no_args(lambda: Show("help")))
 
 #: The club's commands (issue 17): the history and statistics of its players, its roster.
 CLUB_COMMANDS = ("games", "stats", "top", "rating", "evening", "seating", "roster", "rename", "merge",
-                 "forget")
+                 "forget", "tournament", "table")
 
 
 def _club(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:

@@ -46,6 +46,7 @@ from storage import Store
 from . import audit, why
 from . import commands as cmds
 from .club.answers import Asker, ClubAnswers, roster_name
+from .club.tournament import TOURNAMENT_COMMANDS, TournamentDesk
 from .commands import (
     Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
 )
@@ -204,6 +205,8 @@ class Session:
             return Reply(await self._new_game(command))
         if isinstance(command, Show):
             return Reply(await self._show(command.what))
+        if isinstance(command, ClubCmd) and command.what in TOURNAMENT_COMMANDS:
+            return Reply((await self._desk().answer(self.chat, self.user, command, self.cat)).lines)
         if isinstance(command, ClubCmd):  # the console's own club: its chat (issue 17)
             answers = ClubAnswers(self.service.store, tz=self.club_tz)
             return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,
@@ -321,13 +324,28 @@ class Session:
         lines: list[str] = []
         if current is not None and current.state.phase is not rules.Phase.GAME_OVER:
             lines.append(self.cat.text("console-replaced", game=current.game_id))
-        outcome = await self.service.new_game(self.chat, self.user, command.config(), replace=True)
+        desk = self._desk()
+        seating = await desk.seating(self.user)  # a tournament's table: its next game's seats
+        outcome = await self.service.new_game(self.chat, self.user, command.config(),
+                                              seating.names if seating is not None else None,
+                                              replace=True)
         self._pending_new = False
         lines.append(self.cat.text("console-new-game", game=outcome.game_id,
                                    preset=config_label(outcome.state.config, self.cat)))
+        if seating is not None:
+            lines.extend(await desk.started(seating, outcome.game_id, self.cat))
         if self.judge_view and show_next:
             lines.append(action_text(outcome.state, self.cat))
         return lines
+
+    def _desk(self) -> TournamentDesk:
+        """The console's tournament (issue 17, part 4): its one judge runs each table in turn
+        (``/table N``), the club is the console's chat."""
+        async def state_of(game_id: int) -> rules.GameState | None:
+            current = await self.service.current(self.chat)
+            return current.state if current is not None and current.game_id == game_id \
+                and current.state.phase is not rules.Phase.GAME_OVER else None
+        return TournamentDesk(self.service.store, state_of=state_of)
 
     def _after(self, outcome: Outcome) -> list[str]:
         """The notices of an accepted action, then what comes next (or the result)."""
@@ -472,13 +490,16 @@ def _ring(out: TextIO, lines: list[str]) -> None:
 
 async def run_console(db: Path, *, new: Union[bool, int] = False, strict: bool = False,
                       lang: str | None = None, stdin: TextIO | None = None,
-                      out: TextIO | None = None, default_lang: str = DEFAULT_LANG) -> int:
+                      out: TextIO | None = None, default_lang: str = DEFAULT_LANG,
+                      timezone: str = "UTC") -> int:
     """The console loop. Returns the exit status: 0, or 1 when ``strict`` and a command was
     refused (``new`` over an unfinished game counts as refused: it only asked, see
-    :meth:`Session.open`), or :data:`EXIT_INTERRUPTED` after Ctrl-C at a terminal's prompt."""
+    :meth:`Session.open`), or :data:`EXIT_INTERRUPTED` after Ctrl-C at a terminal's prompt.
+    ``timezone``: the club's IANA time zone (the command line passes ``MAFIA_REFEREE_TIMEZONE``)
+    for ``/stats month`` and the games' dates."""
     with _logs_off_the_console():
         return await _run_console(db, new=new, strict=strict, lang=lang, stdin=stdin, out=out,
-                                  default_lang=default_lang)
+                                  default_lang=default_lang, timezone=timezone)
 
 
 @contextmanager
@@ -501,7 +522,8 @@ def _logs_off_the_console() -> Iterator[None]:
 
 
 async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: str | None,
-                       stdin: TextIO | None, out: TextIO | None, default_lang: str) -> int:
+                       stdin: TextIO | None, out: TextIO | None, default_lang: str,
+                       timezone: str) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     store = await Store.open(db)
@@ -513,6 +535,7 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
         session = Session(service, catalog(chosen if chosen in LANGS else DEFAULT_LANG),
                           alarm=_thread_alarm if interactive else None,
                           ring=lambda lines: _ring(out, lines))
+        session.club_tz = timezone
         if lang:
             await store.set_lang(CHAT, lang)
         _emit(out, await session.open(new=new))

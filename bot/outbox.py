@@ -116,12 +116,18 @@ def edit(chat: str, text: str, *, message_id: int | None = None, slot: str | Non
     return OutboxItem(chat, payload, kind="edit", slot=slot)
 
 
+#: The slot under which a protocol's first message is stored (queued with its game): the club's
+#: ``/games`` links to it (issue 17).
+PROTOCOL_SLOT = "protocol"
+
+
 def protocol(chat: str, game_id: int, caption: str = "", *, lang: str = "ru",
              private: bool = False, judge: str | None = None, table: str | None = None) -> OutboxItem:
     """The protocol of finished game ``game_id`` (the score sheet PNG and the JSON exports),
     rendered from its log when the row is sent, with ``caption``; ``private``: ``chat`` is a
     user, written to in his direct messages. ``judge`` (the judge's name) and ``table`` (where
-    it was played) go on the sheet (:class:`bot.protocol.sheet.SheetInfo`)."""
+    it was played) go on the sheet (:class:`bot.protocol.sheet.SheetInfo`). Its first
+    message's id is stored under :data:`PROTOCOL_SLOT` when the row is queued with the game."""
     payload: dict[str, Any] = {"text": caption, "protocol": game_id, "lang": lang}
     if private:
         payload["private"] = True
@@ -129,7 +135,7 @@ def protocol(chat: str, game_id: int, caption: str = "", *, lang: str = "ru",
         payload["judge"] = judge
     if table:
         payload["table"] = table
-    return OutboxItem(chat, payload)
+    return OutboxItem(chat, payload, slot=PROTOCOL_SLOT)
 
 
 # --- what a transport may answer ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The game store: chats, games and each game's append-only event log, on SQLite (aiosqlite,
 the default) or PostgreSQL (asyncpg, :mod:`storage.pg`); :meth:`Store.open` picks by its target."""
 
-from .club import ROLES, TOP_ORDERS, ClubError, ClubGame, PlayerRow, Totals
+from .club import ROLES, TOP_ORDERS, ClubError, ClubGame, PlayerRow, Totals, Tournament
 from .migrate import Migration, MigrationError, bundled, migrate, user_version
 from .store import (
     RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot,
@@ -10,7 +10,7 @@ from .store import (
 from .pg import PgStore, is_url
 
 __all__ = [
-    "ROLES", "TOP_ORDERS", "ClubError", "ClubGame", "PlayerRow", "Totals",
+    "ROLES", "TOP_ORDERS", "ClubError", "ClubGame", "PlayerRow", "Totals", "Tournament",
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
     "OutboxRow", "Snapshot", "StaleRevision",
     "StorageError", "Store", "PgStore", "bundled", "is_url", "migrate", "sqlite_path", "user_version",

@@ -21,6 +21,13 @@ _T = TypeVar("_T")
 
 ROLES = ("civilian", "sheriff", "mafia", "don")
 
+#: The slot of a game's stored messages that holds its protocol's (bot.outbox.PROTOCOL_SLOT).
+PROTOCOL_SLOT = "protocol"
+
+#: The slots of a game's stored messages under its home chat where a judge maps a seat to a
+#: member (``seat:<n>``: the member's id; Discord's ``/seat``).
+SEAT_SLOT = "seat:"
+
 #: What ``/top`` may order by.
 TOP_ORDERS = ("points", "wins", "winrate")
 
@@ -89,13 +96,16 @@ class Totals:
 
 @dataclass(frozen=True)
 class ClubGame:
-    """A finished game of the club: its result and its players' names by seat."""
+    """A finished game of the club: its result and its players' names by seat; ``protocols``
+    the chats its protocol was posted to and the first message's id there (slot ``protocol``
+    of the game's stored messages, 0002)."""
 
     id: int
     finished_at: float
     result: str
     names: dict[int, str]
     points: dict[int, int]  # hundredths, by seat
+    protocols: dict[str, int] = field(default_factory=dict)
 
 
 def fold(name: str) -> str:
@@ -151,14 +161,22 @@ def game_months(db: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
 # --- inside a write unit ---------------------------------------------------------------------
 
 def player_sync(db: sqlite3.Connection, club: str, name: str | None, account: str | None,
-                at: float) -> int | None:
+                at: float, *, claim: bool = False) -> int | None:
     """The roster's player for an account or a name (created if new; an account's entry keeps
-    its roster name), or ``None`` with neither."""
+    its roster name), or ``None`` with neither. ``claim``: the judge said the account is the
+    seat's (Discord's ``/seat``) — a new account takes the roster's nickname entry of that name
+    (one with no account yet), so the nickname's history becomes the account's."""
     if account:
         row = db.execute("SELECT id FROM players WHERE club = ? AND account = ?",
                          (club, account)).fetchone()
         if row is not None:
             return _final(db, int(row[0]))
+        if claim and name:
+            row = db.execute("SELECT id FROM players WHERE club = ? AND folded = ? AND account IS NULL"
+                             " AND merged_into IS NULL ORDER BY id", (club, fold(name))).fetchone()
+            if row is not None:
+                db.execute("UPDATE players SET account = ? WHERE id = ?", (account, int(row[0])))
+                return int(row[0])
         name = name or account
     if not name:
         return None
@@ -187,21 +205,26 @@ def _final(db: sqlite3.Connection, player: int) -> int:
 def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping[str, Any]],
                  at: float) -> None:
     """Replace the game's rows (``figures``: :meth:`bot.club.facts.SeatFacts.as_row` values), in
-    the club of the game's group (its announce chat: a Telegram judge's game lives in his private
-    chat and speaks in the group) or else its home chat:
+    the club of the game's tournament (0008), else of its group (its announce chat: a Telegram
+    judge's game lives in his private chat and speaks in the group), else its home chat:
     each seat's player is the hosted table's account for it, else its name (a seat with
     neither is left out)."""
     _add_months(db, game_months(db, game_id), -1)
     db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
     if not figures:
         return
-    club, finished_at = db.execute("SELECT COALESCE(announce, chat), finished_at FROM games"
-                                   " WHERE id = ?", (game_id,)).fetchone()
+    club, finished_at = db.execute(
+        "SELECT COALESCE((SELECT t.club FROM tournament_games s JOIN tournaments t"
+        " ON t.id = s.tournament_id WHERE s.game_id = games.id), announce, chat), finished_at"
+        " FROM games WHERE id = ?", (game_id,)).fetchone()
     seats = db.execute("SELECT seats FROM host_tables WHERE game_id = ? ORDER BY id DESC",
                        (game_id,)).fetchone()
     accounts = {int(k): v for k, v in json.loads(seats[0] or "{}").items()} if seats else {}
+    claimed = {} if accounts else judges_seats(db, game_id)
     for f in figures:
-        player = player_sync(db, club, f.get("name"), accounts.get(int(f["seat"])), at)
+        seat = int(f["seat"])
+        player = player_sync(db, club, f.get("name"), accounts.get(seat) or claimed.get(seat), at,
+                             claim=seat in claimed)
         if player is None:
             continue
         name = f.get("name") or db.execute("SELECT name FROM players WHERE id = ?",
@@ -214,6 +237,21 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
              f["additional"], f["best_move"], f["first_killed"], f["fouls"], f["removed"],
              finished_at if finished_at is not None else at))
     _add_months(db, game_months(db, game_id), 1)
+
+
+def judges_seats(db: sqlite3.Connection, game_id: int) -> dict[int, str]:
+    """The accounts a judge mapped to seats (Discord's ``/seat 5 @member``: the member's id
+    under the slot ``seat:<n>`` of the game's stored messages in its home chat), by seat: the
+    account is the home's platform prefix with the member's id (``"dc:7"``)."""
+    home, stored = db.execute("SELECT chat, messages FROM games WHERE id = ?", (game_id,)).fetchone()
+    prefix = home.partition(":")[0]
+    out = {}
+    for key, member in json.loads(stored or "{}").items():
+        chat, _, slot = key.rpartition(" ")
+        number = slot.removeprefix(SEAT_SLOT)
+        if chat == home and slot.startswith(SEAT_SLOT) and number.isdecimal():
+            out[int(number)] = f"{prefix}:{member}"
+    return out
 
 
 def _active(db: sqlite3.Connection, club: str, player: int) -> tuple[str, str | None]:
@@ -360,13 +398,17 @@ def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: f
                               f" WHERE {' AND '.join(where)} GROUP BY player_id, role", params):
             totals = out.setdefault(int(row[0]), Totals(int(row[0])))
             totals.add(row[1], row[2:])
-    if out:
-        ids = list(out)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            for pid, name in db.execute(f"SELECT id, name FROM players WHERE id IN ({marks})", chunk):
-                out[int(pid)].name = name
+    return _named(db, out)
+
+
+def _named(db: sqlite3.Connection, out: dict[int, Totals]) -> dict[int, Totals]:
+    """``out`` with each player's roster name."""
+    ids = list(out)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        for pid, name in db.execute(f"SELECT id, name FROM players WHERE id IN ({marks})", chunk):
+            out[int(pid)].name = name
     return out
 
 
@@ -420,8 +462,13 @@ def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
     for game_id, finished_at, result in games:
         rows = db.execute("SELECT seat, name, points FROM game_players WHERE game_id = ?"
                           " ORDER BY seat", (game_id,)).fetchall()
+        stored = db.execute("SELECT messages FROM games WHERE id = ?", (game_id,)).fetchone()
+        protocols = {key.rpartition(" ")[0]: int(message)
+                     for key, message in json.loads(stored[0] if stored and stored[0] else "{}").items()
+                     if key.rpartition(" ")[2] == PROTOCOL_SLOT}
         out.append(ClubGame(int(game_id), finished_at, result or "",
-                            {int(s): n for s, n, _ in rows}, {int(s): int(p) for s, _, p in rows}))
+                            {int(s): n for s, n, _ in rows}, {int(s): int(p) for s, _, p in rows},
+                            protocols))
     return out
 
 
@@ -442,6 +489,152 @@ def export_sync(db: sqlite3.Connection, club: str) -> dict[str, Any]:
         f"SELECT {', '.join(columns)} FROM game_players WHERE club = ? ORDER BY game_id, seat",
         (club,)).fetchall()]
     return {"club": club, "players": players, "games": games}
+
+
+# --- tournaments (0008) ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament evening of a club (issue 17, part 4): ``rounds[g][t]`` the names by seat
+    (seat 1 first) at table ``t + 1`` in game ``g + 1`` of its seating plan, ``resting[g]`` who
+    sits game ``g + 1`` out; ``judges`` each table's judge (``None``: none yet); ``played`` the
+    game recorded at each ``(table, game_no)``, ``finished`` those of them that ended,
+    ``running`` those still open (neither ended nor set aside)."""
+
+    id: int
+    club: str
+    chief: str
+    games: int
+    scheme: str
+    rounds: tuple[tuple[tuple[str, ...], ...], ...]
+    resting: tuple[tuple[str, ...], ...]
+    judges: dict[int, str | None]
+    played: dict[tuple[int, int], int]
+    finished: frozenset[int]
+    running: frozenset[int]
+    opened_at: float
+    closed_at: float | None
+
+    @property
+    def tables(self) -> int:
+        return len(self.rounds[0]) if self.rounds else 0
+
+    def done(self, table: int) -> int:
+        """How many of its games ``table`` has finished."""
+        return sum(1 for (t, _), g in self.played.items() if t == table and g in self.finished)
+
+    def table_of(self, judge: str) -> int | None:
+        return next((t for t, j in sorted(self.judges.items()) if j == judge), None)
+
+
+def _tournament(db: sqlite3.Connection, where: str, params: Sequence[Any]) -> Tournament | None:
+    row = db.execute("SELECT id, club, chief, games, scheme, plan, opened_at, closed_at"
+                     f" FROM tournaments WHERE {where} ORDER BY id DESC", params).fetchone()
+    if row is None:
+        return None
+    tid = int(row[0])
+    plan = json.loads(row[5])
+    judges = {int(t): j for t, j in db.execute(
+        "SELECT table_no, judge FROM tournament_tables WHERE tournament_id = ?", (tid,)).fetchall()}
+    played: dict[tuple[int, int], int] = {}
+    finished: set[int] = set()
+    running: set[int] = set()
+    for table, number, game, result in db.execute(
+            "SELECT s.table_no, s.game_no, s.game_id, g.result FROM tournament_games s"
+            " JOIN games g ON g.id = s.game_id WHERE s.tournament_id = ?", (tid,)).fetchall():
+        played[(int(table), int(number))] = int(game)
+        if result is None:
+            running.add(int(game))
+        elif result != "abandoned":
+            finished.add(int(game))
+    return Tournament(tid, row[1], row[2], int(row[3]), row[4],
+                      tuple(tuple(tuple(t) for t in r) for r in plan["rounds"]),
+                      tuple(tuple(r) for r in plan["resting"]), judges, played,
+                      frozenset(finished), frozenset(running), float(row[6]),
+                      None if row[7] is None else float(row[7]))
+
+
+def open_tournament_sync(db: sqlite3.Connection, club: str, chief: str, scheme: str,
+                         rounds: Sequence[Sequence[Sequence[str]]],
+                         resting: Sequence[Sequence[str]], at: float) -> Tournament:
+    """Open a tournament in ``club`` with its seating plan; refused with ``tournament_open``
+    while another one runs there."""
+    if _tournament(db, "club = ? AND closed_at IS NULL", (club,)) is not None:
+        raise ClubError("tournament_open")
+    plan = json.dumps({"rounds": [[list(t) for t in r] for r in rounds],
+                       "resting": [list(r) for r in resting]}, ensure_ascii=False)
+    tid = int(db.execute("INSERT INTO tournaments(club, chief, games, scheme, plan, opened_at)"
+                         " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                         (club, chief, len(rounds), scheme, plan, at)).fetchone()[0])
+    db.executemany("INSERT INTO tournament_tables(tournament_id, table_no, judge) VALUES (?, ?, NULL)",
+                   [(tid, n) for n in range(1, len(rounds[0]) + 1)])
+    found = _tournament(db, "id = ?", (tid,))
+    assert found is not None
+    return found
+
+
+def seat_judge_sync(db: sqlite3.Connection, tournament: int, table: int, judge: str) -> None:
+    """``judge`` runs ``table`` from now on; a table he ran before in the open tournaments is
+    left without a judge (one table a judge)."""
+    db.execute("UPDATE tournament_tables SET judge = NULL WHERE judge = ? AND tournament_id IN"
+               " (SELECT id FROM tournaments WHERE closed_at IS NULL)", (judge,))
+    db.execute("UPDATE tournament_tables SET judge = ? WHERE tournament_id = ? AND table_no = ?",
+               (judge, tournament, table))
+
+
+def judge_table_sync(db: sqlite3.Connection, judge: str) -> tuple[Tournament, int] | None:
+    """The open tournament and the table ``judge`` runs, or ``None``."""
+    row = db.execute("SELECT s.tournament_id FROM tournament_tables s JOIN tournaments t"
+                     " ON t.id = s.tournament_id WHERE s.judge = ? AND t.closed_at IS NULL"
+                     " ORDER BY s.tournament_id DESC", (judge,)).fetchone()
+    found = None if row is None else _tournament(db, "id = ?", (int(row[0]),))
+    table = None if found is None else found.table_of(judge)
+    return None if found is None or table is None else (found, table)
+
+
+def start_game_sync(db: sqlite3.Connection, tournament: int, table: int, game_id: int) -> int | None:
+    """Record ``game_id`` as ``table``'s next game of the series (a game of the table that did
+    not end gives its place up); its number, or ``None`` when the table has played them all."""
+    found = _tournament(db, "id = ? AND closed_at IS NULL", (tournament,))
+    if found is None:
+        return None
+    for (t, number), game in found.played.items():
+        if t == table and game not in found.finished:
+            db.execute("DELETE FROM tournament_games WHERE tournament_id = ? AND table_no = ?"
+                       " AND game_no = ?", (tournament, table, number))
+    number = found.done(table) + 1
+    if number > found.games:
+        return None
+    db.execute("INSERT INTO tournament_games(tournament_id, table_no, game_no, game_id)"
+               " VALUES (?, ?, ?, ?)", (tournament, table, number, game_id))
+    return number
+
+
+def close_tournament_sync(db: sqlite3.Connection, tournament: int, at: float) -> None:
+    db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+               (at, tournament))
+
+
+def series_totals_sync(db: sqlite3.Connection, tournament: int) -> dict[int, Totals]:
+    """Every player's :class:`Totals` over the tournament's games (their rows, 0006)."""
+    out: dict[int, Totals] = {}
+    for row in db.execute(f"SELECT player_id, role, {_SUMS} FROM game_players WHERE game_id IN"
+                          " (SELECT game_id FROM tournament_games WHERE tournament_id = ?)"
+                          " GROUP BY player_id, role", (tournament,)):
+        out.setdefault(int(row[0]), Totals(int(row[0]))).add(row[1], row[2:])
+    return _named(db, out)
+
+
+def series_first_nights_sync(db: sqlite3.Connection, tournament: int
+                             ) -> dict[int, list[tuple[float, str, int, int | None]]]:
+    """Each player's first-night deaths in the tournament's games, oldest first (S24 §8.6)."""
+    out: dict[int, list[tuple[float, str, int, int | None]]] = {}
+    for player, at, role, won, best in db.execute(
+            "SELECT player_id, finished_at, role, won, best_move FROM game_players"
+            " WHERE first_killed = 1 AND game_id IN (SELECT game_id FROM tournament_games"
+            " WHERE tournament_id = ?) ORDER BY finished_at, game_id", (tournament,)):
+        out.setdefault(int(player), []).append((at, role, int(won), best))
+    return out
 
 
 class ClubMethods:
@@ -515,3 +708,44 @@ class ClubMethods:
     async def export_club(self, club_chat: str) -> dict[str, Any]:
         """The club's roster and its players' rows of games, JSON-ready."""
         return await self._club_read(lambda db: export_sync(db, club_chat))
+
+    # --- tournaments (0008) ------------------------------------------------------------------------
+    async def open_tournament(self, club_chat: str, chief: str, scheme: str,
+                              rounds: Sequence[Sequence[Sequence[str]]],
+                              resting: Sequence[Sequence[str]]) -> Tournament:
+        """Open a tournament in the club with its seating plan (``rounds[g][t]``: names by seat);
+        :class:`storage.ClubError` ``tournament_open`` while one runs there."""
+        at = time.time()
+        return await self._club_write(
+            lambda db: open_tournament_sync(db, club_chat, chief, scheme, rounds, resting, at))
+
+    async def tournament(self, club_chat: str) -> Tournament | None:
+        """The club's open tournament, or ``None``."""
+        return await self._club_read(
+            lambda db: _tournament(db, "club = ? AND closed_at IS NULL", (club_chat,)))
+
+    async def seat_judge(self, tournament: int, table: int, judge: str) -> None:
+        """``judge`` runs ``table`` (and no other table of an open tournament)."""
+        await self._club_write(lambda db: seat_judge_sync(db, tournament, table, judge))
+
+    async def judge_table(self, judge: str) -> tuple[Tournament, int] | None:
+        """The open tournament and the table ``judge`` runs, or ``None``."""
+        return await self._club_read(lambda db: judge_table_sync(db, judge))
+
+    async def start_tournament_game(self, tournament: int, table: int, game_id: int) -> int | None:
+        """Record ``game_id`` as the table's next game of the series; its number in the plan, or
+        ``None`` when the table has played all its games."""
+        return await self._club_write(lambda db: start_game_sync(db, tournament, table, game_id))
+
+    async def close_tournament(self, tournament: int) -> None:
+        at = time.time()
+        await self._club_write(lambda db: close_tournament_sync(db, tournament, at))
+
+    async def tournament_totals(self, tournament: int) -> dict[int, Totals]:
+        """Each player's totals over the tournament's finished games."""
+        return await self._club_read(lambda db: series_totals_sync(db, tournament))
+
+    async def tournament_first_nights(self, tournament: int
+                                      ) -> dict[int, list[tuple[float, str, int, int | None]]]:
+        """Each player's first-night deaths in the tournament's games, oldest first."""
+        return await self._club_read(lambda db: series_first_nights_sync(db, tournament))

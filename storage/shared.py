@@ -242,7 +242,7 @@ class Drainer:
 
 class SendBudget:
     """The send budget one bot's workers share (Telegram: about 30 messages a second per token,
-    whichever process sends them): a token bucket in the ``send_budget`` row of ``key`` (0008),
+    whichever process sends them): a token bucket in the ``send_budget`` row of ``key`` (0009),
     ``rate`` sends a second, at most ``burst`` saved up. :meth:`take` takes one send in ONE
     statement (the row's lock orders the workers' takes) and says how long to wait before it:
     a send past the budget is reserved ahead (the bucket goes below 0), so the workers' sends

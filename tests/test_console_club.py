@@ -5,15 +5,18 @@ player and offers the roster's names that begin as typed."""
 from __future__ import annotations
 
 import asyncio
+import io
 import csv
 import json
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import rules
 from bot.cli import main
+from bot.club import card as club_card
 from bot.console import CHAT, Session
 from bot.i18n import catalog
 from bot.protocol import to_json
@@ -101,6 +104,21 @@ def test_the_club_admin_exports_the_roster_and_games_as_json_and_csv(
     assert main(["club-export", "--db", str(tmp_path / "none.sqlite3")]) == 2
 
 
+def test_the_players_card_is_written_as_a_png_from_the_console_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    card = tmp_path / "card.png"
+    assert main(["club-stats", "Анна", "--db", str(db), "--png", str(card), "--lang", "ru"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Анна, все игры:\nигр 1, побед 1 (100%)")  # Аня: a red, the reds won
+    picture = Image.open(card)
+    assert picture.format == "PNG" and picture.width == club_card.WIDTH
+    assert main(["club-stats", "Никто", "--db", str(db), "--png", str(tmp_path / "x.png")]) == 1
+    assert not (tmp_path / "x.png").exists()  # nobody: no card
+    assert main(["club-stats", "Анна", "--db", str(tmp_path / "none.sqlite3")]) == 2
+
+
 async def test_a_seating_plan_is_printed_per_game_and_table(store: Store) -> None:
     session = Session(Service(store), catalog("ru"))
     await session.open()
@@ -119,3 +137,23 @@ async def test_a_seating_plan_is_printed_per_game_and_table(store: Store) -> Non
     refused = (await session.handle("/seating 4 Аня, Боря")).lines
     assert refused == ["Разных игроков: 2, а за столом их 10."]
     assert (await session.handle("/seating x")).lines[0].startswith("Напишите так: /seating 6")
+
+
+@pytest.mark.parametrize(("zone", "date"), [("Europe/Moscow", "2026-07-01"), ("UTC", "2026-06-30"),
+                                            ("America/New_York", "2026-06-30")])
+def test_the_console_dates_the_clubs_games_in_the_clubs_time_zone(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        zone: str, date: str) -> None:
+    """``MAFIA_REFEREE_TIMEZONE`` is the club's clock at the console as in the bots: a game ended
+    at 22:30 UTC on 30 June is one of 1 July in Moscow (UTC+3), of 30 June in New York."""
+    import sqlite3
+    db = clean_env / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    ended = 1782858600.0  # 2026-06-30 22:30:00 UTC
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE game_players SET finished_at = ?", (ended,))
+    monkeypatch.setenv("MAFIA_REFEREE_TIMEZONE", zone)
+    monkeypatch.setattr("sys.stdin", io.StringIO("/games\n"))
+    assert main(["console", "--db", str(db), "--lang", "ru"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Игра №1,"))
+    assert line.startswith(f"Игра №1, {date}:")

@@ -181,7 +181,10 @@ async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
         assert current is not None and current.judge == "fk:2"
         assert old_panel.buttons is None  # the old panel stopped working
         assert any("теперь судит Владелец" in t for t in d.chats.texts(JUDGE))
-        assert any("теперь ведёт судья Владелец" in t for t in d.chats.texts(HOME))
+        # the game's home is the old judge's own chat here: he is told once, not again as the table
+        assert [t for t in d.chats.texts(HOME) if "теперь" in t] == [
+            "Игру №1 теперь судит Владелец (администратор группы). "
+            "Панель этой игры у вас больше не работает."]
 
 
 async def test_the_judges_points_go_to_the_game_just_over() -> None:

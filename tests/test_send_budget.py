@@ -1,5 +1,5 @@
 """Telegram's overall send limit shared by the workers of one bot (issue 18, shared workers):
-:class:`storage.shared.SendBudget` (a token bucket in PostgreSQL, 0008) and
+:class:`storage.shared.SendBudget` (a token bucket in PostgreSQL, 0009) and
 :class:`bot.telegram.host.SharedRateLimiter` (PTB's limiter taking every request's turn from it).
 Telegram allows a bot about 30 messages a second overall, whichever process sends them: with
 N workers each counting only its own sends, N × 30 would go out. Every clock here is the test's

@@ -68,7 +68,8 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         assert [t[0] for t in tables] == ["chats", "events", "game_players", "games", "host_channels",
                                           "host_steps", "host_tables", "inbox", "outbox", "player_months",
-                                          "player_names", "players", "send_budget", "snapshots"]
+                                          "player_names", "players", "send_budget", "snapshots",
+                                          "tournament_games", "tournament_tables", "tournaments"]
 
 
 async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ chat, linked to the club's group; each game's protocol reaches the group, and th
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from decimal import Decimal
@@ -69,11 +70,22 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
             wins[name] = wins.get(name, 0) + (Decimal(points["win"]) > 0)
     assert len(documents(t)) == 3
 
+    # each protocol's message id is stored when its last part has gone: the sends finish first
+    await asyncio.wait_for(t.referee.outbox.settle(), 30)
+    games_stored = await t.service.store.club_games(f"tg:{t.group.id}", 3)
+    assert all(len(g.protocols) == 3 for g in games_stored)  # the judge, the group, the channel
     before = len(t.public())
     await t.say("/games", chat=t.group)
     games = t.public()[before:]
     assert games[0].startswith("Последние игры клуба (3)")
     assert [line.split(",")[0] for line in games[1:]] == ["Игра №3", "Игра №2", "Игра №1"]
+    # each game's line links to its protocol where it was posted (the group or the club's channel)
+    for number, line in zip((3, 2, 1), games[1:]):
+        link = line.split("; протокол: ")[1]
+        chat_part, message_id = link.removeprefix("https://t.me/c/").split("/")
+        chat = next(c for c in (t.group, channel) if str(c.id) == f"-100{chat_part}")
+        posted = next(m for m in t.fake.sent(chat) if m.message_id == int(message_id))
+        assert posted.photo and f"№{number}" in (posted.caption or "")  # the score sheet
 
     for name in ("Аня", "Игорь", "Кира"):
         before = len(t.public())

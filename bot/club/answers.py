@@ -12,10 +12,9 @@ import asyncio
 import dataclasses
 import datetime as dt
 import re
-import zlib
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 import rules
@@ -28,7 +27,8 @@ from ..i18n import Catalog
 from .card import render_card, render_top
 from .periods import ALL, Period, parse_period
 from .rating import FirstNight, standings
-from .seating import SEATS, SeatingError, plan
+from .seating import SEATS, SeatingError
+from .tournament import make_plan, plan_lines, roster_names, split_names
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
@@ -103,9 +103,11 @@ async def roster_name(store: Store, club: str, event: Any, cat: Catalog) -> tupl
 class ClubAnswers:
     """The answers of one club (``club``: its chat key, where its games' rows are kept)."""
 
-    def __init__(self, store: Store, *, tz: str = "UTC") -> None:
+    def __init__(self, store: Store, *, tz: str = "UTC",
+                 link: Callable[[str, int], str | None] | None = None) -> None:
         self.store = store
         self.tz = tz
+        self.link = link  # a chat's message as a link (the platform's), for /games' protocols
 
     def period_name(self, period: Period, cat: Catalog) -> str:
         return cat.text(f"club-period-{period.kind}", label=period.label)
@@ -135,11 +137,14 @@ class ClubAnswers:
         lines = [cat.text("club-games-title", count=len(games))]
         for game in games:
             best = max(game.points.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+            links = (self.link(chat, message) for chat, message in sorted(game.protocols.items())
+                     ) if self.link is not None else iter(())
             lines.append(cat.text(
                 "club-games-line", game=game.id, date=self._date(game.finished_at),
                 result=cat.text(f"club-result-{game.result}"),
                 best=cat.name(game.names[best[0]]) if best else "—",
-                points=points_text(best[1]) if best else "—"))
+                points=points_text(best[1]) if best else "—",
+                link=next((url for url in links if url), None) or "none"))
         return lines
 
     def _split(self, args: tuple[str, ...], now: float) -> tuple[list[str], Period, str | None,
@@ -311,28 +316,16 @@ class ClubAnswers:
         """``/seating 6 Аня, Боря, …``: a seating plan for a series (:mod:`.seating`), printed per
         game and table; the names as the roster writes them, where it has them."""
         head, _, rest = command.rest.partition(" ")
-        names = [" ".join(n.split()) for n in re.split(r"[,;\n]", rest) if n.strip()]
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
-        shown = []
-        for name in names:
-            found = await self.store.find_player(club, name)
-            shown.append(found.name if found is not None else name)
+        shown = await roster_names(self.store, club, split_names(rest))
         try:
-            made = plan(shown, int(head), seed=zlib.crc32("\n".join(shown).encode()))
+            made = make_plan(shown, int(head))
         except SeatingError:
             return [cat.text("club-seating-players", count=len(set(shown)), seats=SEATS)]
-        lines = [cat.text("club-seating-title", games=int(head), players=len(shown),
-                          tables=len(made.rounds[0]))]
-        for number, (tables, resting) in enumerate(zip(made.rounds, made.resting), 1):
-            for table_no, table in enumerate(tables, 1):
-                lines.append(cat.text("club-seating-table", game=number, table=table_no,
-                                      seats=", ".join(f"{seat}. {cat.name(str(p))}"
-                                                      for seat, p in enumerate(table, 1))))
-            if resting:
-                lines.append(cat.text("club-seating-resting", game=number,
-                                      names=", ".join(cat.name(str(p)) for p in resting)))
-        return lines
+        return [cat.text("club-seating-title", games=int(head), players=len(shown),
+                         tables=len(made.rounds[0])),
+                *plan_lines(made.rounds, made.resting, cat)]
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

@@ -1,6 +1,7 @@
 """``mafia-referee club-export [--db PATH] [--club CHAT] [--format json|csv] [--out FILE]``: a
 club admin's export of the roster and the players' games (issue 17), from the database the bot
-keeps (whoever holds the database is the club's admin).
+keeps (whoever holds the database is the club's admin); and ``mafia-referee club-stats`` (a
+player's ``/stats`` with his card as a PNG: :func:`run_stats`).
 
 JSON: ``{"club", "players": [{"id", "name", "account", "merged_into", "created_at", "names"}],
 "games": [{"game_id", "seat", "player_id", "name", "role", "result", "won", "points",
@@ -61,4 +62,31 @@ async def run_export(db: Path, club: str, fmt: str, out: TextIO, target: Path | 
     else:
         target.write_text(text, encoding="utf-8")
         print(f"{target}: {len(data['players'])} players, {len(data['games'])} rows", file=out)
+    return 0
+
+
+async def run_stats(db: Path, club: str, words: list[str], lang: str, tz: str, out: TextIO,
+                    png: Path | None, now: float) -> int:
+    """``mafia-referee club-stats NAME [PERIOD] [--png FILE]``: a player's ``/stats`` (the words
+    as typed after ``/stats``) printed, and his card (:mod:`.card`) written to ``png``. Exit
+    status: 0 shown, 1 nobody or no games to show (no file written), 2 no such database."""
+    from ..commands import ClubCmd
+    from ..i18n import catalog
+    from .answers import Asker, ClubAnswers
+
+    if not db.is_file():
+        print(f"no database at {db}", file=out)
+        return 2
+    store = await Store.open(db)
+    try:
+        lines, picture, _ = await ClubAnswers(store, tz=tz).stats_card(
+            club, Asker(""), ClubCmd("stats", tuple(words)), catalog(lang), now)
+    finally:
+        await store.close()
+    print("\n".join(lines), file=out)
+    if picture is None:
+        return 1
+    if png is not None:
+        png.write_bytes(picture[1])
+        print(f"{png}: {len(picture[1])} bytes", file=out)
     return 0

@@ -40,6 +40,7 @@ from discord import app_commands
 import rules
 from rules import Cause, Phase
 from storage import Store
+from storage.club import SEAT_SLOT  # "seat:<n>" in the game's channel: the member mapped to seat n
 
 from .. import commands as cmds
 from .. import gcpolicy, lifecycle
@@ -83,7 +84,6 @@ log = logging.getLogger(__name__)
 #: a refusal is; the game goes on (what an action announces goes through the outbox, retried)
 SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
 
-SEAT_SLOT = "seat:"  # "seat:<n>" in the game's channel: the member id mapped to seat n
 MUTED_SLOT = "muted:"  # "muted:<n>": the member id the bot has timed out for seat n
 MAX_CONTENT = 2000  # characters of a message's text
 REMOVAL_TIMEOUT = dt.timedelta(hours=6)  # longer than any game; lifted at its end
@@ -230,6 +230,13 @@ class DiscordJudgePort(DiscordPortBase):
 
     def place(self, chat: str) -> str | None:
         return self.referee.titles.get(chat)
+
+    def message_link(self, chat: str, message_id: int) -> str | None:
+        """A channel's message (its server from the client's cache; none when it is not there)."""
+        channel = self.referee.bot.get_channel(id_of(chat)) if is_discord(chat) else None
+        guild = getattr(channel, "guild", None)
+        return None if guild is None else \
+            f"https://discord.com/channels/{guild.id}/{id_of(chat)}/{message_id}"
     def moment(self, at: float) -> str:
         return f"<t:{int(at)}:T>"  # Discord shows it in each reader's own time zone
 

@@ -310,6 +310,23 @@ async def seating(interaction: discord.Interaction[Any], games: Range[int, 1, 20
     await _run(interaction, "seating", games, players)
 
 
+@app_commands.command(name="tournament", description=_desc("tournament"))
+@app_commands.describe(action=_arg("tournament-action"), games=_arg("series-games"),
+                       scheme=_arg("scheme"), players=_arg("players"))
+async def tournament(interaction: discord.Interaction[Any],
+                     action: Optional[Literal["open", "close"]] = None,
+                     games: Optional[Range[int, 1, 20]] = None,
+                     scheme: Optional[Literal["fiim", "fsm"]] = None,
+                     players: Optional[Range[str, 1, 2000]] = None) -> None:
+    await _run(interaction, "tournament", action, games, scheme, players)
+
+
+@app_commands.command(name="table", description=_desc("table"))
+@app_commands.describe(number=_arg("table-number"))
+async def table_(interaction: discord.Interaction[Any], number: Range[int, 1, 20]) -> None:
+    await _run(interaction, "table", number)
+
+
 @app_commands.command(name="roster", description=_desc("roster"))
 @app_commands.describe(name=_arg("name-start"))
 async def roster(interaction: discord.Interaction[Any], name: Optional[Range[str, 1, 64]] = None) -> None:
@@ -371,7 +388,7 @@ GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, rule, why,
     undo, fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
-    roster, rename, merge, forget,
+    tournament, table_, roster, rename, merge, forget,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

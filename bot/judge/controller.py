@@ -51,6 +51,7 @@ from .. import commands as cmds
 from .. import outbox as ob
 from .. import why
 from ..club.answers import Asker, ClubAnswers, roster_name
+from ..club.tournament import TOURNAMENT_COMMANDS, DeskAnswer, TournamentDesk
 from ..commands import (
     Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
 )
@@ -761,15 +762,17 @@ class JudgeController:
             if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
                 return [Reply(self._t(cat, "judge-not-judge", judge=self.port.mention(game.judge)))]
         if isinstance(command, Act):
+            seated: list[str] = []
             if live is None:  # the first game command starts a game (as the console does)
                 config = NewGame().config()
                 refusal = rules.check(rules.new_game(config), command.event)
                 if refusal is not None:
                     raise refusal
-                live = await self.create(home, user, config, previous=current)
+                live, seated = await self._create_seated(home, user, config, current, cat)
             club = await self.service.announce(live.game_id) or home
             event, offered = await roster_name(self.service.store, club, command.event, cat)
-            return [*self._reached(cat, await self.act(home, user, live, event)),
+            return [*(Reply(line) for line in seated),
+                    *self._reached(cat, await self.act(home, user, live, event)),
                     *(Reply(line) for line in offered)]
         if isinstance(command, UndoCmd):
             game = live or current
@@ -790,8 +793,9 @@ class JudgeController:
             if live is not None and not confirmed:  # as the console: a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
-            outcome = await self.create(home, user, command.config(), previous=current)
-            replies = [Reply(self._t(cat, "judge-created", game=outcome.game_id))]
+            outcome, seated = await self._create_seated(home, user, command.config(), current, cat)
+            replies = [Reply(self._t(cat, "judge-created", game=outcome.game_id)),
+                       *(Reply(line) for line in seated)]
             replies.extend(Reply(line) for line in (notes() if notes is not None else []))
             if not await self.show_panel(home, outcome, fresh=True):
                 replies.append(Reply(self._t(cat, "judge-unreachable")))
@@ -807,12 +811,77 @@ class JudgeController:
         assert isinstance(command, Quit)
         return [Reply(cat.text("judge-no-quit"))]
 
+    async def _create_seated(self, home: str, user: str, config: rules.RulesConfig,
+                             current: Outcome | None, cat: Catalog) -> tuple[Outcome, list[str]]:
+        """:meth:`create`; a judge running a tournament's table (issue 17, part 4) gets his
+        table's next game with its seats named by the plan, and the line that says so."""
+        desk = self._desk()
+        seating = await desk.seating(user)
+        outcome = await self.create(home, user, config, previous=current,
+                                    names=seating.names if seating is not None else None)
+        if seating is None:
+            return outcome, []
+        return outcome, await desk.started(seating, outcome.game_id, cat)
+
+    def _desk(self) -> TournamentDesk:
+        async def state_of(game_id: int) -> rules.GameState | None:
+            row = await self.service.store.game(game_id)
+            current = await self.service.current(row.chat) if row is not None else None
+            return current.state if current is not None and current.game_id == game_id \
+                and current.state.phase is not Phase.GAME_OVER else None
+        return TournamentDesk(self.service.store, state_of=state_of,
+                              who=lambda user: self.port.name_of(user) or self.port.mention(user))
+
+    async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
+                                 move: bool = False, may_open: bool = True) -> list[Reply]:
+        """``/tournament`` or ``/table`` in ``club`` (:mod:`bot.club.tournament`); ``may_open``:
+        ``user`` may open a tournament there (the group's admin). With ``move`` (no chat's
+        lock held: the platform's group handler) a table's running game moves to the chief
+        judge who takes the table over (:meth:`take_over`, into his own chat). A closed
+        tournament's standings go to the club's channel with its games' protocols, when the
+        club has one (``/channel``)."""
+        cat = await self._cat(club)
+        own = await self.service.current(user) if move and command.what == "table" else None
+        answer = await self._desk().answer(
+            club, user, command, cat, may_open=may_open,
+            busy=own is not None and own.state.phase is not Phase.GAME_OVER)
+        replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
+        if answer.taken is not None and move:
+            row = await self.service.store.game(answer.taken)
+            if row is not None:
+                replies.extend(await self.take_over(row.chat, user, self.port.name_of(user) or user,
+                                                    home=user))
+        if answer.closed is not None:
+            channel = await self.service.store.host_channel(club)
+            if channel is not None:
+                await self._post_standings(channel[0], answer)
+                replies.append(Reply(cat.text("tournament-posted", channel=channel[1] or channel[0])))
+        return replies
+
+    async def _post_standings(self, channel: str, answer: DeskAnswer) -> None:
+        """A closed tournament's standings, then each of its games' protocol, to ``channel``."""
+        closed = answer.closed
+        assert closed is not None
+        cat = await self._cat(channel)
+        items = [ob.post(channel, "\n".join(answer.lines))]
+        for (table, number), game_id in sorted(closed.played.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if game_id not in closed.finished:
+                continue
+            row = await self.service.store.game(game_id)
+            items.append(ob.protocol(
+                channel, game_id, cat.text("tournament-protocol", game=game_id), lang=cat.lang,
+                judge=self.port.name_of(row.judge) if row is not None else None,
+                table=cat.text("tournament-sheet-table", number=closed.id, table=table, game=number)))
+        await self._queue(*items)
+
     async def club_replies(self, club: str, user: str, command: ClubCmd, *,
                            official: bool) -> list[Reply]:
         """:meth:`club` as replies; ``/stats`` brings the player's card, ``/top`` and
         ``/evening`` their table (PNGs, issue 17, part 2), on the last line, for a platform that can
         send a picture."""
-        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        if command.what in TOURNAMENT_COMMANDS:
+            return await self.tournament_replies(club, user, command)
+        answers = ClubAnswers(self.service.store, tz=self.club_tz, link=self.port.message_link)
         if command.what == "stats":
             draw = answers.stats_card
         elif command.what in ("top", "evening"):
@@ -830,7 +899,7 @@ class JudgeController:
         """A club command (``/stats``, ``/top``, ``/games``, the roster; issue 17) in ``club``
         (a group's chat key) asked by ``user``; ``official``: the judge or a chat admin, who may
         change the roster."""
-        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        answers = ClubAnswers(self.service.store, tz=self.club_tz, link=self.port.message_link)
         return await answers.answer(club, Asker(user, official), command, await self._cat(club),
                                     self.port.clock())
 
@@ -1033,9 +1102,10 @@ class JudgeController:
                                        old_cat.text("judge-panel-taken", game=current.game_id, judge=name))
                 told = self.port.judge_chat(current.judge, current.judge)
                 items = [*self._post(told, self._t(old_cat, "judge-taken-over-old", game=current.game_id,
-                                                   judge=name, where=self.port.mention(old_home))),
-                         ob.post(chat, cat.text("judge-taken-over-group", game=current.game_id,
-                                                judge=name))]
+                                                   judge=name, where=self.port.mention(old_home)))]
+                if chat != told.chat:  # a tournament table's game lives in its judge's own chat: told once
+                    items.append(ob.post(chat, cat.text("judge-taken-over-group", game=current.game_id,
+                                                        judge=name)))
                 await self._queue(*items, game_id=current.game_id)
                 self._views.pop(outcome.game_id, None)
                 if not await self.show_panel(new_home, outcome, fresh=True):

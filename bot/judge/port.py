@@ -91,6 +91,10 @@ class JudgePort(Protocol):
 
     def place(self, chat: str) -> str | None:
         """A chat's title as a person reads it (where the table played, on the score sheet)."""
+
+    def message_link(self, chat: str, message_id: int) -> str | None:
+        """A link that opens message ``message_id`` of ``chat`` (a game's protocol, from the
+        club's ``/games``); ``None`` where the platform has none for that chat."""
     def moment(self, at: float) -> str:
         """A moment (unix seconds) as the judge reads it in the audit trail: a clock time."""
 

@@ -54,6 +54,7 @@ from storage import Store
 
 from .. import commands as cmds
 from .. import gcpolicy, published
+from ..club.tournament import OPEN_WORDS, TOURNAMENT_COMMANDS
 from ..commands import ClubCmd, CommandError, Explain, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -257,6 +258,12 @@ class TelegramJudgePort(TelegramPortBase):
 
     def place(self, chat: str) -> str | None:
         return self.referee.titles.get(chat)
+
+    def message_link(self, chat: str, message_id: int) -> str | None:
+        """A supergroup's or a channel's message (``t.me/c/…``, for its members); a private chat
+        or a basic group has no link."""
+        number = str(chat_id_of(chat))
+        return f"https://t.me/c/{number[4:]}/{message_id}" if number.startswith("-100") else None
     def moment(self, at: float) -> str:
         return clock_time(at, self.referee.zone)
 
@@ -603,6 +610,15 @@ class TelegramReferee:
         home = await self.service.home(group)
         if name == "takeover":
             await self._take_over(update, group, user)
+            return
+        if name in TOURNAMENT_COMMANDS:  # the group is the club; no lock held: a table taken
+            command = cmds.parse(message.text, None)  # over moves its game (issue 17, part 4)
+            assert isinstance(command, ClubCmd)
+            opening = command.what == "tournament" and bool(command.args) \
+                and command.args[0].lower() in OPEN_WORDS  # a chat admin opens one
+            await self._replies(group, await self.judge.tournament_replies(
+                group, user, command, move=True,
+                may_open=not opening or await self._is_admin(group, user)))
             return
         async with self.locks.lock(home):
             await self._group_command(update, message, name, group, user, home)

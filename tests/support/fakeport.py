@@ -342,6 +342,9 @@ class FakeJudgePort(_Base):
 
     def place(self, chat: str) -> str | None:
         return {"fk:-50": "Клуб"}.get(chat)
+
+    def message_link(self, chat: str, message_id: int) -> str | None:
+        return None
     def moment(self, at: float) -> str:
         return time.strftime("%H:%M:%S", time.gmtime(at))
 

@@ -18,7 +18,10 @@ club-order-winrate = win rate
 club-no-games = No finished games in this club yet.
 club-bad-count = /games takes a number from 1 to { $most }.
 club-games-title = The club's last games ({ $count }):
-club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points })
+club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points }){ $link ->
+    [none] {""}
+   *[other] ; the protocol: { $link }
+ }
 club-no-player = Nobody called { $name } in this club's roster (/roster lists it).
 club-stats-whom = Whose statistics? /stats Name (the roster: /roster).
 club-stats-none = { $name }: no games in { $period }.
@@ -89,3 +92,67 @@ club-seating-title = The seating of { $games } games for { $players } players at
  } (seats even; opponents as varied as can be):
 club-seating-table = Game { $game }, table { $table }: { $seats }
 club-seating-resting = Game { $game }, resting: { $names }
+
+# A tournament evening (issue 17, part 4; bot/club/tournament.py).
+tournament-usage = Write it as /tournament open 4 [fiim|fsm] Anya, Borya, … — the number of games (up to { $most }), the standings' scheme, then the players' names separated by commas; /tournament — every table's state; /tournament close — the standings; /table N — run table N.
+club-error-tournament_open = A tournament is running in this club already: /tournament shows it, its chief judge closes it with /tournament close.
+tournament-opened = Tournament #{ $number } is open: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }, { $players } players, { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+ }; chief judge { $chief }. The seating:
+tournament-how = Each table's judge types /table N here (N from 1 to { $tables }); the table's next game, started with /new, gets its seating on the judge's panel.
+tournament-none = No tournament is running in this club: /tournament open 4 Anya, Borya, … opens one.
+tournament-bad-table = The tournament has tables 1 to { $tables }: /table N.
+tournament-table-yours = You run table { $table } already.
+tournament-table-busy = Table { $table } is run by { $judge }; only the chief judge can take it over.
+tournament-finish-first = Your table { $table } has a game running: finish it first.
+tournament-table-set = Table { $table }: judge { $judge }; { $left ->
+    [0] its games are all played.
+   *[other] next is game { $game } of { $games } (/new starts it with its seating).
+ }
+tournament-table-taken = Table { $table } is taken over: judge { $judge }; { $left ->
+    [0] its games are all played.
+   *[other] game { $game } of { $games } is next or running.
+ }
+tournament-title = Tournament #{ $number }: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ } at { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+ }; chief judge { $chief }.
+tournament-now-playing = game { $game } of { $games }: { $phase ->
+    [setup] setting up
+    [night_zero] night 0
+    [night] night { $day }
+    [game_over] over
+   *[other] day { $day }
+ }
+tournament-now-done = all { $games } games played
+tournament-now-waiting = waiting for game { $game } of { $games }
+tournament-table-line = Table { $table } ({ $judge ->
+    [none] no judge yet
+   *[other] judge { $judge }
+ }): { $now }{ $result ->
+    [none] {""}
+   *[other]; game { $last }: { $result }
+ }
+tournament-chief-only = Only the chief judge ({ $chief }) closes the tournament.
+tournament-still-running = A game is running at table { $tables }: the tournament closes when it ends.
+tournament-standings = Tournament #{ $number }: the standings ({ $scheme ->
+    [fsm] FSM 2024
+   *[other] FIIM 2024
+ }) after { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }; ties: additional points, wins, wins as Don or Sheriff, first-night deaths, lot:
+tournament-no-games = No game of the tournament has ended.
+tournament-game-started = Table { $table }, game { $game } of { $games } of the tournament: { $seats }
+tournament-posted = The standings and the games' protocols are posted to { $channel }.
+tournament-protocol = Tournament game #{ $game }: the protocol
+tournament-admins-only = Only an admin of this chat opens a tournament (and becomes its chief judge).
+tournament-sheet-table = tournament #{ $number }, table { $table }, game { $game }
+tournament-own-game = A game of yours is running in your chat: finish it first, then take table { $table } over with its game.

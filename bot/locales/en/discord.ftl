@@ -173,3 +173,7 @@ dc-cmd-evening = The evening's table and the season's rating
 dc-cmd-seating = A seating plan for a series: each game's tables and seats
 dc-arg-series-games = How many games in the series
 dc-arg-players = The players' names, separated by commas
+dc-cmd-tournament = A tournament evening: open it, every table's state, close it
+dc-arg-tournament-action = open (the seating) or close (the standings); none: every table
+dc-cmd-table = Run a table of the tournament (the chief judge: take it over)
+dc-arg-table-number = The table's number

@@ -18,7 +18,10 @@ club-order-winrate = проценту побед
 club-no-games = В клубе пока нет оконченных игр.
 club-bad-count = /games: число от 1 до { $most }.
 club-games-title = Последние игры клуба ({ $count }):
-club-games-line = Игра №{ $game }, { $date }: { $result }; больше всех баллов: { $best } ({ $points })
+club-games-line = Игра №{ $game }, { $date }: { $result }; больше всех баллов: { $best } ({ $points }){ $link ->
+    [none] {""}
+   *[other] ; протокол: { $link }
+ }
 club-no-player = В составе клуба нет игрока «{ $name }» (состав: /roster).
 club-stats-whom = Чья статистика? /stats Имя (состав: /roster).
 club-stats-none = { $name }: нет игр за период «{ $period }».
@@ -87,3 +90,52 @@ club-seating-players = Разных игроков: { $count }, а за стол
 club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
 club-seating-table = Игра { $game }, стол { $table }: { $seats }
 club-seating-resting = Игра { $game }, отдыхают: { $names }
+
+# Турнирный вечер (issue 17, часть 4; bot/club/tournament.py).
+tournament-usage = Напишите так: /tournament open 4 [fiim|fsm] Аня, Боря, … — число игр (до { $most }), система подсчёта, затем имена игроков через запятую; /tournament — состояние всех столов; /tournament close — итоговая таблица; /table N — вести стол N.
+club-error-tournament_open = В клубе уже идёт турнир: /tournament показывает его, главный судья закрывает его командой /tournament close.
+tournament-opened = Турнир №{ $number } открыт: игр — { $games }, игроков — { $players }, столов — { $tables }; главный судья — { $chief }. Рассадка:
+tournament-how = Судья каждого стола пишет здесь /table N (N от 1 до { $tables }); следующая игра стола, начатая командой /new, получает свою рассадку на панели судьи.
+tournament-none = В клубе не идёт турнир: /tournament open 4 Аня, Боря, … открывает его.
+tournament-bad-table = В турнире столы с 1 по { $tables }: /table N.
+tournament-table-yours = Стол { $table } уже ведёте вы.
+tournament-table-busy = Стол { $table } ведёт { $judge }; забрать стол может только главный судья.
+tournament-finish-first = За вашим столом { $table } идёт игра: сначала доведите её до конца.
+tournament-table-set = Стол { $table }: судья — { $judge }; { $left ->
+    [0] все его игры сыграны.
+   *[other] следующая — игра { $game } из { $games } (/new начинает её с рассадкой).
+ }
+tournament-table-taken = Стол { $table } передан: судья — { $judge }; { $left ->
+    [0] все его игры сыграны.
+   *[other] игра { $game } из { $games } — следующая или идёт.
+ }
+tournament-title = Турнир №{ $number }: игр — { $games }, столов — { $tables }; главный судья — { $chief }.
+tournament-now-playing = игра { $game } из { $games }: { $phase ->
+    [setup] подготовка
+    [night_zero] нулевая ночь
+    [night] ночь { $day }
+    [game_over] окончена
+   *[other] день { $day }
+ }
+tournament-now-done = сыграны все игры ({ $games })
+tournament-now-waiting = ждёт игру { $game } из { $games }
+tournament-table-line = Стол { $table } ({ $judge ->
+    [none] судьи пока нет
+   *[other] судья — { $judge }
+ }): { $now }{ $result ->
+    [none] {""}
+   *[other]; игра { $last }: { $result }
+ }
+tournament-chief-only = Закрыть турнир может только главный судья ({ $chief }).
+tournament-still-running = За столом { $tables } идёт игра: турнир закрывается, когда она окончена.
+tournament-standings = Турнир №{ $number }: итоговая таблица ({ $scheme ->
+    [fsm] ФСМ 2024
+   *[other] ФИИМ 2024
+ }), сыграно игр — { $games }; при равенстве: дополнительные баллы, победы, победы Доном или Шерифом, гибели в первую ночь, жребий:
+tournament-no-games = Ни одна игра турнира не окончена.
+tournament-game-started = Стол { $table }, игра { $game } из { $games } турнира: { $seats }
+tournament-posted = Итоговая таблица и протоколы игр опубликованы в канале { $channel }.
+tournament-protocol = Игра турнира №{ $game }: протокол
+tournament-admins-only = Открыть турнир (и стать его главным судьёй) может только администратор чата.
+tournament-sheet-table = турнир №{ $number }, стол { $table }, игра { $game }
+tournament-own-game = В вашем чате идёт ваша игра: сначала доведите её до конца, затем забирайте стол { $table } вместе с его игрой.

@@ -1,4 +1,4 @@
--- 0008: the send budget the shared workers take from (issue 18): Telegram lets one bot (one
+-- 0009: the send budget the shared workers take from (issue 18): Telegram lets one bot (one
 -- token) send about 30 messages a second overall, whichever process sends them; with several
 -- workers each one's own limiter would count only its own sends. One row per bot: a token
 -- bucket (``tokens`` left at ``at``, unix seconds), taken from atomically by every worker
@@ -13,5 +13,5 @@ CREATE TABLE send_budget (
     at     REAL NOT NULL                           -- when ``tokens`` was reckoned (unix seconds)
 );
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 COMMIT;

@@ -1,4 +1,4 @@
--- 0008 on PostgreSQL (see ../0008_send_budget.sql): the shared workers' send budget, a token
+-- 0009 on PostgreSQL (see ../0009_send_budget.sql): the shared workers' send budget, a token
 -- bucket per bot.
 CREATE TABLE send_budget (
     bot    TEXT PRIMARY KEY,

@@ -1,0 +1,285 @@
+"""A club's tournament evening (issue 17, part 4): ``/tournament`` and ``/table``, one
+implementation for the console and Telegram.
+
+A chief judge opens a tournament in the club (``/tournament open 4 Аня, Боря, …``): the seating
+plan of its games (:mod:`.seating`) is printed per game and table and stored (0008). Each table is
+run by a judge who takes it with ``/table N``; when he starts a game (``/new``) that game is his
+table's next one of the plan, its seats named as the plan says (:meth:`TournamentDesk.seating`),
+and its players' rows go to the tournament's club. ``/tournament`` shows every table on one view
+(its judge, game n of m, the running game's phase and day); the chief judge takes a table over
+with ``/table N`` (he becomes its judge; the platform moves its running game to him) and closes
+the tournament with ``/tournament close``: the standings of its games with the tie-breaks of
+F24/S24 §8.7.1 (:func:`.rating.standings`), which the platform posts to the club's channel with
+the games' protocols. A refusal is a line; nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+import rules
+from rules import Phase
+from rules.points import show
+from storage import ClubError, Store, Tournament
+
+from ..commands import ClubCmd
+from ..i18n import Catalog
+from .rating import FirstNight, Standing, standings
+from .seating import SEATS, Plan, SeatingError, plan
+
+#: The commands this module answers.
+TOURNAMENT_COMMANDS = ("tournament", "table")
+#: The most games of a tournament's series.
+TOURNAMENT_GAMES = 20
+OPEN_WORDS = ("open", "открыть")
+CLOSE_WORDS = ("close", "закрыть")
+SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
+                "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A table's next game of a tournament: its number in the plan and the names by seat."""
+
+    tournament: Tournament
+    table: int
+    game_no: int
+    names: dict[int, str]
+
+
+@dataclass
+class DeskAnswer:
+    """What a tournament command says (``lines``) and what the platform does next: ``closed``
+    the tournament just closed (``lines`` are its standings: to post to the club's channel with
+    its games' protocols); ``taken`` the running game of a table whose judge changed (its id,
+    to move it to the new judge)."""
+
+    lines: list[str]
+    closed: Tournament | None = None
+    taken: int | None = None
+
+
+def split_names(text: str) -> list[str]:
+    """The names of a comma (or ``;``, a new line) separated list, their spaces collapsed."""
+    return [" ".join(n.split()) for n in re.split(r"[,;\n]", text) if n.strip()]
+
+
+async def roster_names(store: Store, club: str, names: list[str]) -> list[str]:
+    """The names as the club's roster writes them, where it has them."""
+    shown = []
+    for name in names:
+        found = await store.find_player(club, name)
+        shown.append(found.name if found is not None else name)
+    return shown
+
+
+def make_plan(names: list[str], games: int) -> Plan:
+    """The seating plan of ``games`` games for ``names``, seeded by the names (the same list
+    gives the same plan). Raises :class:`.seating.SeatingError`."""
+    return plan(names, games, seed=zlib.crc32("\n".join(names).encode()))
+
+
+def plan_lines(rounds: tuple[tuple[tuple[str, ...], ...], ...], resting: tuple[tuple[str, ...], ...],
+               cat: Catalog) -> list[str]:
+    """A plan printed per game and table (seat by seat), and who rests in each game."""
+    lines = []
+    for number, (tables, rest) in enumerate(zip(rounds, resting), 1):
+        for table_no, table in enumerate(tables, 1):
+            lines.append(cat.text("club-seating-table", game=number, table=table_no,
+                                  seats=", ".join(f"{seat}. {cat.name(str(p))}"
+                                                  for seat, p in enumerate(table, 1))))
+        if rest:
+            lines.append(cat.text("club-seating-resting", game=number,
+                                  names=", ".join(cat.name(str(p)) for p in rest)))
+    return lines
+
+
+def standing_lines(table: list[Standing], scheme: str, cat: Catalog) -> list[str]:
+    """The standings' lines (as ``/rating`` prints them) and what the compensation is."""
+    return [*(cat.text("club-rating-line", place=s.place, name=cat.name(s.name), total=show(s.total),
+                       additional=show(s.additional), wins=s.wins, special=s.key_wins,
+                       first=s.first_killed, games=s.games) for s in table),
+            cat.text("club-rating-compensation" if scheme == "fsm" else "club-rating-no-compensation")]
+
+
+class TournamentDesk:
+    """The tournament commands of a club. ``state_of(game_id)``: the game's current state while
+    it runs (``None`` once it is over or set aside); ``who(account)``: an account as the platform
+    shows it."""
+
+    def __init__(self, store: Store, *,
+                 state_of: Callable[[int], Awaitable[rules.GameState | None]] | None = None,
+                 who: Callable[[str], str] = str) -> None:
+        self.store = store
+        self.state_of = state_of
+        self.who = who
+
+    async def answer(self, club: str, user: str, command: ClubCmd, cat: Catalog, *,
+                     may_open: bool = True, busy: bool = False) -> DeskAnswer:
+        """``/tournament [open N [fiim|fsm] names | close]`` or ``/table N`` by ``user`` in
+        ``club``; ``may_open``: whether he may open a tournament there (a chat's admin);
+        ``busy``: a game of his own runs where a table's running game would move to."""
+        try:
+            if command.what == "table":
+                return await self._table(club, user, command, cat, busy)
+            word = command.args[0].lower() if command.args else ""
+            if word in OPEN_WORDS:
+                if not may_open:
+                    return DeskAnswer([cat.text("tournament-admins-only")])
+                return await self._open(club, user, command, cat)
+            if word in CLOSE_WORDS:
+                return await self._close(club, user, cat)
+            if command.args:
+                return DeskAnswer([cat.text("tournament-usage", most=TOURNAMENT_GAMES)])
+            return await self._view(club, cat)
+        except ClubError as error:
+            return DeskAnswer([cat.text(f"club-error-{error.code}",
+                                        **{k: str(v) for k, v in error.params.items()})])
+
+    async def _open(self, club: str, user: str, command: ClubCmd, cat: Catalog) -> DeskAnswer:
+        if await self.store.tournament(club) is not None:
+            return DeskAnswer([cat.text("club-error-tournament_open")])
+        words = command.rest.split(None, 3)  # open, the games, [the scheme,] the names
+        head = words[1] if len(words) > 1 else ""
+        scheme, rest = "fiim", " ".join(words[2:])
+        if len(words) > 2 and words[2].lower() in SCHEME_WORDS:
+            scheme, rest = SCHEME_WORDS[words[2].lower()], " ".join(words[3:])
+        if not head.isdecimal() or not 1 <= int(head) <= TOURNAMENT_GAMES:
+            return DeskAnswer([cat.text("tournament-usage", most=TOURNAMENT_GAMES)])
+        names = await roster_names(self.store, club, split_names(rest))
+        try:
+            made = make_plan(names, int(head))
+        except SeatingError:
+            return DeskAnswer([cat.text("club-seating-players", count=len(set(names)), seats=SEATS)])
+        rounds = tuple(tuple(tuple(str(p) for p in t) for t in r) for r in made.rounds)
+        resting = tuple(tuple(str(p) for p in r) for r in made.resting)
+        opened = await self.store.open_tournament(club, user, scheme, rounds, resting)
+        return DeskAnswer([cat.text("tournament-opened", number=opened.id, games=opened.games,
+                                    tables=opened.tables, players=len(names),
+                                    chief=self.who(user)),
+                           *plan_lines(rounds, resting, cat),
+                           cat.text("tournament-how", tables=opened.tables)])
+
+    async def _table(self, club: str, user: str, command: ClubCmd, cat: Catalog,
+                     busy: bool) -> DeskAnswer:
+        found = await self.store.tournament(club)
+        if found is None:
+            return DeskAnswer([cat.text("tournament-none")])
+        if len(command.args) != 1 or not command.args[0].isdecimal() \
+                or not 1 <= int(command.args[0]) <= found.tables:
+            return DeskAnswer([cat.text("tournament-bad-table", tables=found.tables)])
+        table = int(command.args[0])
+        judge = found.judges.get(table)
+        if judge == user:
+            return DeskAnswer([cat.text("tournament-table-yours", table=table)])
+        if judge is not None and user != found.chief:
+            return DeskAnswer([cat.text("tournament-table-busy", table=table,
+                                        judge=self.who(judge))])
+        held = found.table_of(user)
+        running = self._running(found, held) if held is not None else None
+        if running is not None:  # his own table's game would be left without its judge
+            return DeskAnswer([cat.text("tournament-finish-first", table=held)])
+        if judge is not None and busy and self._running(found, table) is not None:
+            return DeskAnswer([cat.text("tournament-own-game", table=table)])  # nowhere to move it
+        await self.store.seat_judge(found.id, table, user)
+        number = found.done(table) + 1
+        lines = [cat.text("tournament-table-taken" if judge is not None else "tournament-table-set",
+                          table=table, judge=self.who(user),
+                          game=min(number, found.games), games=found.games,
+                          left=max(0, found.games - found.done(table)))]
+        return DeskAnswer(lines, taken=self._running(found, table) if judge is not None else None)
+
+    @staticmethod
+    def _running(found: Tournament, table: int) -> int | None:
+        """The table's game started and neither over nor set aside, if any."""
+        return next((g for (t, _), g in sorted(found.played.items())
+                     if t == table and g in found.running), None)
+
+    async def _view(self, club: str, cat: Catalog) -> DeskAnswer:
+        found = await self.store.tournament(club)
+        if found is None:
+            return DeskAnswer([cat.text("tournament-none")])
+        lines = [cat.text("tournament-title", number=found.id, games=found.games,
+                          tables=found.tables, chief=self.who(found.chief))]
+        for table in range(1, found.tables + 1):
+            judge = found.judges.get(table)
+            done = found.done(table)
+            running = self._running(found, table)
+            state = await self.state_of(running) if running is not None and self.state_of else None
+            if state is not None:
+                number = next(n for (t, n), g in found.played.items() if g == running)
+                now = cat.text("tournament-now-playing", game=number, games=found.games,
+                               phase=state.phase.value,
+                               day=state.day if state.phase is not Phase.SETUP else 0)
+            elif done >= found.games:
+                now = cat.text("tournament-now-done", games=found.games)
+            else:
+                now = cat.text("tournament-now-waiting", game=done + 1, games=found.games)
+            last = max(((n, g) for (t, n), g in found.played.items()
+                        if t == table and g in found.finished), default=None)
+            result = await self._result(last[1], cat) if last is not None else ""
+            lines.append(cat.text("tournament-table-line", table=table,
+                                  judge=self.who(judge) if judge else "none", now=now,
+                                  done=done, result=result or "none",
+                                  last=last[0] if last else 0))
+        return DeskAnswer(lines)
+
+    async def _result(self, game_id: int, cat: Catalog) -> str:
+        row = await self.store.game(game_id)
+        return cat.text(f"club-result-{row.result}") if row is not None and row.result in (
+            "red", "black", "draw") else ""
+
+    async def _close(self, club: str, user: str, cat: Catalog) -> DeskAnswer:
+        found = await self.store.tournament(club)
+        if found is None:
+            return DeskAnswer([cat.text("tournament-none")])
+        if user != found.chief:
+            return DeskAnswer([cat.text("tournament-chief-only", chief=self.who(found.chief))])
+        running = [t for t in range(1, found.tables + 1) if self._running(found, t) is not None]
+        if running:
+            return DeskAnswer([cat.text("tournament-still-running",
+                                        tables=", ".join(map(str, running)))])
+        await self.store.close_tournament(found.id)
+        lines = await self.standings(found, cat)
+        return DeskAnswer(lines, closed=found)
+
+    async def standings(self, found: Tournament, cat: Catalog) -> list[str]:
+        """The tournament's standings over its finished games (F24/S24 §8.7.1; the FSM
+        compensation, S24 §8.6, when its scheme is ``fsm``)."""
+        totals = await self.store.tournament_totals(found.id)
+        deaths = {player: [FirstNight(at, role in ("civilian", "sheriff"), bool(won), best)
+                           for at, role, won, best in rows]
+                  for player, rows in (await self.store.tournament_first_nights(found.id)).items()}
+        table = standings(totals, deaths, found.scheme, f"tournament {found.id}")
+        title = cat.text("tournament-standings", number=found.id, scheme=found.scheme,
+                         games=len(found.finished))
+        if not table:
+            return [title, cat.text("tournament-no-games")]
+        return [title, *standing_lines(table, found.scheme, cat)]
+
+    # --- a table's next game ----------------------------------------------------------------------
+    async def seating(self, judge: str) -> Seating | None:
+        """The seating of the next game of the table ``judge`` runs, or ``None`` (no table, or
+        its games all played)."""
+        held = await self.store.judge_table(judge)
+        if held is None:
+            return None
+        found, table = held
+        number = found.done(table) + 1
+        if number > found.games:
+            return None
+        return Seating(found, table, number,
+                       {seat: name for seat, name in enumerate(found.rounds[number - 1][table - 1], 1)})
+
+    async def started(self, seating: Seating, game_id: int, cat: Catalog) -> list[str]:
+        """Record the game just created with ``seating``'s names as the table's next one; the
+        line that says so (the seats by name)."""
+        number = await self.store.start_tournament_game(seating.tournament.id, seating.table, game_id)
+        if number is None:
+            return []
+        return [cat.text("tournament-game-started", table=seating.table, game=number,
+                         games=seating.tournament.games,
+                         seats=", ".join(f"{s}. {cat.name(n)}" for s, n in sorted(seating.names.items())))]

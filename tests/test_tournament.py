@@ -1,0 +1,143 @@
+"""A club's tournament evening (issue 17, part 4) through the console's database, on either
+store backend: a chief judge opens a tournament of two tables and two games with a seating plan;
+each table's next game is started with its seats named by the plan; the view shows every table;
+the standings at the close add up the games' protocols (F24/S24 §8) with the tie-breaks of
+§8.7.1. Bad input (no tournament, an unknown table, a busy table, not the chief judge, a game
+still running) is refused and changes nothing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+import rules
+from bot.club.seating import SEATS
+from bot.console import Session
+from bot.i18n import catalog
+from bot.protocol import to_json
+from bot.service import Service
+from storage import Store
+
+PLAYERS = [f"Игрок {n:02d}" for n in range(1, 21)]
+#: Short games: the roles, the first speech, a team loss of the offender's team (F24 §7.2).
+GAMES = [("D2 M5 M7 S8", 7), ("D1 M4 M9 S10", 9), ("D3 M6 M10 S1", 1), ("D10 M2 M3 S4", 4)]
+
+
+@pytest.fixture
+def store(any_store: Store) -> Store:
+    return any_store
+
+
+async def finish(session: Session, roles: str, offender: int) -> None:
+    for line in (f"/roles {roles}", "/start", "/next", f"/ppk {offender} 4.3.1"):
+        reply = await session.handle(line)
+        assert reply.accepted, (line, reply.lines)
+
+
+def standings_of(lines: list[str]) -> dict[str, Decimal]:
+    """The standings' players and totals, from ``club-rating-line``'s words."""
+    out = {}
+    for line in lines:
+        place, _, rest = line.partition(". ")
+        if place.isdecimal() and " — " in rest:
+            name, _, figures = rest.partition(" — ")
+            out[name] = Decimal(figures.split(" (")[0])
+    return out
+
+
+async def expected_points(store: Store, game_ids: list[int]) -> dict[str, Decimal]:
+    """Each player's points summed over ``game_ids``, as their protocols give them."""
+    out: dict[str, Decimal] = {}
+    for game_id in game_ids:
+        row = await store.game(game_id)
+        assert row is not None
+        events = [rules.from_dict(r.event) for r in await store.events(game_id)]
+        doc = to_json(rules.config_from_dict(row.config), row.names, events)
+        for seat, points in doc["points"]["seats"].items():
+            name = row.names[int(seat)]
+            out[name] = out.get(name, Decimal(0)) + Decimal(points["total"])
+    return out
+
+
+async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(store: Store) -> None:
+    service = Service(store)
+    chief = Session(service, catalog("ru"))
+    await chief.open()
+    assert (await chief.handle("/tournament")).lines == [
+        catalog("ru").text("tournament-none")]
+    assert "Напишите так" in (await chief.handle("/tournament open")).lines[0]
+    assert (await chief.handle("/table 1")).lines == [catalog("ru").text("tournament-none")]
+
+    opened = (await chief.handle("/tournament open 2 fsm " + ", ".join(PLAYERS))).lines
+    assert opened[0].startswith("Турнир №1 открыт: игр — 2, игроков — 20, столов — 2")
+    plan = await store.tournament(chief.chat)
+    assert plan is not None and plan.tables == 2 and plan.games == 2 and plan.scheme == "fsm"
+    for game in plan.rounds:  # every player seated once per game (bot/club/seating.py)
+        seated = [p for table in game for p in table]
+        assert sorted(seated) == sorted(PLAYERS) and all(len(t) == SEATS for t in game)
+    printed = [line for line in opened if line.startswith("Игра ")]  # per game and table
+    assert len(printed) == 4 and printed[1].startswith("Игра 1, стол 2: 1. ")
+    again = (await chief.handle("/tournament open 2 " + ", ".join(PLAYERS))).lines
+    assert again == [catalog("ru").text("club-error-tournament_open")]
+
+    assert (await chief.handle("/table 3")).lines == [catalog("ru").text("tournament-bad-table", tables=2)]
+    game_ids: list[int] = []
+    for game_no in (1, 2):
+        for table in (1, 2):
+            assert "судья" in (await chief.handle(f"/table {table}")).lines[0]
+            started = (await chief.handle("/new")).lines
+            current = await service.current(chief.chat)
+            assert current is not None
+            names = plan.rounds[game_no - 1][table - 1]
+            assert [s.name for s in current.state.seats] == list(names)  # the plan's seats
+            assert any(line.startswith(f"Стол {table}, игра {game_no} из 2 турнира: 1. {names[0]}")
+                       for line in started)
+            view = (await chief.handle("/tournament")).lines
+            assert view[1 + table - 1].startswith(f"Стол {table} (судья — ")
+            assert f"игра {game_no} из 2: подготовка" in view[table]
+            if (game_no, table) == (1, 1):  # a game set aside gives its place to the next one
+                assert (await chief.handle("/new")).lines[0].startswith("Игра №")  # asks first
+                again = (await chief.handle("/new")).lines
+                assert any(line.startswith("Стол 1, игра 1 из 2 турнира: ") for line in again)
+                replaced = current
+                current = await service.current(chief.chat)
+                assert current is not None and current.game_id != replaced.game_id
+                assert [s.name for s in current.state.seats] == list(names)
+                assert (await store.tournament(chief.chat)).played == {(1, 1): current.game_id}
+            if table == 1:  # the other table may not be taken while this one's game runs
+                assert (await chief.handle("/table 2")).lines == [
+                    catalog("ru").text("tournament-finish-first", table=1)]
+                assert (await chief.handle("/tournament close")).lines == [
+                    catalog("ru").text("tournament-still-running", tables="1")]
+            await finish(chief, *GAMES[len(game_ids)])
+            game_ids.append(current.game_id)
+    view = (await chief.handle("/tournament")).lines
+    assert all("сыграны все игры (2)" in line for line in view[1:])
+    # an undo of the last game's end takes it back: its table plays again, the close waits
+    assert (await chief.handle("/undo")).accepted
+    assert (await chief.handle("/tournament close")).lines == [
+        catalog("ru").text("tournament-still-running", tables="2")]
+    assert "игра 2 из 2: день 1" in (await chief.handle("/tournament")).lines[2]
+    assert (await chief.handle(f"/ppk {GAMES[3][1]} 4.3.1")).accepted
+
+    other = Session(service, catalog("ru"), user="console:someone")  # not the chief judge
+    refused = (await other.handle("/tournament close")).lines
+    assert refused[0].startswith("Закрыть турнир может только главный судья")
+    assert (await other.handle("/table 2")).lines[0].startswith("Стол 2 ведёт ")  # the chief's
+    taken = (await other.handle("/table 1")).lines  # a free table: anyone may run it
+    assert taken == ["Стол 1: судья — console:someone; все его игры сыграны."]
+    assert (await store.tournament(chief.chat)) is not None  # still open
+
+    closed = (await chief.handle("/tournament close")).lines
+    assert closed[0].startswith("Турнир №1: итоговая таблица (ФСМ 2024), сыграно игр — 4")
+    assert standings_of(closed) == await expected_points(store, game_ids)
+    assert len(standings_of(closed)) == 20
+    assert await store.tournament(chief.chat) is None
+    # the tournament's games count in the club's history as any other
+    stats = "\n".join((await chief.handle(f"/stats {PLAYERS[0]}")).lines)
+    assert "игр 2," in stats
+    # after the close a new game is a free one again: no seats named
+    await chief.handle("/new")
+    current = await service.current(chief.chat)
+    assert current is not None and not any(s.name for s in current.state.seats)
