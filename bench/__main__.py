@@ -26,10 +26,11 @@ SECTIONS: dict[str, str] = {
     "e2e": "bench.e2e",
     "kill": "bench.kill",
     "scale": "bench.scale",
+    "workers": "bench.workers",
 }
 #: Sections run only when named in ``--only`` (kill points take minutes: bench/kill.py; scale
-#: needs a PostgreSQL server: bench/scale.py).
-OPT_IN = frozenset({"kill", "scale"})
+#: and workers need a PostgreSQL server: bench/scale.py, bench/workers.py).
+OPT_IN = frozenset({"kill", "scale", "workers"})
 
 
 def _modules() -> dict[str, ModuleType]:

@@ -485,7 +485,46 @@ def _discord(db: Path | None, guild: int | None, invite: int | None) -> int:
         _no_heartbeat(settings, "discord")
         return run(settings, sync_guild=guild)
 
+    if _sharded(settings):
+        return _serve_shards(settings, serve)
     return _serve(settings.db, serve)
+
+
+def _sharded(settings: "Settings") -> bool:
+    """Whether this Discord process is one of several, each serving some of the shards."""
+    from .discord.shards import Shards
+
+    return Shards.of(settings.discord_shards, settings.shard_ids).multi
+
+
+def _serve_shards(settings: "Settings", serve: Callable[[], int]) -> int:
+    """``MAFIA_REFEREE_DISCORD_SHARD_IDS`` naming some of the shards: one of several Discord
+    processes on a PostgreSQL database (:mod:`bot.discord.shards`), holding its shards' locks
+    (:func:`bot.writer.acquire_shards`) instead of the writer's. Refused with one line and exit
+    status 2 on SQLite, or when another process holds one of its shards, serves the whole
+    database, or runs with another shard count."""
+    from storage import is_url
+    from storage.pg import redacted
+
+    from . import writer
+
+    cat = catalog(settings.lang)
+    if not is_url(settings.db):
+        print(cat.text("cli-shards-need-postgresql"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    assert settings.discord_shards is not None and settings.shard_ids is not None
+    try:
+        lock = writer.acquire_shards(str(settings.db), settings.discord_shards, settings.shard_ids)
+    except writer.DatabaseBusy:
+        print(cat.text("cli-shards-busy", path=redacted(str(settings.db)),
+                       shards=",".join(map(str, settings.shard_ids)), count=settings.discord_shards),
+              file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    except OSError as error:
+        raise DatabaseUnreachable(str(error)) from error
+    with lock:
+        _probe_database(settings.db)
+        return serve()
 
 
 def _both(db: Path | None = None) -> int:
@@ -497,6 +536,9 @@ def _both(db: Path | None = None) -> int:
     tokens = (settings.telegram_token, settings.discord_token)
     if any(t is None or not t.get_secret_value().strip() for t in tokens):
         print(catalog(settings.lang).text("cli-both-no-token"), file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    if _sharded(settings):
+        print(catalog(settings.lang).text("cli-shards-both"), file=sys.stderr)
         return EXIT_UNAVAILABLE
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     from .discord.both import run_both

@@ -213,6 +213,10 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("MAFIA_REFEREE_DISCORD_TOKEN", "DISCORD_BOT_TOKEN", "discord_token"),
     )
     discord_base_url: str | None = None
+    # Discord's gateway by shards (issue 18, bot/discord/shards.py): how many in all, and which
+    # of them this process connects (a comma list such as "0,1"; unset: all of them)
+    discord_shards: int | None = Field(default=None, ge=1, le=4096)
+    discord_shard_ids: str | None = None
     telegram_base_url: str | None = None
     telegram_base_file_url: str | None = None
     telegram_timer_scale: float = Field(default=1.0, gt=0)
@@ -274,6 +278,37 @@ class Settings(BaseSettings):
         from .protocol.files import SheetDefaults
 
         return SheetDefaults(club=self.club_name or None, tz=self.timezone)
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """Shard numbers ``0 … MAFIA_REFEREE_DISCORD_SHARDS-1``, separated by commas or spaces,
+        each once; they need ``…_DISCORD_SHARDS``. Empty is "unset" (every shard). (A count
+        refused is missing from ``info.data``: its own problem is said, not this one.)"""
+        entries = ALLOWED_SPLIT.split(value.strip()) if value and value.strip() else []
+        if not entries:
+            return None
+        if "discord_shards" not in info.data:
+            return value
+        count = info.data["discord_shards"]
+        if count is None:
+            raise PydanticCustomError("shard_ids", "needs MAFIA_REFEREE_DISCORD_SHARDS (how many "
+                                      "shards in all)")
+        if not all(e.isdigit() and int(e) < count for e in entries):
+            raise PydanticCustomError("shard_ids", "must be shard numbers from 0 to {last}",
+                                      {"last": count - 1})
+        ids = [int(e) for e in entries]
+        if len(set(ids)) != len(ids):
+            raise PydanticCustomError("shard_ids", "names a shard twice")
+        return ",".join(map(str, sorted(ids)))
+
+    @property
+    def shard_ids(self) -> tuple[int, ...] | None:
+        """The Discord shards this process connects (:attr:`discord_shard_ids`), ``None``: all."""
+        if self.discord_shard_ids is None:
+            return None
+        return tuple(int(e) for e in self.discord_shard_ids.split(","))
+
     @field_validator("timezone")
     @classmethod
     def _timezone(cls, value: str | None) -> str:

@@ -72,11 +72,18 @@ class WriterLock:
 PG_WRITER_KEY = (7100, 1)
 
 
+#: an advisory lock to take: (the function, ``pg_try_advisory_lock`` or ``…_shared``, key, key)
+Advisory = tuple[str, int, int]
+
+
 class PgWriterLock:
     """The writer's lock of a PostgreSQL database: ``pg_try_advisory_lock`` on a connection kept
-    open by a daemon thread until :meth:`release`."""
+    open by a daemon thread until :meth:`release`. ``locks``: other advisory locks to take
+    instead, each of them or none (:func:`acquire_shards`); ``conflict``: a query (and its
+    arguments) that, true once they are taken, means another process disagrees — refused too."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, locks: "tuple[Advisory, ...]" = (("pg_try_advisory_lock", *PG_WRITER_KEY),),
+                 conflict: "tuple[object, ...] | None" = None) -> None:
         import asyncio
         import threading
 
@@ -99,7 +106,13 @@ class PgWriterLock:
                 ready.set()
                 return
             try:
-                took = await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", *PG_WRITER_KEY)
+                took = True
+                for function, first, second in locks:
+                    if not await conn.fetchval(f"SELECT {function}($1, $2)", first, second):
+                        took = False
+                        break
+                if took and conflict is not None and await conn.fetchval(*conflict):
+                    took = False
                 self._result.append(bool(took))
                 ready.set()
                 if took:
@@ -132,6 +145,27 @@ class PgWriterLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def acquire_shards(url: str, count: int, ids: tuple[int, ...]) -> PgWriterLock:
+    """The locks of a Discord process serving shards ``ids`` of ``count`` beside others on one
+    PostgreSQL database (:mod:`bot.discord.shards`): each of its shards (a second process with
+    one of them is refused), the writer's lock shared (a single bot process serving the whole
+    database refuses them, and they it), and the shard count shared — a process started with
+    another count is refused, since each would own servers the other owns. Raises
+    :class:`DatabaseBusy` when any is held against it, ``OSError`` when the server cannot be
+    reached."""
+    from bot.discord.shards import SHARD_COUNT_LOCK, Shards
+    from storage.pg import normal_url
+
+    locks: list[Advisory] = [("pg_try_advisory_lock_shared", *PG_WRITER_KEY),
+                             ("pg_try_advisory_lock_shared", SHARD_COUNT_LOCK, count)]
+    locks += [("pg_try_advisory_lock", first, second) for first, second in Shards(count, ids).lock_keys()]
+    other_count = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                   " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                   " AND classid = $1::int::oid AND objid <> $2::int::oid AND objsubid = 2)",
+                   SHARD_COUNT_LOCK, count)
+    return PgWriterLock(normal_url(url), tuple(locks), other_count)
 
 
 def acquire(db: Path) -> "WriterLock | PgWriterLock":

@@ -454,11 +454,12 @@ class PgStore(HostMethods, club.ClubMethods):
             time.time())
         return not status.endswith(" 0")
 
-    async def inbox_chats(self, limit: int = 1000) -> list[str]:
-        """The chats with updates waiting (at most ``limit``), the longest-waiting first."""
+    async def inbox_chats(self, limit: int = 1000, prefix: str = "") -> list[str]:
+        """The chats with updates waiting (at most ``limit``; with ``prefix``, one platform's:
+        ``"dc:"``), the longest-waiting first."""
         rows = await self.pool.fetch(
-            "SELECT chat FROM inbox WHERE done_at IS NULL GROUP BY chat"
-            " ORDER BY MIN(update_id) LIMIT $1", limit)
+            "SELECT chat FROM inbox WHERE done_at IS NULL AND starts_with(chat, $2) GROUP BY chat"
+            " ORDER BY MIN(update_id) LIMIT $1", limit, prefix)
         return [r[0] for r in rows]
 
     async def inbox_waiting(self, chat: str, limit: int = 100) -> list[tuple[int, dict[str, Any]]]:

@@ -198,16 +198,17 @@ class Drainer:
     can claim; :meth:`run` repeats it, sleeping ``idle`` seconds after a round with nothing."""
 
     def __init__(self, store: PgStore, claims: ChatClaims, apply: Apply, *,
-                 batch: int = 100) -> None:
+                 batch: int = 100, prefix: str = "") -> None:
         self.store = store
         self.claims = claims
         self._apply = apply
         self._batch = batch
+        self._prefix = prefix  # one platform's chats only ("dc:": bot.discord.shards)
 
     async def round(self) -> int:
         """One pass over the chats with waiting updates. Returns the updates applied here."""
         applied = 0
-        for chat in await self.store.inbox_chats():
+        for chat in await self.store.inbox_chats(prefix=self._prefix):
             if not await self.claims.claim(chat):
                 continue  # another worker's
             for update_id, payload in await self.store.inbox_waiting(chat, self._batch):

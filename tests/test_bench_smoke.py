@@ -40,7 +40,7 @@ HTTP_ROWS = (  # bench/http.py
 )
 E2E_ROWS = (  # bench/e2e.py: --quick runs 50 games; the restart stores --games games
     "sustained rate, 50 open games",
-    "CPU of the bot process per update",
+    "CPU of the bot process per update, under load",
     "latency at 100/s, p50",
     "latency at 100/s, p99",
     "longest GC pause under load",
@@ -82,3 +82,26 @@ def test_the_scale_section_runs_on_postgresql(pg_server: str, monkeypatch: pytes
     for workers in (1, 2, 4):
         assert f"PostgreSQL, {workers} worker(s), 100 games" in out
     assert "SQLite, 1 process, 100 games" in out
+
+
+WORKERS_ROWS = (  # bench/workers.py: --quick runs 20 games
+    "sustained rate, SQLite, 1 process, 20 games",
+    "latency at 20/s, p99, SQLite, 1 process, 20 games",
+    "sustained rate, PostgreSQL, 2 worker(s), 20 games",
+    "latency at 20/s, p99, PostgreSQL, 2 worker(s), 20 games",
+    "workers' CPU per update, PostgreSQL, 2 worker(s), 20 games",
+)
+
+
+def test_quick_workers_bench_prints_its_rows(pg_server: str, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shared Telegram workers end to end (bench/workers.py), one SQLite process and two workers
+    on PostgreSQL, a short run: every row there, no update lost (no figure asserted)."""
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks] (tornado)")
+    monkeypatch.setenv("MAFIA_REFEREE_BENCH_POSTGRESQL", pg_server)
+    status = main(["--quick", "--only", "workers", "--workers-configs", "sqlite:1,postgresql:2"])
+    out = capsys.readouterr().out
+    assert status == 0
+    for row in WORKERS_ROWS:
+        assert row in out, row
+    assert "errors logged 0; webhook POSTs refused 0" in out

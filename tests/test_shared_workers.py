@@ -167,6 +167,27 @@ async def test_claims_one_owner_per_chat_released_when_its_connection_ends(pg_ur
         await b.close()
 
 
+async def test_a_worker_claims_from_two_tasks_at_once(pg_url: str) -> None:
+    """A worker's drainer and its adoption loop claim chats at the same moment on its one
+    connection of claims: each claim waits its turn (asyncpg refuses a second operation in
+    progress), none fails — the bench of 2 and 4 workers (bench/workers.py) met that failure."""
+    from storage.shared import ChatClaims
+
+    async with await PgStore.open(pg_url):
+        pass
+    a, b = ChatClaims(pg_url), ChatClaims(pg_url)
+    try:
+        chats = [f"tg:-{n}" for n in range(1, 41)]
+        assert await b.claim(chats[-1]) and await a.claim(chats[0])  # connected
+        took = await asyncio.gather(*(a.claim(chat) for chat in chats),
+                                    *(a.release(chat) for chat in chats[:10]))
+        assert took[:40] == [True] * 39 + [False]
+        assert set(a.owned) <= set(chats[:-1]) and a.alive()
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_claims_beyond_kept_release_the_least_recent(pg_url: str) -> None:
     from storage.shared import ChatClaims
 

@@ -9,13 +9,16 @@ nothing; the timer armed after it still runs."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import gc
 import weakref
 from typing import Any, Awaitable, Callable
 
+import pytest
+
 from apscheduler.jobstores.base import JobLookupError
 
-from bot.telegram.jobs import JobScheduler
+from bot.telegram.jobs import JobScheduler, StoppingJobQueue
 
 
 class DueJob:
@@ -114,3 +117,39 @@ async def test_a_job_run_or_cancelled_is_freed_without_the_cyclic_collector() ->
         if enabled:
             gc.enable()
         await app.job_queue.stop()
+
+
+async def test_a_stop_lets_the_running_jobs_finish_and_starts_no_other(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """At a stop (SIGINT, a deploy) a timer's job under way finishes; one falling due meanwhile
+    is not started (its stored deadline is re-armed at the next start) — PTB's own queue started
+    it and then cancelled it at the scheduler's shutdown, an ERROR in the log for each."""
+    from telegram.ext import ApplicationBuilder
+
+    app = ApplicationBuilder().token("1:x").updater(None).job_queue(StoppingJobQueue()).build()
+    await app.job_queue.start()
+    started: list[str] = []
+    finished: list[str] = []
+    release = asyncio.Event()
+
+    def job(name: str) -> Callable[[Any], Awaitable[None]]:
+        async def run(_: Any) -> None:
+            started.append(name)
+            await release.wait()
+            finished.append(name)
+        return run
+
+    app.job_queue.run_once(job("running"), 0)
+    for _ in range(500):
+        await asyncio.sleep(0.01)
+        if started:
+            break
+    assert started == ["running"]
+    app.job_queue.run_once(job("due"), 0.01)
+    with caplog.at_level(logging.INFO, logger="apscheduler"):
+        stopping = asyncio.create_task(app.job_queue.stop())
+        await asyncio.sleep(0.3)  # "due" falls due while the stop waits for "running"
+        release.set()
+        await asyncio.wait_for(stopping, 30)
+    assert started == ["running"] and finished == ["running"]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -27,6 +27,7 @@ does. No rule lives here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import io
 import logging
@@ -47,6 +48,7 @@ from .. import gcpolicy, lifecycle
 from ..access import Access
 from ..commands import CommandError, SetLang
 from ..host import steps as host_steps
+from ..host import views as host_views
 from ..host.options import HostOptions
 from ..host.port import Mute
 from ..i18n import DEFAULT_LANG, LANGS, Catalog
@@ -73,6 +75,7 @@ from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .outbox import DiscordTransport
 from .rights import TIMEOUT_RIGHT, missing, rights_text
+from .shards import Shards, ShardClaims
 from .sync import state_file, sync_commands
 from .tasks import TaskScheduler
 from .text import discord_catalog
@@ -107,16 +110,23 @@ def _command_name(text: str) -> str:
 
 
 class RefereeClient(discord.Client):
-    """The bot: a client with the slash-command tree; the adapter is :attr:`referee`."""
+    """The bot: a client with the slash-command tree; the adapter is :attr:`referee`.
+    ``sharding``: :class:`ShardedRefereeClient`'s (``shard_count``, ``shard_ids``)."""
 
-    def __init__(self, referee: "DiscordReferee", *, base_url: str | None = None) -> None:
+    def __init__(self, referee: "DiscordReferee", *, base_url: str | None = None,
+                 **sharding: Any) -> None:
         super().__init__(intents=discord.Intents(guilds=True, guild_messages=True, dm_messages=True,
                                                  voice_states=True),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.referee = referee
         self.base_url = base_url  # another server than Discord (:mod:`.endpoint`)
         if base_url is not None:
             reroute(self, base_url)  # before the tree, which keeps the HTTP client
+        self._handing: set[asyncio.Task[None]] = set()
+        if referee.shards.multi:  # a press in DMs may be another process's (bot.discord.shards)
+            parsers = self._connection.parsers
+            self._parse_interaction = parsers["INTERACTION_CREATE"]
+            parsers["INTERACTION_CREATE"] = self._interaction_arrived
         self.tree: app_commands.CommandTree[RefereeClient] = app_commands.CommandTree(self)
         self.tree.error(self._command_error)
         self.tree.interaction_check = self._allowed  # type: ignore[method-assign]
@@ -152,6 +162,22 @@ class RefereeClient(discord.Client):
 
     async def setup_hook(self) -> None:
         await self.referee.setup(self)
+
+    def _interaction_arrived(self, data: Any) -> None:
+        """INTERACTION_CREATE in a process of several (:mod:`.shards`): a press in direct
+        messages (Discord sends them all to shard 0) goes to :meth:`DiscordReferee.route_dm`,
+        which parses it here if this process owns its game, else hands it to the owner;
+        anything else is parsed as usual."""
+        if data.get("guild_id") is None and data.get("type") == discord.InteractionType.component.value:
+            task = asyncio.create_task(self.referee.route_dm(data, self._parse_interaction))
+            self._handing.add(task)
+            task.add_done_callback(self._handing.discard)
+            return
+        self._parse_interaction(data)
+
+    async def on_ready(self) -> None:
+        """Every shard of this process is connected and has its servers."""
+        await self.referee.ready()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A press of one of our buttons that is no longer on its message (a double tap that
@@ -190,7 +216,13 @@ class RefereeClient(discord.Client):
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """The server's voice states are known (at start-up, after a restart): mutes left from
-        games over are lifted, the voice tables give everyone the mute of the moment."""
+        games over are lifted, the voice tables give everyone the mute of the moment. A process
+        of several shards takes up a server that became available after its start."""
+        try:
+            if self.referee._drainer is not None:  # after on_ready (bot.discord.shards)
+                await self.referee.take_up([guild])
+        except Exception:
+            log.exception("shards: taking up server %s failed", guild.id)
         try:
             await self.referee.voice.sweep()
         except Exception:
@@ -199,6 +231,11 @@ class RefereeClient(discord.Client):
     async def close(self) -> None:
         await self.referee.shutdown()
         await super().close()
+
+
+class ShardedRefereeClient(RefereeClient, discord.AutoShardedClient):
+    """The bot as discord.py's ``AutoShardedClient``: ``shard_count`` shards in all, this
+    process's ``shard_ids`` (all of them when not given) — :mod:`.shards`."""
 
 
 class DiscordJudgePort(DiscordPortBase):
@@ -349,6 +386,11 @@ class DiscordReferee:
         self._dms: Recent[int, int] = Recent(settings.cache_chats)  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
         self.voice = VoiceTables(self)  # the server mutes of the voice tables (both modes)
+        #: this process's Discord shards; with other processes serving the rest, it touches
+        #: only its own servers' channels (:mod:`.shards`)
+        self.shards = Shards.of(settings.discord_shards, settings.shard_ids)
+        self._taken: set[int] = set()  # a process of several: the servers taken up (:meth:`take_up`)
+        self._drainer: asyncio.Task[None] | None = None  # the presses handed to it (:meth:`ready`)
         self._voice_games: dict[int, tuple[str, int]] = {}  # judge mode: voice channel -> (home, game)
         self._voice_told: dict[int, set[int]] = {}  # game -> seats the judge was told are unmutable
 
@@ -373,14 +415,19 @@ class DiscordReferee:
             self._service = Service(self._own_store, cached=self.settings.cache_chats)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
-        await self.judge.rearm()
-        await self.voice.load()
-        await self._load_voice_games()
-        self.host = DiscordHost(self)
-        await self.host.resume()
-        await self.outbox.drain_all()
+        if self.shards.multi:  # which channels are its own is known once its servers are (:meth:`ready`)
+            await self.voice.load()
+            self.host = DiscordHost(self)
+        else:
+            await self.judge.rearm()
+            await self.voice.load()
+            await self._load_voice_games()
+            self.host = DiscordHost(self)
+            await self.host.resume()
+            await self.outbox.drain_all()
         gcpolicy.freeze()  # what start-up built lives as long as the process
-        if self.sync:  # only what changed since the last start (bot/discord/sync.py)
+        # the commands are the application's, not a shard's: one process publishes them
+        if self.sync and (not self.shards.multi or 0 in (self.shards.ids or ())):
             try:
                 published = await sync_commands(client.tree, state_file(self.settings.db), self.sync_guild)
                 if published:
@@ -389,8 +436,128 @@ class DiscordReferee:
                 log.warning("could not publish the slash commands: %s", error)
         lifecycle.ready("discord")  # systemd: started (Type=notify), the watchdog's pings
 
+    async def ready(self) -> None:
+        """A process of several (:mod:`.shards`), once its shards are connected: its servers
+        taken up (:meth:`take_up`), and the presses handed to it by the process of shard 0
+        applied from now on."""
+        if not self.shards.multi or self._drainer is not None:
+            return
+        await self.take_up(list(self.bot.guilds))
+        from storage.shared import Drainer
+
+        drainer = Drainer(self.service.store, ShardClaims(self.owns), self._apply_handed,  # type: ignore[arg-type]
+                          prefix="dc:")
+        self._drainer = asyncio.create_task(drainer.run(), name="discord-shard-inbox")
+
+    async def take_up(self, guilds: Sequence[discord.Guild]) -> None:
+        """A process of several: the game channels of ``guilds`` (those of its shards not taken
+        up yet: at ``on_ready``, and a server that becomes available later) taken up as one
+        process takes up all at its start — their running timers armed, their voice games and
+        host tables resumed, what their outbox holds sent."""
+        new = {g.id for g in guilds
+               if not g.unavailable and g.id not in self._taken and self.shards.owns_guild(g.id)}
+        if not new:
+            return
+        self._taken |= new
+
+        async def mine(chat: str) -> bool:
+            return self._guild_cached(chat) in new
+
+        store = self.service.store
+        for game_id in await store.open_timers(prefix="dc:"):
+            game = await store.game(game_id)
+            if game is not None and await mine(game.chat):
+                await self.judge.rearm(game.chat)
+        await self._load_voice_games(mine)
+        if self.host is not None:
+            await self.host.resume(mine)
+        await store.prune()
+        for chat in await store.pending_chats():
+            if is_discord(chat) and await mine(await self._outbox_home(chat)):
+                await self.outbox.flush(chat)
+
+    def _guild_cached(self, chat: str) -> int | None:
+        """The server of channel ``chat`` as the gateway gave it (``None``: not a channel of
+        this process's servers, or one not available yet)."""
+        if not is_discord(chat):
+            return None
+        channel = self.bot.get_channel(id_of(chat))
+        guild = getattr(channel, "guild", None)
+        return int(guild.id) if guild is not None else None
+
+    async def owns(self, chat: str) -> bool:
+        """Whether this process serves game channel ``chat``: always, unless other processes
+        serve other shards; then, whether the channel is one of its servers' (:mod:`.shards`:
+        the gateway gives each process the servers of its shards, their channels with them —
+        so no REST call is needed; a channel of a server not available yet is nobody's until
+        it is)."""
+        if not self.shards.multi:
+            return True
+        guild = self._guild_cached(chat)
+        return guild is not None and self.shards.owns_guild(guild)
+
+    async def _outbox_home(self, chat: str) -> str:
+        """The game channel whose process sends the outbox of ``chat`` (a channel, or a judge's
+        or player's DMs): that of the game or table its first unsent row belongs to."""
+        rows = await self.service.store.pending(chat)
+        if rows and rows[0].game_id is not None:
+            game = await self.service.store.game(rows[0].game_id)
+            if game is not None:
+                return game.chat
+        return chat
+
+    async def _home_of_press(self, custom_id: str) -> str | None:
+        """The game channel a button belongs to (a judge's panel, a host table's), if any."""
+        store = self.service.store
+        if is_host_button(custom_id):
+            host_press = host_views.decode(custom_id)
+            table = await store.host_table(host_press.table) if host_press is not None else None
+            return table.chat if table is not None else None
+        press = decode(custom_id)
+        row = await store.game(press.game_id) if press is not None else None
+        return row.chat if row is not None and is_discord(row.chat) else None
+
+    async def route_dm(self, data: dict[str, Any], parse: Callable[[Any], None]) -> None:
+        """A press in direct messages reached this process (:meth:`RefereeClient._interaction_arrived`):
+        handled here (``parse``: discord.py's own parser) when its game's channel is this
+        process's or unknown; else acknowledged at once (Discord allows 3 s) and stored in the
+        inbox under that channel, for its owner (:meth:`_apply_handed`)."""
+        try:
+            custom_id = str((data.get("data") or {}).get("custom_id", ""))
+            home = await self._home_of_press(custom_id)
+            if home is None or await self.owns(home):
+                parse(data)
+                return
+            interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self.bot._connection)
+            await self._ack(interaction)
+            try:
+                await self.service.store.inbox_put(int(data["id"]), home, data)  # type: ignore[attr-defined]
+            except Exception:
+                log.exception("cannot hand press %s to the process of %s", data.get("id"), home)
+                await self.reply(interaction, (await self.guild_cat(None)).text("error-internal"))
+        except Exception:  # noqa: BLE001 - a press never takes the client down
+            log.exception("a press in direct messages failed")
+
+    async def _apply_handed(self, chat: str, update_id: int, payload: dict[str, Any]) -> None:
+        """A press another process acknowledged and handed over (:meth:`route_dm`), applied as
+        if it had come here: the same interaction (its answers are follow-ups with its token;
+        the panel is edited over REST)."""
+        interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=self.bot._connection)
+        interaction.response._response_type = discord.InteractionResponseType.deferred_message_update
+        custom_id = str((payload.get("data") or {}).get("custom_id", ""))
+        if is_host_button(custom_id):
+            if self.host is not None:
+                await self.guarded(interaction, self.host.on_press(interaction, custom_id))
+            return
+        await self.guarded(interaction, self.on_press(interaction, custom_id))
+
     async def shutdown(self) -> None:
         lifecycle.stopping()
+        if self._drainer is not None:
+            self._drainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._drainer
+            self._drainer = None
         self.tasks.cancel_all()
         await self.outbox.close()
         if self._own_store is not None:
@@ -634,11 +801,13 @@ class DiscordReferee:
             self.titles[home] = f"#{channel}"
 
     # --- voice tables (judge mode; host mode's are its table's) -----------------------------------
-    async def _load_voice_games(self) -> None:
-        """At start-up: the open games of this adapter bound to a voice channel."""
-        self._voice_games.clear()
+    async def _load_voice_games(self, owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
+        """At start-up: the open games of this adapter bound to a voice channel (``owns``: of
+        the channels it accepts, added to those known)."""
+        if owns is None:
+            self._voice_games.clear()
         for row in await self.service.store.open_games():
-            if is_discord(row.chat):
+            if is_discord(row.chat) and (owns is None or await owns(row.chat)):
                 voice = await self.service.message(row.id, row.chat, VOICE_SLOT)
                 if voice is not None:
                     self._voice_games[voice] = (row.chat, row.id)
@@ -934,7 +1103,10 @@ def build_client(settings: Settings, service: Service | None = None, **options: 
     ``settings.db`` is opened when the client logs in and closed when it closes. With
     ``settings.discord_base_url`` it talks to that server instead of Discord."""
     options.setdefault("timer_scale", settings.telegram_timer_scale)
-    return RefereeClient(DiscordReferee(settings, service, **options), base_url=settings.discord_base_url)
+    referee = DiscordReferee(settings, service, **options)
+    sharding = referee.shards.client_options()
+    kind = ShardedRefereeClient if sharding else RefereeClient
+    return kind(referee, base_url=settings.discord_base_url, **sharding)
 
 
 class _NoVoice(logging.Filter):

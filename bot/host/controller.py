@@ -143,13 +143,16 @@ class HostController:
         return self._service()
 
     # --- life cycle -------------------------------------------------------------------------------
-    async def load_open(self) -> None:
+    async def load_open(self, owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         """Load every open table of this platform (at start-up, once the store is open); each is
         resumed before anything else is done in its chat (:meth:`held`), or by
-        :meth:`resume_all`."""
+        :meth:`resume_all`. ``owns(chat)``: only the tables of the chats it accepts (a Discord
+        process of several shards: :mod:`bot.discord.shards`)."""
         for row in await self.service.store.open_host_tables():
             if not row.chat.startswith(self.port.prefix):
                 continue  # another platform's table (``mafia-referee both``: one game log)
+            if owns is not None and not await owns(row.chat):
+                continue  # another process's
             table = self._tables.setdefault(row.id, Table.from_row(row))
             self._unresumed.setdefault(table.chat, []).append(table.id)
 

@@ -69,6 +69,7 @@ from ..render import chunks, error_text, fit, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
+from .jobs import StoppingJobQueue
 from .addressing import addressed_elsewhere
 from .base import TelegramPortBase
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
@@ -842,6 +843,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
         .connection_pool_size(settings.telegram_connections)
         .pool_timeout(30.0)
         .rate_limiter(rate_limiter(settings, referee))
+        .job_queue(StoppingJobQueue())
         .post_init(post_init)
         .post_shutdown(referee.post_shutdown)
     )

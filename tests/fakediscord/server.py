@@ -41,7 +41,7 @@ from typing import Any, Callable, TypeVar
 
 from aiohttp import WSMsgType, web
 
-from .world import APP_ID, GUILD_ID, Call, FakeDiscord, FakeError
+from .world import APP_ID, Call, FakeDiscord, FakeError
 
 API = "/api/v10"
 T = TypeVar("T")
@@ -125,6 +125,7 @@ class FakeDiscordServer:
         self.port = 0
         self.session: Session | None = None
         self.identified = 0  # IDENTIFYs answered with READY
+        self.shards: list[list[int]] = []  # the [shard, count] each IDENTIFY named
         self.resumed = 0  # RESUMEs answered with RESUMED
         self.invalidated = 0  # RESUMEs refused (INVALID_SESSION)
         self.heartbeats: list[int | None] = []  # the sequence each heartbeat carried
@@ -323,13 +324,15 @@ class FakeDiscordServer:
         async with self._send_lock:
             self.session = session = Session(f"session-{next(self._sessions)}", ws=ws)
             await self._send(session, "READY", {
-                "v": 10, "user": self.fake.bot, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                "session_id": session.id, "resume_gateway_url": self.gateway_url, "shard": [0, 1],
+                "v": 10, "user": self.fake.bot, "guilds": [{"id": str(self.fake.guild_id), "unavailable": True}],
+                "session_id": session.id, "resume_gateway_url": self.gateway_url,
+                "shard": list(data.get("shard") or [0, 1]),
                 "application": {"id": str(APP_ID), "flags": 0}, "private_channels": [],
                 "relationships": [], "presences": [], "user_settings": {}, "guild_join_requests": [],
                 "geo_ordered_rtc_regions": []})
             await self._send(session, "GUILD_CREATE", self.fake.guild_payload())
             self.identified += 1
+            self.shards.append(list(data.get("shard") or [0, 1]))
         self._changed.set()
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:

@@ -150,9 +150,11 @@ class FakeDiscord:
     """Discord's REST API as far as the bot uses it, in memory. ``token``: the bot's token
     (requests without ``Authorization: Bot <token>`` are refused 401 by the server)."""
 
-    def __init__(self, token: str = DEFAULT_TOKEN) -> None:
+    def __init__(self, token: str = DEFAULT_TOKEN, *, guild_id: int = GUILD_ID) -> None:
         self.token = token
-        self._ids = itertools.count(950_000_000_000_000_000)
+        self.guild_id = guild_id  # the one server (another one per world: tests of shards)
+        # another server's world numbers its members, channels and messages apart
+        self._ids = itertools.count(950_000_000_000_000_000 + (guild_id - GUILD_ID) * 1_000)
         self.bot = user_payload(APP_ID, "Referee", bot=True)
         self.users: dict[int, dict[str, Any]] = {APP_ID: self.bot}
         self.channels: dict[int, dict[str, Any]] = {}
@@ -192,7 +194,7 @@ class FakeDiscord:
 
     def add_channel(self, channel_id: int, name: str) -> dict[str, Any]:
         channel = {"id": str(channel_id), "type": 0, "name": name, "position": len(self.channels),
-                   "guild_id": str(GUILD_ID), "permission_overwrites": [], "nsfw": False,
+                   "guild_id": str(self.guild_id), "permission_overwrites": [], "nsfw": False,
                    "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "parent_id": None}
         self.channels[channel_id] = channel
         return channel
@@ -200,7 +202,7 @@ class FakeDiscord:
     def add_voice_channel(self, channel_id: int, name: str) -> dict[str, Any]:
         """A voice channel (type 2) of the server."""
         channel = {"id": str(channel_id), "type": 2, "name": name, "position": len(self.channels),
-                   "guild_id": str(GUILD_ID), "permission_overwrites": [], "nsfw": False,
+                   "guild_id": str(self.guild_id), "permission_overwrites": [], "nsfw": False,
                    "bitrate": 64000, "user_limit": 0, "rtc_region": None, "parent_id": None,
                    "last_message_id": None, "rate_limit_per_user": 0}
         self.channels[channel_id] = channel
@@ -222,13 +224,13 @@ class FakeDiscord:
         return [str(HIGH_ROLE)] if uid in self.above_bot else []
 
     def guild_payload(self) -> dict[str, Any]:
-        everyone = self._role(GUILD_ID, "@everyone", discord.Permissions(view_channel=True), 0)
+        everyone = self._role(self.guild_id, "@everyone", discord.Permissions(view_channel=True), 0)
         roles = [everyone, self._role(BOT_ROLE, "Referee", self.bot_role_permissions(), 1),
                  self._role(HIGH_ROLE, "Moderators", discord.Permissions.none(), 2)]
         me = {"user": self.bot, "roles": self.member_roles(APP_ID), "joined_at": TIMESTAMP,
               "deaf": False, "mute": False, "flags": 0}
         in_voice = [self.member_payload(uid) for uid in self.voice]
-        return {"id": str(GUILD_ID), "name": "Mafia club", "owner_id": str(self.owner_id), "roles": roles,
+        return {"id": str(self.guild_id), "name": "Mafia club", "owner_id": str(self.owner_id), "roles": roles,
                 "channels": list(self.channels.values()), "members": [me, *in_voice], "emojis": [],
                 "stickers": [], "features": [], "member_count": 2 + len(in_voice), "unavailable": False,
                 "preferred_locale": "ru", "large": False, "threads": [],
@@ -266,10 +268,10 @@ class FakeDiscord:
             "version": 1, "channel": channel, "channel_id": channel["id"], "data": data,
             "app_permissions": str(app_permissions.value), "locale": "ru",
             "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
         }
         if member is not None:
-            payload.update(guild_id=str(GUILD_ID), member=member, guild_locale="ru", context=0)
+            payload.update(guild_id=str(self.guild_id), member=member, guild_locale="ru", context=0)
         else:
             payload.update(user=user, context=1)
         if message is not None:
@@ -296,7 +298,7 @@ class FakeDiscord:
                 channel_data = self.channels[int(value)]
                 resolved.setdefault("channels", {})[str(value)] = {
                     "id": channel_data["id"], "name": channel_data["name"], "type": channel_data["type"],
-                    "permissions": str(discord.Permissions.all().value), "guild_id": str(GUILD_ID)}
+                    "permissions": str(discord.Permissions.all().value), "guild_id": str(self.guild_id)}
                 value = str(value)
             opts.append({"name": key, "type": kind, "value": value})
         data: dict[str, Any] = {"id": str(APP_ID + 7), "name": name, "type": 1, "options": opts}
@@ -345,7 +347,7 @@ class FakeDiscord:
             "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
             "edited_timestamp": None, "flags": 0, "channel_id": str(channel_id)}
         if channel:
-            payload.update(guild_id=str(GUILD_ID),
+            payload.update(guild_id=str(self.guild_id),
                            member={k: v for k, v in self.member_payload(uid).items() if k != "user"})
         return payload
 
@@ -354,7 +356,7 @@ class FakeDiscord:
         """VOICE_STATE_UPDATE's payload (Discord's voice state object, with the member): ``uid``
         connects to (or moves to) voice channel ``channel``, or leaves voice (``None``); the
         server mute (``mute``) stays with the member (Discord keeps it until it is lifted)."""
-        return {"guild_id": str(GUILD_ID), "channel_id": str(channel) if channel else None,
+        return {"guild_id": str(self.guild_id), "channel_id": str(channel) if channel else None,
                 "user_id": str(uid), "member": self.member_payload(uid), "session_id": f"voice-{uid}",
                 "deaf": False, "mute": mute, "self_deaf": self_deaf, "self_mute": self_mute,
                 "self_stream": False, "self_video": False, "suppress": False,

@@ -33,7 +33,7 @@ import rules
 from bot.discord.app import DiscordReferee, RefereeClient, build_client
 from bot.service import Service
 from bot.settings import Settings
-from fakediscord import EPHEMERAL_CHANNEL, GUILD_ID, FakeDiscord, FakeDiscordServer, FakeMessage
+from fakediscord import EPHEMERAL_CHANNEL, FakeDiscord, FakeDiscordServer, FakeMessage
 from storage import Store
 
 TABLE_ID = 900_000_000_000_000_200  # the game's text channel
@@ -46,9 +46,10 @@ __all__ = ["BOT_RIGHTS", "CLUB_ID", "EPHEMERAL_CHANNEL", "LOUNGE_ID", "MANAGE_CH
            "FakeDiscord", "FakeMessage", "settings_for", "table", "wait_for"]
 
 
-def settings_for(db: Path, server: FakeDiscordServer, *, lang: str = "ru") -> Settings:
-    """The bot's settings against ``server``."""
-    return Settings(db=db, lang=lang, discord_token=server.fake.token, discord_base_url=server.base_url)
+def settings_for(db: Path | str, server: FakeDiscordServer, *, lang: str = "ru", **extra: Any) -> Settings:
+    """The bot's settings against ``server`` (``extra``: other settings, e.g. the shards)."""
+    return Settings(db=db, lang=lang, discord_token=server.fake.token, discord_base_url=server.base_url,
+                    **extra)
 
 
 MANAGE_CHANNELS = discord.Permissions(manage_channels=True)
@@ -206,7 +207,8 @@ async def running(server: FakeDiscordServer, client: RefereeClient) -> AsyncIter
         if task.done():
             task.result()  # its error
             raise AssertionError("the client stopped before it connected")
-        await wait_for(lambda: client.get_guild(GUILD_ID) is not None, timeout=HANDLED, what="GUILD_CREATE")
+        guild = server.fake.guild_id
+        await wait_for(lambda: client.get_guild(guild) is not None, timeout=HANDLED, what="GUILD_CREATE")
         yield
     finally:
         await client.close()

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import discord
 
@@ -46,10 +46,11 @@ class DiscordHost:
     def table(self, table_id: int) -> Table | None:
         return self.controller.table(table_id)
 
-    async def resume(self) -> None:
+    async def resume(self, owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         """After a restart, before the gateway connects (no press can come first): every open
-        table of Discord's is loaded and resumed."""
-        await self.controller.load_open()
+        table of Discord's is loaded and resumed (``owns``: those of the channels it accepts,
+        :meth:`bot.host.controller.HostController.load_open`)."""
+        await self.controller.load_open(owns)
         await self.controller.resume_all()
 
     # --- slash commands ---------------------------------------------------------------------------

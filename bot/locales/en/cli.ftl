@@ -74,3 +74,6 @@ protocol-cli-no-game = { $game ->
 protocol-cli-no-db = There is no database { $db }: nor any game in it.
 protocol-cli-written = Written: { $file }
 protocol-cli-not-written = { $file } is not written: { $why }
+cli-shards-need-postgresql = MAFIA_REFEREE_DISCORD_SHARD_IDS naming some of the shards needs a PostgreSQL database (MAFIA_REFEREE_DB=postgresql://…), which the processes of the other shards share: on SQLite one process serves every shard (set MAFIA_REFEREE_DISCORD_SHARDS alone).
+cli-shards-busy = Cannot serve Discord shards { $shards } of { $count } on { $path }: another process already serves one of them, serves the whole database alone, or runs with another MAFIA_REFEREE_DISCORD_SHARDS.
+cli-shards-both = mafia-referee both serves every Discord shard: unset MAFIA_REFEREE_DISCORD_SHARD_IDS, or run the shards with mafia-referee discord and Telegram apart.

@@ -74,3 +74,6 @@ protocol-cli-no-game = { $game ->
 protocol-cli-no-db = Базы { $db } нет: игр в ней тоже нет.
 protocol-cli-written = Записан файл { $file }
 protocol-cli-not-written = Файл { $file } не записан: { $why }
+cli-shards-need-postgresql = Если MAFIA_REFEREE_DISCORD_SHARD_IDS называет не все шарды, нужна база PostgreSQL (MAFIA_REFEREE_DB=postgresql://…), общая с процессами остальных шардов: с базой SQLite все шарды обслуживает один процесс (задайте только MAFIA_REFEREE_DISCORD_SHARDS).
+cli-shards-busy = Нельзя обслуживать шарды Discord { $shards } из { $count } на { $path }: один из них уже обслуживает другой процесс, или другой процесс обслуживает всю базу один, или работает с другим MAFIA_REFEREE_DISCORD_SHARDS.
+cli-shards-both = mafia-referee both обслуживает все шарды Discord: уберите MAFIA_REFEREE_DISCORD_SHARD_IDS или запустите шарды командой mafia-referee discord, а Telegram отдельно.
