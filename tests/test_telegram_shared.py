@@ -197,7 +197,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
     """A worker claims the chats that have a running timer or unsent messages and no owner (its
     owner died, or none has started yet): it arms the chat's timer and sends its outbox (the
     home's and its aliases'); another worker leaves them alone while it owns them, and takes them
-    over once its claims end."""
+    over once its claims end. A Discord chat on the same database is never a Telegram worker's."""
     from types import SimpleNamespace
 
     from bot.telegram.shared import SharedWorker
@@ -210,6 +210,10 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
         await store.set_alias("tg:-5", "tg:2")
         await store.enqueue([OutboxItem("tg:-5", {"text": "news"})])
         await store.create_game("tg:3", "tg:3", {}, {})  # nothing waits: nobody claims it
+        # a Discord shard's game on the same database: its messages and presses are not Telegram's
+        await store.create_game("dc:9", "dc:9", {}, {})
+        await store.enqueue([OutboxItem("dc:9", {"text": "a Discord table's"})])
+        assert await store.inbox_put(10**18, "dc:9", {"id": "1", "type": 3})
 
         def worker(log: list[tuple[str, str]]) -> SharedWorker:
             async def rearm(home: str) -> None:
@@ -233,6 +237,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
             assert sorted(a_log) == [("arm", "tg:1"), ("arm", "tg:2"), ("send", "tg:-5"),
                                      ("send", "tg:1"), ("send", "tg:2")]
             assert await a.adopt() == []  # owned already
+            assert await a.drainer.round() == 0  # the Discord press waits for its shard
             assert await b.adopt() == [] and b_log == []
             await a.claims.close()  # as if it died
             assert sorted(await b.adopt()) == ["tg:1", "tg:2"]

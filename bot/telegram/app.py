@@ -71,7 +71,7 @@ from ..settings import Settings
 from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
 from .jobs import StoppingJobQueue
 from .addressing import addressed_elsewhere
-from .base import TelegramPortBase
+from .base import PREFIX, TelegramPortBase
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
@@ -81,7 +81,6 @@ from .webhook import (
 
 log = logging.getLogger(__name__)
 
-PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 GATE_GROUP = -100  # the allow-list's handler runs before every other

@@ -38,6 +38,8 @@ from telegram import Update
 
 from storage.shared import ChatClaims, Drainer
 
+from .base import PREFIX
+
 if TYPE_CHECKING:
     from ..host.controller import HostController
     from .app import AnyApp, TelegramReferee
@@ -89,7 +91,8 @@ class SharedWorker:
         self.claims = ChatClaims(str(referee.settings.db), on_release=self._released,
                                  on_claim=self._claimed,
                                  busy=self.host.live_chats if self.host is not None else None)
-        self.drainer = Drainer(referee.service.store, self.claims, self._apply)
+        # Telegram's chats only: Discord's shards may share the database and its inbox
+        self.drainer = Drainer(referee.service.store, self.claims, self._apply, prefix=PREFIX)
         self._tasks: list[asyncio.Task[None]] = []
         if self.host is not None:
             self.host.runs = self.claims.owns  # a deadline of a chat let go does nothing
@@ -131,7 +134,7 @@ class SharedWorker:
         store = self.referee.service.store
         kicked = []
         for chat in await store.pending_chats():
-            if chat.startswith("tg:") and self.claims.owns(await store.alias(chat) or chat):
+            if chat.startswith(PREFIX) and self.claims.owns(await store.alias(chat) or chat):
                 self.referee.outbox.kick(chat, reread=True)
                 kicked.append(chat)
         return kicked
@@ -141,14 +144,15 @@ class SharedWorker:
         and no owner. Returns the chats claimed now."""
         store = self.referee.service.store
         homes: list[str] = []
-        for game_id in await store.open_timers(prefix="tg:"):
+        for game_id in await store.open_timers(prefix=PREFIX):
             game = await store.game(game_id)
             if game is not None:
                 homes.append(game.chat)
         if self.host is not None:
-            homes.extend(await store.open_host_chats("tg:"))
+            homes.extend(await store.open_host_chats(PREFIX))
         for chat in await store.pending_chats():
-            homes.append(await store.alias(chat) or chat)
+            if chat.startswith(PREFIX):  # a Discord process sends its own
+                homes.append(await store.alias(chat) or chat)
         taken = []
         for home in dict.fromkeys(homes):
             if home not in self.claims.owned and await self.claims.claim(home):
