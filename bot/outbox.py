@@ -198,7 +198,9 @@ class Outbox:
     ``store`` returns the store (it may be opened after the outbox is built).
     ``on_migrate(old, new)`` is awaited when a chat turned out to have moved (it must move the
     chat's pending rows: :meth:`bot.service.Service.migrate_chat` does); ``on_sent(chat, id)`` is
-    told of every message sent."""
+    told of every message sent. ``may_send(chat)``, if set, is awaited before a chat is drained:
+    ``False`` leaves its rows to another sender (a shared worker sends the chats it owns only,
+    :mod:`bot.telegram.shared`)."""
 
     def __init__(self, store: Callable[[], Store], transport: Transport, *,
                  on_migrate: Callable[[str, str], Awaitable[None]] | None = None,
@@ -216,6 +218,7 @@ class Outbox:
         self._drained: Recent[str, tuple[Store, tuple[int, int]]] = Recent(cached)
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
+        self.may_send: Callable[[str], Awaitable[bool]] | None = None
 
     # --- draining -------------------------------------------------------------------------------
     def waiting(self, chat: str) -> bool:
@@ -232,7 +235,7 @@ class Outbox:
             await self._flush(chat, defer_files=defer_files)
 
     async def _flush(self, chat: str, *, defer_files: bool = False) -> None:
-        if self.waiting(chat):
+        if self.waiting(chat) or (self.may_send is not None and not await self.may_send(chat)):
             return
         lock = self._locks.setdefault(chat, asyncio.Lock())
         async with lock:
@@ -262,8 +265,11 @@ class Outbox:
                     self._drained[chat] = (store, seen)  # every row read was sent and marked
                     return  # nothing was queued meanwhile: no need to read again
 
-    def kick(self, chat: str) -> None:
-        """Flush the chat in the background."""
+    def kick(self, chat: str, *, reread: bool = False) -> None:
+        """Flush the chat in the background; ``reread``: read its pending rows even if this
+        process queued nothing there since it found none (another process may have)."""
+        if reread:
+            self._drained.pop(chat, None)
         self._spawn(self._flush(chat))
 
     async def drain_all(self) -> None:

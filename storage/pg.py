@@ -41,9 +41,9 @@ from . import club
 
 from .migrate import MigrationError, NewerSchema, bundled
 from .store import (
-    _GAME_COLUMNS, _HOST_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow,
-    HostStepRow, HostTableRow, NoSuchGame, host_assignments, OutboxItem, OutboxRow, Snapshot, StaleRevision,
-    StorageError, _dumps, _game_row, _host_row, _message_key, _outbox_row,
+    _GAME_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, HostMethods, HostStepRow,
+    NoSuchGame, OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, _dumps, _game_row,
+    _message_key, _outbox_row, host_assignments, host_step_insert,
 )
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore(club.ClubMethods):
+class PgStore(HostMethods, club.ClubMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s (see there)."""
@@ -704,29 +704,13 @@ class PgStore(club.ClubMethods):
             await conn.execute(
                 "UPDATE outbox SET chat = $1 WHERE chat = $2 AND state = 'pending'", new, old)
 
-    # --- host mode ----------------------------------------------------------------------------
-    async def create_host_table(self, chat: str, host: str, options: Mapping[str, Any], *,
-                                data: Mapping[str, Any] | None = None) -> int:
-        return int(await self.pool.fetchval(
-            "INSERT INTO host_tables(chat, host, options, data, created_at)"
-            " VALUES ($1, $2, $3, $4, $5) RETURNING id",
-            chat, host, _dumps(dict(options)), _dumps(dict(data or {})), time.time()))
+    # --- host mode (0003; the rest: storage.store.HostMethods) ---------------------------------
+    async def _host_rows(self, sql: str, *params: Any) -> list[Any]:
+        return await self._fetch(sql, *params)
 
-    async def host_table(self, table_id: int) -> HostTableRow | None:
-        row = await self._row(f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE id = ?", table_id)
-        return _host_row(row) if row else None
-
-    async def host_table_of(self, chat: str, status: str | None = None) -> HostTableRow | None:
-        where, params = ("chat = ?", (chat,)) if status is None else (
-            "chat = ? AND status = ?", (chat, status))
-        row = await self._row(
-            f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id DESC LIMIT 1", *params)
-        return _host_row(row) if row else None
-
-    async def open_host_tables(self) -> list[HostTableRow]:
-        rows = await self._fetch(f"SELECT {_HOST_COLUMNS} FROM host_tables"
-                                 " WHERE status IN ('lobby', 'running') ORDER BY id")
-        return [_host_row(r) for r in rows]
+    async def _host_write(self, *statements: tuple[str, Sequence[Any]]) -> list[Any]:
+        async with self._write() as conn:
+            return [await conn.fetchrow(_sql(sql), *params) for sql, params in statements]
 
     async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
                                 outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,
@@ -741,48 +725,12 @@ class PgStore(club.ClubMethods):
                 if status.endswith(" 0"):
                     raise StorageError(f"no host table {table_id}")
             if opened is not None:
-                await self._log_host_step(conn, table_id, opened)
+                sql, values = host_step_insert(table_id, opened)
+                await conn.execute(_sql(sql), *values)
             at = time.time()
             for item in outbox:
                 await self._enqueue(conn, item, outbox_game, at)
         self._bump([item.chat for item in outbox])
-
-    async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
-                            opened_at: float) -> None:
-        async with self.pool.acquire() as conn:
-            await self._log_host_step(conn, table_id, HostStepRow(no, key, kind, seconds, opened_at))
-
-    @staticmethod
-    async def _log_host_step(conn: "asyncpg.Connection", table_id: int, row: HostStepRow) -> None:
-        await conn.execute(
-            "INSERT INTO host_steps(table_id, no, key, kind, seconds, opened_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT(table_id, no) DO NOTHING",
-            table_id, row.no, row.key, row.kind, int(row.seconds), row.opened_at)
-
-    async def host_steps(self, table_id: int) -> list[HostStepRow]:
-        rows = await self._fetch("SELECT no, key, kind, seconds, opened_at FROM host_steps"
-                                 " WHERE table_id = ? ORDER BY no", table_id)
-        return [HostStepRow(no=r[0], key=r[1], kind=r[2], seconds=r[3], opened_at=r[4]) for r in rows]
-
-    async def move_host_chat(self, old: str, new: str) -> None:
-        async with self._write() as conn:
-            await conn.execute("UPDATE host_tables SET chat = $1 WHERE chat = $2", new, old)
-            await conn.execute(
-                "UPDATE host_channels SET chat = $1 WHERE chat = $2"
-                " AND NOT EXISTS (SELECT 1 FROM host_channels WHERE chat = $1)", new, old)
-
-    async def set_host_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
-        if channel is None:
-            await self.pool.execute("DELETE FROM host_channels WHERE chat = $1", chat)
-        else:
-            await self.pool.execute(
-                "INSERT INTO host_channels(chat, channel, title) VALUES ($1, $2, $3)"
-                " ON CONFLICT(chat) DO UPDATE SET channel = excluded.channel,"
-                " title = excluded.title", chat, channel, title)
-
-    async def host_channel(self, chat: str) -> tuple[str, str | None] | None:
-        row = await self._row("SELECT channel, title FROM host_channels WHERE chat = ?", chat)
-        return (row[0], row[1]) if row else None
 
 
 __all__ = ["PgStore", "is_url", "migrate", "normal_url", "redacted", "schema_version", "MigrationError"]

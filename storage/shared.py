@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Collection
 
 from .pg import AlreadyApplied, Applying, PgStore, applying, normal_url
 
@@ -42,6 +44,8 @@ log = logging.getLogger(__name__)
 
 #: the advisory lock namespace of a chat's owner (the key: ``hashtext(chat)``)
 CHAT_LOCK = 7102
+#: the ``application_name`` of a worker's claims connection (with its process id)
+CLAIMS_NAME = "mafia-referee claims"
 #: chats a worker keeps owning when idle; the least recently used beyond are released
 KEPT_CHATS = 1000
 
@@ -50,23 +54,29 @@ Apply = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 
 
 class ChatClaims:
-    """The home chats this worker owns: a session advisory lock each, on one connection.
+    """The home chats this worker owns: a session advisory lock each, on one connection (one
+    statement at a time on it: the drainer, the adopting loop and the outbox's senders claim).
     ``on_release(chat)`` is called for each chat released or lost (the connection ended);
     ``on_claim(chat)`` is awaited for each chat newly claimed (e.g. to arm its timers and send its
-    outbox: what the worker that owned it before may have left)."""
+    outbox: what the worker that owned it before may have left); ``busy()``: the chats not to
+    release for room (a hosted table runs there: releasing it would stop its deadlines until
+    another worker adopts it), whatever ``kept`` says."""
 
     def __init__(self, url: str, *, kept: int = KEPT_CHATS,
                  on_release: Callable[[str], None] | None = None,
-                 on_claim: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 on_claim: Callable[[str], Awaitable[None]] | None = None,
+                 busy: Callable[[], Collection[str]] | None = None) -> None:
         self._url = normal_url(url)
         self._kept = kept
         self._on_release = on_release or (lambda chat: None)
         self._on_claim = on_claim
+        self._busy = busy or (lambda: ())
         self._conn: "asyncpg.Connection | None" = None
         self._owned: OrderedDict[str, None] = OrderedDict()  # least recently used first
-        # one statement at a time on the connection: a worker's drainer and its adoption loop
-        # claim at once (asyncpg refuses a second operation in progress on one connection)
-        self._sql = asyncio.Lock()
+        self._lock = asyncio.Lock()  # one statement at a time on the connection
+        #: chats claimed whose ``on_claim`` runs: another caller's claim waits for it to end
+        #: (an update is not applied to a hosted table while the table is being read afresh)
+        self._taking: dict[str, asyncio.Future[None]] = {}
 
     @property
     def owned(self) -> list[str]:
@@ -78,7 +88,8 @@ class ChatClaims:
         if self._conn is None:
             import asyncpg
 
-            self._conn = await asyncpg.connect(self._url)
+            self._conn = await asyncpg.connect(  # who owns what: pg_locks, pg_stat_activity
+                self._url, server_settings={"application_name": f"{CLAIMS_NAME} {os.getpid()}"})
         return self._conn
 
     def _lost(self) -> None:
@@ -91,53 +102,95 @@ class ChatClaims:
         self._owned.pop(chat, None)
         self._on_release(chat)
 
+    def owns(self, chat: str) -> bool:
+        """Whether this worker owns ``chat`` as far as it knows (:meth:`check` finds out)."""
+        return chat in self._owned
+
     async def claim(self, chat: str) -> bool:
         """Own ``chat`` (or keep owning it); ``False`` if another worker owns it. Claims beyond
-        ``kept`` are released, the least recently used first."""
-        async with self._sql:
+        ``kept`` are released, the least recently used first (but the busy ones). A chat claimed
+        just now by another caller is returned once its ``on_claim`` has ended."""
+        async with self._lock:
             conn = await self._connection()
             if chat in self._owned:
                 self._owned.move_to_end(chat)
-                return True
-            try:
-                took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
-                                           CHAT_LOCK, chat)
-            except BaseException:
-                if conn.is_closed():
-                    self._lost()
-                raise
-            if not took:
-                return False
-            self._owned[chat] = None
-        while len(self._owned) > self._kept:
-            await self.release(next(iter(self._owned)))
-        if self._on_claim is not None:
-            try:
+                taking = self._taking.get(chat)
+                taken = None
+            else:
+                try:
+                    took = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))",
+                                               CHAT_LOCK, chat)
+                except BaseException:
+                    if conn.is_closed():
+                        self._lost()
+                    raise
+                if not took:
+                    return False
+                self._owned[chat] = None
+                taking = None
+                taken = self._taking[chat] = asyncio.get_running_loop().create_future()
+                excess = len(self._owned) - self._kept
+                if excess > 0:
+                    busy = self._busy()
+                    for old in [c for c in self._owned if c != chat and c not in busy][:excess]:
+                        await self._release(old)
+        if taken is None:  # owned already; if another caller is taking it over, once it has
+            if taking is not None:
+                await asyncio.shield(taking)
+            return True
+        try:
+            if self._on_claim is not None:
                 await self._on_claim(chat)
-            except Exception:  # noqa: BLE001 - the chat is owned; its updates still get applied
-                log.exception("taking over %s", chat)
+        except Exception:  # noqa: BLE001 - the chat is owned; its updates still get applied
+            log.exception("taking over %s", chat)
+        finally:
+            del self._taking[chat]
+            taken.set_result(None)
         return True
 
     async def release(self, chat: str) -> None:
         """Stop owning ``chat`` (another worker may claim it)."""
+        async with self._lock:
+            await self._release(chat)
+
+    async def _release(self, chat: str) -> None:
         if chat not in self._owned:
             return
         self._drop(chat)
-        async with self._sql:
-            if self._conn is not None and not self._conn.is_closed():
-                await self._conn.fetchval("SELECT pg_advisory_unlock($1, hashtext($2))", CHAT_LOCK, chat)
+        if self._conn is not None and not self._conn.is_closed():
+            await self._conn.fetchval("SELECT pg_advisory_unlock($1, hashtext($2))", CHAT_LOCK, chat)
 
     def alive(self) -> bool:
         """Whether the claims still hold (their connection is open)."""
         return self._conn is not None and not self._conn.is_closed()
 
+    async def check(self, timeout: float = 10.0) -> bool:
+        """Whether the claims still hold, asking the server: a connection that does not answer
+        within ``timeout`` seconds is given up — every claim released here (``on_release``), as
+        the server drops them when it sees the connection end — so that a worker cut off from
+        the database stops the deadlines of chats another worker may be claiming."""
+        async with self._lock:
+            conn = self._conn
+            if conn is None or conn.is_closed():
+                if conn is not None:
+                    self._lost()
+                return False
+            try:
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), timeout)
+            except Exception:  # noqa: BLE001 - cut off, whatever the error
+                conn.terminate()
+                self._lost()
+                return False
+            return True
+
     async def close(self) -> None:
         """Release every claim (the connection closes)."""
-        conn, self._conn = self._conn, None
-        for chat in list(self._owned):
-            self._drop(chat)
-        if conn is not None:
-            await conn.close()
+        async with self._lock:
+            conn, self._conn = self._conn, None
+            for chat in list(self._owned):
+                self._drop(chat)
+            if conn is not None:
+                await conn.close()
 
 
 class Drainer:
@@ -186,3 +239,44 @@ class Drainer:
         while True:
             if not await self.round():
                 await asyncio.sleep(idle)
+
+
+class SendBudget:
+    """The send budget one bot's workers share (Telegram: about 30 messages a second per token,
+    whichever process sends them): a token bucket in the ``send_budget`` row of ``key`` (0009),
+    ``rate`` sends a second, at most ``burst`` saved up. :meth:`take` takes one send in ONE
+    statement (the row's lock orders the workers' takes) and says how long to wait before it:
+    a send past the budget is reserved ahead (the bucket goes below 0), so the workers' sends
+    together never pass ``burst + rate × T`` in any ``T`` seconds, and none is refused. The
+    clock is ``clock()`` (unix seconds; the workers' clocks are assumed in step, as NTP keeps
+    them): a test passes its own."""
+
+    def __init__(self, pool: "Callable[[], asyncpg.Pool]", key: str, rate: float,
+                 burst: float | None = None, *, clock: Callable[[], float] = time.time) -> None:
+        if rate <= 0:
+            raise ValueError(f"rate must be positive, got {rate}")
+        self._pool = pool
+        self.key = key
+        self.rate = float(rate)
+        self.burst = float(burst if burst is not None else rate)
+        self.clock = clock
+        self._left = (self.burst, 0.0)  # (tokens, at) as last reckoned here
+
+    async def take(self) -> float:
+        """Take one send; returns the seconds to wait before it (0: at once)."""
+        now = self.clock()
+        tokens = float(await self._pool().fetchval(
+            "INSERT INTO send_budget(bot, tokens, at) VALUES ($1, $3 - 1, $2)"
+            " ON CONFLICT (bot) DO UPDATE SET"
+            " tokens = LEAST($3, send_budget.tokens"
+            " + GREATEST($2 - send_budget.at, 0) * $4) - 1,"
+            " at = GREATEST($2, send_budget.at)"
+            " RETURNING tokens", self.key, now, self.burst, self.rate))
+        self._left = (tokens, now)
+        return max(0.0, -tokens / self.rate)
+
+    def left(self) -> float:
+        """The sends left in the bucket as last reckoned here, refilled since (other workers'
+        sends since then unknown): an estimate, for a send that may be skipped."""
+        tokens, at = self._left
+        return min(self.burst, tokens + max(0.0, self.clock() - at) * self.rate)

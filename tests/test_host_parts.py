@@ -271,8 +271,11 @@ async def test_moderation_calls_do_not_wait_for_the_groups_message_limit() -> No
 
 # --- storage (0003) -----------------------------------------------------------------------------------
 
-async def test_host_tables_in_sqlite(store: Store) -> None:
-    assert await user_version(store.conn) >= 3  # 0004 (the outbox) follows
+async def test_host_tables_in_the_store(any_store: Store) -> None:
+    """Both backends (one text of the methods: storage.store.HostMethods)."""
+    store = any_store
+    if isinstance(store, Store):
+        assert await user_version(store.conn) >= 3  # 0004 (the outbox) follows
     table = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
     row = await store.host_table(table)
     assert row is not None and row.status == "lobby" and row.players == [] and row.step is None
@@ -305,5 +308,16 @@ async def test_host_tables_in_sqlite(store: Store) -> None:
     assert await store.host_channel("tg:-100") == ("tg:-1009", "Канал")
     await store.set_host_channel("tg:-100", None)
     assert await store.host_channel("tg:-100") is None
+    await store.set_host_channel("tg:-100", "tg:-1009", "Канал")
+    await store.set_host_channel("tg:-100", "tg:-1010", "Другой")  # linked anew: replaced
+    await store.set_host_channel("tg:-300", "tg:-1011", None)
+    await store.move_host_chat("tg:-100", "tg:-300")  # the new chat's own link stays
+    assert (await store.host_table_of("tg:-300")).id == table  # type: ignore[union-attr]
+    assert await store.host_table_of("tg:-100") is None
+    assert await store.host_channel("tg:-300") == ("tg:-1011", None)
+    assert await store.host_channel("tg:-100") == ("tg:-1010", "Другой")
+    await store.move_host_chat("tg:-100", "tg:-400")
+    assert await store.host_channel("tg:-400") == ("tg:-1010", "Другой")
+    assert await store.create_host_table("tg:-400", "tg:1", {"host": {}, "rules": {}}) == table + 1
     with pytest.raises(Exception):
         await store.update_host_table(table, status="weird")

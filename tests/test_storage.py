@@ -68,8 +68,8 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         assert [t[0] for t in tables] == ["chats", "events", "game_players", "games", "host_channels",
                                           "host_steps", "host_tables", "inbox", "outbox", "player_months",
-                                          "player_names", "players", "snapshots", "tournament_games",
-                                          "tournament_tables", "tournaments"]
+                                          "player_names", "players", "send_budget", "snapshots",
+                                          "tournament_games", "tournament_tables", "tournaments"]
 
 
 async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:
@@ -462,3 +462,28 @@ async def test_postgresql_migrations_are_idempotent_and_a_newer_schema_is_refuse
             for row in await lite.execute_fetchall(f"PRAGMA table_info({table})"):
                 expected.add((table, row[1]))
     assert columns == expected
+
+
+async def test_open_host_tables_of_a_chat_and_of_a_player(store: Store) -> None:
+    """What a shared worker reads when it claims a chat (its open tables) and when a player's
+    private update comes in (the open tables listing him): a closed table is not open, and a
+    user key that only begins like his does not find him."""
+    first = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
+    second = await store.create_host_table("tg:-200", "tg:1", {"host": {}, "rules": {}})
+    closed = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
+    await store.update_host_table(first, players=[{"user": "tg:5", "name": "Аня", "reachable": True}],
+                                  status="running")
+    await store.update_host_table(second, players=[{"user": "tg:55", "name": "Боря", "reachable": True},
+                                                   {"user": "tg:6", "name": "tg:5", "reachable": True}])
+    await store.update_host_table(closed, players=[{"user": "tg:5", "name": "Аня", "reachable": True}],
+                                  status="stopped")
+    assert [r.id for r in await store.open_host_tables()] == [first, second]
+    assert [r.id for r in await store.open_host_tables(chat="tg:-100")] == [first]
+    assert [r.id for r in await store.open_host_tables(player="tg:5")] == [first]
+    assert [r.id for r in await store.open_host_tables(player="tg:55")] == [second]
+    assert await store.open_host_tables(chat="tg:-200", player="tg:5") == []
+    assert await store.open_host_tables(player="tg:7") == []
+    assert await store.open_host_chats() == ["tg:-100", "tg:-200"]
+    await store.create_host_table("dc:5", "dc:1", {"host": {}, "rules": {}})
+    assert await store.open_host_chats("tg:") == ["tg:-100", "tg:-200"]
+    assert await store.open_host_chats("dc:") == ["dc:5"]

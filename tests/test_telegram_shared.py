@@ -197,7 +197,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
     """A worker claims the chats that have a running timer or unsent messages and no owner (its
     owner died, or none has started yet): it arms the chat's timer and sends its outbox (the
     home's and its aliases'); another worker leaves them alone while it owns them, and takes them
-    over once its claims end."""
+    over once its claims end. A Discord chat on the same database is never a Telegram worker's."""
     from types import SimpleNamespace
 
     from bot.telegram.shared import SharedWorker
@@ -210,6 +210,10 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
         await store.set_alias("tg:-5", "tg:2")
         await store.enqueue([OutboxItem("tg:-5", {"text": "news"})])
         await store.create_game("tg:3", "tg:3", {}, {})  # nothing waits: nobody claims it
+        # a Discord shard's game on the same database: its messages and presses are not Telegram's
+        await store.create_game("dc:9", "dc:9", {}, {})
+        await store.enqueue([OutboxItem("dc:9", {"text": "a Discord table's"})])
+        assert await store.inbox_put(10**18, "dc:9", {"id": "1", "type": 3})
 
         def worker(log: list[tuple[str, str]]) -> SharedWorker:
             async def rearm(home: str) -> None:
@@ -222,7 +226,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
                 settings=SimpleNamespace(db=pg_url),
                 service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
                 judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
-                outbox=SimpleNamespace(kick=lambda chat: log.append(("send", chat))))
+                outbox=SimpleNamespace(kick=lambda chat, reread=False: log.append(("send", chat))))
             return SharedWorker(SimpleNamespace(), referee)  # type: ignore[arg-type]
 
         a_log: list[tuple[str, str]] = []
@@ -233,6 +237,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
             assert sorted(a_log) == [("arm", "tg:1"), ("arm", "tg:2"), ("send", "tg:-5"),
                                      ("send", "tg:1"), ("send", "tg:2")]
             assert await a.adopt() == []  # owned already
+            assert await a.drainer.round() == 0  # the Discord press waits for its shard
             assert await b.adopt() == [] and b_log == []
             await a.claims.close()  # as if it died
             assert sorted(await b.adopt()) == ["tg:1", "tg:2"]
@@ -240,3 +245,154 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
         finally:
             await a.claims.close()
             await b.claims.close()
+
+
+async def test_a_hosted_tables_private_updates_go_to_the_inbox_of_its_chat(pg_url: str) -> None:
+    """A night prompt is pressed, a lobby's link opened, a seated player writes or blocks the
+    bot in his private chat: the update is stored under the table's group, so that the worker
+    running the table applies it (not the owner of his private chat, which holds no table). A
+    command, a message of someone at no running table, a group's update stay where they are."""
+    from types import SimpleNamespace
+
+    from telegram import Update
+
+    from bot.host import views as vw
+    from bot.telegram.host import TelegramHost
+    from bot.telegram.shared import InboxQueue
+
+    async with await PgStore.open(pg_url) as store:
+        running = await store.create_host_table("tg:-100", "tg:1", {"host": {}, "rules": {}})
+        await store.update_host_table(running, status="running", seats={1: "tg:5"},
+                                      players=[{"user": "tg:5", "name": "Аня", "reachable": True}])
+        lobby = await store.create_host_table("tg:-200", "tg:1", {"host": {}, "rules": {}})
+        await store.update_host_table(lobby, players=[{"user": "tg:6", "name": "Боря", "reachable": True}])
+        referee = SimpleNamespace(service=SimpleNamespace(store=store))
+        host = SimpleNamespace(referee=referee)
+        ids = iter(range(1, 100))
+
+        def private(user: int, text: str) -> Update:
+            chat = {"id": user, "type": "private", "first_name": "x"}
+            return Update.de_json({"update_id": next(ids), "message": {
+                "message_id": 1, "date": 0, "chat": chat, "text": text,
+                "from": {"id": user, "is_bot": False, "first_name": "x"}}}, None)
+
+        def press(user: int, chat: int, data: str) -> Update:
+            kind = "private" if chat > 0 else "supergroup"
+            return Update.de_json({"update_id": next(ids), "callback_query": {
+                "id": "q", "chat_instance": "c", "data": data,
+                "from": {"id": user, "is_bot": False, "first_name": "x"},
+                "message": {"message_id": 9, "date": 0, "chat": {"id": chat, "type": kind}}}}, None)
+
+        blocked = Update.de_json({"update_id": next(ids), "my_chat_member": {  # update 1
+            "chat": {"id": 5, "type": "private", "first_name": "x"}, "date": 0,
+            "from": {"id": 5, "is_bot": False, "first_name": "x"},
+            "old_chat_member": {"status": "member", "user": {"id": 42, "is_bot": True, "first_name": "bot"}},
+            "new_chat_member": {"status": "kicked", "until_date": 0,
+                                "user": {"id": 42, "is_bot": True, "first_name": "bot"}}}}, None)
+        expected = [
+            (press(5, 5, vw.encode(running, 3, "shoot", 2)), "tg:-100"),  # a night prompt
+            (press(6, -200, vw.encode(lobby, 0, "join")), "tg:-200"),
+            (private(6, f"/start h{lobby}"), "tg:-200"),  # the lobby's link
+            (private(6, "/start"), "tg:-200"),  # he opened the bot: the lobby may write to him
+            (private(5, "hello"), "tg:-100"),  # seated at a running table
+            (blocked, "tg:-100"),
+            (private(6, "hello"), None),  # only in a lobby: nothing for a table
+            (private(5, "/help"), None),  # a command: the judge mode's
+            (private(7, "hello"), None),  # at no table
+            (press(5, 5, "j:1:2:next"), None),  # not a host button
+        ]
+        for update, chat in expected:
+            assert await TelegramHost.home_of(host, update) == chat, update  # type: ignore[arg-type]
+        queue = InboxQueue(referee, lambda update: TelegramHost.home_of(host, update))  # type: ignore[arg-type]
+        for update, chat in expected:
+            await queue.put(update)
+        waiting = {chat: [u for u, _ in await store.inbox_waiting(chat)]
+                   for chat in ("tg:-100", "tg:-200", "tg:5", "tg:6", "tg:7")}
+        assert waiting == {"tg:-100": [1, 2, 6], "tg:-200": [3, 4, 5], "tg:5": [8, 10],
+                           "tg:6": [7], "tg:7": [9]}
+
+
+async def test_a_hosted_table_is_run_by_the_worker_that_owns_its_group(pg_url: str) -> None:
+    """An open hosted table nobody runs (its worker died, or none has started) is adopted by
+    one worker: its group claimed and the table flow told to resume it; the other leaves it
+    alone, and takes it over once the first one's claims end (the flow told it was let go: its
+    deadlines do nothing there). A group with a live table is not let go for room."""
+    from types import SimpleNamespace
+
+    from bot.telegram.shared import SharedWorker
+
+    async with await PgStore.open(pg_url) as store:
+        await store.create_host_table("tg:-7", "tg:1", {"host": {}, "rules": {}})
+        over = await store.create_host_table("tg:-8", "tg:1", {"host": {}, "rules": {}})
+        await store.update_host_table(over, status="over")
+
+        def worker(log: list[tuple[str, str]]) -> SharedWorker:
+            async def rearm(home: str) -> None:
+                return None
+
+            async def aliases(home: str) -> list[str]:
+                return []
+
+            async def claimed(chat: str) -> None:
+                log.append(("resume", chat))
+
+            flow = SimpleNamespace(claimed=claimed, released=lambda chat: log.append(("drop", chat)),
+                                   live_chats=lambda: {"tg:-7"}, runs=None)
+            referee = SimpleNamespace(
+                settings=SimpleNamespace(db=pg_url),
+                service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
+                judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
+                outbox=SimpleNamespace(kick=lambda chat, reread=False: None))
+            app = SimpleNamespace(bot_data={"host": SimpleNamespace(controller=flow)})
+            return SharedWorker(app, referee)  # type: ignore[arg-type]
+
+        a_log: list[tuple[str, str]] = []
+        b_log: list[tuple[str, str]] = []
+        a, b = worker(a_log), worker(b_log)
+        try:
+            assert await a.adopt() == ["tg:-7"] and a_log == [("resume", "tg:-7")]
+            assert a.host is not None and a.host.runs("tg:-7") and not a.host.runs("tg:-8")
+            assert await b.adopt() == [] and b_log == []
+            a.claims._kept = 1
+            assert await a.claims.claim("tg:5") and await a.claims.claim("tg:6")
+            assert a.claims.owns("tg:-7") and not a.claims.owns("tg:5")  # the table's group kept
+            await a.claims.close()  # as if it died
+            assert ("drop", "tg:-7") in a_log and not a.host.runs("tg:-7")
+            assert await b.adopt() == ["tg:-7"] and b_log == [("resume", "tg:-7")]
+        finally:
+            await a.claims.close()
+            await b.claims.close()
+
+
+async def test_a_chat_being_taken_over_is_handed_out_once_it_is(pg_url: str) -> None:
+    """The adopting loop claims a group and its hosted table is being read afresh and resumed
+    (``on_claim``) when the drainer claims it for an update: the drainer's claim returns once
+    the takeover has ended — an update applied meanwhile would act on a copy of the table the
+    takeover then replaces, and what the update did (a black's shot) would be lost."""
+    from storage.shared import ChatClaims
+
+    gate = asyncio.Event()
+    seen: list[str] = []
+
+    async def on_claim(chat: str) -> None:
+        seen.append("taking")
+        await gate.wait()
+        seen.append("taken")
+
+    claims = ChatClaims(pg_url, on_claim=on_claim)
+    try:
+        first = asyncio.create_task(claims.claim("tg:-1"))
+        for _ in range(600):
+            if seen:
+                break
+            await asyncio.sleep(0.05)
+        assert seen == ["taking"] and claims.owns("tg:-1")
+        second = asyncio.create_task(claims.claim("tg:-1"))
+        await asyncio.sleep(0.2)
+        assert not second.done()
+        gate.set()
+        assert await second and seen == ["taking", "taken"]
+        assert await first
+        assert await claims.claim("tg:-1") and seen == ["taking", "taken"]  # claimed once
+    finally:
+        await claims.close()

@@ -134,6 +134,9 @@ class HostController:
         # over or stopped ones only as many as the chats' locks keep (bot.lru)
         self._tables: Recent[int, Table] = Recent(locks.limit, keep=lambda t: t.status in LIVE)
         self._unresumed: dict[str, list[int]] = {}  # chat -> its open tables not yet resumed
+        #: whether this process runs ``chat``'s tables now (shared workers: whether it owns the
+        #: chat, :mod:`bot.telegram.shared`); a deadline of a chat it does not run does nothing
+        self.runs: Callable[[str], bool] = lambda chat: True
 
     @property
     def service(self) -> Service:
@@ -158,6 +161,33 @@ class HostController:
         for chat in list(self._unresumed):
             async with self.held(chat):
                 pass
+
+    async def claimed(self, chat: str) -> None:
+        """This process now runs ``chat``'s tables (a shared worker claimed the chat: the worker
+        that ran them may have died, or let the chat go): what it held of them is dropped, each
+        open table is read afresh from the store and resumed as after a restart — its step
+        re-armed from the stored deadline (one that passed fires at once), or the step the rules
+        expect opened."""
+        self.released(chat)
+        for row in await self.service.store.open_host_tables(chat=chat):
+            table = self._tables[row.id] = Table.from_row(row)
+            self._unresumed.setdefault(chat, []).append(table.id)
+        async with self.held(chat):
+            pass
+
+    def released(self, chat: str) -> None:
+        """This process stops running ``chat``'s tables (another worker may claim the chat):
+        their deadlines are cancelled and what it held of them is dropped."""
+        self._unresumed.pop(chat, None)
+        for table in self.tables_in(chat):
+            self._cancel(table)
+            for user in table.flags.away:
+                self.port.cancel(self._away_group(table, user))
+            self._tables.pop(table.id, None)
+
+    def live_chats(self) -> set[str]:
+        """The chats with a table in the lobby or playing, as held in memory."""
+        return {t.chat for t in self._tables.values() if t.status in LIVE}
 
     def table(self, table_id: int) -> Table | None:
         """The table as held in memory."""
@@ -278,6 +308,15 @@ class HostController:
         self.port.schedule(self._group(table), max(0.0, step.deadline - now),
                            lambda: self._on_deadline(table.id, no))
 
+    async def _due(self, table_id: int) -> Table | None:
+        """The table a deadline fell due for, or ``None``: gone, or its chat is not run here
+        (a shared worker let it go after the deadline's call had begun; nothing of it is held)."""
+        table = await self._load(table_id)
+        if table is not None and not self.runs(table.chat):
+            self._tables.pop(table_id, None)
+            return None
+        return table
+
     async def _running(self, table_id: int, no: int) -> Table | None:
         table = await self._load(table_id)
         if table is None or table.status is not TableStatus.RUNNING or table.step is None or table.step.no != no:
@@ -287,7 +326,7 @@ class HostController:
     async def _on_unseen(self, table_id: int, no: int) -> None:
         """A step not shown yet (its message waits out a flood limit, or its buttons could not
         be put on): try to show it again; it waits as long as it takes."""
-        table = await self._load(table_id)
+        table = await self._due(table_id)
         if table is None:
             return
         async with self.held(table.chat):
@@ -301,7 +340,7 @@ class HostController:
                 self._arm(table)
 
     async def _on_warn(self, table_id: int, no: int) -> None:
-        table = await self._load(table_id)
+        table = await self._due(table_id)
         if table is None:
             return
         async with self.held(table.chat):
@@ -315,7 +354,7 @@ class HostController:
             await self._save(table, "step")
 
     async def _on_deadline(self, table_id: int, no: int) -> None:
-        table = await self._load(table_id)
+        table = await self._due(table_id)
         if table is None:
             return
         async with self.held(table.chat):
@@ -881,7 +920,7 @@ class HostController:
         """``user``'s grace out of the voice channel is over: still away and at the table, he
         has left it — seed 4.2.1, a disqualifying foul (seed 4.5: at once, no last word). The
         mark is cleared after the penalty is stored (a restart in between applies it then)."""
-        table = await self._load(table_id)
+        table = await self._due(table_id)
         if table is None:
             return
         async with self.held(table.chat):

@@ -68,10 +68,10 @@ from ..outbox import Outbox
 from ..render import chunks, error_text, fit, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
-from .host import HostRateLimiter, TelegramHost
+from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
 from .jobs import StoppingJobQueue
 from .addressing import addressed_elsewhere
-from .base import TelegramPortBase
+from .base import PREFIX, TelegramPortBase
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
@@ -81,7 +81,6 @@ from .webhook import (
 
 log = logging.getLogger(__name__)
 
-PREFIX = "tg:"
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 GATE_GROUP = -100  # the allow-list's handler runs before every other
@@ -798,6 +797,26 @@ class TelegramReferee:
 
 # --- building and running ---------------------------------------------------------------------------
 
+def rate_limiter(settings: Settings, referee: TelegramReferee) -> HostRateLimiter:
+    """The Bot API's limits (``MAFIA_REFEREE_TELEGRAM_RATE_*``): this process's
+    :class:`.host.HostRateLimiter`; shared workers take the overall limit from one budget in the
+    database (:class:`.host.SharedRateLimiter`: the limit is the bot's, whichever worker sends),
+    each the group limit of the groups it owns."""
+    groups = {"group_max_rate": settings.telegram_rate_group,
+              "group_time_period": settings.telegram_rate_group_period,
+              "max_retries": settings.telegram_max_retries}
+    if settings.workers != "shared" or not settings.telegram_rate_overall:
+        return HostRateLimiter(overall_max_rate=settings.telegram_rate_overall,
+                               overall_time_period=1, **groups)
+    from storage.shared import SendBudget
+
+    assert settings.telegram_token is not None
+    bot = settings.telegram_token.get_secret_value().split(":", 1)[0]
+    budget = SendBudget(lambda: referee.service.store.pool, f"tg:{bot}",
+                        settings.telegram_rate_overall)
+    return SharedRateLimiter(budget, **groups)
+
+
 def build_application(settings: Settings, service: Service | None = None, *,
                       clock: Callable[[], float] = time.time) -> AnyApp:
     """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
@@ -822,11 +841,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
         # than the waits a few connections cause (bench/README.md, "HTTP client")
         .connection_pool_size(settings.telegram_connections)
         .pool_timeout(30.0)
-        .rate_limiter(HostRateLimiter(
-            overall_max_rate=settings.telegram_rate_overall, overall_time_period=1,
-            group_max_rate=settings.telegram_rate_group,
-            group_time_period=settings.telegram_rate_group_period,
-            max_retries=settings.telegram_max_retries))
+        .rate_limiter(rate_limiter(settings, referee))
         .job_queue(StoppingJobQueue())
         .post_init(post_init)
         .post_shutdown(referee.post_shutdown)
@@ -834,7 +849,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
     if settings.workers == "shared":  # updates go to the inbox, their chat's owner handles them
         from .shared import InboxQueue
 
-        builder = builder.update_queue(InboxQueue(referee))
+        builder = builder.update_queue(InboxQueue(referee, host.home_of))
     if settings.telegram_base_url:
         base = settings.telegram_base_url
         files = settings.telegram_base_file_url or (

@@ -21,8 +21,8 @@ from storage import OutboxRow, Store
 from .. import outbox as ob
 from ..i18n import catalog
 from ..render import fit
+from .base import PREFIX
 
-PREFIX = "tg:"
 MAX_TEXT = 4096  # Bot API: a message's text, in UTF-16 code units
 MAX_CAPTION = 1024  # Bot API: a photo's caption
 

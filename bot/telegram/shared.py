@@ -10,11 +10,21 @@ inbox (:class:`storage.shared.Drainer`) and hands it to the Application
 (``Application.process_update``): the same handlers as one process, one chat's updates in update
 order, each applied once. An update without a chat is handled where it arrives.
 
-A worker arms the timers and sends the outbox of the chats it owns only: when it claims a chat
-(for an update, or because the chat has a running timer or unsent messages and nobody owns it —
-its owner died: :meth:`SharedWorker.adopt`, every ``ADOPT_EVERY`` seconds) it arms the chat's
-timer and sends what its outbox holds; when it lets a chat go it stops the chat's timer and
-forgets its cached game.
+A worker arms the timers, runs the hosted tables and sends the outbox of the chats it owns only:
+when it claims a chat (for an update, or because the chat has a running timer, an open hosted
+table or unsent messages and nobody owns it — its owner died: :meth:`SharedWorker.adopt`, every
+``ADOPT_EVERY`` seconds) it arms the chat's timer, reads the chat's open tables afresh and resumes
+them (each step re-armed from its stored deadline: :meth:`bot.host.controller.HostController.claimed`)
+and sends what its outbox holds; when it lets a chat go it stops the chat's timer and its
+tables' deadlines and forgets its cached game and tables. A chat with a live table is not let go
+for room (``ChatClaims``' ``busy``).
+
+Host mode's updates in a player's private chat belong to his table: a night prompt's button, the
+lobby's link, a seated player's message go to the inbox under the table's chat
+(:meth:`bot.telegram.host.TelegramHost.home_of`). What a table queues for a chat it does not own
+(a player's private chat, the club channel) is sent by this worker if it can claim that chat,
+else by the chat's owner, which looks every ``SWEEP_EVERY`` seconds for unsent messages of its
+chats (:meth:`SharedWorker.sweep`): one sender per chat, always the chat's owner.
 """
 
 from __future__ import annotations
@@ -22,19 +32,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from telegram import Update
 
 from storage.shared import ChatClaims, Drainer
 
+from .base import PREFIX
+
 if TYPE_CHECKING:
+    from ..host.controller import HostController
     from .app import AnyApp, TelegramReferee
 
 log = logging.getLogger(__name__)
 
-#: seconds between two looks for chats with a running timer or unsent messages and no owner
+#: seconds between two looks for chats with a running timer, an open hosted table or unsent
+#: messages and no owner
 ADOPT_EVERY = 5.0
+#: seconds between two looks for unsent messages of owned chats that another worker queued
+SWEEP_EVERY = 1.0
 
 
 class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
@@ -42,9 +58,11 @@ class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
     (stored before the webhook answers), anything else (PTB's own signals, an update without a
     chat) to the queue as usual."""
 
-    def __init__(self, referee: "TelegramReferee") -> None:
+    def __init__(self, referee: "TelegramReferee",
+                 route: Callable[[Update], Awaitable[str | None]] | None = None) -> None:
         super().__init__()
         self._referee = referee
+        self._route = route
 
     async def put(self, item: Any) -> None:
         if isinstance(item, Update) and item.effective_chat is not None:
@@ -52,7 +70,8 @@ class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
 
             store = self._referee.service.store
             chat = chat_key(item.effective_chat.id)
-            home = await store.alias(chat) or chat
+            routed = await self._route(item) if self._route is not None else None
+            home = routed or await store.alias(chat) or chat
             if not await store.inbox_put(item.update_id, home, item.to_dict()):
                 log.info("update %s delivered again: stored once", item.update_id)
             return
@@ -66,37 +85,74 @@ class SharedWorker:
     def __init__(self, app: "AnyApp", referee: "TelegramReferee") -> None:
         self.app = app
         self.referee = referee
+        #: host mode's table flow (``None``: a worker without host mode, as in unit tests)
+        host = getattr(app, "bot_data", {}).get("host")
+        self.host: "HostController | None" = host.controller if host is not None else None
         self.claims = ChatClaims(str(referee.settings.db), on_release=self._released,
-                                 on_claim=self._claimed)
-        self.drainer = Drainer(referee.service.store, self.claims, self._apply)
+                                 on_claim=self._claimed,
+                                 busy=self.host.live_chats if self.host is not None else None)
+        # Telegram's chats only: Discord's shards may share the database and its inbox
+        self.drainer = Drainer(referee.service.store, self.claims, self._apply, prefix=PREFIX)
         self._tasks: list[asyncio.Task[None]] = []
+        if self.host is not None:
+            self.host.runs = self.claims.owns  # a deadline of a chat let go does nothing
+        referee.outbox.may_send = self.may_send
 
     async def _apply(self, chat: str, update_id: int, payload: dict[str, Any]) -> None:
         await self.app.process_update(Update.de_json(payload, self.app.bot))
 
     async def _claimed(self, home: str) -> None:
-        """Take the chat over: its running timer armed, its unsent messages sent."""
+        """Take the chat over: its running timer armed, its hosted tables resumed (their steps
+        re-armed from the stored deadlines), its unsent messages sent."""
         referee = self.referee
         await referee.judge.rearm(home)
+        if self.host is not None:
+            await self.host.claimed(home)
         for chat in (home, *await referee.service.aliases(home)):
-            referee.outbox.kick(chat)
+            referee.outbox.kick(chat, reread=True)
 
     def _released(self, home: str) -> None:
         game_id = self.referee.service.forget(home)
         if game_id is not None:
             self.referee.judge.disarm(game_id)
+        if self.host is not None:
+            self.host.released(home)
+
+    async def may_send(self, chat: str) -> bool:
+        """Whether this worker sends ``chat``'s outbox now: it owns the chat's home, or claims it
+        now (a hosted table's player's private chat, its club channel: chats of no table of
+        their own). Another worker owning it sends them (:meth:`sweep`): one sender per chat."""
+        if self.claims.owns(chat):
+            return True
+        home = await self.referee.service.store.alias(chat) or chat
+        return self.claims.owns(home) or await self.claims.claim(home)
+
+    async def sweep(self) -> list[str]:
+        """Send the unsent messages of the chats this worker owns, whoever queued them (another
+        worker's hosted table writes to a player whose private chat is owned here). Returns the
+        chats sent to."""
+        store = self.referee.service.store
+        kicked = []
+        for chat in await store.pending_chats():
+            if chat.startswith(PREFIX) and self.claims.owns(await store.alias(chat) or chat):
+                self.referee.outbox.kick(chat, reread=True)
+                kicked.append(chat)
+        return kicked
 
     async def adopt(self) -> list[str]:
-        """Claim the chats that have a running timer or unsent messages and no owner. Returns
-        the chats claimed now."""
+        """Claim the chats that have a running timer, an open hosted table or unsent messages
+        and no owner. Returns the chats claimed now."""
         store = self.referee.service.store
         homes: list[str] = []
-        for game_id in await store.open_timers(prefix="tg:"):
+        for game_id in await store.open_timers(prefix=PREFIX):
             game = await store.game(game_id)
             if game is not None:
                 homes.append(game.chat)
+        if self.host is not None:
+            homes.extend(await store.open_host_chats(PREFIX))
         for chat in await store.pending_chats():
-            homes.append(await store.alias(chat) or chat)
+            if chat.startswith(PREFIX):  # a Discord process sends its own
+                homes.append(await store.alias(chat) or chat)
         taken = []
         for home in dict.fromkeys(homes):
             if home not in self.claims.owned and await self.claims.claim(home):
@@ -104,12 +160,17 @@ class SharedWorker:
         return taken
 
     async def _adopting(self) -> None:
+        rounds = 0
         while True:
             try:
-                await self.adopt()
+                if rounds % round(ADOPT_EVERY / SWEEP_EVERY) == 0:
+                    await self.claims.check()  # cut off: every chat let go first
+                    await self.adopt()
+                await self.sweep()
             except Exception:  # noqa: BLE001 - tried again at the next look
                 log.exception("looking for chats without an owner")
-            await asyncio.sleep(ADOPT_EVERY)
+            rounds += 1
+            await asyncio.sleep(SWEEP_EVERY)
 
     async def _draining(self) -> None:
         while True:

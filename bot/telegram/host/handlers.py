@@ -78,12 +78,12 @@ class TelegramHost:
     async def post_init(self, app: Any) -> None:
         """Load every open table once the service is open, and resume them (a job: the JobQueue
         runs it as soon as the Application has started). An update for a group that comes
-        first resumes that group's tables itself (:meth:`HostController.held`)."""
-        await self.controller.load_open()
+        first resumes that group's tables itself (:meth:`HostController.held`). A shared worker
+        loads none here: it runs the tables of the chats it owns, read and resumed when it
+        claims the chat (:meth:`HostController.claimed`, :mod:`bot.telegram.shared`)."""
         if self.referee.settings.workers == "shared":
-            # every worker would run every table: none is resumed at start-up (an update of its
-            # group resumes it where that group's owner applies it); host mode is not shared yet
             return
+        await self.controller.load_open()
         if app.job_queue is not None:
             app.job_queue.run_once(self._resume, 0, name="host-resume",
                                    job_kwargs={"misfire_grace_time": None})
@@ -91,6 +91,48 @@ class TelegramHost:
     async def _resume(self, context: Context) -> None:
         """The start-up job: every open table that no update of its group has resumed yet."""
         await self.controller.resume_all()
+
+    async def home_of(self, update: Update) -> str | None:
+        """Shared workers: the chat of the hosted table ``update`` belongs to, when that is not
+        the chat it comes from, so that the worker running the table applies it
+        (:class:`bot.telegram.shared.InboxQueue`); ``None``: not a table's business, or the
+        table's own chat. A host button (its data names the table: a night prompt is pressed in
+        the player's private chat) goes to its table's chat; in a private chat, the lobby's link
+        (``/start h<id>``) to its table's, a plain message of a player seated at a running table
+        and his blocking the bot to that table's, his ``/start`` to a lobby listing him. A
+        player at two open tables at once reaches one of them this way (the running one, else
+        the newest lobby)."""
+        query = update.callback_query
+        if query is not None:
+            press = vw.decode(query.data)
+            row = await self.referee.service.store.host_table(press.table) if press else None
+            return row.chat if row is not None and row.chat.startswith(PREFIX) else None
+        chat = update.effective_chat
+        user = update.effective_user
+        if chat is None or chat.type != "private" or user is None:
+            return None
+        message = update.message
+        text = (message.text or "") if message is not None else ""
+        if message is not None:
+            table_id = vw.start_payload(text)
+            if table_id is not None:
+                row = await self.referee.service.store.host_table(table_id)
+                return row.chat if row is not None and row.chat.startswith(PREFIX) else None
+            start = text.split(None, 1)[0].split("@")[0] == "/start" if text else False
+            if not text or (text.startswith("/") and not start):
+                return None  # a command: the judge mode's (or nobody's)
+            wanted = ("lobby",) if start else ("running",)
+        elif update.my_chat_member is not None:
+            wanted = ("running", "lobby")
+        else:
+            return None
+        rows = await self.referee.service.store.open_host_tables(player=key(user.id))
+        for status in wanted:
+            found = [r for r in rows if r.status == status and r.chat.startswith(PREFIX)
+                     and (status == "lobby" or key(user.id) in r.seats.values())]
+            if found:
+                return found[-1].chat
+        return None
 
     def table(self, table_id: int) -> Table | None:
         """The table as held in memory (tests and the status of a running game)."""

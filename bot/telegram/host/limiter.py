@@ -6,13 +6,26 @@ and unmutes players at each speech (``restrictChatMember``), deletes messages wr
 and asks about members: under the stock limiter those calls would eat the group's budget and hold
 the game up for a minute at a time. Here they pass under the overall limit only; messages and
 edits keep the group limit, and a ``RetryAfter`` still pauses everything (inherited).
+
+With several workers (``MAFIA_REFEREE_WORKERS=shared``) the overall limit is the bot's, not a
+process's: :class:`SharedRateLimiter` takes every request's turn from a budget the workers share
+in PostgreSQL (:class:`storage.shared.SendBudget`). The group limit stays each worker's own: a
+group's messages are sent by the one worker that owns its chat (:mod:`bot.telegram.shared`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Coroutine
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine
 
+from aiolimiter import AsyncLimiter
 from telegram.ext import AIORateLimiter
+
+if TYPE_CHECKING:
+    from storage.shared import SendBudget
+
+log = logging.getLogger(__name__)
 
 # Moderation and lookups: not messages, so not under the group's messages-per-minute limit.
 NOT_MESSAGES = frozenset({
@@ -49,4 +62,58 @@ class HostRateLimiter(AIORateLimiter):
         if endpoint in NOT_MESSAGES and "chat_id" in data:
             data = {**data, "chat_id": 0}  # decides the limits only: the request keeps its chat
         return await super().process_request(callback, args, kwargs, endpoint, data,
+                                              rate_limit_args)
+
+
+class SharedRateLimiter(HostRateLimiter):
+    """:class:`HostRateLimiter` whose overall limit is ``budget``, shared by every worker of the
+    bot: each request with a chat (each attempt, a retry too) waits for its turn
+    (:meth:`storage.shared.SendBudget.take`) inside its group's limit and once no flood wait
+    runs, then goes. The group limit is this worker's (:class:`AIORateLimiter`'s), as one worker
+    sends a group's messages. If the budget cannot be read (the database is away) the request
+    goes under a local limit at the full rate, and this is logged. ``sleep``: a test's own."""
+
+    def __init__(self, budget: "SendBudget", *, group_max_rate: float, group_time_period: float,
+                 max_retries: int, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        super().__init__(overall_max_rate=0, group_max_rate=group_max_rate,
+                         group_time_period=group_time_period, max_retries=max_retries)
+        self.budget = budget
+        self._sleep = sleep
+        self._fallback = AsyncLimiter(budget.rate, 1)
+
+    def has_room(self, share: float) -> bool:
+        """As :meth:`HostRateLimiter.has_room`, from the shared budget as last seen here."""
+        if not self._retry_after_event.is_set():
+            return False
+        return self.budget.left() - 1 >= self.budget.burst * (1 - share)
+
+    async def _turn(self) -> None:
+        try:
+            wait = await self.budget.take()
+        except Exception:  # noqa: BLE001 - the database is away: a local limit meanwhile
+            log.warning("the shared send budget cannot be read: limiting this worker alone",
+                        exc_info=True)
+            async with self._fallback:
+                return
+        if wait > 0:
+            await self._sleep(wait)
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        if data.get("chat_id") is None or data.get("allow_paid_broadcast"):
+            return await super().process_request(callback, args, kwargs, endpoint, data,
+                                                  rate_limit_args)
+
+        async def in_turn(*call_args: Any, **call_kwargs: Any) -> Any:
+            await self._turn()
+            return await callback(*call_args, **call_kwargs)
+
+        return await super().process_request(in_turn, args, kwargs, endpoint, data,
                                               rate_limit_args)

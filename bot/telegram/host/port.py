@@ -25,12 +25,11 @@ from ...host import views as vw
 from ...host.port import Mute, MuteMode, Rights
 from ...i18n import Catalog
 from ...render import fit
-from ..base import TelegramPortBase
+from ..base import PREFIX, TelegramPortBase
 from ..outbox import MAX_TEXT, markup, retry_seconds
 
 log = logging.getLogger(__name__)
 
-PREFIX = "tg:"
 BOT = "tg:bot"  # the judge of every hosted game
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 #: A mute that failed for a passing reason (the network, a flood wait) is tried again after
