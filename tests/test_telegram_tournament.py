@@ -103,6 +103,9 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     await play(second, script(1, 2)[2:])
 
     games += [await start(t.judge, 1, 2), await start(second, 2, 2)]
+    before = len(t.public())
+    await t.say("/tournament close", chat=t.group, user=chief)  # both tables play
+    assert t.public()[before:] == ["За столами 1, 2 идут игры: турнир закрывается, когда они окончены."]
     await play(second, script(2, 2)[:3])  # day 1 of table 2's second game …
     before = len(t.public())
     await t.say("/tournament", chat=t.group, user=chief)

@@ -109,7 +109,7 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
                 assert (await chief.handle("/table 2")).lines == [
                     catalog("ru").text("tournament-finish-first", table=1)]
                 assert (await chief.handle("/tournament close")).lines == [
-                    catalog("ru").text("tournament-still-running", tables="1")]
+                    "За столом 1 идёт игра: турнир закрывается, когда она окончена."]
             await finish(chief, *GAMES[len(game_ids)])
             game_ids.append(current.game_id)
     view = (await chief.handle("/tournament")).lines
@@ -117,7 +117,7 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
     # an undo of the last game's end takes it back: its table plays again, the close waits
     assert (await chief.handle("/undo")).accepted
     assert (await chief.handle("/tournament close")).lines == [
-        catalog("ru").text("tournament-still-running", tables="2")]
+        "За столом 2 идёт игра: турнир закрывается, когда она окончена."]
     assert "игра 2 из 2: день 1" in (await chief.handle("/tournament")).lines[2]
     assert (await chief.handle(f"/ppk {GAMES[3][1]} 4.3.1")).accepted
 

@@ -240,7 +240,7 @@ class TournamentDesk:
             return DeskAnswer([cat.text("tournament-chief-only", chief=self.who(found.chief))])
         running = [t for t in range(1, found.tables + 1) if self._running(found, t) is not None]
         if running:
-            return DeskAnswer([cat.text("tournament-still-running",
+            return DeskAnswer([cat.text("tournament-still-running", count=len(running),
                                         tables=", ".join(map(str, running)))])
         await self.store.close_tournament(found.id)
         lines = await self.standings(found, cat)

@@ -141,7 +141,10 @@ tournament-table-line = Table { $table } ({ $judge ->
    *[other]; game { $last }: { $result }
  }
 tournament-chief-only = Only the chief judge ({ $chief }) closes the tournament.
-tournament-still-running = A game is running at table { $tables }: the tournament closes when it ends.
+tournament-still-running = { $count ->
+    [1] A game is running at table { $tables }: the tournament closes when it ends.
+   *[other] Games are running at tables { $tables }: the tournament closes when they end.
+ }
 tournament-standings = Tournament #{ $number }: the standings ({ $scheme ->
     [fsm] FSM 2024
    *[other] FIIM 2024

@@ -127,7 +127,10 @@ tournament-table-line = Стол { $table } ({ $judge ->
    *[other]; игра { $last }: { $result }
  }
 tournament-chief-only = Закрыть турнир может только главный судья ({ $chief }).
-tournament-still-running = За столом { $tables } идёт игра: турнир закрывается, когда она окончена.
+tournament-still-running = { $count ->
+    [1] За столом { $tables } идёт игра: турнир закрывается, когда она окончена.
+   *[other] За столами { $tables } идут игры: турнир закрывается, когда они окончены.
+ }
 tournament-standings = Турнир №{ $number }: итоговая таблица ({ $scheme ->
     [fsm] ФСМ 2024
    *[other] ФИИМ 2024
