@@ -290,6 +290,33 @@ async def test_a_failed_commit_fails_every_unit_of_it(store: Store) -> None:
     assert [r.seq for r in await store.events(game)] == [1]
 
 
+async def test_a_timer_read_is_the_callers_to_change(store: Store) -> None:
+    """``timer()`` hands out a copy: changing what it returned — a key, a value, a list or a
+    mapping inside it — or the mapping given to ``set_timer`` after the write, changes nothing
+    the next read returns (the store caches the timer and copies only shallowly what holds no
+    list or mapping)."""
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    flat = {"key": "speech:1:3", "part": 0, "seconds": 60, "deadline": 1234.5, "left": None,
+            "stage": "running", "paused": False}
+    given = dict(flat)
+    await store.set_timer(game, given)
+    given["stage"] = "over"
+    first = await store.timer(game)
+    assert first == flat and first is not await store.timer(game)
+    first["stage"] = "over"
+    first["extra"] = 1
+    del first["key"]
+    assert await store.timer(game) == flat
+    nested = {"key": "k", "parts": [60, 30], "more": {"a": [1], "b": "x"}}
+    await store.append_many(game, 1, [rules.to_dict(rules.StartGame())], "tg:1",
+                            timer=lambda ids: {"key": "k", "parts": [60, 30],
+                                               "more": {"a": [1], "b": "x"}})
+    for change in (lambda t: t["parts"].append(5), lambda t: t["more"]["a"].append(2),
+                   lambda t: t["more"].update(b="y"), lambda t: t.clear()):
+        change(await store.timer(game))
+        assert await store.timer(game) == nested
+
+
 async def test_a_timer_is_stored_with_its_action_or_not_at_all(store: Store) -> None:
     """``append_many(timer=...)``: the timer is computed from the queued messages' ids and
     written in the action's transaction; a refused action leaves the old timer."""
