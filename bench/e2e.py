@@ -51,6 +51,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -286,6 +287,9 @@ def _count_sql(counts: dict[str, int]) -> None:
     store.Store._commit = counted_commit  # type: ignore[method-assign]
 
 
+_LITERAL = re.compile(r"'(?:[^']|'')*'|-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b")  # a bound value in traced SQL
+
+
 async def _trace_sql(store: Any, counts: dict[str, int], texts: dict[str, int] | None) -> None:
     """Count every SQL statement SQLite runs on the store's connections (its trace callback);
     ``texts`` (``BENCH_SQL=<path>``, diagnostic): each statement's count, by its text."""
@@ -293,7 +297,7 @@ async def _trace_sql(store: Any, counts: dict[str, int], texts: dict[str, int] |
     def traced(sql: str) -> None:
         counts["statements"] += 1
         if texts is not None:  # diagnostic: which statements, how often (written at the stop)
-            key = " ".join(sql.split())[:160]
+            key = _LITERAL.sub("?", " ".join(sql.split()))[:160]
             texts[key] = texts.get(key, 0) + 1
 
     for conn in (store._conn, store._reader):
