@@ -47,6 +47,8 @@ from .migrate import migrate, refuse_unknown
 BUSY_TIMEOUT_MS = 5000
 
 _T = TypeVar("_T")
+#: The aliases of a home (``Store.aliases_of``): run at every chat a shared worker claims.
+ALIASES_SQL = "SELECT chat FROM chats WHERE home = ? ORDER BY chat"
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})  # JSON values shared safely
 
 #: Seconds after its end that a finished game's delivered outbox rows and snapshot are pruned.
@@ -844,10 +846,9 @@ class Store(HostMethods, club.ClubMethods):
         return rows[0][0] if rows else None
 
     async def aliases_of(self, home: str) -> list[str]:
-        """The chats that are aliases of ``home``."""
+        """The chats that are aliases of ``home`` (the index ``chats_by_home``, 0010)."""
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT chat FROM chats WHERE home = ? ORDER BY chat", (home,))
+            rows = await conn.execute_fetchall(ALIASES_SQL, (home,))
         return [r[0] for r in rows]
 
     # --- a game's announce chat, message ids and timer (0002) ---------------------------------

@@ -21,6 +21,7 @@ from storage import (
     Migration, MigrationError, NoSuchGame, PgStore, StaleRevision, Store, bundled, migrate,
     user_version,
 )
+from storage.store import ALIASES_SQL
 from support.stores import rows as raw_rows
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -288,6 +289,18 @@ async def test_a_failed_commit_fails_every_unit_of_it(store: Store) -> None:
     assert await store.events(game) == []
     await store.append(game, 1, rules.to_dict(rules.StartGame()), "tg:1")  # the store goes on
     assert [r.seq for r in await store.events(game)] == [1]
+
+
+async def test_a_homes_aliases_are_found_by_an_index(store: Store) -> None:
+    """``aliases_of`` runs at every chat a shared worker claims: it reads the index of the
+    chats that have a home (0010), not the whole table of chats."""
+    for chat, home in (("tg:2", "tg:1"), ("tg:3", "tg:1"), ("tg:4", "tg:9"), ("tg:5", None)):
+        await store.set_alias(chat, home)
+    assert await store.aliases_of("tg:1") == ["tg:2", "tg:3"]
+    assert await store.aliases_of("tg:5") == []
+    if isinstance(store, Store):  # SQLite's plan (PostgreSQL's planner picks by the table's size)
+        plan = await store.conn.execute_fetchall("EXPLAIN QUERY PLAN " + ALIASES_SQL, ("tg:1",))
+        assert any("USING INDEX chats_by_home" in str(row[-1]) for row in plan), plan
 
 
 async def test_a_timer_read_is_the_callers_to_change(store: Store) -> None:
