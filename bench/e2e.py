@@ -1029,7 +1029,7 @@ async def _probe(fake: Any, chats: list[int]) -> list[float]:
         sink: list[float] = []
         fake.pending.setdefault(chat, deque()).append(Pending(time.perf_counter(), None, sink))
         fake.user_sends(user, None, "/status")
-        await fake.wait_for(lambda: bool(sink), 10)
+        await fake.wait_for(lambda: bool(sink), 30)  # generous: the machine may be busy
         out.append(sink[0])
         await asyncio.sleep(0.02)  # let the rest of the answer go out
     return out
@@ -1159,8 +1159,12 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
     db = folder / "restart.sqlite3"
     games, timers = await store_restart_games(db, m)
     empty = folder / "restart-empty.sqlite3"
-    back = await restart(db, 10 if quick else 30)
-    bare = await restart(empty, 0)
+    try:
+        back = await restart(db, 10 if quick else 30)
+        bare = await restart(empty, 0)
+    except Exception as error:  # noqa: BLE001 - a failed restart (a timeout on a busy machine)
+        eprint(f"e2e: the restart failed, its rows are empty: {error!r}")  # costs its rows only
+        back = bare = Restarted(float("nan"), 0, [float("nan")], [float("nan")])
 
     scale = m / RESTART_GAMES
     target_s = TARGET_RESTART_S * scale
