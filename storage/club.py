@@ -610,6 +610,13 @@ def start_game_sync(db: sqlite3.Connection, tournament: int, table: int, game_id
     return number
 
 
+def place_sync(db: sqlite3.Connection, game_id: int) -> tuple[int, int] | None:
+    row = db.execute("SELECT s.tournament_id, s.table_no FROM tournament_games s JOIN tournaments t"
+                     " ON t.id = s.tournament_id WHERE s.game_id = ? AND t.closed_at IS NULL",
+                     (game_id,)).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 def close_tournament_sync(db: sqlite3.Connection, tournament: int, at: float) -> None:
     db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                (at, tournament))
@@ -732,10 +739,9 @@ class ClubMethods:
         """The open tournament and the table ``judge`` runs, or ``None``."""
         return await self._club_read(lambda db: judge_table_sync(db, judge))
 
-    async def start_tournament_game(self, tournament: int, table: int, game_id: int) -> int | None:
-        """Record ``game_id`` as the table's next game of the series; its number in the plan, or
-        ``None`` when the table has played all its games."""
-        return await self._club_write(lambda db: start_game_sync(db, tournament, table, game_id))
+    async def tournament_place(self, game_id: int) -> tuple[int, int] | None:
+        """``(tournament id, table)`` of a game of an open tournament, or ``None``."""
+        return await self._club_read(lambda db: place_sync(db, game_id))
 
     async def close_tournament(self, tournament: int) -> None:
         at = time.time()

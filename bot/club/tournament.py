@@ -49,6 +49,11 @@ class Seating:
     game_no: int
     names: dict[int, str]
 
+    @property
+    def place(self) -> tuple[int, int]:
+        """What :meth:`bot.service.Service.new_game` takes as ``tournament``."""
+        return self.tournament.id, self.table
+
 
 @dataclass
 class DeskAnswer:
@@ -275,11 +280,13 @@ class TournamentDesk:
                        {seat: name for seat, name in enumerate(found.rounds[number - 1][table - 1], 1)})
 
     async def started(self, seating: Seating, game_id: int, cat: Catalog) -> list[str]:
-        """Record the game just created with ``seating``'s names as the table's next one; the
-        line that says so (the seats by name)."""
-        number = await self.store.start_tournament_game(seating.tournament.id, seating.table, game_id)
-        if number is None:
+        """The line that says the game just created with ``seating`` (its tournament's row
+        written in its creation's transaction: ``Service.new_game(tournament=…)``) is the
+        table's next one, the seats by name; nothing if it was not recorded as such."""
+        found = await self.store.tournament(seating.tournament.club)
+        if found is None or found.id != seating.tournament.id \
+                or found.played.get((seating.table, seating.game_no)) != game_id:
             return []
-        return [cat.text("tournament-game-started", table=seating.table, game=number,
+        return [cat.text("tournament-game-started", table=seating.table, game=seating.game_no,
                          games=seating.tournament.games,
                          seats=", ".join(f"{s}. {cat.name(n)}" for s, n in sorted(seating.names.items())))]
