@@ -221,10 +221,14 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
                        (game_id,)).fetchone()
     accounts = {int(k): v for k, v in json.loads(seats[0] or "{}").items()} if seats else {}
     claimed = {} if accounts else judges_seats(db, game_id)
+    # a tournament's hosted table seated each account at the plan's name it checked (the
+    # account's own, or a name no other account has): a new account takes that nickname's entry
+    planned = bool(accounts) and db.execute("SELECT 1 FROM tournament_games WHERE game_id = ?",
+                                            (game_id,)).fetchone() is not None
     for f in figures:
         seat = int(f["seat"])
         player = player_sync(db, club, f.get("name"), accounts.get(seat) or claimed.get(seat), at,
-                             claim=seat in claimed)
+                             claim=seat in claimed or planned)
         if player is None:
             continue
         name = f.get("name") or db.execute("SELECT name FROM players WHERE id = ?",
@@ -730,6 +734,11 @@ class ClubMethods:
         """The club's open tournament, or ``None``."""
         return await self._club_read(
             lambda db: _tournament(db, "club = ? AND closed_at IS NULL", (club_chat,)))
+
+    async def chief_tournament(self, chief: str) -> Tournament | None:
+        """The latest open tournament whose chief judge is ``chief``, or ``None``."""
+        return await self._club_read(
+            lambda db: _tournament(db, "chief = ? AND closed_at IS NULL", (chief,)))
 
     async def seat_judge(self, tournament: int, table: int, judge: str) -> None:
         """``judge`` runs ``table`` (and no other table of an open tournament)."""

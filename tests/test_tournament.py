@@ -82,6 +82,8 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
     assert again == [catalog("ru").text("club-error-tournament_open")]
 
     assert (await chief.handle("/table 3")).lines == [catalog("ru").text("tournament-bad-table", tables=2)]
+    assert (await chief.handle("/table 1 host")).lines == [  # no hosted tables at the console
+        catalog("ru").text("tournament-host-unavailable")]
     game_ids: list[int] = []
     for game_no in (1, 2):
         for table in (1, 2):

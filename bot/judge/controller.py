@@ -865,7 +865,8 @@ class JudgeController:
             return current.state if current is not None and current.game_id == game_id \
                 and current.state.phase is not Phase.GAME_OVER else None
         return TournamentDesk(self.service.store, state_of=state_of,
-                              who=lambda user: self.port.name_of(user) or self.port.mention(user))
+                              who=lambda user: self.port.name_of(user) or self.port.mention(user),
+                              where=self.port.place, hosting=True)
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
                                  move: bool = False, may_open: bool = True) -> list[Reply]:
