@@ -3,7 +3,8 @@
 channel and gives its table to the host bot of the game's channel (``/table number:1 host:True``,
 Manage Channels). ``/newgame`` there gathers the plan's game: a member takes the plan's seat of
 his display name, or with ``/join name:…`` the seat of the plan's name he is (a name not in the
-game is refused); the seats are the plan's. The chief judge's ``/tournament`` shows the hosted
+game is refused); the seats are the plan's; a game stopped before its end gives its place to the
+next one. The chief judge's ``/tournament`` shows the hosted
 table and the close waits for its game; after the host's team loss (seed 4.3.1) the close gives
 the standings of the ten players."""
 
@@ -57,17 +58,28 @@ async def test_a_hosted_discord_table_plays_the_tournaments_game(t: DiscordTable
     assert plan is not None and plan.judges == {1: f"host:{t.home}"}
     seating = plan.rounds[0][0]
 
-    await t.slash("newgame", options="seed")
-    assert (lobby(t).text or "").startswith("🎲 Турнир №1, стол 1: набор на игру 1 из 1")
     tenth = t.players[9]
-    refused = await t.press(RU.text("host-btn-join"), actor=tenth, message=lobby(t))
-    assert refused.startswith(f"Имени «{tenth['global_name']}» нет в рассадке игры 1")
-    for player in t.players[:9]:
-        assert RU.text("host-join-done") in await t.press(RU.text("host-btn-join"), actor=player,
-                                                         message=lobby(t))
-    joined = await t.slash("join", actor=tenth, name="десятый")
+
+    async def gather() -> str:
+        """The lobby of the table's game 1; everyone joins; the tenth by the plan's name."""
+        await t.slash("newgame", options="seed")
+        assert (lobby(t).text or "").startswith("🎲 Турнир №1, стол 1: набор на игру 1 из 1")
+        refused = await t.press(RU.text("host-btn-join"), actor=tenth, message=lobby(t))
+        assert refused.startswith(f"Имени «{tenth['global_name']}» нет в рассадке игры 1")
+        for player in t.players[:9]:
+            assert RU.text("host-join-done") in await t.press(
+                RU.text("host-btn-join"), actor=player, message=lobby(t))
+        return await t.slash("join", actor=tenth, name="десятый")
+
+    await gather()
+    stopped = host_table(t).game_id
+    await t.slash("stop", perms=MANAGE)  # the game is set aside: its place is played again
+    assert (await t.service.store.game(stopped)).result == "abandoned"
+    joined = await gather()
     assert f"место {seating.index('Десятый') + 1} (Десятый)" in joined
     state = await t.state()
+    assert host_table(t).game_id != stopped
+    assert (await t.service.store.tournament(club)).played == {(1, 1): host_table(t).game_id}
     assert [s.name for s in state.seats] == list(seating)  # the plan's seats
     accounts = {p["global_name"]: f"dc:{p['id']}" for p in t.players}
     accounts["Десятый"] = accounts.pop(tenth["global_name"])
