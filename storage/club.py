@@ -366,6 +366,17 @@ def _whole_months(since: float | None, until: float | None) -> tuple[float | Non
     return low, high
 
 
+def _window(where: list[str], params: list[Any], column: str, since: float | None,
+            until: float | None) -> None:
+    """Append ``since <= column < until`` to ``where``/``params`` (``None``: that side open)."""
+    if since is not None:
+        where.append(f"{column} >= ?")
+        params.append(since)
+    if until is not None:
+        where.append(f"{column} < ?")
+        params.append(until)
+
+
 def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: float | None,
                 player: int | None = None, role: str | None = None) -> dict[int, Totals]:
     """Every player's :class:`Totals` over the club's games finished in ``[since, until)``
@@ -389,13 +400,7 @@ def totals_sync(db: sqlite3.Connection, club: str, since: float | None, until: f
         if role is not None:
             where.append("role = ?")
             params.append(role)
-        column = "month" if months else "finished_at"
-        if start is not None:
-            where.append(f"{column} >= ?")
-            params.append(start)
-        if end is not None:
-            where.append(f"{column} < ?")
-            params.append(end)
+        _window(where, params, "month" if months else "finished_at", start, end)
         sums = ", ".join(f"SUM({c})" for c in MONTH_SUMS) if months else _SUMS
         table = "player_months" if months else "game_players"
         for row in db.execute(f"SELECT player_id, role, {sums} FROM {table}"
@@ -421,12 +426,7 @@ def first_nights_sync(db: sqlite3.Connection, club: str, since: float | None,
     """Each player's first-night deaths in ``[since, until)``: ``(finished_at, role, won,
     best_move)``, oldest first (the compensation counts them in order, S24 §8.6)."""
     where, params = ["club = ?", "first_killed = 1"], [club]
-    if since is not None:
-        where.append("finished_at >= ?")
-        params.append(since)
-    if until is not None:
-        where.append("finished_at < ?")
-        params.append(until)
+    _window(where, params, "finished_at", since, until)
     out: dict[int, list[tuple[float, str, int, int | None]]] = {}
     for player, at, role, won, best in db.execute(
             f"SELECT player_id, finished_at, role, won, best_move FROM game_players"
@@ -440,12 +440,7 @@ def points_sync(db: sqlite3.Connection, club: str, player: int, since: float | N
     """``player``'s games in the club finished in ``[since, until)``, oldest first:
     ``(finished_at, points in hundredths)`` (the card's chart)."""
     where, params = ["player_id = ?", "club = ?"], [player, club]
-    if since is not None:
-        where.append("finished_at >= ?")
-        params.append(since)
-    if until is not None:
-        where.append("finished_at < ?")
-        params.append(until)
+    _window(where, params, "finished_at", since, until)
     return [(float(at), int(points)) for at, points in db.execute(
         f"SELECT finished_at, points FROM game_players WHERE {' AND '.join(where)}"
         " ORDER BY finished_at, game_id", params).fetchall()]
