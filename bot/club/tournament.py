@@ -42,6 +42,8 @@ TOURNAMENT_COMMANDS = ("tournament", "table")
 TOURNAMENT_GAMES = 20
 OPEN_WORDS = ("open", "открыть")
 CLOSE_WORDS = ("close", "закрыть")
+SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
+                "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
 #: ``/table N host``: the group's hosted tables (host mode: the bot runs them) are table N
 HOST_WORDS = ("host", "bot", "бот", "ведущий")
 #: a hosted table's "judge" in ``tournament_tables``: this prefix and its group's chat key
@@ -65,8 +67,6 @@ def needs_admin(command: ClubCmd) -> bool:
     if command.what == "tournament":
         return bool(words) and words[0] in OPEN_WORDS
     return len(words) == 2 and words[1] in HOST_WORDS
-SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
-                "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
 
 
 @dataclass(frozen=True)
@@ -151,10 +151,10 @@ class TournamentDesk:
                  where: Callable[[str], str | None] = lambda chat: None,
                  hosting: bool = False) -> None:
         self.store = store
-        self.hosting = hosting
         self.state_of = state_of
         self.who = who
         self.where = where
+        self.hosting = hosting
 
     def _judge(self, judge: str, cat: Catalog) -> str:
         """A table's judge as the club reads it: an account's name, or the bot in a group."""
