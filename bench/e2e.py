@@ -346,8 +346,8 @@ STALL_S = 0.020  # an event-loop stall this long or longer is counted (and, with
 
 def _watch_stalls(stalls: dict[str, Any]) -> None:
     """Time the event loop's stalls: a task wakes every 5 ms and notes how late it woke (a
-    callback that held the loop: a GC pause, a fold, a render; not the fake's or another
-    process's turn on the core when the loop thread had no work). ``stalls``: how many were
+    callback that held the loop — a GC pause, a fold, a render — or the core given to another
+    process while the loop had work). ``stalls``: how many were
     ``STALL_S`` or longer, the longest, their sum. ``BENCH_STALLS=<path>`` (diagnostic) also
     runs a watchdog thread that, while the loop is ``STALL_S`` late, takes the loop thread's
     stack (``sys._current_frames``) and appends the commonest ones to ``<path>`` at the stop."""
