@@ -276,6 +276,8 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("cause", NONE)  # the removal's cause and item (absent from older notices)
         args.setdefault("reason", NONE)
         args.setdefault("code", NONE)
+    elif kind is Kind.SPEECH:
+        args.setdefault("option", "no")  # 30 s by third_foul=short_speech (absent from older notices)
     elif kind is Kind.THIRD_FOUL:
         args.setdefault("short", "no")  # seed 5.7: 3 or 4 at the table (absent from older notices)
         args.setdefault("seconds", duration(30, cat))

@@ -369,17 +369,18 @@ class _Move:
             self.end_speeches()
             return
         seat = s.seat(s.speech_order[s.speech_index])
-        seconds, silenced, short = self.cfg.timers.speech, False, False
+        seconds, silenced, short, option = self.cfg.timers.speech, False, False, False
         if seat.silence_pending:
             seat.silence_pending = False
             if len(s.at_table) <= 4:  # seed 5.7
                 seconds, short = self.cfg.timers.short_speech, True
             elif self.cfg.third_foul is ThirdFoul.SILENCE:  # seed 4.4
                 seconds, silenced = 0, True
-            else:
-                seconds, short = self.cfg.timers.short_speech, True
+            else:  # the game's option third_foul=short_speech (MafiaRatings 9.5.2), not seed 5.7
+                seconds, short, option = self.cfg.timers.short_speech, True, True
         s.seconds = seconds
-        self.say(Kind.SPEECH, seat=seat.number, seconds=seconds, silenced=silenced, short=short, day=s.day)
+        self.say(Kind.SPEECH, seat=seat.number, seconds=seconds, silenced=silenced, short=short,
+                 option=option, day=s.day)
 
     def nominate(self, e: ev.Nominate) -> None:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
@@ -962,7 +963,8 @@ class _Move:
                     and s.speaker == number):
                 seat.silence_pending = False  # the house rule of docs/rules.md §6.3: served now
                 s.seconds = 0
-                self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, day=s.day)
+                self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, option=False,
+                         day=s.day)
         elif count >= 4:
             self.remove(number, Cause.FOULS, code)
 

@@ -35,7 +35,10 @@ notice-last_word_skipped = No last word for { $seats }: the result is decided, a
 notice-speech = { $silenced ->
     [yes] Player { $seat } loses this minute (third foul, { cite-4_4 }) but may still nominate.
    *[no] { $short ->
-        [yes] Player { $seat } speaks — { $seconds } (third foul: a short speech, { cite-5_7 }).
+        [yes] { $option ->
+            [yes] Player { $seat } speaks — { $seconds } (third foul: a short speech, this game's rule).
+           *[no] Player { $seat } speaks — { $seconds } (third foul: a short speech, { cite-5_7 }).
+        }
        *[no] Player { $seat } speaks — { $seconds }.
     }
  }
