@@ -482,7 +482,8 @@ def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
     if state.phase in (Phase.SPEECH, Phase.LAST_WORD) and state.day >= 1 and not state.vote_over:
         nominees = [n for n in state.nominees if state.seat(n).at_table]
         if nominees:
-            lines.append(cat.text("status-nominees", seats=seat_list(nominees, cat), n=len(nominees)))
+            lines.append(cat.text("status-nominees", seats=seat_list(nominees, cat), n=len(nominees),
+                                  rules=state.config.preset))  # seed 5.4 as the preset numbers it
         else:
             lines.append(cat.text("status-no-nominees"))
     ballot = state.ballot

@@ -926,3 +926,14 @@ def test_a_refusal_cites_its_presets_rule(preset: str, ru: str, en: str) -> None
     assert [e.code for e in refusals] == [rules.Code.NOT_SPEAKER, rules.Code.NOMINATION_USED]
     assert f"{ru}2)" in error_text(refusals[0], RU) and f"{ru}3)" in error_text(refusals[1], RU)
     assert f"{en}2)" in error_text(refusals[0], EN) and f"{en}3)" in error_text(refusals[1], EN)
+
+
+@pytest.mark.parametrize("preset, cited", [("seed", "5.4)"), ("fiim2024", "ФИИМ 2024, §7.4"),
+                                           ("fsm2024", "ФСМ 2024, §7.4")])
+def test_the_judges_list_of_nominees_cites_seed_5_4_as_the_preset_numbers_it(preset: str, cited: str) -> None:
+    """Seed 5.4 is F24/S24 §7.4: under a 2024 preset the panel's nominee list cites that."""
+    state, _ = rules.fold(rules.PRESETS[preset], [rules.StartGame(), rules.Next(),
+                                                  rules.Nominate(by=1, target=5)])
+    text = render_module.status_text(state, catalog("ru"), for_judge=True)
+    line = next(x for x in text.splitlines() if x.startswith("Выставлены"))
+    assert cited in line and (preset == "seed" or "5.4" not in line), line

@@ -20,7 +20,7 @@ status-turn-tie_speech = Before the revote: player { $seat } speaks — { $secon
 
 status-vote-banned = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 status-roles-unknown = The roles are not entered: the judge declares the result.
-status-nominees = Nominated (for the judge only, 5.4): { $seats }.
+status-nominees = Nominated (for the judge only, { cite-5_4 }): { $seats }.
 status-no-nominees = Nobody is nominated.
 status-count = { $seat } — { $votes }
 status-ballot = { $round ->

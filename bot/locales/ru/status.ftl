@@ -20,7 +20,7 @@ status-turn-tie_speech = Слово перед переголосованием:
 
 status-vote-banned = На { $day }-й день голосование не проводится ({ $rule }): удаление игрока { $seat }{ removal-why }.
 status-roles-unknown = Роли не внесены: итог игры объявляет судья.
-status-nominees = Выставлены (только для судьи, 5.4): { $seats }.
+status-nominees = Выставлены (только для судьи, { cite-5_4 }): { $seats }.
 status-no-nominees = Кандидатур нет.
 status-count = { $seat } — { $votes }
 status-ballot = { $round ->
