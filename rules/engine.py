@@ -740,9 +740,11 @@ class _Move:
                 return
         self.enter_night_step(NightStep.DON_CHECK)
 
-    def checker(self, role: Role, code: Code) -> None:
+    def checker(self, role: Role, code: Code, target: int) -> None:
         """A Don or Sheriff shot tonight still checks: he leaves at the end of the night
-        (F24 §4.5.4; docs/rules.md §5.2)."""
+        (F24 §4.5.4; docs/rules.md §5.2). He checks another seat: the Don looks for the Sheriff
+        among the others, the Sheriff for a black (F24 §4.5.6–4.5.7) — his own card he knows
+        (``SELF_CHECK``)."""
         if not self.s.roles_known:
             return
         night = self.s.night
@@ -750,12 +752,14 @@ class _Move:
         holder = next(x for x in self.s.seats if x.role is role)
         if not holder.at_table and night.killed != holder.number:
             raise RuleError(code)
+        if target == holder.number:
+            raise RuleError(Code.SELF_CHECK, seat=target, role=role.value)
 
     def don_check(self, e: ev.DonCheck) -> None:
         """F24 §4.5.6: the Don looks for the Sheriff; the answer comes from the roles if known."""
         night = self.expect_step(e, NightStep.DON_CHECK)
         target = self.valid_seat(e.target)
-        self.checker(Role.DON, Code.NO_DON)
+        self.checker(Role.DON, Code.NO_DON, target)
         night.don_check = target
         role = self.s.seat(target).role
         self.say(Kind.DON_CHECK, private=True, target=target,
@@ -766,7 +770,7 @@ class _Move:
         """F24 §4.5.7: the Sheriff checks a seat; black or red from the roles if known."""
         night = self.expect_step(e, NightStep.SHERIFF_CHECK)
         target = self.valid_seat(e.target)
-        self.checker(Role.SHERIFF, Code.NO_SHERIFF)
+        self.checker(Role.SHERIFF, Code.NO_SHERIFF, target)
         night.sheriff_check = target
         team = self.s.team_of(target)
         self.say(Kind.SHERIFF_CHECK, private=True, target=target,
@@ -803,13 +807,16 @@ class _Move:
             self.end_night()
 
     def best_move(self, e: ev.BestMove) -> None:
-        """F24 §8.3: the victim names up to three seats; hits are for the judge only."""
+        """F24 §8.3: the victim names up to three seats he thinks black — other seats than his
+        own (``SELF_BEST_MOVE``); hits are for the judge only."""
         self.expect_step(e, NightStep.BEST_MOVE)
         guesses = tuple(self.valid_seat(g) for g in e.guesses)
         night = self.s.night
         assert night is not None and night.killed is not None
         if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
             raise RuleError(Code.BAD_BEST_MOVE)
+        if night.killed in guesses:
+            raise RuleError(Code.SELF_BEST_MOVE, seat=night.killed)
         night.best_move = guesses
         self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
         if self.s.roles_known:

@@ -321,7 +321,8 @@ def checker(state: GameState) -> int | None:
     if seat is None:
         return None
     make = ev.DonCheck if role is Role.DON else ev.SheriffCheck
-    return seat if check(state, make(target=seat)) is None else None
+    other = seat % len(state.seats) + 1  # he checks another seat, never his own (F24 §4.5.6–4.5.7)
+    return seat if check(state, make(target=other)) is None else None
 
 
 def seen_at_table(state: GameState, seat: int) -> bool:
