@@ -35,7 +35,7 @@ _SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent", "removed"})
 
 # The kinds of the steps the rules expect (rules.Expected: each step's ``kind``).
 ACTION_KINDS = (
-    "start", "next", "speech", "last_word", "tie_speech", "vote", "raise_vote", "shooting",
+    "start", "next", "speech", "last_word", "tie_speech", "leader_speech", "vote", "raise_vote", "shooting",
     "don_check", "sheriff_check", "best_move", "none",
 )
 
@@ -445,8 +445,8 @@ def _turn_text(state: rules.GameState, turn: rules.Turn, cat: Catalog) -> str:
         return cat.text("status-turn-silenced", seat=who, rules=state.config.preset)  # seed 4.4
     if turn.kind == "last_word":
         return cat.text("status-turn-last_word", seat=who, seconds=duration(turn.seconds, cat))
-    if turn.kind == "tie_speech":
-        return cat.text("status-turn-tie_speech", seat=who, seconds=duration(turn.seconds, cat))
+    if turn.kind in ("tie_speech", "leader_speech"):
+        return cat.text(f"status-turn-{turn.kind}", seat=who, seconds=duration(turn.seconds, cat))
     return cat.text("status-turn-speech", seat=who, seconds=duration(turn.seconds, cat))
 
 

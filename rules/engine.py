@@ -312,6 +312,9 @@ class _Move:
         elif phase is Phase.TIE_SPEECH:
             self.s.tie_queue.pop(0)
             self.next_tie_speech()
+        elif phase is Phase.LEADER_SPEECH:
+            self.s.tie_queue = []
+            self.end_day()
         elif phase is Phase.NIGHT:
             self.next_night_step()
         else:
@@ -534,10 +537,7 @@ class _Move:
                 if self.cfg.first_day_vote is FirstDayVote.NO_BREAK:
                     self.nobody_leaves("first_day_no_break", leaders)  # no speech either
                     return
-                self.s.seconds = self.cfg.timers.tie_speech
-                self.say(Kind.LEADER_STAYS, seat=leaders[0], seconds=self.s.seconds)
-                self.nobody_leaves("first_day_raise_only" if self.cfg.first_day_vote is
-                                   FirstDayVote.RAISE_ONLY else "first_day_self_break", leaders)
+                self.leader_speech(leaders[0])
                 return
             self.leave_by_vote(leaders, Cause.VOTE)
             return
@@ -563,6 +563,22 @@ class _Move:
         s.phase = Phase.TIE_SPEECH
         s.tie_queue = list(order)
         self.next_tie_speech()
+
+    def leader_speech(self, leader: int) -> None:
+        """Day 1 under ``first_day_vote=raise_only`` or ``self_break`` (MafiaRatings 7.16.2,
+        7.16.4): the single leader stays, nobody leaves by the vote, and he speaks 30 s more (the
+        tie speech's length, docs/rules.md §4.8); the judge ends that speech (``Next``) and night
+        falls. The vote's result is known from here on (a removal now cancels the next day's
+        vote, seed 5.2)."""
+        s = self.s
+        s.result_determined = True
+        s.vote_over = True
+        s.phase = Phase.LEADER_SPEECH
+        s.tie_queue = [leader]
+        s.seconds = self.cfg.timers.tie_speech
+        self.say(Kind.LEADER_STAYS, seat=leader, seconds=s.seconds)
+        self.say(Kind.NOBODY_LEAVES, why="first_day_raise_only" if self.cfg.first_day_vote is
+                 FirstDayVote.RAISE_ONLY else "first_day_self_break", seats=[leader])
 
     def next_tie_speech(self) -> None:
         """30 s each, in order (F24 §4.4.12.1); a 3-foul player speaks too (seed 5.5)."""
@@ -1014,6 +1030,9 @@ class _Move:
         elif s.phase is Phase.TIE_SPEECH and s.tie_queue and s.tie_queue[0] == number:
             s.tie_queue.pop(0)
             self.next_tie_speech()
+        elif s.phase is Phase.LEADER_SPEECH and s.speaker == number:
+            s.tie_queue = []  # his speech ends with him (seed 4.5): night falls
+            self.end_day()
 
     def remove_leaver(self, number: int, cause: Cause, code: str) -> None:
         """A 4th or disqualifying foul for a player who has already left: by the vote, his last

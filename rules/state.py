@@ -50,6 +50,7 @@ class Phase(str, enum.Enum):
     VOTING = "voting"  # a vote or revote (F24 §4.4)
     TIE_SPEECH = "tie_speech"  # 30 s speeches before a revote (F24 §4.4.12)
     RAISE_VOTE = "raise_vote"  # «поднимаем всех?» (F24 §4.4.12.3)
+    LEADER_SPEECH = "leader_speech"  # day 1's single leader stays and speaks 30 s (MafiaRatings 7.16.2)
     NIGHT = "night"  # shooting, checks, best move (F24 §4.5)
     GAME_OVER = "game_over"
 
@@ -183,7 +184,7 @@ class GameState:
     seconds: int = 0  # the length of the speech, last word or night step running now
     nominations: list[tuple[int, int]] = field(default_factory=list)  # today's (by, target)
     ballot: Ballot | None = None
-    tie_queue: list[int] = field(default_factory=list)
+    tie_queue: list[int] = field(default_factory=list)  # tie speeches to come; the leader's speech
     raise_candidates: list[int] = field(default_factory=list)
     last_words: list[int] = field(default_factory=list)  # queue; head speaks now
     last_word_why: str = ""
@@ -245,7 +246,7 @@ class GameState:
             return self.speech_order[self.speech_index]
         if self.phase is Phase.LAST_WORD and self.last_words:
             return self.last_words[0]
-        if self.phase is Phase.TIE_SPEECH and self.tie_queue:
+        if self.phase in (Phase.TIE_SPEECH, Phase.LEADER_SPEECH) and self.tie_queue:
             return self.tie_queue[0]
         return None
 

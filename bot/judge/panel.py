@@ -212,7 +212,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
                 rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
             rows.append(b.foul_undo())
             return None, rows
-        case rules.Speech() | rules.LastWord() | rules.TieSpeech():
+        case rules.Speech() | rules.LastWord() | rules.TieSpeech() | rules.LeaderSpeech():
             rows.append((b.button(cat.text("judge-btn-next"), NEXT),))
             if isinstance(step, rules.Speech):
                 rows.append((b.button(cat.text("judge-btn-nominate"), V_NOMINATE),))

@@ -39,6 +39,7 @@ phase-last_word = last word
 phase-speech = speeches
 phase-voting = voting
 phase-tie_speech = speeches before the revote
+phase-leader_speech = the vote's leader speaks
 phase-raise_vote = the vote to raise everyone
 phase-night = night
 phase-game_over = game over

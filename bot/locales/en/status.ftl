@@ -15,6 +15,7 @@ status-turn-speech = Player { $seat } speaks — { $seconds }.
 status-turn-silenced = Player { $seat }: third foul — no speech this minute ({ cite-4_4 }); a nomination only.
 status-turn-last_word = Last word of player { $seat } — { $seconds }.
 status-turn-tie_speech = Before the revote: player { $seat } speaks — { $seconds }.
+status-turn-leader_speech = The vote's leader, who stays, speaks: player { $seat } — { $seconds }.
 
 ## Voting
 
@@ -63,6 +64,7 @@ action-speech = Next: player { $seat } speaks — { $seconds }. Nominate — /no
 action-silenced = Next: player { $seat } has no speech ({ cite-4_4 }) but may nominate — /nominate; move on — /next.
 action-last_word = Next: last word of player { $seat } — { $seconds }; end it — /next.
 action-tie_speech = Next: player { $seat } speaks before the revote — { $seconds }; end it — /next.
+action-leader_speech = Next: the vote's leader, player { $seat }, speaks — { $seconds }; end it — /next, then night.
 action-vote = Who is for player { $nominee } leaving the table? Left: { $left }. Record: /vote { $n } and the number of votes.
 action-raise_vote = Who is for all the players under vote ({ $seats }) leaving the table? At least { $need } of { $at_table } are needed. Record: /raise and the number of votes.
 action-shooting = Next: the shooting — /kill and a seat, /shots, or a miss — /miss.

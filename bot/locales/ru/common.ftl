@@ -44,6 +44,7 @@ phase-last_word = последнее слово
 phase-speech = речи
 phase-voting = голосование
 phase-tie_speech = речи перед переголосованием
+phase-leader_speech = слово лидеру голосования
 phase-raise_vote = голосование за подъём
 phase-night = ночь
 phase-game_over = игра окончена

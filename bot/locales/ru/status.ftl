@@ -15,6 +15,7 @@ status-turn-speech = Говорит игрок { $seat } — { $seconds }.
 status-turn-silenced = Игрок { $seat }: третий фол — без слова в эту минуту ({ cite-4_4 }), можно только выставить кандидатуру.
 status-turn-last_word = Последнее слово игрока { $seat } — { $seconds }.
 status-turn-tie_speech = Слово перед переголосованием: игрок { $seat } — { $seconds }.
+status-turn-leader_speech = Слово лидеру голосования (остаётся за столом): игрок { $seat } — { $seconds }.
 
 ## Голосование
 
@@ -63,6 +64,7 @@ action-speech = Дальше: речь игрока { $seat } — { $seconds }. 
 action-silenced = Дальше: игрок { $seat } без слова ({ cite-4_4 }), но может выставить кандидатуру — /nominate; дальше — /next.
 action-last_word = Дальше: последнее слово игрока { $seat } — { $seconds }; закончить — /next.
 action-tie_speech = Дальше: слово игрока { $seat } перед переголосованием — { $seconds }; закончить — /next.
+action-leader_speech = Дальше: слово лидеру голосования, игроку { $seat }, — { $seconds }; закончить — /next, затем ночь.
 action-vote = Кто за то, чтобы игроку { $nominee } покинуть игровой стол? Осталось: { $left }. Запишите: /vote { $n } и число голосов.
 action-raise_vote = Кто за то, чтобы все голосуемые игроки ({ $seats }) покинули игровой стол? Нужно не меньше { $need } из { $at_table }. Запишите: /raise и число голосов.
 action-shooting = Дальше: стрельба — /kill и номер, /shots или промах — /miss.
