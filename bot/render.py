@@ -531,6 +531,10 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
         facts.append(cat.text("status-silence-pending", rules=state.config.preset))  # seed 4.4
     if departure is not None:
         facts.append(departure_text(departure, cat, reveal=for_judge, preset=state.config.preset))
+    if seat.disqualified and (departure is None or departure.cause is not rules.Cause.DISQUALIFICATION):
+        # disqualified as well: tonight's victim or a vote leaver in the last word (seed 4.5,
+        # SC-killed-and-removed), or after the result (F24 §8.2.4: it costs points)
+        facts.append(cat.text("status-disqualified"))
     who = player_label(state, seat.number, cat)
     if not facts:
         return who

@@ -1039,7 +1039,7 @@ class _Move:
         word running or waiting, or by tonight's kill. He is the one leaving (seed 5.1: no vote
         is affected; SC-killed-and-removed: the next vote is held), so the penalty only costs
         what is left of his last word (seed 4.5 «без последнего слова»; docs/rules.md §6.5: the
-        night victim gets none, the judge may decide otherwise). Announced once: "his last
+        night victim gets no last word and no best move). Announced once: "his last
         word ends" — he does not leave the game a second time. Tonight's victim is announced to
         the table exactly as any other night removal (the same line, its reason hidden:
         SC-night-wording), so that it does not tell who was shot; the judge alone is told what it

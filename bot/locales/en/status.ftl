@@ -38,6 +38,7 @@ status-result-fixed = The result is settled. { $outcome } Announce it after the 
 
 status-seats = Players:
 status-seat = { $seat }: { $facts }
+status-disqualified = disqualification
 status-silence-pending = no speech in the nearest minute (third foul, { cite-4_4 })
 
 left-vote = left by the vote (day { $day })

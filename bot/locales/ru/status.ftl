@@ -38,6 +38,7 @@ status-result-fixed = Итог уже определён. { $outcome } Объя�
 
 status-seats = Игроки:
 status-seat = { $seat }: { $facts }
+status-disqualified = дисквалификация
 status-silence-pending = без слова в ближайшую минуту (третий фол, { cite-4_4 })
 
 left-vote = покидает игру по итогам голосования (день { $day })
