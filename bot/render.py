@@ -584,7 +584,13 @@ def result_text(state: rules.GameState, cat: Catalog) -> str:
         lines.append(cat.text("result-title", outcome=outcome_text(result, state.config, cat)))
     else:
         lines.append(cat.text("result-not-over"))
-    departures = sorted(state.departures(), key=lambda item: item[1].order)
+    departures = state.departures_in_order()
+    if state.team_loss_by is not None and state.seat(state.team_loss_by).departure is None:
+        # seed 4.3: the offender's team is awarded the loss and the game ends there — listed last,
+        # as the protocol's sheet and JSON list it
+        at_night = state.day == 0 or bool(state.nights and state.nights[-1].number == state.day)
+        departures.append((state.team_loss_by, rules.Departure(
+            rules.Cause.TEAM_LOSS, state.day, "night" if at_night else "day")))
     if departures:
         lines.append(cat.text("result-departures"))
         for index, (number, departure) in enumerate(departures, 1):

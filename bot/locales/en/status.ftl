@@ -55,7 +55,10 @@ left-disqualification = removed: a disqualification{ $reason ->
     [night] night
    *[day] day
  } { $day }
-left-team_loss = left: team loss (day { $day })
+left-team_loss = team loss — the team is awarded the loss ({ $when ->
+    [night] night
+   *[day] day
+ } { $day })
 
 ## What next
 

@@ -55,7 +55,10 @@ left-disqualification = удаление: дисквалификация{ $reaso
     [night] ночь
    *[day] день
  } { $day }
-left-team_loss = ППК (день { $day })
+left-team_loss = ППК — команде присуждается поражение ({ $when ->
+    [night] ночь
+   *[day] день
+ } { $day })
 
 ## Что дальше
 
