@@ -528,7 +528,7 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
         facts.append(cat.text("warnings", count=len(seat.warnings)))
     departure = seat.departure if for_judge else told_departure(state, seat)
     if seat.silence_pending and departure is None:
-        facts.append(cat.text("status-silence-pending", rules=state.config.preset))  # seed 4.4
+        facts.append(_pending_text(state, cat))
     if departure is not None:
         facts.append(departure_text(departure, cat, reveal=for_judge, preset=state.config.preset))
     if seat.disqualified and (departure is None or departure.cause is not rules.Cause.DISQUALIFICATION):
@@ -539,6 +539,20 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
     if not facts:
         return who
     return cat.text("status-seat", seat=who, facts="; ".join(facts))
+
+
+def _pending_text(state: rules.GameState, cat: Catalog) -> str:
+    """A 3rd foul's penalty still to come, as the engine will serve it (``start_speech``): 30 s
+    at three or four players (seed 5.7) or by the option ``third_foul=short_speech``, else the
+    silence of seed 4.4."""
+    preset = state.config.preset
+    if len(state.at_table) <= 4:
+        return cat.text("status-short-pending", why="5.7", rules=preset,
+                        seconds=duration(state.config.timers.short_speech, cat))
+    if state.config.third_foul is rules.ThirdFoul.SHORT_SPEECH:
+        return cat.text("status-short-pending", why="option", rules=preset,
+                        seconds=duration(state.config.timers.short_speech, cat))
+    return cat.text("status-silence-pending", rules=preset)
 
 
 def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool,

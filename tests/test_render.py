@@ -997,3 +997,21 @@ def test_a_team_loss_alone_is_listed_not_nobody_left() -> None:
         text = render_module.result_text(state, catalog(lang))
         assert _seats_listed(text) == [5] or "#5" in text, text
     assert "Выбывших нет" not in render_module.result_text(state, catalog("ru"))
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("option, cited", [("silence", None), ("short_speech", "правило этой игры")])
+def test_a_pending_third_foul_reads_as_the_engine_will_serve_it(preset: str, option: str,
+                                                               cited: str | None) -> None:
+    """/status: a 3rd foul's penalty to come is the silence of seed 4.4 — or, with the option
+    ``third_foul=short_speech``, a 30 s speech by the game's rule (never «без слова», never
+    seed 5.7 at ten players)."""
+    config = rules.PRESETS[preset].with_options(third_foul=option)
+    events = [rules.StartGame(), rules.Next()] + [rules.Penalty(seat=5, reason="foul")] * 3
+    state, _ = rules.fold(config, events)
+    line = next(x for x in render_module.status_text(state, catalog("ru"), for_judge=False).splitlines()
+                if x.startswith("№5"))
+    if cited is None:
+        assert "без слова в ближайшую минуту" in line, line
+    else:
+        assert "ближайшая речь — 30 секунд" in line and cited in line and "5.7" not in line, line

@@ -39,6 +39,10 @@ status-result-fixed = The result is settled. { $outcome } Announce it after the 
 status-seats = Players:
 status-seat = { $seat }: { $facts }
 status-disqualified = disqualification
+status-short-pending = the nearest speech is { $seconds } (third foul, { $why ->
+    [option] this game's rule
+   *[other] { cite-5_7 }
+ })
 status-silence-pending = no speech in the nearest minute (third foul, { cite-4_4 })
 
 left-vote = left by the vote (day { $day })

@@ -39,6 +39,10 @@ status-result-fixed = Итог уже определён. { $outcome } Объя�
 status-seats = Игроки:
 status-seat = { $seat }: { $facts }
 status-disqualified = дисквалификация
+status-short-pending = ближайшая речь — { $seconds } (третий фол, { $why ->
+    [option] правило этой игры
+   *[other] { cite-5_7 }
+ })
 status-silence-pending = без слова в ближайшую минуту (третий фол, { cite-4_4 })
 
 left-vote = покидает игру по итогам голосования (день { $day })
