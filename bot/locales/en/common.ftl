@@ -288,6 +288,14 @@ cite-4_4_4 = { $rules ->
     [fsm2024] FSM 2024, §4.4.4
    *[other] FIIM 2024, §4.4.4
  }
+cite-4_5_6 = { $rules ->
+    [fsm2024] FSM 2024, §4.5.6
+   *[other] FIIM 2024, §4.5.6
+ }
+cite-4_5_7 = { $rules ->
+    [fsm2024] FSM 2024, §4.5.7
+   *[other] FIIM 2024, §4.5.7
+ }
 cite-4_5_9 = { $rules ->
     [fsm2024] FSM 2024, §4.5.9, §7.10
    *[other] FIIM 2024, §4.5.9, §7.10

@@ -56,14 +56,8 @@ error-self_best_move = A best move names other players — those the victim thin
    *[other] FIIM 2024, §4.5.9
  }): player { $seat } cannot name themselves. Nothing was changed.
 error-self_check = { $role ->
-    [don] The Don looks for the Sheriff among the other players ({ $rules ->
-        [fsm2024] FSM 2024, §4.5.6
-       *[other] FIIM 2024, §4.5.6
-    }): seat { $seat } is the Don's own, it cannot be checked.
-   *[sheriff] The Sheriff checks the other players ({ $rules ->
-        [fsm2024] FSM 2024, §4.5.7
-       *[other] FIIM 2024, §4.5.7
-    }): seat { $seat } is the Sheriff's own, it cannot be checked.
+    [don] The Don looks for the Sheriff among the other players ({ cite-4_5_6 }): seat { $seat } is the Don's own, it cannot be checked.
+   *[sheriff] The Sheriff checks the other players ({ cite-4_5_7 }): seat { $seat } is the Sheriff's own, it cannot be checked.
  } Nothing was changed.
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->
