@@ -25,7 +25,8 @@ class Entry:
     """One row of the log: ``seq`` (1 for the first), the event, who recorded it (``actor``,
     a chat user key) and when (``at``, unix seconds). ``undone_by``: the undo that took this
     action back; ``undoes``: for an undo, the action it took back; ``fixed_by``: the latest
-    correction of this action (:class:`rules.Fix`, whose ``seq`` names the action it corrects)."""
+    correction of this action still standing (:class:`rules.Fix`, whose ``seq`` names the
+    action it corrects; an undone correction corrects nothing)."""
 
     seq: int
     event: rules.Event
@@ -44,7 +45,8 @@ def trail(rows: Sequence[EventRow]) -> list[Entry]:
     undoes = {undo: action for action, undo in taken.items()}
     plain = {row.seq: Entry(row.seq, event, row.actor, row.at, undoes=undoes.get(row.seq))
              for row, event in zip(rows, events)}
-    fixes = {event.seq: seq for seq, event in enumerate(events, 1) if isinstance(event, rules.Fix)}
+    # a correction counts while it stands: one an undo took back corrects nothing any more
+    fixes = {event.seq: seq for seq, event in rules.standing(events) if isinstance(event, rules.Fix)}
     return [replace(entry, undone_by=plain.get(taken.get(seq, 0)),
                     fixed_by=plain.get(fixes.get(seq, 0)))
             for seq, entry in plain.items()]

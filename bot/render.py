@@ -35,7 +35,7 @@ _SEATS_PARAMS = frozenset({"seats", "nominees", "guesses", "silent", "removed"})
 
 # The kinds of the steps the rules expect (rules.Expected: each step's ``kind``).
 ACTION_KINDS = (
-    "start", "next", "speech", "last_word", "tie_speech", "vote", "raise_vote", "shooting",
+    "start", "next", "speech", "last_word", "tie_speech", "leader_speech", "vote", "raise_vote", "shooting",
     "don_check", "sheriff_check", "best_move", "none",
 )
 
@@ -276,6 +276,8 @@ def notice_text(notice: Notice, cat: Catalog) -> str | None:
         args.setdefault("cause", NONE)  # the removal's cause and item (absent from older notices)
         args.setdefault("reason", NONE)
         args.setdefault("code", NONE)
+    elif kind is Kind.SPEECH:
+        args.setdefault("option", "no")  # 30 s by third_foul=short_speech (absent from older notices)
     elif kind is Kind.THIRD_FOUL:
         args.setdefault("short", "no")  # seed 5.7: 3 or 4 at the table (absent from older notices)
         args.setdefault("seconds", duration(30, cat))
@@ -443,8 +445,8 @@ def _turn_text(state: rules.GameState, turn: rules.Turn, cat: Catalog) -> str:
         return cat.text("status-turn-silenced", seat=who, rules=state.config.preset)  # seed 4.4
     if turn.kind == "last_word":
         return cat.text("status-turn-last_word", seat=who, seconds=duration(turn.seconds, cat))
-    if turn.kind == "tie_speech":
-        return cat.text("status-turn-tie_speech", seat=who, seconds=duration(turn.seconds, cat))
+    if turn.kind in ("tie_speech", "leader_speech"):
+        return cat.text(f"status-turn-{turn.kind}", seat=who, seconds=duration(turn.seconds, cat))
     return cat.text("status-turn-speech", seat=who, seconds=duration(turn.seconds, cat))
 
 
@@ -480,7 +482,8 @@ def _judge_lines(state: rules.GameState, cat: Catalog) -> list[str]:
     if state.phase in (Phase.SPEECH, Phase.LAST_WORD) and state.day >= 1 and not state.vote_over:
         nominees = [n for n in state.nominees if state.seat(n).at_table]
         if nominees:
-            lines.append(cat.text("status-nominees", seats=seat_list(nominees, cat), n=len(nominees)))
+            lines.append(cat.text("status-nominees", seats=seat_list(nominees, cat), n=len(nominees),
+                                  rules=state.config.preset))  # seed 5.4 as the preset numbers it
         else:
             lines.append(cat.text("status-no-nominees"))
     ballot = state.ballot
@@ -525,13 +528,31 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
         facts.append(cat.text("warnings", count=len(seat.warnings)))
     departure = seat.departure if for_judge else told_departure(state, seat)
     if seat.silence_pending and departure is None:
-        facts.append(cat.text("status-silence-pending", rules=state.config.preset))  # seed 4.4
+        facts.append(_pending_text(state, cat))
     if departure is not None:
         facts.append(departure_text(departure, cat, reveal=for_judge, preset=state.config.preset))
+    if seat.disqualified and (departure is None or departure.cause is not rules.Cause.DISQUALIFICATION):
+        # disqualified as well: tonight's victim or a vote leaver in the last word (seed 4.5,
+        # SC-killed-and-removed), or after the result (F24 §8.2.4: it costs points)
+        facts.append(cat.text("status-disqualified"))
     who = player_label(state, seat.number, cat)
     if not facts:
         return who
     return cat.text("status-seat", seat=who, facts="; ".join(facts))
+
+
+def _pending_text(state: rules.GameState, cat: Catalog) -> str:
+    """A 3rd foul's penalty still to come, as the engine will serve it (``start_speech``): 30 s
+    at three or four players (seed 5.7) or by the option ``third_foul=short_speech``, else the
+    silence of seed 4.4."""
+    preset = state.config.preset
+    if len(state.at_table) <= 4:
+        return cat.text("status-short-pending", why="5.7", rules=preset,
+                        seconds=duration(state.config.timers.short_speech, cat))
+    if state.config.third_foul is rules.ThirdFoul.SHORT_SPEECH:
+        return cat.text("status-short-pending", why="option", rules=preset,
+                        seconds=duration(state.config.timers.short_speech, cat))
+    return cat.text("status-silence-pending", rules=preset)
 
 
 def departure_text(departure: rules.Departure, cat: Catalog, *, reveal: bool,
@@ -577,7 +598,13 @@ def result_text(state: rules.GameState, cat: Catalog) -> str:
         lines.append(cat.text("result-title", outcome=outcome_text(result, state.config, cat)))
     else:
         lines.append(cat.text("result-not-over"))
-    departures = sorted(state.departures(), key=lambda item: item[1].order)
+    departures = state.departures_in_order()
+    if state.team_loss_by is not None and state.seat(state.team_loss_by).departure is None:
+        # seed 4.3: the offender's team is awarded the loss and the game ends there — listed last,
+        # as the protocol's sheet and JSON list it
+        at_night = state.day == 0 or bool(state.nights and state.nights[-1].number == state.day)
+        departures.append((state.team_loss_by, rules.Departure(
+            rules.Cause.TEAM_LOSS, state.day, "night" if at_night else "day")))
     if departures:
         lines.append(cat.text("result-departures"))
         for index, (number, departure) in enumerate(departures, 1):

@@ -47,7 +47,9 @@ def is_ruling(notice: Notice) -> bool:
 _NO_VOTE_RULES: dict[str, str | None] = {
     "3_of_9": "7.11",  # F24 §7.11
     "raise_failed": "4.4.12.3",  # F24/S24 §4.4.12.3
-    "no_nominees": "4.4.2",  # nobody nominated in a speech (F24/S24 §4.4.2)
+    # nobody nominated: the course of the day, no rule to cite (docs/rules.md §4.1; F24/S24
+    # §4.4.2 only says when one may nominate)
+    "no_nominees": None,
 }
 
 
@@ -74,12 +76,14 @@ def grounds(notice: Notice, config: RulesConfig) -> tuple[Entry, ...]:
         return entries + (_reason(p.get("reason"), config) if why in ("5.1", "5.2") else ())
     if k in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
         return _cite(str(p.get("rule"))) + _reason(p.get("reason"), config)
-    if k is Kind.SPEECH:
-        return _cite("5.7" if p.get("short") else "4.4")
+    if k is Kind.SPEECH:  # 30 s by the option third_foul=short_speech is no rule of the texts
+        return _cite(None if p.get("option") else "5.7" if p.get("short") else "4.4")
     if k is Kind.SPEECH_SKIPPED:
         return _cite("4.4")
-    if k is Kind.THIRD_FOUL:
-        return _cite("5.7" if p.get("short") else "4.4")
+    if k is Kind.THIRD_FOUL:  # seed 4.4 is the silence; the other effects are the game's option
+        if p.get("short"):
+            return _cite("5.7")
+        return _cite("4.4" if p.get("effect", "silence") == "silence" else None)
     if k in (Kind.WARNING, Kind.FOUL, Kind.TECH_FOUL):
         return _reason(p.get("reason"), config)
     if k is Kind.REMOVED:
@@ -88,16 +92,17 @@ def grounds(notice: Notice, config: RulesConfig) -> tuple[Entry, ...]:
     if k is Kind.TEAM_LOSS:
         return (_cite("4.3") + _reason(p.get("reason"), config)
                 + (_cite("6.8.5") if p.get("final_minute") else ()))
-    if k is Kind.PENALTY_AFTER_RESULT:
-        return _cite("6.8.6") + _reason(p.get("reason"), config)
+    if k is Kind.PENALTY_AFTER_RESULT:  # applied after the game: recorded, the result stands
+        stands = p.get("over") and p.get("applied", True)
+        return _cite("7.9" if stands else "6.8.6") + _reason(p.get("reason"), config)
     if k is Kind.BEST_MOVE_SKIPPED:
         return _cite(str(p["rule"]) if p.get("rule") else None)
     if k is Kind.BEST_MOVE_DUE:
         return _cite("4.5.9")
-    if k in (Kind.LAST_WORD_SKIPPED, Kind.RESULT_FIXED):
+    if k is Kind.RESULT_FIXED:
         return _cite("7.9")
-    if k is Kind.OFF_BALLOT:
-        return _cite("4.4.8")
+    if k is Kind.OFF_BALLOT:  # off the ballot once its result is known; the new last nominee
+        return _cite("5.2") + (_cite("4.4.8") if p.get("last") is not None else ())
     if k is Kind.TIE:
         return _cite("4.4.12")
     if k in (Kind.RAISE_VOTE, Kind.RAISE_RESULT):
@@ -112,8 +117,9 @@ def grounds(notice: Notice, config: RulesConfig) -> tuple[Entry, ...]:
         return _cite("8.4.1")
     if k is Kind.BAD_PLAY:
         return (Entry("badplay", str(p["item"])),) if p.get("item") else _cite("8.5")
-    # the game's own options: a nomination withdrawn, the day-1 leader staying
-    assert k in (Kind.NOMINATION_WITHDRAWN, Kind.LEADER_STAYS), k
+    # the game's own options: a nomination withdrawn, the day-1 leader staying, no last word
+    # after a decisive event (MafiaRatings 8.19.2: F24 §7.9 says the opposite)
+    assert k in (Kind.NOMINATION_WITHDRAWN, Kind.LEADER_STAYS, Kind.LAST_WORD_SKIPPED), k
     return ()
 
 

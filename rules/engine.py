@@ -312,6 +312,9 @@ class _Move:
         elif phase is Phase.TIE_SPEECH:
             self.s.tie_queue.pop(0)
             self.next_tie_speech()
+        elif phase is Phase.LEADER_SPEECH:
+            self.s.tie_queue = []
+            self.end_day()
         elif phase is Phase.NIGHT:
             self.next_night_step()
         else:
@@ -369,17 +372,18 @@ class _Move:
             self.end_speeches()
             return
         seat = s.seat(s.speech_order[s.speech_index])
-        seconds, silenced, short = self.cfg.timers.speech, False, False
+        seconds, silenced, short, option = self.cfg.timers.speech, False, False, False
         if seat.silence_pending:
             seat.silence_pending = False
             if len(s.at_table) <= 4:  # seed 5.7
                 seconds, short = self.cfg.timers.short_speech, True
             elif self.cfg.third_foul is ThirdFoul.SILENCE:  # seed 4.4
                 seconds, silenced = 0, True
-            else:
-                seconds, short = self.cfg.timers.short_speech, True
+            else:  # the game's option third_foul=short_speech (MafiaRatings 9.5.2), not seed 5.7
+                seconds, short, option = self.cfg.timers.short_speech, True, True
         s.seconds = seconds
-        self.say(Kind.SPEECH, seat=seat.number, seconds=seconds, silenced=silenced, short=short, day=s.day)
+        self.say(Kind.SPEECH, seat=seat.number, seconds=seconds, silenced=silenced, short=short,
+                 option=option, day=s.day)
 
     def nominate(self, e: ev.Nominate) -> None:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
@@ -533,10 +537,7 @@ class _Move:
                 if self.cfg.first_day_vote is FirstDayVote.NO_BREAK:
                     self.nobody_leaves("first_day_no_break", leaders)  # no speech either
                     return
-                self.s.seconds = self.cfg.timers.tie_speech
-                self.say(Kind.LEADER_STAYS, seat=leaders[0], seconds=self.s.seconds)
-                self.nobody_leaves("first_day_raise_only" if self.cfg.first_day_vote is
-                                   FirstDayVote.RAISE_ONLY else "first_day_self_break", leaders)
+                self.leader_speech(leaders[0])
                 return
             self.leave_by_vote(leaders, Cause.VOTE)
             return
@@ -562,6 +563,22 @@ class _Move:
         s.phase = Phase.TIE_SPEECH
         s.tie_queue = list(order)
         self.next_tie_speech()
+
+    def leader_speech(self, leader: int) -> None:
+        """Day 1 under ``first_day_vote=raise_only`` or ``self_break`` (MafiaRatings 7.16.2,
+        7.16.4): the single leader stays, nobody leaves by the vote, and he speaks 30 s more (the
+        tie speech's length, docs/rules.md §4.8); the judge ends that speech (``Next``) and night
+        falls. The vote's result is known from here on (a removal now cancels the next day's
+        vote, seed 5.2)."""
+        s = self.s
+        s.result_determined = True
+        s.vote_over = True
+        s.phase = Phase.LEADER_SPEECH
+        s.tie_queue = [leader]
+        s.seconds = self.cfg.timers.tie_speech
+        self.say(Kind.LEADER_STAYS, seat=leader, seconds=s.seconds)
+        self.say(Kind.NOBODY_LEAVES, why="first_day_raise_only" if self.cfg.first_day_vote is
+                 FirstDayVote.RAISE_ONLY else "first_day_self_break", seats=[leader])
 
     def next_tie_speech(self) -> None:
         """30 s each, in order (F24 §4.4.12.1); a 3-foul player speaks too (seed 5.5)."""
@@ -739,9 +756,11 @@ class _Move:
                 return
         self.enter_night_step(NightStep.DON_CHECK)
 
-    def checker(self, role: Role, code: Code) -> None:
+    def checker(self, role: Role, code: Code, target: int) -> None:
         """A Don or Sheriff shot tonight still checks: he leaves at the end of the night
-        (F24 §4.5.4; docs/rules.md §5.2)."""
+        (F24 §4.5.4; docs/rules.md §5.2). He checks another seat: the Don looks for the Sheriff
+        among the others, the Sheriff for a black (F24 §4.5.6–4.5.7) — his own card he knows
+        (``SELF_CHECK``)."""
         if not self.s.roles_known:
             return
         night = self.s.night
@@ -749,12 +768,14 @@ class _Move:
         holder = next(x for x in self.s.seats if x.role is role)
         if not holder.at_table and night.killed != holder.number:
             raise RuleError(code)
+        if target == holder.number:
+            raise RuleError(Code.SELF_CHECK, seat=target, role=role.value)
 
     def don_check(self, e: ev.DonCheck) -> None:
         """F24 §4.5.6: the Don looks for the Sheriff; the answer comes from the roles if known."""
         night = self.expect_step(e, NightStep.DON_CHECK)
         target = self.valid_seat(e.target)
-        self.checker(Role.DON, Code.NO_DON)
+        self.checker(Role.DON, Code.NO_DON, target)
         night.don_check = target
         role = self.s.seat(target).role
         self.say(Kind.DON_CHECK, private=True, target=target,
@@ -765,7 +786,7 @@ class _Move:
         """F24 §4.5.7: the Sheriff checks a seat; black or red from the roles if known."""
         night = self.expect_step(e, NightStep.SHERIFF_CHECK)
         target = self.valid_seat(e.target)
-        self.checker(Role.SHERIFF, Code.NO_SHERIFF)
+        self.checker(Role.SHERIFF, Code.NO_SHERIFF, target)
         night.sheriff_check = target
         team = self.s.team_of(target)
         self.say(Kind.SHERIFF_CHECK, private=True, target=target,
@@ -802,13 +823,16 @@ class _Move:
             self.end_night()
 
     def best_move(self, e: ev.BestMove) -> None:
-        """F24 §8.3: the victim names up to three seats; hits are for the judge only."""
+        """F24 §8.3: the victim names up to three seats he thinks black — other seats than his
+        own (``SELF_BEST_MOVE``); hits are for the judge only."""
         self.expect_step(e, NightStep.BEST_MOVE)
         guesses = tuple(self.valid_seat(g) for g in e.guesses)
         night = self.s.night
         assert night is not None and night.killed is not None
         if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
             raise RuleError(Code.BAD_BEST_MOVE)
+        if night.killed in guesses:
+            raise RuleError(Code.SELF_BEST_MOVE, seat=night.killed)
         night.best_move = guesses
         self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
         if self.s.roles_known:
@@ -962,7 +986,8 @@ class _Move:
                     and s.speaker == number):
                 seat.silence_pending = False  # the house rule of docs/rules.md §6.3: served now
                 s.seconds = 0
-                self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, day=s.day)
+                self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, option=False,
+                         day=s.day)
         elif count >= 4:
             self.remove(number, Cause.FOULS, code)
 
@@ -1005,13 +1030,16 @@ class _Move:
         elif s.phase is Phase.TIE_SPEECH and s.tie_queue and s.tie_queue[0] == number:
             s.tie_queue.pop(0)
             self.next_tie_speech()
+        elif s.phase is Phase.LEADER_SPEECH and s.speaker == number:
+            s.tie_queue = []  # his speech ends with him (seed 4.5): night falls
+            self.end_day()
 
     def remove_leaver(self, number: int, cause: Cause, code: str) -> None:
         """A 4th or disqualifying foul for a player who has already left: by the vote, his last
         word running or waiting, or by tonight's kill. He is the one leaving (seed 5.1: no vote
         is affected; SC-killed-and-removed: the next vote is held), so the penalty only costs
         what is left of his last word (seed 4.5 «без последнего слова»; docs/rules.md §6.5: the
-        night victim gets none, the judge may decide otherwise). Announced once: "his last
+        night victim gets no last word and no best move). Announced once: "his last
         word ends" — he does not leave the game a second time. Tonight's victim is announced to
         the table exactly as any other night removal (the same line, its reason hidden:
         SC-night-wording), so that it does not tell who was shot; the judge alone is told what it

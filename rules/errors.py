@@ -35,6 +35,8 @@ class Code(str, enum.Enum):
     NO_SHERIFF = "no_sheriff"  # params: -
     BEST_MOVE_NOT_DUE = "best_move_not_due"  # params: -
     BAD_BEST_MOVE = "bad_best_move"  # params: -
+    SELF_BEST_MOVE = "self_best_move"  # params: seat (the victim names others, F24 §4.5.9)
+    SELF_CHECK = "self_check"  # params: seat, role ("don" | "sheriff"; F24 §4.5.6–4.5.7)
     NO_FOUL = "no_foul"  # params: seat
     FOUL_HAS_CONSEQUENCES = "foul_has_consequences"  # params: seat, why
     GAME_OVER = "game_over"  # params: -

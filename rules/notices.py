@@ -30,7 +30,8 @@ class Kind(str, enum.Enum):
     LAST_WORD = "last_word"  # seat, seconds, why ("kill" | "vote" | "raise")
     LAST_WORD_SKIPPED = "last_word_skipped"  # seats, why ("decisive": the result is fixed and the
     #                                           game's option gives no last word after it, F24 §7.9)
-    SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7), day
+    SPEECH = "speech"  # seat, seconds, silenced (seed 4.4), short (seed 5.7, or the option
+    #                    third_foul=short_speech at 5+ players: then option=True), day
     SPEECH_SKIPPED = "speech_skipped"  # seat, why
     NOMINATED = "nominated"  # by, target, nominees
     NOMINATION_WITHDRAWN = "nomination_withdrawn"  # by, target, nominees (MafiaRatings 7.5)

@@ -34,7 +34,7 @@ from .state import GameState, NightStep, Phase, Result, Role, Team
 
 __all__ = [
     "BEST_MOVE_MAX", "LEFT_TABLE", "NIGHT_TALK", "OUT_OF_TURN", "Action", "BestMoveStep",
-    "ChecksStep", "DonCheckStep", "Expected", "LastWord", "NightZero", "Over", "RaiseVoting",
+    "ChecksStep", "DonCheckStep", "Expected", "LastWord", "LeaderSpeech", "NightZero", "Over", "RaiseVoting",
     "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Timed", "Turn", "VotePlan", "Voting",
     "can_nominate", "can_penalize", "can_vote", "checker", "current_turn", "deal", "expected",
     "next_action", "nominable", "out_of_turn_reason", "result_required", "seen_at_table", "shooters",
@@ -48,7 +48,8 @@ LEFT_TABLE = "4.2.1"  # seed 4.2.1: leaving the table — a disqualifying foul
 
 @dataclass(frozen=True)
 class Turn:
-    """A running speech: ``kind`` is ``"speech"``, ``"last_word"`` or ``"tie_speech"``;
+    """A running speech: ``kind`` is ``"speech"``, ``"last_word"``, ``"tie_speech"`` or
+    ``"leader_speech"``;
     ``seconds`` is its length (0 for a seed-4.4 silence)."""
 
     seat: int
@@ -101,6 +102,16 @@ class TieSpeech:
     """A tied nominee's speech before the revote (F24 §4.4.12; seed 5.5)."""
 
     kind: ClassVar[str] = "tie_speech"
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class LeaderSpeech:
+    """Day 1's single leader, who stays under ``first_day_vote=raise_only`` or ``self_break``,
+    speaks ``seconds`` more (MafiaRatings 7.16.2, 7.16.4; docs/rules.md §4.8); then night."""
+
+    kind: ClassVar[str] = "leader_speech"
     seat: int
     seconds: int
 
@@ -178,8 +189,8 @@ class Over:
     result: Result | None
 
 
-Expected = Union[Setup, NightZero, Speech, LastWord, TieSpeech, Voting, RaiseVoting, Shooting,
-                 DonCheckStep, SheriffCheckStep, BestMoveStep, Over]
+Expected = Union[Setup, NightZero, Speech, LastWord, TieSpeech, LeaderSpeech, Voting, RaiseVoting,
+                 Shooting, DonCheckStep, SheriffCheckStep, BestMoveStep, Over]
 
 
 def current_turn(state: GameState) -> Turn | None:
@@ -187,14 +198,15 @@ def current_turn(state: GameState) -> Turn | None:
     seat = state.speaker
     if seat is None:
         return None
-    kind = {Phase.SPEECH: "speech", Phase.LAST_WORD: "last_word", Phase.TIE_SPEECH: "tie_speech"}[state.phase]
+    kind = {Phase.SPEECH: "speech", Phase.LAST_WORD: "last_word", Phase.TIE_SPEECH: "tie_speech",
+            Phase.LEADER_SPEECH: "leader_speech"}[state.phase]
     return Turn(seat=seat, seconds=state.seconds, kind=kind)
 
 
 @dataclass(frozen=True)
 class Timed:
     """A timed part of a step: ``kind`` names it — a turn's kind (``speech``, ``last_word``,
-    ``tie_speech``), night 0's ``mafia_meeting``, ``sheriff_look`` or ``free_seating``, or a night
+    ``tie_speech``, ``leader_speech``), night 0's ``mafia_meeting``, ``sheriff_look`` or ``free_seating``, or a night
     step (``shooting``, ``don_check``, ``sheriff_check``, ``best_move``) — ``seconds`` its length,
     ``seat`` the speaker or the best move's victim."""
 
@@ -215,7 +227,7 @@ def timing(state: GameState) -> tuple[Timed, ...]:
     if isinstance(step, NightZero):
         parts = [Timed("mafia_meeting", step.seconds), Timed("sheriff_look", timers.sheriff_look),
                  Timed("free_seating", timers.free_seating)]
-    elif isinstance(step, (Speech, LastWord, TieSpeech)):
+    elif isinstance(step, (Speech, LastWord, TieSpeech, LeaderSpeech)):
         parts = [Timed(step.kind, step.seconds, step.seat)]
     elif isinstance(step, BestMoveStep):
         parts = [Timed(step.kind, step.seconds, step.seat)]
@@ -226,7 +238,8 @@ def timing(state: GameState) -> tuple[Timed, ...]:
     return tuple(part for part in parts if part.seconds > 0)
 
 
-_TURNS = {"speech": Speech, "last_word": LastWord, "tie_speech": TieSpeech}
+_TURNS = {"speech": Speech, "last_word": LastWord, "tie_speech": TieSpeech,
+          "leader_speech": LeaderSpeech}
 _NIGHT_STEPS = {NightStep.SHOOTING: Shooting, NightStep.DON_CHECK: DonCheckStep,
                 NightStep.SHERIFF_CHECK: SheriffCheckStep}
 
@@ -260,7 +273,7 @@ def expected(state: GameState) -> Expected:
 @dataclass(frozen=True)
 class Action:
     """:func:`expected` flattened: ``kind`` names the step (``start``, ``next`` for night 0,
-    ``speech``, ``last_word``, ``tie_speech``, ``vote``, ``raise_vote``, ``shooting``,
+    ``speech``, ``last_word``, ``tie_speech``, ``leader_speech``, ``vote``, ``raise_vote``, ``shooting``,
     ``don_check``, ``sheriff_check``, ``best_move``, ``none`` when the game is over), ``params``
     its fields (``seat``, ``seconds``, ``nominee``, ``hands_left``, ``nominees``, ``round``,
     ``seats``, ``at_table``, ``night``)."""
@@ -321,7 +334,8 @@ def checker(state: GameState) -> int | None:
     if seat is None:
         return None
     make = ev.DonCheck if role is Role.DON else ev.SheriffCheck
-    return seat if check(state, make(target=seat)) is None else None
+    other = seat % len(state.seats) + 1  # he checks another seat, never his own (F24 §4.5.6–4.5.7)
+    return seat if check(state, make(target=other)) is None else None
 
 
 def seen_at_table(state: GameState, seat: int) -> bool:

@@ -50,6 +50,7 @@ class Phase(str, enum.Enum):
     VOTING = "voting"  # a vote or revote (F24 §4.4)
     TIE_SPEECH = "tie_speech"  # 30 s speeches before a revote (F24 §4.4.12)
     RAISE_VOTE = "raise_vote"  # «поднимаем всех?» (F24 §4.4.12.3)
+    LEADER_SPEECH = "leader_speech"  # day 1's single leader stays and speaks 30 s (MafiaRatings 7.16.2)
     NIGHT = "night"  # shooting, checks, best move (F24 §4.5)
     GAME_OVER = "game_over"
 
@@ -183,7 +184,7 @@ class GameState:
     seconds: int = 0  # the length of the speech, last word or night step running now
     nominations: list[tuple[int, int]] = field(default_factory=list)  # today's (by, target)
     ballot: Ballot | None = None
-    tie_queue: list[int] = field(default_factory=list)
+    tie_queue: list[int] = field(default_factory=list)  # tie speeches to come; the leader's speech
     raise_candidates: list[int] = field(default_factory=list)
     last_words: list[int] = field(default_factory=list)  # queue; head speaks now
     last_word_why: str = ""
@@ -245,7 +246,7 @@ class GameState:
             return self.speech_order[self.speech_index]
         if self.phase is Phase.LAST_WORD and self.last_words:
             return self.last_words[0]
-        if self.phase is Phase.TIE_SPEECH and self.tie_queue:
+        if self.phase in (Phase.TIE_SPEECH, Phase.LEADER_SPEECH) and self.tie_queue:
             return self.tie_queue[0]
         return None
 
@@ -259,6 +260,27 @@ class GameState:
 
     def departures(self) -> list[tuple[int, Departure]]:
         return [(s.number, s.departure) for s in self.seats if s.departure is not None]
+
+    def departures_in_order(self) -> list[tuple[int, Departure]]:
+        """The departures in the order the rules have the seats leave (:func:`departure_rank`):
+        day k's, then night k's; within a phase as they happened, players raised together by
+        seat."""
+        return sorted(self.departures(), key=lambda item: (
+            item[1].day, *departure_rank(item[1].cause, item[1].phase),
+            item[0] if item[1].cause is Cause.RAISE else item[1].order))
+
+
+def departure_rank(cause: Cause | str, phase: str) -> tuple[int, int]:
+    """Where a departure of ``cause`` stands in its day or night: ``(0, …)`` a day's, ``(1, …)``
+    a night's. By day whoever leaves by the vote leaves first (F24 §1.4: at the moment of the
+    vote; a removal before the vote would have cancelled it, seed 5.1, so any removal of a day
+    with a vote leaver comes after its result, seed 5.2); then removals; a team loss ends the
+    game last (seed 4.3). By night removals leave at once (seed 4.5) and the victim at the end
+    of the night (F24 §4.5.4: «по истечении ночи»)."""
+    cause = Cause(cause)
+    if phase == "night":
+        return 1, {Cause.KILL: 1, Cause.TEAM_LOSS: 2}.get(cause, 0)
+    return 0, {Cause.VOTE: 0, Cause.RAISE: 0, Cause.TEAM_LOSS: 2}.get(cause, 1)
 
 
 def new_game(config: RulesConfig | None = None, names: dict[int, str] | None = None) -> GameState:

@@ -58,3 +58,29 @@ def test_an_undo_of_an_undo_takes_back_the_action_before() -> None:
 def _row(seq: int, event: rules.Event):  # noqa: ANN202
     from storage import EventRow
     return EventRow(seq, rules.to_dict(event), A, 1_700_000_000.0 + seq)
+
+
+def test_an_undone_correction_no_longer_marks_the_action_it_had_corrected() -> None:
+    """/log all: action 3 corrected by action 4 reads «исправлено действием 4»; once action 4 is
+    undone (action 5) the correction stands no more, so action 3 is no longer marked as
+    corrected (and action 4 reads as undone); a later correction that stands marks it again."""
+    from bot.audit import lines, to_json
+    from storage.store import EventRow
+
+    log = [rules.StartGame(), rules.Next(), rules.Penalty(seat=3, reason="foul"),
+           rules.Fix(seq=3, event=rules.Penalty(seat=4, reason="foul")), rules.Undo()]
+    rows = [EventRow(seq, rules.to_dict(e), "judge", 1000.0 + seq) for seq, e in enumerate(log, 1)]
+    config = rules.PRESETS["seed"]
+    cat = catalog("ru")
+
+    def read(rows: list[EventRow]) -> list[str]:
+        return lines(trail(rows), config, cat, who=str, when=lambda at: str(int(at)))
+
+    text = read(rows)
+    assert "исправлено действием" not in text[2], text[2]
+    assert "отменено действием 5" in text[3], text[3]
+    assert to_json(trail(rows), config)[2]["fixed"] is None
+    again = rules.Fix(seq=3, event=rules.Penalty(seat=5, reason="foul"))
+    rows.append(EventRow(6, rules.to_dict(again), "judge", 1006.0))
+    assert "исправлено действием 6" in read(rows)[2]
+    assert to_json(trail(rows), config)[2]["fixed"]["seq"] == 6

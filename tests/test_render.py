@@ -926,3 +926,92 @@ def test_a_refusal_cites_its_presets_rule(preset: str, ru: str, en: str) -> None
     assert [e.code for e in refusals] == [rules.Code.NOT_SPEAKER, rules.Code.NOMINATION_USED]
     assert f"{ru}2)" in error_text(refusals[0], RU) and f"{ru}3)" in error_text(refusals[1], RU)
     assert f"{en}2)" in error_text(refusals[0], EN) and f"{en}3)" in error_text(refusals[1], EN)
+
+
+@pytest.mark.parametrize("preset, cited", [("seed", "5.4)"), ("fiim2024", "ФИИМ 2024, §7.4"),
+                                           ("fsm2024", "ФСМ 2024, §7.4")])
+def test_the_judges_list_of_nominees_cites_seed_5_4_as_the_preset_numbers_it(preset: str, cited: str) -> None:
+    """Seed 5.4 is F24/S24 §7.4: under a 2024 preset the panel's nominee list cites that."""
+    state, _ = rules.fold(rules.PRESETS[preset], [rules.StartGame(), rules.Next(),
+                                                  rules.Nominate(by=1, target=5)])
+    text = render_module.status_text(state, catalog("ru"), for_judge=True)
+    line = next(x for x in text.splitlines() if x.startswith("Выставлены"))
+    assert cited in line and (preset == "seed" or "5.4" not in line), line
+
+
+def _seats_listed(text: str) -> list[int]:
+    """The seats of /result's list of departures, in its order."""
+    out = []
+    for line in text.splitlines():
+        found = re.match(r"\d+\. №(\d+) — ", line)
+        if found:
+            out.append(int(found.group(1)))
+    return out
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("when", ["before the shooting", "in the checks"])
+@pytest.mark.parametrize("night", [1, 2])
+def test_one_order_of_departures_everywhere_the_rules_order(preset: str, when: str, night: int) -> None:
+    """A removal in night k and the night's kill: the removed seat leaves at once (seed 4.5),
+    the victim at the end of the night (F24 §4.5.4) — /result, the JSON protocol's outcome and
+    the replay list them in that order, whichever was recorded first; a team loss (seed 4.3:
+    the team is awarded the loss, the game ends) comes last in all three."""
+    from bot.protocol.record import departure_of, read_game
+    from rules.records.replay import engine_outcome
+
+    roles = rules.SetRoles(tuple("don" if n == 2 else "mafia" if n in (5, 7) else
+                                 "sheriff" if n == 8 else "civilian" for n in range(1, 11)))
+    events: list[rules.Event] = [roles, rules.StartGame(), rules.Next()]
+    if night == 2:
+        events += [rules.Next()] * 10 + [rules.NightKill(target=9), rules.Next(), rules.Next(),
+                                         rules.Next(), rules.Next()]  # night 1: #9, last word
+    events += [rules.Next()] * (10 if night == 1 else 9)
+    removal = rules.Penalty(seat=4, reason="4.2.5")
+    if when == "before the shooting":
+        events += [removal, rules.NightKill(target=1)]
+    else:
+        events += [rules.NightKill(target=1), removal]
+    events += [rules.Next(), rules.Next()]
+    if night == 1:
+        events += [rules.Next()]  # no best move given
+    events += [rules.Penalty(seat=5, reason="4.3.1")]
+    config = rules.PRESETS[preset]
+    state, notices = rules.fold(config, events)
+    assert state.phase is rules.Phase.GAME_OVER and state.team_loss_by == 5
+    expected = ([9] if night == 2 else []) + [4, 1, 5]
+    assert _seats_listed(render_module.result_text(state, catalog("ru"))) == expected
+    assert [d.seat for d in engine_outcome(state, notices).departures] == expected
+    record = read_game(config, {}, events)
+    assert [d["seat"] for d in record.outcome()["departures"]] == expected
+    assert departure_of(record, 5) is not None  # the sheet's «Выбытие» names the team loss too
+    text = render_module.result_text(state, catalog("ru"))
+    assert "Выбывших нет" not in text and "ППК — команде присуждается поражение" in text
+
+
+def test_a_team_loss_alone_is_listed_not_nobody_left() -> None:
+    state, _ = rules.fold(rules.PRESETS["seed"], [rules.SetRoles(tuple(
+        "don" if n == 2 else "mafia" if n in (5, 7) else "sheriff" if n == 8 else "civilian"
+        for n in range(1, 11))), rules.StartGame(), rules.Next(), rules.Penalty(seat=5, reason="4.3.1")])
+    for lang in ("ru", "en"):
+        text = render_module.result_text(state, catalog(lang))
+        assert _seats_listed(text) == [5] or "#5" in text, text
+    assert "Выбывших нет" not in render_module.result_text(state, catalog("ru"))
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("option, cited", [("silence", None), ("short_speech", "правило этой игры")])
+def test_a_pending_third_foul_reads_as_the_engine_will_serve_it(preset: str, option: str,
+                                                               cited: str | None) -> None:
+    """/status: a 3rd foul's penalty to come is the silence of seed 4.4 — or, with the option
+    ``third_foul=short_speech``, a 30 s speech by the game's rule (never «без слова», never
+    seed 5.7 at ten players)."""
+    config = rules.PRESETS[preset].with_options(third_foul=option)
+    events = [rules.StartGame(), rules.Next()] + [rules.Penalty(seat=5, reason="foul")] * 3
+    state, _ = rules.fold(config, events)
+    line = next(x for x in render_module.status_text(state, catalog("ru"), for_judge=False).splitlines()
+                if x.startswith("№5"))
+    if cited is None:
+        assert "без слова в ближайшую минуту" in line, line
+    else:
+        assert "ближайшая речь — 30 секунд" in line and cited in line and "5.7" not in line, line

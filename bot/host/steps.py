@@ -45,6 +45,7 @@ class StepKind(enum.StrEnum):
     SPEECH = "speech"
     LAST_WORD = "last_word"
     TIE_SPEECH = "tie_speech"
+    LEADER_SPEECH = "leader_speech"  # day 1's single leader stays and speaks (MafiaRatings 7.16.2)
     SILENCED = "silenced"
     VOTE = "vote"
     RAISE = "raise"
@@ -62,7 +63,8 @@ class Stage(enum.StrEnum):
     WARNED = "warned"
 
 
-SPEAKING = (StepKind.SPEECH, StepKind.LAST_WORD, StepKind.TIE_SPEECH)  # a player has the floor
+SPEAKING = (StepKind.SPEECH, StepKind.LAST_WORD, StepKind.TIE_SPEECH,
+            StepKind.LEADER_SPEECH)  # a player has the floor
 FLOOR = (*SPEAKING, StepKind.SILENCED)  # a seat's own minute, silenced or not
 NIGHT_STEPS = (StepKind.SHOOTING, StepKind.DON_CHECK, StepKind.SHERIFF_CHECK, StepKind.BEST_MOVE)
 WINDOWS = (StepKind.VOTE, StepKind.RAISE)
@@ -159,7 +161,7 @@ def plan(state: rules.GameState, options: HostOptions) -> Plan:
         case rules.Speech(seat=seat) if step.silenced:  # seed 4.4: silenced, may still nominate
             return Plan(StepKind.SILENCED, turn_key(state) or step.kind, options.silenced, seat)
         case rules.Speech(seat=seat, seconds=seconds) | rules.LastWord(seat=seat, seconds=seconds) \
-                | rules.TieSpeech(seat=seat, seconds=seconds):
+                | rules.TieSpeech(seat=seat, seconds=seconds) | rules.LeaderSpeech(seat=seat, seconds=seconds):
             return Plan(StepKind(step.kind), turn_key(state) or step.kind, seconds, seat)
         case rules.Voting(nominee=nominee, round=round_):
             ballot = state.ballot

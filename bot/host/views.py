@@ -171,7 +171,7 @@ def step_keyboard(step: Step, state: rules.GameState, table: int, cat: Catalog) 
         if rules.nominable(state, step.seat):
             row.append(Btn(cat.text("host-btn-nominate"), encode(table, step.no, NOM_VIEW)))
         return [row]
-    if kind in ("last_word", "tie_speech"):
+    if kind in ("last_word", "tie_speech", "leader_speech"):
         return [[Btn(cat.text("host-btn-pass"), encode(table, step.no, PASS))]]
     if kind == "vote" and step.seat is not None:
         return [[Btn(cat.text("host-btn-hand", seat=seat_label(step.seat, cat)),

@@ -212,7 +212,7 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
                 rows.append((b.button(cat.text("judge-btn-roles"), V_ROLES),))
             rows.append(b.foul_undo())
             return None, rows
-        case rules.Speech() | rules.LastWord() | rules.TieSpeech():
+        case rules.Speech() | rules.LastWord() | rules.TieSpeech() | rules.LeaderSpeech():
             rows.append((b.button(cat.text("judge-btn-next"), NEXT),))
             if isinstance(step, rules.Speech):
                 rows.append((b.button(cat.text("judge-btn-nominate"), V_NOMINATE),))
@@ -237,9 +237,10 @@ def _main(b: _Builder, press: Press | None) -> tuple[str | None, list[tuple[Butt
             rows.append(b.foul_undo())
             return cat.text("judge-pick-kill"), rows + b.result_row()
         case rules.DonCheckStep() | rules.SheriffCheckStep():
-            at_table = set(state.at_table)
+            # F24 §4.5.6–4.5.7: the checker checks another seat, never his own
+            checks = set(state.at_table) - {rules.checker(state)}
             act = DON if isinstance(step, rules.DonCheckStep) else SHERIFF
-            rows.extend(b.seats(lambda s: s in at_table, act))
+            rows.extend(b.seats(lambda s: s in checks, act))
             rows.append((b.button(cat.text("judge-btn-skip"), NEXT),))
             rows.extend(b.timer_row())
             rows.append(b.foul_undo())

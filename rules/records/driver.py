@@ -59,6 +59,9 @@ def moment_of(state: GameState) -> Moment:
     if phase is Phase.TIE_SPEECH:
         assert state.ballot is not None
         return Moment("tie_speech", state.day, seat=state.speaker, round=state.ballot.round)
+    if phase is Phase.LEADER_SPEECH:  # the records call day 1's leader's 30 s a tie speech
+        return Moment("tie_speech", state.day, seat=state.speaker,
+                      round=state.ballot.round if state.ballot is not None else None)
     if phase is Phase.VOTING:
         ballot = state.ballot
         assert ballot is not None
@@ -285,7 +288,7 @@ class Driver:
     def act(self, moment: Moment) -> None:
         action = next_action(self.state)
         kind = action.kind
-        if kind in ("next", "speech", "last_word", "tie_speech"):
+        if kind in ("next", "speech", "last_word", "tie_speech", "leader_speech"):
             self.feed_or_problem(ev.Next(), moment.describe())
         elif kind == "vote":
             self.vote(moment, action.params)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..config import FirstDayVote, RulesConfig
 from ..events import Event
+from ..state import departure_rank
 
 #: Night steps in the order the engine runs them (F24 §4.5.3–4.5.9).
 NIGHT_STEPS = ("shooting", "don_check", "sheriff_check", "best_move")
@@ -148,8 +149,10 @@ class RecordedDeparture:
 
 
 def departure_key(d: RecordedDeparture) -> tuple[int, int, int]:
-    """Chronological order: day k's departures, then night k's."""
-    return (d.day, 0 if d.phase == "day" else 1, d.seat)
+    """The rules' order (:func:`rules.state.departure_rank`): day k's departures, then night
+    k's; by day the vote's leavers first, by night the victim last. A stable sort keeps the
+    order given within that (the engine's: :meth:`rules.GameState.departures_in_order`)."""
+    return (d.day, *departure_rank(d.cause, d.phase))
 
 
 @dataclass

@@ -62,7 +62,7 @@ def engine_outcome(state: GameState, notices: list[Notice]) -> Outcome:
         winner = state.result.winner.value if state.result.winner else "draw"
     departures = [
         RecordedDeparture(seat, d.day, d.phase, d.cause.value)
-        for seat, d in sorted(state.departures(), key=lambda x: x[1].order)
+        for seat, d in state.departures_in_order()
     ]
     departures += team_losses(notices)
     cancelled = sorted(day for day in state.vote_bans if day <= state.day)
@@ -100,8 +100,8 @@ def compare(replayed: Outcome, recorded: Outcome, shown_days: set[int]) -> list[
                    f"{replayed.winner or 'no result (the game goes on)'}")
     mine = {d.seat: d for d in replayed.departures}
     theirs = {d.seat: d for d in recorded.departures}
-    for seat in sorted(set(mine) | set(theirs), key=lambda s: departure_key(
-            theirs.get(s) or mine[s])):
+    for seat in sorted(set(mine) | set(theirs), key=lambda s: (*departure_key(
+            theirs.get(s) or mine[s]), s)):
         a, b = theirs.get(seat), mine.get(seat)
         if a != b:
             out.append(f"seat {seat}: the record {_describe(a)}, the replay {_describe(b)}")

@@ -346,6 +346,20 @@ class Table:
         assert self.speaker == seat, f"#{self.speaker} speaks, not #{seat}"
         assert self.state.seconds == seconds, f"{self.state.seconds} s, not {seconds} s"
 
+    def expect_leader_speech(self, seat: int, seconds: int = 30) -> None:
+        """Day 1's single leader, who stays by ``first_day_vote`` (raise_only, self_break:
+        MafiaRatings 7.16.2, 7.16.4), speaks now, ``seconds`` long, timed as a speech."""
+        assert self.state.phase is Phase.LEADER_SPEECH, f"phase is {self.state.phase.value}"
+        assert self.speaker == seat, f"#{self.speaker} speaks, not #{seat}"
+        assert self.state.seconds == seconds, f"{self.state.seconds} s, not {seconds} s"
+        self.expect_timed(("leader_speech", seconds))
+
+    def leader_speech(self, seat: int, seconds: int = 30) -> None:
+        """Day 1's leader who stays speaks his 30 s; the judge ends it and night falls."""
+        self.expect_leader_speech(seat, seconds)
+        self.next()
+        self.expect_night(1)
+
     def expect_timed(self, *parts: tuple[str, int]) -> None:
         """The judge's timer runs these parts now, in order: ``("shooting", 20)`` … (docs/rules.md
         §2.4; nothing for a vote or a 0 s silence)."""

@@ -221,7 +221,7 @@ def test_7_16_self_break_otherwise_he_gets_30_seconds_and_stays(preset: str) -> 
     t.expect_stays(4)
     t.expect_notice(Kind.LEADER_STAYS, seat=4)
     t.expect_notice(Kind.NOBODY_LEAVES, why="first_day_self_break")
-    t.expect_night(1)
+    t.leader_speech(4)
 
 
 def test_7_16_self_break_the_last_nominees_unraised_hand_is_his_own_vote() -> None:
@@ -443,3 +443,85 @@ def test_9_6_1_no_technical_fouls_by_default() -> None:
     t.expect_refused(rules.Penalty(seat=6, reason="tech"), Code.UNKNOWN_REASON)
     assert "tech" not in t.state.config.reasons
     assert "tech" in t.state.config.with_options(technical_fouls=True).reasons
+
+
+# --- 7.16.2 / 7.16.4: the leader who stays speaks 30 s, then night (the newcomer's item 2) ---------
+
+_STAYS = {"raise_only": "first_day_raise_only", "self_break": "first_day_self_break"}
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("option", sorted(_STAYS))
+@pytest.mark.parametrize("nominations, hands, leader", [
+    ({1: 3, 2: 5}, {3: (1, 2, 4, 6, 7, 8)}, 3),  # the first of two nominees leads
+    ({1: 3, 2: 5}, {3: (1, 2)}, 5),  # the last one: the unraised hands (his own not among them)
+    ({1: 3, 4: 5, 6: 9}, {3: (1, 2), 5: (3, 4, 6, 7, 8)}, 5),  # the middle one of three
+])
+def test_the_day_one_leader_who_stays_speaks_30_seconds_then_night(
+        preset: str, option: str, nominations: dict[int, int], hands: dict[int, tuple[int, ...]],
+        leader: int) -> None:
+    """MafiaRatings 7.16.2 «to-talk» and 7.16.4 «self-break» (docs/rules.md §4.8): a single
+    leader of day 1 does not leave but «получает дополнительные 30 секунд»: a speech step, timed
+    30 s, that the judge ends; only then night falls."""
+    if option == "self_break" and leader == 5 and len(nominations) == 2:
+        hands = {3: (1, 2, 5)}  # self-break: #5's own hand against #3, so #5 stays
+    t = Table(first_day_vote=option, preset=preset)
+    t.discuss(nominations)
+    t.vote(hands)
+    t.expect_stays(leader)
+    t.expect_notice(Kind.LEADER_STAYS, seat=leader, seconds=30)
+    t.expect_notice(Kind.NOBODY_LEAVES, why=_STAYS[option])
+    t.expect_no_notice(Kind.NIGHT_FALLS)
+    assert rules.next_action(t.state).kind == "leader_speech"
+    t.expect_refused(rules.Nominate(by=leader, target=1), Code.WRONG_PHASE)
+    t.leader_speech(leader)
+    assert t.state.at_table == list(range(1, 11))
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("option", sorted(_STAYS))
+def test_a_revote_leader_on_day_one_also_speaks_and_stays(preset: str, option: str) -> None:
+    t = Table(first_day_vote=option, preset=preset)
+    t.discuss({1: 3, 2: 5})
+    t.vote({3: (1, 2, 3, 4, 6)})
+    t.tie_speeches(3, 5)
+    t.revote({3: (1, 2, 4, 6, 7, 8)})
+    t.expect_stays(3, 5)
+    t.leader_speech(3)
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("option", sorted(_STAYS))
+def test_the_leaders_speech_is_after_the_result_a_removal_then_skips_the_next_vote(
+        preset: str, option: str) -> None:
+    """The vote's result is known when the leader's speech begins: a disqualification in it
+    ends the speech, night falls, and day 2's vote is not held (seed 5.2)."""
+    t = Table(first_day_vote=option, preset=preset)
+    t.discuss({1: 3, 2: 5})
+    t.vote({3: (1, 2, 4, 6, 7, 8)})
+    t.expect_leader_speech(3)
+    t.dq(3, "4.2.4")
+    t.expect_notice(Kind.NEXT_VOTE_CANCELLED, day=2, seat=3, rule="5.2")
+    t.expect_night(1)
+    t.miss()
+    t.discuss({t.state.speech_order[0]: 5})
+    t.expect_no_vote("5.2", day=2)
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_a_foul_in_the_leaders_speech_leaves_it_running(preset: str) -> None:
+    t = Table(first_day_vote="raise_only", preset=preset)
+    t.discuss({1: 3, 2: 5})
+    t.vote({3: 6})
+    t.foul(3)
+    t.expect_fouls(3, 1)
+    t.leader_speech(3)
+
+
+def test_no_break_gives_the_leader_no_speech() -> None:
+    """MafiaRatings 7.16.3 «no-break»: the leader stays and gets no speech; night falls."""
+    t = Table(first_day_vote="no_break")
+    t.discuss({1: 3, 2: 5})
+    t.vote({3: 6})
+    t.expect_no_notice(Kind.LEADER_STAYS)
+    t.expect_night(1)

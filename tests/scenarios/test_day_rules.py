@@ -212,7 +212,7 @@ def test_first_day_vote_option_raise_only() -> None:
     t.discuss({1: 4, 2: 7})
     t.vote({4: 6, 7: 4})
     t.expect_stays(4, 7)
-    t.expect_night(1)
+    t.leader_speech(4)
 
     t = Table(first_day_vote="raise_only")
     t.discuss({1: 4, 2: 7})

@@ -451,3 +451,51 @@ def test_a_check_is_timed_whoever_is_still_at_the_table(at_table: int) -> None:
     t.expect_timed(("don_check", 10))
     t.next()
     t.expect_timed(("sheriff_check", 10))
+
+
+# --- nobody checks or names himself (the newcomer's item 10) ---------------------------------------
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("victim", [None, 2, 8])
+def test_the_don_and_the_sheriff_check_another_seat_never_their_own(preset: str, victim: int | None) -> None:
+    """F24 §4.5.6–4.5.7: the Don looks for the Sheriff among the others, the Sheriff checks
+    another seat. A check of one's own seat is refused and changes nothing — also for a Don or
+    Sheriff shot tonight, who still checks."""
+    t = Table(roles="D2 M5 M7 S8", preset=preset)
+    t.skip_day()
+    t.shoot(victim)
+    error = t.expect_refused(rules.DonCheck(target=2), Code.SELF_CHECK)
+    assert error.params == {"seat": 2, "role": "don", "rules": preset}
+    t.don_check(8)
+    error = t.expect_refused(rules.SheriffCheck(target=8), Code.SELF_CHECK)
+    assert error.params["role"] == "sheriff"
+    t.sheriff_check(2)
+    t.expect_notice(Kind.SHERIFF_CHECK, target=2, black=True)
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("victim", [1, 4, 9])
+def test_the_best_move_names_other_seats_never_the_victims_own(preset: str, victim: int) -> None:
+    """F24 §4.5.9: night 1's victim names seats he thinks black — others than his own."""
+    t = Table(roles="D2 M5 M7 S8", preset=preset)
+    t.skip_day()
+    t.shoot(victim)
+    t.next()
+    t.next()
+    t.expect_night(1, NightStep.BEST_MOVE)
+    for guesses in ((victim,), (5, victim), (victim, 5, 7)):
+        t.expect_refused(rules.BestMove(guesses=guesses), Code.SELF_BEST_MOVE)
+    t.best_move(5, 7, 3)
+    t.expect_notice(Kind.BEST_MOVE, seat=victim, guesses=[5, 7, 3])
+
+
+def test_self_refusals_are_said_in_both_catalogs() -> None:
+    from bot.i18n import catalog
+    from bot.render import error_text
+
+    for lang in ("ru", "en"):
+        for error in (rules.RuleError(Code.SELF_BEST_MOVE, seat=1, rules="seed"),
+                      rules.RuleError(Code.SELF_CHECK, seat=2, role="don", rules="fsm2024"),
+                      rules.RuleError(Code.SELF_CHECK, seat=8, role="sheriff", rules="seed")):
+            text = error_text(error, catalog(lang))
+            assert "4.5." in text and ("№" in text or "#" in text), text

@@ -478,3 +478,28 @@ def test_seed_4_3_with_roles_entered_the_team_may_be_left_out() -> None:
     t = Table(roles="S5 D8 M9 M10")
     t.team_loss(2, "4.3.2")
     t.expect_winner("black")
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("day", [2, 3])
+def test_a_removal_after_the_last_speaker_named_the_only_candidate_cancels_todays_vote(
+        preset: str, day: int) -> None:
+    """Decided (docs/rules.md §7.1): seed 5.1 speaks — a removal before the vote begins cancels
+    the nearest vote, today's; the committee's moment "the last speaker nominated the only
+    candidate" is not read as a determined result (seed 5.2 covers a removal during the vote).
+    The candidate stays and the next day's vote is held. Days 2 and 3 (nine and eight at the
+    table)."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset)
+    t.play_until(day, out={2: 4} if day == 3 else {})
+    order = t.state.speech_order
+    last, candidate = order[-1], next(s for s in order if s not in (order[-1], 8))
+    t.speeches_until(last)
+    t.nominate(last, candidate)
+    t.fouls(last, 4)
+    t.expect_no_vote("5.1", day=day)
+    t.expect_stays(candidate)
+    t.expect_night(day)
+    t.miss()
+    order = t.state.speech_order
+    t.discuss({order[0]: candidate, order[1]: 8})
+    t.expect_vote_held(day + 1)

@@ -147,9 +147,9 @@ def test_killed_and_disqualified_the_same_night_is_told_once_in_the_morning(pres
     """SC-killed-and-removed, docs/rules.md §6.5: shot, then disqualified the same night → the
     kill stands and the next day's vote is held (seed 5.1's night-kill exception). At night the
     table hears the removal exactly as any other night removal (the same line, no word of the
-    next vote), so that it does not tell who was shot; the judge is told privately what to
-    decide; the morning gives the night's shot without announcing his departure again; there
-    is no last word by default."""
+    next vote), so that it does not tell who was shot; the judge is told privately what it
+    means; the morning gives the night's shot without announcing his departure again; there
+    is no last word (seed 4.5, F24 §6.5)."""
     def night_lines(target: int | None, removed: int) -> list[str]:
         t = Table(roles="S5 D8 M9 M10", preset=preset)
         t.skip_day()
@@ -448,3 +448,48 @@ def test_the_decided_leader_removed_by_a_4th_foul_during_the_vote_has_no_last_wo
     t.expect_no_notice(Kind.VOTE_CANCELLED)
     t.expect_no_notice(Kind.NEXT_VOTE_CANCELLED)
     t.expect_stays(b, c)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("night, penalty", [(1, "dq"), (1, "4th foul"), (2, "dq"), (3, "4th foul")])
+def test_killed_and_removed_the_same_night_the_words_promise_no_choice_and_status_shows_both(
+        preset: str, night: int, penalty: str) -> None:
+    """Seed 4.5 / F24 §6.5: a removed player leaves without a last word — so tonight's victim
+    removed the same night has none and no best move, and nothing lets the judge give them: the
+    judge's notice says so and promises no choice. The seat reads as killed and, when it is a
+    disqualification, disqualified (for the judge and, once the morning told it, for the table).
+    Several table sizes: nights 1–3 after one vote-out each day."""
+    from bot.i18n import catalog
+    from bot.render import notice_text, status_text
+
+    t = Table(roles="S5 D8 M9 M10", preset=preset)
+    t.fouls(3, 3)
+    t.play_until(night, out={d: seat for d, seat in ((1, 4), (2, 6)) if d < night})
+    t.skip_day()
+    t.expect_night(night)
+    t.shoot(3)
+    t.dq(3, "4.2.5") if penalty == "dq" else t.foul(3)
+    judge = t.expect_notice(Kind.REMOVED, seat=3, last_word="killed")
+    for lang in ("ru", "en"):
+        text = notice_text(judge, catalog(lang))
+        assert text is not None
+        assert "решает" not in text and "по умолчанию" not in text and "call" not in text, text
+        assert "by default" not in text, text
+    ru = notice_text(judge, catalog("ru")) or ""
+    assert "последнего слова и лучшего хода не будет" in ru, ru
+    t.end_night()
+    t.expect_no_notice(Kind.BEST_MOVE_DUE)
+    at_table = len(t.state.at_table)
+    t.expect_leaves(3, cause="kill")
+    morning = next(n for n in t.notices if n.kind is Kind.NIGHT_RESULT)
+    assert "уже вне игры" not in (notice_text(morning, catalog("ru")) or "")
+    assert t.state.phase is rules.Phase.SPEECH  # no last word
+    for for_judge in (True, False):
+        line = next(x for x in status_text(t.state, catalog("ru"), for_judge=for_judge).splitlines()
+                    if x.startswith("№3"))
+        assert "ночное убийство" in line, line
+        assert ("дисквалификация" in line) is (penalty == "dq"), line
+        assert penalty == "dq" or "4 фола" in line, line
+    t.discuss({t.state.speech_order[0]: 5, t.state.speech_order[1]: 7})
+    t.expect_vote_held(night + 1)
+    assert at_table == 10 - night  # one voted out each day before, tonight's victim

@@ -10,7 +10,7 @@ import logging
 import pytest
 
 import rules
-from bot import rulebook, why
+from bot import render, rulebook, why
 from bot.i18n import catalog
 from bot.rulebook import Entry
 from rules import Kind, Phase
@@ -270,3 +270,126 @@ def test_a_result_fixed_before_the_last_word_is_the_judges_alone(preset: str) ->
     public_ruling, public = ask_why(t, judge=False)
     assert public_ruling is not None and public_ruling.kind is Kind.LEAVES_BY_VOTE
     assert "7.9" not in public and "обед" not in public.lower(), public
+
+
+# --- every rule /why cites is the rule the ruling rests on (the newcomer's item 7) ------------------
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_no_nominees_why_cites_no_rule_of_nominating(preset: str) -> None:
+    """Nobody nominated: no vote, by the course of the day (docs/rules.md §4.1). F24 §4.4.2 (one
+    nominates only in one's own minute) is not why; no rule is cited."""
+    t = Table(preset=preset)
+    t.skip_day()
+    ruling, answer = ask_why(t)
+    assert ruling is not None and ruling.kind is Kind.VOTE_NOT_HELD and ruling["why"] == "no_nominees"
+    assert grounds(t) == ()
+    assert "4.4.2" not in answer and catalog("ru").text("why-no-rule") in answer
+
+
+def _short_speech_game(preset: str, out: dict[int, int], kills: dict[int, int]) -> Table:
+    """``third_foul=short_speech``: seat 6's 3rd foul, then his next speech."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset, third_foul="short_speech")
+    day = max([*out, *kills, 0]) + 1
+    t.play_until(day, kills=kills, out=out)
+    t.fouls(6, 3)
+    t.speeches_until(6)
+    return t
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("out, kills, players", [
+    ({}, {}, 10), ({1: 8}, {1: 1}, 8), ({1: 8, 2: 2}, {1: 1, 2: 3}, 6), ({1: 8, 2: 2}, {1: 1}, 7),
+])
+def test_a_short_speech_by_the_option_cites_no_seed_5_7(preset: str, out: dict[int, int],
+                                                          kills: dict[int, int], players: int) -> None:
+    """MafiaRatings 9.5.2 (``third_foul=short_speech``): at five players or more the 3rd foul cuts
+    the next speech to 30 s by the game's own option; seed 5.7 is the 3–4-players rule."""
+    t = _short_speech_game(preset, out, kills)
+    assert len(t.state.at_table) == players
+    third = t.kinds_seen(Kind.THIRD_FOUL)[-1]
+    assert why.grounds(third, t.state.config) == ()
+    speech = t.expect_notice(Kind.SPEECH, seat=6)
+    assert speech["short"] and speech["seconds"] == 30
+    assert grounds(t) == ()
+    ruling, answer = ask_why(t)
+    assert ruling is speech and CITE_5_7[preset] not in answer
+    for lang in ("ru", "en"):
+        assert CITE_5_7[preset].replace("ФИИМ", "FIIM").replace("ФСМ", "FSM") not in \
+            render.notice_text(speech, catalog(lang))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_short_speech_at_four_players_is_still_seed_5_7_under_the_option(preset: str) -> None:
+    t = Table(roles="S5 D8 M9 M10", preset=preset, third_foul="short_speech")
+    t.play_until(4, kills={1: 1, 2: 2, 3: 3}, out={1: 8, 2: 9, 3: 4})
+    later = t.state.speech_order[-1]
+    t.fouls(later, 3)
+    assert grounds(t) == (Entry("cite", "5.7"),)
+    t.speeches_until(later)
+    assert grounds(t) == (Entry("cite", "5.7"),)
+    assert CITE_5_7[preset] in ask_why(t)[1]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_penalty_after_the_game_why_cites_that_the_result_stands(preset: str) -> None:
+    """After the game a foul is recorded and the result stands (F24 §7.9); §6.8.6 (items not
+    applied after the decisive event) is not why."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset)
+    t.team_loss(10, "4.3.1")
+    t.foul(3)
+    assert grounds(t) == (Entry("cite", "7.9"),)
+    t.dq(3, "4.2.5")  # F24/S24 §6.8.6: peeking is not applied after the result
+    assert grounds(t) == (Entry("cite", "6.8.6"), Entry("reason", "4.2.5"))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_no_last_word_by_the_option_cites_no_f24_7_9(preset: str) -> None:
+    """``last_word_on_decisive_event=false`` (MafiaRatings 8.19.2) is the game's option: F24
+    §7.9 gives the leaver his last word, the opposite."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset, last_word_on_decisive_event=False)
+    t.play_until(3, out={1: 8, 2: 9})
+    opener = t.state.speech_order[t.state.speech_index]
+    t.discuss({opener: 10})
+    skipped = t.expect_notice(Kind.LAST_WORD_SKIPPED)
+    assert why.grounds(skipped, t.state.config) == ()
+
+
+def _announced(notice: rules.Notice, cat: object) -> str:
+    return render.notice_text(notice, cat) or ""  # type: ignore[arg-type]
+
+
+#: Rulings whose announcement names no rule while /why names the one it rests on.
+_UNCITED_ANNOUNCEMENTS = {Kind.LEAVES_BY_VOTE, Kind.GAME_OVER, Kind.BEST_MOVE_DUE, Kind.RAISE_RESULT}
+
+
+def _cited_games() -> list[Table]:
+    out = []
+    for preset in PRESETS:
+        out += [_four_at_the_table(preset), _tie_and_raise(preset), _fouls_and_end(preset),
+                _short_speech_game(preset, {}, {})]
+        t = Table(preset=preset)
+        t.skip_day()
+        out.append(t)
+    return out
+
+
+def test_every_rule_why_cites_is_the_one_its_announcement_cites() -> None:
+    """The class of item 7: a rule /why cites for a ruling is the one the ruling's own
+    announcement printed (never another number), in both languages."""
+    checked = 0
+    for t in _cited_games():
+        config = t.state.config
+        for notice in t.notices:
+            if not why.is_ruling(notice) or notice.kind in _UNCITED_ANNOUNCEMENTS:
+                continue
+            for entry in why.grounds(notice, config):
+                if entry.kind != "cite":
+                    continue
+                for lang in ("ru", "en"):
+                    cat = catalog(lang)
+                    shown = render.cite(entry.code, config.preset, cat)
+                    item = str(notice.params.get("reason"))  # 4.3 heads the item 4.3.1 shown
+                    assert shown in _announced(notice, cat) or item.startswith(f"{entry.code}."), \
+                        (notice, shown)
+                    checked += 1
+    assert checked > 50

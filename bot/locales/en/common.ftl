@@ -39,6 +39,7 @@ phase-last_word = last word
 phase-speech = speeches
 phase-voting = voting
 phase-tie_speech = speeches before the revote
+phase-leader_speech = the vote's leader speaks
 phase-raise_vote = the vote to raise everyone
 phase-night = night
 phase-game_over = game over
@@ -286,6 +287,14 @@ cite-4_4_3 = { $rules ->
 cite-4_4_4 = { $rules ->
     [fsm2024] FSM 2024, §4.4.4
    *[other] FIIM 2024, §4.4.4
+ }
+cite-4_5_6 = { $rules ->
+    [fsm2024] FSM 2024, §4.5.6
+   *[other] FIIM 2024, §4.5.6
+ }
+cite-4_5_7 = { $rules ->
+    [fsm2024] FSM 2024, §4.5.7
+   *[other] FIIM 2024, §4.5.7
  }
 cite-4_5_9 = { $rules ->
     [fsm2024] FSM 2024, §4.5.9, §7.10

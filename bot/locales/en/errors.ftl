@@ -51,6 +51,14 @@ error-no_don = The Don is no longer at the table: there is no Don's check, move 
 error-no_sheriff = The Sheriff is no longer at the table: there is no Sheriff's check, move on.
 error-best_move_not_due = No best move is due now ({ cite-4_5_9 }).
 error-bad_best_move = A best move names one to three different players.
+error-self_best_move = A best move names other players — those the victim thinks black ({ $rules ->
+    [fsm2024] FSM 2024, §4.5.9
+   *[other] FIIM 2024, §4.5.9
+ }): player { $seat } cannot name themselves. Nothing was changed.
+error-self_check = { $role ->
+    [don] The Don looks for the Sheriff among the other players ({ cite-4_5_6 }): seat { $seat } is the Don's own, it cannot be checked.
+   *[sheriff] The Sheriff checks the other players ({ cite-4_5_7 }): seat { $seat } is the Sheriff's own, it cannot be checked.
+ } Nothing was changed.
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->
     [removal] Player { $seat }'s foul can't be withdrawn: it has already removed the player from the game.

@@ -75,6 +75,7 @@ host-turn = { $kind ->
     [night_zero] 🌙 The mafia's meeting
     [last_word] ⏱ Last word, { $seat }
     [tie_speech] ⏱ Speech before the revote, { $seat }
+    [leader_speech] ⏱ The vote's leader speaks, { $seat }
    *[speech] ⏱ The floor: { $seat }
  }{ $stage ->
     [warned] : { $left } left.

@@ -138,6 +138,7 @@ judge-role-seat = { $role } — { $seat }
 judge-timer-title = { $kind ->
     [last_word] Player { $seat }'s last word
     [tie_speech] Player { $seat }'s speech before the revote
+    [leader_speech] Player { $seat }'s speech as the vote's leader
     [mafia_meeting] The mafia's meeting
     [sheriff_look] The Sheriff looks at the table
     [free_seating] Free seating
@@ -180,6 +181,7 @@ judge-undone-public = { $count ->
 judge-now-turn = Now: { $kind ->
     [last_word] player { $seat }'s last word.
     [tie_speech] player { $seat }'s speech before the revote.
+    [leader_speech] the vote's leader, player { $seat }, speaks.
    *[speech] player { $seat }'s speech.
  }
 judge-now-night = Now: night { $night } — { $step }.

@@ -25,8 +25,8 @@ notice-night_result = Morning comes. { $killed ->
        *[other] A miss: nobody was killed tonight.
     }
    *[other] { $killed_removed ->
-        [disqualification] The night's shot fell on player { $killed }, who had already left the game tonight: no last word ({ cite-4_5 }); today's vote is held.
-        [fouls] The night's shot fell on player { $killed }, who had already left the game tonight: no last word ({ cite-4_5 }); today's vote is held.
+        [disqualification] Player { $killed } was killed tonight — and removed from the game the same night: no last word ({ cite-4_5 }); today's vote is held ({ cite-5_1 }).
+        [fouls] Player { $killed } was killed tonight — and removed from the game the same night: no last word ({ cite-4_5 }); today's vote is held ({ cite-5_1 }).
        *[other] Player { $killed } was killed tonight.
     }
  }
@@ -35,7 +35,10 @@ notice-last_word_skipped = No last word for { $seats }: the result is decided, a
 notice-speech = { $silenced ->
     [yes] Player { $seat } loses this minute (third foul, { cite-4_4 }) but may still nominate.
    *[no] { $short ->
-        [yes] Player { $seat } speaks — { $seconds } (third foul: a short speech, { cite-5_7 }).
+        [yes] { $option ->
+            [yes] Player { $seat } speaks — { $seconds } (third foul: a short speech, this game's rule).
+           *[no] Player { $seat } speaks — { $seconds } (third foul: a short speech, { cite-5_7 }).
+        }
        *[no] Player { $seat } speaks — { $seconds }.
     }
  }
@@ -142,7 +145,7 @@ notice-tech_foul = { $count ->
 notice-removed = { $last_word ->
     [cut] Player { $seat }: { removal-what } — the player's last word ends ({ cite-4_5 }).
     [lost] Player { $seat }: { removal-what } — the player loses the last word still to come ({ cite-4_5 }).
-    [killed] Judge: player { $seat }, killed tonight, is removed — { removal-what }. In the morning the player is announced as killed and removed; by default with no last word and no best move ({ cite-4_5 }); whether to give them is the judge's call. The next vote is held ({ cite-5_1 }).
+    [killed] Judge: player { $seat }, killed tonight, is removed — { removal-what }. In the morning the player is announced as killed and removed: there is no last word and no best move — a removed player leaves without a last word ({ cite-4_5 }). The next vote is held: the player was killed tonight ({ cite-5_1 }).
    *[other] { $mode ->
         [fouls] Player { $seat } leaves the game without a last word: a fourth foul ({ cite-4_5 }).
         [dq_item] Player { $seat } leaves the game without a last word: a disqualification — { $reason } ({ $code }; { cite-4_5 }).

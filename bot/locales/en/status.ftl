@@ -15,12 +15,13 @@ status-turn-speech = Player { $seat } speaks — { $seconds }.
 status-turn-silenced = Player { $seat }: third foul — no speech this minute ({ cite-4_4 }); a nomination only.
 status-turn-last_word = Last word of player { $seat } — { $seconds }.
 status-turn-tie_speech = Before the revote: player { $seat } speaks — { $seconds }.
+status-turn-leader_speech = The vote's leader, who stays, speaks: player { $seat } — { $seconds }.
 
 ## Voting
 
 status-vote-banned = No vote on day { $day } ({ $rule }): player { $seat } was removed{ removal-why }.
 status-roles-unknown = The roles are not entered: the judge declares the result.
-status-nominees = Nominated (for the judge only, 5.4): { $seats }.
+status-nominees = Nominated (for the judge only, { cite-5_4 }): { $seats }.
 status-no-nominees = Nobody is nominated.
 status-count = { $seat } — { $votes }
 status-ballot = { $round ->
@@ -37,6 +38,11 @@ status-result-fixed = The result is settled. { $outcome } Announce it after the 
 
 status-seats = Players:
 status-seat = { $seat }: { $facts }
+status-disqualified = disqualification
+status-short-pending = the nearest speech is { $seconds } (third foul, { $why ->
+    [option] this game's rule
+   *[other] { cite-5_7 }
+ })
 status-silence-pending = no speech in the nearest minute (third foul, { cite-4_4 })
 
 left-vote = left by the vote (day { $day })
@@ -53,7 +59,10 @@ left-disqualification = removed: a disqualification{ $reason ->
     [night] night
    *[day] day
  } { $day }
-left-team_loss = left: team loss (day { $day })
+left-team_loss = team loss — the team is awarded the loss ({ $when ->
+    [night] night
+   *[day] day
+ } { $day })
 
 ## What next
 
@@ -63,6 +72,7 @@ action-speech = Next: player { $seat } speaks — { $seconds }. Nominate — /no
 action-silenced = Next: player { $seat } has no speech ({ cite-4_4 }) but may nominate — /nominate; move on — /next.
 action-last_word = Next: last word of player { $seat } — { $seconds }; end it — /next.
 action-tie_speech = Next: player { $seat } speaks before the revote — { $seconds }; end it — /next.
+action-leader_speech = Next: the vote's leader, player { $seat }, speaks — { $seconds }; end it — /next, then night.
 action-vote = Who is for player { $nominee } leaving the table? Left: { $left }. Record: /vote { $n } and the number of votes.
 action-raise_vote = Who is for all the players under vote ({ $seats }) leaving the table? At least { $need } of { $at_table } are needed. Record: /raise and the number of votes.
 action-shooting = Next: the shooting — /kill and a seat, /shots, or a miss — /miss.

@@ -44,6 +44,7 @@ phase-last_word = последнее слово
 phase-speech = речи
 phase-voting = голосование
 phase-tie_speech = речи перед переголосованием
+phase-leader_speech = слово лидеру голосования
 phase-raise_vote = голосование за подъём
 phase-night = ночь
 phase-game_over = игра окончена
@@ -293,6 +294,14 @@ cite-4_4_3 = { $rules ->
 cite-4_4_4 = { $rules ->
     [fsm2024] ФСМ 2024, §4.4.4
    *[other] ФИИМ 2024, §4.4.4
+ }
+cite-4_5_6 = { $rules ->
+    [fsm2024] ФСМ 2024, §4.5.6
+   *[other] ФИИМ 2024, §4.5.6
+ }
+cite-4_5_7 = { $rules ->
+    [fsm2024] ФСМ 2024, §4.5.7
+   *[other] ФИИМ 2024, §4.5.7
  }
 cite-4_5_9 = { $rules ->
     [fsm2024] ФСМ 2024, §4.5.9, §7.10

@@ -76,6 +76,7 @@ host-turn = { $kind ->
     [night_zero] 🌙 Договорка
     [last_word] ⏱ Последнее слово, { $seat }
     [tie_speech] ⏱ Речь перед переголосованием, { $seat }
+    [leader_speech] ⏱ Слово лидеру голосования, { $seat }
    *[speech] ⏱ Слово — { $seat }
  }{ $stage ->
     [warned] : осталось { $left }.

@@ -138,6 +138,7 @@ judge-role-seat = { $role } — { $seat }
 judge-timer-title = { $kind ->
     [last_word] Последнее слово игрока { $seat }
     [tie_speech] Слово игрока { $seat } перед переголосованием
+    [leader_speech] Слово игрока { $seat } — лидера голосования
     [mafia_meeting] Договорка
     [sheriff_look] Шериф осматривает стол
     [free_seating] Свободная посадка
@@ -182,6 +183,7 @@ judge-undone-public = { $count ->
 judge-now-turn = Сейчас: { $kind ->
     [last_word] последнее слово игрока { $seat }.
     [tie_speech] слово игрока { $seat } перед переголосованием.
+    [leader_speech] слово лидеру голосования, игрок { $seat }.
    *[speech] речь игрока { $seat }.
  }
 judge-now-night = Сейчас: ночь { $night } — { $step }.

@@ -15,12 +15,13 @@ status-turn-speech = Говорит игрок { $seat } — { $seconds }.
 status-turn-silenced = Игрок { $seat }: третий фол — без слова в эту минуту ({ cite-4_4 }), можно только выставить кандидатуру.
 status-turn-last_word = Последнее слово игрока { $seat } — { $seconds }.
 status-turn-tie_speech = Слово перед переголосованием: игрок { $seat } — { $seconds }.
+status-turn-leader_speech = Слово лидеру голосования (остаётся за столом): игрок { $seat } — { $seconds }.
 
 ## Голосование
 
 status-vote-banned = На { $day }-й день голосование не проводится ({ $rule }): удаление игрока { $seat }{ removal-why }.
 status-roles-unknown = Роли не внесены: итог игры объявляет судья.
-status-nominees = Выставлены (только для судьи, 5.4): { $seats }.
+status-nominees = Выставлены (только для судьи, { cite-5_4 }): { $seats }.
 status-no-nominees = Кандидатур нет.
 status-count = { $seat } — { $votes }
 status-ballot = { $round ->
@@ -37,6 +38,11 @@ status-result-fixed = Итог уже определён. { $outcome } Объя�
 
 status-seats = Игроки:
 status-seat = { $seat }: { $facts }
+status-disqualified = дисквалификация
+status-short-pending = ближайшая речь — { $seconds } (третий фол, { $why ->
+    [option] правило этой игры
+   *[other] { cite-5_7 }
+ })
 status-silence-pending = без слова в ближайшую минуту (третий фол, { cite-4_4 })
 
 left-vote = покидает игру по итогам голосования (день { $day })
@@ -53,7 +59,10 @@ left-disqualification = удаление: дисквалификация{ $reaso
     [night] ночь
    *[day] день
  } { $day }
-left-team_loss = ППК (день { $day })
+left-team_loss = ППК — команде присуждается поражение ({ $when ->
+    [night] ночь
+   *[day] день
+ } { $day })
 
 ## Что дальше
 
@@ -63,6 +72,7 @@ action-speech = Дальше: речь игрока { $seat } — { $seconds }. 
 action-silenced = Дальше: игрок { $seat } без слова ({ cite-4_4 }), но может выставить кандидатуру — /nominate; дальше — /next.
 action-last_word = Дальше: последнее слово игрока { $seat } — { $seconds }; закончить — /next.
 action-tie_speech = Дальше: слово игрока { $seat } перед переголосованием — { $seconds }; закончить — /next.
+action-leader_speech = Дальше: слово лидеру голосования, игроку { $seat }, — { $seconds }; закончить — /next, затем ночь.
 action-vote = Кто за то, чтобы игроку { $nominee } покинуть игровой стол? Осталось: { $left }. Запишите: /vote { $n } и число голосов.
 action-raise_vote = Кто за то, чтобы все голосуемые игроки ({ $seats }) покинули игровой стол? Нужно не меньше { $need } из { $at_table }. Запишите: /raise и число голосов.
 action-shooting = Дальше: стрельба — /kill и номер, /shots или промах — /miss.
