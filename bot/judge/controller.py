@@ -104,6 +104,9 @@ class JudgeController:
         self._confirm_new: Recent[str, str] = Recent(locks.limit)
         # game id -> when its panel was last edited (clock)
         self._edited: Recent[int, float] = Recent(locks.limit)
+        # game id -> (the panel's message id, a hash of what it was last written with): an edit
+        # that would write the same again is not made (a stale press re-showing the panel)
+        self._shown: Recent[int, tuple[int, int]] = Recent(locks.limit)
         # game id -> (revision, what that revision's action said): the panel's first lines
         self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
         # game id -> its home chat when its timer was last armed (a hint the timer's tick checks:
@@ -207,7 +210,8 @@ class JudgeController:
         """The judge's panel: edited in place (by the press's own answer where the platform does
         so), else (``fresh``; or the chat moved on below it; or it is gone) posted afresh, the old
         one's buttons taken off. ``repost=False``: edit only. ``False`` when the judge cannot be
-        written to."""
+        written to. An edit that would leave the panel as this process last wrote it is not made
+        (no Bot API call), unless it answers a press (``handle``)."""
         game_id = outcome.game_id
         target = self.port.judge_chat(home, outcome.judge)
         cat = await self._cat(home)
@@ -222,15 +226,24 @@ class JudgeController:
                                 said=said[1] if said is not None and said[0] == outcome.revision
                                 else None)
         title = cat.text("judge-panel-title", game=game_id)
+        written = hash((panel, title))
         stored = await self.service.message(game_id, target.chat, PANEL)
-        self._edited[game_id] = self.port.clock()
         if stored is not None and not fresh:
             lag = self._latest.get(target.chat, stored) - stored
             if lag <= self.port.panel_lag or not repost:
-                if await self.port.edit_panel(target, stored, panel, title, handle) or not repost:
+                if handle is None and self._shown.get(game_id) == (stored, written):
+                    return True  # the judge reads exactly this already
+                self._edited[game_id] = self.port.clock()
+                if await self.port.edit_panel(target, stored, panel, title, handle):
+                    self._shown[game_id] = (stored, written)
+                    return True
+                self._shown.pop(game_id, None)
+                if not repost:
                     return True
         if not repost:
             return True
+        self._shown.pop(game_id, None)
+        self._edited[game_id] = self.port.clock()
         if stored is not None:
             await self.port.drop_panel(target, stored)
         sent = await self.port.post_panel(target, panel, title)
@@ -239,6 +252,7 @@ class JudgeController:
             return False
         self.seen(target.chat, sent)
         await self.service.set_message(game_id, target.chat, PANEL, sent)
+        self._shown[game_id] = (sent, written)
         return True
 
     async def close_panel(self, game_id: int, home: str, judge: str, text: str | None = None) -> None:
@@ -247,6 +261,7 @@ class JudgeController:
         stored = await self.service.message(game_id, target.chat, PANEL)
         if stored is None:
             return
+        self._shown.pop(game_id, None)
         await self.port.close_panel(target, stored, text)
         await self.service.set_message(game_id, target.chat, PANEL, None)
 
@@ -643,6 +658,7 @@ class JudgeController:
     def disarm(self, game_id: int) -> None:
         """Stop this process's timer of game ``game_id`` (another worker owns its chat now)."""
         self._homes.pop(game_id, None)
+        self._shown.pop(game_id, None)  # the other worker may write the panel meanwhile
         self.port.cancel(self._group(game_id))
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
