@@ -92,6 +92,27 @@ async def test_a_stale_press_does_not_write_the_panel_again(t: Table) -> None:
     assert t.panel().text == shown
 
 
+async def test_a_judge_action_reads_the_game_once(t: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: each read of the current game copies its state; a typed action or a press
+    reads it once (the command's parse, the revision check and the action share it)."""
+    await setup_club_game(TelegramJudging(t))
+    service = t.referee.service
+    reads: list[str] = []
+    read = service.current
+
+    async def counted(chat: str) -> object:
+        reads.append(chat)
+        return await read(chat)
+
+    monkeypatch.setattr(service, "current", counted)
+    await t.say("/foul 3 4.1.1")
+    assert len(reads) == 1
+    reads.clear()
+    await t.press("Далее ▶")
+    assert len(reads) == 1
+    assert (await t.state()).speaker == 2
+
+
 async def test_a_removal_is_also_a_message_to_the_judge(t: Table) -> None:
     """A player removed by a penalty (the 4th foul, seed 4.5) must be taken from the table by the
     judge: that line alone also comes as a message of its own (a notification; an edit makes

@@ -784,8 +784,9 @@ class JudgeController:
         async with self.locks.lock(home):
             mark: tuple[int, int] | None = None
             try:
-                mark = await self._mark(home)
-                return await self._typed(home, user, text, notes)
+                current = await self.service.current(home)  # one read (a copy of the state) serves
+                mark = None if current is None else (current.game_id, current.revision)
+                return await self._typed(home, user, text, notes, current)
             except Refusal as error:
                 return [Reply(error_text(error, await self._cat(home)))]
             except Exception:  # a bug, a full disk: said, never silent
@@ -793,9 +794,8 @@ class JudgeController:
                 return [Reply(await self._failed(home, mark))]
 
     async def _typed(self, home: str, user: str, text: str,
-                     notes: Callable[[], list[str]] | None) -> list[Reply]:
+                     notes: Callable[[], list[str]] | None, current: Outcome | None) -> list[Reply]:
         cat = await self._cat(home)
-        current = await self.service.current(home)
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
@@ -1023,8 +1023,9 @@ class JudgeController:
         async with self.locks.lock(home):
             mark: tuple[int, int] | None = None
             try:
-                mark = await self._mark(home)
-                await self._press(home, user, data, handle)
+                current = await self.service.current(home)
+                mark = None if current is None else (current.game_id, current.revision)
+                await self._press(home, user, data, handle, current)
             except Exception:
                 log.exception("judge: a press in %s failed", home)
                 text = await self._failed(home, mark)
@@ -1035,10 +1036,10 @@ class JudgeController:
             finally:
                 self._answered.discard(id(handle))
 
-    async def _press(self, home: str, user: str, data: str | None, handle: Any) -> None:
+    async def _press(self, home: str, user: str, data: str | None, handle: Any,
+                     current: Outcome | None) -> None:
         cat = await self._cat(home)
         press = decode(data)
-        current = await self.service.current(home)
         if press is None or current is None or current.game_id != press.game_id:
             pressed = await self.service.store.game(press.game_id) if press is not None else None
             if pressed is not None and pressed.judge != user:  # the judge before a take over

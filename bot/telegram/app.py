@@ -561,6 +561,9 @@ class TelegramReferee:
         text = message.text
         cat = await self.cat(chat)
         name = _command_name(text)
+        if name not in ("start", "link", "unlink", "takeover", "lang"):  # the judge's own command:
+            await self._replies(chat, await self.judge.typed(home, user, text))  # reads the game
+            return
         current = await self.service.current(home)
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         if name == "start" and not (live is not None and live.state.phase is Phase.SETUP):
@@ -575,7 +578,7 @@ class TelegramReferee:
         if name == "lang":
             await self._private_lang(home, chat, user, text, live)
             return
-        await self._replies(chat, await self.judge.typed(home, user, text))
+        await self._replies(chat, await self.judge.typed(home, user, text))  # /start in setup
 
     async def _private_lang(self, home: str, chat: str, user: str, text: str,
                             live: Outcome | None) -> None:
