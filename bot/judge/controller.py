@@ -39,7 +39,7 @@ No rule lives here.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import rules
@@ -73,6 +73,7 @@ from .timer import COUNTDOWN_GAP, PAUSED, RUNNING, WARNED, Timer, pause_or_resum
 log = logging.getLogger(__name__)
 
 PANEL = "panel"  # the message slot of the judge's panel (in the judge's chat)
+_TIMER_LINE = "\x00timer\x00"  # where a kept panel's timer line goes (no text has a NUL)
 MAX_TEXT = 4096  # the longest text put in one outbox row (a platform splits it further)
 
 Refusal = (CommandError, ServiceError, rules.RuleError)
@@ -109,6 +110,9 @@ class JudgeController:
         self._shown: Recent[int, tuple[int, int]] = Recent(locks.limit)
         # game id -> (revision, what that revision's action said): the panel's first lines
         self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
+        # game id -> (what the panel was rendered from, the panel with the timer's line left
+        # out): a timer's tick renders only that line (:meth:`_render`)
+        self._rendered: Recent[int, tuple[Any, pn.Panel]] = Recent(locks.limit)
         # game id -> its home chat when its timer was last armed (a hint the timer's tick checks:
         # the store's row is read only without one, or when the game has moved since)
         self._homes: Recent[int, str] = Recent(locks.limit)
@@ -192,11 +196,14 @@ class JudgeController:
                 for part in chunks(text, MAX_TEXT)]
 
     # --- the panel ---------------------------------------------------------------------------------
-    async def _timer_view(self, game_id: int, state: rules.GameState, cat: Catalog) -> pn.TimerView | None:
-        data = await self.service.timer(game_id)
-        if data is None:
-            return None
-        timer = Timer.from_dict(data)
+    async def _timer_view(self, game_id: int, state: rules.GameState, cat: Catalog,
+                          timer: Timer | None = None) -> pn.TimerView | None:
+        """The panel's timer: the stored one's (``timer``: that one, already read by the caller)."""
+        if timer is None:
+            data = await self.service.timer(game_id)
+            if data is None:
+                return None
+            timer = Timer.from_dict(data)
         if timer.key != step_key(state):
             return None
         control = True if timer.live else (False if timer.stage == PAUSED else None)
@@ -205,26 +212,44 @@ class JudgeController:
         line = self.port.panel_timer_line(timer, cat, self.port.clock())
         return pn.TimerView(line, control, following)
 
+    def _render(self, outcome: Outcome, cat: Catalog, view: Press | None,
+                timer: pn.TimerView | None, notes: list[str]) -> pn.Panel:
+        """:func:`.panel.render_panel` of the game at ``outcome``'s revision. Kept per game
+        until anything it shows but the timer's line changes: a timer's tick (its countdown,
+        10 s left, the end) re-renders only that line."""
+        said = self._said.get(outcome.game_id)
+        text = said[1] if said is not None and said[0] == outcome.revision else None
+        key = (outcome.revision, view, cat.lang, text, tuple(notes),
+               None if timer is None else (timer.running, timer.next_part))
+        kept = self._rendered.get(outcome.game_id)
+        if kept is None or kept[0] != key:
+            shown = None if timer is None else replace(timer, line=_TIMER_LINE)
+            kept = (key, pn.render_panel(outcome.state, outcome.game_id, outcome.revision, cat,
+                                         view, timer=shown, notes=notes, said=text))
+            self._rendered[outcome.game_id] = kept
+        panel = kept[1]
+        if timer is None:
+            return panel
+        return pn.Panel(panel.text.replace(_TIMER_LINE, timer.line, 1), panel.rows)
+
     async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
-                         repost: bool = True, handle: Any = None) -> bool:
+                         repost: bool = True, handle: Any = None,
+                         timer: Timer | None = None) -> bool:
         """The judge's panel: edited in place (by the press's own answer where the platform does
         so), else (``fresh``; or the chat moved on below it; or it is gone) posted afresh, the old
         one's buttons taken off. ``repost=False``: edit only. ``False`` when the judge cannot be
         written to. An edit that would leave the panel as this process last wrote it is not made
-        (no Bot API call), unless it answers a press (``handle``)."""
+        (no Bot API call), unless it answers a press (``handle``). ``timer``: the game's stored
+        timer, when the caller has just read it (a timer's tick)."""
         game_id = outcome.game_id
         target = self.port.judge_chat(home, outcome.judge)
         cat = await self._cat(home)
         view = self._views.get(game_id)
         if view is not None and view.revision != outcome.revision:
             view = None
-        timer = await self._timer_view(game_id, outcome.state, cat)
+        shown = await self._timer_view(game_id, outcome.state, cat, timer)
         notes = await self.port.panel_notes(outcome.state, game_id, home, cat)
-        said = self._said.get(game_id)
-        panel = pn.render_panel(outcome.state, game_id, outcome.revision, cat, view,
-                                timer=timer, notes=notes,
-                                said=said[1] if said is not None and said[0] == outcome.revision
-                                else None)
+        panel = self._render(outcome, cat, view, shown, notes)
         title = cat.text("judge-panel-title", game=game_id)
         written = hash((panel, title))
         stored = await self.service.message(game_id, target.chat, PANEL)
@@ -624,7 +649,7 @@ class JudgeController:
                     self._schedule_tick(game_id, key, stage, wait, timer)
                     return True
                 if room or (room is None and self.port.has_room()):
-                    await self.show_panel(home, current, repost=False)
+                    await self.show_panel(home, current, repost=False, timer=timer)
                 self._arm(game_id, timer)
                 return True
             timer.stage = stage
@@ -635,7 +660,7 @@ class JudgeController:
             # the next action's "stopped" edit is due only for a standing stage (_stopped_item).
             await self._edit_group_timer(timer)
             await self.service.set_timer(game_id, timer.to_dict())
-            await self.show_panel(home, current, repost=False)
+            await self.show_panel(home, current, repost=False, timer=timer)
             self._arm(game_id, timer)
             return True
 
