@@ -69,18 +69,9 @@ async def test_the_judge_records_who_raised_a_hand(t: Judging) -> None:
     shown; the last nominee's hands derived (F24 §4.4.8); the protocol names every voter."""
     from bot.protocol import read_game
     from rules import Phase
-    from support.judging import NAMES, nexts, nominate
+    from support.judging import nexts, nominate
 
-    await t.command("new", preset="seed", options="record_voters=yes")
-    for seat, name in enumerate(NAMES, 1):
-        await t.command("name", seat=seat, name=name)
-    await t.link()
-    await t.press("Роли ▸")
-    for seat in ("2", "5", "7", "8"):
-        await t.press(seat)
-    await t.press("Принято ✓")
-    await t.press("Начать игру ▶")
-    await t.press("Далее ▶ (утро)")
+    await setup_club_game(t, preset="seed", options="record_voters=yes")
     await nominate(t, 3)  # #1 nominates #3
     await t.press("Далее ▶")
     await nominate(t, 6)  # #2 nominates #6

@@ -241,14 +241,24 @@ class BotProcess:
 
 @dataclass(frozen=True)
 class Window:
-    """When a resumed timer may end: from ``start`` to ``end`` (seconds, ``time.time``)."""
+    """When a resumed timer may end: from ``start`` to ``end`` (seconds, ``time.time``);
+    ``started``: when the life that resumes it started."""
 
     start: float
     end: float
+    started: float = 0.0
 
-    def holds(self, at: float, tolerance: float, late: float | None = None) -> bool:
-        """``at`` is in the window, ``tolerance`` early or ``late`` (default: ``tolerance``) late."""
-        return self.start - tolerance <= at <= self.end + (tolerance if late is None else late)
+    def holds(self, at: float, tolerance: float, late: float | None = None,
+              length: float | None = None) -> bool:
+        """``at`` is in the window, ``tolerance`` early or ``late`` (default: ``tolerance``) late.
+
+        ``length`` (seconds: the whole turn's): also in when ``at`` is before the earliest end a
+        timer restarted from its full length in this life could have — a machine so busy that
+        the bot's callbacks run later than ``late`` still tells the two apart."""
+        if at < self.start - tolerance:
+            return False
+        return at <= self.end + (tolerance if late is None else late) or \
+            (length is not None and at < self.started + length)
 
 
 def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) -> list[Window]:
@@ -265,7 +275,7 @@ def expected_ends(lives: list[Life], deadline: float, tolerance: float = 0.6) ->
         end = max(deadline, life.ready)
         if life.killed is not None and life.killed <= end:
             continue  # killed before it was due in this life
-        out.append(Window(max(deadline, life.started), end))
+        out.append(Window(max(deadline, life.started), end, life.started))
         if life.killed is None or life.killed > end + tolerance:
             break
     return out

@@ -212,10 +212,11 @@ async def nominate(t: Judging, target: int) -> None:
     await t.press(str(target))
 
 
-async def setup_club_game(t: Judging) -> None:
-    """/new, the names typed, the public place linked, the roles by the picker: Don 2, mafia 5
-    and 7, Sheriff 8 (R1.1), then night 0 and the morning of day 1."""
-    assert "№1" in await t.command("new")  # the game's number, as the protocol will name it
+async def setup_club_game(t: Judging, **new: str) -> None:
+    """/new (``new``: its options, e.g. ``preset="seed"``), the names typed, the public place
+    linked, the roles by the picker: Don 2, mafia 5 and 7, Sheriff 8 (R1.1), then night 0 and
+    the morning of day 1."""
+    assert "№1" in await t.command("new", **new)  # the game's number, as the protocol will name it
     for seat, name in enumerate(NAMES, 1):
         await t.command("name", seat=seat, name=name)
     await t.link()
