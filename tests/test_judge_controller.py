@@ -15,8 +15,11 @@ import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 
+import pytest
+
 import rules
 from bot.i18n import catalog
+from bot.judge import panel as pn
 from bot.judge.controller import JudgeController
 from bot.locks import ChatLocks
 from bot.outbox import Unreachable
@@ -377,6 +380,35 @@ async def test_the_panels_countdown_stays_within_the_stated_rate() -> None:
             before = [t for t in times if t < at]
             assert not before or at - before[-1] >= 1.0, (at, before[-1])
         assert [at - start for at, text in by_timer if "осталось 45" in text] == [15.5]
+
+
+async def test_a_timer_tick_renders_only_the_timer_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: the panel is rendered once per revision; a timer's tick (its countdown, 10 s
+    left) changes only the timer's line of the panel as rendered, and the next action renders
+    it anew."""
+    async with desk() as d:
+        d.port.countdown_step = 5
+        edits = panel_edits(d)
+        await d.to_day_one()
+        before = d.panel().text
+        assert "осталось 60 секунд" in before
+        edits.clear()
+        renders: list[int] = []
+        render = pn.render_panel
+
+        def counted(*args: Any, **kwargs: Any) -> pn.Panel:
+            renders.append(args[2])
+            return render(*args, **kwargs)
+
+        monkeypatch.setattr(pn, "render_panel", counted)
+        await d.clock.advance(12)  # 55 and 50 s left
+        assert [text for _, text in edits] == [
+            before.replace("осталось 60 секунд", f"осталось {left} секунд") for left in (55, 50)]
+        assert renders == []
+        await d.say("/foul 3")
+        assert len(renders) == 1 and "№3" in d.panel().text.split("\n\n")[0]
+        await d.clock.advance(41)  # 10 s left: the stage's edit
+        assert "осталось 10 секунд" in d.panel().text and len(renders) == 1
 
 
 async def test_a_busy_bot_skips_the_countdown_but_not_the_warning_or_the_end() -> None:

@@ -70,6 +70,49 @@ async def test_an_action_is_one_call_to_the_judge_its_notices_on_the_panel(t: Ta
     assert (t.panel().text or "").startswith("↩")
 
 
+async def test_a_stale_press_does_not_write_the_panel_again(t: Table) -> None:
+    """Issue 16: a press from before the last action (an old client's button) is answered
+    "outdated" and re-shows the panel; when the panel already reads exactly that, no edit is
+    made — the answer is the one call. A press that changes the panel still edits it."""
+    await setup_club_game(TelegramJudging(t))
+    await t.say("/status")
+    stale = t.panel().callback_data("Далее ▶")
+    await t.press("Далее ▶")  # the revision moves on: the panel is edited
+    shown = t.panel().text
+    since = len(t.fake.calls)
+    await t.press(data=stale, strict=False)
+    assert judge_calls(t, since) == ["answerCallbackQuery"]
+    assert t.panel().text == shown
+    since = len(t.fake.calls)
+    await t.press("Фол ▸")  # another view of the panel: written
+    assert judge_calls(t, since) == ["editMessageText", "answerCallbackQuery"]
+    since = len(t.fake.calls)
+    await t.press(data=stale, strict=False)  # back to the main view: written again
+    assert judge_calls(t, since) == ["answerCallbackQuery", "editMessageText"]
+    assert t.panel().text == shown
+
+
+async def test_a_judge_action_reads_the_game_once(t: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: each read of the current game copies its state; a typed action or a press
+    reads it once (the command's parse, the revision check and the action share it)."""
+    await setup_club_game(TelegramJudging(t))
+    service = t.referee.service
+    reads: list[str] = []
+    read = service.current
+
+    async def counted(chat: str) -> object:
+        reads.append(chat)
+        return await read(chat)
+
+    monkeypatch.setattr(service, "current", counted)
+    await t.say("/foul 3 4.1.1")
+    assert len(reads) == 1
+    reads.clear()
+    await t.press("Далее ▶")
+    assert len(reads) == 1
+    assert (await t.state()).speaker == 2
+
+
 async def test_a_removal_is_also_a_message_to_the_judge(t: Table) -> None:
     """A player removed by a penalty (the 4th foul, seed 4.5) must be taken from the table by the
     judge: that line alone also comes as a message of its own (a notification; an edit makes

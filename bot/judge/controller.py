@@ -39,7 +39,7 @@ No rule lives here.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import rules
@@ -73,6 +73,7 @@ from .timer import COUNTDOWN_GAP, PAUSED, RUNNING, WARNED, Timer, pause_or_resum
 log = logging.getLogger(__name__)
 
 PANEL = "panel"  # the message slot of the judge's panel (in the judge's chat)
+_TIMER_LINE = "\x00timer\x00"  # where a kept panel's timer line goes (no text has a NUL)
 MAX_TEXT = 4096  # the longest text put in one outbox row (a platform splits it further)
 
 Refusal = (CommandError, ServiceError, rules.RuleError)
@@ -104,8 +105,14 @@ class JudgeController:
         self._confirm_new: Recent[str, str] = Recent(locks.limit)
         # game id -> when its panel was last edited (clock)
         self._edited: Recent[int, float] = Recent(locks.limit)
+        # game id -> (the panel's message id, a hash of what it was last written with): an edit
+        # that would write the same again is not made (a stale press re-showing the panel)
+        self._shown: Recent[int, tuple[int, int]] = Recent(locks.limit)
         # game id -> (revision, what that revision's action said): the panel's first lines
         self._said: Recent[int, tuple[int, str]] = Recent(locks.limit)
+        # game id -> (what the panel was rendered from, the panel with the timer's line left
+        # out): a timer's tick renders only that line (:meth:`_render`)
+        self._rendered: Recent[int, tuple[Any, pn.Panel]] = Recent(locks.limit)
         # game id -> its home chat when its timer was last armed (a hint the timer's tick checks:
         # the store's row is read only without one, or when the game has moved since)
         self._homes: Recent[int, str] = Recent(locks.limit)
@@ -189,11 +196,14 @@ class JudgeController:
                 for part in chunks(text, MAX_TEXT)]
 
     # --- the panel ---------------------------------------------------------------------------------
-    async def _timer_view(self, game_id: int, state: rules.GameState, cat: Catalog) -> pn.TimerView | None:
-        data = await self.service.timer(game_id)
-        if data is None:
-            return None
-        timer = Timer.from_dict(data)
+    async def _timer_view(self, game_id: int, state: rules.GameState, cat: Catalog,
+                          timer: Timer | None = None) -> pn.TimerView | None:
+        """The panel's timer: the stored one's (``timer``: that one, already read by the caller)."""
+        if timer is None:
+            data = await self.service.timer(game_id)
+            if data is None:
+                return None
+            timer = Timer.from_dict(data)
         if timer.key != step_key(state):
             return None
         control = True if timer.live else (False if timer.stage == PAUSED else None)
@@ -202,35 +212,63 @@ class JudgeController:
         line = self.port.panel_timer_line(timer, cat, self.port.clock())
         return pn.TimerView(line, control, following)
 
+    def _render(self, outcome: Outcome, cat: Catalog, view: Press | None,
+                timer: pn.TimerView | None, notes: list[str]) -> pn.Panel:
+        """:func:`.panel.render_panel` of the game at ``outcome``'s revision. Kept per game
+        until anything it shows but the timer's line changes: a timer's tick (its countdown,
+        10 s left, the end) re-renders only that line."""
+        said = self._said.get(outcome.game_id)
+        text = said[1] if said is not None and said[0] == outcome.revision else None
+        key = (outcome.revision, view, cat.lang, text, tuple(notes),
+               None if timer is None else (timer.running, timer.next_part))
+        kept = self._rendered.get(outcome.game_id)
+        if kept is None or kept[0] != key:
+            shown = None if timer is None else replace(timer, line=_TIMER_LINE)
+            kept = (key, pn.render_panel(outcome.state, outcome.game_id, outcome.revision, cat,
+                                         view, timer=shown, notes=notes, said=text))
+            self._rendered[outcome.game_id] = kept
+        panel = kept[1]
+        if timer is None:
+            return panel
+        return pn.Panel(panel.text.replace(_TIMER_LINE, timer.line, 1), panel.rows)
+
     async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
-                         repost: bool = True, handle: Any = None) -> bool:
+                         repost: bool = True, handle: Any = None,
+                         timer: Timer | None = None) -> bool:
         """The judge's panel: edited in place (by the press's own answer where the platform does
         so), else (``fresh``; or the chat moved on below it; or it is gone) posted afresh, the old
         one's buttons taken off. ``repost=False``: edit only. ``False`` when the judge cannot be
-        written to."""
+        written to. An edit that would leave the panel as this process last wrote it is not made
+        (no Bot API call), unless it answers a press (``handle``). ``timer``: the game's stored
+        timer, when the caller has just read it (a timer's tick)."""
         game_id = outcome.game_id
         target = self.port.judge_chat(home, outcome.judge)
         cat = await self._cat(home)
         view = self._views.get(game_id)
         if view is not None and view.revision != outcome.revision:
             view = None
-        timer = await self._timer_view(game_id, outcome.state, cat)
+        shown = await self._timer_view(game_id, outcome.state, cat, timer)
         notes = await self.port.panel_notes(outcome.state, game_id, home, cat)
-        said = self._said.get(game_id)
-        panel = pn.render_panel(outcome.state, game_id, outcome.revision, cat, view,
-                                timer=timer, notes=notes,
-                                said=said[1] if said is not None and said[0] == outcome.revision
-                                else None)
+        panel = self._render(outcome, cat, view, shown, notes)
         title = cat.text("judge-panel-title", game=game_id)
+        written = hash((panel, title))
         stored = await self.service.message(game_id, target.chat, PANEL)
-        self._edited[game_id] = self.port.clock()
         if stored is not None and not fresh:
             lag = self._latest.get(target.chat, stored) - stored
             if lag <= self.port.panel_lag or not repost:
-                if await self.port.edit_panel(target, stored, panel, title, handle) or not repost:
+                if handle is None and self._shown.get(game_id) == (stored, written):
+                    return True  # the judge reads exactly this already
+                self._edited[game_id] = self.port.clock()
+                if await self.port.edit_panel(target, stored, panel, title, handle):
+                    self._shown[game_id] = (stored, written)
+                    return True
+                self._shown.pop(game_id, None)
+                if not repost:
                     return True
         if not repost:
             return True
+        self._shown.pop(game_id, None)
+        self._edited[game_id] = self.port.clock()
         if stored is not None:
             await self.port.drop_panel(target, stored)
         sent = await self.port.post_panel(target, panel, title)
@@ -239,6 +277,7 @@ class JudgeController:
             return False
         self.seen(target.chat, sent)
         await self.service.set_message(game_id, target.chat, PANEL, sent)
+        self._shown[game_id] = (sent, written)
         return True
 
     async def close_panel(self, game_id: int, home: str, judge: str, text: str | None = None) -> None:
@@ -247,6 +286,7 @@ class JudgeController:
         stored = await self.service.message(game_id, target.chat, PANEL)
         if stored is None:
             return
+        self._shown.pop(game_id, None)
         await self.port.close_panel(target, stored, text)
         await self.service.set_message(game_id, target.chat, PANEL, None)
 
@@ -609,7 +649,7 @@ class JudgeController:
                     self._schedule_tick(game_id, key, stage, wait, timer)
                     return True
                 if room or (room is None and self.port.has_room()):
-                    await self.show_panel(home, current, repost=False)
+                    await self.show_panel(home, current, repost=False, timer=timer)
                 self._arm(game_id, timer)
                 return True
             timer.stage = stage
@@ -620,7 +660,7 @@ class JudgeController:
             # the next action's "stopped" edit is due only for a standing stage (_stopped_item).
             await self._edit_group_timer(timer)
             await self.service.set_timer(game_id, timer.to_dict())
-            await self.show_panel(home, current, repost=False)
+            await self.show_panel(home, current, repost=False, timer=timer)
             self._arm(game_id, timer)
             return True
 
@@ -643,6 +683,7 @@ class JudgeController:
     def disarm(self, game_id: int) -> None:
         """Stop this process's timer of game ``game_id`` (another worker owns its chat now)."""
         self._homes.pop(game_id, None)
+        self._shown.pop(game_id, None)  # the other worker may write the panel meanwhile
         self.port.cancel(self._group(game_id))
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
@@ -771,8 +812,9 @@ class JudgeController:
         async with self.locks.lock(home):
             mark: tuple[int, int] | None = None
             try:
-                mark = await self._mark(home)
-                return await self._typed(home, user, text, notes)
+                current = await self.service.current(home)  # one read (a copy of the state) serves
+                mark = None if current is None else (current.game_id, current.revision)
+                return await self._typed(home, user, text, notes, current)
             except Refusal as error:
                 return [Reply(error_text(error, await self._cat(home)))]
             except Exception:  # a bug, a full disk: said, never silent
@@ -780,9 +822,8 @@ class JudgeController:
                 return [Reply(await self._failed(home, mark))]
 
     async def _typed(self, home: str, user: str, text: str,
-                     notes: Callable[[], list[str]] | None) -> list[Reply]:
+                     notes: Callable[[], list[str]] | None, current: Outcome | None) -> list[Reply]:
         cat = await self._cat(home)
-        current = await self.service.current(home)
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
         command = cmds.parse(text, live.state if live is not None else None)
@@ -1012,8 +1053,9 @@ class JudgeController:
         async with self.locks.lock(home):
             mark: tuple[int, int] | None = None
             try:
-                mark = await self._mark(home)
-                await self._press(home, user, data, handle)
+                current = await self.service.current(home)
+                mark = None if current is None else (current.game_id, current.revision)
+                await self._press(home, user, data, handle, current)
             except Exception:
                 log.exception("judge: a press in %s failed", home)
                 text = await self._failed(home, mark)
@@ -1024,10 +1066,10 @@ class JudgeController:
             finally:
                 self._answered.discard(id(handle))
 
-    async def _press(self, home: str, user: str, data: str | None, handle: Any) -> None:
+    async def _press(self, home: str, user: str, data: str | None, handle: Any,
+                     current: Outcome | None) -> None:
         cat = await self._cat(home)
         press = decode(data)
-        current = await self.service.current(home)
         if press is None or current is None or current.game_id != press.game_id:
             pressed = await self.service.store.game(press.game_id) if press is not None else None
             if pressed is not None and pressed.judge != user:  # the judge before a take over
