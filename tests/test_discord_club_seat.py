@@ -68,5 +68,5 @@ async def test_a_tournament_table_in_discord_gets_its_seating(t: DiscordTable) -
         await t.slash(step, **({"roles": "D2 M5 M7 S8"} if step == "roles" else
                                {"seat": 7} if step == "ppk" else {}))
     closed = await t.slash("tournament", action="close")
-    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), сыграно игр — 1")
+    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 1")
     assert sum(1 for line in closed.splitlines() if line[:2].rstrip(".").isdecimal()) == 10

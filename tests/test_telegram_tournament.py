@@ -28,6 +28,11 @@ ROLES = {(1, 1): ("D2 M5 M7 S8", 7), (1, 2): ("D1 M4 M9 S10", 9),
          (2, 1): ("D3 M6 M10 S1", 1), (2, 2): ("D10 M2 M3 S4", 4)}
 
 
+#: The close's refusal names how a table's game that will not be finished is set aside.
+STARTED_ASIDE = ("Стол {0}: игру, которая не будет доиграна, главный судья или судья стола снимает"
+                 " с турнира — /table {0} aside.")
+
+
 @pytest.fixture
 async def t(fake: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Table]:
     async with table(fake, tmp_path / "referee.sqlite3") as running_table:
@@ -109,18 +114,22 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     await play(second, script(1, 2)[:2])
     before = len(t.public())
     await t.say("/tournament close", chat=t.group, user=chief)  # table 2 still plays
-    assert t.public()[before:] == ["За столом 2 идёт игра: турнир закрывается, когда она окончена."]
+    assert t.public()[before:] == ["За столом 2 идёт игра: турнир закрывается, когда она окончена.\n"
+                                   + STARTED_ASIDE.format(2)]
     await play(second, script(1, 2)[2:])
 
     games += [await start(t.judge, 1, 2), await start(second, 2, 2)]
+    await play(t.judge, script(2, 1)[:2])
+    await play(second, script(2, 2)[:2])
     before = len(t.public())
     await t.say("/tournament close", chat=t.group, user=chief)  # both tables play
-    assert t.public()[before:] == ["За столами 1, 2 идут игры: турнир закрывается, когда они окончены."]
-    await play(second, script(2, 2)[:3])  # day 1 of table 2's second game …
+    assert t.public()[before:] == ["За столами 1, 2 идут игры: турнир закрывается, когда они окончены.\n"
+                                   + STARTED_ASIDE.format(1) + "\n" + STARTED_ASIDE.format(2)]
+    await play(second, script(2, 2)[2:3])  # day 1 of table 2's second game …
     before = len(t.public())
     await t.say("/tournament", chat=t.group, user=chief)
     view = t.public()[before:][0].splitlines()
-    assert view[1].startswith("Стол 1 (судья — Судья): игра 2 из 2: подготовка; игра 1: победа ")
+    assert view[1].startswith("Стол 1 (судья — Судья): игра 2 из 2: нулевая ночь; игра 1: победа ")
     assert view[2].startswith("Стол 2 (судья — Игрок1): игра 2 из 2: день 1; игра 1: победа ")
     await t.say("/new fiim2024", chat=chief, user=chief)  # a game of his own, not the tournament's
     before = len(t.public())
@@ -138,7 +147,7 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     await t.say("/tournament close", chat=t.group, user=second)
     assert t.public()[before:] == ["Закрыть турнир может только главный судья (Владелец)."]
     await play(chief, script(2, 2)[3:])
-    await play(t.judge, script(2, 1))
+    await play(t.judge, script(2, 1)[2:])
 
     before = len(t.public())
     await t.say("/tournament close", chat=t.group, user=chief)
@@ -149,7 +158,7 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     posted = [m.text for m in t.fake.sent(channel) if m.text and m.text.startswith("Турнир №1")]
     assert len(posted) == 1
     lines = posted[0].splitlines()
-    assert lines[0].startswith("Турнир №1: итоговая таблица (ФИИМ 2024), сыграно игр — 4")
+    assert lines[0].startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 4")
     expected: dict[str, Decimal] = {}
     for doc in json_protocols(t, channel).values():
         for seat, points in doc["points"]["seats"].items():
