@@ -47,8 +47,11 @@ def host_table(t: DiscordTable) -> Any:
 async def test_a_hosted_discord_table_plays_the_tournaments_game(t: DiscordTable) -> None:
     t.app_permissions = HOST_RIGHTS
     names = [p["global_name"] for p in t.players[:9]] + ["Десятый"]  # the tenth: another name
+    assert await t.slash("tournament", action="open", games=1, players=", ".join(names),
+                         where=CLUB_ID) == RU.text("dc-tournament-open-not-allowed")  # no right
+    assert await t.service.store.tournament(f"dc:{CLUB_ID}") is None
     opened = await t.slash("tournament", action="open", games=1, players=", ".join(names),
-                           where=CLUB_ID)
+                           where=CLUB_ID, perms=MANAGE)  # Manage Channels: the chief judge
     assert opened.startswith("Турнир №1 открыт: игр — 1, игроков — 10, столов — 1")
     club = f"dc:{CLUB_ID}"
     assert await t.slash("table", number=1, host=True) == RU.text("tournament-host-admins-only")

@@ -15,6 +15,7 @@ from typing import AsyncIterator
 
 import pytest
 
+from bot.i18n import catalog
 from fakebot import FakeBotAPI
 from rules import Phase
 from support.telegram_table import Table, table
@@ -175,3 +176,67 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     told = [m.text for m in t.fake.sent(second) if m.text and f"Игру №{games[3]} теперь" in m.text]
     assert told == [f"Игру №{games[3]} теперь судит Владелец (администратор группы). "
                     "Панель этой игры у вас больше не работает."]
+
+
+async def test_a_game_that_will_not_be_finished_is_set_aside_and_its_judge_told(t: Table) -> None:
+    """Over the fake Bot API: a judge's private chat opens no tournament in the group his game
+    is linked to (he is not its admin); the chief judge sets a table's started game aside from
+    the group (``/table 2 aside``: the group reads the line, the table's judge gets it in his
+    private chat, the game's own home); no one else may; the table's next ``/new`` seats that
+    game of the plan again; a game never started is set aside by the close, said, and the close
+    counts the one game that ended."""
+    ru = catalog("ru")
+    chief, second, other = t.players[0], t.players[1], t.players[2]
+    club = f"tg:{t.group.id}"
+    await t.say("/new")  # the judge's own game, linked to the group
+    await t.say("/link", chat=t.group)
+    before = len(t.private())
+    await t.say("/tournament open 2 " + ", ".join(PLAYERS))  # from his private chat
+    assert t.private()[before:] == [ru.text("tournament-admins-only")]
+    assert await t.service.store.tournament(club) is None
+    await t.say("/new")
+    await t.say("/new")  # a fresh game of his own, unlinked: the tournament's tables are free
+
+    await t.say("/tournament open 2 " + ", ".join(PLAYERS), chat=t.group, user=chief)
+    plan = await t.service.store.tournament(club)
+    assert plan is not None
+    await t.say("/table 1", chat=t.group, user=chief)
+    await t.say("/table 2", chat=t.group, user=second)
+    await t.say("/new fiim2024", chat=second, user=second)
+    for step in ("/roles D3 M6 M10 S1", "/start", "/next"):
+        await t.say(step, chat=second, user=second)
+    first = await t.service.current(f"tg:{second.id}")
+    assert first is not None and first.state.phase is Phase.SPEECH
+
+    before = len(t.public())
+    await t.say("/table 2 aside", chat=t.group, user=other)  # neither the chief nor its judge
+    assert t.public()[before:] == [ru.text("tournament-aside-who", table=2, chief="Владелец")]
+    assert (await t.service.store.tournament(club)).played == {(2, 1): first.game_id}
+    told = len(t.texts(second))
+    before = len(t.public())
+    await t.say("/table 2 aside", chat=t.group, user=chief)
+    line = ru.text("tournament-set-aside", table=2, id=first.game_id, game=1, games=2,
+                   started="yes", closing="no")
+    assert t.public()[before:] == [line]
+    await t.fake.wait_for(lambda: line in t.texts(second)[told:], timeout=30,
+                          what="the table's judge told in his private chat")
+    assert (await t.service.store.tournament(club)).played == {}
+    await t.say("/new fiim2024", chat=second, user=second)  # his game goes on: asked first
+    await t.say("/new fiim2024", chat=second, user=second)
+    again = await t.service.current(f"tg:{second.id}")
+    assert again is not None and again.game_id != first.game_id
+    assert [s.name for s in again.state.seats] == list(plan.rounds[0][1])
+    assert (await t.service.store.tournament(club)).played == {(2, 1): again.game_id}
+    for step in ("/roles D3 M6 M10 S1", "/start", "/next", "/ppk 1 4.3.1"):
+        await t.say(step, chat=second, user=second)
+
+    await t.say("/new", chat=chief, user=chief)  # table 1's game, never started
+    unstarted = await t.service.current(f"tg:{chief.id}")
+    assert unstarted is not None and unstarted.state.phase is Phase.SETUP
+    before = len(t.public())
+    await t.say("/tournament close", chat=t.group, user=chief)
+    lines = t.public()[before:][0].splitlines()
+    assert lines[0] == ru.text("tournament-set-aside", table=1, id=unstarted.game_id, game=1,
+                               games=2, started="no", closing="yes")
+    assert lines[1].startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 1;")
+    assert await t.service.store.tournament(club) is None

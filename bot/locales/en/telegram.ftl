@@ -48,6 +48,7 @@ tg-menu-lang = language: ru or en
 tg-menu-help = every command
 tg-menu-vote = hands: /vote 7 4
 tg-menu-newgame = open a table: I run the game
+tg-menu-join = a tournament lobby's seat by name: /join Name
 tg-menu-pass = end your minute (pass)
 tg-menu-protocol = the table's last protocol
 tg-menu-rule = what a rule says: /rule 5.7

@@ -48,6 +48,7 @@ tg-menu-lang = язык: ru или en
 tg-menu-help = все команды
 tg-menu-vote = голоса: /vote 7 4
 tg-menu-newgame = открыть стол: игру веду я
+tg-menu-join = место в наборе турнира по имени: /join Имя
 tg-menu-pass = закончить свою минуту («Пас»)
 tg-menu-protocol = протокол последней игры стола
 tg-menu-rule = что говорит правило: /rule 5.7
