@@ -253,7 +253,7 @@ class TournamentDesk:
             return DeskAnswer([cat.text("tournament-finish-first", table=held)])
         if judge is not None and busy and self._running(found, table) is not None:
             return DeskAnswer([cat.text("tournament-own-game", table=table)])  # nowhere to move it
-        aside = {}
+        aside: dict[int, str] = {}
         if running is not None and held is not None:  # never started: it gives its place back
             aside[running] = await self._set_aside(found, held, running, False, cat)
         await self.store.seat_judge(found.id, table, user)
@@ -392,23 +392,23 @@ class TournamentDesk:
             return DeskAnswer([cat.text("tournament-none")])
         if user != found.chief:
             return DeskAnswer([cat.text("tournament-chief-only", chief=self.who(found.chief))])
-        hosted, running, unstarted = [], [], []
+        hosted: list[tuple[int, str]] = []  # (table, its group): a lobby gathers or a game plays
+        running: list[tuple[int, int]] = []  # (table, its game): started
+        unstarted: list[tuple[int, int]] = []  # in its setup: set aside by the close
         for table in range(1, found.tables + 1):
-            game = self._running(found, table)
-            if hosted_chat(found.judges.get(table)) is not None:
+            game, group = self._running(found, table), hosted_chat(found.judges.get(table))
+            if group is not None:
                 if await self._on(found, table):
-                    hosted.append(table)
+                    hosted.append((table, group))
             elif game is not None:
                 (unstarted if await self._unstarted(game) else running).append((table, game))
         if hosted or running:
-            busy = sorted([*hosted, *(t for t, _ in running)])
-            lines = [cat.text("tournament-still-running", count=len(busy),
-                              tables=", ".join(map(str, busy)))]
-            lines.extend(cat.text("tournament-still-running-aside", table=t) for t, _ in running)
-            lines.extend(cat.text("tournament-still-running-hosted", table=t,
-                                  group=self.where(g) or g)
-                         for t in hosted for g in [hosted_chat(found.judges.get(t)) or ""])
-            return DeskAnswer(lines)
+            busy = sorted(t for t, _ in [*hosted, *running])
+            return DeskAnswer([
+                cat.text("tournament-still-running", count=len(busy), tables=", ".join(map(str, busy))),
+                *(cat.text("tournament-still-running-aside", table=t) for t, _ in running),
+                *(cat.text("tournament-still-running-hosted", table=t, group=self.where(g) or g)
+                  for t, g in hosted)])
         aside = {game: await self._set_aside(found, table, game, False, cat, closing=True)
                  for table, game in unstarted}
         found = await self.store.tournament(club) or found  # without the games set aside
