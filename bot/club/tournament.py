@@ -301,7 +301,7 @@ class TournamentDesk:
                         closing="yes" if closing else "no")
 
     async def _unstarted(self, game: int) -> bool:
-        """The game is known to be in its setup (never started: F24 §2, the deal not begun)."""
+        """The game is known to be in its setup (never started: no /start yet)."""
         state = await self.state_of(game) if self.state_of is not None else None
         return state is not None and state.phase is Phase.SETUP
 
