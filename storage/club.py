@@ -498,7 +498,9 @@ class Tournament:
     (seat 1 first) at table ``t + 1`` in game ``g + 1`` of its seating plan, ``resting[g]`` who
     sits game ``g + 1`` out; ``judges`` each table's judge (``None``: none yet); ``played`` the
     game recorded at each ``(table, game_no)``, ``finished`` those of them that ended,
-    ``running`` those still open (neither ended nor set aside)."""
+    ``running`` those still open (neither ended nor set aside), ``counted`` the finished ones
+    that count in the standings: they have their players' rows (0006; a game over with its
+    roles unknown has none, F24 §8: no teams, no points)."""
 
     id: int
     club: str
@@ -513,6 +515,7 @@ class Tournament:
     running: frozenset[int]
     opened_at: float
     closed_at: float | None
+    counted: frozenset[int] = frozenset()
 
     @property
     def tables(self) -> int:
@@ -538,19 +541,23 @@ def _tournament(db: sqlite3.Connection, where: str, params: Sequence[Any]) -> To
     played: dict[tuple[int, int], int] = {}
     finished: set[int] = set()
     running: set[int] = set()
-    for table, number, game, result in db.execute(
-            "SELECT s.table_no, s.game_no, s.game_id, g.result FROM tournament_games s"
+    counted: set[int] = set()
+    for table, number, game, result, rows in db.execute(
+            "SELECT s.table_no, s.game_no, s.game_id, g.result, (SELECT COUNT(*) FROM game_players p"
+            " WHERE p.game_id = s.game_id) FROM tournament_games s"
             " JOIN games g ON g.id = s.game_id WHERE s.tournament_id = ?", (tid,)).fetchall():
         played[(int(table), int(number))] = int(game)
         if result is None:
             running.add(int(game))
         elif result != "abandoned":
             finished.add(int(game))
+            if int(rows):
+                counted.add(int(game))
     return Tournament(tid, row[1], row[2], int(row[3]), row[4],
                       tuple(tuple(tuple(t) for t in r) for r in plan["rounds"]),
                       tuple(tuple(r) for r in plan["resting"]), judges, played,
                       frozenset(finished), frozenset(running), float(row[6]),
-                      None if row[7] is None else float(row[7]))
+                      None if row[7] is None else float(row[7]), frozenset(counted))
 
 
 def open_tournament_sync(db: sqlite3.Connection, club: str, chief: str, scheme: str,
@@ -607,6 +614,13 @@ def start_game_sync(db: sqlite3.Connection, tournament: int, table: int, game_id
     db.execute("INSERT INTO tournament_games(tournament_id, table_no, game_no, game_id)"
                " VALUES (?, ?, ?, ?)", (tournament, table, number, game_id))
     return number
+
+
+def drop_game_sync(db: sqlite3.Connection, tournament: int, game_id: int) -> None:
+    """The game no longer holds its place in the tournament's plan (set aside: the next game
+    started at its table takes that place); the game itself is left alone."""
+    db.execute("DELETE FROM tournament_games WHERE tournament_id = ? AND game_id = ?",
+               (tournament, game_id))
 
 
 def place_sync(db: sqlite3.Connection, game_id: int) -> tuple[int, int] | None:
@@ -746,6 +760,10 @@ class ClubMethods:
     async def tournament_place(self, game_id: int) -> tuple[int, int] | None:
         """``(tournament id, table)`` of a game of an open tournament, or ``None``."""
         return await self._club_read(lambda db: place_sync(db, game_id))
+
+    async def drop_tournament_game(self, tournament: int, game_id: int) -> None:
+        """Set the game aside from the tournament: its place in the plan is free again."""
+        await self._club_write(lambda db: drop_game_sync(db, tournament, game_id))
 
     async def close_tournament(self, tournament: int) -> None:
         at = time.time()

@@ -10,8 +10,12 @@ from typing import AsyncIterator
 
 import pytest
 
+from bot.i18n import catalog
 from rules import Phase
-from support.discord_table import DiscordTable, table
+from support.discord_table import MANAGE_CHANNELS, DiscordTable, table
+
+
+RU = catalog("ru")
 
 
 @pytest.fixture
@@ -55,7 +59,8 @@ async def test_a_tournament_table_in_discord_gets_its_seating(t: DiscordTable) -
     """Issue 17 §4 in Discord: the same commands as slash commands; the judge's /new at his
     table starts its game with the plan's seats."""
     names = [f"Игрок {n}" for n in range(1, 11)]
-    opened = await t.slash("tournament", action="open", games=1, players=", ".join(names))
+    opened = await t.slash("tournament", action="open", games=1, players=", ".join(names),
+                           perms=MANAGE_CHANNELS)  # the chief judge: Manage Channels, as /table N host
     assert opened.startswith("Турнир №1 открыт: игр — 1, игроков — 10, столов — 1")
     assert "Стол 1: судья — " in await t.slash("table", number=1)
     await t.slash("new")
@@ -64,9 +69,26 @@ async def test_a_tournament_table_in_discord_gets_its_seating(t: DiscordTable) -
     assert [s.name for s in (await t.state()).seats] == list(plan.rounds[0][0])
     refused = await t.slash("tournament", action="close", actor=t.players[0])
     assert refused.startswith("Закрыть турнир может только главный судья")
+    # a game that will not be finished: set aside from the tournament (the table's judge; no one
+    # else), its place in the plan seated again by the next /new
+    await t.slash("roles", roles="D1 M2 M3 S4")
+    await t.slash("start")
+    first = (await t.service.current(t.home)).game_id
+    assert (await t.slash("tournament", action="close")).splitlines()[1] == \
+        RU.text("tournament-still-running-aside", table=1)
+    assert await t.slash("table", number=1, aside=True, actor=t.players[0]) == RU.text(
+        "tournament-aside-who", table=1, chief=t.judge["global_name"])
+    assert await t.slash("table", number=1, aside=True) == RU.text(
+        "tournament-set-aside", table=1, id=first, game=1, games=1, started="yes", closing="no")
+    assert (await t.service.store.tournament(t.home)).played == {}
+    await t.slash("new")
+    await t.slash("new")  # the second confirms: the game set aside is shelved
+    again = await t.service.current(t.home)
+    assert again.game_id != first and [s.name for s in again.state.seats] == list(plan.rounds[0][0])
+    assert (await t.service.store.tournament(t.home)).played == {(1, 1): again.game_id}
     for step in ("roles", "start", "next", "ppk"):
         await t.slash(step, **({"roles": "D2 M5 M7 S8"} if step == "roles" else
                                {"seat": 7} if step == "ppk" else {}))
     closed = await t.slash("tournament", action="close")
-    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), сыграно игр — 1")
+    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 1")
     assert sum(1 for line in closed.splitlines() if line[:2].rstrip(".").isdecimal()) == 10

@@ -47,8 +47,11 @@ def host_table(t: DiscordTable) -> Any:
 async def test_a_hosted_discord_table_plays_the_tournaments_game(t: DiscordTable) -> None:
     t.app_permissions = HOST_RIGHTS
     names = [p["global_name"] for p in t.players[:9]] + ["Десятый"]  # the tenth: another name
+    assert await t.slash("tournament", action="open", games=1, players=", ".join(names),
+                         where=CLUB_ID) == RU.text("dc-tournament-open-not-allowed")  # no right
+    assert await t.service.store.tournament(f"dc:{CLUB_ID}") is None
     opened = await t.slash("tournament", action="open", games=1, players=", ".join(names),
-                           where=CLUB_ID)
+                           where=CLUB_ID, perms=MANAGE)  # Manage Channels: the chief judge
     assert opened.startswith("Турнир №1 открыт: игр — 1, игроков — 10, столов — 1")
     club = f"dc:{CLUB_ID}"
     assert await t.slash("table", number=1, host=True) == RU.text("tournament-host-admins-only")
@@ -88,12 +91,13 @@ async def test_a_hosted_discord_table_plays_the_tournaments_game(t: DiscordTable
     view = (await t.slash("tournament", where=CLUB_ID)).splitlines()
     assert view[1].startswith("Стол 1 (судья — бот-ведущий в «") and "игра 1 из 1: " in view[1]
     assert await t.slash("tournament", action="close", where=CLUB_ID) == \
-        "За столом 1 идёт игра: турнир закрывается, когда она окончена."
+        "За столом 1 идёт игра: турнир закрывается, когда она окончена.\n" \
+        "Стол 1 ведёт бот-ведущий в «#table-1»: набор или игру там останавливает /stop."
     (don,) = [s.number for s in state.seats if s.role is Role.DON]
     await t.slash("ppk", seat=don, perms=MANAGE)  # the host's team loss of the Don's team (4.3.1)
     assert (await t.state()).result is not None
     closed = await t.slash("tournament", action="close", where=CLUB_ID)
-    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), сыграно игр — 1")
+    assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 1")
     assert sum(1 for line in closed.splitlines() if line[:2].rstrip(".").isdecimal()) == 10
     rows = await t.service.store.export_club(club)  # the account took the nickname's seat
     assert [p["account"] for p in rows["players"] if p["name"] == "Десятый"] == [accounts["Десятый"]]

@@ -40,6 +40,7 @@ async def test_each_scope_and_language_has_its_menu(tmp_path: Path) -> None:
             member = fake.visible_commands(group, players[0])
             assert _names(member) == list(GROUP_MENU)
             assert "newgame" in _names(member)  # host mode opens a table in a group
+            assert "join" in _names(member)  # a tournament's hosted lobby: /join Имя (the plan's seat)
             assert not (ADMIN_ONLY | PRIVATE_ONLY) & set(_names(member))
             admin = fake.visible_commands(group, owner)
             assert _names(admin) == list(ADMIN_MENU)

@@ -15,6 +15,7 @@ from typing import AsyncIterator
 
 import pytest
 
+from bot.i18n import catalog
 from fakebot import FakeBotAPI
 from rules import Phase
 from support.telegram_table import Table, table
@@ -26,6 +27,11 @@ PLAYERS = [f"Игрок {n:02d}" for n in range(1, 21)]
 #: Each game's roles and the black whose oath on day 1 (seed 4.3.1) loses his team the game.
 ROLES = {(1, 1): ("D2 M5 M7 S8", 7), (1, 2): ("D1 M4 M9 S10", 9),
          (2, 1): ("D3 M6 M10 S1", 1), (2, 2): ("D10 M2 M3 S4", 4)}
+
+
+#: The close's refusal names how a table's game that will not be finished is set aside.
+STARTED_ASIDE = ("Стол {0}: игру, которая не будет доиграна, главный судья или судья стола снимает"
+                 " с турнира — /table {0} aside.")
 
 
 @pytest.fixture
@@ -109,18 +115,22 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     await play(second, script(1, 2)[:2])
     before = len(t.public())
     await t.say("/tournament close", chat=t.group, user=chief)  # table 2 still plays
-    assert t.public()[before:] == ["За столом 2 идёт игра: турнир закрывается, когда она окончена."]
+    assert t.public()[before:] == ["За столом 2 идёт игра: турнир закрывается, когда она окончена.\n"
+                                   + STARTED_ASIDE.format(2)]
     await play(second, script(1, 2)[2:])
 
     games += [await start(t.judge, 1, 2), await start(second, 2, 2)]
+    await play(t.judge, script(2, 1)[:2])
+    await play(second, script(2, 2)[:2])
     before = len(t.public())
     await t.say("/tournament close", chat=t.group, user=chief)  # both tables play
-    assert t.public()[before:] == ["За столами 1, 2 идут игры: турнир закрывается, когда они окончены."]
-    await play(second, script(2, 2)[:3])  # day 1 of table 2's second game …
+    assert t.public()[before:] == ["За столами 1, 2 идут игры: турнир закрывается, когда они окончены.\n"
+                                   + STARTED_ASIDE.format(1) + "\n" + STARTED_ASIDE.format(2)]
+    await play(second, script(2, 2)[2:3])  # day 1 of table 2's second game …
     before = len(t.public())
     await t.say("/tournament", chat=t.group, user=chief)
     view = t.public()[before:][0].splitlines()
-    assert view[1].startswith("Стол 1 (судья — Судья): игра 2 из 2: подготовка; игра 1: победа ")
+    assert view[1].startswith("Стол 1 (судья — Судья): игра 2 из 2: нулевая ночь; игра 1: победа ")
     assert view[2].startswith("Стол 2 (судья — Игрок1): игра 2 из 2: день 1; игра 1: победа ")
     await t.say("/new fiim2024", chat=chief, user=chief)  # a game of his own, not the tournament's
     before = len(t.public())
@@ -138,7 +148,7 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     await t.say("/tournament close", chat=t.group, user=second)
     assert t.public()[before:] == ["Закрыть турнир может только главный судья (Владелец)."]
     await play(chief, script(2, 2)[3:])
-    await play(t.judge, script(2, 1))
+    await play(t.judge, script(2, 1)[2:])
 
     before = len(t.public())
     await t.say("/tournament close", chat=t.group, user=chief)
@@ -149,7 +159,7 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     posted = [m.text for m in t.fake.sent(channel) if m.text and m.text.startswith("Турнир №1")]
     assert len(posted) == 1
     lines = posted[0].splitlines()
-    assert lines[0].startswith("Турнир №1: итоговая таблица (ФИИМ 2024), сыграно игр — 4")
+    assert lines[0].startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 4")
     expected: dict[str, Decimal] = {}
     for doc in json_protocols(t, channel).values():
         for seat, points in doc["points"]["seats"].items():
@@ -166,3 +176,67 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
     told = [m.text for m in t.fake.sent(second) if m.text and f"Игру №{games[3]} теперь" in m.text]
     assert told == [f"Игру №{games[3]} теперь судит Владелец (администратор группы). "
                     "Панель этой игры у вас больше не работает."]
+
+
+async def test_a_game_that_will_not_be_finished_is_set_aside_and_its_judge_told(t: Table) -> None:
+    """Over the fake Bot API: a judge's private chat opens no tournament in the group his game
+    is linked to (he is not its admin); the chief judge sets a table's started game aside from
+    the group (``/table 2 aside``: the group reads the line, the table's judge gets it in his
+    private chat, the game's own home); no one else may; the table's next ``/new`` seats that
+    game of the plan again; a game never started is set aside by the close, said, and the close
+    counts the one game that ended."""
+    ru = catalog("ru")
+    chief, second, other = t.players[0], t.players[1], t.players[2]
+    club = f"tg:{t.group.id}"
+    await t.say("/new")  # the judge's own game, linked to the group
+    await t.say("/link", chat=t.group)
+    before = len(t.private())
+    await t.say("/tournament open 2 " + ", ".join(PLAYERS))  # from his private chat
+    assert t.private()[before:] == [ru.text("tournament-admins-only")]
+    assert await t.service.store.tournament(club) is None
+    await t.say("/new")
+    await t.say("/new")  # a fresh game of his own, unlinked: the tournament's tables are free
+
+    await t.say("/tournament open 2 " + ", ".join(PLAYERS), chat=t.group, user=chief)
+    plan = await t.service.store.tournament(club)
+    assert plan is not None
+    await t.say("/table 1", chat=t.group, user=chief)
+    await t.say("/table 2", chat=t.group, user=second)
+    await t.say("/new fiim2024", chat=second, user=second)
+    for step in ("/roles D3 M6 M10 S1", "/start", "/next"):
+        await t.say(step, chat=second, user=second)
+    first = await t.service.current(f"tg:{second.id}")
+    assert first is not None and first.state.phase is Phase.SPEECH
+
+    before = len(t.public())
+    await t.say("/table 2 aside", chat=t.group, user=other)  # neither the chief nor its judge
+    assert t.public()[before:] == [ru.text("tournament-aside-who", table=2, chief="Владелец")]
+    assert (await t.service.store.tournament(club)).played == {(2, 1): first.game_id}
+    told = len(t.texts(second))
+    before = len(t.public())
+    await t.say("/table 2 aside", chat=t.group, user=chief)
+    line = ru.text("tournament-set-aside", table=2, id=first.game_id, game=1, games=2,
+                   started="yes", closing="no")
+    assert t.public()[before:] == [line]
+    await t.fake.wait_for(lambda: line in t.texts(second)[told:], timeout=30,
+                          what="the table's judge told in his private chat")
+    assert (await t.service.store.tournament(club)).played == {}
+    await t.say("/new fiim2024", chat=second, user=second)  # his game goes on: asked first
+    await t.say("/new fiim2024", chat=second, user=second)
+    again = await t.service.current(f"tg:{second.id}")
+    assert again is not None and again.game_id != first.game_id
+    assert [s.name for s in again.state.seats] == list(plan.rounds[0][1])
+    assert (await t.service.store.tournament(club)).played == {(2, 1): again.game_id}
+    for step in ("/roles D3 M6 M10 S1", "/start", "/next", "/ppk 1 4.3.1"):
+        await t.say(step, chat=second, user=second)
+
+    await t.say("/new", chat=chief, user=chief)  # table 1's game, never started
+    unstarted = await t.service.current(f"tg:{chief.id}")
+    assert unstarted is not None and unstarted.state.phase is Phase.SETUP
+    before = len(t.public())
+    await t.say("/tournament close", chat=t.group, user=chief)
+    lines = t.public()[before:][0].splitlines()
+    assert lines[0] == ru.text("tournament-set-aside", table=1, id=unstarted.game_id, game=1,
+                               games=2, started="no", closing="yes")
+    assert lines[1].startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 1;")
+    assert await t.service.store.tournament(club) is None

@@ -118,7 +118,8 @@ async def test_a_hosted_table_plays_the_tournaments_games_to_its_standings(
         view = (await said(t, club, t.owner, "/tournament"))[0].splitlines()
         assert view[1].startswith(f"Стол 1 (судья — бот-ведущий в «{t.group.title}»): игра 1 из 2: ")
         assert await said(t, club, t.owner, "/tournament close") == [
-            "За столом 1 идёт игра: турнир закрывается, когда она окончена."]
+            "За столом 1 идёт игра: турнир закрывается, когда она окончена.\n"
+            + RU.text("tournament-still-running-hosted", table=1, group=t.group.title)]
         assert await said(t, club, t.owner, "/table 1") == [  # the chief judge's take-over
             RU.text("tournament-hosted-running", table=1, group=t.group.title)]
         assert (await store.tournament(club_key)).judges == {1: f"host:{group_key}"}
@@ -137,7 +138,8 @@ async def test_a_hosted_table_plays_the_tournaments_games_to_its_standings(
         assert await said(t, club, t.owner, "/table 1") == [
             RU.text("tournament-hosted-running", table=1, group=t.group.title)]
         assert await said(t, club, t.owner, "/tournament close") == [
-            "За столом 1 идёт игра: турнир закрывается, когда она окончена."]
+            "За столом 1 идёт игра: турнир закрывается, когда она окончена.\n"
+            + RU.text("tournament-still-running-hosted", table=1, group=t.group.title)]
         # a lobby whose place moved meanwhile (a race the refusals above leave) is not dealt
         await store.seat_judge(plan.id, 1, f"tg:{t.owner.id}")
         stopped = await said(t, t.group, t.players[9], "/join Кир")

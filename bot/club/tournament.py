@@ -17,13 +17,21 @@ A table may also be a group's hosted tables (host mode: the bot is the judge): t
 ``/newgame`` gathers the plan's game there (:meth:`bot.host.controller.HostController._plan_seat`
 seats each player at the plan's name). While such a table's lobby gathers or its game plays it is
 neither taken over nor is the tournament closed (:meth:`TournamentDesk._on`).
+
+A table's game that will not be finished is set aside from the tournament, never silently: the
+chief judge or the table's judge writes ``/table N aside`` (its place in the plan is free again,
+the table's next ``/new`` starts that game of the plan anew; the game itself stays with its judge,
+outside the tournament); a game still in its setup (never started) is set aside by itself when its
+judge moves to another table or the tournament closes, each said in a line. The close counts the
+games that count in the standings (:attr:`storage.Tournament.counted`) and names the others (a game
+over with its roles unknown, a game stopped).
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
 import rules
@@ -46,6 +54,8 @@ SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": 
                 "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
 #: ``/table N host``: the group's hosted tables (host mode: the bot runs them) are table N
 HOST_WORDS = ("host", "bot", "бот", "ведущий")
+#: ``/table N aside``: the table's game that will not be finished leaves the tournament
+ASIDE_WORDS = ("aside", "drop", "снять", "отложить")
 #: a hosted table's "judge" in ``tournament_tables``: this prefix and its group's chat key
 HOSTED = "host:"
 
@@ -87,13 +97,16 @@ class Seating:
 @dataclass
 class DeskAnswer:
     """What a tournament command says (``lines``) and what the platform does next: ``closed``
-    the tournament just closed (``lines`` are its standings: to post to the club's channel with
+    the tournament just closed (``posted``: its standings, to post to the club's channel with
     its games' protocols); ``taken`` the running game of a table whose judge changed (its id,
-    to move it to the new judge)."""
+    to move it to the new judge); ``aside`` the games just set aside from the tournament with
+    the line that says so (to tell each game's own chat, where its judge records it)."""
 
     lines: list[str]
     closed: Tournament | None = None
     taken: int | None = None
+    posted: list[str] = field(default_factory=list)
+    aside: dict[int, str] = field(default_factory=dict)
 
 
 def split_names(text: str) -> list[str]:
@@ -173,6 +186,8 @@ class TournamentDesk:
             if command.what == "table":
                 if len(command.args) == 2 and command.args[1].lower() in HOST_WORDS:
                     return await self._host_table(club, user, command.args[0], cat, may_open)
+                if len(command.args) == 2 and command.args[1].lower() in ASIDE_WORDS:
+                    return await self._aside(club, user, command.args[0], cat)
                 return await self._table(club, user, command, cat, busy)
             word = command.args[0].lower() if command.args else ""
             if word in OPEN_WORDS:
@@ -233,17 +248,62 @@ class TournamentDesk:
                                         group=self.where(group) or group)])
         held = found.table_of(user)
         running = self._running(found, held) if held is not None else None
-        if running is not None:  # his own table's game would be left without its judge
+        unstarted = running is not None and await self._unstarted(running)
+        if running is not None and not unstarted:  # his table's game would be left without its judge
             return DeskAnswer([cat.text("tournament-finish-first", table=held)])
         if judge is not None and busy and self._running(found, table) is not None:
             return DeskAnswer([cat.text("tournament-own-game", table=table)])  # nowhere to move it
+        aside: dict[int, str] = {}
+        if running is not None and held is not None:  # never started: it gives its place back
+            aside[running] = await self._set_aside(found, held, running, False, cat)
         await self.store.seat_judge(found.id, table, user)
         number = found.done(table) + 1
-        lines = [cat.text("tournament-table-taken" if judge is not None else "tournament-table-set",
+        lines = [*aside.values(),
+                 cat.text("tournament-table-taken" if judge is not None else "tournament-table-set",
                           table=table, judge=self.who(user),
                           game=min(number, found.games), games=found.games,
                           left=max(0, found.games - found.done(table)))]
-        return DeskAnswer(lines, taken=self._running(found, table) if judge is not None else None)
+        return DeskAnswer(lines, taken=self._running(found, table) if judge is not None else None,
+                          aside=aside)
+
+    async def _aside(self, club: str, user: str, number: str, cat: Catalog) -> DeskAnswer:
+        """``/table N aside``: table N's game that will not be finished (started or not) leaves
+        the tournament (:meth:`_set_aside`). The chief judge or the table's judge; a hosted
+        table's game or lobby is stopped in its group (``/stop``) instead."""
+        found = await self.store.tournament(club)
+        if found is None:
+            return DeskAnswer([cat.text("tournament-none")])
+        if not number.isdecimal() or not 1 <= int(number) <= found.tables:
+            return DeskAnswer([cat.text("tournament-bad-table", tables=found.tables)])
+        table = int(number)
+        judge = found.judges.get(table)
+        if user not in (found.chief, judge):
+            return DeskAnswer([cat.text("tournament-aside-who", table=table,
+                                        chief=self.who(found.chief))])
+        group = hosted_chat(judge)
+        if group is not None:
+            return DeskAnswer([cat.text("tournament-aside-hosted", table=table,
+                                        group=self.where(group) or group)])
+        game = self._running(found, table)
+        if game is None:
+            return DeskAnswer([cat.text("tournament-aside-nothing", table=table)])
+        line = await self._set_aside(found, table, game, not await self._unstarted(game), cat)
+        return DeskAnswer([line], aside={game: line})
+
+    async def _set_aside(self, found: Tournament, table: int, game: int, started: bool,
+                         cat: Catalog, *, closing: bool = False) -> str:
+        """The table's ``game`` leaves the tournament: its place in the plan is free again (the
+        table's next game started takes it); the game itself is left alone. The line saying so."""
+        number = next(n for (t, n), g in found.played.items() if g == game)
+        await self.store.drop_tournament_game(found.id, game)
+        return cat.text("tournament-set-aside", table=table, id=game, game=number,
+                        games=found.games, started="yes" if started else "no",
+                        closing="yes" if closing else "no")
+
+    async def _unstarted(self, game: int) -> bool:
+        """The game is known to be in its setup (never started: no /start yet)."""
+        state = await self.state_of(game) if self.state_of is not None else None
+        return state is not None and state.phase is Phase.SETUP
 
     async def _host_table(self, club: str, user: str, number: str, cat: Catalog,
                           may_open: bool) -> DeskAnswer:
@@ -313,6 +373,8 @@ class TournamentDesk:
             last = max(((n, g) for (t, n), g in found.played.items()
                         if t == table and g in found.finished), default=None)
             result = await self._result(last[1], cat) if last is not None else ""
+            if result and last is not None and last[1] not in found.counted:
+                result = cat.text("tournament-result-not-counted", result=result)
             lines.append(cat.text("tournament-table-line", table=table,
                                   judge=self._judge(judge, cat) if judge else "none", now=now,
                                   done=done, result=result or "none",
@@ -330,13 +392,29 @@ class TournamentDesk:
             return DeskAnswer([cat.text("tournament-none")])
         if user != found.chief:
             return DeskAnswer([cat.text("tournament-chief-only", chief=self.who(found.chief))])
-        running = [t for t in range(1, found.tables + 1) if await self._on(found, t)]
-        if running:
-            return DeskAnswer([cat.text("tournament-still-running", count=len(running),
-                                        tables=", ".join(map(str, running)))])
+        hosted: list[tuple[int, str]] = []  # (table, its group): a lobby gathers or a game plays
+        running: list[tuple[int, int]] = []  # (table, its game): started
+        unstarted: list[tuple[int, int]] = []  # in its setup: set aside by the close
+        for table in range(1, found.tables + 1):
+            game, group = self._running(found, table), hosted_chat(found.judges.get(table))
+            if group is not None:
+                if await self._on(found, table):
+                    hosted.append((table, group))
+            elif game is not None:
+                (unstarted if await self._unstarted(game) else running).append((table, game))
+        if hosted or running:
+            busy = sorted(t for t, _ in [*hosted, *running])
+            return DeskAnswer([
+                cat.text("tournament-still-running", count=len(busy), tables=", ".join(map(str, busy))),
+                *(cat.text("tournament-still-running-aside", table=t) for t, _ in running),
+                *(cat.text("tournament-still-running-hosted", table=t, group=self.where(g) or g)
+                  for t, g in hosted)])
+        aside = {game: await self._set_aside(found, table, game, False, cat, closing=True)
+                 for table, game in unstarted}
+        found = await self.store.tournament(club) or found  # without the games set aside
         await self.store.close_tournament(found.id)
-        lines = await self.standings(found, cat)
-        return DeskAnswer(lines, closed=found)
+        posted = await self.standings(found, cat)
+        return DeskAnswer([*aside.values(), *posted], closed=found, posted=posted, aside=aside)
 
     async def standings(self, found: Tournament, cat: Catalog) -> list[str]:
         """The tournament's standings over its finished games (F24/S24 §8.7.1; the FSM
@@ -347,10 +425,14 @@ class TournamentDesk:
                   for player, rows in (await self.store.tournament_first_nights(found.id)).items()}
         table = standings(totals, deaths, found.scheme, f"tournament {found.id}")
         title = cat.text("tournament-standings", number=found.id, scheme=found.scheme,
-                         games=len(found.finished))
+                         games=len(found.counted))
+        uncounted = [cat.text("tournament-not-counted", id=g, table=t, game=n,
+                              why="no-roles" if g in found.finished else "stopped")
+                     for (t, n), g in sorted(found.played.items(), key=lambda kv: kv[0][::-1])
+                     if g not in found.counted and g not in found.running]
         if not table:
-            return [title, cat.text("tournament-no-games")]
-        return [title, *standing_lines(table, found.scheme, cat)]
+            return [title, cat.text("tournament-no-games"), *uncounted]
+        return [title, *standing_lines(table, found.scheme, cat), *uncounted]
 
     # --- a table's next game ----------------------------------------------------------------------
     async def seating(self, judge: str) -> Seating | None:

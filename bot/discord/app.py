@@ -961,10 +961,11 @@ class DiscordReferee:
         if name == "lang":
             async with self._lock(home):
                 return await self._lang(interaction, home, user, text)
-        if name == "table" and not interaction.permissions.manage_channels:
-            command = cmds.parse(text, None)  # /table N host: the bot will run games here
-            if isinstance(command, cmds.ClubCmd) and needs_admin(command):
-                return [(await self.cat(home)).text("tournament-host-admins-only")]
+        if name in ("table", "tournament") and not interaction.permissions.manage_channels:
+            command = cmds.parse(text, None)  # /tournament open: the chief judge; /table N host:
+            if isinstance(command, cmds.ClubCmd) and needs_admin(command):  # the bot runs games here
+                return [(await self.cat(home)).text(
+                    "tournament-host-admins-only" if name == "table" else "dc-tournament-open-not-allowed")]
         lacking = missing(interaction.app_permissions)
         notes = (lambda: [cat_text(lacking)]) if lacking else None
         cat = await self.cat(home)

@@ -923,6 +923,10 @@ class JudgeController:
             club, user, command, cat, may_open=may_open,
             busy=own is not None and own.state.phase is not Phase.GAME_OVER)
         replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
+        for game_id, line in answer.aside.items():  # its judge records it in the game's own chat
+            row = await self.service.store.game(game_id)
+            if row is not None and row.chat not in (club, user):
+                await self._queue(ob.post(row.chat, line))
         if answer.taken is not None and move:
             row = await self.service.store.game(answer.taken)
             if row is not None:
@@ -940,7 +944,7 @@ class JudgeController:
         closed = answer.closed
         assert closed is not None
         cat = await self._cat(channel)
-        items = [ob.post(channel, "\n".join(answer.lines))]
+        items = [ob.post(channel, "\n".join(answer.posted))]
         for (table, number), game_id in sorted(closed.played.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             if game_id not in closed.finished:
                 continue

@@ -89,10 +89,12 @@ TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover", "protocol")
 #: The command menus (``setMyCommands``): each scope lists the commands that work there, in
 #: every language (``language_code``) and, for clients in another one, in the configured one.
 #: The judge's private chat: recording the game. A group, for every member: host mode (a table,
-#: the speaker's «Пас» and nomination, the protocol), the judge's /link, the public status. A
+#: a tournament lobby's seat by the plan's name, the speaker's «Пас» and nomination, the
+#: protocol), the judge's /link, the public status. A
 #: group's admins: also what only they (or the table's host) may do.
 PRIVATE_MENU = ("new", "next", "nominate", "vote", "foul", "undo", "status", "lang", "help")
-GROUP_MENU = ("newgame", "pass", "nominate", "status", "protocol", "rule", "why", "link", "help")
+GROUP_MENU = ("newgame", "join", "pass", "nominate", "status", "protocol", "rule", "why", "link",
+              "help")
 ADMIN_MENU = (*GROUP_MENU[:-1], "stop", "foul", "warn", "unfoul", "dq", "takeover", "unlink",
               "channel", "lang", "help")
 #: (scope, where: "private" or "group", the commands); a command's description is
@@ -562,9 +564,9 @@ class TelegramReferee:
         text = message.text
         cat = await self.cat(chat)
         name = _command_name(text)
-        if name not in ("start", "link", "unlink", "takeover", "lang"):  # the judge's own command:
-            await self._replies(chat, await self.judge.typed(home, user, text))  # reads the game
-            return
+        if name not in ("start", "link", "unlink", "takeover", "lang", *TOURNAMENT_COMMANDS):
+            await self._replies(chat, await self.judge.typed(home, user, text))  # the judge's own
+            return  # command: judge.typed reads the game
         current = await self.service.current(home)
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         if name == "start" and not (live is not None and live.state.phase is Phase.SETUP):
@@ -579,7 +581,23 @@ class TelegramReferee:
         if name == "lang":
             await self._private_lang(home, chat, user, text, live)
             return
+        if name in TOURNAMENT_COMMANDS and not await self._may_open_here(home, user, text, current):
+            await self._send(chat, cat.text("tournament-admins-only"))
+            return
         await self._replies(chat, await self.judge.typed(home, user, text))  # /start in setup
+
+    async def _may_open_here(self, home: str, user: str, text: str, current: Outcome | None) -> bool:
+        """A tournament command typed in a private chat acts on the club of the judge's game
+        (its linked group): opening one there, or giving it hosted tables, needs that group's
+        admin as in the group itself; the chat's own club (no group) is the user's."""
+        try:
+            command = cmds.parse(text, None)
+        except CommandError:
+            return True  # the judge's controller answers it
+        if not isinstance(command, ClubCmd) or not needs_admin(command):
+            return True
+        club = (await self.service.announce(current.game_id) if current is not None else None) or home
+        return club == home or await self._is_admin(club, user)
 
     async def _private_lang(self, home: str, chat: str, user: str, text: str,
                             live: Outcome | None) -> None:

@@ -94,7 +94,7 @@ club-seating-table = Game { $game }, table { $table }: { $seats }
 club-seating-resting = Game { $game }, resting: { $names }
 
 # A tournament evening (issue 17, part 4; bot/club/tournament.py).
-tournament-usage = Write it as /tournament open 4 [fiim|fsm] Anya, Borya, … — the number of games (up to { $most }), the standings' scheme, then the players' names separated by commas; /tournament — every table's state; /tournament close — the standings; /table N — run table N.
+tournament-usage = Write it as /tournament open 4 [fiim|fsm] Anya, Borya, … — the number of games (up to { $most }), the standings' scheme, then the players' names separated by commas; /tournament — every table's state; /tournament close — the standings; /table N — run table N; /table N aside — set aside from the tournament a table's game that will not be finished.
 club-error-tournament_open = A tournament is running in this club already: /tournament shows it, its chief judge closes it with /tournament close.
 tournament-opened = Tournament #{ $number } is open: { $games ->
     [one] { $games } game
@@ -108,7 +108,7 @@ tournament-none = No tournament is running in this club: /tournament open 4 Anya
 tournament-bad-table = The tournament has tables 1 to { $tables }: /table N.
 tournament-table-yours = You run table { $table } already.
 tournament-table-busy = Table { $table } is run by { $judge }; only the chief judge can take it over.
-tournament-finish-first = Your table { $table } has a game running: finish it first.
+tournament-finish-first = Your table { $table } has a game running: finish it first, or set it aside from the tournament (/table { $table } aside).
 tournament-table-set = Table { $table }: judge { $judge }; { $left ->
     [0] its games are all played.
    *[other] next is game { $game } of { $games } (/new starts it with its seating).
@@ -145,14 +145,16 @@ tournament-still-running = { $count ->
     [1] A game is running at table { $tables }: the tournament closes when it ends.
    *[other] Games are running at tables { $tables }: the tournament closes when they end.
  }
+tournament-still-running-aside = Table { $table }: a game that will not be finished is set aside from the tournament by the chief judge or the table's judge — /table { $table } aside.
+tournament-still-running-hosted = Table { $table } is run by the host bot in «{ $group }»: /stop there stops its lobby or game.
 tournament-standings = Tournament #{ $number }: the standings ({ $scheme ->
     [fsm] FSM 2024
    *[other] FIIM 2024
- }) after { $games ->
-    [one] { $games } game
-   *[other] { $games } games
+ }) over { $games ->
+    [one] { $games } game that counts
+   *[other] { $games } games that count
  }; ties: additional points, wins, wins as Don or Sheriff, first-night deaths, lot:
-tournament-no-games = No game of the tournament has ended.
+tournament-no-games = No game of the tournament counts.
 tournament-game-started = Table { $table }, game { $game } of { $games } of the tournament: { $seats }
 tournament-posted = The standings and the games' protocols are posted to { $channel }.
 tournament-protocol = Tournament game #{ $game }: the protocol
@@ -171,3 +173,19 @@ tournament-host-set = Table { $table } of tournament #{ $number } is run by the 
    *[other] next is game { $game } of { $games }: /newgame opens its lobby, the seats as the tournament's plan says.
  }
 tournament-host-unavailable = The bot runs no tables itself here: /table N runs a table as its judge.
+# A table's game that will not be finished leaves the tournament (/table N aside; a game never started: by itself at a table change or the close).
+tournament-set-aside = Table { $table }: game #{ $id } (game { $game } of { $games } of the tournament) { $started ->
+    [yes] is set aside from the tournament
+   *[no] was never started — set aside from the tournament
+ }: it does not count{ $closing ->
+    [yes] , and the tournament closes without it.
+   *[no] , and its place in the seating plan is free — the table's next /new starts game { $game } of the plan anew.
+ }
+tournament-aside-who = Only the chief judge ({ $chief }) or the judge of table { $table } sets its game aside from the tournament.
+tournament-aside-hosted = Table { $table } is run by the host bot in «{ $group }»: /stop there stops its lobby or game, and its place in the plan is free again.
+tournament-aside-nothing = Table { $table } has no unfinished game of the tournament: nothing to set aside.
+tournament-not-counted = Does not count: game #{ $id } (table { $table }, game { $game }) — { $why ->
+    [no-roles] ended with its roles not entered, no points
+   *[stopped] stopped before its end
+ }.
+tournament-result-not-counted = { $result } (does not count: roles not entered)

@@ -54,5 +54,5 @@ club-help =
     /rating [period] [fiim|fsm] [min=N] — the season's rating: points, the compensation, the tie-breaks
     /evening — the evening's table (the games of the last 12 hours) and the season's rating; in a group with a club channel (/channel), posted there
     /seating 6 Anya, Borya, … — a seating plan for a series of 6 games: seats even, opponents as varied as can be
-    /tournament open 4 Anya, Borya, … — open a tournament (its seating per table); /table N — run table N; /tournament — every table; /tournament close — the standings (the chief judge)
+    /tournament open 4 Anya, Borya, … — open a tournament (its seating per table); /table N — run table N; /table N aside — set aside its game that will not be finished; /tournament — every table; /tournament close — the standings (the chief judge)
     /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it

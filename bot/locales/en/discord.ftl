@@ -32,6 +32,7 @@ dc-timeout-failed = I could not time out seat(s) { $seats }: I need { $rights }.
 ## Take over
 
 dc-takeover-not-allowed = Only a member with Manage Channels may take a game over.
+dc-tournament-open-not-allowed = Only a member with Manage Channels opens a tournament (and becomes its chief judge).
 
 ## The timer
 
@@ -180,3 +181,4 @@ dc-arg-table-number = The table's number
 dc-cmd-join = Host mode, a tournament's table: take your name's seat of the plan
 dc-arg-plan-name = The name as the tournament's plan writes it
 dc-arg-table-host = The host bot runs the table in this channel (the chief judge, Manage Channels)
+dc-arg-table-aside = Set the table's unfinished game aside from the tournament (chief judge or the table's judge)

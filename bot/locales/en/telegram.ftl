@@ -10,7 +10,7 @@ tg-help-group =
     /takeover — a chat admin takes the game over.
     /status — the game now; /lang ru|en — the announcements' language.
     /rule 5.7 — what a rule says; /why — why the last ruling was made.
-    A tournament evening: /tournament open 4 Anya, Borya, … (the chief judge; the seating per table), /table N (a table's judge), /tournament (every table), /tournament close (the standings to the club's channel).
+    A tournament evening: /tournament open 4 Anya, Borya, … (the chief judge; the seating per table), /table N (a table's judge), /table N aside (its game that will not be finished leaves the tournament), /tournament (every table), /tournament close (the standings to the club's channel).
 tg-group-only = /{ $command } is typed in the club's group, not here.
 tg-group-use-private = Game commands go to my private chat: the judge's panel is there. Only announcements here.
 tg-group-new = A judge starts a new game in a private chat with me ({ $bot }): /new and the judge's panel are there; then /link here, and the announcements come here. For me to run a table in this group myself, type /newgame.
@@ -48,6 +48,7 @@ tg-menu-lang = language: ru or en
 tg-menu-help = every command
 tg-menu-vote = hands: /vote 7 4
 tg-menu-newgame = open a table: I run the game
+tg-menu-join = a tournament lobby's seat by name: /join Name
 tg-menu-pass = end your minute (pass)
 tg-menu-protocol = the table's last protocol
 tg-menu-rule = what a rule says: /rule 5.7

@@ -92,7 +92,7 @@ club-seating-table = Игра { $game }, стол { $table }: { $seats }
 club-seating-resting = Игра { $game }, отдыхают: { $names }
 
 # Турнирный вечер (issue 17, часть 4; bot/club/tournament.py).
-tournament-usage = Напишите так: /tournament open 4 [fiim|fsm] Аня, Боря, … — число игр (до { $most }), система подсчёта, затем имена игроков через запятую; /tournament — состояние всех столов; /tournament close — итоговая таблица; /table N — вести стол N.
+tournament-usage = Напишите так: /tournament open 4 [fiim|fsm] Аня, Боря, … — число игр (до { $most }), система подсчёта, затем имена игроков через запятую; /tournament — состояние всех столов; /tournament close — итоговая таблица; /table N — вести стол N; /table N aside — снять с турнира игру стола, которая не будет доиграна.
 club-error-tournament_open = В клубе уже идёт турнир: /tournament показывает его, главный судья закрывает его командой /tournament close.
 tournament-opened = Турнир №{ $number } открыт: игр — { $games }, игроков — { $players }, столов — { $tables }; главный судья — { $chief }. Рассадка:
 tournament-how = Судья каждого стола пишет здесь /table N (N от 1 до { $tables }); следующая игра стола, начатая командой /new, получает свою рассадку на панели судьи.
@@ -100,7 +100,7 @@ tournament-none = В клубе не идёт турнир: /tournament open 4 �
 tournament-bad-table = В турнире столы с 1 по { $tables }: /table N.
 tournament-table-yours = Стол { $table } уже ведёте вы.
 tournament-table-busy = Стол { $table } ведёт { $judge }; забрать стол может только главный судья.
-tournament-finish-first = За вашим столом { $table } идёт игра: сначала доведите её до конца.
+tournament-finish-first = За вашим столом { $table } идёт игра: сначала доведите её до конца или снимите её с турнира (/table { $table } aside).
 tournament-table-set = Стол { $table }: судья — { $judge }; { $left ->
     [0] все его игры сыграны.
    *[other] следующая — игра { $game } из { $games } (/new начинает её с рассадкой).
@@ -131,11 +131,13 @@ tournament-still-running = { $count ->
     [1] За столом { $tables } идёт игра: турнир закрывается, когда она окончена.
    *[other] За столами { $tables } идут игры: турнир закрывается, когда они окончены.
  }
+tournament-still-running-aside = Стол { $table }: игру, которая не будет доиграна, главный судья или судья стола снимает с турнира — /table { $table } aside.
+tournament-still-running-hosted = Стол { $table } ведёт бот-ведущий в «{ $group }»: набор или игру там останавливает /stop.
 tournament-standings = Турнир №{ $number }: итоговая таблица ({ $scheme ->
     [fsm] ФСМ 2024
    *[other] ФИИМ 2024
- }), сыграно игр — { $games }; при равенстве: дополнительные баллы, победы, победы Доном или Шерифом, гибели в первую ночь, жребий:
-tournament-no-games = Ни одна игра турнира не окончена.
+ }), игр в зачёте — { $games }; при равенстве: дополнительные баллы, победы, победы Доном или Шерифом, гибели в первую ночь, жребий:
+tournament-no-games = В зачёте нет ни одной игры турнира.
 tournament-game-started = Стол { $table }, игра { $game } из { $games } турнира: { $seats }
 tournament-posted = Итоговая таблица и протоколы игр опубликованы в канале { $channel }.
 tournament-protocol = Игра турнира №{ $game }: протокол
@@ -154,3 +156,19 @@ tournament-host-set = Стол { $table } турнира №{ $number } ведё
    *[other] следующая — игра { $game } из { $games }: /newgame открывает набор, места — по рассадке турнира.
  }
 tournament-host-unavailable = Здесь бот не ведёт столы сам: /table N — вести стол судьёй.
+# A table's game that will not be finished leaves the tournament (/table N aside; a game never started: by itself at a table change or the close).
+tournament-set-aside = Стол { $table }: игра №{ $id } (игра { $game } из { $games } турнира) { $started ->
+    [yes] снята с турнира
+   *[no] не начата — снята с турнира
+ }: в зачёт она не идёт{ $closing ->
+    [yes] , турнир закрывается без неё.
+   *[no] , её место в рассадке свободно — следующая /new за этим столом начнёт игру { $game } по рассадке заново.
+ }
+tournament-aside-who = Снять игру стола { $table } с турнира может главный судья ({ $chief }) или судья этого стола.
+tournament-aside-hosted = Стол { $table } ведёт бот-ведущий в «{ $group }»: набор или игру там останавливает /stop, и место в рассадке освобождается.
+tournament-aside-nothing = За столом { $table } нет неоконченной игры турнира: снимать нечего.
+tournament-not-counted = Не в зачёте: игра №{ $id } (стол { $table }, игра { $game }) — { $why ->
+    [no-roles] окончена без внесённых ролей, очков нет
+   *[stopped] остановлена до конца
+ }.
+tournament-result-not-counted = { $result } (не в зачёте: роли не внесены)
