@@ -88,6 +88,34 @@ def clean_name(raw: object) -> str | NameFault:
     return name
 
 
+def name_key(name: str) -> str:
+    """Whose name it is, as the club's roster tells players apart (``storage.club.fold``): NFKC
+    (a fullwidth or styled letter is its plain one), case-folded, ё as е, inner spaces
+    collapsed. Two seats of one game never share a key (:class:`~rules.events.SetName`)."""
+    text = unicodedata.normalize("NFKC", name).casefold().replace("ё", "е")
+    return " ".join(text.split())
+
+
+def admit(state: GameState, event: ev.Event) -> RuleError | None:
+    """Would a new ``event`` be refused for what a logged one is not? Returns the refusal, else
+    ``None``; the service asks it before :func:`apply` of each new action and of a game's first
+    names. A stored log may predate these refusals, so :func:`apply` (and every replay) takes
+    them: only ``NAME_TAKEN`` — a :class:`~rules.events.SetName` giving a seat the name another
+    seat already has (:func:`name_key`: one player, one seat, as the club's statistics count
+    each seat a game of its player)."""
+    if not isinstance(event, ev.SetName):
+        return None
+    name = clean_name(event.name)
+    if not isinstance(name, str):
+        return None  # apply refuses it (BAD_NAME)
+    key = name_key(name)
+    other = next((s.number for s in state.seats if s.number != event.seat and s.name is not None
+                  and name_key(s.name) == key), None)
+    if other is None:
+        return None
+    return RuleError(Code.NAME_TAKEN, seat=event.seat, other=other, name=name)
+
+
 def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     """Apply one event. Returns the new state and the notices, in the order things happened.
 
@@ -256,10 +284,9 @@ class _Move:
     def set_name(self, e: ev.SetName) -> None:
         seat = self.valid_seat(e.seat)
         name = clean_name(e.name)
-        if isinstance(name, str):
-            self.s.seat(seat).name = name
-        else:
+        if not isinstance(name, str):
             raise RuleError(Code.BAD_NAME, seat=seat, why=name.value)
+        self.s.seat(seat).name = name
         self.say(Kind.NAME_SET, seat=seat, name=name)
 
     def set_roles(self, e: ev.SetRoles) -> None:

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from rules.engine import name_key
+
 _T = TypeVar("_T")
 
 ROLES = ("civilian", "sheriff", "mafia", "don")
@@ -34,8 +36,9 @@ TOP_ORDERS = ("points", "wins", "winrate")
 
 class ClubError(Exception):
     """A roster change that cannot be made. ``code``: ``no_player`` (``name``), ``name_taken``
-    (``name``), ``same_player``, ``bad_name`` (``name``), ``bad_pair`` (``command``: not
-    ``old = new``)."""
+    (``name``), ``same_player``, ``shared_game`` (``source``, ``target``, ``game``: the two
+    entries sat in one game, so they are two people), ``bad_name`` (``name``), ``bad_pair``
+    (``command``: not ``old = new``)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -109,8 +112,10 @@ class ClubGame:
 
 
 def fold(name: str) -> str:
-    """The roster's key of a name: case-folded, inner spaces collapsed, ё as е."""
-    return " ".join(name.casefold().replace("ё", "е").split())
+    """The roster's key of a name (:func:`rules.name_key`: NFKC, case-folded, inner spaces
+    collapsed, ё as е): the key a game's seats are told apart by, so that the seats of one game
+    are always different players."""
+    return name_key(name)
 
 
 def _like(text: str) -> str:
@@ -283,8 +288,13 @@ def merge_sync(db: sqlite3.Connection, club: str, source: int, target: int, at: 
     merged entry (its names found it again; the history keeps it)."""
     if source == target:
         raise ClubError("same_player")
-    _, source_account = _active(db, club, source)
-    _, target_account = _active(db, club, target)
+    source_name, source_account = _active(db, club, source)
+    target_name, target_account = _active(db, club, target)
+    shared = db.execute("SELECT a.game_id FROM game_players a JOIN game_players b"
+                        " ON b.game_id = a.game_id AND b.player_id = ? WHERE a.player_id = ?"
+                        " ORDER BY a.game_id LIMIT 1", (target, source)).fetchone()
+    if shared is not None:  # two seats of one game are two people: merged, one would play twice
+        raise ClubError("shared_game", source=source_name, target=target_name, game=int(shared[0]))
     moved = db.execute(f"SELECT club, month, player_id, role, {', '.join(MONTH_SUMS)}"
                        " FROM player_months WHERE player_id = ?", (source,)).fetchall()
     _add_months(db, moved, -1)

@@ -1173,7 +1173,8 @@ class HostController:
         if table.full:
             await self.port.answer(handle, cat.text("host-join-full"), alert=True)
             return
-        table.players.append({"user": who.user, "name": who.name, "reachable": False})
+        name = st.distinct_name(who.name, (p["name"] for p in table.players))
+        table.players.append({"user": who.user, "name": name, "reachable": False})
         await self._save(table, "players")
         reachable = await self._hello(table, who.user)
         table.players[-1]["reachable"] = reachable
@@ -1250,7 +1251,9 @@ class HostController:
             table.seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
             await self._save(table, "seats")
         seats = dict(table.seats)
-        names = {seat: (table.player(user) or {}).get("name", "") for seat, user in seats.items()}
+        names: dict[int, str] = {}
+        for seat, user in seats.items():  # a table stored before names were made distinct
+            names[seat] = st.distinct_name((table.player(user) or {}).get("name", ""), names.values())
         title = table.flags.title
 
         async def cards(dealt: Outcome) -> list[OutboxItem]:  # F24 §1.1: each card in private

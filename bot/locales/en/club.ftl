@@ -63,6 +63,7 @@ club-forget-shown = Kept about you here: the name { $name } and { $games } games
 club-forgotten = Deleted: your roster entry and your games' figures in this club.
 club-error-no_player = Nobody called { $name } in the roster.
 club-error-name_taken = The roster already has { $name }: /merge joins two entries.
+club-error-shared_game = { $source } and { $target } are two people: both sit at the table of game { $game }. These entries cannot be merged.
 club-error-same_player = That is one and the same entry.
 club-error-bad_name = A name of 1 to 64 characters, please.
 club-error-bad_pair = Write it as /{ $command } Old = New.
@@ -85,6 +86,7 @@ club-evening-title = The evening of { $date }: { $games ->
  }
 club-evening-posted = The evening's table and the season's rating are posted to { $channel }.
 club-seating-usage = Write it as /seating 6 Anya, Borya, … — the number of games (up to { $most }), then the players' names separated by commas.
+club-seating-repeated = { $name } is in the list of players twice: one player, one seat. Remove the repeat (names are compared ignoring case).
 club-seating-players = { $count } different players: a table needs { $seats }.
 club-seating-title = The seating of { $games } games for { $players } players at { $tables ->
     [one] { $tables } table

@@ -72,6 +72,7 @@ error-bad_name = { $why ->
     [invisible] Invalid name for seat { $seat }: it has no visible character.
    *[length] Invalid name for seat { $seat }: 1 to 64 characters.
  }
+error-name_taken = Seat { $other } already has the name { $name }: one player, one seat. If this is someone else, make the name differ (a surname, an initial); if seat { $other } is wrong, rename it first.
 error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal.
 error-no_nomination = Player { $seat } has nominated nobody today: there is nothing to withdraw.
 error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (this game's rule): record the seats that voted against player { $nominee }, not only how many.

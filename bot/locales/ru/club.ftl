@@ -63,6 +63,7 @@ club-forget-shown = Клуб хранит о вас: имя { $name } и пок�
 club-forgotten = Удалено: ваша запись в составе и показатели ваших игр в этом клубе.
 club-error-no_player = В составе нет игрока «{ $name }».
 club-error-name_taken = В составе уже есть «{ $name }»: /merge объединит две записи.
+club-error-shared_game = «{ $source }» и «{ $target }» — разные люди: оба сидят за столом в игре { $game }. Объединить эти записи нельзя.
 club-error-same_player = Это одна и та же запись.
 club-error-bad_name = Имя — от 1 до 64 символов.
 club-error-bad_pair = Напишите так: /{ $command } Старое = Новое.
@@ -86,6 +87,7 @@ club-evening-title = Вечер { $date }: { $games ->
  }
 club-evening-posted = Итоги вечера и рейтинг сезона опубликованы в канале { $channel }.
 club-seating-usage = Напишите так: /seating 6 Аня, Боря, … — число игр (до { $most }), затем имена игроков через запятую.
+club-seating-repeated = { $name } в списке игроков дважды: один игрок — одно место. Уберите повтор (имена сравниваются без учёта регистра).
 club-seating-players = Разных игроков: { $count }, а за столом их { $seats }.
 club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
 club-seating-table = Игра { $game }, стол { $table }: { $seats }
