@@ -29,6 +29,7 @@ none. The timer never moves the game on.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import signal
 import sqlite3
@@ -39,6 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO, Union
+from zoneinfo import ZoneInfo
 
 import rules
 from storage import Store
@@ -104,7 +106,12 @@ class Session:
         self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
-        self.club_tz = "UTC"  # the club's time zone, for /stats month and the games' dates
+        self.club_tz = "UTC"  # the club's time zone (MAFIA_REFEREE_TIMEZONE): every clock time shown
+
+    @property
+    def zone(self) -> dt.tzinfo:
+        """:attr:`club_tz` as a ``tzinfo``: the clock of the timer's end and of ``/log all``."""
+        return ZoneInfo(self.club_tz)
 
     # --- starting -------------------------------------------------------------------------------
     async def open(self, *, new: Union[bool, int] = False) -> list[str]:
@@ -245,7 +252,7 @@ class Session:
         """The running timer's line: the seconds left and the end as a clock time."""
         if self._timer is None:
             return []
-        return [self._timer.countdown_line(self.cat, self.clock(), 1, None)]
+        return [self._timer.countdown_line(self.cat, self.clock(), 1, self.zone)]
 
     def _arm(self) -> None:
         """The live warning (10 s left) and the end, printed when they come (at a terminal)."""
@@ -290,7 +297,7 @@ class Session:
         if command.what != "show":
             await self.service.set_timer(current.game_id, timer.to_dict())
             self._arm()
-        return [timer.countdown_line(self.cat, now, 1, None) if timer.live else timer.line(self.cat, now)]
+        return [timer.countdown_line(self.cat, now, 1, self.zone) if timer.live else timer.line(self.cat, now)]
 
     async def _fix(self, command: FixCmd) -> Reply:
         """``/fix 12 /foul 5 4.1.1``: the replacement read against the game as it stood before
@@ -410,13 +417,13 @@ class Session:
         return [text]
 
     async def _audit_lines(self, current: Outcome) -> list[str]:
-        """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""
+        """``/log all``: the audit trail (:mod:`bot.audit`), the times in the club's time zone."""
         rows = await self.service.store.events(current.game_id)
         if not rows:
             return [self.cat.text("judge-log-empty", game=current.game_id)]
         return [self.cat.text("judge-log-title", game=current.game_id),
                 *audit.lines(audit.trail(rows), current.state.config, self.cat,
-                             who=lambda actor: actor, when=lambda at: clock_time(at, None))]
+                             who=lambda actor: actor, when=lambda at: clock_time(at, self.zone))]
 
     async def _log_lines(self, state: rules.GameState) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""

@@ -5,6 +5,7 @@ the game state in the store, not from the printed words."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import re
 import time
@@ -450,6 +451,38 @@ def test_the_judges_points_after_the_result(monkeypatch, capsys, db_path: Path) 
     assert "#1 Анна — 1.9: win +1, the judge's +0.6, automatic bonus +0.3" in out
     assert "Player #4 is on the winning team: the judge may give 0.3–1 (FIIM 2024, §8.4.3)" in out
     assert "Player #2 is on the losing team: the judge may give 0.2–0.7 (FIIM 2024, §8.4.4)" in out
+@pytest.mark.parametrize("zone", ["Asia/Kolkata", "America/St_Johns", "UTC"])
+async def test_the_console_shows_every_clock_time_in_the_clubs_time_zone(tmp_path: Path, zone: str) -> None:
+    """MAFIA_REFEREE_TIMEZONE (README: one setting for all, at the console too): the timer's end
+    («до …») and /log all's times are the club's clock, not the machine's."""
+    from zoneinfo import ZoneInfo
+
+    from bot.console import Session
+    from bot.service import Service
+    from support.fakeport import FakeClock
+
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), clock=clock)
+        session.club_tz = zone
+        await session.open()
+        for line in ("/new", "/name 1 Анна", "/roles D2 M5 M7 S8"):
+            await session.handle(line)
+        until = dt.datetime.fromtimestamp(clock.now + 60, ZoneInfo(zone)).strftime("%H:%M:%S")
+        assert (await session.handle("/start")).lines[-1] == f"⏱ Договорка: осталось 60 секунд, до {until}."
+        current = await session.service.current(console.CHAT)
+        assert current is not None
+        rows = await store.events(current.game_id)
+        trail = (await session.handle("/log all")).lines[1:]
+        assert len(trail) == len(rows) == 3
+        for line, row in zip(trail, rows):
+            shown = dt.datetime.fromtimestamp(row.at, ZoneInfo(zone)).strftime("%H:%M:%S")
+            assert line.startswith(f"{row.seq}. {shown} · "), (line, shown)
+    finally:
+        await store.close()
+
+
 async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_path: Path) -> None:
     """The judge's console times each timed step (docs/rules.md §2.4): its line says how long and
     until when; at a terminal the 10-seconds-left warning and the end ring as they come (here a
@@ -477,7 +510,7 @@ async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_p
         await session.open()
         for line in ("/new", "/roles D2 M5 M7 S8"):
             await session.handle(line)
-        until = time.strftime("%H:%M:%S", time.localtime(clock.now + 60))
+        until = dt.datetime.fromtimestamp(clock.now + 60, dt.timezone.utc).strftime("%H:%M:%S")
         assert (await session.handle("/start")).lines[-1] == f"⏱ Договорка: осталось 60 секунд, до {until}."
         await clock.advance(50)
         assert rung == ["⏱ Договорка: осталось 10 секунд."]
