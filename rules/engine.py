@@ -1167,8 +1167,9 @@ class _Move:
         """The judge takes a seat's last foul back, unless something already followed from it:
         the 4th foul's removal (seed 4.5, ``why="removal"``), a 4th foul that cost a last word
         (``"last_word_cut"``), or a 3rd foul whose silence or short speech was served (seed 4.4,
-        5.7, ``"silence_served"``). Those are taken back with /undo, which takes back what
-        followed too. Raises ``NO_FOUL``, ``FOUL_HAS_CONSEQUENCES``."""
+        5.7, ``"silence_served"``) or is being served — his speech now is it, or was cut by the
+        foul (docs/rules.md §6.3: ``"silence_under_way"``). Those are taken back with /undo,
+        which takes back what followed too. Raises ``NO_FOUL``, ``FOUL_HAS_CONSEQUENCES``."""
         number = self.valid_seat(e.seat)
         seat = self.s.seat(number)
         if not seat.fouls:
@@ -1179,7 +1180,9 @@ class _Move:
         if count >= 4:  # given after he left by the vote or the kill: his last word is lost
             raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="last_word_cut")
         if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE and not seat.silence_pending:
-            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="silence_served")
+            under_way = self.s.phase is Phase.SPEECH and self.s.speaker == number
+            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number,
+                            why="silence_under_way" if under_way else "silence_served")
         seat.fouls.pop()
         if count == 3:
             seat.silence_pending = False

@@ -54,6 +54,8 @@ error-bad_best_move = A best move names one to three different players.
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->
     [removal] Player { $seat }'s foul can't be withdrawn: it has already removed the player from the game.
+    [silence_under_way] Player { $seat }'s foul can't be withdrawn: the third foul's silence is under way — this speech is that silence. /undo takes the foul back with everything after it.
+    [last_word_cut] Player { $seat }'s foul can't be withdrawn: the fourth foul has already cut the last word.
    *[silence_served] Player { $seat }'s foul can't be withdrawn: the third foul's silence is already served.
  }
 error-game_over = The game is over. The result: /result; a new game: /new.
@@ -117,6 +119,7 @@ command-bad_team = /{ $command }: “{ $argument }” is not a team. The team is
 command-bad_fix = /{ $command }: “{ $argument }” is not a game action. A correction is an action of the same kind, e.g. /fix 12 /foul 5 4.1.1 (/log all numbers the actions).
 command-duplicate_option = /new: the option { $option } is given twice — keep one value.
 command-unknown_reason = /{ $command }: unknown reason “{ $reason }”. This game's reasons: { $codes }.
+command-no_technical_fouls = /{ $command }: this game's rules have no technical fouls (a game begun with the option technical_fouls=yes has them: /new … technical_fouls=yes). A foul: /foul.
 
 what-seat = a seat number
 what-name = a name

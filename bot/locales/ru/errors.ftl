@@ -54,6 +54,8 @@ error-bad_best_move = В лучшем ходе — от одного до трё
 error-no_foul = У игрока { $seat } нет фолов.
 error-foul_has_consequences = { $why ->
     [removal] Фол игрока { $seat } снять нельзя: по этому фолу игрок уже вне игры.
+    [silence_under_way] Фол игрока { $seat } снять нельзя: молчание за третий фол уже идёт: эта речь и есть молчание. Отменить фол можно через /undo (отменится и всё, что было позже).
+    [last_word_cut] Фол игрока { $seat } снять нельзя: по четвёртому фолу последнее слово уже прервано.
    *[silence_served] Фол игрока { $seat } снять нельзя: молчание за третий фол уже отбыто.
  }
 error-game_over = Игра окончена. Итоги — /result, новая игра — /new.
@@ -118,6 +120,7 @@ command-bad_team = /{ $command }: «{ $argument }» — не команда. К�
 command-bad_fix = /{ $command }: «{ $argument }» — не действие игры. Исправление — это действие того же рода, например /fix 12 /foul 5 4.1.1 (номера действий — в /log all).
 command-duplicate_option = /new: опция { $option } указана дважды — оставьте одно значение.
 command-unknown_reason = /{ $command }: неизвестная причина «{ $reason }». Причины этой игры: { $codes }.
+command-no_technical_fouls = /{ $command }: в правилах этой игры нет технических фолов (они есть в игре, начатой с опцией technical_fouls=yes: /new … technical_fouls=yes). Фол — /foul.
 
 what-seat = номер места
 what-name = имя
