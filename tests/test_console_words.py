@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 import rules
-from bot.commands import RUSSIAN_WORDS, CommandError, parse, reason_codes
+from bot.commands import RUSSIAN_WORDS, Act, CommandError, parse, reason_codes
 from bot.console import Session
 from bot.i18n import catalog
+from bot.render import error_text
 from bot.service import Service
 from storage import Store
 
@@ -59,6 +60,25 @@ def test_an_unknown_reason_lists_the_games_codes(preset: str) -> None:
     assert "4.1.1" in codes and "4.2.1" not in codes  # a foul's reasons, not a disqualification's
     text = catalog("ru").text("command-unknown_reason", **caught.value.params)
     assert "9.9.9" in text and codes in text
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_tech_in_a_game_without_technical_fouls_says_so(preset: str) -> None:
+    """MafiaRatings 9.6.2 (``technical_fouls``): without the option there is no technical foul
+    at all — the refusal says so and names the option, not an empty list of codes."""
+    state = rules.new_game(rules.PRESETS[preset])
+    for typed in ("/tech 3", "/tech 3 tech", "/тех 3 9.9"):
+        with pytest.raises(CommandError) as caught:
+            parse(typed, state)
+        assert caught.value.code == "no_technical_fouls"
+        for lang in ("ru", "en"):
+            text = error_text(caught.value, catalog(lang))
+            assert "technical_fouls=yes" in text and ": ." not in text
+    on = rules.new_game(rules.PRESETS[preset].with_options(technical_fouls=True))
+    assert parse("/tech 3", on) == Act(rules.Penalty(seat=3, reason="tech"))
+    with pytest.raises(CommandError) as caught:
+        parse("/tech 3 9.9", on)
+    assert caught.value.code == "unknown_reason" and caught.value.params["codes"] == "tech"
 
 
 @pytest.fixture
