@@ -20,7 +20,7 @@ class Code(str, enum.Enum):
     NOT_CURRENT_NOMINEE = "not_current_nominee"  # params: seat, expected
     TOO_MANY_HANDS = "too_many_hands"  # params: count, left
     ALREADY_VOTED = "already_voted"  # params: seat (seed 4.1.8)
-    DUPLICATE_SHOT = "duplicate_shot"  # params: seat (one shot per black, F24 §4.5.3)
+    DUPLICATE_SHOT = "duplicate_shot"  # params: seat (twice in one /shots; one shot per black, F24 §4.5.3)
     BAD_COUNT = "bad_count"  # params: count
     UNKNOWN_REASON = "unknown_reason"  # params: reason
     UNKNOWN_ROLE = "unknown_role"  # params: role

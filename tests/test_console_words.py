@@ -112,3 +112,19 @@ async def test_the_new_options_are_shown_after_new_and_in_status(session: Sessio
     assert reply.accepted and shown in reply.lines[0] and "45" in reply.lines[0]
     status = "\n".join((await session.handle("/status")).lines)
     assert shown in status and "45" in status
+
+
+async def test_a_shot_given_twice_in_one_shots_is_not_said_to_be_recorded(session: Session) -> None:
+    """F24 §4.5.3: one shot per black a night. ``/shots 2:4 2:4`` is refused as a shot given
+    twice — nothing was recorded, so the refusal does not say the shot «уже записан»."""
+    await session.open()
+    for line in ("/new", "/roles D2 M5 M7 S8", "/start", *["/next"] * 12):
+        await session.handle(line)
+    current = await session.service.current(session.chat)
+    assert current is not None and current.state.night is not None
+    assert current.state.night.step is rules.NightStep.SHOOTING
+    reply = await session.handle("/shots 2:4 2:4 5:4 7:4")
+    assert not reply.accepted
+    assert "дважды" in reply.lines[0] and "уже записан" not in reply.lines[0]
+    after = await session.service.current(session.chat)
+    assert after is not None and after.state == current.state
