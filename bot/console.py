@@ -292,8 +292,9 @@ class Session:
             timer.resume(now)
         elif command.what == "next":
             parts = rules.timing(current.state)
-            if timer.part + 1 < len(parts):
-                self._timer = timer = timer.following(parts[timer.part + 1], now)
+            if timer.part + 1 >= len(parts):  # night 0's parts only: nothing moves
+                return [self.cat.text("judge-timer-no-next")]
+            self._timer = timer = timer.following(parts[timer.part + 1], now)
         if command.what != "show":
             await self.service.set_timer(current.game_id, timer.to_dict())
             self._arm()

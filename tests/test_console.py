@@ -516,6 +516,7 @@ async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_p
         assert rung == ["⏱ Договорка: осталось 10 секунд."]
         assert (await session.handle("/timer next")).lines[-1].startswith(
             "⏱ Шериф осматривает стол: осталось 20 секунд, до ")
+        assert (await session.handle("/timer next")).lines == [catalog("ru").text("judge-timer-no-next")]
         assert (await session.handle("/timer pause")).lines == ["⏸ Шериф осматривает стол: пауза, осталось 20 секунд."]
         await clock.advance(100)
         assert rung == ["⏱ Договорка: осталось 10 секунд."]  # paused: nothing rings
@@ -531,7 +532,9 @@ async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_p
         assert (await session.handle("/kill 3")).lines[-1].startswith("⏱ Проверка Дона: осталось 10 секунд")
         await clock.advance(10)
         assert rung[-1] == "⏹ Проверка Дона: время вышло."  # a 10 s step has no warning
-        assert (await session.handle("/timer next")).lines[-1].startswith("⏹ Проверка Дона")
+        no_next = catalog("ru").text("judge-timer-no-next")
+        assert (await session.handle("/timer next")).lines == [no_next]  # night 0's parts only
+        assert (await session.handle("/timer")).lines[-1].startswith("⏹ Проверка Дона")
         session.close()
     finally:
         await store.close()

@@ -452,6 +452,11 @@ class JudgeController:
             view = await self._timer_view(current.game_id, current.state, cat)
             return [Reply(view.line if view is not None else cat.text("judge-timer-none"))]
         if command.what == "next":
+            data = await self.service.timer(current.game_id)
+            timer = Timer.from_dict(data) if data is not None else None
+            if timer is None or timer.key != step_key(current.state) \
+                    or timer.part + 1 >= len(rules.timing(current.state)):
+                return [Reply(cat.text("judge-timer-no-next"))]  # night 0's parts only
             await self._next_part(home, current)
         else:
             await self._timer_control(home, current, resume=command.what == "resume")
