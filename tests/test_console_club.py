@@ -172,3 +172,21 @@ async def test_games_without_names_are_said_to_be_left_out_of_the_history(store:
     assert (await session.handle("/name 1 Аня")).accepted  # a name entered after the end
     lines = (await session.handle("/games")).lines
     assert len(lines) == 2 and "Аня" in lines[1]
+
+
+@pytest.mark.parametrize(("command", "period", "why"), [
+    ("/stats Аня 2026-13", "2026-13", "такой даты нет"),
+    ("/stats Аня 2026-02-30", "2026-02-30", "такой даты нет"),
+    ("/stats 2026-03-31..2026-03-01 Аня", "2026-03-31..2026-03-01", "первый день позже последнего"),
+    ("/top 2026-13", "2026-13", "такой даты нет"),
+    ("/rating 2026-12-31..2026-01-01", "2026-12-31..2026-01-01", "первый день позже последнего"),
+])
+async def test_an_invalid_period_is_refused_not_read_as_a_name(store: Store, command: str, period: str,
+                                                               why: str) -> None:
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    lines = (await session.handle(command)).lines
+    assert len(lines) == 1 and f"«{period}»" in lines[0] and why in lines[0], lines
+    assert "нет игрока" not in lines[0]
+    assert "Аня" in "\n".join((await session.handle("/stats Аня 2026-03")).lines)  # a valid month

@@ -25,7 +25,7 @@ from storage import ROLES, ClubError, Store, Totals
 from ..commands import ClubCmd
 from ..i18n import Catalog
 from .card import render_card, render_top
-from .periods import ALL, Period, parse_period
+from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
 from .tournament import make_plan, plan_lines, roster_names, split_names
@@ -155,7 +155,10 @@ class ClubAnswers:
         period, order, role, least = ALL, None, None, None
         for word in args:
             low = word.lower()
-            found = parse_period(word, now, self.tz)
+            try:
+                found = parse_period(word, now, self.tz)
+            except BadPeriod as bad:  # 2026-13 or reversed dates: never a part of a name
+                raise ClubError("bad_period", period=bad.word, why=bad.why) from None
             if found is not None:
                 period = found
             elif low in ORDER_WORDS:

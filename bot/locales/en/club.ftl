@@ -64,6 +64,10 @@ club-forgotten = Deleted: your roster entry and your games' figures in this club
 club-error-no_player = Nobody called { $name } in the roster.
 club-error-name_taken = The roster already has { $name }: /merge joins two entries.
 club-error-shared_game = { $source } and { $target } are two people: both sit at the table of game { $game }. These entries cannot be merged.
+club-error-bad_period = { $why ->
+    [reversed] Invalid period "{ $period }": the first day comes after the last. Write it so: 2026-03-01..2026-03-31.
+   *[date] Invalid period "{ $period }": there is no such date. A period: 2026, 2026-03, 2026-03-14 or 2026-03-01..2026-03-31.
+ }
 club-error-same_player = That is one and the same entry.
 club-error-bad_name = A name of 1 to 64 characters, please.
 club-error-bad_pair = Write it as /{ $command } Old = New.
