@@ -118,6 +118,15 @@ def fold(name: str) -> str:
     return name_key(name)
 
 
+def refold_sync(db: sqlite3.Connection) -> int:
+    """Compute the roster's keys that migration 0010 emptied (:func:`fold` changed: NFKC);
+    returns how many. Both backends run it when the store opens."""
+    rows = db.execute("SELECT id, name FROM players WHERE folded = ''").fetchall()
+    for player, name in rows:
+        db.execute("UPDATE players SET folded = ? WHERE id = ?", (fold(name), player))
+    return len(rows)
+
+
 def _like(text: str) -> str:
     return text.replace("^", "^^").replace("%", "^%").replace("_", "^_") + "%"
 
@@ -652,6 +661,11 @@ class ClubMethods:
 
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
         raise NotImplementedError
+
+    async def refold_roster(self) -> int:
+        """Compute the roster's keys left empty by migration 0010 (:func:`refold_sync`); the
+        store's ``open`` calls it. Returns how many were computed."""
+        return await self._club_write(refold_sync)
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
         """The club's roster by name (merged entries left out); ``like``: names beginning so."""

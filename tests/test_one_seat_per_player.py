@@ -17,6 +17,7 @@ from bot.i18n import catalog
 from bot.service import Service
 from storage import ClubError, Store
 from support.fake_host import GROUP, HOST, RU, table
+from support.stores import rows as sql_rows
 
 from scenarios.harness import Table
 
@@ -198,3 +199,42 @@ async def test_a_hosted_lobby_of_two_players_with_one_name_deals_a_game() -> Non
         names = sorted(s.name or "" for s in state.seats)
         assert names[:3] == ["Вася", "Вася (2)", "Вася (3)"]
         assert len({rules.name_key(n) for n in names}) == 10
+
+
+async def test_migration_0010_refolds_the_rosters_keys_with_nfkc(tmp_path) -> None:  # noqa: ANN001
+    """A roster written before 0010 kept «Ｄina» under a key of its own; after the migration the
+    store's keys are NFKC's, so «Dina» finds that entry (newcomer's report, item 10)."""
+    import aiosqlite
+
+    from storage.migrate import bundled, migrate
+
+    db = tmp_path / "old.sqlite3"
+    async with aiosqlite.connect(db, isolation_level=None) as conn:
+        await migrate(conn, bundled()[:9])
+        await conn.execute("INSERT INTO players(club, name, folded, account, created_at)"
+                           " VALUES (?, ?, ?, NULL, 0)", (CLUB, "Ｄina", "ｄina"))  # 0006's key
+    store = await Store.open(db)
+    try:
+        found = await store.find_player(CLUB, "Dina")
+        assert found is not None and found.name == "Ｄina"
+        assert await sql_rows(store, "SELECT folded FROM players") == [("dina",)]
+    finally:
+        await store.close()
+
+
+async def test_opening_the_store_computes_every_emptied_key(any_target: str) -> None:
+    """On both backends: the keys 0010 leaves empty are computed when the store opens (again
+    after a process stopped between the migration and the refold)."""
+    store = await Store.open(any_target)
+    try:
+        await store.add_player(CLUB, "Ｖася")
+        await sql_rows(store, "UPDATE players SET folded = ''")
+    finally:
+        await store.close()
+    store = await Store.open(any_target)
+    try:
+        assert await sql_rows(store, "SELECT folded FROM players") == [("vася",)]
+        found = await store.find_player(CLUB, "vАСЯ")
+        assert found is not None and found.name == "Ｖася"
+    finally:
+        await store.close()
