@@ -59,7 +59,7 @@ from .render import (
     action_text, config_label, error_text, notice_text, points_text, result_text, status_text,
     undone_notices,
 )
-from .service import Outcome, Service, ServiceError
+from .service import Outcome, Service, ServiceError, untouched
 
 CHAT = "console:local"
 JUDGE = "console:judge"
@@ -124,7 +124,7 @@ class Session:
         the restart: ``/undo`` takes back its last action, game commands say it is over."""
         current = await self.service.current(self.chat)
         unfinished = current is not None and current.state.phase is not rules.Phase.GAME_OVER
-        if new and (not unfinished or int(new) >= 2):
+        if new and (not unfinished or int(new) >= 2 or untouched(current)):
             return await self._new_game(NewGame())
         if current is None:
             return [self.cat.text("console-ready")]
@@ -205,7 +205,7 @@ class Session:
             return Reply(await self._timer_command(command))
         if isinstance(command, NewGame):
             current = None if self._pending_new else await self.service.current(self.chat)
-            if (not confirmed and current is not None
+            if (not confirmed and current is not None and not untouched(current)
                     and current.state.phase is not rules.Phase.GAME_OVER):
                 self._confirm_new = True
                 return Reply([self.cat.text("console-new-confirm", game=current.game_id)])
@@ -330,7 +330,8 @@ class Session:
     async def _new_game(self, command: NewGame, *, show_next: bool = True) -> list[str]:
         current = await self.service.current(self.chat)
         lines: list[str] = []
-        if current is not None and current.state.phase is not rules.Phase.GAME_OVER:
+        if current is not None and current.state.phase is not rules.Phase.GAME_OVER \
+                and not untouched(current):  # an untouched game is replaced without a word
             lines.append(self.cat.text("console-replaced", game=current.game_id))
         desk = self._desk()
         seating = await desk.seating(self.user)  # a tournament's table: its next game's seats

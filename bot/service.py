@@ -659,6 +659,15 @@ async def _rendered(render: Render | None, planned: Outcome) -> Staged:
     return Staged(tuple(items))  # type: ignore[arg-type]
 
 
+def untouched(outcome: Outcome | None) -> bool:
+    """Is ``outcome``'s game one just created — in setup, nothing logged, no seat named? A new
+    game may replace it without asking (nothing of it would be lost: ``console --new`` then
+    ``/new fiim2024``)."""
+    return (outcome is not None and outcome.revision == 0
+            and outcome.state.phase is rules.Phase.SETUP
+            and all(seat.name is None for seat in outcome.state.seats))
+
+
 def _checked_names(config: rules.RulesConfig, names: dict[int, str]) -> dict[int, str]:
     """The names as the rules accept them (:class:`rules.SetName`: seats 1–10, 1–64 characters,
     stripped, no two seats with one name: :func:`rules.admit`); a bad one raises

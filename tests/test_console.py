@@ -123,6 +123,28 @@ def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
     assert state.config.preset == "fiim2024" and state.config.timers.speech == 45
 
 
+def test_an_untouched_game_is_replaced_by_new_without_asking(monkeypatch, capsys, db_path: Path) -> None:
+    """``console --new`` then ``/new fiim2024``: the game --new just made has nothing in it (in
+    setup, nothing logged, no names), so the preset is chosen in one step; a game with a name in
+    it is asked about first."""
+    run(monkeypatch, capsys, db_path, SETUP)
+    first_id, _, _ = stored(db_path)
+    status, _ = run(monkeypatch, capsys, db_path, "/new\n", "--new")  # confirmed: game 2, empty
+    assert status == 0
+    second_id, _, count = stored(db_path)
+    assert second_id != first_id and count == 0
+    status, out = run(monkeypatch, capsys, db_path, "/new fiim2024\n/name 1 Анна\n", "--new")
+    assert status == 0
+    cat = catalog("en")
+    assert cat.text("console-new-confirm", game=second_id) not in out
+    assert cat.text("console-replaced", game=second_id) not in out
+    third_id, state, count = stored(db_path)
+    assert third_id not in (first_id, second_id)
+    assert state.config.preset == "fiim2024" and count == 1 and state.seat(1).name == "Анна"
+    status, out = run(monkeypatch, capsys, db_path, "/new seed\n")  # a name in it: asked first
+    assert cat.text("console-new-confirm", game=third_id) in out and stored(db_path)[0] == third_id
+
+
 def test_new_with_club_options_names_them_in_the_header(monkeypatch, capsys, db_path: Path) -> None:
     """A club's MafiaRatings options set on /new are kept with the game and shown where it
     begins and in /status (issue: everyone knows which club rules are in force)."""

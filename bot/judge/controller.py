@@ -61,7 +61,7 @@ from ..lru import Recent
 from ..render import (
     chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
 )
-from ..service import Outcome, Render, Service, ServiceError, Staged
+from ..service import Outcome, Render, Service, ServiceError, Staged, untouched
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
@@ -826,7 +826,7 @@ class JudgeController:
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,
                                       judge=self.port.mention(live.judge)))]
-            if live is not None and not confirmed:  # as the console: a second /new confirms
+            if live is not None and not confirmed and not untouched(live):  # a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
             outcome, seated = await self._create_seated(home, user, command.config(), current, cat)
