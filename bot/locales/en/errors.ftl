@@ -10,7 +10,7 @@ error-unknown = Refused ({ $code }).
 error-wrong_phase = { $phase_code ->
     [setup] You can't { $event } now: the game has not started. Enter the names and roles and start it: /start.
    *[other] { $event_code ->
-        [set_roles] You can't { $event } now: the phase is “{ $phase }”. Roles are entered before the start; to correct them, undo back to /start: /undo N (N actions back).
+        [set_roles] You can't { $event } now: the phase is “{ $phase }”. Roles are entered before the start or during night 0; to correct them, undo back to night 0: /undo N (N actions back).
        *[other] You can't { $event } now: the phase is “{ $phase }”.
     }
  }
