@@ -50,7 +50,7 @@ from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
 from .. import why
-from ..club.answers import Asker, ClubAnswers, roster_name
+from ..club.answers import Asker, ClubAnswers, mapped_accounts, roster_name, same_player
 from ..club.tournament import TOURNAMENT_COMMANDS, DeskAnswer, TournamentDesk
 from ..commands import (
     Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
@@ -807,6 +807,9 @@ class JudgeController:
                 live, seated = await self._create_seated(home, user, config, current, cat)
             club = await self.service.announce(live.game_id) or home
             event, offered = await roster_name(self.service.store, club, command.event, cat)
+            clash = await self._same_player(home, club, live, event)
+            if clash is not None:
+                return [Reply(cat.text("club-seat-same-player", seat=event.seat, other=clash))]
             return [*(Reply(line) for line in seated),
                     *self._reached(cat, await self.act(home, user, live, event)),
                     *(Reply(line) for line in offered)]
@@ -846,6 +849,19 @@ class JudgeController:
             return await self.club_replies(club, user, command, official=official)
         assert isinstance(command, Quit)
         return [Reply(cat.text("judge-no-quit"))]
+
+    async def _same_player(self, home: str, club: str, live: Outcome, event: Any) -> int | None:
+        """A name that would make seat ``event.seat`` the club player of a seat mapped to a
+        member (Discord's ``/seat``): the other seat, else ``None``
+        (:func:`bot.club.answers.same_player`)."""
+        if not isinstance(event, rules.SetName):
+            return None
+        accounts = mapped_accounts(home, await self.service.messages(live.game_id))
+        if not accounts:
+            return None
+        names = {s.number: s.name for s in live.state.seats if s.name is not None}
+        names[event.seat] = event.name
+        return await same_player(self.service.store, club, event.seat, names, accounts)
 
     async def _create_seated(self, home: str, user: str, config: rules.RulesConfig,
                              current: Outcome | None, cat: Catalog) -> tuple[Outcome, list[str]]:

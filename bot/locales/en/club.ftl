@@ -68,6 +68,7 @@ club-error-bad_period = { $why ->
     [reversed] Invalid period "{ $period }": the first day comes after the last. Write it so: 2026-03-01..2026-03-31.
    *[date] Invalid period "{ $period }": there is no such date. A period: 2026, 2026-03, 2026-03-14 or 2026-03-01..2026-03-31.
  }
+club-seat-same-player = Seats { $seat } and { $other } would be one and the same player of the club's roster (by name or by /seat): one player, one seat. Check the seats' names and /seat.
 club-error-same_player = That is one and the same entry.
 club-error-bad_name = A name of 1 to 64 characters, please.
 club-error-bad_pair = Write it as /{ $command } Old = New.
