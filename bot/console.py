@@ -337,7 +337,8 @@ class Session:
         seating = await desk.seating(self.user)  # a tournament's table: its next game's seats
         outcome = await self.service.new_game(self.chat, self.user, command.config(),
                                               seating.names if seating is not None else None,
-                                              replace=True)
+                                              replace=True,
+                                              tournament=seating.place if seating is not None else None)
         self._pending_new = False
         lines.append(self.cat.text("console-new-game", game=outcome.game_id,
                                    preset=config_label(outcome.state.config, self.cat)))

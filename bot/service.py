@@ -217,13 +217,16 @@ class Service:
     async def new_game(self, chat: str, judge: str, config: rules.RulesConfig,
                        names: dict[int, str] | None = None, *, replace: bool = False,
                        announce: str | None = None,
-                       news: Callable[[int], Sequence[OutboxItem]] | None = None) -> Outcome:
+                       news: Callable[[int], Sequence[OutboxItem]] | None = None,
+                       tournament: tuple[int, int] | None = None) -> Outcome:
         """Create a game and make it the chat's current one; ``judge`` runs it; ``announce``:
         where its public announcements go (a linked group). Refused with ``game_exists`` while
         the current game is unfinished, unless ``replace`` (the replaced game is then recorded
         as ``"abandoned"``, in the same transaction). ``news(game_id)``: the messages that
         announce it, queued in the outbox in that transaction too (it must not act through the
-        service). Bad names raise :class:`rules.RuleError`."""
+        service). ``tournament``: ``(tournament id, table)`` — the game is that table's next
+        game of the tournament's plan, recorded in the same transaction (issue 17). Bad names
+        raise :class:`rules.RuleError`."""
         async with self._locked(chat) as chat:
             current = await self._load(chat)
             if current is not None and not current.finished and not replace:
@@ -233,7 +236,7 @@ class Service:
             self._games.pop(chat, None)
             game_id = await self._store.create_game(chat, judge, rules.config_to_dict(config), names,
                                                     announce=announce, abandon=replaced,
-                                                    outbox=news)
+                                                    outbox=news, tournament=tournament)
             state = rules.new_game(config, names)
             game = _Game(id=game_id, judge=judge, config=config, names=names, state=state,
                          base=_Checkpoint(0, 0, state))

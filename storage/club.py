@@ -235,10 +235,14 @@ def figures_sync(db: sqlite3.Connection, game_id: int, figures: Sequence[Mapping
                        (game_id,)).fetchone()
     accounts = {int(k): v for k, v in json.loads(seats[0] or "{}").items()} if seats else {}
     claimed = {} if accounts else judges_seats(db, game_id)
+    # a tournament's hosted table seated each account at the plan's name it checked (the
+    # account's own, or a name no other account has): a new account takes that nickname's entry
+    planned = bool(accounts) and db.execute("SELECT 1 FROM tournament_games WHERE game_id = ?",
+                                            (game_id,)).fetchone() is not None
     for f in figures:
         seat = int(f["seat"])
         player = player_sync(db, club, f.get("name"), accounts.get(seat) or claimed.get(seat), at,
-                             claim=seat in claimed)
+                             claim=seat in claimed or planned)
         if player is None:
             continue
         name = f.get("name") or db.execute("SELECT name FROM players WHERE id = ?",
@@ -624,6 +628,13 @@ def start_game_sync(db: sqlite3.Connection, tournament: int, table: int, game_id
     return number
 
 
+def place_sync(db: sqlite3.Connection, game_id: int) -> tuple[int, int] | None:
+    row = db.execute("SELECT s.tournament_id, s.table_no FROM tournament_games s JOIN tournaments t"
+                     " ON t.id = s.tournament_id WHERE s.game_id = ? AND t.closed_at IS NULL",
+                     (game_id,)).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 def close_tournament_sync(db: sqlite3.Connection, tournament: int, at: float) -> None:
     db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                (at, tournament))
@@ -743,6 +754,11 @@ class ClubMethods:
         return await self._club_read(
             lambda db: _tournament(db, "club = ? AND closed_at IS NULL", (club_chat,)))
 
+    async def chief_tournament(self, chief: str) -> Tournament | None:
+        """The latest open tournament whose chief judge is ``chief``, or ``None``."""
+        return await self._club_read(
+            lambda db: _tournament(db, "chief = ? AND closed_at IS NULL", (chief,)))
+
     async def seat_judge(self, tournament: int, table: int, judge: str) -> None:
         """``judge`` runs ``table`` (and no other table of an open tournament)."""
         await self._club_write(lambda db: seat_judge_sync(db, tournament, table, judge))
@@ -751,10 +767,9 @@ class ClubMethods:
         """The open tournament and the table ``judge`` runs, or ``None``."""
         return await self._club_read(lambda db: judge_table_sync(db, judge))
 
-    async def start_tournament_game(self, tournament: int, table: int, game_id: int) -> int | None:
-        """Record ``game_id`` as the table's next game of the series; its number in the plan, or
-        ``None`` when the table has played all its games."""
-        return await self._club_write(lambda db: start_game_sync(db, tournament, table, game_id))
+    async def tournament_place(self, game_id: int) -> tuple[int, int] | None:
+        """``(tournament id, table)`` of a game of an open tournament, or ``None``."""
+        return await self._club_read(lambda db: place_sync(db, game_id))
 
     async def close_tournament(self, tournament: int) -> None:
         at = time.time()

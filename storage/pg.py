@@ -295,7 +295,9 @@ class PgStore(HostMethods, club.ClubMethods):
     async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
                           names: Mapping[int, str], *, announce: str | None = None,
                           abandon: int | None = None,
-                          outbox: Callable[[int], Sequence[OutboxItem]] | None = None) -> int:
+                          outbox: Callable[[int], Sequence[OutboxItem]] | None = None,
+                          tournament: tuple[int, int] | None = None) -> int:
+        """As :meth:`storage.Store.create_game` (the tournament's row in the same transaction)."""
         at = time.time()
         async with self._write(fenced=True) as conn:
             if abandon is not None:
@@ -309,6 +311,8 @@ class PgStore(HostMethods, club.ClubMethods):
                 chat, judge, _dumps(dict(config)), _dumps({str(k): v for k, v in names.items()}),
                 announce, at))
             await conn.execute("UPDATE chats SET current_game = $1 WHERE chat = $2", game_id, chat)
+            if tournament is not None:
+                await self._club(lambda db: club.start_game_sync(db, *tournament, game_id), conn)
             items = list(outbox(game_id)) if outbox is not None else []
             for item in items:
                 await self._enqueue(conn, item, game_id, at)

@@ -615,12 +615,15 @@ class Store(HostMethods, club.ClubMethods):
     async def create_game(self, chat: str, judge: str, config: Mapping[str, Any],
                           names: Mapping[int, str], *, announce: str | None = None,
                           abandon: int | None = None,
-                          outbox: Callable[[int], Sequence[OutboxItem]] | None = None) -> int:
+                          outbox: Callable[[int], Sequence[OutboxItem]] | None = None,
+                          tournament: tuple[int, int] | None = None) -> int:
         """Create a game and make it the chat's current game, in one transaction with where its
         announcements go (``announce``, as :meth:`set_announce``), the game it replaces recorded as
-        ``"abandoned"`` (``abandon``: its id) and the messages that announce it (``outbox``: given
-        the new id, the items to queue; stamped with the game's creation time). Returns the new
-        game's id."""
+        ``"abandoned"`` (``abandon``: its id), the messages that announce it (``outbox``: given
+        the new id, the items to queue; stamped with the game's creation time) and its place in a
+        tournament (``tournament``: ``(tournament id, table)``, the table's next game of the plan,
+        :func:`storage.club.start_game_sync`; a crash cannot leave the game without it). Returns
+        the new game's id."""
         at = time.time()
         async with self._write() as conn:
             if abandon is not None:
@@ -638,6 +641,8 @@ class Store(HostMethods, club.ClubMethods):
             game_id = int(row[0])
             await conn.execute_fetchall(
                 "UPDATE chats SET current_game = ? WHERE chat = ?", (game_id, chat))
+            if tournament is not None:
+                await conn._execute(club.start_game_sync, conn._conn, *tournament, game_id)
             for item in (outbox(game_id) if outbox is not None else ()):
                 await self._enqueue(conn, item, game_id, at)
             await conn._execute(_prune_sync, conn._conn, at - self.prune_after, chat)

@@ -21,6 +21,7 @@ from support.telegram_table import Table, table
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")
 
+PRESET_FSM = "ФСМ 2024"  # the judge's panel in the setup: the preset's button
 PLAYERS = [f"Игрок {n:02d}" for n in range(1, 21)]
 #: Each game's roles and the black whose oath on day 1 (seed 4.3.1) loses his team the game.
 ROLES = {(1, 1): ("D2 M5 M7 S8", 7), (1, 2): ("D1 M4 M9 S10", 9),
@@ -78,6 +79,15 @@ async def test_a_tournament_with_two_tables_runs_to_its_standings_in_the_channel
         assert f"Стол {number}, игра {game} из 2 турнира: 1. {names[0]}, 2. {names[1]}" in told
         panel = t.panel(judge).text or ""
         assert all(name in panel for name in names)  # the seating on his panel
+        if (number, game) == (1, 1):  # another preset in the setup: the game is made again,
+            await t.press(PRESET_FSM, user=judge)  # keeping its place in the plan
+            again = await t.service.current(f"tg:{judge.id}")
+            assert again is not None and again.game_id != current.game_id
+            assert again.state.config.preset == "fsm2024"
+            assert [s.name for s in again.state.seats] == list(names)
+            assert (await t.service.store.tournament(f"tg:{t.group.id}")).played[(1, 1)] \
+                == again.game_id
+            return again.game_id
         return current.game_id
 
     async def play(judge: object, steps: list[str]) -> None:

@@ -82,6 +82,8 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
     assert again == [catalog("ru").text("club-error-tournament_open")]
 
     assert (await chief.handle("/table 3")).lines == [catalog("ru").text("tournament-bad-table", tables=2)]
+    assert (await chief.handle("/table 1 host")).lines == [  # no hosted tables at the console
+        catalog("ru").text("tournament-host-unavailable")]
     game_ids: list[int] = []
     for game_no in (1, 2):
         for table in (1, 2):
@@ -141,3 +143,42 @@ async def test_a_tournament_of_two_tables_runs_to_its_standings_at_the_console(s
     await chief.handle("/new")
     current = await service.current(chief.chat)
     assert current is not None and not any(s.name for s in current.state.seats)
+
+
+async def test_a_tables_game_and_its_place_in_the_plan_are_one_transaction(store: Store) -> None:
+    """The game a tournament's table starts and its row in the tournament are written together
+    (a crash between once left a plain game, and the plan's place was played again): with every
+    club write after the creation failing, ``/new`` still gives the table its game of the plan;
+    a creation that fails inside its transaction leaves neither the game nor the row."""
+    service = Service(store)
+    chief = Session(service, catalog("ru"))
+    await chief.open()
+    assert (await chief.handle("/tournament open 2 " + ", ".join(PLAYERS[:10]))).accepted
+    assert (await chief.handle("/table 1")).accepted
+    found = await store.tournament(chief.chat)
+    assert found is not None
+
+    async def crash(work: object) -> object:  # the process dies at its next club write
+        raise RuntimeError("killed")
+
+    writes = store._club_write
+    store._club_write = crash  # type: ignore[method-assign]
+    try:
+        started = (await chief.handle("/new")).lines
+    finally:
+        store._club_write = writes  # type: ignore[method-assign]
+    current = await service.current(chief.chat)
+    assert current is not None
+    assert (await store.tournament(chief.chat)).played == {(1, 1): current.game_id}
+    assert [s.name for s in current.state.seats] == list(found.rounds[0][0])
+    assert any(line.startswith("Стол 1, игра 1 из 2 турнира: ") for line in started)
+
+    def fails(game_id: int) -> list:  # the creation's own transaction fails after the row
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        await store.create_game(chief.chat, chief.user, rules.config_to_dict(rules.PRESETS["seed"]),
+                                {}, outbox=fails, tournament=(found.id, 2))
+    after = await store.tournament(chief.chat)
+    assert after.played == {(1, 1): current.game_id}  # table 2 has no game, no stray row
+    assert (await store.current_game(chief.chat)).id == current.game_id

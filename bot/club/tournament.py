@@ -11,6 +11,12 @@ with ``/table N`` (he becomes its judge; the platform moves its running game to 
 the tournament with ``/tournament close``: the standings of its games with the tie-breaks of
 F24/S24 §8.7.1 (:func:`.rating.standings`), which the platform posts to the club's channel with
 the games' protocols. A refusal is a line; nothing changes.
+
+A table may also be a group's hosted tables (host mode: the bot is the judge): the chief judge's
+``/table N host`` in the group stores :func:`hosted_key` as the table's judge, and the group's next
+``/newgame`` gathers the plan's game there (:meth:`bot.host.controller.HostController._plan_seat`
+seats each player at the plan's name). While such a table's lobby gathers or its game plays it is
+neither taken over nor is the tournament closed (:meth:`TournamentDesk._on`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,29 @@ OPEN_WORDS = ("open", "открыть")
 CLOSE_WORDS = ("close", "закрыть")
 SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": "fiim",
                 "fsm": "fsm", "фсм": "fsm", "fsm2024": "fsm"}
+#: ``/table N host``: the group's hosted tables (host mode: the bot runs them) are table N
+HOST_WORDS = ("host", "bot", "бот", "ведущий")
+#: a hosted table's "judge" in ``tournament_tables``: this prefix and its group's chat key
+HOSTED = "host:"
+
+
+def hosted_key(chat: str) -> str:
+    """The ``tournament_tables.judge`` of the hosted tables of the group ``chat``."""
+    return HOSTED + chat
+
+
+def hosted_chat(judge: str | None) -> str | None:
+    """The group whose hosted tables a table's ``judge`` is, or ``None`` (a judge's account)."""
+    return judge.removeprefix(HOSTED) if judge and judge.startswith(HOSTED) else None
+
+
+def needs_admin(command: ClubCmd) -> bool:
+    """Whether ``command`` needs the chat's admin: opening a tournament, or giving a table to the
+    group's hosted tables (the bot will run games in the group)."""
+    words = [a.lower() for a in command.args]
+    if command.what == "tournament":
+        return bool(words) and words[0] in OPEN_WORDS
+    return len(words) == 2 and words[1] in HOST_WORDS
 
 
 @dataclass(frozen=True)
@@ -48,6 +77,11 @@ class Seating:
     table: int
     game_no: int
     names: dict[int, str]
+
+    @property
+    def place(self) -> tuple[int, int]:
+        """What :meth:`bot.service.Service.new_game` takes as ``tournament``."""
+        return self.tournament.id, self.table
 
 
 @dataclass
@@ -108,22 +142,37 @@ def standing_lines(table: list[Standing], scheme: str, cat: Catalog) -> list[str
 class TournamentDesk:
     """The tournament commands of a club. ``state_of(game_id)``: the game's current state while
     it runs (``None`` once it is over or set aside); ``who(account)``: an account as the platform
-    shows it."""
+    shows it; ``where(chat)``: a group's title, if known (a hosted table's); ``hosting``: the
+    platform runs hosted tables (``/table N host``; the console does not)."""
 
     def __init__(self, store: Store, *,
                  state_of: Callable[[int], Awaitable[rules.GameState | None]] | None = None,
-                 who: Callable[[str], str] = str) -> None:
+                 who: Callable[[str], str] = str,
+                 where: Callable[[str], str | None] = lambda chat: None,
+                 hosting: bool = False) -> None:
         self.store = store
         self.state_of = state_of
         self.who = who
+        self.where = where
+        self.hosting = hosting
+
+    def _judge(self, judge: str, cat: Catalog) -> str:
+        """A table's judge as the club reads it: an account's name, or the bot in a group."""
+        group = hosted_chat(judge)
+        if group is None:
+            return self.who(judge)
+        return cat.text("tournament-hosted-judge", group=self.where(group) or group)
 
     async def answer(self, club: str, user: str, command: ClubCmd, cat: Catalog, *,
                      may_open: bool = True, busy: bool = False) -> DeskAnswer:
         """``/tournament [open N [fiim|fsm] names | close]`` or ``/table N`` by ``user`` in
         ``club``; ``may_open``: whether he may open a tournament there (a chat's admin);
-        ``busy``: a game of his own runs where a table's running game would move to."""
+        ``busy``: a game of his own runs where a table's running game would move to;
+        ``may_open`` also gives a table to the chat's hosted tables (``/table N host``)."""
         try:
             if command.what == "table":
+                if len(command.args) == 2 and command.args[1].lower() in HOST_WORDS:
+                    return await self._host_table(club, user, command.args[0], cat, may_open)
                 return await self._table(club, user, command, cat, busy)
             word = command.args[0].lower() if command.args else ""
             if word in OPEN_WORDS:
@@ -181,7 +230,11 @@ class TournamentDesk:
             return DeskAnswer([cat.text("tournament-table-yours", table=table)])
         if judge is not None and user != found.chief:
             return DeskAnswer([cat.text("tournament-table-busy", table=table,
-                                        judge=self.who(judge))])
+                                        judge=self._judge(judge, cat))])
+        group = hosted_chat(judge)
+        if group is not None and await self._on(found, table):  # the bot's game or lobby
+            return DeskAnswer([cat.text("tournament-hosted-running", table=table,
+                                        group=self.where(group) or group)])
         held = found.table_of(user)
         running = self._running(found, held) if held is not None else None
         if running is not None:  # his own table's game would be left without its judge
@@ -195,6 +248,45 @@ class TournamentDesk:
                           game=min(number, found.games), games=found.games,
                           left=max(0, found.games - found.done(table)))]
         return DeskAnswer(lines, taken=self._running(found, table) if judge is not None else None)
+
+    async def _host_table(self, club: str, user: str, number: str, cat: Catalog,
+                          may_open: bool) -> DeskAnswer:
+        """``/table N host`` in a group: its hosted tables (host mode) are table N of the
+        tournament of this club, or else of the one ``user`` is the chief judge of. The chief
+        judge only (a chat admin of the group: the bot will run games there), and not while
+        the table, or the group's own table, has a game running."""
+        if not self.hosting:
+            return DeskAnswer([cat.text("tournament-host-unavailable")])
+        found = await self.store.tournament(club) or await self.store.chief_tournament(user)
+        if found is None:
+            return DeskAnswer([cat.text("tournament-none")])
+        if not number.isdecimal() or not 1 <= int(number) <= found.tables:
+            return DeskAnswer([cat.text("tournament-bad-table", tables=found.tables)])
+        table = int(number)
+        if user != found.chief:
+            return DeskAnswer([cat.text("tournament-host-chief-only", chief=self.who(found.chief))])
+        if not may_open:
+            return DeskAnswer([cat.text("tournament-host-admins-only")])
+        key = hosted_key(club)
+        if found.judges.get(table) == key:
+            return DeskAnswer([cat.text("tournament-host-already", table=table)])
+        for busy in (table, found.table_of(key)):
+            if busy is not None and await self._on(found, busy):
+                return DeskAnswer([cat.text("tournament-host-busy", table=busy)])
+        await self.store.seat_judge(found.id, table, key)
+        return DeskAnswer([cat.text("tournament-host-set", table=table, number=found.id,
+                                    game=min(found.done(table) + 1, found.games), games=found.games,
+                                    left=max(0, found.games - found.done(table)))])
+
+    async def _on(self, found: Tournament, table: int) -> bool:
+        """A game of ``table`` is on: its game runs, or its hosted group gathers the players of
+        its next game (a lobby of this table: host mode, ``TableFlags.tournament``)."""
+        if self._running(found, table) is not None:
+            return True
+        group = hosted_chat(found.judges.get(table))
+        lobby = await self.store.host_table_of(group, "lobby") if group is not None else None
+        place = (lobby.data or {}).get("tournament") if lobby is not None else None
+        return bool(place) and (place["id"], place["table"]) == (found.id, table)
 
     @staticmethod
     def _running(found: Tournament, table: int) -> int | None:
@@ -226,7 +318,7 @@ class TournamentDesk:
                         if t == table and g in found.finished), default=None)
             result = await self._result(last[1], cat) if last is not None else ""
             lines.append(cat.text("tournament-table-line", table=table,
-                                  judge=self.who(judge) if judge else "none", now=now,
+                                  judge=self._judge(judge, cat) if judge else "none", now=now,
                                   done=done, result=result or "none",
                                   last=last[0] if last else 0))
         return DeskAnswer(lines)
@@ -242,7 +334,7 @@ class TournamentDesk:
             return DeskAnswer([cat.text("tournament-none")])
         if user != found.chief:
             return DeskAnswer([cat.text("tournament-chief-only", chief=self.who(found.chief))])
-        running = [t for t in range(1, found.tables + 1) if self._running(found, t) is not None]
+        running = [t for t in range(1, found.tables + 1) if await self._on(found, t)]
         if running:
             return DeskAnswer([cat.text("tournament-still-running", count=len(running),
                                         tables=", ".join(map(str, running)))])
@@ -266,8 +358,8 @@ class TournamentDesk:
 
     # --- a table's next game ----------------------------------------------------------------------
     async def seating(self, judge: str) -> Seating | None:
-        """The seating of the next game of the table ``judge`` runs, or ``None`` (no table, or
-        its games all played)."""
+        """The seating of the next game of the table ``judge`` runs (an account; a group's
+        hosted tables: :func:`hosted_key`), or ``None`` (no table, or its games all played)."""
         held = await self.store.judge_table(judge)
         if held is None:
             return None
@@ -279,11 +371,13 @@ class TournamentDesk:
                        {seat: name for seat, name in enumerate(found.rounds[number - 1][table - 1], 1)})
 
     async def started(self, seating: Seating, game_id: int, cat: Catalog) -> list[str]:
-        """Record the game just created with ``seating``'s names as the table's next one; the
-        line that says so (the seats by name)."""
-        number = await self.store.start_tournament_game(seating.tournament.id, seating.table, game_id)
-        if number is None:
+        """The line that says the game just created with ``seating`` (its tournament's row
+        written in its creation's transaction: ``Service.new_game(tournament=…)``) is the
+        table's next one, the seats by name; nothing if it was not recorded as such."""
+        found = await self.store.tournament(seating.tournament.club)
+        if found is None or found.id != seating.tournament.id \
+                or found.played.get((seating.table, seating.game_no)) != game_id:
             return []
-        return [cat.text("tournament-game-started", table=seating.table, game=number,
+        return [cat.text("tournament-game-started", table=seating.table, game=seating.game_no,
                          games=seating.tournament.games,
                          seats=", ".join(f"{s}. {cat.name(n)}" for s, n in sorted(seating.names.items())))]

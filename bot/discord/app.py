@@ -46,6 +46,7 @@ from storage.club import SEAT_SLOT  # "seat:<n>" in the game's channel: the memb
 from .. import commands as cmds
 from .. import gcpolicy, lifecycle
 from ..access import Access
+from ..club.tournament import needs_admin
 from ..commands import CommandError, SetLang
 from ..club.answers import same_player
 from ..host import steps as host_steps
@@ -961,6 +962,10 @@ class DiscordReferee:
         if name == "lang":
             async with self._lock(home):
                 return await self._lang(interaction, home, user, text)
+        if name == "table" and not interaction.permissions.manage_channels:
+            command = cmds.parse(text, None)  # /table N host: the bot will run games here
+            if isinstance(command, cmds.ClubCmd) and needs_admin(command):
+                return [(await self.cat(home)).text("tournament-host-admins-only")]
         lacking = missing(interaction.app_permissions)
         notes = (lambda: [cat_text(lacking)]) if lacking else None
         cat = await self.cat(home)

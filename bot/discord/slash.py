@@ -322,9 +322,10 @@ async def tournament(interaction: discord.Interaction[Any],
 
 
 @app_commands.command(name="table", description=_desc("table"))
-@app_commands.describe(number=_arg("table-number"))
-async def table_(interaction: discord.Interaction[Any], number: Range[int, 1, 20]) -> None:
-    await _run(interaction, "table", number)
+@app_commands.describe(number=_arg("table-number"), host=_arg("table-host"))
+async def table_(interaction: discord.Interaction[Any], number: Range[int, 1, 20],
+                 host: Optional[bool] = None) -> None:
+    await _run(interaction, "table", number, "host" if host else None)
 
 
 @app_commands.command(name="roster", description=_desc("roster"))

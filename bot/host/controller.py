@@ -54,8 +54,10 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 import rules
 from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
+from storage.club import fold
 
 from .. import commands as cmds
+from ..club.tournament import TournamentDesk, hosted_key
 from .. import why
 from .. import outbox as ob
 from ..commands import Act, CommandError
@@ -81,7 +83,7 @@ OURS = frozenset({"newgame", "protocol"})  # host mode's even with no table
 #: /rule and /why at a hosted table: anyone, answered with what the whole table may know
 EXPLAIN_COMMANDS = frozenset({"rule", "why", "правило", "почему"})
 TABLE_COMMANDS = frozenset({"stop", "status", "foul", "warn", "dq", "ppk", "unfoul", "nominate",
-                            "nom", "pass", "пас"}) | EXPLAIN_COMMANDS
+                            "nom", "pass", "пас", "join"}) | EXPLAIN_COMMANDS
 PENALTY_COMMANDS = frozenset({"foul", "warn", "dq", "ppk", "unfoul"})
 SPEAKER_COMMANDS = frozenset({"pass", "пас", "nominate", "nom"})
 REMOVED_CAUSES = (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)  # seed 4.5, 4.2
@@ -1091,9 +1093,15 @@ class HostController:
     # --- the lobby ----------------------------------------------------------------------------------------
     async def _lobby_text(self, table: Table, cat: Catalog) -> tuple[str, vw.Rows]:
         flags = table.flags
-        lines = [cat.text("host-lobby", preset=config_label(table.spec.config, cat),
-                          seating=table.spec.options.seating, count=len(table.players),
-                          left=TABLE_SIZE - len(table.players), host=flags.host_name)]
+        tour = flags.tournament
+        if tour is not None:  # a tournament's table: the plan's seats, each taken by its player
+            lines = [self._t(cat, "host-lobby-tournament", number=tour["id"], table=tour["table"],
+                              game=tour["game"], games=tour["games"], count=len(table.players),
+                              preset=config_label(table.spec.config, cat), host=flags.host_name)]
+        else:
+            lines = [cat.text("host-lobby", preset=config_label(table.spec.config, cat),
+                              seating=table.spec.options.seating, count=len(table.players),
+                              left=TABLE_SIZE - len(table.players), host=flags.host_name)]
         lines.append(cat.text("host-lobby-judge", host=flags.host_name,
                               plays="yes" if table.player(table.host) is not None else "no",
                               platform=self.port.platform))
@@ -1101,7 +1109,14 @@ class HostController:
                                 rules=table.spec.config.preset))
         if table.spec.options.voice and table.spec.options.voice_grace:
             lines.append(cat.text("host-lobby-voice-grace", seconds=table.spec.options.voice_grace))
-        for index, player in enumerate(table.players, 1):
+        if tour is not None:
+            for seat, name in sorted((int(k), v) for k, v in tour["names"].items()):
+                player = next((p for p in table.players if p.get("seat") == seat), None)
+                lines.append(cat.text(
+                    "host-lobby-seat", seat=seat, name=cat.name(name),
+                    who=cat.name(player.get("shown", "")) if player else "",
+                    taken="no" if player is None else "yes" if player.get("reachable") else "unreachable"))
+        for index, player in enumerate(table.players if tour is None else (), 1):
             lines.append(cat.text("host-lobby-player", index=index, name=cat.name(player["name"]),
                                   reachable="yes" if player.get("reachable") else "no"))
         options = table.spec.options
@@ -1138,8 +1153,13 @@ class HostController:
         if spec.options.voice and not self.port.voice_tables:  # no voice channels here
             raise HostError("bad_option", option="voice", value=spec.options.voice)
         rights = await self.port.rights(chat, handle, chat_type=chat_type)
+        seating = await TournamentDesk(self.service.store).seating(hosted_key(chat))
         flags = TableFlags(rights=rights or Rights(), host_name=host.name, title=title,
-                           chat_type=chat_type)
+                           chat_type=chat_type, tournament=None if seating is None else {
+                               "id": seating.tournament.id, "club": seating.tournament.club,
+                               "table": seating.table, "game": seating.game_no,
+                               "games": seating.tournament.games,
+                               "names": {str(k): v for k, v in seating.names.items()}})
         table_id = await self.service.store.create_host_table(chat, host.user, spec.to_dict(),
                                                               data=flags.to_dict())
         table = await self._load(table_id)
@@ -1173,19 +1193,90 @@ class HostController:
         if table.full:
             await self.port.answer(handle, cat.text("host-join-full"), alert=True)
             return
-        name = st.distinct_name(who.name, (p["name"] for p in table.players))
-        table.players.append({"user": who.user, "name": name, "reachable": False})
-        await self._save(table, "players")
-        reachable = await self._hello(table, who.user)
-        table.players[-1]["reachable"] = reachable
-        await self._save(table, "players")
-        if reachable:
+        seat, refusal = await self._plan_seat(table, who, None, cat)
+        if refusal is not None:
+            await self.port.answer(handle, refusal, alert=True)
+            return
+        if await self._seat_player(table, who, seat):
             await self.port.answer(handle, cat.text("host-join-done"))
         else:
             text, url = self.port.unreachable(table.id, cat)
             await self.port.answer(handle, text, url=url)
         await self._show_lobby(table)
         await self._maybe_start(table)
+
+    async def _seat_player(self, table: Table, who: Player, seat: int | None) -> bool:
+        """``who`` joins the lobby (at the plan's ``seat`` of a tournament's table, under the
+        plan's name); whether the bot can write to him privately."""
+        tour = table.flags.tournament
+        name = st.distinct_name(who.name, (p["name"] for p in table.players))  # one name, one seat
+        entry: dict[str, Any] = {"user": who.user, "name": name, "reachable": False}
+        if tour is not None and seat is not None:
+            entry.update(name=tour["names"][str(seat)], seat=seat, shown=who.name)
+        table.players.append(entry)
+        await self._save(table, "players")
+        reachable = await self._hello(table, who.user)
+        table.players[-1]["reachable"] = reachable
+        await self._save(table, "players")
+        return reachable
+
+    async def _plan_seat(self, table: Table, who: Player, asked: str | None,
+                         cat: Catalog) -> tuple[int | None, str | None]:
+        """A tournament's table (issue 17): the plan's seat of the game that ``who`` takes, or
+        the refusal. His account's roster entry, when its name is one of the game's, is his
+        seat; else the name he asks for (``/join Имя``) or his own name on the platform, if it
+        is one of the game's names and no other account has that name in the club's roster.
+        A seat another player took is refused. ``(None, None)``: a table of no tournament."""
+        tour = table.flags.tournament
+        if tour is None:
+            return None, None
+        names = {int(k): v for k, v in tour["names"].items()}
+        taken = {p.get("seat") for p in table.players}
+        store = self.service.store
+        mine = await store.find_player(tour["club"], who.user)
+        seat = None
+        if mine is not None and mine.account == who.user:
+            seat = next((s for s, n in names.items() if fold(n) == fold(mine.name)), None)
+        if seat is None:
+            wanted = " ".join((asked or who.name).split())
+            seat = next((s for s, n in names.items() if fold(n) == fold(wanted)), None)
+            if seat is None:
+                return None, self._t(cat, "host-tournament-not-listed", name=cat.name(wanted),
+                                      game=tour["game"], table=tour["table"])
+            entry = await store.find_player(tour["club"], names[seat])
+            if entry is not None and entry.account not in (None, who.user):
+                return None, cat.text("host-tournament-other-account", name=cat.name(names[seat]))
+        if seat in taken:
+            return None, cat.text("host-tournament-taken", seat=seat, name=cat.name(names[seat]))
+        return seat, None
+
+    async def _join_named(self, table: Table, who: Player, asked: str) -> list[str]:
+        """``/join Имя`` in a tournament table's lobby: the plan's seat of that name
+        (:meth:`_plan_seat`); the answer for the group."""
+        cat = await self._cat(table.chat)
+        if table.flags.tournament is None:
+            return [cat.text("host-join-button")]
+        if table.status is not TableStatus.LOBBY or table.seats:
+            return [cat.text("host-lobby-started")]
+        if table.player(who.user) is not None:
+            return [cat.text("host-join-already")]
+        if table.full:
+            return [cat.text("host-join-full")]
+        if not asked.strip():
+            return [cat.text("host-join-usage")]
+        seat, refusal = await self._plan_seat(table, who, asked, cat)
+        if refusal is not None or seat is None:
+            return [refusal or ""]
+        reachable = await self._seat_player(table, who, seat)
+        await self._show_lobby(table)
+        await self._maybe_start(table)
+        if table.status is TableStatus.STOPPED:  # its place moved: said by the stop
+            return []
+        lines = [cat.text("host-tournament-seated", seat=seat, who=cat.name(who.name),
+                          name=cat.name(table.flags.tournament["names"][str(seat)]))]
+        if not reachable:
+            lines.append(self.port.unreachable(table.id, cat)[0])
+        return lines
 
     async def _leave(self, handle: Any | None, table: Table, user: str) -> None:
         cat = await self._cat(table.chat)
@@ -1244,11 +1335,19 @@ class HostController:
         up, not created or dealt again."""
         cat = await self._cat(table.chat)
         rng = self._rng(table)
+        tour = table.flags.tournament
+        place = None
+        if tour is not None and await self._dealing_game(table) is None:
+            place = await self._plan_place(tour, table.chat)
+            if place is None:  # the table moved away (or the tournament closed) meanwhile
+                await self._stop(table, cat.text("host-tournament-moved", table=tour["table"]))
+                return
         if not table.seats:
             order = list(table.players)
             if table.spec.options.seating == "shuffle":
                 rng.shuffle(order)
-            table.seats = {seat: p["user"] for seat, p in enumerate(order, 1)}
+            table.seats = {seat: p["user"] for seat, p in enumerate(order, 1)} if tour is None \
+                else {int(p["seat"]): p["user"] for p in order}  # a tournament's: the plan's seats
             await self._save(table, "seats")
         seats = dict(table.seats)
         names: dict[int, str] = {}
@@ -1264,7 +1363,7 @@ class HostController:
         outcome = await self._dealing_game(table)
         if outcome is None:
             outcome = await self.service.new_game(table.chat, self.port.judge, table.spec.config,
-                                                  names, replace=True)
+                                                  names, replace=True, tournament=place)
         if not outcome.state.roles_known:
             outcome = await self._act(table, rules.SetRoles(roles=rules.deal(rng)), cards)
         table.game_id = outcome.game_id
@@ -1277,6 +1376,15 @@ class HostController:
         await self._save(table, "seats", "game_id", "status", "flags")
         await self._flush(*seats.values())
         await self._open_game(table)
+
+    async def _plan_place(self, tour: dict[str, Any], chat: str) -> tuple[int, int] | None:
+        """A tournament lobby's place in the plan (what ``Service.new_game`` takes), if it is
+        still this group's table and next game; ``None`` once it is not."""
+        seating = await TournamentDesk(self.service.store).seating(hosted_key(chat))
+        if seating is None or (seating.tournament.id, seating.table, seating.game_no) \
+                != (tour["id"], tour["table"], tour["game"]):
+            return None
+        return seating.place
 
     def _mode(self, table: Table) -> MuteMode:
         """How "only the speaker writes" is kept: the option ``mute=foul``, else the platform's
@@ -1397,6 +1505,8 @@ class HostController:
             return []
         if name in EXPLAIN_COMMANDS:
             return [await self._explain(chat, text, cat)]
+        if name == "join":
+            return await self._join_named(table, who, text.partition(" ")[2])
         if table.status is not TableStatus.RUNNING:
             return [cat.text("host-not-started")]
         current = await self.service.current(chat)

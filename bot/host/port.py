@@ -98,6 +98,8 @@ class TableFlags:
     away: dict[str, float] = field(default_factory=dict)  # voice table: user -> his grace's end
     stopped_by: str | None = None  # a stop in progress: who stopped the table
     recent: list[dict[str, Any]] = field(default_factory=list)  # the last steps' times (steps.recent_record)
+    #: a tournament's table (issue 17): {"id", "club", "table", "game", "games", "names": {"1": name}}
+    tournament: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)

@@ -681,11 +681,13 @@ class JudgeController:
     # --- games ---------------------------------------------------------------------------------------
     async def create(self, home: str, user: str, config: rules.RulesConfig, *,
                      previous: Outcome | None, names: dict[int, str] | None = None,
-                     roles: tuple[str | None, ...] | None = None, quiet: bool = False) -> Outcome:
+                     roles: tuple[str | None, ...] | None = None, quiet: bool = False,
+                     tournament: tuple[int, int] | None = None) -> Outcome:
         """A new game in ``home``: an unfinished one is set aside by its own judge only (it is
         recorded as abandoned); the table's chat stays where it was; ``roles`` (F24 §1.1), if given,
-        are entered at once, before anything is sent. The news goes to the judge and the table;
-        the caller shows the panel."""
+        are entered at once, before anything is sent; ``tournament``: ``(tournament id, table)``,
+        the game is that table's next one of the plan (recorded with its creation). The news
+        goes to the judge and the table; the caller shows the panel."""
         cat = await self._cat(home)
         lines: list[str] = []
         announce: str | None = None
@@ -716,7 +718,7 @@ class JudgeController:
             return items
 
         outcome = await self.service.new_game(home, user, config, names, replace=True,
-                                              announce=announce, news=news)
+                                              announce=announce, news=news, tournament=tournament)
         await self.port.outbox.flush(target.chat, *([public] if public else []))
         if roles is not None:
             outcome = await self.service.act(home, user, rules.SetRoles(roles=roles))
@@ -760,7 +762,8 @@ class JudgeController:
         roles = tuple(s.role.value if s.role else None for s in state.seats) \
             if state.roles_known else None
         return await self.create(home, user, config, previous=current, names=names, roles=roles,
-                                 quiet=True)
+                                 quiet=True,  # a tournament's game keeps its place in the plan
+                                 tournament=await self.service.store.tournament_place(current.game_id))
 
     # --- typed commands -------------------------------------------------------------------------------
     async def typed(self, home: str, user: str, text: str, *,
@@ -870,7 +873,8 @@ class JudgeController:
         desk = self._desk()
         seating = await desk.seating(user)
         outcome = await self.create(home, user, config, previous=current,
-                                    names=seating.names if seating is not None else None)
+                                    names=seating.names if seating is not None else None,
+                                    tournament=seating.place if seating is not None else None)
         if seating is None:
             return outcome, []
         return outcome, await desk.started(seating, outcome.game_id, cat)
@@ -882,7 +886,8 @@ class JudgeController:
             return current.state if current is not None and current.game_id == game_id \
                 and current.state.phase is not Phase.GAME_OVER else None
         return TournamentDesk(self.service.store, state_of=state_of,
-                              who=lambda user: self.port.name_of(user) or self.port.mention(user))
+                              who=lambda user: self.port.name_of(user) or self.port.mention(user),
+                              where=self.port.place, hosting=True)
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
                                  move: bool = False, may_open: bool = True) -> list[Reply]:

@@ -54,7 +54,7 @@ from storage import Store
 
 from .. import commands as cmds
 from .. import gcpolicy, published
-from ..club.tournament import OPEN_WORDS, TOURNAMENT_COMMANDS
+from ..club.tournament import TOURNAMENT_COMMANDS, needs_admin
 from ..commands import ClubCmd, CommandError, Explain, NewGame, SetLang
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
@@ -614,11 +614,9 @@ class TelegramReferee:
         if name in TOURNAMENT_COMMANDS:  # the group is the club; no lock held: a table taken
             command = cmds.parse(message.text, None)  # over moves its game (issue 17, part 4)
             assert isinstance(command, ClubCmd)
-            opening = command.what == "tournament" and bool(command.args) \
-                and command.args[0].lower() in OPEN_WORDS  # a chat admin opens one
             await self._replies(group, await self.judge.tournament_replies(
-                group, user, command, move=True,
-                may_open=not opening or await self._is_admin(group, user)))
+                group, user, command, move=True,  # a chat admin opens one, or gives it hosted tables
+                may_open=not needs_admin(command) or await self._is_admin(group, user)))
             return
         async with self.locks.lock(home):
             await self._group_command(update, message, name, group, user, home)

@@ -37,6 +37,12 @@ async def pass_(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "pass")
 
 
+@app_commands.command(name="join", description=_desc("join"))
+@app_commands.describe(name=_arg("plan-name"))
+async def join(interaction: discord.Interaction[Any], name: Range[str, 1, 64]) -> None:
+    await _run(interaction, "join", name)
+
+
 @app_commands.command(name="protocol", description=_desc("protocol"))
 async def protocol(interaction: discord.Interaction[Any]) -> None:
     await _run(interaction, "protocol")
@@ -51,7 +57,8 @@ async def channel(interaction: discord.Interaction[Any],
     await _run(interaction, "channel", "off" if off else (channel.id if channel else None))
 
 
-HOST_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (newgame, stop, pass_, protocol, channel)
+HOST_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (newgame, stop, pass_, join, protocol,
+                                                                   channel)
 NAMES = frozenset(c.name for c in HOST_COMMANDS)
 
 for _command in HOST_COMMANDS:

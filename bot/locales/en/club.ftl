@@ -166,3 +166,15 @@ tournament-protocol = Tournament game #{ $game }: the protocol
 tournament-admins-only = Only an admin of this chat opens a tournament (and becomes its chief judge).
 tournament-sheet-table = tournament #{ $number }, table { $table }, game { $game }
 tournament-own-game = A game of yours is running in your chat: finish it first, then take table { $table } over with its game.
+# A hosted table of a tournament (/table N host in a group: the bot runs the table's games there).
+tournament-hosted-judge = the host bot in «{ $group }»
+tournament-hosted-running = Table { $table } is run by the host bot in «{ $group }», and a lobby or a game is on there: the table can be taken once it ends (or once /stop there stops it).
+tournament-host-chief-only = Only the chief judge ({ $chief }) can give a table to the host bot here.
+tournament-host-admins-only = Only an admin can give a table to the host bot here: the bot will run games here.
+tournament-host-already = Table { $table } is run by the host bot here already.
+tournament-host-busy = A lobby or a game is on at table { $table }: finish it first.
+tournament-host-set = Table { $table } of tournament #{ $number } is run by the host bot here; { $left ->
+    [0] its games are all played.
+   *[other] next is game { $game } of { $games }: /newgame opens its lobby, the seats as the tournament's plan says.
+ }
+tournament-host-unavailable = The bot runs no tables itself here: /table N runs a table as its judge.

@@ -177,3 +177,6 @@ dc-cmd-tournament = A tournament evening: open it, every table's state, close it
 dc-arg-tournament-action = open (the seating) or close (the standings); none: every table
 dc-cmd-table = Run a table of the tournament (the chief judge: take it over)
 dc-arg-table-number = The table's number
+dc-cmd-join = Host mode, a tournament's table: take your name's seat of the plan
+dc-arg-plan-name = The name as the tournament's plan writes it
+dc-arg-table-host = The host bot runs the table in this channel (the chief judge, Manage Channels)

@@ -186,3 +186,25 @@ host-protocol-failed = The protocol of this game could not be made.
 game-removal-reason = Game #{ $game }: seat { $seat } removed by the rules, until the end of the game.
 game-removal-lifted = Game #{ $game }: seat { $seat } is back or the game is over.
 host-removal-failed = ⚠ I could not time out the removed player at seat { $seats }: I need Moderate Members and a role above the player's.
+
+## A tournament's table (issue 17): the plan's seats, each taken by its player
+host-lobby-tournament = 🎲 Tournament #{ $number }, table { $table }: the lobby of game { $game } of { $games }, { $preset }. Host: { $host }.
+    The seats are the tournament's plan: each player takes their own with «Join ✋» (if your { $platform ->
+        [dc] Discord
+       *[tg] Telegram
+    } name is not the plan's, with /join Name). { $count } of 10 taken.
+host-lobby-seat = { $seat }. { $name } — { $taken ->
+    [no] free
+    [yes] { $who }
+   *[unreachable] { $who }, has not opened a private chat with me yet
+ }
+host-tournament-not-listed = «{ $name }» is not in the seating of game { $game } at table { $table }. If the plan has you under another name, type /join Name in the { $platform ->
+    [dc] channel
+   *[tg] group
+ } — as the plan writes it.
+host-tournament-other-account = «{ $name }» belongs to another account in the club: only that account can take this seat.
+host-tournament-taken = Seat { $seat } ({ $name }) is taken already.
+host-tournament-seated = { $who } — seat { $seat } ({ $name }).
+host-join-button = Players join this table with «Join ✋» under the lobby.
+host-join-usage = Write it as /join Name — the name as the tournament's plan writes it.
+host-tournament-moved = the chief judge (table { $table } of the tournament is no longer hosted in this group)

@@ -149,3 +149,15 @@ tournament-protocol = Игра турнира №{ $game }: протокол
 tournament-admins-only = Открыть турнир (и стать его главным судьёй) может только администратор чата.
 tournament-sheet-table = турнир №{ $number }, стол { $table }, игра { $game }
 tournament-own-game = В вашем чате идёт ваша игра: сначала доведите её до конца, затем забирайте стол { $table } вместе с его игрой.
+# A hosted table of a tournament (/table N host in a group: the bot runs the table's games there).
+tournament-hosted-judge = бот-ведущий в «{ $group }»
+tournament-hosted-running = Стол { $table } ведёт бот-ведущий в «{ $group }», и там идёт набор или игра: стол можно забрать, когда она окончена (или остановлена командой /stop там).
+tournament-host-chief-only = Отдать стол боту-ведущему здесь может только главный судья ({ $chief }).
+tournament-host-admins-only = Отдать стол боту-ведущему здесь может только администратор: бот будет вести здесь игры.
+tournament-host-already = Стол { $table } уже ведёт бот-ведущий здесь.
+tournament-host-busy = За столом { $table } идёт набор или игра: сначала доведите её до конца.
+tournament-host-set = Стол { $table } турнира №{ $number } ведёт здесь бот-ведущий; { $left ->
+    [0] все игры стола сыграны.
+   *[other] следующая — игра { $game } из { $games }: /newgame открывает набор, места — по рассадке турнира.
+ }
+tournament-host-unavailable = Здесь бот не ведёт столы сам: /table N — вести стол судьёй.
