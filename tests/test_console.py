@@ -8,7 +8,6 @@ import asyncio
 import datetime as dt
 import io
 import re
-import time
 from pathlib import Path
 
 import pytest
