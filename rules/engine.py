@@ -143,7 +143,11 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
 
 
 def check(state: GameState, event: ev.Event) -> RuleError | None:
-    """Would ``event`` be refused? Returns the :class:`RuleError` it would raise, else ``None``."""
+    """Would ``event``, a new action, be refused? Returns the :class:`RuleError` it would raise
+    (:func:`admit`'s refusal first, as the service asks it), else ``None``."""
+    refusal = admit(state, event)
+    if refusal is not None:
+        return refusal
     try:
         apply(state, event)
     except RuleError as error:

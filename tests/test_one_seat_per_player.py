@@ -124,6 +124,8 @@ def test_a_log_stored_before_the_refusal_still_replays() -> None:
     state, _ = rules.fold(rules.PRESETS["seed"], log)
     assert [state.seat(1).name, state.seat(2).name] == ["Вася", "вася"]
     assert rules.admit(state, rules.SetName(seat=3, name="ВАСЯ")) is not None
+    refusal = rules.check(state, rules.SetName(seat=3, name="ВАСЯ"))  # a new action: refused
+    assert refusal is not None and refusal.code is rules.Code.NAME_TAKEN
 
 
 async def test_the_tournament_list_refuses_one_player_named_twice() -> None:
