@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import Row, Section, eprint
-from .e2e import FIRST_ID, Judges, Script, Step, _fake_class, offer, script, start_line, warm_up
+from .e2e import FIRST_ID, Judges, Script, Step, _fake_class, demo_logs, offer, script, warm_up
 from .e2e import store_games as store_sqlite_games
 from .scale import _database, _server
 
@@ -216,17 +216,19 @@ class Proxy:
 # --- the games ---------------------------------------------------------------------------------
 
 async def store_pg_games(url: str, s: Script, n: int) -> None:
-    """``e2e``'s games (game i in chat ``tg:<FIRST_ID + i>`` at its start line) in PostgreSQL."""
+    """``e2e``'s games (game i in chat ``tg:<FIRST_ID + i>`` at its start line, with its
+    snapshot: :func:`bench.e2e.demo_logs`) in PostgreSQL."""
     import rules
     from storage import PgStore
 
     config = rules.config_to_dict(rules.PRESETS[rules.DEFAULT_PRESET])
-    dicts = [rules.to_dict(e) if e is not None else None for e in s.events]
+    logs = demo_logs(s)
     async with await PgStore.open(url) as store:
         for i in range(n):
             chat = f"tg:{FIRST_ID + i}"
             game = await store.create_game(chat, chat, config, {})
-            await store.append_many(game, 1, [d for d in dicts[1:start_line(s, i)] if d is not None], chat)
+            events, snap = logs(i)
+            await store.append_many(game, 1, events, chat, snapshot=snap)
 
 
 # --- one configuration ---------------------------------------------------------------------------

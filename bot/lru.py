@@ -71,13 +71,20 @@ class Recent(MutableMapping[K, V], Generic[K, V]):
         """Drop the oldest entries not in use until the bound holds (or only entries in use are
         left over it)."""
         excess = len(self._data) - self.limit
-        for key in list(self._data):
-            if excess <= 0:
-                return
-            if self._keep is not None and self._keep(self._data[key]):
-                continue
+        if self._keep is None:
+            for _ in range(excess):
+                self._data.popitem(last=False)
+            return
+        # only as far as the oldest droppable entries (not a copy of every key: that cost
+        # ~20 µs per insert in each of the bot's dozen maps of 2,000 chats)
+        drop = []
+        for key, value in self._data.items():
+            if len(drop) >= excess:
+                break
+            if not self._keep(value):
+                drop.append(key)
+        for key in drop:
             del self._data[key]
-            excess -= 1
 
 
 def lock_in_use(lock: asyncio.Lock) -> bool:

@@ -44,6 +44,8 @@ E2E_ROWS = (  # bench/e2e.py: --quick runs 50 games; the restart stores --games 
     "latency at 100/s, p50",
     "latency at 100/s, p99",
     "longest GC pause under load",
+    "latency at 100/s, p99, 100 live games",  # --quick: 100 live games
+    "longest GC pause, 100 live games",
     "a finished game in the database, pruned",
     "restart: load + re-arm 30 open games",
     "restart: first update to a game, p50",

@@ -21,6 +21,7 @@ from storage import (
     Migration, MigrationError, NoSuchGame, PgStore, StaleRevision, Store, bundled, migrate,
     user_version,
 )
+from storage.store import ALIASES_SQL
 from support.stores import rows as raw_rows
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -288,6 +289,45 @@ async def test_a_failed_commit_fails_every_unit_of_it(store: Store) -> None:
     assert await store.events(game) == []
     await store.append(game, 1, rules.to_dict(rules.StartGame()), "tg:1")  # the store goes on
     assert [r.seq for r in await store.events(game)] == [1]
+
+
+async def test_a_homes_aliases_are_found_by_an_index(store: Store) -> None:
+    """``aliases_of`` runs at every chat a shared worker claims: it reads the index of the
+    chats that have a home (0010), not the whole table of chats."""
+    for chat, home in (("tg:2", "tg:1"), ("tg:3", "tg:1"), ("tg:4", "tg:9"), ("tg:5", None)):
+        await store.set_alias(chat, home)
+    assert await store.aliases_of("tg:1") == ["tg:2", "tg:3"]
+    assert await store.aliases_of("tg:5") == []
+    if isinstance(store, Store):  # SQLite's plan (PostgreSQL's planner picks by the table's size)
+        plan = await store.conn.execute_fetchall("EXPLAIN QUERY PLAN " + ALIASES_SQL, ("tg:1",))
+        assert any("USING INDEX chats_by_home" in str(row[-1]) for row in plan), plan
+
+
+async def test_a_timer_read_is_the_callers_to_change(store: Store) -> None:
+    """``timer()`` hands out a copy: changing what it returned — a key, a value, a list or a
+    mapping inside it — or the mapping given to ``set_timer`` after the write, changes nothing
+    the next read returns (the store caches the timer and copies only shallowly what holds no
+    list or mapping)."""
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    flat = {"key": "speech:1:3", "part": 0, "seconds": 60, "deadline": 1234.5, "left": None,
+            "stage": "running", "paused": False}
+    given = dict(flat)
+    await store.set_timer(game, given)
+    given["stage"] = "over"
+    first = await store.timer(game)
+    assert first == flat and first is not await store.timer(game)
+    first["stage"] = "over"
+    first["extra"] = 1
+    del first["key"]
+    assert await store.timer(game) == flat
+    nested = {"key": "k", "parts": [60, 30], "more": {"a": [1], "b": "x"}}
+    await store.append_many(game, 1, [rules.to_dict(rules.StartGame())], "tg:1",
+                            timer=lambda ids: {"key": "k", "parts": [60, 30],
+                                               "more": {"a": [1], "b": "x"}})
+    for change in (lambda t: t["parts"].append(5), lambda t: t["more"]["a"].append(2),
+                   lambda t: t["more"].update(b="y"), lambda t: t.clear()):
+        change(await store.timer(game))
+        assert await store.timer(game) == nested
 
 
 async def test_a_timer_is_stored_with_its_action_or_not_at_all(store: Store) -> None:
