@@ -119,7 +119,7 @@ def fold(name: str) -> str:
 
 
 def refold_sync(db: sqlite3.Connection) -> int:
-    """Compute the roster's keys that migration 0010 emptied (:func:`fold` changed: NFKC);
+    """Compute the roster's keys that migration 0011 emptied (:func:`fold` changed: NFKC);
     returns how many. Both backends run it when the store opens."""
     rows = db.execute("SELECT id, name FROM players WHERE folded = ''").fetchall()
     for player, name in rows:
@@ -674,7 +674,7 @@ class ClubMethods:
         raise NotImplementedError
 
     async def refold_roster(self) -> int:
-        """Compute the roster's keys left empty by migration 0010 (:func:`refold_sync`); the
+        """Compute the roster's keys left empty by migration 0011 (:func:`refold_sync`); the
         store's ``open`` calls it. Returns how many were computed."""
         return await self._club_write(refold_sync)
 

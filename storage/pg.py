@@ -236,7 +236,7 @@ class PgStore(HostMethods, club.ClubMethods):
             raise
         store = cls(pool, url)
         try:
-            await store.refold_roster()  # 0010: the keys a migration emptied, before any read
+            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
         except BaseException:
             await store.close()
             raise

@@ -413,7 +413,7 @@ class Store(HostMethods, club.ClubMethods):
             raise
         store = cls(conn, reader)
         try:
-            await store.refold_roster()  # 0010: the keys a migration emptied, before any read
+            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
         except BaseException:
             await store.close()
             raise

@@ -203,8 +203,8 @@ async def test_a_hosted_lobby_of_two_players_with_one_name_deals_a_game() -> Non
         assert len({rules.name_key(n) for n in names}) == 10
 
 
-async def test_migration_0010_refolds_the_rosters_keys_with_nfkc(tmp_path) -> None:  # noqa: ANN001
-    """A roster written before 0010 kept «Ｄina» under a key of its own; after the migration the
+async def test_migration_0011_refolds_the_rosters_keys_with_nfkc(tmp_path) -> None:  # noqa: ANN001
+    """A roster written before 0011 kept «Ｄina» under a key of its own; after the migration the
     store's keys are NFKC's, so «Dina» finds that entry (newcomer's report, item 10)."""
     import aiosqlite
 
@@ -212,7 +212,7 @@ async def test_migration_0010_refolds_the_rosters_keys_with_nfkc(tmp_path) -> No
 
     db = tmp_path / "old.sqlite3"
     async with aiosqlite.connect(db, isolation_level=None) as conn:
-        await migrate(conn, bundled()[:9])
+        await migrate(conn, bundled()[:10])
         await conn.execute("INSERT INTO players(club, name, folded, account, created_at)"
                            " VALUES (?, ?, ?, NULL, 0)", (CLUB, "Ｄina", "ｄina"))  # 0006's key
     store = await Store.open(db)
@@ -225,7 +225,7 @@ async def test_migration_0010_refolds_the_rosters_keys_with_nfkc(tmp_path) -> No
 
 
 async def test_opening_the_store_computes_every_emptied_key(any_target: str) -> None:
-    """On both backends: the keys 0010 leaves empty are computed when the store opens (again
+    """On both backends: the keys 0011 leaves empty are computed when the store opens (again
     after a process stopped between the migration and the refold)."""
     store = await Store.open(any_target)
     try:

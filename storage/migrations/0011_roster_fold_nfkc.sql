@@ -1,4 +1,4 @@
--- 0010: the roster's key of a name (players.folded, 0006) now folds NFKC too (rules.name_key:
+-- 0011: the roster's key of a name (players.folded, 0006) now folds NFKC too (rules.name_key:
 -- a fullwidth «Ｄina» is «Dina»), so the stored keys are recomputed. SQL cannot NFKC-normalize:
 -- the migration empties every key (no name folds to '': a name has a visible character), and
 -- opening the store refolds each empty one in Python (storage.club.refold_sync) before anything
@@ -9,5 +9,5 @@ BEGIN IMMEDIATE;
 
 UPDATE players SET folded = '';
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 COMMIT;
