@@ -70,6 +70,7 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "bad_fix",  # params: command, argument (/fix 12 /undo: a correction is a game action)
     "duplicate_option",  # params: option (/new seed best_move=no best_move=yes)
     "unknown_reason",  # params: command, reason, codes (the game's reason codes, listed)
+    "no_technical_fouls",  # params: command (/tech in a game without technical_fouls)
 )
 
 
@@ -461,6 +462,9 @@ def _penalty(severity: Severity, default: str, *, team: bool = False) -> _Handle
                 raise CommandError("too_many_arguments", command=cmd, argument=arg)
         reasons = _reasons(state)
         known = reasons.get(reason)
+        if known is None and state is not None and severity is Severity.TECHNICAL \
+                and not state.config.technical_fouls:  # not an unknown code: none of its kind
+            raise CommandError("no_technical_fouls", command=cmd)
         if known is None and state is not None:  # the game's own codes, listed
             raise CommandError("unknown_reason", command=cmd, reason=reason,
                                codes=reason_codes(reasons, severity))

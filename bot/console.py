@@ -29,6 +29,7 @@ none. The timer never moves the game on.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import signal
 import sqlite3
@@ -39,6 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO, Union
+from zoneinfo import ZoneInfo
 
 import rules
 from storage import Store
@@ -57,7 +59,7 @@ from .render import (
     action_text, config_label, error_text, notice_text, points_text, result_text, status_text,
     undone_notices,
 )
-from .service import Outcome, Service, ServiceError
+from .service import Outcome, Service, ServiceError, untouched
 
 CHAT = "console:local"
 JUDGE = "console:judge"
@@ -104,7 +106,12 @@ class Session:
         self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
-        self.club_tz = "UTC"  # the club's time zone, for /stats month and the games' dates
+        self.club_tz = "UTC"  # the club's time zone (MAFIA_REFEREE_TIMEZONE): every clock time shown
+
+    @property
+    def zone(self) -> dt.tzinfo:
+        """:attr:`club_tz` as a ``tzinfo``: the clock of the timer's end and of ``/log all``."""
+        return ZoneInfo(self.club_tz)
 
     # --- starting -------------------------------------------------------------------------------
     async def open(self, *, new: Union[bool, int] = False) -> list[str]:
@@ -117,7 +124,7 @@ class Session:
         the restart: ``/undo`` takes back its last action, game commands say it is over."""
         current = await self.service.current(self.chat)
         unfinished = current is not None and current.state.phase is not rules.Phase.GAME_OVER
-        if new and (not unfinished or int(new) >= 2):
+        if new and (not unfinished or int(new) >= 2 or untouched(current)):
             return await self._new_game(NewGame())
         if current is None:
             return [self.cat.text("console-ready")]
@@ -198,7 +205,7 @@ class Session:
             return Reply(await self._timer_command(command))
         if isinstance(command, NewGame):
             current = None if self._pending_new else await self.service.current(self.chat)
-            if (not confirmed and current is not None
+            if (not confirmed and current is not None and not untouched(current)
                     and current.state.phase is not rules.Phase.GAME_OVER):
                 self._confirm_new = True
                 return Reply([self.cat.text("console-new-confirm", game=current.game_id)])
@@ -245,7 +252,7 @@ class Session:
         """The running timer's line: the seconds left and the end as a clock time."""
         if self._timer is None:
             return []
-        return [self._timer.countdown_line(self.cat, self.clock(), 1, None)]
+        return [self._timer.countdown_line(self.cat, self.clock(), 1, self.zone)]
 
     def _arm(self) -> None:
         """The live warning (10 s left) and the end, printed when they come (at a terminal)."""
@@ -285,12 +292,13 @@ class Session:
             timer.resume(now)
         elif command.what == "next":
             parts = rules.timing(current.state)
-            if timer.part + 1 < len(parts):
-                self._timer = timer = timer.following(parts[timer.part + 1], now)
+            if timer.part + 1 >= len(parts):  # night 0's parts only: nothing moves
+                return [self.cat.text("judge-timer-no-next")]
+            self._timer = timer = timer.following(parts[timer.part + 1], now)
         if command.what != "show":
             await self.service.set_timer(current.game_id, timer.to_dict())
             self._arm()
-        return [timer.countdown_line(self.cat, now, 1, None) if timer.live else timer.line(self.cat, now)]
+        return [timer.countdown_line(self.cat, now, 1, self.zone) if timer.live else timer.line(self.cat, now)]
 
     async def _fix(self, command: FixCmd) -> Reply:
         """``/fix 12 /foul 5 4.1.1``: the replacement read against the game as it stood before
@@ -322,7 +330,8 @@ class Session:
     async def _new_game(self, command: NewGame, *, show_next: bool = True) -> list[str]:
         current = await self.service.current(self.chat)
         lines: list[str] = []
-        if current is not None and current.state.phase is not rules.Phase.GAME_OVER:
+        if current is not None and current.state.phase is not rules.Phase.GAME_OVER \
+                and not untouched(current):  # an untouched game is replaced without a word
             lines.append(self.cat.text("console-replaced", game=current.game_id))
         desk = self._desk()
         seating = await desk.seating(self.user)  # a tournament's table: its next game's seats
@@ -411,13 +420,13 @@ class Session:
         return [text]
 
     async def _audit_lines(self, current: Outcome) -> list[str]:
-        """``/log all``: the audit trail (:mod:`bot.audit`), the times in the machine's clock."""
+        """``/log all``: the audit trail (:mod:`bot.audit`), the times in the club's time zone."""
         rows = await self.service.store.events(current.game_id)
         if not rows:
             return [self.cat.text("judge-log-empty", game=current.game_id)]
         return [self.cat.text("judge-log-title", game=current.game_id),
                 *audit.lines(audit.trail(rows), current.state.config, self.cat,
-                             who=lambda actor: actor, when=lambda at: clock_time(at, None))]
+                             who=lambda actor: actor, when=lambda at: clock_time(at, self.zone))]
 
     async def _log_lines(self, state: rules.GameState) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""

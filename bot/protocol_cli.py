@@ -62,7 +62,9 @@ async def run_protocol_cli(db: Path, out: TextIO, *, game: int | None = None,
         made = await protocol_files(store, row.id, cat, defaults=defaults)
     finally:
         await store.close()
-    for problem in made.problems:
+    asked = made.problems if everything else list(dict.fromkeys(  # only the files asked for
+        text for kind, path in wanted.items() if path is not None for text in made.missing.get(kind, [])))
+    for problem in asked:
         print(problem, file=out)
     status = EXIT_OK
     files = {_kind(name): (name, data) for name, data in made.files}

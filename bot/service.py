@@ -255,6 +255,9 @@ class Service:
             if isinstance(event, rules.Fix):
                 return await self._fix(chat, game, user, event.seq, event.event, render)
             event = _normalised(event)
+            refusal = rules.admit(game.state, event)  # a new action: NAME_TAKEN
+            if refusal is not None:
+                raise refusal
             state, notices = rules.apply(game.state, event)  # RuleError: nothing changed
             over = state.phase is rules.Phase.GAME_OVER
             finished = None if over == game.finished else over
@@ -554,6 +557,9 @@ class Service:
         await self._read_all(game)
         replacement = _normalised(replacement)
         correction = rules.correct(game.config, game.log, seq, replacement, game.names)
+        refusal = rules.admit(correction.state, replacement)  # a name corrected into another's
+        if refusal is not None:
+            raise refusal
         event = rules.Fix(seq=seq, event=replacement)
         state = correction.state
         over = state.phase is rules.Phase.GAME_OVER
@@ -656,12 +662,26 @@ async def _rendered(render: Render | None, planned: Outcome) -> Staged:
     return Staged(tuple(items))  # type: ignore[arg-type]
 
 
+def untouched(outcome: Outcome | None) -> bool:
+    """Is ``outcome``'s game one just created — in setup, nothing logged, no seat named? A new
+    game may replace it without asking (nothing of it would be lost: ``console --new`` then
+    ``/new fiim2024``)."""
+    return (outcome is not None and outcome.revision == 0
+            and outcome.state.phase is rules.Phase.SETUP
+            and all(seat.name is None for seat in outcome.state.seats))
+
+
 def _checked_names(config: rules.RulesConfig, names: dict[int, str]) -> dict[int, str]:
     """The names as the rules accept them (:class:`rules.SetName`: seats 1–10, 1–64 characters,
-    stripped); a bad one raises :class:`rules.RuleError`."""
+    stripped, no two seats with one name: :func:`rules.admit`); a bad one raises
+    :class:`rules.RuleError`."""
     state = rules.new_game(config)
     for seat, name in names.items():
-        state, _ = rules.apply(state, rules.SetName(seat=seat, name=name))
+        event = rules.SetName(seat=seat, name=name)
+        refusal = rules.admit(state, event)
+        if refusal is not None:
+            raise refusal
+        state, _ = rules.apply(state, event)
     return {s.number: s.name for s in state.seats if s.name is not None}
 
 

@@ -88,6 +88,34 @@ def clean_name(raw: object) -> str | NameFault:
     return name
 
 
+def name_key(name: str) -> str:
+    """Whose name it is, as the club's roster tells players apart (``storage.club.fold``): NFKC
+    (a fullwidth or styled letter is its plain one), case-folded, ё as е, inner spaces
+    collapsed. Two seats of one game never share a key (:class:`~rules.events.SetName`)."""
+    text = unicodedata.normalize("NFKC", name).casefold().replace("ё", "е")
+    return " ".join(text.split())
+
+
+def admit(state: GameState, event: ev.Event) -> RuleError | None:
+    """Would a new ``event`` be refused for what a logged one is not? Returns the refusal, else
+    ``None``; the service asks it before :func:`apply` of each new action and of a game's first
+    names. A stored log may predate these refusals, so :func:`apply` (and every replay) takes
+    them: only ``NAME_TAKEN`` — a :class:`~rules.events.SetName` giving a seat the name another
+    seat already has (:func:`name_key`: one player, one seat, as the club's statistics count
+    each seat a game of its player)."""
+    if not isinstance(event, ev.SetName):
+        return None
+    name = clean_name(event.name)
+    if not isinstance(name, str):
+        return None  # apply refuses it (BAD_NAME)
+    key = name_key(name)
+    other = next((s.number for s in state.seats if s.number != event.seat and s.name is not None
+                  and name_key(s.name) == key), None)
+    if other is None:
+        return None
+    return RuleError(Code.NAME_TAKEN, seat=event.seat, other=other, name=name)
+
+
 def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     """Apply one event. Returns the new state and the notices, in the order things happened.
 
@@ -115,7 +143,11 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
 
 
 def check(state: GameState, event: ev.Event) -> RuleError | None:
-    """Would ``event`` be refused? Returns the :class:`RuleError` it would raise, else ``None``."""
+    """Would ``event``, a new action, be refused? Returns the :class:`RuleError` it would raise
+    (:func:`admit`'s refusal first, as the service asks it), else ``None``."""
+    refusal = admit(state, event)
+    if refusal is not None:
+        return refusal
     try:
         apply(state, event)
     except RuleError as error:
@@ -256,10 +288,9 @@ class _Move:
     def set_name(self, e: ev.SetName) -> None:
         seat = self.valid_seat(e.seat)
         name = clean_name(e.name)
-        if isinstance(name, str):
-            self.s.seat(seat).name = name
-        else:
+        if not isinstance(name, str):
             raise RuleError(Code.BAD_NAME, seat=seat, why=name.value)
+        self.s.seat(seat).name = name
         self.say(Kind.NAME_SET, seat=seat, name=name)
 
     def set_roles(self, e: ev.SetRoles) -> None:
@@ -1168,8 +1199,9 @@ class _Move:
         """The judge takes a seat's last foul back, unless something already followed from it:
         the 4th foul's removal (seed 4.5, ``why="removal"``), a 4th foul that cost a last word
         (``"last_word_cut"``), or a 3rd foul whose silence or short speech was served (seed 4.4,
-        5.7, ``"silence_served"``). Those are taken back with /undo, which takes back what
-        followed too. Raises ``NO_FOUL``, ``FOUL_HAS_CONSEQUENCES``."""
+        5.7, ``"silence_served"``) or is being served — his speech now is it, or was cut by the
+        foul (docs/rules.md §6.3: ``"silence_under_way"``). Those are taken back with /undo,
+        which takes back what followed too. Raises ``NO_FOUL``, ``FOUL_HAS_CONSEQUENCES``."""
         number = self.valid_seat(e.seat)
         seat = self.s.seat(number)
         if not seat.fouls:
@@ -1180,7 +1212,9 @@ class _Move:
         if count >= 4:  # given after he left by the vote or the kill: his last word is lost
             raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="last_word_cut")
         if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE and not seat.silence_pending:
-            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number, why="silence_served")
+            under_way = self.s.phase is Phase.SPEECH and self.s.speaker == number
+            raise RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=number,
+                            why="silence_under_way" if under_way else "silence_served")
         seat.fouls.pop()
         if count == 3:
             seat.silence_pending = False

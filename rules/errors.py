@@ -20,7 +20,7 @@ class Code(str, enum.Enum):
     NOT_CURRENT_NOMINEE = "not_current_nominee"  # params: seat, expected
     TOO_MANY_HANDS = "too_many_hands"  # params: count, left
     ALREADY_VOTED = "already_voted"  # params: seat (seed 4.1.8)
-    DUPLICATE_SHOT = "duplicate_shot"  # params: seat (one shot per black, F24 §4.5.3)
+    DUPLICATE_SHOT = "duplicate_shot"  # params: seat (twice in one /shots; one shot per black, F24 §4.5.3)
     BAD_COUNT = "bad_count"  # params: count
     UNKNOWN_REASON = "unknown_reason"  # params: reason
     UNKNOWN_ROLE = "unknown_role"  # params: role
@@ -42,13 +42,15 @@ class Code(str, enum.Enum):
     GAME_OVER = "game_over"  # params: -
     NOTHING_TO_UNDO = "nothing_to_undo"  # params: -
     BAD_NAME = "bad_name"  # params: seat, why (rules.engine.NameFault: length, invisible)
+    NAME_TAKEN = "name_taken"  # params: seat, other (the seat with that name), name
     NO_WITHDRAWAL = "no_withdrawal"  # params: - (MafiaRatings 7.5.3: the club allows none)
     NO_NOMINATION = "no_nomination"  # params: seat (nothing of his to withdraw today)
     VOTERS_REQUIRED = "voters_required"  # params: nominee (MafiaRatings 7.16 self-break: by voter)
     # the points after the game (rules.points; F24/S24 §8.4, §8.5)
     BAD_POINTS = "bad_points"  # params: value (not a number of points: 0.4, at most two decimals)
     EXTRA_IN_DRAW = "extra_in_draw"  # params: - (F24/S24 §8.4.7: no extras after a draw)
-    EXTRA_VALUE = "extra_value"  # params: seat, value, side ("winners" | "losers"), allowed (§8.4.3–8.4.4)
+    EXTRA_VALUE = "extra_value"  # params: seat, value, side ("winners" | "losers"), allowed,
+    #                              approvable (with the chief judge's approval; §8.4.3–8.4.4)
     EXTRA_PLAYERS = "extra_players"  # params: count, limit (§8.4.1)
     EXTRA_TOTAL = "extra_total"  # params: total, limit (§8.4.2)
     UNKNOWN_BAD_PLAY = "unknown_bad_play"  # params: item (not one of the preset's §8.5 items)

@@ -297,8 +297,9 @@ def check_extra(state: GameState, seat: int, value: Decimal, approved: bool = Fa
 
     * ``WRONG_PHASE`` before the end, ``ROLES_UNKNOWN`` with the roles unknown;
     * ``EXTRA_IN_DRAW`` after a draw (§8.4.7);
-    * ``EXTRA_VALUE`` (``seat``, ``value``, ``side``: ``winners`` | ``losers``, ``allowed``):
-      not one of the values for the seat's side (§8.4.3–8.4.4);
+    * ``EXTRA_VALUE`` (``seat``, ``value``, ``side``: ``winners`` | ``losers``, ``allowed``,
+      ``approvable``: the chief judge's approval would allow it — a winner's value above the
+      range, never one below it): not one of the values for the seat's side (§8.4.3–8.4.4);
     * ``EXTRA_PLAYERS`` (``count``, ``limit``): too many players given extras (§8.4.1);
     * ``EXTRA_TOTAL`` (``total``, ``limit``): too much in all (§8.4.2)."""
     if state.phase is not Phase.GAME_OVER:
@@ -315,8 +316,9 @@ def check_extra(state: GameState, seat: int, value: Decimal, approved: bool = Fa
     allowed = (score.loser_values if side == "losers"
                else score.winner_values_approved if approved else score.winner_values)
     if value not in allowed:
+        approvable = side == "winners" and not approved and value in score.winner_values_approved
         return RuleError(Code.EXTRA_VALUE, seat=seat, value=show(value), side=side,
-                         allowed=_range(allowed), rules=state.config.preset)
+                         allowed=_range(allowed), approvable=approvable, rules=state.config.preset)
     extras = {**state.extras, seat: value}
     counted = _counted_extras(state, extras)
     players = score.extra_players_approved if approved else score.extra_players

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from rules.engine import name_key
+
 _T = TypeVar("_T")
 
 ROLES = ("civilian", "sheriff", "mafia", "don")
@@ -34,8 +36,9 @@ TOP_ORDERS = ("points", "wins", "winrate")
 
 class ClubError(Exception):
     """A roster change that cannot be made. ``code``: ``no_player`` (``name``), ``name_taken``
-    (``name``), ``same_player``, ``bad_name`` (``name``), ``bad_pair`` (``command``: not
-    ``old = new``)."""
+    (``name``), ``same_player``, ``shared_game`` (``source``, ``target``, ``game``: the two
+    entries sat in one game, so they are two people), ``bad_name`` (``name``), ``bad_pair``
+    (``command``: not ``old = new``)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -109,8 +112,19 @@ class ClubGame:
 
 
 def fold(name: str) -> str:
-    """The roster's key of a name: case-folded, inner spaces collapsed, ё as е."""
-    return " ".join(name.casefold().replace("ё", "е").split())
+    """The roster's key of a name (:func:`rules.name_key`: NFKC, case-folded, inner spaces
+    collapsed, ё as е): the key a game's seats are told apart by, so that the seats of one game
+    are always different players."""
+    return name_key(name)
+
+
+def refold_sync(db: sqlite3.Connection) -> int:
+    """Compute the roster's keys that migration 0011 emptied (:func:`fold` changed: NFKC);
+    returns how many. Both backends run it when the store opens."""
+    rows = db.execute("SELECT id, name FROM players WHERE folded = ''").fetchall()
+    for player, name in rows:
+        db.execute("UPDATE players SET folded = ? WHERE id = ?", (fold(name), player))
+    return len(rows)
 
 
 def _like(text: str) -> str:
@@ -287,8 +301,13 @@ def merge_sync(db: sqlite3.Connection, club: str, source: int, target: int, at: 
     merged entry (its names found it again; the history keeps it)."""
     if source == target:
         raise ClubError("same_player")
-    _, source_account = _active(db, club, source)
-    _, target_account = _active(db, club, target)
+    source_name, source_account = _active(db, club, source)
+    target_name, target_account = _active(db, club, target)
+    shared = db.execute("SELECT a.game_id FROM game_players a JOIN game_players b"
+                        " ON b.game_id = a.game_id AND b.player_id = ? WHERE a.player_id = ?"
+                        " ORDER BY a.game_id LIMIT 1", (target, source)).fetchone()
+    if shared is not None:  # two seats of one game are two people: merged, one would play twice
+        raise ClubError("shared_game", source=source_name, target=target_name, game=int(shared[0]))
     moved = db.execute(f"SELECT club, month, player_id, role, {', '.join(MONTH_SUMS)}"
                        " FROM player_months WHERE player_id = ?", (source,)).fetchall()
     _add_months(db, moved, -1)
@@ -667,6 +686,11 @@ class ClubMethods:
 
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
         raise NotImplementedError
+
+    async def refold_roster(self) -> int:
+        """Compute the roster's keys left empty by migration 0011 (:func:`refold_sync`); the
+        store's ``open`` calls it. Returns how many were computed."""
+        return await self._club_write(refold_sync)
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
         """The club's roster by name (merged entries left out); ``like``: names beginning so."""

@@ -234,7 +234,13 @@ class PgStore(HostMethods, club.ClubMethods):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        store = cls(pool, url)
+        try:
+            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     async def close(self) -> None:
         """Close the pool (idempotent)."""

@@ -411,7 +411,13 @@ class Store(HostMethods, club.ClubMethods):
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, reader)
+        store = cls(conn, reader)
+        try:
+            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     async def close(self) -> None:
         """Close the connections (idempotent); an open batch is committed first."""

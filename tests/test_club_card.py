@@ -57,3 +57,14 @@ def test_the_top_table_is_a_png_with_a_row_per_player_best_first() -> None:
     assert texts[head:head + 6] == ["№", "Игрок", "Баллы", "Победы", "Игры", "% побед"]
     assert texts[head + 6:] == ["1", "Аня", "3.4", "2", "3", "67%", "2", "Боря", "1.1", "1", "3", "33%",
                          "3", "Вика", "-0.5", "0", "3", "0%"]
+
+
+def test_the_top_table_keeps_the_ends_of_long_names() -> None:
+    """Two long names differing only at the end stay told apart (the beginning, «…», the end)."""
+    from bot.club.card import compose_top
+
+    long = "Александра Константинопольская-Преображенская-Трубецкая"
+    rows = [(1, long + " 1", "3.4", 2, 3, "67%"), (2, long + " 2", "1.1", 1, 3, "33%")]
+    texts = compose_top("Лучшие", rows, catalog("ru"))[0].texts()
+    shown = [t for t in texts if t.startswith("Алекс")]
+    assert len(shown) == 2 and shown[0].endswith(" 1") and shown[1].endswith(" 2") and "…" in shown[0]

@@ -232,7 +232,9 @@ async def test_period_totals_from_monthly_sums_agree_with_the_rows(
                 await store.append_many(game, 2, [{"type": "undo"}], JUDGE, finished=False, figures=[])
                 continue
             kept[game] = (at, rows)
-        first, second = await store.find_player(CLUB, "p1"), await store.find_player(CLUB, "p2")
+        games = sorted(kept)  # seat 1's entries: one game each, so never two seats of one game
+        first, second = (await store.find_player(CLUB, f"x{games[0]}"),
+                         await store.find_player(CLUB, f"x{games[-1]}"))
         assert first is not None and second is not None
         await store.merge_players(CLUB, first.id, second.id)
         for since, until in PERIODS:

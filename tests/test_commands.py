@@ -338,7 +338,8 @@ def test_next_during_the_shooting_is_refused() -> None:
 def test_every_error_code_is_raised_somewhere() -> None:
     """Each code listed for the catalogs is one the parser really uses."""
     raised = {code for _, code, _ in BAD_INPUT} | {"no_speaker", "shooting_first", "result_known",
-                                                    "duplicate_option", "unknown_reason"}  # test_console_words
+                                                    "duplicate_option", "unknown_reason",
+                                                    "no_technical_fouls"}  # test_console_words
     with pytest.raises(CommandError) as caught:  # a correction is a game action
         parse("/fix 3 /undo", day_one()).replacement(day_one())  # type: ignore[union-attr]
     raised.add(caught.value.code)

@@ -5,9 +5,9 @@ the game state in the store, not from the printed words."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -120,6 +120,28 @@ def test_new_starts_another_game(monkeypatch, capsys, db_path: Path) -> None:
     third_id, state, _ = stored(db_path)
     assert third_id not in (first_id, second_id)
     assert state.config.preset == "fiim2024" and state.config.timers.speech == 45
+
+
+def test_an_untouched_game_is_replaced_by_new_without_asking(monkeypatch, capsys, db_path: Path) -> None:
+    """``console --new`` then ``/new fiim2024``: the game --new just made has nothing in it (in
+    setup, nothing logged, no names), so the preset is chosen in one step; a game with a name in
+    it is asked about first."""
+    run(monkeypatch, capsys, db_path, SETUP)
+    first_id, _, _ = stored(db_path)
+    status, _ = run(monkeypatch, capsys, db_path, "/new\n", "--new")  # confirmed: game 2, empty
+    assert status == 0
+    second_id, _, count = stored(db_path)
+    assert second_id != first_id and count == 0
+    status, out = run(monkeypatch, capsys, db_path, "/new fiim2024\n/name 1 Анна\n", "--new")
+    assert status == 0
+    cat = catalog("en")
+    assert cat.text("console-new-confirm", game=second_id) not in out
+    assert cat.text("console-replaced", game=second_id) not in out
+    third_id, state, count = stored(db_path)
+    assert third_id not in (first_id, second_id)
+    assert state.config.preset == "fiim2024" and count == 1 and state.seat(1).name == "Анна"
+    status, out = run(monkeypatch, capsys, db_path, "/new seed\n")  # a name in it: asked first
+    assert cat.text("console-new-confirm", game=third_id) in out and stored(db_path)[0] == third_id
 
 
 def test_new_with_club_options_names_them_in_the_header(monkeypatch, capsys, db_path: Path) -> None:
@@ -450,6 +472,38 @@ def test_the_judges_points_after_the_result(monkeypatch, capsys, db_path: Path) 
     assert "#1 Анна — 1.9: win +1, the judge's +0.6, automatic bonus +0.3" in out
     assert "Player #4 is on the winning team: the judge may give 0.3–1 (FIIM 2024, §8.4.3)" in out
     assert "Player #2 is on the losing team: the judge may give 0.2–0.7 (FIIM 2024, §8.4.4)" in out
+@pytest.mark.parametrize("zone", ["Asia/Kolkata", "America/St_Johns", "UTC"])
+async def test_the_console_shows_every_clock_time_in_the_clubs_time_zone(tmp_path: Path, zone: str) -> None:
+    """MAFIA_REFEREE_TIMEZONE (README: one setting for all, at the console too): the timer's end
+    («до …») and /log all's times are the club's clock, not the machine's."""
+    from zoneinfo import ZoneInfo
+
+    from bot.console import Session
+    from bot.service import Service
+    from support.fakeport import FakeClock
+
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), clock=clock)
+        session.club_tz = zone
+        await session.open()
+        for line in ("/new", "/name 1 Анна", "/roles D2 M5 M7 S8"):
+            await session.handle(line)
+        until = dt.datetime.fromtimestamp(clock.now + 60, ZoneInfo(zone)).strftime("%H:%M:%S")
+        assert (await session.handle("/start")).lines[-1] == f"⏱ Договорка: осталось 60 секунд, до {until}."
+        current = await session.service.current(console.CHAT)
+        assert current is not None
+        rows = await store.events(current.game_id)
+        trail = (await session.handle("/log all")).lines[1:]
+        assert len(trail) == len(rows) == 3
+        for line, row in zip(trail, rows):
+            shown = dt.datetime.fromtimestamp(row.at, ZoneInfo(zone)).strftime("%H:%M:%S")
+            assert line.startswith(f"{row.seq}. {shown} · "), (line, shown)
+    finally:
+        await store.close()
+
+
 async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_path: Path) -> None:
     """The judge's console times each timed step (docs/rules.md §2.4): its line says how long and
     until when; at a terminal the 10-seconds-left warning and the end ring as they come (here a
@@ -477,12 +531,13 @@ async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_p
         await session.open()
         for line in ("/new", "/roles D2 M5 M7 S8"):
             await session.handle(line)
-        until = time.strftime("%H:%M:%S", time.localtime(clock.now + 60))
+        until = dt.datetime.fromtimestamp(clock.now + 60, dt.timezone.utc).strftime("%H:%M:%S")
         assert (await session.handle("/start")).lines[-1] == f"⏱ Договорка: осталось 60 секунд, до {until}."
         await clock.advance(50)
         assert rung == ["⏱ Договорка: осталось 10 секунд."]
         assert (await session.handle("/timer next")).lines[-1].startswith(
             "⏱ Шериф осматривает стол: осталось 20 секунд, до ")
+        assert (await session.handle("/timer next")).lines == [catalog("ru").text("judge-timer-no-next")]
         assert (await session.handle("/timer pause")).lines == ["⏸ Шериф осматривает стол: пауза, осталось 20 секунд."]
         await clock.advance(100)
         assert rung == ["⏱ Договорка: осталось 10 секунд."]  # paused: nothing rings
@@ -498,7 +553,9 @@ async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_p
         assert (await session.handle("/kill 3")).lines[-1].startswith("⏱ Проверка Дона: осталось 10 секунд")
         await clock.advance(10)
         assert rung[-1] == "⏹ Проверка Дона: время вышло."  # a 10 s step has no warning
-        assert (await session.handle("/timer next")).lines[-1].startswith("⏹ Проверка Дона")
+        no_next = catalog("ru").text("judge-timer-no-next")
+        assert (await session.handle("/timer next")).lines == [no_next]  # night 0's parts only
+        assert (await session.handle("/timer")).lines[-1].startswith("⏹ Проверка Дона")
         session.close()
     finally:
         await store.close()

@@ -157,3 +157,36 @@ def test_the_console_dates_the_clubs_games_in_the_clubs_time_zone(
     assert main(["console", "--db", str(db), "--lang", "ru"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Игра №1,"))
     assert line.startswith(f"Игра №1, {date}:")
+
+
+async def test_games_without_names_are_said_to_be_left_out_of_the_history(store: Store) -> None:
+    """A finished game whose seats have no names leaves no rows: /games does not say there is
+    no finished game (there is one), but that the history holds the games with names — and a
+    name entered after the end puts it there."""
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    for line in ("/roles D2 M5 M7 S8", "/start", "/next", "/ppk 7 4.3.1"):
+        assert (await session.handle(line)).accepted, line
+    lines = (await session.handle("/games")).lines
+    assert len(lines) == 1 and "нет оконченных игр" not in lines[0] and "с именами" in lines[0]
+    assert (await session.handle("/name 1 Аня")).accepted  # a name entered after the end
+    lines = (await session.handle("/games")).lines
+    assert len(lines) == 2 and "Аня" in lines[1]
+
+
+@pytest.mark.parametrize(("command", "period", "why"), [
+    ("/stats Аня 2026-13", "2026-13", "такой даты нет"),
+    ("/stats Аня 2026-02-30", "2026-02-30", "такой даты нет"),
+    ("/stats 2026-03-31..2026-03-01 Аня", "2026-03-31..2026-03-01", "первый день позже последнего"),
+    ("/top 2026-13", "2026-13", "такой даты нет"),
+    ("/rating 2026-12-31..2026-01-01", "2026-12-31..2026-01-01", "первый день позже последнего"),
+])
+async def test_an_invalid_period_is_refused_not_read_as_a_name(store: Store, command: str, period: str,
+                                                               why: str) -> None:
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    lines = (await session.handle(command)).lines
+    assert len(lines) == 1 and f"«{period}»" in lines[0] and why in lines[0], lines
+    assert "нет игрока" not in lines[0]
+    assert "Аня" in "\n".join((await session.handle("/stats Аня 2026-03")).lines)  # a valid month

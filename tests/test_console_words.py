@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 import rules
-from bot.commands import RUSSIAN_WORDS, CommandError, parse, reason_codes
+from bot.commands import RUSSIAN_WORDS, Act, CommandError, parse, reason_codes
 from bot.console import Session
 from bot.i18n import catalog
+from bot.render import error_text
 from bot.service import Service
 from storage import Store
 
@@ -61,6 +62,25 @@ def test_an_unknown_reason_lists_the_games_codes(preset: str) -> None:
     assert "9.9.9" in text and codes in text
 
 
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_tech_in_a_game_without_technical_fouls_says_so(preset: str) -> None:
+    """MafiaRatings 9.6.2 (``technical_fouls``): without the option there is no technical foul
+    at all — the refusal says so and names the option, not an empty list of codes."""
+    state = rules.new_game(rules.PRESETS[preset])
+    for typed in ("/tech 3", "/tech 3 tech", "/тех 3 9.9"):
+        with pytest.raises(CommandError) as caught:
+            parse(typed, state)
+        assert caught.value.code == "no_technical_fouls"
+        for lang in ("ru", "en"):
+            text = error_text(caught.value, catalog(lang))
+            assert "technical_fouls=yes" in text and ": ." not in text
+    on = rules.new_game(rules.PRESETS[preset].with_options(technical_fouls=True))
+    assert parse("/tech 3", on) == Act(rules.Penalty(seat=3, reason="tech"))
+    with pytest.raises(CommandError) as caught:
+        parse("/tech 3 9.9", on)
+    assert caught.value.code == "unknown_reason" and caught.value.params["codes"] == "tech"
+
+
 @pytest.fixture
 async def session(tmp_path: Path) -> Any:
     store = await Store.open(tmp_path / "referee.sqlite3")
@@ -92,3 +112,19 @@ async def test_the_new_options_are_shown_after_new_and_in_status(session: Sessio
     assert reply.accepted and shown in reply.lines[0] and "45" in reply.lines[0]
     status = "\n".join((await session.handle("/status")).lines)
     assert shown in status and "45" in status
+
+
+async def test_a_shot_given_twice_in_one_shots_is_not_said_to_be_recorded(session: Session) -> None:
+    """F24 §4.5.3: one shot per black a night. ``/shots 2:4 2:4`` is refused as a shot given
+    twice — nothing was recorded, so the refusal does not say the shot «уже записан»."""
+    await session.open()
+    for line in ("/new", "/roles D2 M5 M7 S8", "/start", *["/next"] * 12):
+        await session.handle(line)
+    current = await session.service.current(session.chat)
+    assert current is not None and current.state.night is not None
+    assert current.state.night.step is rules.NightStep.SHOOTING
+    reply = await session.handle("/shots 2:4 2:4 5:4 7:4")
+    assert not reply.accepted
+    assert "дважды" in reply.lines[0] and "уже записан" not in reply.lines[0]
+    after = await session.service.current(session.chat)
+    assert after is not None and after.state == current.state

@@ -92,3 +92,24 @@ async def test_a_tournament_table_in_discord_gets_its_seating(t: DiscordTable) -
     closed = await t.slash("tournament", action="close")
     assert closed.startswith("Турнир №1: итоговая таблица (ФИИМ 2024), игр в зачёте — 1")
     assert sum(1 for line in closed.splitlines() if line[:2].rstrip(".").isdecimal()) == 10
+
+
+async def test_a_member_is_never_two_seats_of_one_game(t: DiscordTable) -> None:
+    """One player, one seat (newcomer's report, item 1): once the roster's «Аня» is this
+    member's account, naming seat 1 «Аня» and mapping seat 2 to the member would count one
+    person twice — refused either way round, nothing changed."""
+    member = t.players[0]
+    await game(t, {1: member})  # «Аня» is now the member's entry
+    await t.slash("new")
+    await t.slash("name", seat=1, name="Аня")
+    await t.slash("name", seat=2, name="Боря")
+    refused = await t.slash("seat", seat=2, member=member)
+    assert "один и тот же игрок" in refused and "одно место" in refused
+    current = await t.service.current(t.home)
+    assert current is not None
+    assert not [slot for _, slot in await t.service.messages(current.game_id) if slot.startswith("seat:")]
+    await t.slash("name", seat=1, name="Вика")
+    assert "Место 2" in await t.slash("seat", seat=2, member=member)  # now it is hers alone
+    refused = await t.slash("name", seat=3, name="аня")  # the roster's Аня is seat 2's member
+    assert "один и тот же игрок" in refused
+    assert (await t.state()).seat(3).name is None

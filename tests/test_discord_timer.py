@@ -151,3 +151,5 @@ async def test_the_timer_is_also_typed(tmp_path: Path, monkeypatch: pytest.Monke
         await t.slash("timer", action="next")
         assert "⏱ Шериф осматривает стол — 20 секунд." in message.now.content
         assert (await t.state()).phase.value == "night_zero"
+        refused = await t.slash("timer", action="next")  # the Sheriff's look is night 0's last part
+        assert "нет следующей части" in refused and "⏱ Шериф осматривает стол — 20 секунд." in message.now.content

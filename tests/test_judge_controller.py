@@ -223,6 +223,21 @@ async def test_a_second_new_over_a_live_game_is_asked_first() -> None:
         assert (await d.state()).phase is Phase.SETUP
 
 
+async def test_a_new_over_a_game_just_made_replaces_it_at_once() -> None:
+    """A game in setup with nothing logged and no names loses nothing: /new fsm2024 replaces it
+    without asking (a preset in one step); once a name is in, /new asks first."""
+    async with desk() as d:
+        await d.say("/new")
+        game = (await d.service.current(HOME)).game_id  # type: ignore[union-attr]
+        replies = await d.say("/new fsm2024")
+        assert RU.text("console-new-confirm", game=game) not in replies
+        current = await d.service.current(HOME)
+        assert current is not None and current.game_id != game
+        assert current.state.config.preset == "fsm2024"
+        await d.say("/name 2 Вера")
+        assert await d.say("/new") == [RU.text("console-new-confirm", game=current.game_id)]
+
+
 async def test_a_take_over_moves_the_panel_and_tells_the_old_judge() -> None:
     async with desk() as d:
         await d.to_day_one()

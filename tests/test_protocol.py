@@ -904,3 +904,25 @@ def test_the_raise_votes_voters_of_a_polemica_record_reach_the_sheet() -> None:
     cells = [t for t in sheet_texts((imported.config, imported.names, imported.events))
              if len(t) < 20]  # the day cells (a narrow column wraps «6/6 ↑» in two lines)
     assert sum(t.count("↑") for t in cells) == 3 and sum(t.count("↓") for t in cells) == 3
+
+
+def test_long_names_that_differ_only_at_the_end_stay_told_apart_on_the_sheet() -> None:
+    """Newcomer's report, item 10: a name too long for its column keeps its beginning and its
+    end («Александра Константин…ская-1»), so two names differing only at the end never look
+    identical; a name that fits is drawn whole."""
+    from bot.protocol.sheet import BODY, fit_middle, text_width
+
+    long = "Александра Константинопольская-Преображенская"
+    names = {1: long + "-1", 2: long + "-2", 3: "Вера"}
+    script = RED_WIN.replace("/name 1 Анна", f"/name 1 {names[1]}").replace(
+        "/name 2 Борис", f"/name 2 {names[2]}")
+    for lang in ("ru", "en"):
+        texts = sheet_texts(play(script), lang)
+        shown = [t for t in texts if t.startswith("Алекс")]
+        assert len(shown) == 2 and shown[0] != shown[1], shown
+        assert shown[0].endswith("-1") and shown[1].endswith("-2") and "…" in shown[0]
+        assert "Вера" in texts
+    for width in (80.0, 150.0, 260.0):
+        a, b = fit_middle(names[1], width), fit_middle(names[2], width)
+        assert a != b and text_width(a, BODY, False) <= width
+    assert fit_middle("Вера", 150.0) == "Вера"

@@ -40,6 +40,7 @@ def test_a_console_game_is_rendered_into_the_files_asked(monkeypatch: pytest.Mon
     out = capsys.readouterr().out
     for path in (png, ours):
         assert catalog("en").text("protocol-cli-written", file=str(path)) in out
+    assert "MafiaRatings" not in out  # not asked for: its absence is not reported
     assert png.read_bytes().startswith(PNG)
     data = json.loads(ours.read_text("utf-8"))
     config, names, events = from_json(data)
@@ -60,6 +61,8 @@ def test_a_console_game_is_rendered_into_the_files_asked(monkeypatch: pytest.Mon
     only = tmp_path / "only.png"
     assert main(["protocol", "--db", str(db), "--game", "1", "--png", str(only)]) == 0
     assert only.read_bytes().startswith(PNG) and not (tmp_path / "game-1.json").exists()
+    out = capsys.readouterr().out
+    assert "MafiaRatings" not in out and catalog("ru").text("protocol-cli-written", file=str(only)) in out
 
 
 def test_without_a_file_named_all_are_written_here(monkeypatch: pytest.MonkeyPatch,
@@ -72,6 +75,7 @@ def test_without_a_file_named_all_are_written_here(monkeypatch: pytest.MonkeyPat
     assert (tmp_path / "game-1.png").read_bytes().startswith(PNG)
     assert json.loads((tmp_path / "game-1.json").read_text("utf-8"))["outcome"]["winner"] == "red"
     assert not (tmp_path / "game-1.mafiaratings.json").exists()  # counts only: said why
+    assert "/vote 3 1,2,3" in capsys.readouterr().out
 
 
 def test_what_cannot_be_rendered_is_said_and_nothing_is_made(monkeypatch: pytest.MonkeyPatch,

@@ -693,7 +693,8 @@ def test_two_blacks_left_out_and_everyone_shooting() -> None:
 def test_a_shot_given_twice_names_the_seat_once() -> None:
     game = night_one()
     text = error_text(refusal(game, Shots(((2, 1), (2, 3)))), RU)
-    assert text == "Выстрел игрока №2 этой ночью уже записан: у каждого один выстрел."
+    assert text == ("Выстрел игрока №2 указан дважды, а у каждого один выстрел за ночь: оставьте одну"
+                    " запись. Ничего не записано.")
 
 
 @pytest.mark.parametrize(("length", "word"), [(501, "символ"), (502, "символа"), (521, "символ"),

@@ -21,11 +21,12 @@ import rules
 
 from rules.points import show
 from storage import ROLES, ClubError, Store, Totals
+from storage.club import SEAT_SLOT
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
 from .card import render_card, render_top
-from .periods import ALL, Period, parse_period
+from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
 from .tournament import make_plan, plan_lines, roster_names, split_names
@@ -100,6 +101,37 @@ async def roster_name(store: Store, club: str, event: Any, cat: Catalog) -> tupl
                             names=", ".join(cat.name(n) for n in offered))]
 
 
+def mapped_accounts(home: str, messages: dict[tuple[str, str], int]) -> dict[int, str]:
+    """The accounts a judge mapped to seats (Discord's ``/seat 5 @member``: the slot
+    ``seat:<n>`` of the game's stored messages in its home), by seat, as the roster keeps them
+    (``"dc:7"``; :func:`storage.club.judges_seats` reads them so at the game's end)."""
+    prefix = home.partition(":")[0]
+    return {int(slot[len(SEAT_SLOT):]): f"{prefix}:{member}" for (chat, slot), member in messages.items()
+            if chat == home and slot.startswith(SEAT_SLOT) and slot[len(SEAT_SLOT):].isdecimal()}
+
+
+async def same_player(store: Store, club: str, seat: int, names: dict[int, str],
+                      accounts: dict[int, str]) -> int | None:
+    """The other seat whose roster entry is ``seat``'s as the game's end will find them
+    (:func:`storage.club.figures_sync`: a seat's mapped account's entry, else its name's), or
+    ``None``: one player, one seat — a member mapped to seat 2 whose entry is «Аня» while seat 1
+    is named «Аня» would count one person twice."""
+    async def entry(number: int) -> int | None:
+        for who in (accounts.get(number), names.get(number)):
+            found = await store.find_player(club, who) if who else None
+            if found is not None:
+                return found.id
+        return None
+
+    mine = await entry(seat)
+    if mine is None:
+        return None
+    for other in sorted((set(names) | set(accounts)) - {seat}):
+        if await entry(other) == mine:
+            return other
+    return None
+
+
 class ClubAnswers:
     """The answers of one club (``club``: its chat key, where its games' rows are kept)."""
 
@@ -155,7 +187,10 @@ class ClubAnswers:
         period, order, role, least = ALL, None, None, None
         for word in args:
             low = word.lower()
-            found = parse_period(word, now, self.tz)
+            try:
+                found = parse_period(word, now, self.tz)
+            except BadPeriod as bad:  # 2026-13 or reversed dates: never a part of a name
+                raise ClubError("bad_period", period=bad.word, why=bad.why) from None
             if found is not None:
                 period = found
             elif low in ORDER_WORDS:

@@ -19,8 +19,8 @@ from rules.points import show
 
 from ..i18n import Catalog
 from ..protocol.sheet import (
-    _LOCK, BLACK_ROW, BLUE, BODY, GRID, HEADER, INK, MARGIN, MUTED, RED, SMALL, TITLE, Canvas,
-    Cell, Span, line_height, table, wrap,
+    _LOCK, BLACK_ROW, BLUE, BODY, GRID, HEADER, INK, MARGIN, MUTED, PAD, RED, SMALL, TITLE, Canvas,
+    Cell, Span, fit_middle, line_height, table, wrap,
 )
 
 WIDTH = 720  # px: small, a phone shows it whole
@@ -106,7 +106,9 @@ def compose_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]],
     y += 10
     widths = [float(_FIXED.get(i, 0)) for i in range(len(TOP_COLUMNS))]
     widths[1] = inner - sum(widths)
-    body = [([Cell([Span(str(place), bold=True)], align="center"), Cell([Span(name, bold=place <= 3)]),
+    fit = lambda name, bold: fit_middle(name, widths[1] - 2 * PAD, BODY, bold)  # noqa: E731
+    body = [([Cell([Span(str(place), bold=True)], align="center"),
+              Cell([Span(fit(name, place <= 3), bold=place <= 3)]),
               Cell([Span(points, BLUE if not points.startswith("-") else RED, True)], align="center"),
               Cell([Span(str(wins))], align="center"), Cell([Span(str(games))], align="center"),
               Cell([Span(rate, MUTED)], align="center")],

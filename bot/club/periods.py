@@ -36,6 +36,16 @@ class Period:
 ALL = Period(None, None, "all")
 
 
+class BadPeriod(ValueError):
+    """A word shaped as a period that names none: a month or a day that does not exist
+    (``2026-13``, ``2026-02-30``; ``why`` ``date``) or dates whose last day comes before the
+    first (``why`` ``reversed``). Never a player's name: it is refused, not searched for."""
+
+    def __init__(self, word: str, why: str) -> None:
+        super().__init__(f"{word}: {why}")
+        self.word, self.why = word, why
+
+
 def _start(day: dt.date, tz: dt.tzinfo) -> float:
     return dt.datetime(day.year, day.month, day.day, tzinfo=tz).timestamp()
 
@@ -46,7 +56,8 @@ def _next_month(day: dt.date) -> dt.date:
 
 def parse_period(word: str, now: float, tz: dt.tzinfo | str = "UTC") -> Period | None:
     """The period ``word`` names, or ``None`` when it names none (it is then something else:
-    a player's name, an order)."""
+    a player's name, an order). Raises :class:`BadPeriod` for a word shaped as dates that name
+    no period."""
     zone = ZoneInfo(tz) if isinstance(tz, str) else tz
     today = dt.datetime.fromtimestamp(now, zone).date()
     text = word.strip().lower()
@@ -74,11 +85,13 @@ def parse_period(word: str, now: float, tz: dt.tzinfo | str = "UTC") -> Period |
             first = dt.date(int(m[1]), int(m[2]), int(m[3]))
             last = dt.date(int(m[4]), int(m[5]), int(m[6]))
             if last < first:
-                return None
+                raise BadPeriod(word.strip(), "reversed")
             return Period(_start(first, zone), _start(last + dt.timedelta(days=1), zone), "dates",
                           text)
-    except ValueError:  # 2026-13, 2026-02-30
-        return None
+    except BadPeriod:
+        raise
+    except ValueError:  # 2026-13, 2026-02-30, 0000
+        raise BadPeriod(word.strip(), "date") from None
     return None
 
 

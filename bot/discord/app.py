@@ -48,6 +48,7 @@ from .. import gcpolicy, lifecycle
 from ..access import Access
 from ..club.tournament import needs_admin
 from ..commands import CommandError, SetLang
+from ..club.answers import same_player
 from ..host import steps as host_steps
 from ..host import views as host_views
 from ..host.options import HostOptions
@@ -1063,6 +1064,14 @@ class DiscordReferee:
         without a member the seat is unmapped."""
         cat = await self.cat(home)
         seats = await self._slots(game.game_id, home, SEAT_SLOT)
+        if member is not None:  # one player, one seat: not the club player of another seat
+            accounts = {s: user_key(m) for s, m in seats.items() if m != member and s != seat}
+            accounts[seat] = user_key(member)
+            names = {s.number: s.name for s in game.state.seats if s.name is not None}
+            club = await self.service.announce(game.game_id) or home
+            clash = await same_player(self.service.store, club, seat, names, accounts)
+            if clash is not None:
+                return [cat.text("club-seat-same-player", seat=seat, other=clash)]
         for other, mapped in seats.items():
             if member is not None and mapped == member and other != seat:
                 await self.service.set_message(game.game_id, home, f"{SEAT_SLOT}{other}", None)

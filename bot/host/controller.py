@@ -1209,7 +1209,8 @@ class HostController:
         """``who`` joins the lobby (at the plan's ``seat`` of a tournament's table, under the
         plan's name); whether the bot can write to him privately."""
         tour = table.flags.tournament
-        entry: dict[str, Any] = {"user": who.user, "name": who.name, "reachable": False}
+        name = st.distinct_name(who.name, (p["name"] for p in table.players))  # one name, one seat
+        entry: dict[str, Any] = {"user": who.user, "name": name, "reachable": False}
         if tour is not None and seat is not None:
             entry.update(name=tour["names"][str(seat)], seat=seat, shown=who.name)
         table.players.append(entry)
@@ -1349,7 +1350,9 @@ class HostController:
                 else {int(p["seat"]): p["user"] for p in order}  # a tournament's: the plan's seats
             await self._save(table, "seats")
         seats = dict(table.seats)
-        names = {seat: (table.player(user) or {}).get("name", "") for seat, user in seats.items()}
+        names: dict[int, str] = {}
+        for seat, user in seats.items():  # a table stored before names were made distinct
+            names[seat] = st.distinct_name((table.player(user) or {}).get("name", ""), names.values())
         title = table.flags.title
 
         async def cards(dealt: Outcome) -> list[OutboxItem]:  # F24 §1.1: each card in private

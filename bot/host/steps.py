@@ -27,7 +27,7 @@ import dataclasses
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 import rules
 from rules import Role
@@ -205,6 +205,18 @@ def seat_name(*candidates: str | None, fallback: str) -> str:
         if isinstance(name, str):
             return name[:rules.MAX_NAME]
     return fallback
+
+
+def distinct_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or with a number added («Вася (2)») when another player of the table already
+    has it as the roster tells names apart (:func:`rules.name_key`): :class:`rules.SetName`
+    refuses two seats of one game the same name, and the table's players are distinct people."""
+    keys = {rules.name_key(other) for other in taken}
+    candidate, number = name, 2
+    while rules.name_key(candidate) in keys:
+        suffix = f" ({number})"
+        candidate, number = name[:rules.MAX_NAME - len(suffix)] + suffix, number + 1
+    return candidate
 
 
 def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | None:

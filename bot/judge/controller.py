@@ -50,7 +50,7 @@ from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
 from .. import why
-from ..club.answers import Asker, ClubAnswers, roster_name
+from ..club.answers import Asker, ClubAnswers, mapped_accounts, roster_name, same_player
 from ..club.tournament import TOURNAMENT_COMMANDS, DeskAnswer, TournamentDesk
 from ..commands import (
     Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
@@ -61,7 +61,7 @@ from ..lru import Recent
 from ..render import (
     chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
 )
-from ..service import Outcome, Render, Service, ServiceError, Staged
+from ..service import Outcome, Render, Service, ServiceError, Staged, untouched
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
@@ -492,6 +492,11 @@ class JudgeController:
             view = await self._timer_view(current.game_id, current.state, cat)
             return [Reply(view.line if view is not None else cat.text("judge-timer-none"))]
         if command.what == "next":
+            data = await self.service.timer(current.game_id)
+            timer = Timer.from_dict(data) if data is not None else None
+            if timer is None or timer.key != step_key(current.state) \
+                    or timer.part + 1 >= len(rules.timing(current.state)):
+                return [Reply(cat.text("judge-timer-no-next"))]  # night 0's parts only
             await self._next_part(home, current)
         else:
             await self._timer_control(home, current, resume=command.what == "resume")
@@ -846,6 +851,9 @@ class JudgeController:
                 live, seated = await self._create_seated(home, user, config, current, cat)
             club = await self.service.announce(live.game_id) or home
             event, offered = await roster_name(self.service.store, club, command.event, cat)
+            clash = await self._same_player(home, club, live, event)
+            if clash is not None:
+                return [Reply(cat.text("club-seat-same-player", seat=event.seat, other=clash))]
             return [*(Reply(line) for line in seated),
                     *self._reached(cat, await self.act(home, user, live, event)),
                     *(Reply(line) for line in offered)]
@@ -865,7 +873,7 @@ class JudgeController:
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,
                                       judge=self.port.mention(live.judge)))]
-            if live is not None and not confirmed:  # as the console: a second /new confirms
+            if live is not None and not confirmed and not untouched(live):  # a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
             outcome, seated = await self._create_seated(home, user, command.config(), current, cat)
@@ -885,6 +893,19 @@ class JudgeController:
             return await self.club_replies(club, user, command, official=official)
         assert isinstance(command, Quit)
         return [Reply(cat.text("judge-no-quit"))]
+
+    async def _same_player(self, home: str, club: str, live: Outcome, event: Any) -> int | None:
+        """A name that would make seat ``event.seat`` the club player of a seat mapped to a
+        member (Discord's ``/seat``): the other seat, else ``None``
+        (:func:`bot.club.answers.same_player`)."""
+        if not isinstance(event, rules.SetName):
+            return None
+        accounts = mapped_accounts(home, await self.service.messages(live.game_id))
+        if not accounts:
+            return None
+        names = {s.number: s.name for s in live.state.seats if s.name is not None}
+        names[event.seat] = event.name
+        return await same_player(self.service.store, club, event.seat, names, accounts)
 
     async def _create_seated(self, home: str, user: str, config: rules.RulesConfig,
                              current: Outcome | None, cat: Catalog) -> tuple[Outcome, list[str]]:

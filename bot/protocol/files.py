@@ -28,10 +28,12 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class ProtocolFiles:
     """``files``: ``(file name, bytes)``, the picture first; ``problems``: why a file could not
-    be made, in the catalog's words (shown beside the files)."""
+    be made, in the catalog's words (shown beside the files); ``missing``: the same by the file
+    it concerns (``png``, ``json``, ``mafiaratings``), for a caller that asked for some only."""
 
     files: list[tuple[str, bytes]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    missing: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def picture(self) -> tuple[str, bytes] | None:
@@ -113,16 +115,17 @@ async def _make(config: rules.RulesConfig, names: dict[int, str], events: list[r
     game_id = info.game_id
     files: list[tuple[str, bytes]] = []
     problems: list[str] = []
+    missing: dict[str, list[str]] = {}
 
-    def problem(error: ExportError) -> None:
-        text = error_text(error, cat)
+    def problem(kind: str, text: str) -> None:
+        missing.setdefault(kind, []).append(text)
         if text not in problems:
             problems.append(text)
 
     try:
         png = await asyncio.to_thread(render_sheet, config, names, events, cat.lang, info=info)
     except ExportError as error:
-        problem(error)
+        problem("png", error_text(error, cat))
     except Exception:  # noqa: BLE001 - the picture is a courtesy
         log.exception("game %s: the score sheet failed", game_id)
     else:
@@ -132,12 +135,12 @@ async def _make(config: rules.RulesConfig, names: dict[int, str], events: list[r
             config, names, events, game_id=game_id, started_at=info.started_at,
             ended_at=info.ended_at), rows, config))))
     except ExportError as error:
-        problem(error)
+        problem("json", error_text(error, cat))
     try:
         files.append((f"game-{game_id}.mafiaratings.json", _dumped(to_mafiaratings(
             config, names, events, game_id=game_id, started_at=info.started_at,
             ended_at=info.ended_at))))
     except ExportError as error:  # not every game fits the MafiaRatings layout: say why
         log.info("game %s has no MafiaRatings export: %s", game_id, error)
-        problems.append(cat.text("protocol-no-mafiaratings", why=error_text(error, cat)))
-    return ProtocolFiles(files, problems)
+        problem("mafiaratings", cat.text("protocol-no-mafiaratings", why=error_text(error, cat)))
+    return ProtocolFiles(files, problems, missing)

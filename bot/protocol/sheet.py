@@ -108,6 +108,24 @@ def _clip(text: str, size: float, bold: bool, width: float) -> str:
     return text + "…"
 
 
+def fit_middle(text: str, width: float, size: float = BODY, bold: bool = False) -> str:
+    """``text`` on one line of ``width`` pixels: as it is if it fits, else its beginning and
+    its end with «…» between, so that two long names differing only at the end (a number, a
+    surname's ending) stay told apart on the sheet."""
+    if text_width(text, size, bold) <= width:
+        return text
+    head, tail = len(text) // 2, len(text) - len(text) // 2
+    while head + tail > 1:
+        if tail >= head:
+            tail -= 1
+        else:
+            head -= 1
+        shown = text[:head].rstrip() + "…" + text[len(text) - tail:].lstrip()
+        if text_width(shown, size, bold) <= width:
+            return shown
+    return "…"
+
+
 def wrap(text: str, width: float, size: float = BODY, bold: bool = False) -> list[str]:
     """Greedy word wrap to ``width`` pixels; a word longer than a line is cut with «…»."""
     lines: list[str] = []
@@ -457,7 +475,7 @@ def _players(canvas: Canvas, y: float, record: GameRecord, cat: Catalog) -> floa
         removed = len(fouls) >= 4  # seed 4.5: removed, or his last word lost
         cells = [
             Cell([Span(str(seat), INK, True)], align="center"),
-            Cell([Span(record.name(seat) or "", INK)]),
+            Cell([Span(fit_middle(record.name(seat) or "", name_w - 2 * PAD), INK)]),
             Cell([role_span]),
             Cell(draw=_fouls_drawer(len(fouls), removed)),
         ]

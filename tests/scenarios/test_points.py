@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 
 import rules
+from bot.i18n import catalog
+from bot.render import error_text
 from rules import BadPlay, Code, Extra, Kind
 
 from .harness import Table
@@ -199,9 +201,28 @@ def test_an_extra_is_one_of_its_sides_values(preset: str, winner_ok: list[str], 
 def test_the_highest_extras_need_the_chief_judges_approval(preset: str, approved: list[str]) -> None:
     t = red_wins_by_team_loss(preset)
     for value in approved:
-        t.expect_refused(Extra(seat=2, points=value), Code.EXTRA_VALUE)
+        error = t.expect_refused(Extra(seat=2, points=value), Code.EXTRA_VALUE)
+        assert error.params["approvable"] is True  # the refusal tells of «+»
+        assert "+" in error_text(error, catalog("ru")) and "+" in error_text(error, catalog("en"))
         give(t, 2, value, approved=True)
         assert pts(t)[2].extra == D(value)
+
+
+@pytest.mark.parametrize("preset, below, above", [
+    ("seed", ["0.2", "0.1"], ["2", "1.1"]), ("fiim2024", ["0.2", "0.1"], ["2", "1.1"]),
+    ("fsm2024", ["0.05"], ["1", "0.8"])])
+def test_a_value_approval_cannot_allow_is_refused_without_asking_for_it(
+        preset: str, below: list[str], above: list[str]) -> None:
+    """F24/S24 §8.4.3: the chief judge's approval («+») allows only the named values above the
+    range; a value below the minimum (or beyond even those) is refused without telling of «+»,
+    and with «+» it is refused too."""
+    t = red_wins_by_team_loss(preset)
+    for value in [*below, *above]:
+        error = t.expect_refused(Extra(seat=2, points=value), Code.EXTRA_VALUE)
+        assert error.params["approvable"] is False, value
+        for lang in ("ru", "en"):
+            assert "+" not in error_text(error, catalog(lang)), (value, lang)
+        t.expect_refused(Extra(seat=2, points=value, approved=True), Code.EXTRA_VALUE)
 
 
 @pytest.mark.parametrize("preset, players, approved", [

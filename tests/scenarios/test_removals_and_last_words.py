@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-from rules import Code, Kind
+from bot.i18n import catalog
+from bot.render import error_text
+from rules import Code, Kind, RuleError
 
 from .harness import Table
 
@@ -361,6 +363,42 @@ def test_unfoul_is_refused_once_the_silence_was_served_even_after_leaving() -> N
     t.expect_leaves(3, cause="vote")
     error = t.expect_refused(rules.WithdrawFoul(seat=3), Code.FOUL_HAS_CONSEQUENCES)
     assert error.params["why"] == "silence_served"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_unfoul_during_the_silence_itself_says_it_is_under_way(preset: str) -> None:
+    """docs/rules.md §6.3 (``third_foul_cuts_current_speech``): the 3rd foul in his own speech
+    cuts it — the silence is this speech, under way, not already served; the refusal says so
+    (and so does a seed 4.4 silence being served in his next speech)."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset, third_foul_cuts_current_speech=True)
+    t.fouls(4, 2)
+    t.speeches_until(4)
+    t.foul(4)
+    t.expect_speech(4, seconds=0)
+    error = t.expect_refused(rules.WithdrawFoul(seat=4), Code.FOUL_HAS_CONSEQUENCES)
+    assert error.params["why"] == "silence_under_way"
+    for lang in ("ru", "en"):
+        text = error_text(error, catalog(lang))
+        assert ("уже идёт" if lang == "ru" else "under way") in text and "/undo" in text
+    t.next()  # his cut speech ends: now the silence is served
+    error = t.expect_refused(rules.WithdrawFoul(seat=4), Code.FOUL_HAS_CONSEQUENCES)
+    assert error.params["why"] == "silence_served"
+    assert "уже отбыто" in error_text(error, catalog("ru"))
+
+    t = Table(roles="S5 D8 M9 M10", preset=preset)  # seed 4.4: the silence in his next speech
+    t.fouls(3, 3)
+    t.speeches_until(3)
+    t.expect_speech(3, seconds=0)
+    error = t.expect_refused(rules.WithdrawFoul(seat=3), Code.FOUL_HAS_CONSEQUENCES)
+    assert error.params["why"] == "silence_under_way"
+
+
+def test_each_refused_unfoul_says_its_own_reason() -> None:
+    """Every ``why`` of FOUL_HAS_CONSEQUENCES has its own words in both catalogs."""
+    for lang in ("ru", "en"):
+        texts = {why: error_text(RuleError(Code.FOUL_HAS_CONSEQUENCES, seat=6, why=why), catalog(lang))
+                 for why in ("removal", "last_word_cut", "silence_under_way", "silence_served")}
+        assert len(set(texts.values())) == 4, texts
 
 
 def test_a_third_foul_at_four_players_announces_thirty_seconds() -> None:

@@ -15,7 +15,7 @@ club-role-don = Don
 club-order-points = points
 club-order-wins = wins
 club-order-winrate = win rate
-club-no-games = No finished games in this club yet.
+club-no-games = The club's history has no games yet: it holds the finished games whose seats have names. A game's names may be entered after its end too: /name 3 Alex.
 club-bad-count = /games takes a number from 1 to { $most }.
 club-games-title = The club's last games ({ $count }):
 club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points }){ $link ->
@@ -63,6 +63,12 @@ club-forget-shown = Kept about you here: the name { $name } and { $games } games
 club-forgotten = Deleted: your roster entry and your games' figures in this club.
 club-error-no_player = Nobody called { $name } in the roster.
 club-error-name_taken = The roster already has { $name }: /merge joins two entries.
+club-error-shared_game = { $source } and { $target } are two people: both sit at the table of game { $game }. These entries cannot be merged.
+club-error-bad_period = { $why ->
+    [reversed] Invalid period "{ $period }": the first day comes after the last. Write it so: 2026-03-01..2026-03-31.
+   *[date] Invalid period "{ $period }": there is no such date. A period: 2026, 2026-03, 2026-03-14 or 2026-03-01..2026-03-31.
+ }
+club-seat-same-player = Seats { $seat } and { $other } would be one and the same player of the club's roster (by name or by /seat): one player, one seat. Check the seats' names and /seat.
 club-error-same_player = That is one and the same entry.
 club-error-bad_name = A name of 1 to 64 characters, please.
 club-error-bad_pair = Write it as /{ $command } Old = New.
@@ -85,6 +91,7 @@ club-evening-title = The evening of { $date }: { $games ->
  }
 club-evening-posted = The evening's table and the season's rating are posted to { $channel }.
 club-seating-usage = Write it as /seating 6 Anya, Borya, … — the number of games (up to { $most }), then the players' names separated by commas.
+club-seating-repeated = { $name } is in the list of players twice: one player, one seat. Remove the repeat (names are compared ignoring case).
 club-seating-players = { $count } different players: a table needs { $seats }.
 club-seating-title = The seating of { $games } games for { $players } players at { $tables ->
     [one] { $tables } table

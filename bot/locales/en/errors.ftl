@@ -10,7 +10,7 @@ error-unknown = Refused ({ $code }).
 error-wrong_phase = { $phase_code ->
     [setup] You can't { $event } now: the game has not started. Enter the names and roles and start it: /start.
    *[other] { $event_code ->
-        [set_roles] You can't { $event } now: the phase is “{ $phase }”. Roles are entered before the start; to correct them, undo back to /start: /undo N (N actions back).
+        [set_roles] You can't { $event } now: the phase is “{ $phase }”. Roles are entered before the start or during night 0; to correct them, undo back to night 0: /undo N (N actions back).
        *[other] You can't { $event } now: the phase is “{ $phase }”.
     }
  }
@@ -26,7 +26,7 @@ error-self_nomination = You can't nominate yourself (this game's rule).
 error-nomination_in_last_word = No nominations in a last word.
 error-not_current_nominee = The vote is against player { $expected } now, not { $seat }: the vote follows the order of nominations ({ cite-4_4_4 }).
 error-too_many_hands = Too many hands: { $count }, and at most { $left } can still be raised.
-error-duplicate_shot = Player { $seat } has already shot tonight: one shot each.
+error-duplicate_shot = Player { $seat }'s shot is given twice: one shot each a night — give it once. Nothing was recorded.
 error-already_voted = Player { $seat } has already voted: one vote against one nominee only (4.1.8).
 error-bad_count = Invalid value: { $count }.
 error-unknown_reason = Unknown penalty reason: “{ $reason }”. Reasons are rule item numbers (4.1.1 … 4.3.3) or foul, warning, dq, ppk.
@@ -62,6 +62,8 @@ error-self_check = { $role ->
 error-no_foul = Player { $seat } has no fouls.
 error-foul_has_consequences = { $why ->
     [removal] Player { $seat }'s foul can't be withdrawn: it has already removed the player from the game.
+    [silence_under_way] Player { $seat }'s foul can't be withdrawn: the third foul's silence is under way — this speech is that silence. /undo takes the foul back with everything after it.
+    [last_word_cut] Player { $seat }'s foul can't be withdrawn: the fourth foul has already cut the last word.
    *[silence_served] Player { $seat }'s foul can't be withdrawn: the third foul's silence is already served.
  }
 error-game_over = The game is over. The result: /result; a new game: /new.
@@ -80,6 +82,7 @@ error-bad_name = { $why ->
     [invisible] Invalid name for seat { $seat }: it has no visible character.
    *[length] Invalid name for seat { $seat }: 1 to 64 characters.
  }
+error-name_taken = Seat { $other } already has the name { $name }: one player, one seat. If this is someone else, make the name differ (a surname, an initial); if seat { $other } is wrong, rename it first.
 error-no_withdrawal = A nomination cannot be withdrawn: this game's rules have no withdrawal.
 error-no_nomination = Player { $seat } has nominated nobody today: there is nothing to withdraw.
 error-voters_required = On the first day the vote's leader leaves only if that player voted against themselves (this game's rule): record the seats that voted against player { $nominee }, not only how many.
@@ -124,6 +127,7 @@ command-bad_team = /{ $command }: “{ $argument }” is not a team. The team is
 command-bad_fix = /{ $command }: “{ $argument }” is not a game action. A correction is an action of the same kind, e.g. /fix 12 /foul 5 4.1.1 (/log all numbers the actions).
 command-duplicate_option = /new: the option { $option } is given twice — keep one value.
 command-unknown_reason = /{ $command }: unknown reason “{ $reason }”. This game's reasons: { $codes }.
+command-no_technical_fouls = /{ $command }: this game's rules have no technical fouls (a game begun with the option technical_fouls=yes has them: /new … technical_fouls=yes). A foul: /foul.
 
 what-seat = a seat number
 what-name = a name

@@ -152,6 +152,7 @@ judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: resumed, { $left } left.
 judge-timer-warned = ⏱ { $title }: { $left } left.
 judge-timer-countdown = ⏱ { $title }: { $left } left, until { $until }.
+judge-timer-no-next = /timer next: this step has no next part. Only night 0's meeting has parts: after it the Sheriff's look or the free seating, where the game's rules have them. The game's next step: /next.
 judge-timer-none = Nothing is timed now: this step has no timer.
 judge-timer-paused = ⏸ { $title }: paused, { $left } left.
 judge-timer-over = ⏹ { $title }: time is up.

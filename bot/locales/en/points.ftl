@@ -71,7 +71,10 @@ notice-bad_play = { $withdrawn ->
 error-bad_points = Not a number of points: "{ $value }". Points are zero or more, with at most two decimals: 0.4.
 error-extra_in_draw = A draw gives no extra points from the judge ({ cite-8_4_7 }).
 error-extra_value = { $side ->
-    [winners] Player { $seat } is on the winning team: the judge may give { $allowed } ({ cite-8_4_3 }), not { $value }. More only with the chief judge's approval: add "+" (/extra { $n } { $value } +) if you have it.
+    [winners] { $approvable ->
+        [yes] Player { $seat } is on the winning team: the judge may give { $allowed } ({ cite-8_4_3 }), not { $value }. More only with the chief judge's approval: add "+" (/extra { $n } { $value } +) if you have it.
+       *[no] Player { $seat } is on the winning team: the judge may give { $allowed } ({ cite-8_4_3 }), not { $value }.
+    }
    *[losers] Player { $seat } is on the losing team: the judge may give { $allowed } ({ cite-8_4_4 }), not { $value }.
  }
 error-extra_players = { $count } players would get extra points; at most { $limit } may ({ cite-8_4_1 }). Take another player's back (/extra N 0), or add "+" with the chief judge's approval.

@@ -15,7 +15,7 @@ club-role-don = Дон
 club-order-points = баллам
 club-order-wins = победам
 club-order-winrate = проценту побед
-club-no-games = В клубе пока нет оконченных игр.
+club-no-games = В истории клуба пока нет игр: в неё входят оконченные игры с именами игроков. Имена игры можно внести и после её конца: /name 3 Вася.
 club-bad-count = /games: число от 1 до { $most }.
 club-games-title = Последние игры клуба ({ $count }):
 club-games-line = Игра №{ $game }, { $date }: { $result }; больше всех баллов: { $best } ({ $points }){ $link ->
@@ -63,6 +63,12 @@ club-forget-shown = Клуб хранит о вас: имя { $name } и пок�
 club-forgotten = Удалено: ваша запись в составе и показатели ваших игр в этом клубе.
 club-error-no_player = В составе нет игрока «{ $name }».
 club-error-name_taken = В составе уже есть «{ $name }»: /merge объединит две записи.
+club-error-shared_game = «{ $source }» и «{ $target }» — разные люди: оба сидят за столом в игре { $game }. Объединить эти записи нельзя.
+club-error-bad_period = { $why ->
+    [reversed] Неверный период «{ $period }»: первый день позже последнего. Напишите так: 2026-03-01..2026-03-31.
+   *[date] Неверный период «{ $period }»: такой даты нет. Период — 2026, 2026-03, 2026-03-14 или 2026-03-01..2026-03-31.
+ }
+club-seat-same-player = Место { $seat } и место { $other } — один и тот же игрок состава клуба (по имени или по привязке /seat): один игрок — одно место. Проверьте имена мест и /seat.
 club-error-same_player = Это одна и та же запись.
 club-error-bad_name = Имя — от 1 до 64 символов.
 club-error-bad_pair = Напишите так: /{ $command } Старое = Новое.
@@ -86,6 +92,7 @@ club-evening-title = Вечер { $date }: { $games ->
  }
 club-evening-posted = Итоги вечера и рейтинг сезона опубликованы в канале { $channel }.
 club-seating-usage = Напишите так: /seating 6 Аня, Боря, … — число игр (до { $most }), затем имена игроков через запятую.
+club-seating-repeated = { $name } в списке игроков дважды: один игрок — одно место. Уберите повтор (имена сравниваются без учёта регистра).
 club-seating-players = Разных игроков: { $count }, а за столом их { $seats }.
 club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
 club-seating-table = Игра { $game }, стол { $table }: { $seats }

@@ -152,6 +152,7 @@ judge-timer-running = ⏱ { $title } — { $seconds }.
 judge-timer-resumed = ⏱ { $title }: продолжается, осталось { $left }.
 judge-timer-warned = ⏱ { $title }: осталось { $left }.
 judge-timer-countdown = ⏱ { $title }: осталось { $left }, до { $until }.
+judge-timer-no-next = /timer next: у этого шага нет следующей части. Части есть только у договорки: после неё — осмотр стола Шерифом или свободная рассадка, где они есть в правилах игры. Следующий шаг игры — /next.
 judge-timer-none = Сейчас ничего не отсчитывается: у этого шага нет таймера.
 judge-timer-paused = ⏸ { $title }: пауза, осталось { $left }.
 judge-timer-over = ⏹ { $title }: время вышло.
