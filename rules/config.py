@@ -240,6 +240,11 @@ class RulesConfig:
 
     preset: str = "seed"
     first_day_vote: FirstDayVote = FirstDayVote.SINGLE_NOT_VOTED  # F24 §4.4.10
+    # Under ``first_day_vote=raise_only`` or ``self_break`` the single leader who stays speaks 30 s
+    # more (MafiaRatings 7.16.2, 7.16.4; docs/rules.md §4.8). Off: night falls at once — how the
+    # games stored before the speech was a step of its own were played (migration 0012 sets it
+    # off for them, so their logs replay as they were played).
+    first_day_leader_speech: bool = True
     unvoted_hands_to_last: bool = True  # F24 §4.4.8
     self_nomination: bool = True  # docs/rules.md §3.4
     revote_order: RevoteOrder = RevoteOrder.SAME  # F24 §4.4.12.1

@@ -568,6 +568,9 @@ class _Move:
                 if self.cfg.first_day_vote is FirstDayVote.NO_BREAK:
                     self.nobody_leaves("first_day_no_break", leaders)  # no speech either
                     return
+                if not self.cfg.first_day_leader_speech:
+                    self.nobody_leaves(self.first_day_why(), leaders)
+                    return
                 self.leader_speech(leaders[0])
                 return
             self.leave_by_vote(leaders, Cause.VOTE)
@@ -608,8 +611,12 @@ class _Move:
         s.tie_queue = [leader]
         s.seconds = self.cfg.timers.tie_speech
         self.say(Kind.LEADER_STAYS, seat=leader, seconds=s.seconds)
-        self.say(Kind.NOBODY_LEAVES, why="first_day_raise_only" if self.cfg.first_day_vote is
-                 FirstDayVote.RAISE_ONLY else "first_day_self_break", seats=[leader])
+        self.say(Kind.NOBODY_LEAVES, why=self.first_day_why(), seats=[leader])
+
+    def first_day_why(self) -> str:
+        """Why day 1's single leader stays: the ``first_day_vote`` option that keeps him."""
+        return "first_day_raise_only" if self.cfg.first_day_vote is FirstDayVote.RAISE_ONLY \
+            else "first_day_self_break"
 
     def next_tie_speech(self) -> None:
         """30 s each, in order (F24 §4.4.12.1); a 3-foul player speaks too (seed 5.5)."""

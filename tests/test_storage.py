@@ -102,6 +102,43 @@ async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path) -> None:
             await migrate(conn, [Migration(2, "two", "")])
 
 
+@pytest.mark.parametrize("first_day_vote", ["raise_only", "self_break"])
+async def test_migration_0012_keeps_a_stored_day_one_leaders_game_as_it_was_played(
+        db_path: Path, first_day_vote: str) -> None:
+    """A game stored before day 1's leader's speech was a step (its config without
+    ``first_day_leader_speech``; night fell right after the vote, so its log holds the night's
+    shot next): migration 0012 turns the option off for it and the log still folds; a game under
+    another first-day option is left alone."""
+    played = rules.PRESETS["seed"].with_options(first_day_vote=first_day_vote,
+                                                first_day_leader_speech=False)
+    from scenarios.harness import Table
+    table = Table(first_day_vote=first_day_vote, first_day_leader_speech=False)
+    table.discuss({1: 3, 2: 5})
+    table.vote({3: (1, 2, 4, 6, 7, 8)})
+    table.shoot(4)
+    old = rules.config_to_dict(played)
+    del old["first_day_leader_speech"]  # as stored then
+    plain = dict(CONFIG)
+    del plain["first_day_leader_speech"]
+    async with await Store.open(db_path) as store:
+        game = await store.create_game("tg:1", "tg:9", old, {})
+        other = await store.create_game("tg:2", "tg:9", plain, {})
+        for seq, event in enumerate(table.log, 1):
+            await store.append(game, seq, rules.to_dict(event), "tg:9")
+        await store.conn.execute("PRAGMA user_version = 11")
+        assert await migrate(store.conn) == [12]
+        stored = (await store.current_game("tg:1")).config  # type: ignore[union-attr]
+        assert stored["first_day_leader_speech"] is False
+        config = rules.config_from_dict(stored)
+        events = [rules.from_dict(row.event) for row in await store.events(game)]
+        state, _ = rules.fold(config, events)
+        assert state.phase is rules.Phase.NIGHT and state.night is not None  # the shot stands
+        assert "first_day_leader_speech" not in (await store.current_game("tg:2")).config  # type: ignore[union-attr]
+        # under today's default the same log is refused: the shot comes during the speech
+        with pytest.raises(rules.RuleError):
+            rules.fold(rules.config_from_dict({**stored, "first_day_leader_speech": True}), events)
+
+
 async def test_a_newer_database_is_refused(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     with closing(raw(db_path)) as conn:

@@ -525,3 +525,17 @@ def test_no_break_gives_the_leader_no_speech() -> None:
     t.vote({3: 6})
     t.expect_no_notice(Kind.LEADER_STAYS)
     t.expect_night(1)
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+@pytest.mark.parametrize("option", sorted(_STAYS))
+def test_with_the_leaders_speech_off_night_falls_at_once(preset: str, option: str) -> None:
+    """``first_day_leader_speech=False`` (the games stored before the speech was a step: migration
+    0012): the leader stays, nobody is promised a speech, night falls after the vote."""
+    t = Table(first_day_vote=option, preset=preset, first_day_leader_speech=False)
+    t.discuss({1: 3, 2: 5})
+    t.vote({3: (1, 2, 4, 6, 7, 8)})
+    t.expect_stays(3)
+    t.expect_notice(Kind.NOBODY_LEAVES, why=_STAYS[option])
+    t.expect_no_notice(Kind.LEADER_STAYS)
+    t.expect_night(1)
