@@ -122,7 +122,7 @@ async def test_migration_0012_keeps_a_stored_day_one_leaders_game_as_it_was_play
     del plain["first_day_leader_speech"]
     async with await Store.open(db_path) as store:
         game = await store.create_game("tg:1", "tg:9", old, {})
-        other = await store.create_game("tg:2", "tg:9", plain, {})
+        await store.create_game("tg:2", "tg:9", plain, {})
         for seq, event in enumerate(table.log, 1):
             await store.append(game, seq, rules.to_dict(event), "tg:9")
         await store.conn.execute("PRAGMA user_version = 11")
