@@ -100,9 +100,19 @@ def admit(state: GameState, event: ev.Event) -> RuleError | None:
     """Would a new ``event`` be refused for what a logged one is not? Returns the refusal, else
     ``None``; the service asks it before :func:`apply` of each new action and of a game's first
     names. A stored log may predate these refusals, so :func:`apply` (and every replay) takes
-    them: only ``NAME_TAKEN`` — a :class:`~rules.events.SetName` giving a seat the name another
-    seat already has (:func:`name_key`: one player, one seat, as the club's statistics count
-    each seat a game of its player)."""
+    them:
+
+    * ``NAME_TAKEN`` — a :class:`~rules.events.SetName` giving a seat the name another seat
+      already has (:func:`name_key`: one player, one seat, as the club's statistics count each
+      seat a game of its player);
+    * ``SELF_CHECK`` — the Don or the Sheriff checking his own seat (F24/S24 §4.5.6, §4.5.7: he
+      looks for the Sheriff, for a black, among the others);
+    * ``SELF_BEST_MOVE`` — night 1's victim naming his own seat (F24/S24 §4.5.9: the seats he
+      thinks black, the others').
+
+    An event :func:`apply` refuses anyway is left to it (its refusal says more)."""
+    if isinstance(event, (ev.DonCheck, ev.SheriffCheck, ev.BestMove)):
+        return _admit_night(state, event)
     if not isinstance(event, ev.SetName):
         return None
     name = clean_name(event.name)
@@ -114,6 +124,28 @@ def admit(state: GameState, event: ev.Event) -> RuleError | None:
     if other is None:
         return None
     return RuleError(Code.NAME_TAKEN, seat=event.seat, other=other, name=name)
+
+
+def _admit_night(state: GameState, event: ev.DonCheck | ev.SheriffCheck | ev.BestMove
+                 ) -> RuleError | None:
+    """:func:`admit` for a night's check or best move: its own seat named (see there)."""
+    try:
+        apply(state, event)
+    except RuleError:
+        return None  # refused for another reason: apply says which
+    night = state.night
+    assert night is not None
+    if isinstance(event, ev.BestMove):
+        if night.killed in event.guesses:
+            return RuleError(Code.SELF_BEST_MOVE, seat=night.killed, rules=state.config.preset)
+        return None
+    if not state.roles_known:
+        return None
+    role = Role.DON if isinstance(event, ev.DonCheck) else Role.SHERIFF
+    holder = next(x for x in state.seats if x.role is role)
+    if event.target == holder.number:
+        return RuleError(Code.SELF_CHECK, seat=event.target, role=role.value, rules=state.config.preset)
+    return None
 
 
 def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
@@ -796,9 +828,8 @@ class _Move:
 
     def checker(self, role: Role, code: Code, target: int) -> None:
         """A Don or Sheriff shot tonight still checks: he leaves at the end of the night
-        (F24 §4.5.4; docs/rules.md §5.2). He checks another seat: the Don looks for the Sheriff
-        among the others, the Sheriff for a black (F24 §4.5.6–4.5.7) — his own card he knows
-        (``SELF_CHECK``)."""
+        (F24 §4.5.4; docs/rules.md §5.2). A new check of his own seat is refused by
+        :func:`admit` (``SELF_CHECK``)."""
         if not self.s.roles_known:
             return
         night = self.s.night
@@ -806,8 +837,6 @@ class _Move:
         holder = next(x for x in self.s.seats if x.role is role)
         if not holder.at_table and night.killed != holder.number:
             raise RuleError(code)
-        if target == holder.number:
-            raise RuleError(Code.SELF_CHECK, seat=target, role=role.value)
 
     def don_check(self, e: ev.DonCheck) -> None:
         """F24 §4.5.6: the Don looks for the Sheriff; the answer comes from the roles if known."""
@@ -861,16 +890,14 @@ class _Move:
             self.end_night()
 
     def best_move(self, e: ev.BestMove) -> None:
-        """F24 §8.3: the victim names up to three seats he thinks black — other seats than his
-        own (``SELF_BEST_MOVE``); hits are for the judge only."""
+        """F24 §8.3: the victim names up to three seats he thinks black (a new one naming his own
+        seat is refused by :func:`admit`: ``SELF_BEST_MOVE``); hits are for the judge only."""
         self.expect_step(e, NightStep.BEST_MOVE)
         guesses = tuple(self.valid_seat(g) for g in e.guesses)
         night = self.s.night
         assert night is not None and night.killed is not None
         if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
             raise RuleError(Code.BAD_BEST_MOVE)
-        if night.killed in guesses:
-            raise RuleError(Code.SELF_BEST_MOVE, seat=night.killed)
         night.best_move = guesses
         self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
         if self.s.roles_known:

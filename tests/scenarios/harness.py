@@ -81,7 +81,11 @@ class Table:
 
     # --- raw events ------------------------------------------------------------------------
     def do(self, event: rules.Event) -> list[Notice]:
-        """Apply one event; keep its notices in :attr:`last` and :attr:`notices`."""
+        """Apply one event as a new action (:func:`rules.admit` first, as the service does);
+        keep its notices in :attr:`last` and :attr:`notices`."""
+        refusal = rules.admit(self.state, event)
+        if refusal is not None:
+            raise refusal
         self.state, self.last = rules.apply(self.state, event)
         self.log.append(event)
         self.notices.extend(self.last)
@@ -509,6 +513,9 @@ class Table:
         """The rules refuse ``event`` (with ``code`` if given) and the state stays as it was."""
         before = copy.deepcopy(self.state)
         try:
+            refusal = rules.admit(self.state, event)  # a new action, as the service asks
+            if refusal is not None:
+                raise refusal
             rules.apply(self.state, event)
         except RuleError as error:
             assert code is None or error.code is code, f"refused with {error.code}, not {code}"

@@ -499,3 +499,19 @@ def test_self_refusals_are_said_in_both_catalogs() -> None:
                       rules.RuleError(Code.SELF_CHECK, seat=8, role="sheriff", rules="seed")):
             text = error_text(error, catalog(lang))
             assert "4.5." in text and ("№" in text or "#" in text), text
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_a_stored_log_with_a_self_check_or_self_named_best_move_still_folds(preset: str) -> None:
+    """The refusals above are a new action's (rules.admit, asked by the service): a log stored
+    before them — the Don and the Sheriff checking themselves, night 1's victim naming his own
+    seat — still replays, as it was played."""
+    t = Table(roles="D2 M5 M7 S8", preset=preset)
+    t.skip_day()
+    t.shoot(4)
+    log = [*t.log, rules.DonCheck(target=2), rules.SheriffCheck(target=8),
+           rules.BestMove(guesses=(4, 5, 7))]
+    state, notices = rules.fold(t.state.config, log)
+    assert state.night is None or state.phase is not rules.Phase.NIGHT  # the night is over
+    assert any(n.kind is Kind.BEST_MOVE and n.params["guesses"] == [4, 5, 7] for n in notices)
+    assert rules.check(t.state, rules.DonCheck(target=2)) is not None  # but not as a new action
