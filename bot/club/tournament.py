@@ -214,10 +214,12 @@ class TournamentDesk:
         if not head.isdecimal() or not 1 <= int(head) <= TOURNAMENT_GAMES:
             return DeskAnswer([cat.text("tournament-usage", most=TOURNAMENT_GAMES)])
         names = await roster_names(self.store, club, split_names(rest))
-        keys: dict[str, str] = {}
+        keys: set[str] = set()
         for name in names:  # one player, one seat (rules.admit): «Вася» and «вася» are one
-            if keys.setdefault(rules.name_key(name), name) != name or names.count(name) > 1:
+            key = rules.name_key(name)
+            if key in keys:
                 return DeskAnswer([cat.text("club-seating-repeated", name=cat.name(name))])
+            keys.add(key)
         try:
             made = make_plan(names, int(head))
         except SeatingError:
