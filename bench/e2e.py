@@ -429,6 +429,32 @@ def _countdown_budget() -> None:
     TelegramJudgePort.has_room = has_room  # type: ignore[method-assign]
 
 
+class _Profile:
+    """``BENCH_PROFILE=<path>`` (diagnostic): cProfile of the child's event loop while the steps'
+    load runs (from each step's first offered update until all are answered, as the CPU per
+    update is counted), the warm-up, the drains between the steps and the whole games after the
+    ladder left out; written to ``<path>.<mode>`` (referee, echo) at the stop. SQLite's threads
+    are not in it (their CPU is in the note's split)."""
+
+    def __init__(self, mode: str) -> None:
+        path = os.environ.get("BENCH_PROFILE")
+        self.path = f"{path}.{mode}" if path else None
+        self.profile: Any = None
+        if self.path:
+            import cProfile
+
+            self.profile = cProfile.Profile()
+
+    def mark(self, words: list[str]) -> None:
+        if self.profile is not None and words in (["load"], ["answered"]):
+            (self.profile.enable if words == ["load"] else self.profile.disable)()
+
+    def dump(self) -> None:
+        if self.profile is not None:
+            self.profile.disable()
+            self.profile.dump_stats(self.path)
+
+
 async def _serve(options: dict[str, Any]) -> None:
     """The child: run the referee (or the echo bot) until a line arrives on stdin."""
     from bot.telegram.app import ALLOWED_UPDATES, build_application
@@ -468,13 +494,16 @@ async def _serve(options: dict[str, Any]) -> None:
     print("ready", flush=True)
     cpu = time.process_time()  # the bot's own CPU (all its threads) from here to the stop
     main = time.thread_time()  # the event loop's thread alone (the rest: SQLite's threads)
-    while (await asyncio.to_thread(sys.stdin.readline)).strip() == "mark":
+    profile = _Profile(options["mode"])
+    while (line := (await asyncio.to_thread(sys.stdin.readline)).split()) and line[0] == "mark":
+        profile.mark(line[1:])
         # the parent marks where each step's load begins and ends (the meter: cumulative)
         print(json.dumps({"done": app.update_processor.done, "cpu": time.process_time() - cpu,
                           "main": time.thread_time() - main, **counts,
                           **{f"stall_{k}": stalls[k] for k in ("count", "max", "sum")}}), flush=True)
         stalls["longest"] = max(stalls["longest"], stalls["max"])
         stalls["max"] = 0.0  # from one mark to the next: a step's longest stall
+    profile.dump()
     stalls["max"] = max(stalls["longest"], stalls["max"])
     cpu = time.process_time() - cpu
     main = time.thread_time() - main
@@ -545,10 +574,11 @@ class BotProcess:
         self._log.close()
         return json.loads(line) if line.strip() else {}
 
-    async def mark(self) -> dict[str, Any]:
-        """The bot's cumulative counters now (CPU, updates handled, SQL counts)."""
+    async def mark(self, what: str = "") -> dict[str, Any]:
+        """The bot's cumulative counters now (CPU, updates handled, SQL counts); ``what``: "load"
+        as a step's load begins, "answered" once it is answered (``BENCH_PROFILE``'s window)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write("mark\n")
+        self.proc.stdin.write(f"mark {what}\n")
         self.proc.stdin.flush()
         return json.loads(await asyncio.to_thread(self.proc.stdout.readline))
 
@@ -736,13 +766,13 @@ async def warm_up(judges: Judges, rate: float) -> None:
         eprint(f"e2e: warm-up left {left} updates unanswered")
 
 
-Meter = Callable[[], Awaitable[dict[str, Any]]]
+Meter = Callable[..., Awaitable[dict[str, Any]]]
 
 
-async def _metered(meter: Meter | None, fake: Any) -> dict[str, Any]:
+async def _metered(meter: Meter | None, fake: Any, what: str = "") -> dict[str, Any]:
     if meter is None:
         return {}
-    return {**await meter(), "calls": len(fake.calls)}
+    return {**await meter(what), "calls": len(fake.calls)}
 
 
 async def offer(judges: Judges, rate: float, seconds: float, cursor: int,
@@ -751,7 +781,7 @@ async def offer(judges: Judges, rate: float, seconds: float, cursor: int,
     the bot's counters, read as the load begins and once it is answered (or the grace is over),
     before the drain (:attr:`Step.load`: their difference)."""
     step = Step(rate)
-    before = await _metered(meter, judges.fake)
+    before = await _metered(meter, judges.fake, "load")
     total = max(1, round(rate * seconds))
     start = time.perf_counter() + 0.01
     for k in range(total):
@@ -768,7 +798,7 @@ async def offer(judges: Judges, rate: float, seconds: float, cursor: int,
         await asyncio.sleep(0.01)
     late = judges.outstanding()
     step.served = len(step.latencies) / (time.perf_counter() - start)
-    after = await _metered(meter, judges.fake)
+    after = await _metered(meter, judges.fake, "answered")
     step.load = {k: after[k] - before[k] for k in after if isinstance(after[k], (int, float))}
     if "stall_max" in after:  # the longest since the last mark, not a running total
         step.load["stall_max"] = after["stall_max"]
@@ -1338,16 +1368,7 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
 
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "--serve":
-        # BENCH_PROFILE=<path>: each child's cProfile stats go to <path>.<mode> (referee, echo)
-        profile = os.environ.get("BENCH_PROFILE")
-        if not profile:
-            asyncio.run(_serve(json.loads(argv[1])))
-            return 0
-        import cProfile
-
-        cProfile.runctx("asyncio.run(_serve(json.loads(argv[1])))", globals(),
-                        {"argv": argv, "asyncio": asyncio, "json": json},
-                        f"{profile}.{json.loads(argv[1])['mode']}")
+        asyncio.run(_serve(json.loads(argv[1])))  # BENCH_PROFILE: see _Profile
         return 0
     print("usage: python -m bench --only e2e (this module's --serve is the bench's child)",
           file=sys.stderr)
