@@ -191,3 +191,54 @@ async def test_the_queue_s_jobs_run_once_and_their_callable_is_checked_without_r
     finally:
         await app.job_queue.stop()
     assert fired == ["due"]
+
+
+async def test_a_job_after_the_scheduler_s_next_wake_up_does_not_wake_it_and_still_runs() -> None:
+    """APScheduler woke its loop at every job added (a self-pipe write and a pass over the
+    store); our scheduler is not woken for a job falling after its pending wake-up, which
+    sees the job anyway. Each job still runs, in deadline order and never early; one falling
+    before the pending wake-up wakes it (it would otherwise run late)."""
+    import time
+
+    from telegram.ext import ApplicationBuilder
+
+    app = ApplicationBuilder().token("1:x").updater(None).job_queue(StoppingJobQueue()).build()
+    await app.job_queue.start()
+    scheduler = app.job_queue.scheduler
+    passes = [0]
+    process = scheduler._process_jobs
+
+    def counted() -> Any:
+        passes[0] += 1
+        return process()
+
+    scheduler._process_jobs = counted
+    ran: list[tuple[str, float, float]] = []
+    done = asyncio.Event()
+
+    def job(name: str, delay: float) -> None:
+        due = time.time() + delay
+
+        async def run(_: Any) -> None:
+            ran.append((name, due, time.time()))
+            if len(ran) == 3:
+                done.set()
+        app.job_queue.run_once(run, delay)
+
+    async def settle() -> int:
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return passes[0]
+
+    try:
+        job("first", 1.5)
+        before = await settle()
+        job("later", 1.7)  # after the pending wake-up (the first job's)
+        assert await settle() == before
+        job("sooner", 0.05)  # before it: the scheduler is woken to wait less
+        assert await settle() == before + 1
+        await asyncio.wait_for(done.wait(), 30)
+    finally:
+        await app.job_queue.stop()
+    assert [name for name, _, _ in ran] == ["sooner", "first", "later"]
+    assert all(at >= due - 0.01 for _, due, at in ran)  # none early (APScheduler's own slack)
