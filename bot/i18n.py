@@ -88,10 +88,11 @@ class Catalog:
     def text(self, key: str, **args: Any) -> str:
         """The message ``key`` formatted with ``args``; ``KeyError`` if there is no such message.
         Formatting is pure, so the texts of the most used (key, args) are remembered (a status
-        panel names the same seats again and again)."""
+        panel names the same seats again and again: ~60 texts per panel)."""
         try:
-            # the type too: 1, 1.0 and True are equal dict keys but may format differently
-            memo = (key, *((name, type(value), value) for name, value in sorted(args.items())))
+            # the types too: 1, 1.0 and True are equal dict keys but may format differently; the
+            # arguments in the caller's order (one call site, one order: no sort, ~1 µs a text)
+            memo = (key, tuple(args.items()), tuple(map(type, args.values()))) if args else (key,)
             return self._texts(memo)
         except TypeError:  # an argument that cannot be a dict key: format it afresh
             return self._text(key, args)
@@ -103,7 +104,7 @@ class Catalog:
         return result
 
     def _formatted(self, memo: tuple[Any, ...]) -> str:
-        return self._text(memo[0], {name: value for name, _, value in memo[1:]})
+        return self._text(memo[0], dict(memo[1]) if len(memo) > 1 else {})
 
 
 def _load_resources(lang: str) -> tuple[list[ast.Resource], frozenset[str]]:

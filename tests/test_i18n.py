@@ -303,3 +303,21 @@ def _sources(lang: str) -> dict[str, str]:
             if isinstance(entry, ast.Message) and entry.span is not None:
                 out[entry.id.name] = source[entry.span.start:entry.span.end]
     return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_remembered_text_is_the_one_its_arguments_format_to(lang: str) -> None:
+    """``Catalog.text`` remembers the texts it formatted (a panel asks for the same ones again
+    and again): a text asked again, with the arguments in another order, or with an argument
+    equal as a dict key but of another type (1, 1.0, True) is the text those arguments format
+    to, never another's; an argument that cannot be a key still formats."""
+    cat = catalog(lang)
+    for count in (1, True, 2, 2.0, 2.5, 2, True):
+        assert cat.text("fouls", count=count) == cat.format("fouls", count=count)[0]
+    assert cat.text("fouls", count=True) != cat.text("fouls", count=2)
+    first = cat.text("status-seat", seat="№5", facts="x")
+    assert cat.text("status-seat", facts="x", seat="№5") == first
+    assert cat.text("status-seat", seat="№6", facts="x") != first
+    assert cat.text("status-seat", seat="№5", facts=["x"]) == \
+        cat.format("status-seat", seat="№5", facts=["x"])[0]
+    assert cat.text("status-seats") == cat.format("status-seats")[0]
