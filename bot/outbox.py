@@ -216,6 +216,12 @@ class Outbox:
         # pending: a flush with the same token has nothing to read (an action that queued
         # nothing for the judge's chat flushes it without a read of the store)
         self._drained: Recent[str, tuple[Store, tuple[int, int]]] = Recent(cached)
+        # (the store, its queued() token of a chat this process never queued for) when
+        # drain_all read which chats have pending rows: any other chat with that token has
+        # none (its first flush after a start reads nothing); the chats it found, or kicked to be
+        # read again since, are in _unclean
+        self._clean: tuple[Store, tuple[int, int]] | None = None
+        self._unclean: set[str] = set()
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
         self.may_send: Callable[[str], Awaitable[bool]] | None = None
@@ -242,8 +248,9 @@ class Outbox:
             while not self.waiting(chat):
                 store = self._store()
                 seen = store.queued(chat)
-                drained = self._drained.get(chat)
-                if drained is not None and drained[0] is store and drained[1] == seen:
+                drained = self._drained.get(chat) or self._clean
+                if drained is not None and drained[0] is store and drained[1] == seen \
+                        and (drained is not self._clean or chat not in self._unclean):
                     return  # found empty, and nothing was queued since
                 rows = await store.pending(chat)
                 if not rows:
@@ -270,13 +277,23 @@ class Outbox:
         process queued nothing there since it found none (another process may have)."""
         if reread:
             self._drained.pop(chat, None)
+            if self._clean is not None:
+                self._unclean.add(chat)
         self._spawn(self._flush(chat))
 
     async def drain_all(self) -> None:
         """At start-up: send what a previous process queued and did not send, chat by chat
-        (and prune what finished games no longer need: :meth:`storage.Store.prune`)."""
-        await self._store().prune()
-        for chat in await self._store().pending_chats():
+        (and prune what finished games no longer need: :meth:`storage.Store.prune`). The
+        other chats have nothing pending: their first flush reads nothing until this process
+        queues something there (it is the only one that writes to this store: the caller's
+        promise; a shared worker never drains all)."""
+        store = self._store()
+        await store.prune()
+        fresh = store.queued("")  # the token of a chat not queued for since the start
+        chats = await store.pending_chats()
+        self._unclean = set(chats)
+        self._clean = (store, fresh)
+        for chat in chats:
             if chat.startswith(self.transport.prefix):
                 await self._flush(chat)
 

@@ -361,3 +361,48 @@ async def test_a_chat_found_empty_is_not_read_again_until_something_is_queued_fo
         assert reads[2:] == ["tg:2"]  # tg:1 drained by that send, tg:2 never read before
     finally:
         await store.close()
+
+
+async def test_after_the_start_s_drain_a_chat_with_nothing_pending_is_not_read() -> None:
+    """At start-up :meth:`Outbox.drain_all` reads which chats hold pending rows (a previous
+    process's) and sends them: every other chat holds none, so its first flush (a judge's
+    first action after a restart) reads nothing — until something is queued for it here, or
+    it is kicked to be read again (another process may have written)."""
+    from bot import outbox as ob
+
+    store = await Store.open(":memory:")
+    try:
+        sent: list[str] = []
+
+        class Transport:
+            prefix = "tg:"
+
+            async def deliver(self, row: Any) -> int:
+                sent.append(row.payload["text"])
+                return len(sent)
+
+        game = await store.create_game("tg:1", "tg:1", rules.config_to_dict(rules.PRESETS["seed"]), {})
+        await store.enqueue([ob.post("tg:1", "left by the last process")], game_id=game)
+        box = ob.Outbox(lambda: store, Transport())  # type: ignore[arg-type]
+        reads: list[str] = []
+        pending = store.pending
+
+        async def counted(chat: str | None = None) -> Any:
+            reads.append(chat or "")
+            return await pending(chat)
+
+        store.pending = counted  # type: ignore[method-assign]
+        await box.flush("tg:2")
+        assert reads == ["tg:2"]  # before the start's drain: read
+        await box.drain_all()
+        assert sent == ["left by the last process"] and reads[1:] == ["tg:1"]
+        await box.flush("tg:1", "tg:3", "tg:4")
+        assert reads[2:] == []  # tg:1 drained; tg:3 and tg:4 found clean by the start's read
+        await store.enqueue([ob.post("tg:3", "Игра №1")], game_id=game)
+        await box.flush("tg:3", "tg:4")
+        assert sent[1:] == ["Игра №1"] and reads[2:] == ["tg:3"]
+        box.kick("tg:4", reread=True)  # another process may have queued there
+        await box.settle()
+        assert reads[3:] == ["tg:4"]
+    finally:
+        await store.close()
