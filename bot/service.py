@@ -46,7 +46,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Outcome:
-    """What an action did. ``state`` is a copy: adapters may read it freely."""
+    """What an action did. ``state`` is a copy: adapters may read it freely (only
+    :meth:`Service.current` with ``copy=False`` gives the service's own, to read only)."""
 
     game_id: int
     revision: int  # rows in the game's log after this action (the callback-data revision)
@@ -303,11 +304,18 @@ class Service:
             game = await self._checked(chat, user, revision)
             return await self._fix(chat, game, user, seq, replacement, render)
 
-    async def current(self, chat: str) -> Outcome | None:
-        """The chat's current game (finished or not), or ``None``; no notices."""
+    async def current(self, chat: str, *, copy: bool = True) -> Outcome | None:
+        """The chat's current game (finished or not), or ``None``; no notices. ``copy=False``:
+        its state is the service's own, to read only (the engine never changes a state in
+        place: an action makes a new one), for a caller that only reads it (a timer's tick:
+        one copy of the state less, ~25 µs)."""
         async with self._locked(chat) as chat:
             game = await self._load(chat)
-            return None if game is None else _outcome(game, [])
+            if game is None:
+                return None
+            return _outcome(game, []) if copy else Outcome(
+                game_id=game.id, revision=game.revision, state=game.state, notices=[],
+                judge=game.judge, finished=game.finished)
 
     async def take_over(self, chat: str, user: str, *, home: str | None = None) -> Outcome:
         """``user`` becomes the judge of the chat's current game (the adapter has checked that

@@ -53,6 +53,28 @@ async def test_act_applies_logs_and_counts_the_revision(service: Service, store:
     assert await service.events(CHAT) == [rules.StartGame(), rules.Next()]
 
 
+async def test_a_read_only_current_is_the_game_s_own_state_and_an_action_leaves_it_as_it_was(
+        service: Service) -> None:
+    """``current(copy=False)`` (a timer's tick reads the game so) hands out the service's own
+    state instead of a copy: safe only because an action, an undo and a fix make a new state
+    and never change the old one in place — what this checks."""
+    from rules import snapshot
+
+    await service.new_game(CHAT, JUDGE, SEED, {1: "Анна"})
+    day = await start_day_one(service)
+    own = await service.current(CHAT, copy=False)
+    copied = await service.current(CHAT)
+    assert own is not None and copied is not None and own.revision == day.revision
+    assert own.state is (await service.current(CHAT, copy=False)).state  # type: ignore[union-attr]
+    assert copied.state is not own.state
+    before = snapshot.state_to_dict(own.state)
+    await service.act(CHAT, JUDGE, rules.Penalty(seat=1, reason="foul"))
+    await service.act(CHAT, JUDGE, rules.Next())
+    await service.undo(CHAT, JUDGE)
+    assert snapshot.state_to_dict(own.state) == before
+    assert snapshot.state_to_dict((await service.current(CHAT)).state) != before  # type: ignore[union-attr]
+
+
 async def test_a_refused_event_changes_nothing(service: Service, store: Store) -> None:
     await service.new_game(CHAT, JUDGE, SEED)
     before = await start_day_one(service)

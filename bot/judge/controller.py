@@ -640,7 +640,7 @@ class JudgeController:
             timer = Timer.from_dict(data)
             if timer.key != key or not timer.live:
                 return True
-            current = await self.service.current(home)
+            current = await self.service.current(home, copy=False)  # read only (the panel)
             if hinted and (current is None or current.game_id != game_id):
                 self._homes.pop(game_id, None)
                 return False
