@@ -51,13 +51,29 @@ def state_from_dict(config: RulesConfig, data: dict[str, Any]) -> GameState:
     return _decode_dataclass(GameState, data, config=config)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # exactly these types: as they are
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type, ``None`` for any other type (looked up once per type:
+    a snapshot encodes a few hundred values)."""
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return None
+
+
 def _encode(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Decimal):  # points (F24 §8): exact, as text
         return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _field_names(kind)
+    if names is not None:
+        return {name: _encode(getattr(value, name)) for name in names}
     if isinstance(value, (list, tuple)):
         return [_encode(v) for v in value]
     if isinstance(value, dict):  # keys are seats or days (ints): JSON objects would make them text
