@@ -87,6 +87,7 @@ class _Plan:
     ended: dict[str, Any] | None = None  # the ended step's timer whose line is still to edit
     chats: list[str] = field(default_factory=list)  # the chats something was queued for
     said: str | None = None  # every notice of the action, for the judge's panel
+    turned: bool | None = None  # another step began (the steps' keys compared once, in render)
 
 
 class JudgeController:
@@ -324,14 +325,15 @@ class JudgeController:
                 judge = judge_text(outcome.notices, judge_cat) or ""
                 public_msg = (public_text(outcome.notices, outcome.state, public_cat)
                               if public_cat else None)
-            timer = self._new_timer(before, outcome.state)
+            keys = step_key(before), step_key(outcome.state)  # ~10 µs each: once per action
+            timer = self._new_timer(outcome.state, *keys)
             items: list[OutboxItem] = []
             plan.said = judge or None  # shown at the top of the panel (:meth:`_after`)
             ping = (None if outcome.undone or outcome.correction is not None
                     else attention_text(outcome.notices, judge_cat))
             if ping:  # the one message of its own the judge gets for an action
                 items.extend(self._post(target, ping))
-            turned = step_key(before) != step_key(outcome.state)
+            turned = plan.turned = keys[0] != keys[1]
             if turned:  # the step that ends: its countdown shown stopped, queued with the action
                 plan.ended = await self.service.timer(outcome.game_id)
                 stopped = await self._stopped_item(plan.ended)
@@ -416,11 +418,10 @@ class JudgeController:
         await self._queue(*items, game_id=current.game_id)
         return []
 
-    def _new_timer(self, before: rules.GameState, after: rules.GameState) -> Timer | None:
+    def _new_timer(self, after: rules.GameState, old: str | None, new: str | None) -> Timer | None:
         """The timer of the step that begins with this action (its first timed part,
         :func:`rules.timing`), or ``None`` when the step did not change or is not timed (a vote;
-        a 0 s silence needs no timer)."""
-        old, new = step_key(before), step_key(after)
+        a 0 s silence needs no timer). ``old``, ``new``: the :func:`step_key` before and after."""
         if old == new or new is None:
             return None
         return Timer.start(new, rules.timing(after)[0], self.port.scale, self.port.clock())
@@ -433,7 +434,8 @@ class JudgeController:
         Runs under the home's lock. A send that must wait or fails never undoes anything: the
         sender retries it on its own. Returns whether the panel reached the judge."""
         game_id = outcome.game_id
-        if step_key(before) != step_key(outcome.state):
+        turned = plan.turned if plan.turned is not None else step_key(before) != step_key(outcome.state)
+        if turned:
             self.port.cancel(self._group(game_id))  # the store's timer changed with the action
             if plan.ended is not None:
                 await self._show_stopped(Timer.from_dict(plan.ended))
