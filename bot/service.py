@@ -307,8 +307,8 @@ class Service:
     async def current(self, chat: str, *, copy: bool = True) -> Outcome | None:
         """The chat's current game (finished or not), or ``None``; no notices. ``copy=False``:
         its state is the service's own, to read only (the engine never changes a state in
-        place: an action makes a new one), for a caller that only reads it (a timer's tick:
-        one copy of the state less, ~25 µs)."""
+        place: an action makes a new one), for a caller that only reads it (the judge's typed
+        command, press and timer tick: one copy of the state less, ~25 µs)."""
         async with self._locked(chat) as chat:
             game = await self._load(chat)
             if game is None:

@@ -93,23 +93,24 @@ async def test_a_stale_press_does_not_write_the_panel_again(t: Table) -> None:
 
 
 async def test_a_judge_action_reads_the_game_once(t: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 16: each read of the current game copies its state; a typed action or a press
-    reads it once (the command's parse, the revision check and the action share it)."""
+    """Issue 16: each read of the current game copied its state; a typed action or a press
+    reads it once (the command's parse, the revision check and the action share it), and
+    without a copy (the service's own state, read only: an action makes a new one)."""
     await setup_club_game(TelegramJudging(t))
     service = t.referee.service
-    reads: list[str] = []
+    reads: list[bool] = []
     read = service.current
 
-    async def counted(chat: str) -> object:
-        reads.append(chat)
-        return await read(chat)
+    async def counted(chat: str, *, copy: bool = True) -> object:
+        reads.append(copy)
+        return await read(chat, copy=copy)
 
     monkeypatch.setattr(service, "current", counted)
     await t.say("/foul 3 4.1.1")
-    assert len(reads) == 1
+    assert reads == [False]
     reads.clear()
     await t.press("Далее ▶")
-    assert len(reads) == 1
+    assert reads == [False]
     assert (await t.state()).speaker == 2
 
 
