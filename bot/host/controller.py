@@ -422,6 +422,10 @@ class HostController:
         if current is None or current.game_id != table.game_id:
             table.status = TableStatus.STOPPED
             await self._save(table, "status")
+            missing = await self.service.missing(table.chat) if current is None else None
+            if missing is not None and missing.code == "quarantined":  # its log no longer folds
+                await self._queue(ob.post(table.chat, error_text(missing, await self._cat(table.chat))),
+                                  game_id=table.game_id)
             return
         if current.finished and current.state.phase is not Phase.GAME_OVER:  # a stop cut short
             await self._stopped(table, table.flags.stopped_by or table.flags.host_name)
