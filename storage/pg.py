@@ -235,11 +235,7 @@ class PgStore(HostMethods, club.ClubMethods):
             await pool.close()
             raise
         store = cls(pool, url)
-        try:
-            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
-        except BaseException:
-            await store.close()
-            raise
+        await store._opened()  # 0011: the roster's keys, before any read
         return store
 
     async def close(self) -> None:

@@ -416,11 +416,7 @@ class Store(HostMethods, club.ClubMethods):
             await conn.close()
             raise
         store = cls(conn, reader)
-        try:
-            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
-        except BaseException:
-            await store.close()
-            raise
+        await store._opened()  # 0011: the roster's keys, before any read
         return store
 
     async def close(self) -> None:
