@@ -88,8 +88,9 @@ class ServiceError(Exception):
     of its own), ``bad_alias`` (``chat``), ``quarantined`` (``game_id``; ``seq``: the log row
     refused, 0 for the game's rules or names; ``cause``: the refusal, a :class:`rules.RuleError`
     or ``None``; ``detail``: it as text — the chat's current game was stored by an older version
-    and its log no longer folds: :meth:`Service.current` and every action say so until a new
-    game replaces it). A :class:`rules.RuleError` is not wrapped: it passes through unchanged."""
+    and its log no longer folds: every action on it says so, and :meth:`Service.missing` gives
+    it where :meth:`Service.current` gives ``None``, until a new game replaces it). A
+    :class:`rules.RuleError` is not wrapped: it passes through unchanged."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
