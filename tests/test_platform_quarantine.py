@@ -32,6 +32,8 @@ async def test_a_restart_with_a_game_that_no_longer_folds(fake: FakeBotAPI, tmp_
         for text in ("/new", "/start", "/next"):  # day 1: #1 speaks, his timer runs
             await t.say(text)
             await t.say(text, chat=other, user=other)
+            if text == "/new":
+                await t.say("/link", chat=t.group)  # its announcements go to the club's group
         broken = (await t.now()).game_id
         panel = t.panel(other)
     async with await Store.open(db) as store:  # as an older version might have logged it:
@@ -52,6 +54,8 @@ async def test_a_restart_with_a_game_that_no_longer_folds(fake: FakeBotAPI, tmp_
         assert "/new" in said and "--raw" in said and "4.4.2" in said
         await t.say("/foul 3")  # a game command does not start a new game over it silently
         assert t.private()[-1] == said
+        await t.say("/status", chat=t.group)  # the linked group is told too
+        assert f"Сохранённую игру №{broken} не удаётся загрузить" in t.public()[-1], t.public()[-1]
         await t.say("/new")
         await t.say("/start")
         now = await t.now()
