@@ -552,10 +552,12 @@ class HostController:
             self._kick(*others)
             await self._finish(table, outcome, plan)
             return
-        closings = await self._closings(table, old, state)  # queued with the new step: the
-        await self._store_step(table, expected, old, outcome.revision, plan, closings)  # group's
-        await self._retire_step(table, old, state, expected, prompts=False)  # work is the same
-        await self._retired(table)  # whoever was asked something in private
+        # the old step's prompts are closed in the new step's own transaction: the work done
+        # before the group sees the new step is the same whoever was asked something in private
+        closings = await self._closings(table, old, state)
+        await self._store_step(table, expected, old, outcome.revision, plan, closings)
+        await self._retire_step(table, old, state, expected, prompts=False)
+        await self._retired(table)
         await self._open(table, state, expected)
         # a check's answer, the closed prompts: after what the group sees, never holding it up
         self._kick(*others, *(item.chat for item in closings))
