@@ -83,6 +83,8 @@ async def test_a_hosted_table_whose_log_no_longer_folds_is_stopped_and_said(
         await fake.wait_for(lambda: any(f"№{broken} не удаётся загрузить" in x for x in t.group_texts()),
                             timeout=10, what="the group told")
         assert t.table().status == "stopped"
+        told = next(x for x in t.group_texts() if f"№{broken} не удаётся загрузить" in x)
+        assert "/newgame" in told  # a hosted table is opened with /newgame, not the judge's /new
         await t.say(t.owner, "/newgame")
         assert t.table().status == "lobby" and t.table().game_id != broken
         async with await Store.open(db) as store:

@@ -96,7 +96,10 @@ async def test_a_touch_sets_the_game_aside_says_why_and_logs_one_warning(
         cat = catalog(lang)
         text = error_text(error, cat)
         assert all(w in text for w in words), text
+        assert "/newgame" not in text  # the judge's chat starts a game with /new
         assert error_text(error.params["cause"], cat) in text
+        hosted = error_text(type(error)(error.code, **error.params, hosted=True), cat)
+        assert "/newgame" in hosted  # a hosted table's group opens its next one with /newgame
 
 
 async def test_a_restart_leaves_a_set_aside_game_out_and_rearms_the_others(store: Store) -> None:

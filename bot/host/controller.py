@@ -424,7 +424,8 @@ class HostController:
             await self._save(table, "status")
             missing = await self.service.missing(table.chat) if current is None else None
             if missing is not None and missing.code == "quarantined":  # its log no longer folds
-                await self._queue(ob.post(table.chat, error_text(missing, await self._cat(table.chat))),
+                hosted = type(missing)(missing.code, **missing.params, hosted=True)  # /newgame, not /new
+                await self._queue(ob.post(table.chat, error_text(hosted, await self._cat(table.chat))),
                                   game_id=table.game_id)
             return
         if current.finished and current.state.phase is not Phase.GAME_OVER:  # a stop cut short

@@ -99,7 +99,10 @@ service-quarantined = The stored game №{ $game_id } cannot be loaded: this ver
        *[row] its logged action { $seq }
     }.
     Why: { $why }
-    Nothing is deleted: its log is kept. Start a new game: /new. The bot's administrator can export that game's log: mafia-referee protocol --game { $game_id } --raw FILE
+    Nothing is deleted: its log is kept. Start a new game: { $hosted ->
+        [yes] /newgame
+       *[other] /new
+    }. The bot's administrator can export that game's log: mafia-referee protocol --game { $game_id } --raw FILE
 service-nothing_to_undo = { $available ->
     [0] Nothing to undo.
    *[other] Cannot undo that many: at most { $available } { $available ->

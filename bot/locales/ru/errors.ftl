@@ -99,7 +99,10 @@ service-quarantined = Сохранённую игру №{ $game_id } не уд�
        *[row] её действие №{ $seq } в журнале
     }.
     Причина: { $why }
-    Ничего не удалено: журнал игры сохранён. Начните новую игру: /new. Администратор бота может выгрузить журнал этой игры: mafia-referee protocol --game { $game_id } --raw ФАЙЛ
+    Ничего не удалено: журнал игры сохранён. Начните новую игру: { $hosted ->
+        [yes] /newgame
+       *[other] /new
+    }. Администратор бота может выгрузить журнал этой игры: mafia-referee protocol --game { $game_id } --raw ФАЙЛ
 service-nothing_to_undo = { $available ->
     [0] Отменять нечего.
    *[other] Столько не отменить: можно отменить не больше { $available } { $available ->
