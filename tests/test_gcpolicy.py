@@ -1,16 +1,22 @@
-"""The garbage-collection policy (bot/gcpolicy.py, issue 16): what is frozen and when. Counts
-and reachability only; how long a collection takes is the bench's (bench/e2e.py), never a
-test's."""
+"""The garbage-collection policy (bot/gcpolicy.py, issue 16): what is frozen and when, and that
+the bot's common paths make no cyclic garbage (what a freeze catches alive is then freed by
+reference counting once dropped). Counts and reachability only; how long a collection takes is
+the bench's (bench/e2e.py), never a test's."""
 
 from __future__ import annotations
 
 import gc
 import weakref
-from typing import Any, Iterator
+from collections import Counter
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
 
 from bot.gcpolicy import Freezer
+from fakebot import FakeBotAPI
+from support.judging import TelegramJudging, setup_club_game
+from support.telegram_table import Table, table
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +74,41 @@ def test_a_cycle_dropped_after_its_freeze_goes_at_the_thaw() -> None:
     freezer.acted()  # the 2nd freeze is a thaw
     assert gone() is None
     assert gc.get_freeze_count() > 0  # what is alive is frozen again
+
+
+def cyclic_garbage() -> Counter[str]:
+    """What a full collection finds unreachable now, by type (then freed)."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = Counter(type(o).__qualname__ for o in gc.garbage)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+    gc.collect()
+    return found
+
+
+@pytest.fixture
+async def t(fake: FakeBotAPI, tmp_path: Path, ptb_timedelta: None) -> AsyncIterator[Table]:
+    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
+        yield running_table
+
+
+async def test_the_judges_common_paths_leave_no_cyclic_garbage(t: Table) -> None:
+    """Each update (its handler, the store's round trips, every Bot API request: httpx binds a
+    response to its body stream, bot/telegram/http.py unbinds it) is freed by reference counting:
+    a freeze during one keeps nothing once it is done."""
+    await setup_club_game(TelegramJudging(t))
+    await t.say("/status")
+    cyclic_garbage()  # what setting up left
+    paths: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
+        ("a press", lambda: t.press("Далее ▶")),
+        ("a typed action", lambda: t.say("/foul 3 4.1.1")),
+        ("a refused action", lambda: t.say("/foul 12 4.1.1")),
+        ("an undo", lambda: t.say("/undo")),
+        ("a fresh panel", lambda: t.say("/status")),
+    ]
+    for what, path in paths:
+        await path()
+        assert cyclic_garbage() == Counter(), what
