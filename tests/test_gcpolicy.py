@@ -39,7 +39,7 @@ class Node:
 
 
 def test_actions_freeze_every_n_after_collecting_the_young_cycles() -> None:
-    freezer = Freezer(every=10**6, actions=3, thaw=10**6)
+    freezer = Freezer(every=10**6, actions=3, growth=10**6)
     kept = Node()
     freezer.acted()
     freezer.acted()
@@ -54,27 +54,84 @@ def test_actions_freeze_every_n_after_collecting_the_young_cycles() -> None:
 
 
 def test_games_loaded_freeze_every_n() -> None:
-    freezer = Freezer(every=2, actions=10**6, thaw=10**6)
+    freezer = Freezer(every=2, actions=10**6, growth=10**6)
     freezer.loaded()
     assert gc.get_freeze_count() == 0
     freezer.loaded()
     assert gc.get_freeze_count() > 0
 
 
-def test_a_cycle_dropped_after_its_freeze_goes_at_the_thaw() -> None:
-    """A cycle alive at a freeze and dropped later is out of every collection's reach — until
-    the thaw (every ``thaw`` freezes), which collects everything once and freezes the rest."""
-    freezer = Freezer(every=10**6, actions=1, thaw=2)
+def test_a_cycle_promoted_to_the_oldest_generation_and_dropped_is_not_frozen() -> None:
+    """Before a freeze what is not frozen yet is collected in full, not only the young."""
+    freezer = Freezer(every=10**6, actions=1, growth=10**6)
+    freezer.acted()  # what the test process holds, frozen
     node = Node()
     gone = weakref.ref(node)
-    freezer.acted()  # the 1st freeze: the cycle is alive, frozen
+    gc.collect(1)  # it survives the young collections: now in the oldest generation
     del node
-    gc.collect()
-    assert gone() is not None  # unreachable, but frozen: a full collection does not see it
-    freezer.acted()  # the 2nd freeze is a thaw
+    freezer.acted()
     assert gone() is None
-    assert gc.get_freeze_count() > 0  # what is alive is frozen again
 
+
+def alive(count: int) -> list[list[Any]]:
+    """``count`` + 1 tracked objects (lists), freed by reference counting when dropped."""
+    return [[] for _ in range(count)]
+
+
+def test_the_thaw_comes_once_the_frozen_objects_grew_beyond_the_bound() -> None:
+    """A cycle alive at a freeze and dropped after it is out of every collection's reach until
+    the frozen objects have grown by ``growth`` since the last full collection: then everything
+    is collected once, and what is alive frozen again."""
+    freezer = Freezer(every=10**6, actions=1, growth=0.5)
+    freezer.acted()  # the first freeze: its count is the base
+    base = gc.get_freeze_count()
+    node = Node()
+    gone = weakref.ref(node)
+    kept = [alive(base // 4)]
+    freezer.acted()  # the cycle is alive: frozen with the rest
+    del node
+    freezer.acted()
+    assert gone() is not None and freezer.thaws == 0  # grown by a quarter: below the bound
+    kept.append(alive(base // 2))  # now by three quarters
+    freezer.acted()
+    assert freezer.thaws == 1 and gone() is None
+    assert not any(o is kept[1] for o in gc.get_objects())  # alive: frozen again
+    kept.append(alive(base // 4))  # the base is now the count after the thaw
+    freezer.acted()
+    assert freezer.thaws == 1
+
+
+def test_games_loaded_do_not_count_towards_the_thaw() -> None:
+    """Games loaded are alive: what a freeze after loading adds raises the bar with it."""
+    freezer = Freezer(every=1, actions=1, growth=0.5)
+    freezer.acted()
+    base = gc.get_freeze_count()
+    games = alive(2 * base)  # the frozen objects triple: games loaded
+    freezer.loaded()
+    assert freezer.thaws == 0
+    played = alive(base)  # a third more by actions: below half the raised base
+    freezer.acted()
+    assert freezer.thaws == 0
+    played += alive(base)
+    freezer.acted()
+    assert freezer.thaws == 1
+    del games, played
+
+
+def test_objects_given_back_lower_the_bar() -> None:
+    """Frozen games dropped (finished, out of the cache) are freed by reference counting, and
+    the bound follows the frozen objects down: garbage cannot hide in the room they left."""
+    freezer = Freezer(every=1, actions=1, growth=0.5)
+    freezer.acted()
+    base = gc.get_freeze_count()
+    games = alive(base)
+    freezer.loaded()  # the bar: three times the base
+    del games  # freed although frozen
+    freezer.acted()  # the bar back to one and a half times the base
+    played = alive(base * 3 // 4)
+    freezer.acted()
+    assert freezer.thaws == 1
+    del played
 
 def cyclic_garbage() -> Counter[str]:
     """What a full collection finds unreachable now, by type (then freed)."""
