@@ -5,6 +5,7 @@ the bench's (bench/e2e.py), never a test's."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections import Counter
@@ -13,6 +14,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
 
+from bot.discord.tasks import TaskScheduler
 from bot.gcpolicy import Freezer
 from fakebot import FakeBotAPI
 from support.judging import TelegramJudging, setup_club_game
@@ -169,3 +171,23 @@ async def test_the_judges_common_paths_leave_no_cyclic_garbage(t: Table) -> None
     for what, path in paths:
         await path()
         assert cyclic_garbage() == Counter(), what
+
+
+async def test_a_cancelled_discord_timer_leaves_no_cyclic_garbage() -> None:
+    """A timer cancelled in its sleep (every action that restarts a speech) is freed by
+    reference counting: its task's CancelledError holds the coroutine's frame, which must not
+    hold the task."""
+    scheduler = TaskScheduler()
+    ran: list[str] = []
+
+    async def callback() -> None:
+        ran.append("ran")
+
+    cyclic_garbage()
+    scheduler.schedule("speech", 60.0, callback)
+    await asyncio.sleep(0)  # the task sleeps
+    scheduler.cancel("speech")
+    for _ in range(3):
+        await asyncio.sleep(0)  # the cancellation delivered, the task done
+    assert ran == []
+    assert cyclic_garbage() == Counter()
