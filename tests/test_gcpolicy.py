@@ -63,18 +63,6 @@ def test_games_loaded_freeze_every_n() -> None:
     assert gc.get_freeze_count() > 0
 
 
-def test_a_cycle_promoted_to_the_oldest_generation_and_dropped_is_not_frozen() -> None:
-    """Before a freeze what is not frozen yet is collected in full, not only the young."""
-    freezer = Freezer(every=10**6, actions=1, growth=10**6)
-    freezer.acted()  # what the test process holds, frozen
-    node = Node()
-    gone = weakref.ref(node)
-    gc.collect(1)  # it survives the young collections: now in the oldest generation
-    del node
-    freezer.acted()
-    assert gone() is None
-
-
 def alive(count: int) -> list[list[Any]]:
     """``count`` + 1 tracked objects (lists), freed by reference counting when dropped."""
     return [[] for _ in range(count)]
