@@ -312,7 +312,7 @@ def _watch_gc(pauses: dict[str, float]) -> None:
     the longest wall time is kept too."""
     import gc
 
-    started = [0.0, 0.0]
+    started: list[Any] = [0.0, 0.0, False]
 
     census = os.environ.get("BENCH_GC_CENSUS")  # a path: what the longest full collection walked
 
@@ -327,6 +327,8 @@ def _watch_gc(pauses: dict[str, float]) -> None:
                     out.write(f"{len(alive)} {top}\n")
                 del alive
             started[0], started[1] = time.thread_time(), time.perf_counter()
+            # nothing frozen: a collection of everything (before the first freeze, or a thaw)
+            started[2] = info.get("generation") == 2 and not gc.get_freeze_count()
             return
         took = time.thread_time() - started[0]
         pauses["collections"] += 1
@@ -335,6 +337,9 @@ def _watch_gc(pauses: dict[str, float]) -> None:
         if info.get("generation") == 2:
             pauses["full"] += 1
             pauses["max_full"] = max(pauses["max_full"], took)
+        if started[2]:
+            pauses["whole"] += 1
+            pauses["max_whole"] = max(pauses["max_whole"], took)
         if took > TARGET_GC_S:
             pauses["over"] += 1
 
@@ -464,6 +469,7 @@ async def _serve(options: dict[str, Any]) -> None:
     counts = {"statements": 0, "round_trips": 0, "units": 0, "commits": 0}
     texts: dict[str, int] | None = {} if os.environ.get("BENCH_SQL") else None
     pauses = {"collections": 0, "max": 0.0, "max_wall": 0.0, "full": 0, "max_full": 0.0, "over": 0,
+              "whole": 0, "max_whole": 0.0, "thaw": 0.0, "alive": 0,
               "frozen_garbage": 0}
     _count_sql(counts)
 
@@ -520,7 +526,10 @@ async def _serve(options: dict[str, Any]) -> None:
     census = os.environ.get("BENCH_GC_CENSUS")
     if census:
         gc.set_debug(gc.DEBUG_SAVEALL)
+    thaw = time.thread_time()  # a thaw of bot.gcpolicy, apart: a full collection of all alive
     pauses["frozen_garbage"] = gc.collect()  # cycles frozen after they were dropped: kept for good
+    pauses["thaw"] = time.thread_time() - thaw
+    pauses["alive"] = len(gc.get_objects())  # what that collection walked (tracked objects)
     if census:
         import collections
 
@@ -1268,11 +1277,17 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
                               f"(wall {1000 * x.stats.get('gc_max_wall', 0):.1f} ms), "
                               f"{x.stats.get('gc_collections', 0):,} collections of which "
                               f"{x.stats.get('gc_full', 0):,} full (longest "
-                              f"{1000 * x.stats.get('gc_max_full', 0):.1f} ms), "
+                              f"{1000 * x.stats.get('gc_max_full', 0):.1f} ms; "
+                              f"{x.stats.get('gc_whole', 0):,} of everything, nothing frozen: "
+                              "start-up's or a thaw of bot.gcpolicy, longest "
+                              f"{1000 * x.stats.get('gc_max_whole', 0):.1f} ms), "
                               f"{x.stats.get('gc_over', 0)} over 20 ms, "
                               f"{x.stats.get('gc_frozen_garbage', 0):,} objects of garbage found "
                               "frozen at the stop (cycles bot.gcpolicy froze after they were "
-                              "dropped)" for x in refs) + ".")),
+                              "dropped); a thaw at the stop (everything unfrozen and collected "
+                              f"once, apart): {1000 * x.stats.get('gc_thaw', 0):.1f} ms over "
+                              f"{x.stats.get('gc_alive', 0):,} tracked objects" for x in refs)
+                  + ".")),
     ]
     if live_refs:
         lp99 = _median([x.latency.p(99) for x in live_refs])
@@ -1308,7 +1323,13 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
                                   f"{1000 * x.stats.get('gc_max_wall', 0):.1f} ms), "
                                   f"{x.stats.get('gc_collections', 0):,} collections of which "
                                   f"{x.stats.get('gc_full', 0):,} full (longest "
-                                  f"{1000 * x.stats.get('gc_max_full', 0):.1f} ms)"
+                                  f"{1000 * x.stats.get('gc_max_full', 0):.1f} ms; "
+                                  f"{x.stats.get('gc_whole', 0):,} of everything, longest "
+                                  f"{1000 * x.stats.get('gc_max_whole', 0):.1f} ms), "
+                                  f"{x.stats.get('gc_frozen_garbage', 0):,} objects of garbage "
+                                  "found frozen at the stop, a thaw at the stop "
+                                  f"{1000 * x.stats.get('gc_thaw', 0):.1f} ms over "
+                                  f"{x.stats.get('gc_alive', 0):,} tracked objects"
                                   for x in live_refs) + ".")),
         ]
     if finished:

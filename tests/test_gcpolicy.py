@@ -1,16 +1,24 @@
-"""The garbage-collection policy (bot/gcpolicy.py, issue 16): what is frozen and when. Counts
-and reachability only; how long a collection takes is the bench's (bench/e2e.py), never a
-test's."""
+"""The garbage-collection policy (bot/gcpolicy.py, issue 16): what is frozen and when, and that
+the bot's common paths make no cyclic garbage (what a freeze catches alive is then freed by
+reference counting once dropped). Counts and reachability only; how long a collection takes is
+the bench's (bench/e2e.py), never a test's."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
-from typing import Any, Iterator
+from collections import Counter
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
 
+from bot.discord.tasks import TaskScheduler
 from bot.gcpolicy import Freezer
+from fakebot import FakeBotAPI
+from support.judging import TelegramJudging, setup_club_game
+from support.telegram_table import Table, table
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +41,7 @@ class Node:
 
 
 def test_actions_freeze_every_n_after_collecting_the_young_cycles() -> None:
-    freezer = Freezer(every=10**6, actions=3, thaw=10**6)
+    freezer = Freezer(every=10**6, actions=3, growth=10**6)
     kept = Node()
     freezer.acted()
     freezer.acted()
@@ -48,23 +56,126 @@ def test_actions_freeze_every_n_after_collecting_the_young_cycles() -> None:
 
 
 def test_games_loaded_freeze_every_n() -> None:
-    freezer = Freezer(every=2, actions=10**6, thaw=10**6)
+    freezer = Freezer(every=2, actions=10**6, growth=10**6)
     freezer.loaded()
     assert gc.get_freeze_count() == 0
     freezer.loaded()
     assert gc.get_freeze_count() > 0
 
 
-def test_a_cycle_dropped_after_its_freeze_goes_at_the_thaw() -> None:
-    """A cycle alive at a freeze and dropped later is out of every collection's reach — until
-    the thaw (every ``thaw`` freezes), which collects everything once and freezes the rest."""
-    freezer = Freezer(every=10**6, actions=1, thaw=2)
+def alive(count: int) -> list[list[Any]]:
+    """``count`` + 1 tracked objects (lists), freed by reference counting when dropped."""
+    return [[] for _ in range(count)]
+
+
+def test_the_thaw_comes_once_the_frozen_objects_grew_beyond_the_bound() -> None:
+    """A cycle alive at a freeze and dropped after it is out of every collection's reach until
+    the frozen objects have grown by ``growth`` since the last full collection: then everything
+    is collected once, and what is alive frozen again."""
+    freezer = Freezer(every=10**6, actions=1, growth=0.5)
+    freezer.acted()  # the first freeze: its count is the base
+    base = gc.get_freeze_count()
     node = Node()
     gone = weakref.ref(node)
-    freezer.acted()  # the 1st freeze: the cycle is alive, frozen
+    kept = [alive(base // 4)]
+    freezer.acted()  # the cycle is alive: frozen with the rest
     del node
+    freezer.acted()
+    assert gone() is not None and freezer.thaws == 0  # grown by a quarter: below the bound
+    kept.append(alive(base // 2))  # now by three quarters
+    freezer.acted()
+    assert freezer.thaws == 1 and gone() is None
+    assert not any(o is kept[1] for o in gc.get_objects())  # alive: frozen again
+    kept.append(alive(base // 4))  # the base is now the count after the thaw
+    freezer.acted()
+    assert freezer.thaws == 1
+
+
+def test_games_loaded_do_not_count_towards_the_thaw() -> None:
+    """Games loaded are alive: what a freeze after loading adds raises the bar with it."""
+    freezer = Freezer(every=1, actions=1, growth=0.5)
+    freezer.acted()
+    base = gc.get_freeze_count()
+    games = alive(2 * base)  # the frozen objects triple: games loaded
+    freezer.loaded()
+    assert freezer.thaws == 0
+    played = alive(base)  # a third more by actions: below half the raised base
+    freezer.acted()
+    assert freezer.thaws == 0
+    played += alive(base)
+    freezer.acted()
+    assert freezer.thaws == 1
+    del games, played
+
+
+def test_objects_given_back_lower_the_bar() -> None:
+    """Frozen games dropped (finished, out of the cache) are freed by reference counting, and
+    the bound follows the frozen objects down: garbage cannot hide in the room they left."""
+    freezer = Freezer(every=1, actions=1, growth=0.5)
+    freezer.acted()
+    base = gc.get_freeze_count()
+    games = alive(base)
+    freezer.loaded()  # the bar: three times the base
+    del games  # freed although frozen
+    freezer.acted()  # the bar back to one and a half times the base
+    played = alive(base * 3 // 4)
+    freezer.acted()
+    assert freezer.thaws == 1
+    del played
+
+def cyclic_garbage() -> Counter[str]:
+    """What a full collection finds unreachable now, by type (then freed)."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = Counter(type(o).__qualname__ for o in gc.garbage)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
     gc.collect()
-    assert gone() is not None  # unreachable, but frozen: a full collection does not see it
-    freezer.acted()  # the 2nd freeze is a thaw
-    assert gone() is None
-    assert gc.get_freeze_count() > 0  # what is alive is frozen again
+    return found
+
+
+@pytest.fixture
+async def t(fake: FakeBotAPI, tmp_path: Path, ptb_timedelta: None) -> AsyncIterator[Table]:
+    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
+        yield running_table
+
+
+async def test_the_judges_common_paths_leave_no_cyclic_garbage(t: Table) -> None:
+    """Each update (its handler, the store's round trips, every Bot API request: httpx binds a
+    response to its body stream, bot/telegram/http.py unbinds it) is freed by reference counting:
+    a freeze during one keeps nothing once it is done."""
+    await setup_club_game(TelegramJudging(t))
+    await t.say("/status")
+    cyclic_garbage()  # what setting up left
+    paths: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
+        ("a press", lambda: t.press("Далее ▶")),
+        ("a typed action", lambda: t.say("/foul 3 4.1.1")),
+        ("a refused action", lambda: t.say("/foul 12 4.1.1")),
+        ("an undo", lambda: t.say("/undo")),
+        ("a fresh panel", lambda: t.say("/status")),
+    ]
+    for what, path in paths:
+        await path()
+        assert cyclic_garbage() == Counter(), what
+
+
+async def test_a_cancelled_discord_timer_leaves_no_cyclic_garbage() -> None:
+    """A timer cancelled in its sleep (every action that restarts a speech) is freed by
+    reference counting: its task's CancelledError holds the coroutine's frame, which must not
+    hold the task."""
+    scheduler = TaskScheduler()
+    ran: list[str] = []
+
+    async def callback() -> None:
+        ran.append("ran")
+
+    cyclic_garbage()
+    scheduler.schedule("speech", 60.0, callback)
+    await asyncio.sleep(0)  # the task sleeps
+    scheduler.cancel("speech")
+    for _ in range(3):
+        await asyncio.sleep(0)  # the cancellation delivered, the task done
+    assert ran == []
+    assert cyclic_garbage() == Counter()

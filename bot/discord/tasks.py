@@ -19,6 +19,8 @@ class TaskScheduler:
     def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
         async def run() -> None:
             await asyncio.sleep(max(0.0, delay))
+            task = asyncio.current_task()  # not the closure's: a cancelled task's traceback
+            # holds this frame, and a frame holding its task is a cycle only a collection frees
             tasks = self._tasks.get(group)
             if tasks is not None and task in tasks:
                 tasks.remove(task)
@@ -29,8 +31,8 @@ class TaskScheduler:
             except Exception:
                 log.exception("%s: a timer failed", group)
 
-        task = asyncio.get_running_loop().create_task(run(), name=group)
-        self._tasks.setdefault(group, []).append(task)
+        self._tasks.setdefault(group, []).append(
+            asyncio.get_running_loop().create_task(run(), name=group))
 
     def cancel(self, group: str) -> None:
         """Cancel the group's calls (but the one running now: it finishes)."""

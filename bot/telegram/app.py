@@ -70,6 +70,7 @@ from ..render import chunks, error_text, fit, status_text
 from ..service import Outcome, Service, ServiceError
 from ..settings import Settings
 from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
+from . import http
 from .jobs import StoppingJobQueue
 from .addressing import addressed_elsewhere
 from .base import PREFIX, TelegramPortBase
@@ -880,8 +881,8 @@ def build_application(settings: Settings, service: Service | None = None, *,
         # HTTP/1.1 with keep-alive (PTB's default); a small pool: httpcore scans every pooled
         # connection at each request, so a pool of 256 that bursts have filled costs more CPU
         # than the waits a few connections cause (bench/README.md, "HTTP client")
-        .connection_pool_size(settings.telegram_connections)
-        .pool_timeout(30.0)
+        .request(http.request(connection_pool_size=settings.telegram_connections, pool_timeout=30.0))
+        .get_updates_request(http.request(connection_pool_size=1))  # PTB's own default: one
         .rate_limiter(rate_limiter(settings, referee))
         .job_queue(StoppingJobQueue())
         .post_init(post_init)
