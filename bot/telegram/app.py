@@ -989,7 +989,12 @@ def _close_loop(app: AnyApp) -> None:
     clients, then the loop. PTB shuts the clients down only after a start-up that succeeded; a
     refused token or no route leaves their sessions open (aiohttp would log "Unclosed client
     session" at exit). Closing a closed client is a no-op."""
-    loop = asyncio.get_event_loop()
+    try:
+        loop = asyncio.get_event_loop()
+    except RuntimeError:  # no loop was ever set: nothing ran, nothing to close
+        return
+    if loop.is_closed():
+        return
     requests = getattr(app.bot, "_request", ())  # PTB keeps (getUpdates', the calls') there
     with contextlib.suppress(Exception):
         loop.run_until_complete(asyncio.gather(*(r.shutdown() for r in requests)))
