@@ -6,7 +6,7 @@
                                                          check a recorded game against the rules
                                                          (and write its score sheet, its protocol)
     mafia-referee protocol [--db PATH] [--game ID] [--png FILE] [--json FILE]
-                           [--mafiaratings FILE] [--lang ru|en]
+                           [--mafiaratings FILE] [--raw FILE] [--lang ru|en]
                                                          a stored game's protocol as files
     mafia-referee telegram [--db PATH]                   the judge's assistant in Telegram
                                                          (token from the environment; exit
@@ -156,6 +156,9 @@ def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     protocol.add_argument("--mafiaratings", type=Path, default=None, metavar="FILE",
                           help="the MafiaRatings export's file (without any of the three: all "
                                "of them, in the current directory, named as the bots name them)")
+    protocol.add_argument("--raw", type=Path, default=None, metavar="FILE",
+                          help="the game's stored log as it is, not replayed (JSON): a game set "
+                               "aside because its log no longer loads; alone, the only file written")
     protocol.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
 
     telegram = sub.add_parser("telegram", help="the judge's assistant in Telegram "
@@ -281,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings()
         return asyncio.run(run_protocol_cli(args.db or settings.db, sys.stdout, game=args.game, png=args.png,
                                             json=args.json_file, mafiaratings=args.mafiaratings,
+                                            raw=args.raw,
                                             lang=args.lang or settings.lang,
                                             defaults=settings.sheet()))
     if args.command == "club-export":

@@ -127,7 +127,9 @@ class Session:
         if new and (not unfinished or int(new) >= 2 or untouched(current)):
             return await self._new_game(NewGame())
         if current is None:
-            return [self.cat.text("console-ready")]
+            missing = await self.service.missing(self.chat)  # its game set aside: said why
+            return [error_text(missing, self.cat) if missing.code == "quarantined"
+                    else self.cat.text("console-ready")]
         self._pending_new = False
         if not unfinished:
             return [self.cat.text("console-finished", game=current.game_id)]
@@ -196,7 +198,7 @@ class Session:
                          outcome=outcome)
         if isinstance(command, FixCmd):
             if self._pending_new:
-                raise ServiceError("no_game")
+                raise await self.service.missing(self.chat)
             reply = await self._fix(command)
             assert reply.outcome is not None
             reply.lines.extend(await self._step_timer(reply.outcome))
@@ -280,7 +282,7 @@ class Session:
         night 0's Sheriff's look) as the bots' panel buttons. The game never changes."""
         current = None if self._pending_new else await self.service.current(self.chat)
         if current is None:
-            raise ServiceError("no_game")
+            raise await self.service.missing(self.chat)
         timer = self._timer if self._timer is not None and \
             self._timer.key == step_key(current.state) else None
         if timer is None:
@@ -306,7 +308,7 @@ class Session:
         the group's view, what changed in the public announcements."""
         current = await self.service.current(self.chat)
         if current is None:
-            raise ServiceError("no_game")
+            raise await self.service.missing(self.chat)
         row = await self.service.store.game(current.game_id)
         then = rules.state_before(current.state.config, await self.service.events(self.chat),
                                   command.seq, row.names if row is not None else {})
@@ -394,7 +396,7 @@ class Session:
             return [self.cat.text("console-help"), self.cat.text("club-help"),
                     self.cat.text("commands-reasons", codes=reasons)]
         if current is None:
-            raise ServiceError("no_game")
+            raise await self.service.missing(self.chat)
         state = current.state
         if what == "status":
             return [status_text(state, self.cat, for_judge=self.judge_view)]
@@ -414,7 +416,7 @@ class Session:
         """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`), under this game's
         rules; private rulings only in the judge's view."""
         if self._pending_new and command.what == "why":  # a game not yet created has no ruling
-            raise ServiceError("no_game")
+            raise await self.service.missing(self.chat)
         text, _ = await why.answer(self.service, self.chat, command, self.cat,
                                    judge=self.user if self.judge_view else None)
         return [text]

@@ -35,7 +35,8 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, U
 
 import rules
 from rules import snapshot as snapshots
-from storage import OutboxItem, Snapshot, StaleRevision, Store
+from rules.events import counted
+from storage import GameRow, OutboxItem, Snapshot, StaleRevision, Store
 
 from .club.facts import seat_facts
 from .gcpolicy import Freezer
@@ -84,8 +85,12 @@ class ServiceError(Exception):
     """An action the service refuses. Codes: ``no_game``, ``not_judge``, ``stale`` (params
     ``revision``, ``current``), ``game_exists`` (``game_id``), ``nothing_to_undo`` (``steps``,
     ``available``), ``home_busy`` (``game_id``: a take over into a chat with an unfinished game
-    of its own), ``bad_alias`` (``chat``). A :class:`rules.RuleError` is not wrapped: it passes
-    through unchanged."""
+    of its own), ``bad_alias`` (``chat``), ``quarantined`` (``game_id``; ``seq``: the log row
+    refused, 0 for the game's rules or names; ``cause``: the refusal, a :class:`rules.RuleError`
+    or ``None``; ``detail``: it as text — the chat's current game was stored by an older version
+    and its log no longer folds: every action on it says so, and :meth:`Service.missing` gives
+    it where :meth:`Service.current` gives ``None``, until a new game replaces it). A
+    :class:`rules.RuleError` is not wrapped: it passes through unchanged."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -228,7 +233,7 @@ class Service:
         game of the tournament's plan, recorded in the same transaction (issue 17). Bad names
         raise :class:`rules.RuleError`."""
         async with self._locked(chat) as chat:
-            current = await self._load(chat)
+            current = await self._load(chat)  # None too when it is set aside: kept as stored
             if current is not None and not current.finished and not replace:
                 raise ServiceError("game_exists", game_id=current.id)
             names = _checked_names(config, names or {})
@@ -304,10 +309,22 @@ class Service:
             return await self._fix(chat, game, user, seq, replacement, render)
 
     async def current(self, chat: str) -> Outcome | None:
-        """The chat's current game (finished or not), or ``None``; no notices."""
+        """The chat's current game (finished or not), or ``None``; no notices. ``None`` also
+        when it is set aside — stored by an older version, its log no longer folds (found at its
+        first load: the game is quarantined, nothing deleted, one warning logged) — so that
+        everything goes on as in a chat without a game (a new game, a restart's timers);
+        :meth:`missing` says which, and every action on it is refused with ``quarantined``."""
         async with self._locked(chat) as chat:
             game = await self._load(chat)
             return None if game is None else _outcome(game, [])
+
+    async def missing(self, chat: str) -> ServiceError:
+        """Why the chat has no current game (:meth:`current` gave ``None``), as the refusal to
+        give: ``quarantined`` (its game set aside: which, where its log stops folding, why, what
+        to do) or ``no_game``."""
+        async with self._locked(chat) as chat:
+            await self._load(chat)  # a game not loaded yet is set aside here if it must be
+            return await self._missing(chat)
 
     async def take_over(self, chat: str, user: str, *, home: str | None = None) -> Outcome:
         """``user`` becomes the judge of the chat's current game (the adapter has checked that
@@ -462,6 +479,33 @@ class Service:
         row = await self._store.current_game(chat)
         if row is None:
             return None
+        if row.quarantine is not None:
+            return None
+        try:
+            game = await self._fold(row)
+        except _UNFOLDABLE as error:
+            await self._quarantine(chat, row, error)
+            return None
+        self._games[chat] = game
+        self._freezer.loaded()
+        return game
+
+    async def _quarantine(self, chat: str, row: GameRow, error: Exception) -> None:
+        """Set aside game ``row`` (``chat``'s current one), whose stored log no longer folds
+        (``error``): the log row refused and the refusal are found by one more walk of its log
+        and stored with it (nothing deleted: :meth:`storage.Store.quarantine`); the operator's
+        log gets one warning line."""
+        seq, cause = _refused(row, [r.event for r in await self._store.events(row.id)], error)
+        why = {"seq": seq, "detail": str(cause) or type(cause).__name__}
+        if isinstance(cause, rules.RuleError):
+            why["code"] = cause.code.value
+            why["params"] = json.loads(json.dumps(cause.params, default=str))
+        await self._store.quarantine(row.id, why)
+        log.warning("game %s in %s: its stored log no longer folds (log row %s: %s); set aside, "
+                    "nothing deleted", row.id, chat, seq, why["detail"])
+
+    async def _fold(self, row: GameRow) -> _Game:
+        """Game ``row`` folded from its stored snapshot and the log's tail, or its whole log."""
         config = rules.config_from_dict(row.config)
         revision, rows, snapshot = await self._store.game_log(row.id, snapshots.version())
         game = _Game(id=row.id, judge=row.judge, config=config, names=row.names,
@@ -479,8 +523,6 @@ class Service:
                     game.checkpoints.append(_Checkpoint(seq, count, state))
             game.checkpoints = game.checkpoints[-CHECKPOINTS_KEPT:]
             game.state = state
-        self._games[chat] = game
-        self._freezer.loaded()
         return game
 
     async def _read_all(self, game: _Game) -> None:
@@ -493,8 +535,14 @@ class Service:
     async def _require(self, chat: str) -> _Game:
         game = await self._load(chat)
         if game is None:
-            raise ServiceError("no_game")
+            raise await self._missing(chat)
         return game
+
+    async def _missing(self, home: str) -> ServiceError:
+        row = await self._store.current_game(home)
+        if row is not None and row.quarantine is not None:
+            return _quarantined(row.id, row.quarantine)
+        return ServiceError("no_game")
 
     async def _checked(self, chat: str, user: str, revision: int | None) -> _Game:
         game = await self._require(chat)
@@ -611,6 +659,48 @@ def _figures(state: rules.GameState, was_finished: bool) -> list[dict[str, Any]]
     if state.phase is rules.Phase.GAME_OVER:
         return [f.as_row() for f in seat_facts(state)]
     return [] if was_finished else None
+
+
+#: What folding a stored game may raise when an older version stored what this one refuses: a
+#: refused event, an event or option this version cannot read.
+_UNFOLDABLE = (rules.RuleError, ValueError, TypeError, KeyError, AttributeError)
+
+
+def _refused(row: GameRow, events: Sequence[Mapping[str, Any]],
+             error: Exception) -> tuple[int, Exception]:
+    """Where game ``row``'s log (``events``: its rows' JSON, in order) stops folding: the log
+    row (1 for the first; 0: its rules or names) and the refusal, replayed as :func:`rules.fold`
+    does (a corrected action at its own row); ``error`` (what the load raised) if the walk finds
+    none."""
+    try:
+        config = rules.config_from_dict(row.config)
+        state = rules.new_game(config, row.names)
+    except _UNFOLDABLE as refusal:
+        return 0, refusal
+    logged: list[rules.Event] = []
+    for seq, data in enumerate(events, 1):
+        try:
+            logged.append(rules.from_dict(data))
+        except _UNFOLDABLE as refusal:
+            return seq, refusal
+    for seq, event in counted(logged):
+        try:
+            state, _ = rules.apply(state, event)
+        except _UNFOLDABLE as refusal:
+            return seq, refusal
+    return 0, error
+
+
+def _quarantined(game_id: int, why: Mapping[str, Any]) -> ServiceError:
+    """The ``quarantined`` error of a game set aside for ``why`` (as stored)."""
+    cause: rules.RuleError | None = None
+    if "code" in why:
+        try:
+            cause = rules.RuleError(rules.Code(why["code"]), **dict(why.get("params") or {}))
+        except (ValueError, TypeError):
+            cause = None  # a refusal this version has no words for: its text is shown
+    return ServiceError("quarantined", game_id=game_id, seq=int(why.get("seq") or 0), cause=cause,
+                        detail=str(why.get("detail", "")))
 
 
 def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:

@@ -150,15 +150,13 @@ async def answer(service: "Service", home: str, command: "Explain", cat: Catalog
     """``/rule`` or ``/why`` for ``home``'s current game (the default preset's rules before
     any): the text, and whether it may hold a private ruling — only when ``judge`` (who asks,
     where nobody else reads; ``None`` elsewhere) is the game's judge. ``ServiceError("no_game")``
-    for ``/why`` without a game. Shared by the console, both judge-mode platforms and host mode."""
+    (or ``quarantined``: :meth:`bot.service.Service.missing`) for ``/why`` without a game. Shared by the console, both judge-mode platforms and host mode."""
     current = await service.current(home)
     config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
     if command.what == "rule":
         return rule_text(command.query, config, cat), False
     if current is None:
-        from .service import ServiceError
-
-        raise ServiceError("no_game")
+        raise await service.missing(home)
     private = judge is not None and current.judge == judge
     row = await service.store.game(current.game_id)
     _, notices = rules.fold(config, await service.events(home), row.names if row is not None else {})

@@ -128,9 +128,15 @@ def admit(state: GameState, event: ev.Event) -> RuleError | None:
 
 def _admit_night(state: GameState, event: ev.DonCheck | ev.SheriffCheck | ev.BestMove
                  ) -> RuleError | None:
-    """:func:`admit` for a night's check or best move: its own seat named (see there)."""
+    """:func:`admit` for a night's check or best move: its own seat named (see there). The
+    checks :func:`apply` makes first are run here as they are there, without applying it."""
     try:
-        apply(state, event)
+        _open_to(state, event)
+        move = _Move(state)  # its checks only read the state
+        if isinstance(event, ev.BestMove):
+            move.best_move_guesses(event)
+        else:
+            move.night_check_target(event)
     except RuleError:
         return None  # refused for another reason: apply says which
     night = state.night
@@ -160,10 +166,7 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"{type(event).__name__} is not applied to a state (see rules.fold)")
-    if state.phase is Phase.GAME_OVER and not isinstance(event, _AFTER_THE_END):
-        raise RuleError(Code.GAME_OVER)
-    if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
-        raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
+    _open_to(state, event)
     move = _Move(state.clone())
     try:
         handler(move, event)
@@ -172,6 +175,15 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
         raise
     move.s.revision += 1
     return move.s, move.notices
+
+
+def _open_to(state: GameState, event: ev.Event) -> None:
+    """Raise the :class:`RuleError` of a game that takes no such event at all now: over
+    (``GAME_OVER``, see :func:`apply`), or waiting for the judge's result (``RESULT_REQUIRED``)."""
+    if state.phase is Phase.GAME_OVER and not isinstance(event, _AFTER_THE_END):
+        raise RuleError(Code.GAME_OVER)
+    if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
+        raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
 
 
 def check(state: GameState, event: ev.Event) -> RuleError | None:
@@ -838,11 +850,21 @@ class _Move:
         if not holder.at_table and night.killed != holder.number:
             raise RuleError(code)
 
+    def night_check_target(self, e: ev.DonCheck | ev.SheriffCheck) -> int:
+        """The seat a Don's or Sheriff's check names, if the rules take it now: its own night
+        step, a seat, a checker who still checks (:meth:`checker`); else :class:`RuleError`.
+        Changes nothing (:func:`admit` asks it too)."""
+        don = isinstance(e, ev.DonCheck)
+        self.expect_step(e, NightStep.DON_CHECK if don else NightStep.SHERIFF_CHECK)
+        target = self.valid_seat(e.target)
+        self.checker(Role.DON if don else Role.SHERIFF, Code.NO_DON if don else Code.NO_SHERIFF, target)
+        return target
+
     def don_check(self, e: ev.DonCheck) -> None:
         """F24 §4.5.6: the Don looks for the Sheriff; the answer comes from the roles if known."""
-        night = self.expect_step(e, NightStep.DON_CHECK)
-        target = self.valid_seat(e.target)
-        self.checker(Role.DON, Code.NO_DON, target)
+        target = self.night_check_target(e)
+        night = self.s.night
+        assert night is not None
         night.don_check = target
         role = self.s.seat(target).role
         self.say(Kind.DON_CHECK, private=True, target=target,
@@ -851,9 +873,9 @@ class _Move:
 
     def sheriff_check(self, e: ev.SheriffCheck) -> None:
         """F24 §4.5.7: the Sheriff checks a seat; black or red from the roles if known."""
-        night = self.expect_step(e, NightStep.SHERIFF_CHECK)
-        target = self.valid_seat(e.target)
-        self.checker(Role.SHERIFF, Code.NO_SHERIFF, target)
+        target = self.night_check_target(e)
+        night = self.s.night
+        assert night is not None
         night.sheriff_check = target
         team = self.s.team_of(target)
         self.say(Kind.SHERIFF_CHECK, private=True, target=target,
@@ -889,15 +911,22 @@ class _Move:
         else:
             self.end_night()
 
+    def best_move_guesses(self, e: ev.BestMove) -> tuple[int, ...]:
+        """The seats a best move names, if the rules take it now: its night step, one to
+        :data:`BEST_MOVE_MAX` seats, none twice; else :class:`RuleError`. Changes nothing
+        (:func:`admit` asks it too)."""
+        self.expect_step(e, NightStep.BEST_MOVE)
+        guesses = tuple(self.valid_seat(g) for g in e.guesses)
+        if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
+            raise RuleError(Code.BAD_BEST_MOVE)
+        return guesses
+
     def best_move(self, e: ev.BestMove) -> None:
         """F24 §8.3: the victim names up to three seats he thinks black (a new one naming his own
         seat is refused by :func:`admit`: ``SELF_BEST_MOVE``); hits are for the judge only."""
-        self.expect_step(e, NightStep.BEST_MOVE)
-        guesses = tuple(self.valid_seat(g) for g in e.guesses)
+        guesses = self.best_move_guesses(e)
         night = self.s.night
         assert night is not None and night.killed is not None
-        if not 1 <= len(guesses) <= BEST_MOVE_MAX or len(set(guesses)) != len(guesses):
-            raise RuleError(Code.BAD_BEST_MOVE)
         night.best_move = guesses
         self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
         if self.s.roles_known:

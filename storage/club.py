@@ -687,10 +687,23 @@ class ClubMethods:
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
         raise NotImplementedError
 
+    async def close(self) -> None:
+        raise NotImplementedError
+
     async def refold_roster(self) -> int:
         """Compute the roster's keys left empty by migration 0011 (:func:`refold_sync`); the
-        store's ``open`` calls it. Returns how many were computed."""
+        store's ``open`` calls it (:meth:`_opened`). Returns how many were computed."""
         return await self._club_write(refold_sync)
+
+    async def _opened(self) -> None:
+        """What each backend's ``open`` does once the database is migrated, before any read:
+        the roster's keys a migration emptied computed (:meth:`refold_roster`); on any failure
+        the store is closed again and the error raised."""
+        try:
+            await self.refold_roster()
+        except BaseException:
+            await self.close()
+            raise
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
         """The club's roster by name (merged entries left out); ``like``: names beginning so."""

@@ -235,11 +235,7 @@ class PgStore(HostMethods, club.ClubMethods):
             await pool.close()
             raise
         store = cls(pool, url)
-        try:
-            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
-        except BaseException:
-            await store.close()
-            raise
+        await store._opened()  # 0011: the roster's keys, before any read
         return store
 
     async def close(self) -> None:
@@ -348,7 +344,8 @@ class PgStore(HostMethods, club.ClubMethods):
 
     async def open_games(self) -> list[GameRow]:
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g"
-                                 " ON g.id = c.current_game WHERE g.finished_at IS NULL ORDER BY g.id")
+                                 " ON g.id = c.current_game WHERE g.finished_at IS NULL"
+                                 " AND g.quarantine IS NULL ORDER BY g.id")
         return [_game_row(r) for r in rows]
 
     async def set_judge(self, game_id: int, judge: str) -> None:
@@ -362,6 +359,10 @@ class PgStore(HostMethods, club.ClubMethods):
     async def reopen(self, game_id: int) -> None:
         async with self._write() as conn:
             await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+
+    async def quarantine(self, game_id: int, why: Mapping[str, Any]) -> None:
+        async with self._write() as conn:
+            await self._update_game(conn, game_id, "quarantine = ?, timer = NULL", (_dumps(dict(why)),))
 
     # --- the log ------------------------------------------------------------------------------
     async def append(self, game_id: int, seq: int, event: Mapping[str, Any], actor: str) -> None:
@@ -606,7 +607,7 @@ class PgStore(HostMethods, club.ClubMethods):
         rows = await self._fetch(
             "SELECT g.id, g.timer FROM chats c JOIN games g ON g.id = c.current_game"
             " WHERE g.finished_at IS NULL AND g.timer IS NOT NULL AND c.home IS NULL"
-            " AND substr(c.chat, 1, ?) = ? ORDER BY g.id", len(prefix), prefix)
+            " AND g.quarantine IS NULL AND substr(c.chat, 1, ?) = ? ORDER BY g.id", len(prefix), prefix)
         return {r[0]: json.loads(r[1]) for r in rows}
 
     # --- the outbox ---------------------------------------------------------------------------

@@ -104,6 +104,8 @@ class GameRow:
     created_at: float
     finished_at: float | None
     result: str | None
+    #: Why the stored log no longer folds (0013: set by :meth:`Store.quarantine`), or ``None``.
+    quarantine: dict[str, Any] | None = None
 
     @property
     def finished(self) -> bool:
@@ -217,7 +219,8 @@ def _outbox_row(row: Sequence[Any]) -> OutboxRow:
                      message_id=row[8], attempts=row[9], last_error=row[10], state=row[11])
 
 
-_GAME_COLUMNS = "g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result"
+_GAME_COLUMNS = ("g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result,"
+                 " g.quarantine")
 
 
 def _dumps(value: Any) -> str:
@@ -230,6 +233,7 @@ def _game_row(row: Sequence[Any]) -> GameRow:
         id=row[0], chat=row[1], judge=row[2], config=json.loads(row[3]),
         names={int(seat): name for seat, name in names.items()},
         created_at=row[5], finished_at=row[6], result=row[7],
+        quarantine=json.loads(row[8]) if row[8] else None,
     )
 
 
@@ -412,11 +416,7 @@ class Store(HostMethods, club.ClubMethods):
             await conn.close()
             raise
         store = cls(conn, reader)
-        try:
-            await store.refold_roster()  # 0011: the keys a migration emptied, before any read
-        except BaseException:
-            await store.close()
-            raise
+        await store._opened()  # 0011: the roster's keys, before any read
         return store
 
     async def close(self) -> None:
@@ -675,11 +675,12 @@ class Store(HostMethods, club.ClubMethods):
         return _game_row(rows[0]) if rows else None
 
     async def open_games(self) -> list[GameRow]:
-        """The chats' current games that are not finished (to re-arm them after a restart)."""
+        """The chats' current games that are not finished (to re-arm them after a restart), a
+        quarantined one left out."""
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
                 f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
-                " WHERE g.finished_at IS NULL ORDER BY g.id")
+                " WHERE g.finished_at IS NULL AND g.quarantine IS NULL ORDER BY g.id")
         return [_game_row(r) for r in rows]
 
     async def set_judge(self, game_id: int, judge: str) -> None:
@@ -695,6 +696,15 @@ class Store(HostMethods, club.ClubMethods):
         """Mark a finished game open again (an undo took back its end)."""
         async with self._write() as conn:
             await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
+
+    async def quarantine(self, game_id: int, why: Mapping[str, Any]) -> None:
+        """Set game ``game_id`` aside: its stored log no longer folds (``why``, JSON-ready: the
+        event refused and the refusal, :class:`bot.service.Service`). Nothing is deleted; its
+        timer is cleared, and it is no longer among the open games and timers re-armed at a
+        start. Raises :class:`NoSuchGame`."""
+        text = _dumps(dict(why))
+        await self._unit(lambda db: _update_game_sync(db, game_id, "quarantine = ?, timer = NULL", (text,)),
+                         lambda _: self._set_cached(game_id, timer=None))
 
     @staticmethod
     async def _update_game(conn: aiosqlite.Connection, game_id: int, assignments: str,
@@ -951,7 +961,8 @@ class Store(HostMethods, club.ClubMethods):
             rows = await conn.execute_fetchall(
                 "SELECT g.id, g.timer FROM chats c JOIN games g ON g.id = c.current_game"
                 " WHERE g.finished_at IS NULL AND g.timer IS NOT NULL AND c.home IS NULL"
-                " AND substr(c.chat, 1, ?) = ? ORDER BY g.id", (len(prefix), prefix))
+                " AND g.quarantine IS NULL AND substr(c.chat, 1, ?) = ? ORDER BY g.id",
+                (len(prefix), prefix))
         return {r[0]: json.loads(r[1]) for r in rows}
 
     # --- the outbox (0004) --------------------------------------------------------------------

@@ -17,18 +17,13 @@ from bot.service import Service
 from storage import ClubError, StaleRevision, Store
 
 from scenarios.harness import Table
+from support import club
 from support.stores import rows as sql_rows
 
 CLUB = "tg:-100777"
 JUDGE = "tg:42"
-NAMES = {1: "Аня", 2: "Боря", 3: "Вика", 4: "Гоша", 5: "Даша", 6: "Егор", 7: "Жанна", 8: "Зоя",
-         9: "Игорь", 10: "Кира"}
-
-
-@pytest.fixture
-def store(any_store: Store) -> Store:
-    """This module's store tests run on both backends (SQLite, PostgreSQL)."""
-    return any_store
+NAMES = club.NAMES
+store = club.store  # this module's store tests run on both backends (SQLite, PostgreSQL)
 
 
 def team_loss_game(preset: str, offender: int = 9) -> Table:

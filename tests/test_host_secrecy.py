@@ -123,3 +123,65 @@ async def test_the_groups_transcript_does_not_depend_on_the_roles(
     for index, (got, want) in enumerate(zip(seen, expected)):
         assert got == want, f"change {index} differs:\n{got}\n{want}"
     assert len(seen) == len(expected)
+
+
+WRITES = ("update_host_table", "append_many", "enqueue", "mark_sent", "mark_sent_many",
+          "set_message", "set_timer")
+
+
+async def store_work_before_the_group_sees(t: Table, monkeypatch: pytest.MonkeyPatch,
+                                           cards: tuple[str, ...]) -> list[int]:
+    """The public script with ``cards`` dealt; for each step closed by its deadline, how many
+    store writes the bot made before the group saw the change (the next step)."""
+    log: list[str] = []
+    for name in WRITES:
+        original = getattr(t.store, name)
+
+        async def write(*args: object, _original=original, **kwargs: object) -> object:  # noqa: ANN001
+            log.append("write")
+            return await _original(*args, **kwargs)
+
+        monkeypatch.setattr(t.store, name, write)
+    saw = t.chats._saw
+
+    def seen(kind: str, message: object) -> None:
+        saw(kind, message)  # type: ignore[arg-type]
+        if t.chats.seen[-1].chat == GROUP:
+            log.append("group")
+
+    monkeypatch.setattr(t.chats, "_saw", seen)
+    advance, press = t.clock.advance, t.press
+
+    async def ticked(seconds: float) -> None:
+        log.append("tick")
+        await advance(seconds)
+
+    async def pressed(*args: object) -> object:
+        log.append("press")
+        return await press(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(t.clock, "advance", ticked)
+    monkeypatch.setattr(t, "press", pressed)
+    assert await play(t, monkeypatch, cards)
+    counts: list[int] = []
+    for segment in " ".join(log).replace("press", "|").replace("tick", "|tick").split("|"):
+        words = segment.split()
+        if words[:1] == ["tick"] and "group" in words:
+            counts.append(words[:words.index("group")].count("write"))
+    return counts
+
+
+async def test_what_the_group_sees_waits_for_no_private_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step closed at its deadline: the group sees the next step after the same store work
+    whoever was asked something in private in it — the Don's prompt closed or no Don at the
+    table (the checks and the best move are prompted to one player or to nobody). Private
+    writes leave after what the group sees (ARCHITECTURE.md: the group's timing never depends
+    on who is written to privately)."""
+    work = []
+    # the Don and the Sheriff at the table; the Don gone at night; the Sheriff shot (he still
+    # checks); the Sheriff voted out before the night
+    for cards in CHOSEN[:4]:
+        async with table(Rights(mute=True, delete=True)) as t:
+            with monkeypatch.context() as m:
+                work.append(await store_work_before_the_group_sees(t, m, cards))
+    assert all(counts == work[0] for counts in work), "\n".join(map(str, work))

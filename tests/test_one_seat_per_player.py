@@ -17,20 +17,15 @@ from bot.i18n import catalog
 from bot.service import Service
 from storage import ClubError, Store
 from support.fake_host import GROUP, HOST, RU, table
+from support import club
 from support.stores import rows as sql_rows
 
 from scenarios.harness import Table
 
 CLUB = "tg:-100555"
 JUDGE = "tg:42"
-NAMES = {1: "Аня", 2: "Боря", 3: "Вика", 4: "Гоша", 5: "Даша", 6: "Егор", 7: "Жанна", 8: "Зоя",
-         9: "Игорь", 10: "Кира"}
-
-
-@pytest.fixture
-def store(any_store: Store) -> Store:
-    """The roster's refusals run on both backends (SQLite, PostgreSQL)."""
-    return any_store
+NAMES = club.NAMES
+store = club.store  # this module's store tests run on both backends (SQLite, PostgreSQL)
 
 
 def team_loss(preset: str) -> Table:

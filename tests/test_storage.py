@@ -125,8 +125,9 @@ async def test_migration_0012_keeps_a_stored_day_one_leaders_game_as_it_was_play
         await store.create_game("tg:2", "tg:9", plain, {})
         for seq, event in enumerate(table.log, 1):
             await store.append(game, seq, rules.to_dict(event), "tg:9")
+        await store.conn.execute("ALTER TABLE games DROP COLUMN quarantine")  # as before 0013
         await store.conn.execute("PRAGMA user_version = 11")
-        assert await migrate(store.conn) == [12]
+        assert await migrate(store.conn) == [12, 13]
         stored = (await store.current_game("tg:1")).config  # type: ignore[union-attr]
         assert stored["first_day_leader_speech"] is False
         config = rules.config_from_dict(stored)

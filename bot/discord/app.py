@@ -1028,7 +1028,7 @@ class DiscordReferee:
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         game = live or current
         if game is None:
-            raise ServiceError("no_game")
+            raise await self.service.missing(home)
         if game.judge != user:
             return [cat.text("judge-not-judge", platform="dc", judge=mention_user(game.judge))]
         if name == "panel":

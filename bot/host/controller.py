@@ -422,6 +422,11 @@ class HostController:
         if current is None or current.game_id != table.game_id:
             table.status = TableStatus.STOPPED
             await self._save(table, "status")
+            missing = await self.service.missing(table.chat) if current is None else None
+            if missing is not None and missing.code == "quarantined":  # its log no longer folds
+                hosted = type(missing)(missing.code, **missing.params, hosted=True)  # /newgame, not /new
+                await self._queue(ob.post(table.chat, error_text(hosted, await self._cat(table.chat))),
+                                  game_id=table.game_id)
             return
         if current.finished and current.state.phase is not Phase.GAME_OVER:  # a stop cut short
             await self._stopped(table, table.flags.stopped_by or table.flags.host_name)
@@ -548,11 +553,15 @@ class HostController:
             self._kick(*others)
             await self._finish(table, outcome, plan)
             return
-        await self._store_step(table, expected, old, outcome.revision, plan)
-        await self._retire_step(table, old, state, expected)
+        # the old step's prompts are closed in the new step's own transaction: the work done
+        # before the group sees the new step is the same whoever was asked something in private
+        closings = await self._closings(table, old, state)
+        await self._store_step(table, expected, old, outcome.revision, plan, closings)
+        await self._retire_step(table, old, state, expected, prompts=False)
         await self._retired(table)
         await self._open(table, state, expected)
-        self._kick(*others)  # a check's answer: after what the group sees, never holding it up
+        # a check's answer, the closed prompts: after what the group sees, never holding it up
+        self._kick(*others, *(item.chat for item in closings))
 
     async def _queued(self, table: Table, slot: str) -> tuple[bool, str | None]:
         """Was a message under ``slot`` queued for the group (sent or still pending)? And the
@@ -567,11 +576,11 @@ class HostController:
         return False, None
 
     async def _store_step(self, table: Table, plan: Plan, old: Step | None, revision: int,
-                          rendered: _Plan) -> Step:
-        """The new step, stored at once. Its message was queued with the event; a resumed table
-        looks for it in the outbox (the base of a message already sent is the words of the
-        events since the old step, derived again from the log — for its edits only: nothing is
-        posted again)."""
+                          rendered: _Plan, outbox: list[OutboxItem] | None = None) -> Step:
+        """The new step, stored at once (with ``outbox``, queued in the same transaction). Its
+        message was queued with the event; a resumed table looks for it in the outbox (the base
+        of a message already sent is the words of the events since the old step, derived again
+        from the log — for its edits only: nothing is posted again)."""
         now = self.port.clock()
         step = self._new_step(plan, old, now, "", revision)
         if old is not None:  # closed after this store; a restart in between closes it then
@@ -593,7 +602,8 @@ class HostController:
             flags.recent = [*flags.recent, st.recent_record(old, now)][-st.RECENT_KEPT:]
         await self.service.store.update_host_table(  # the step, its record and the old step's
             table.id, **table.stored("step", "flags"),  # silence count: one transaction
-            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now))
+            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now),
+            outbox=outbox or (), outbox_game=table.game_id)
         return step
 
     async def _base_since(self, table: Table, old: Step | None) -> str:
@@ -714,10 +724,11 @@ class HostController:
         return await self.port.post(chat, text, rows)
 
     async def _retire_step(self, table: Table, step: Step | None, state: rules.GameState,
-                           following: Plan) -> None:
+                           following: Plan, *, prompts: bool = True) -> None:
         """The step ``step`` is over: its timer stops, its message loses its buttons and shows
-        how it ended (a night's message is kept for the night's next step), its prompts close.
-        (Its silence was counted when the next step was stored: :meth:`_count_silence`.)"""
+        how it ended (a night's message is kept for the night's next step), its prompts close
+        (``prompts=False``: the caller queued :meth:`_closings` itself). (Its silence was
+        counted when the next step was stored: :meth:`_count_silence`.)"""
         self._cancel(table)
         if step is None:
             return
@@ -733,8 +744,14 @@ class HostController:
             elif step.slot:  # still in the outbox (a flood limit): its closing edit queued behind it
                 await self.service.store.enqueue([ob.edit(table.chat, closed, slot=step.slot)],
                                                  game_id=table.game_id)
+        closings = await self._closings(table, step, state) if prompts else []
+        if closings:
+            await self._save_queuing(table, closings)
+
+    async def _closings(self, table: Table, step: Step | None, state: rules.GameState) -> list[OutboxItem]:
+        """The edits that close ``step``'s private prompts (their buttons gone, said closed)."""
         closings: list[OutboxItem] = []
-        for user in step.prompted:
+        for user in step.prompted if step is not None else []:
             seat = table.seat_of(user)
             if seat is None:
                 continue
@@ -742,8 +759,7 @@ class HostController:
             text, _ = vw.prompt(step, state, seat, table.id, cat)
             closings.append(ob.edit(user, f"{text}\n\n{cat.text('host-prompt-closed')}",
                                     slot=prompt_slot(step.no), private=True))
-        if closings:
-            await self._save_queuing(table, closings)
+        return closings
 
     async def _retired(self, table: Table) -> None:
         """The step before the running one is closed (:meth:`_retire_step`): forget it."""

@@ -487,7 +487,7 @@ class JudgeController:
         ``resume``, ``next``: as the panel's buttons (the game never changes)."""
         cat = await self._cat(home)
         if current is None:
-            raise ServiceError("no_game")
+            raise await self.service.missing(home)
         if command.what == "show":
             view = await self._timer_view(current.game_id, current.state, cat)
             return [Reply(view.line if view is not None else cat.text("judge-timer-none"))]
@@ -844,6 +844,8 @@ class JudgeController:
         if isinstance(command, Act):
             seated: list[str] = []
             if live is None:  # the first game command starts a game (as the console does)
+                if current is None and (missing := await self.service.missing(home)).code == "quarantined":
+                    raise missing  # not over a game set aside without a word: /new does that
                 config = NewGame().config()
                 refusal = rules.check(rules.new_game(config), command.event)
                 if refusal is not None:
@@ -865,7 +867,7 @@ class JudgeController:
         if isinstance(command, FixCmd):
             game = live or current
             if game is None:
-                raise ServiceError("no_game")
+                raise await self.service.missing(home)
             return self._reached(cat, await self.fix(home, user, game, command))
         if isinstance(command, TimerCmd):
             return await self.timer_command(home, live or current, command)
@@ -1019,7 +1021,7 @@ class JudgeController:
                           f"\n{cat.text('commands-reasons', codes=reasons)}"
                           f"\n\n{self._t(cat, 'judge-help')}")]
         if current is None:
-            raise ServiceError("no_game")
+            raise await self.service.missing(home)
         judge = current.judge == user
         over = current.state.phase is Phase.GAME_OVER
         if what == "status":

@@ -678,7 +678,10 @@ class TelegramReferee:
         elif name == "lang":
             await self._group_lang(message.text or "", group, user, current)
         elif name == "status":
-            if current is None:
+            missing = await self.service.missing(home) if current is None and home != group else None
+            if missing is not None and missing.code == "quarantined":  # its game set aside: why
+                await self._send(group, error_text(missing, cat))
+            elif current is None:
                 await self._send(group, cat.text("tg-not-linked"))
             else:
                 await self._send(group, status_text(current.state, cat, for_judge=False))

@@ -7,6 +7,7 @@
 * :mod:`.judging` — one judge's table on either platform behind the same verbs, for scripts
   that run on both;
 * :mod:`.webhook` — an update POSTed to the bot's webhook server, as Telegram would;
+* :mod:`.club` — the club tests' names and their both-backends store fixture;
 * :mod:`.stores`, :mod:`.pgserver` — the store on SQLite and on PostgreSQL (a server started for
   the tests where none is given).
 """

@@ -94,6 +94,15 @@ service-not_judge = Only the game's judge can do this.
 service-stale = This button is out of date: the game has moved on. Here is where it stands.
 console-stale = The game was changed elsewhere (another console or a bot on the same database): the command was not carried out. Here is where it stands:
 service-game_exists = A game is already running in this chat. Finish it or start over.
+service-quarantined = The stored game №{ $game_id } cannot be loaded: this version of the bot refuses { $place ->
+        [rules] its rules or names
+       *[row] its logged action { $seq }
+    }.
+    Why: { $why }
+    Nothing is deleted: its log is kept. Start a new game: { $hosted ->
+        [yes] /newgame
+       *[other] /new
+    }. The bot's administrator can export that game's log: mafia-referee protocol --game { $game_id } --raw FILE
 service-nothing_to_undo = { $available ->
     [0] Nothing to undo.
    *[other] Cannot undo that many: at most { $available } { $available ->

@@ -1,0 +1,2 @@
+-- 0013 on PostgreSQL (see ../0013_quarantine.sql): why a game's stored log no longer folds.
+ALTER TABLE games ADD COLUMN quarantine TEXT;
