@@ -216,6 +216,13 @@ def _settings(token: str, base_url: str, db: Path, connections: int | None = Non
                     telegram_rate_overall=0, telegram_rate_group=0, telegram_max_retries=3, **pool)
 
 
+def _http_client() -> str:
+    """The Bot API client both bots use (``MAFIA_REFEREE_TELEGRAM_HTTP``, read as the bots do)."""
+    from bot.settings import Settings
+
+    return str(Settings(telegram_token="1:x").telegram_http)
+
+
 def cache_for(games: int, cache: int | None = None) -> int:
     """The chats the bot keeps in memory in a run over ``games`` games: ``cache`` if given, else
     enough for all of them (live: folded in memory; the default keeps 2,000, and an action to a
@@ -225,11 +232,13 @@ def cache_for(games: int, cache: int | None = None) -> int:
     return cache if cache is not None else max(CACHED_CHATS, games + WHOLE_GAMES)
 
 
-def _echo_app(token: str, base_url: str, connections: int) -> Any:
+def _echo_app(token: str, base_url: str, connections: int, http: str) -> Any:
+    """The echo bot, with the referee's HTTP client (``http``: ``MAFIA_REFEREE_TELEGRAM_HTTP``)
+    and pool (``connections``)."""
     from telegram import Update
     from telegram.ext import ApplicationBuilder, CallbackQueryHandler, MessageHandler, filters
 
-    from bot.telegram.app import PerChatUpdateProcessor
+    from bot.telegram.app import PerChatUpdateProcessor, http_client
 
     async def echo(update: Update, _: Any) -> None:
         assert update.message is not None and update.message.text is not None
@@ -240,9 +249,8 @@ def _echo_app(token: str, base_url: str, connections: int) -> Any:
         await update.callback_query.answer()
 
     files = base_url[: -len("/bot")] + "/file/bot"
-    app = (ApplicationBuilder().token(token).base_url(base_url).base_file_url(files)
-           .concurrent_updates(PerChatUpdateProcessor()).connection_pool_size(connections)
-           .pool_timeout(30.0).build())
+    app = http_client(ApplicationBuilder().token(token).base_url(base_url).base_file_url(files)
+                      .concurrent_updates(PerChatUpdateProcessor()), http, connections).build()
     app.add_handler(MessageHandler(filters.TEXT, echo))
     app.add_handler(CallbackQueryHandler(answer))
     return app
@@ -477,7 +485,7 @@ async def _serve(options: dict[str, Any]) -> None:
     settings = _settings(token, base_url, Path(options["db"]), options.get("connections"),
                          options.get("cache"))
     if options["mode"] == "echo":  # the same HTTP client settings as the referee's
-        app = _echo_app(token, base_url, settings.telegram_connections)
+        app = _echo_app(token, base_url, settings.telegram_connections, settings.telegram_http)
     else:
         _countdown_budget()
         if os.environ.get("BENCH_TIMERS") == "off":  # diagnostic: the referee without its timers
@@ -1231,8 +1239,9 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
                               for ref, echo in zip(refs, echoes))
                   + " (✗: not kept up; in brackets the CPU per update of the step)"
                   + ". Floor: a minimal PTB echo Application (same per-chat update processor, "
-                  "same HTTP client settings) on the same fake. Rate limiter off, fake flood "
-                  "limits off.")),
+                  "same HTTP client settings: the Bot API client of MAFIA_REFEREE_TELEGRAM_HTTP, "
+                  f"here {_http_client()}, and the same pool) on the same fake. Rate limiter "
+                  "off, fake flood limits off.")),
         Row("CPU of the bot process per update, under load", cpu / 1000, "s",
             floor=echo_cpu / 1000,
             target="≤ 2× echo", met=echo_cpu > 0 and cpu <= TARGET_CPU_RATIO * echo_cpu,

@@ -1,4 +1,5 @@
-"""The Bot API client alone: CPU per call by connection pool size, and the missing sniffio.
+"""The Bot API client alone: CPU per call of our aiohttp client and of PTB's httpx one by
+connection pool size, and the missing sniffio.
 
 Issue 16 found two defects inside every Telegram call: ``import sniffio`` failing at each
 request (httpcore asks which event loop runs; without the package the failed import is retried
@@ -7,7 +8,9 @@ that a burst has filled is walked, connection by connection, for every later req
 
 Here the fake Bot API of the tests runs in a child process (``python -m bench.http --serve``) and
 this process is only the client: a PTB :class:`telegram.Bot` with the referee's HTTP settings
-(HTTP/1.1 keep-alive, ``MAFIA_REFEREE_TELEGRAM_CONNECTIONS``) sends ``sendMessage`` calls,
+(HTTP/1.1 keep-alive, ``MAFIA_REFEREE_TELEGRAM_CONNECTIONS``; the default client,
+:class:`bot.telegram.request.AiohttpRequest`, at the setting's pool, and PTB's
+``HTTPXRequest`` at every pool size) sends ``sendMessage`` calls,
 ``CONCURRENCY`` at a time (as many updates handled at once), and the client's CPU
 (``time.process_time``) per call is measured for several pool sizes, alternating, best of the
 passes. "sniffio missing" runs the same in a child process where importing ``sniffio`` fails
@@ -62,11 +65,15 @@ def _hide_sniffio() -> None:
     sys.meta_path.insert(0, Missing())
 
 
-async def _client(server: dict[str, Any], pool: int, calls: int) -> dict[str, float]:
+async def _client(server: dict[str, Any], pool: int, calls: int,
+                  kind: str = "httpx") -> dict[str, float]:
     from telegram import Bot
     from telegram.request import HTTPXRequest
 
-    request = HTTPXRequest(connection_pool_size=pool, pool_timeout=60.0)
+    from bot.telegram.request import AiohttpRequest
+
+    request = (HTTPXRequest(connection_pool_size=pool, pool_timeout=60.0) if kind == "httpx"
+               else AiohttpRequest(connection_pool_size=pool, pool_timeout=60.0))
     bot = Bot(server["token"], base_url=server["base_url"], request=request)
     async with bot:
         gate = asyncio.Semaphore(CONCURRENCY)
@@ -82,10 +89,12 @@ async def _client(server: dict[str, Any], pool: int, calls: int) -> dict[str, fl
     return {"cpu": cpu / calls, "rate": calls / wall}
 
 
-def _measure(server: dict[str, Any], pool: int, calls: int, hide: bool) -> dict[str, float]:
+def _measure(server: dict[str, Any], pool: int, calls: int, hide: bool,
+             kind: str = "httpx") -> dict[str, float]:
     code = ("import asyncio, json, sys; from bench import http; "
             + ("http._hide_sniffio(); " if hide else "")
-            + f"print(json.dumps(asyncio.run(http._client(json.loads(sys.argv[1]), {pool}, {calls}))))")
+            + f"print(json.dumps(asyncio.run(http._client(json.loads(sys.argv[1]), {pool}, {calls}, "
+            + f"{kind!r}))))")
     out = subprocess.run([sys.executable, "-c", code, json.dumps(server)], cwd=PROJECT,
                          capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(PROJECT)})
@@ -108,17 +117,28 @@ def run(args: argparse.Namespace) -> Section:
 
         chosen = Settings.model_fields["telegram_connections"].default
         results: dict[tuple[int, bool], list[dict[str, float]]] = {}
+        aio: list[dict[str, float]] = []
         for _ in range(passes):  # alternating: a busy moment falls on every size
+            aio.append(_measure(server, chosen, calls, False, "aiohttp"))
             for pool in pools:
                 results.setdefault((pool, False), []).append(_measure(server, pool, calls, False))
             results.setdefault((chosen, True), []).append(_measure(server, chosen, calls, True))
+        aio_cpu, aio_rate = min(r["cpu"] for r in aio), max(r["rate"] for r in aio)
         best = {key: min(r["cpu"] for r in runs) for key, runs in results.items()}
         rates = {key: max(r["rate"] for r in runs) for key, runs in results.items()}
-        eprint("Bot API client: " + ", ".join(
+        eprint(f"Bot API client: aiohttp pool {chosen}: {1e6 * aio_cpu:.0f} µs, {aio_rate:,.0f}/s; "
+               + ", ".join(
             f"pool {p}{' no sniffio' if h else ''}: {1e6 * c:.0f} µs, {rates[(p, h)]:,.0f}/s"
             for (p, h), c in sorted(best.items())))
         section.rows.append(Row(
-            f"CPU per sendMessage, pool {chosen} (the setting)", best[(chosen, False)], "s",
+            f"CPU per sendMessage, aiohttp client (the default), pool {chosen}", aio_cpu, "s",
+            floor=best[(chosen, False)],
+            note=(f"bot.telegram.request.AiohttpRequest ({aio_rate:,.0f} calls/s), the client of "
+                  "MAFIA_REFEREE_TELEGRAM_HTTP=aiohttp; floor: PTB's HTTPXRequest with the same "
+                  "pool (MAFIA_REFEREE_TELEGRAM_HTTP=httpx), next row.")))
+        section.rows.append(Row(
+            f"CPU per sendMessage, httpx (PTB's HTTPXRequest), pool {chosen}",
+            best[(chosen, False)], "s",
             floor=min(best[(p, False)] for p in pools),
             note=(f"the client process's CPU per call, {calls:,} calls {CONCURRENCY} at a time "
                   f"against the fake Bot API in another process; best of {passes} alternating "

@@ -34,7 +34,8 @@ CLUB_ROWS = (  # bench/club.py: --quick writes 100 players and 2,000 games
     "/games, 100 players × 2,000 games",
 )
 HTTP_ROWS = (  # bench/http.py
-    "CPU per sendMessage, pool 8 (the setting)",
+    "CPU per sendMessage, aiohttp client (the default), pool 8",
+    "CPU per sendMessage, httpx (PTB's HTTPXRequest), pool 8",
     "CPU per sendMessage, sniffio missing",
     "CPU per sendMessage, PTB's default pool (256)",
 )

@@ -735,7 +735,8 @@ def test_webhook_mode_when_the_url_is_set(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert called["webhook"] == {
         "listen": "0.0.0.0", "port": 8443, "url_path": "tg/hook",
         "webhook_url": "https://referee.example.org/tg/hook", "secret_token": "s3cret-Token_1xyz",
-        "allowed_updates": list(app.ALLOWED_UPDATES), "bootstrap_retries": START_RETRIES}
+        "allowed_updates": list(app.ALLOWED_UPDATES), "bootstrap_retries": START_RETRIES,
+        "close_loop": False}  # run() closes the Bot API clients, then the loop
     # The webhook secret is redacted in the logs like the token.
     assert called["logging"] == ((TOKEN, "s3cret-Token_1xyz"), {"fmt": "json"})
 

@@ -136,16 +136,18 @@ def cyclic_garbage() -> Counter[str]:
     return found
 
 
-@pytest.fixture
-async def t(fake: FakeBotAPI, tmp_path: Path, ptb_timedelta: None) -> AsyncIterator[Table]:
-    async with table(fake, tmp_path / "referee.sqlite3") as running_table:
+@pytest.fixture(params=["aiohttp", "httpx"])
+async def t(request: pytest.FixtureRequest, fake: FakeBotAPI, tmp_path: Path,
+            ptb_timedelta: None) -> AsyncIterator[Table]:
+    """A judge's table over each Bot API client (MAFIA_REFEREE_TELEGRAM_HTTP)."""
+    async with table(fake, tmp_path / "referee.sqlite3", telegram_http=request.param) as running_table:
         yield running_table
 
 
 async def test_the_judges_common_paths_leave_no_cyclic_garbage(t: Table) -> None:
-    """Each update (its handler, the store's round trips, every Bot API request: httpx binds a
-    response to its body stream, bot/telegram/http.py unbinds it) is freed by reference counting:
-    a freeze during one keeps nothing once it is done."""
+    """Each update (its handler, the store's round trips, every Bot API request — aiohttp's, or
+    httpx's, which binds a response to its body stream and bot/telegram/http.py unbinds) is freed
+    by reference counting: a freeze during one keeps nothing once it is done."""
     await setup_club_game(TelegramJudging(t))
     await t.say("/status")
     cyclic_garbage()  # what setting up left

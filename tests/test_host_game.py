@@ -79,10 +79,11 @@ async def test_a_red_win(t: HostTable) -> None:
     # Night 1: the blacks shoot different seats — a miss (F24 §4.5.5); the checks' answers go to
     # the checkers only.
     await t.night(1, shots={don: reds[0], mafia[1]: reds[1]}, don=sheriff, sheriff=don)
-    private_don = "\n".join(t.private_texts(t.user(don)))
-    private_sheriff = "\n".join(t.private_texts(t.user(sheriff)))
-    assert f"Дон проверяет игрока №{sheriff}: Шериф." in private_don
-    assert f"Шериф проверяет игрока №{don}: чёрная карта." in private_sheriff
+    # each answer closes its check's private prompt, sent once the group sees the next step
+    await t.fake.wait_for(lambda: f"Дон проверяет игрока №{sheriff}: Шериф." in
+                          "\n".join(t.private_texts(t.user(don))), what="the Don's answer")
+    await t.fake.wait_for(lambda: f"Шериф проверяет игрока №{don}: чёрная карта." in
+                          "\n".join(t.private_texts(t.user(sheriff))), what="the Sheriff's answer")
     assert any("Промах: этой ночью никто не покидает игру." in x for x in t.group_texts())
 
     # Day 2 (opened by #2, F24 §4.3.2): the Don and the last mafia nominated; the Don out.

@@ -40,7 +40,9 @@ async def test_a_vote_window_held_by_five_429s_opens_when_it_is_shown(fake: Fake
                        match=to_group(t.group.id, "покинуть игровой стол", "№3"))
         await t.pass_turn(10)
         step = await t.wait_step("vote", 3, timeout=30)
-        assert "дошло с опозданием на" in (t.step_message().text or "")
+        # the window opens, then its message is edited to say it came late
+        await fake.wait_for(lambda: "дошло с опозданием на" in (t.step_message().text or ""), 10,
+                            "the late notice")
         assert step.deadline - step.opened == 30 * SCALE  # the whole window, from when shown
         message = t.step_message()
         for seat in (1, 2, 5, 6, 7, 8):

@@ -396,7 +396,9 @@ async def test_a_speech_held_by_a_429_starts_when_it_is_shown(fake: FakeBotAPI, 
         step = await t.wait_floor(2, timeout=60 * SCALE + 8)  # shown at last: its window opens
         held = t.step_message()
         assert "Слово игроку №2" in (held.texts[0] or "") and held.button("Пас")
-        assert "дошло с опозданием на" in (held.text or "")
+        # the window opens, then its message is edited to say it came late
+        await fake.wait_for(lambda: "дошло с опозданием на" in (held.text or ""), 10,
+                            "the late notice")
         assert step.deadline - step.opened == 60 * SCALE  # the whole minute, from when shown
         await t.press(t.user(2), held, "Пас")  # his floor, his pass
         third = await t.wait_floor(3)

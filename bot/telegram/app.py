@@ -859,6 +859,24 @@ def rate_limiter(settings: Settings, referee: TelegramReferee) -> HostRateLimite
     return SharedRateLimiter(budget, **groups)
 
 
+def http_client(builder: Any, kind: str, connections: int) -> Any:
+    """The Bot API client of ``builder`` (an ``ApplicationBuilder``), returned: HTTP/1.1 with
+    keep-alive, a pool of ``connections`` (a request waits up to 30 s for one), PTB's timeouts
+    otherwise. ``kind`` ``"aiohttp"``: :class:`.request.AiohttpRequest` for the calls and
+    another (one connection, as PTB's own) for the ``getUpdates`` long poll, whose read timeout
+    PTB stretches by the poll's; ``"httpx"``: PTB's ``HTTPXRequest`` with the same pool — a small
+    one: httpcore scans every pooled connection at each request, so a pool of 256 that bursts
+    have filled costs more CPU than the waits a few connections cause (bench/README.md, "Bot API
+    client")."""
+    if kind == "httpx":  # its responses freed by reference counting (bot/telegram/http.py)
+        return (builder.request(http.request(connection_pool_size=connections, pool_timeout=30.0))
+                .get_updates_request(http.request(connection_pool_size=1)))
+    from .request import AiohttpRequest
+
+    return (builder.request(AiohttpRequest(connection_pool_size=connections, pool_timeout=30.0))
+            .get_updates_request(AiohttpRequest(connection_pool_size=1)))
+
+
 def build_application(settings: Settings, service: Service | None = None, *,
                       clock: Callable[[], float] = time.time) -> AnyApp:
     """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
@@ -878,16 +896,12 @@ def build_application(settings: Settings, service: Service | None = None, *,
         Application.builder()
         .token(settings.telegram_token.get_secret_value())
         .concurrent_updates(PerChatUpdateProcessor(settings.telegram_concurrent_updates))
-        # HTTP/1.1 with keep-alive (PTB's default); a small pool: httpcore scans every pooled
-        # connection at each request, so a pool of 256 that bursts have filled costs more CPU
-        # than the waits a few connections cause (bench/README.md, "HTTP client")
-        .request(http.request(connection_pool_size=settings.telegram_connections, pool_timeout=30.0))
-        .get_updates_request(http.request(connection_pool_size=1))  # PTB's own default: one
         .rate_limiter(rate_limiter(settings, referee))
         .job_queue(StoppingJobQueue())
         .post_init(post_init)
         .post_shutdown(referee.post_shutdown)
     )
+    builder = http_client(builder, settings.telegram_http, settings.telegram_connections)
     if settings.workers == "shared":  # updates go to the inbox, their chat's owner handles them
         from .shared import InboxQueue
 
@@ -954,10 +968,12 @@ def run(settings: Settings) -> int:
     start_heartbeat(app, settings)
     try:
         if settings.telegram_webhook_url:
-            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES), secret))
+            app.run_webhook(**webhook_options(settings, list(ALLOWED_UPDATES), secret),
+                            close_loop=False)
         else:
             # a few tries with PTB's backoff before giving up to the service manager's restart
-            app.run_polling(allowed_updates=list(ALLOWED_UPDATES), bootstrap_retries=START_RETRIES)
+            app.run_polling(allowed_updates=list(ALLOWED_UPDATES), bootstrap_retries=START_RETRIES,
+                            close_loop=False)
     except InvalidToken:
         # A wrong or revoked token: restarting will not help (exit 2 stops systemd's
         # RestartPreventExitStatus=2 loop); one line, the token never in it.
@@ -968,4 +984,23 @@ def run(settings: Settings) -> int:
                   "the bot; nothing stored is lost)", settings.telegram_base_url or
                   "https://api.telegram.org", error)
         return 1
+    finally:
+        _close_loop(app)
     return 0
+
+
+def _close_loop(app: AnyApp) -> None:
+    """After :meth:`Application.run_polling` (``close_loop=False``): close the Bot API
+    clients, then the loop. PTB shuts the clients down only after a start-up that succeeded; a
+    refused token or no route leaves their sessions open (aiohttp would log "Unclosed client
+    session" at exit). Closing a closed client is a no-op."""
+    try:
+        loop = asyncio.get_event_loop()
+    except RuntimeError:  # no loop was ever set: nothing ran, nothing to close
+        return
+    if loop.is_closed():
+        return
+    requests = getattr(app.bot, "_request", ())  # PTB keeps (getUpdates', the calls') there
+    with contextlib.suppress(Exception):
+        loop.run_until_complete(asyncio.gather(*(r.shutdown() for r in requests)))
+    loop.close()

@@ -175,7 +175,9 @@ def _decode_multipart(request: HttpRequest, body: bytes, boundary: bytes) -> Non
         if name is None:
             raise BadHttpRequest("multipart part without a name")
         filename = params.get("filename")
-        if filename is None and "content-type" not in part_headers:
+        # a field is a part without a file name (RFC 7578 §4.2); aiohttp labels its text fields
+        # text/plain, httpx leaves them unlabelled
+        if filename is None and part_headers.get("content-type", "text/plain").startswith("text/plain"):
             request.fields[name] = content.decode("utf-8", "replace")
         else:
             request.files[name] = UploadedFile(

@@ -21,12 +21,13 @@ HANDLED = 30.0  # s: how long the bot may take to handle one update (generous: a
 
 
 def settings_for(fake: FakeBotAPI, db: Path, *, scale: float = 1000.0, lag: int = 3,
-                 lang: str = "ru") -> Settings:
-    """Settings for a test: the fake's URL, a high rate limit, a slow (or fast) timer."""
+                 lang: str = "ru", **more: Any) -> Settings:
+    """Settings for a test: the fake's URL, a high rate limit, a slow (or fast) timer; ``more``:
+    other settings by name (``telegram_http="httpx"``)."""
     return Settings(telegram_token=fake.token, telegram_base_url=fake.base_url, db=db,
                     lang=lang, telegram_timer_scale=scale, telegram_rate_overall=1000,
                     telegram_rate_group=1000, telegram_rate_group_period=1,
-                    telegram_max_retries=3, telegram_panel_lag=lag)
+                    telegram_max_retries=3, telegram_panel_lag=lag, **more)
 
 
 @dataclass
