@@ -324,6 +324,31 @@ async def test_the_sender_follows_a_chat_that_moved(store: Store) -> None:
     await outbox.close()
 
 
+def counting_outbox(store: Store) -> tuple[Any, list[str], list[str]]:
+    """An outbox over ``store`` whose transport records the texts it sends, and the chats whose
+    pending rows it reads from the store (``""``: every chat's)."""
+    from bot import outbox as ob
+
+    sent: list[str] = []
+    reads: list[str] = []
+
+    class Transport:
+        prefix = "tg:"
+
+        async def deliver(self, row: Any) -> int:
+            sent.append(row.payload["text"])
+            return len(sent)
+
+    pending = store.pending
+
+    async def counted(chat: str | None = None) -> Any:
+        reads.append(chat or "")
+        return await pending(chat)
+
+    store.pending = counted  # type: ignore[method-assign]
+    return ob.Outbox(lambda: store, Transport()), sent, reads  # type: ignore[arg-type]
+
+
 async def test_a_chat_found_empty_is_not_read_again_until_something_is_queued_for_it() -> None:
     """An action flushes its judge's chat though it rarely queues anything there now (his
     panel carries the action): once a flush found the chat with nothing pending, the next
@@ -332,24 +357,7 @@ async def test_a_chat_found_empty_is_not_read_again_until_something_is_queued_fo
 
     store = await Store.open(":memory:")
     try:
-        sent: list[str] = []
-
-        class Transport:
-            prefix = "tg:"
-
-            async def deliver(self, row: Any) -> int:
-                sent.append(row.payload["text"])
-                return len(sent)
-
-        box = ob.Outbox(lambda: store, Transport())  # type: ignore[arg-type]
-        reads: list[str] = []
-        pending = store.pending
-
-        async def counted(chat: str | None = None) -> Any:
-            reads.append(chat or "")
-            return await pending(chat)
-
-        store.pending = counted  # type: ignore[method-assign]
+        box, sent, reads = counting_outbox(store)
         game = await store.create_game("tg:1", "tg:1", rules.config_to_dict(rules.PRESETS["seed"]), {})
         await box.flush("tg:1")
         await box.flush("tg:1")
@@ -372,26 +380,9 @@ async def test_after_the_start_s_drain_a_chat_with_nothing_pending_is_not_read()
 
     store = await Store.open(":memory:")
     try:
-        sent: list[str] = []
-
-        class Transport:
-            prefix = "tg:"
-
-            async def deliver(self, row: Any) -> int:
-                sent.append(row.payload["text"])
-                return len(sent)
-
         game = await store.create_game("tg:1", "tg:1", rules.config_to_dict(rules.PRESETS["seed"]), {})
         await store.enqueue([ob.post("tg:1", "left by the last process")], game_id=game)
-        box = ob.Outbox(lambda: store, Transport())  # type: ignore[arg-type]
-        reads: list[str] = []
-        pending = store.pending
-
-        async def counted(chat: str | None = None) -> Any:
-            reads.append(chat or "")
-            return await pending(chat)
-
-        store.pending = counted  # type: ignore[method-assign]
+        box, sent, reads = counting_outbox(store)
         await box.flush("tg:2")
         assert reads == ["tg:2"]  # before the start's drain: read
         await box.drain_all()
