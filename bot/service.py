@@ -487,13 +487,17 @@ class Service:
         row = await self._store.current_game(chat)
         if row is None:
             return None
-        if row.quarantine is not None:
-            return None
+        if row.quarantine is not None and row.quarantine.get("engine") == snapshots.version():
+            return None  # set aside by this engine: it would refuse the log again
         try:
             game = await self._fold(row)
         except _UNFOLDABLE as error:
             await self._quarantine(chat, row, error)
             return None
+        if row.quarantine is not None:  # set aside by another engine, and this one folds it
+            await self._store.quarantine(row.id, None)
+            log.warning("game %s in %s: set aside by another version of the rules, folds again; "
+                        "back in play (its step timer is not re-armed)", row.id, chat)
         self._games[chat] = game
         self._freezer.loaded()
         return game
@@ -501,10 +505,13 @@ class Service:
     async def _quarantine(self, chat: str, row: GameRow, error: Exception) -> None:
         """Set aside game ``row`` (``chat``'s current one), whose stored log no longer folds
         (``error``): the log row refused and the refusal are found by one more walk of its log
-        and stored with it (nothing deleted: :meth:`storage.Store.quarantine`); the operator's
-        log gets one warning line."""
+        and stored with it and this engine's version (nothing deleted:
+        :meth:`storage.Store.quarantine`); the operator's log gets one warning line. While it is
+        the chat's current game, a later version of the engine (a fix deployed) folds it again
+        at its first load, and puts it back in play if it folds."""
         seq, cause = _refused(row, [r.event for r in await self._store.events(row.id)], error)
-        why = {"seq": seq, "detail": str(cause) or type(cause).__name__}
+        why = {"seq": seq, "detail": str(cause) or type(cause).__name__,
+               "engine": snapshots.version()}  # another engine (a fix deployed) tries it again
         if isinstance(cause, rules.RuleError):
             why["code"] = cause.code.value
             why["params"] = json.loads(json.dumps(cause.params, default=str))

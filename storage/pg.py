@@ -360,9 +360,10 @@ class PgStore(HostMethods, club.ClubMethods):
         async with self._write() as conn:
             await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
 
-    async def quarantine(self, game_id: int, why: Mapping[str, Any]) -> None:
+    async def quarantine(self, game_id: int, why: Mapping[str, Any] | None) -> None:
+        text = None if why is None else _dumps(dict(why))
         async with self._write() as conn:
-            await self._update_game(conn, game_id, "quarantine = ?, timer = NULL", (_dumps(dict(why)),))
+            await self._update_game(conn, game_id, "quarantine = ?, timer = NULL", (text,))
 
     # --- the log ------------------------------------------------------------------------------
     async def append(self, game_id: int, seq: int, event: Mapping[str, Any], actor: str) -> None:

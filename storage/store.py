@@ -697,12 +697,12 @@ class Store(HostMethods, club.ClubMethods):
         async with self._write() as conn:
             await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
 
-    async def quarantine(self, game_id: int, why: Mapping[str, Any]) -> None:
+    async def quarantine(self, game_id: int, why: Mapping[str, Any] | None) -> None:
         """Set game ``game_id`` aside: its stored log no longer folds (``why``, JSON-ready: the
         event refused and the refusal, :class:`bot.service.Service`). Nothing is deleted; its
         timer is cleared, and it is no longer among the open games and timers re-armed at a
-        start. Raises :class:`NoSuchGame`."""
-        text = _dumps(dict(why))
+        start. ``why=None`` puts it back (a later engine folds it). Raises :class:`NoSuchGame`."""
+        text = None if why is None else _dumps(dict(why))
         await self._unit(lambda db: _update_game_sync(db, game_id, "quarantine = ?, timer = NULL", (text,)),
                          lambda _: self._set_cached(game_id, timer=None))
 

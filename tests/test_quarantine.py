@@ -199,3 +199,41 @@ def test_the_raw_log_of_a_set_aside_game_is_exported(db_path: Path, tmp_path: Pa
     assert [e["seq"] for e in record["events"]] == [1, 2, 3]
     assert record["events"][2]["event"] == rules.to_dict(rules.Nominate(by=2, target=5))
     assert record["config"]["first_day_leader_speech"] in (True, False)
+
+
+async def test_a_later_engine_tries_a_set_aside_game_again(store: Store) -> None:
+    """A game set aside by an engine stays aside under that engine (not folded again at every
+    touch); set aside by another one (an older version, before a fix was deployed), it is
+    folded again at its first load and, as it folds, put back in play."""
+    from rules import snapshot
+
+    game = await a_game(Service(store), CHAT)  # a log that folds
+    why = {"seq": 2, "detail": "refused by a bug since fixed"}
+    await store.quarantine(game, {**why, "engine": snapshot.version()})
+    service = Service(store)
+    assert await service.current(CHAT) is None  # this engine set it aside: left aside
+    assert (await service.missing(CHAT)).code == "quarantined"
+    await store.quarantine(game, {**why, "engine": "an older engine"})
+    service = Service(store)
+    back = await service.current(CHAT)
+    assert back is not None and back.game_id == game and back.revision == 1
+    row = await store.game(game)
+    assert row is not None and row.quarantine is None
+    assert game in [g.id for g in await store.open_games()]  # a restart resumes it
+    await service.act(CHAT, JUDGE, rules.Next())  # and it plays on
+
+
+async def test_a_later_engine_that_still_refuses_the_log_keeps_it_aside(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = await broken_game(Service(store), store)
+    assert await Service(store).current(CHAT) is None
+    from rules import snapshot
+
+    monkeypatch.setattr(snapshot, "version", lambda: "another engine")
+    service = Service(store)
+    assert await service.current(CHAT) is None
+    missing = await service.missing(CHAT)
+    assert missing.code == "quarantined" and missing.params["seq"] == 3
+    row = await store.game(broken)
+    assert row is not None and row.quarantine is not None
+    assert row.quarantine["engine"] == "another engine"  # not tried again by this one
