@@ -155,20 +155,6 @@ class AiohttpRequest(BaseRequest):
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
-            said = str(error)  # a bad URL's error is the URL, and the URL holds the token
-            safe = said.replace(url, _without_token(url))
-            if safe == said:
-                raise NetworkError(f"aiohttp.{error.__class__.__name__}: {said}") from error
-            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {safe}") from None
+            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
         finally:
             gate.release()
-
-
-def _without_token(url: str) -> str:
-    """``url`` with the bot's token (the path segment after ``/bot``, or ``/file/bot``) as
-    ``<token>``: an error that quotes the URL must not put the token in a log."""
-    head, bot, rest = url.partition("/bot")
-    if not bot:
-        return url
-    _, slash, tail = rest.partition("/")
-    return f"{head}/bot<token>{slash}{tail}"
