@@ -18,6 +18,7 @@ from bot.i18n import catalog
 from bot.protocol import to_json
 from bot.service import Service
 from storage import Store
+from storage.club import Tournament
 
 PLAYERS = [f"Игрок {n:02d}" for n in range(1, 21)]
 #: Short games: the roles, the first speech, a team loss of the offender's team (F24 §7.2).
@@ -165,13 +166,8 @@ async def test_a_tables_game_and_its_place_in_the_plan_are_one_transaction(store
     (a crash between once left a plain game, and the plan's place was played again): with every
     club write after the creation failing, ``/new`` still gives the table its game of the plan;
     a creation that fails inside its transaction leaves neither the game nor the row."""
-    service = Service(store)
-    chief = Session(service, catalog("ru"))
-    await chief.open()
-    assert (await chief.handle("/tournament open 2 " + ", ".join(PLAYERS[:10]))).accepted
+    service, chief, found = await opened(store, PLAYERS[:10])
     assert (await chief.handle("/table 1")).accepted
-    found = await store.tournament(chief.chat)
-    assert found is not None
 
     async def crash(work: object) -> object:  # the process dies at its next club write
         raise RuntimeError("killed")
@@ -209,6 +205,18 @@ async def new(session: Session) -> int:
     return current.game_id
 
 
+async def opened(store: Store, players: list[str]) -> tuple[Service, Session, Tournament]:
+    """A chief judge at the console who opened a tournament of two games over ``players``: the
+    service, his session, the tournament as stored."""
+    service = Service(store)
+    chief = Session(service, catalog("ru"))
+    await chief.open()
+    assert (await chief.handle("/tournament open 2 " + ", ".join(players))).accepted
+    found = await store.tournament(chief.chat)
+    assert found is not None
+    return service, chief, found
+
+
 def games_of(lines: list[str]) -> dict[str, int]:
     """The standings' players and their games counted (``club-rating-line``: "… из N; …")."""
     return {line.partition(". ")[2].partition(" — ")[0]: int(line.split(" из ")[1].split(",")[0].split(";")[0])
@@ -223,13 +231,8 @@ async def test_a_game_never_started_gives_its_place_back_at_a_table_change_and_t
     in the plan free again, or the tournament closing without it); the game itself is left to
     its judge. The close counts the one game that ended (10 players, 1 game each)."""
     ru = catalog("ru")
-    service = Service(store)
-    chief = Session(service, ru)
-    await chief.open()
-    names = [f"Игрок {n:02d}" for n in range(1, count + 1)]
-    assert (await chief.handle("/tournament open 2 " + ", ".join(names))).accepted
-    found = await store.tournament(chief.chat)
-    assert found is not None and found.tables == count // 10
+    service, chief, found = await opened(store, [f"Игрок {n:02d}" for n in range(1, count + 1)])
+    assert found.tables == count // 10
     assert (await chief.handle("/table 1")).accepted
     played = await new(chief)
     await finish(chief, *GAMES[0])
@@ -271,13 +274,7 @@ async def test_a_started_game_that_will_not_be_finished_is_set_aside_by_the_chie
     sets the game aside: its place in the plan is free, the table's next ``/new`` seats that
     game of the plan again, and the close counts only what counts."""
     ru = catalog("ru")
-    service = Service(store)
-    chief = Session(service, ru)
-    await chief.open()
-    names = [f"Игрок {n:02d}" for n in range(1, count + 1)]
-    assert (await chief.handle("/tournament open 2 " + ", ".join(names))).accepted
-    found = await store.tournament(chief.chat)
-    assert found is not None
+    service, chief, found = await opened(store, [f"Игрок {n:02d}" for n in range(1, count + 1)])
     table = found.tables  # the last table
     assert (await chief.handle(f"/table {table}")).accepted
     assert (await chief.handle(f"/table {table} aside")).lines == [
@@ -318,12 +315,7 @@ async def test_a_game_over_without_roles_does_not_count_and_the_close_says_so(st
     no points): the view marks it, and the close counts the games that count — the same as the
     standings' games per player — and names the one that does not."""
     ru = catalog("ru")
-    service = Service(store)
-    chief = Session(service, ru)
-    await chief.open()
-    assert (await chief.handle("/tournament open 2 " + ", ".join(PLAYERS[:10]))).accepted
-    found = await store.tournament(chief.chat)
-    assert found is not None
+    service, chief, found = await opened(store, PLAYERS[:10])
     assert (await chief.handle("/table 1")).accepted
     first = await new(chief)
     await finish(chief, *GAMES[0])
