@@ -159,9 +159,13 @@ async def test_two_workers_split_the_chats_each_update_once_in_order(pg_url: str
                 async def all_logged() -> bool:
                     return all([await logged(j) == wanted for j in (control, *judges)])
 
+                def all_told() -> bool:  # the panel is edited after the action's commit
+                    return all(f"Seat #1: n{NAMES - 1}." in _news(fake, j.id) for j in (control, *judges))
+
                 for _ in range(1200):  # a generous bound, not a speed
                     if await all_logged() and not await store.pool.fetchval(
-                            "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") and not await store.pending():
+                            "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") and not await store.pending() \
+                            and all_told():
                         break
                     await asyncio.sleep(0.1)
                 for judge in (control, *judges):
