@@ -150,7 +150,8 @@ async def answer(service: "Service", home: str, command: "Explain", cat: Catalog
     """``/rule`` or ``/why`` for ``home``'s current game (the default preset's rules before
     any): the text, and whether it may hold a private ruling — only when ``judge`` (who asks,
     where nobody else reads; ``None`` elsewhere) is the game's judge. ``ServiceError("no_game")``
-    (or ``quarantined``: :meth:`bot.service.Service.missing`) for ``/why`` without a game. Shared by the console, both judge-mode platforms and host mode."""
+    (or ``quarantined``: :meth:`bot.service.Service.missing`) for ``/why`` without a game.
+    Shared by the console, both judge-mode platforms and host mode."""
     current = await service.current(home)
     config = current.state.config if current is not None else rules.PRESETS[rules.DEFAULT_PRESET]
     if command.what == "rule":

@@ -137,6 +137,7 @@ def test_objects_given_back_lower_the_bar(measure: Callable[[], int]) -> None:
     assert freezer.thaws == 1
     del played
 
+
 def cyclic_garbage() -> Counter[str]:
     """What a full collection finds unreachable now, by type (then freed)."""
     gc.set_debug(gc.DEBUG_SAVEALL)

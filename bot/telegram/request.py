@@ -93,7 +93,8 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._size, limit_per_host=self._size)
             self._session = aiohttp.ClientSession(
-                connector=connector, trust_env=self._trust_env, headers={"User-Agent": self.USER_AGENT}, timeout=aiohttp.ClientTimeout())
+                connector=connector, trust_env=self._trust_env,
+                headers={"User-Agent": self.USER_AGENT}, timeout=aiohttp.ClientTimeout())
             self._gate = asyncio.Semaphore(self._size)
 
     async def shutdown(self) -> None:
