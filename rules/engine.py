@@ -851,9 +851,9 @@ class _Move:
             raise RuleError(code)
 
     def night_check_target(self, e: ev.DonCheck | ev.SheriffCheck) -> int:
-        """The seat a Don's or Sheriff's check names, if the rules take it now: its own night
-        step, a seat, a checker who still checks (:meth:`checker`); else :class:`RuleError`.
-        Changes nothing (:func:`admit` asks it too)."""
+        """F24 §4.5.6–4.5.7: the seat a Don's or Sheriff's check names, if the rules take it now:
+        its own night step, a seat, a checker who still checks (:meth:`checker`); else
+        :class:`RuleError`. Changes nothing (:func:`admit` asks it too)."""
         don = isinstance(e, ev.DonCheck)
         self.expect_step(e, NightStep.DON_CHECK if don else NightStep.SHERIFF_CHECK)
         target = self.valid_seat(e.target)
@@ -912,8 +912,8 @@ class _Move:
             self.end_night()
 
     def best_move_guesses(self, e: ev.BestMove) -> tuple[int, ...]:
-        """The seats a best move names, if the rules take it now: its night step, one to
-        :data:`BEST_MOVE_MAX` seats, none twice; else :class:`RuleError`. Changes nothing
+        """F24 §8.3: the seats a best move names, if the rules take it now: its night step, one
+        to :data:`BEST_MOVE_MAX` seats, none twice; else :class:`RuleError`. Changes nothing
         (:func:`admit` asks it too)."""
         self.expect_step(e, NightStep.BEST_MOVE)
         guesses = tuple(self.valid_seat(g) for g in e.guesses)
