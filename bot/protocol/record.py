@@ -297,18 +297,14 @@ class _Walker:
 
     # --- penalties (seed IV), each with the moment it was given ---------------------------------
     @see.register
-    def _foul(self, notice: nt.Foul, before: GameState, event: Event) -> None:
-        self.record.fouls.setdefault(notice.seat, []).append(
+    def _foul(self, notice: nt.Foul | nt.TechFoul, before: GameState, event: Event) -> None:
+        fouls = self.record.fouls if isinstance(notice, nt.Foul) else self.record.tech_fouls
+        fouls.setdefault(notice.seat, []).append(
             _penalty(before, event, notice.seat, notice.reason, number=notice.count))
 
     @see.register
     def _foul_withdrawn(self, notice: nt.FoulWithdrawn, before: GameState, event: Event) -> None:
         self.record.fouls[notice.seat].pop()
-
-    @see.register
-    def _tech_foul(self, notice: nt.TechFoul, before: GameState, event: Event) -> None:
-        self.record.tech_fouls.setdefault(notice.seat, []).append(
-            _penalty(before, event, notice.seat, notice.reason, number=notice.count))
 
     @see.register
     def _warning(self, notice: nt.Warning, before: GameState, event: Event) -> None:
