@@ -19,6 +19,7 @@ from bot.telegram.host.limiter import HostRateLimiter
 from bot.host.options import HostError, HostOptions, TableSpec, parse_newgame
 from bot.host.steps import Step
 from rules import Role
+from rules import notices as nt
 from storage import HostStepRow, StorageError, Store, user_version
 from support import RU_SECRETS
 
@@ -228,8 +229,7 @@ def test_group_texts_never_name_a_role() -> None:
             labels = [b.label for row in vw.step_keyboard(step, state, 1, cat) for b in row]
             assert not any(word in text for word in RU_SECRETS), text
             assert not any(word in label for label in labels for word in RU_SECRETS)
-    assert vw.public_lines([rules.Notice(rules.Kind.DON_CHECK, {"target": 4, "sheriff": True}, True)],
-                           cat) == []
+    assert vw.public_lines([nt.DonCheck(target=4, sheriff=True)], cat) == []
 
 
 def test_the_role_card_and_the_blacks() -> None:
