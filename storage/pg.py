@@ -37,14 +37,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
-from . import club
+from .club import ClubMethods, figures_sync, start_game_sync
 
 from .migrate import MigrationError, NewerSchema, bundled
-from .store import (
-    _GAME_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, HostMethods, HostStepRow,
-    NoSuchGame, OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, _dumps, _game_row,
-    _message_key, _outbox_row, host_assignments, host_step_insert,
+from .rows import (
+    GAME_COLUMNS, OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, HostStepRow, NoSuchGame,
+    OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, dumps, game_row, message_key,
+    outbox_row,
 )
+from .host import HostMethods, host_assignments, host_step_insert
 
 if TYPE_CHECKING:
     import asyncpg
@@ -206,7 +207,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore(HostMethods, club.ClubMethods):
+class PgStore(HostMethods, ClubMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s (see there)."""
@@ -304,11 +305,11 @@ class PgStore(HostMethods, club.ClubMethods):
             game_id = int(await conn.fetchval(
                 "INSERT INTO games(chat, judge, config, names, announce, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                chat, judge, _dumps(dict(config)), _dumps({str(k): v for k, v in names.items()}),
+                chat, judge, dumps(dict(config)), dumps({str(k): v for k, v in names.items()}),
                 announce, at))
             await conn.execute("UPDATE chats SET current_game = $1 WHERE chat = $2", game_id, chat)
             if tournament is not None:
-                await self._club(lambda db: club.start_game_sync(db, *tournament, game_id), conn)
+                await self._club(lambda db: start_game_sync(db, *tournament, game_id), conn)
             items = list(outbox(game_id)) if outbox is not None else []
             for item in items:
                 await self._enqueue(conn, item, game_id, at)
@@ -334,19 +335,19 @@ class PgStore(HostMethods, club.ClubMethods):
             return await self._prune(conn, before, None)
 
     async def current_game(self, chat: str) -> GameRow | None:
-        row = await self._row(f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g"
+        row = await self._row(f"SELECT {GAME_COLUMNS} FROM chats c JOIN games g"
                               " ON g.id = c.current_game WHERE c.chat = ?", chat)
-        return _game_row(row) if row else None
+        return game_row(row) if row else None
 
     async def game(self, game_id: int) -> GameRow | None:
-        row = await self._row(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", game_id)
-        return _game_row(row) if row else None
+        row = await self._row(f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?", game_id)
+        return game_row(row) if row else None
 
     async def open_games(self) -> list[GameRow]:
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g"
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM chats c JOIN games g"
                                  " ON g.id = c.current_game WHERE g.finished_at IS NULL"
                                  " AND g.quarantine IS NULL ORDER BY g.id")
-        return [_game_row(r) for r in rows]
+        return [game_row(r) for r in rows]
 
     async def set_judge(self, game_id: int, judge: str) -> None:
         async with self._write() as conn:
@@ -361,7 +362,7 @@ class PgStore(HostMethods, club.ClubMethods):
             await self._update_game(conn, game_id, "finished_at = NULL, result = NULL", ())
 
     async def quarantine(self, game_id: int, why: Mapping[str, Any] | None) -> None:
-        text = None if why is None else _dumps(dict(why))
+        text = None if why is None else dumps(dict(why))
         async with self._write() as conn:
             await self._update_game(conn, game_id, "quarantine = ?, timer = NULL", (text,))
 
@@ -396,7 +397,7 @@ class PgStore(HostMethods, club.ClubMethods):
         inbox: int | None = None,
     ) -> list[int]:
         """As :meth:`storage.Store.append_many`: ``figures`` (a finished game's players' rows,
-        issue 17) are replaced in the same transaction (:func:`storage.club.figures_sync`). With
+        issue 17) are replaced in the same transaction (:func:`storage.figures_sync`). With
         ``inbox`` (the shared workers, :mod:`storage.shared`) the inbox update it applies is marked
         done in the same transaction — :class:`AlreadyApplied` (nothing logged) if a worker applied
         it first; without it, the update being applied in this task (:data:`applying`), if not
@@ -410,7 +411,7 @@ class PgStore(HostMethods, club.ClubMethods):
             current_update = None
 
         at = time.time()
-        rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
+        rows = [(game_id, seq + i, dumps(dict(e)), actor, at) for i, e in enumerate(events)]
         try:
             async with self._write() as conn:
                 # one game's transitions, one at a time across every worker (until COMMIT)
@@ -434,7 +435,7 @@ class PgStore(HostMethods, club.ClubMethods):
                     await self._consume(conn, inbox, at)
                 ids = [await self._enqueue(conn, item, game_id, at) for item in outbox]
                 if figures is not None:
-                    await self._club(lambda db: club.figures_sync(db, game_id, figures, at), conn)
+                    await self._club(lambda db: figures_sync(db, game_id, figures, at), conn)
                 if snapshot is not None:
                     await conn.execute(
                         "INSERT INTO snapshots(game_id, seq, standing, version, state)"
@@ -442,11 +443,11 @@ class PgStore(HostMethods, club.ClubMethods):
                         " seq = excluded.seq, standing = excluded.standing,"
                         " version = excluded.version, state = excluded.state",
                         game_id, snapshot.seq, snapshot.standing, snapshot.version,
-                        snapshot.state if isinstance(snapshot.state, str) else _dumps(snapshot.state))
+                        snapshot.state if isinstance(snapshot.state, str) else dumps(snapshot.state))
                 if timer is not None:
                     value = timer(ids)
                     await self._update_game(conn, game_id, "timer = ?",
-                                            (None if value is None else _dumps(dict(value)),))
+                                            (None if value is None else dumps(dict(value)),))
         except asyncpg.UniqueViolationError:  # a writer without the lock logged first
             current = await self.pool.fetchval(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1", game_id)
@@ -462,7 +463,7 @@ class PgStore(HostMethods, club.ClubMethods):
         (nothing changed) if it is stored already — a redelivered update is applied once."""
         status = await self.pool.execute(
             "INSERT INTO inbox(update_id, chat, payload, at) VALUES ($1, $2, $3, $4)"
-            " ON CONFLICT (update_id) DO NOTHING", update_id, chat, _dumps(dict(payload)),
+            " ON CONFLICT (update_id) DO NOTHING", update_id, chat, dumps(dict(payload)),
             time.time())
         return not status.endswith(" 0")
 
@@ -561,17 +562,17 @@ class PgStore(HostMethods, club.ClubMethods):
         return {str(k): int(v) for k, v in json.loads(raw[0] or "{}").items()}
 
     async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
-        key = _message_key(chat, slot)
+        key = message_key(chat, slot)
         async with self._write() as conn:
             stored = await self._messages(conn, game_id, lock=True)
             if message_id is None:
                 stored.pop(key, None)
             else:
                 stored[key] = int(message_id)
-            await self._update_game(conn, game_id, "messages = ?", (_dumps(stored),))
+            await self._update_game(conn, game_id, "messages = ?", (dumps(stored),))
 
     async def message(self, game_id: int, chat: str, slot: str) -> int | None:
-        key = _message_key(chat, slot)
+        key = message_key(chat, slot)
         async with self.pool.acquire() as conn:
             return (await self._messages(conn, game_id, lock=False)).get(key)
 
@@ -596,7 +597,7 @@ class PgStore(HostMethods, club.ClubMethods):
         return out
 
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
-        text = None if timer is None else _dumps(dict(timer))
+        text = None if timer is None else dumps(dict(timer))
         async with self._write() as conn:
             await self._update_game(conn, game_id, "timer = ?", (text,))
 
@@ -618,7 +619,7 @@ class PgStore(HostMethods, club.ClubMethods):
         return int(await conn.fetchval(
             "INSERT INTO outbox(chat, game_id, kind, payload, slot, created_at)"
             " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-            item.chat, game_id, item.kind, _dumps(dict(item.payload)), item.slot, at))
+            item.chat, game_id, item.kind, dumps(dict(item.payload)), item.slot, at))
 
     def queued(self, chat: str) -> tuple[int, int]:
         """As :meth:`storage.Store.queued`: counts this process's commits of rows for ``chat``."""
@@ -638,11 +639,11 @@ class PgStore(HostMethods, club.ClubMethods):
     async def pending(self, chat: str | None = None) -> list[OutboxRow]:
         if chat is None:
             rows = await self._fetch(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE state = 'pending' ORDER BY id")
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE state = 'pending' ORDER BY id")
         else:
-            rows = await self._fetch(f"SELECT {_OUTBOX_COLUMNS} FROM outbox"
+            rows = await self._fetch(f"SELECT {OUTBOX_COLUMNS} FROM outbox"
                                      " WHERE state = 'pending' AND chat = ? ORDER BY id", chat)
-        return [_outbox_row(r) for r in rows]
+        return [outbox_row(r) for r in rows]
 
     async def pending_chats(self) -> list[str]:
         rows = await self._fetch(
@@ -650,8 +651,8 @@ class PgStore(HostMethods, club.ClubMethods):
         return [r[0] for r in rows]
 
     async def outbox_row(self, row_id: int) -> OutboxRow | None:
-        row = await self._row(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", row_id)
-        return _outbox_row(row) if row else None
+        row = await self._row(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id = ?", row_id)
+        return outbox_row(row) if row else None
 
     async def mark_sent(self, row_id: int, message_id: int | None = None, *,
                         row: OutboxRow | None = None) -> None:
@@ -675,9 +676,9 @@ class PgStore(HostMethods, club.ClubMethods):
                 if kind == "send" and slot and game_id is not None and message_id is not None:
                     if game_id not in stored:
                         stored[game_id] = await self._messages(conn, game_id, lock=True)
-                    stored[game_id][_message_key(chat, slot)] = int(message_id)
+                    stored[game_id][message_key(chat, slot)] = int(message_id)
             for game_id, messages in stored.items():
-                await self._update_game(conn, game_id, "messages = ?", (_dumps(messages),))
+                await self._update_game(conn, game_id, "messages = ?", (dumps(messages),))
 
     async def mark_attempt(self, row_id: int, error: str, *, give_up: bool = False) -> None:
         await self.pool.execute(
@@ -716,7 +717,7 @@ class PgStore(HostMethods, club.ClubMethods):
             await conn.execute(
                 "UPDATE outbox SET chat = $1 WHERE chat = $2 AND state = 'pending'", new, old)
 
-    # --- host mode (0003; the rest: storage.store.HostMethods) ---------------------------------
+    # --- host mode (0003; the rest: storage.host.HostMethods) ----------------------------------
     async def _host_rows(self, sql: str, *params: Any) -> list[Any]:
         return await self._fetch(sql, *params)
 

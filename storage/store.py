@@ -37,12 +37,18 @@ import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
 import aiosqlite
 
-from . import club
+from .club import ClubMethods, figures_sync, start_game_sync
+from .host import HostMethods, host_assignments, host_step_insert
 from .migrate import migrate, refuse_unknown
+from .rows import (  # the rows are the backends' (storage/rows.py); named here for their importers
+    GAME_COLUMNS, OUTBOX_COLUMNS, PRUNE_AFTER, RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame,
+    OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, dumps, game_row, message_key,
+    outbox_row,
+)
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -50,12 +56,6 @@ _T = TypeVar("_T")
 #: The aliases of a home (``Store.aliases_of``): run at every chat a shared worker claims.
 ALIASES_SQL = "SELECT chat FROM chats WHERE home = ? ORDER BY chat"
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})  # JSON values shared safely
-
-#: Seconds after its end that a finished game's delivered outbox rows and snapshot are pruned.
-PRUNE_AFTER = 3600.0
-
-#: ``games.result`` values written by the service: a team, a draw, or a game replaced unfinished.
-RESULTS = ("red", "black", "draw", "abandoned")
 
 
 def sqlite_path(target: str | os.PathLike[str]) -> str | os.PathLike[str]:
@@ -68,173 +68,6 @@ def sqlite_path(target: str | os.PathLike[str]) -> str | os.PathLike[str]:
     if text.startswith("sqlite:/"):
         return text[len("sqlite:"):]
     return target
-
-
-class StorageError(Exception):
-    """A store operation that cannot be done."""
-
-
-class NoSuchGame(StorageError):
-    """The game id is not in the store."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"no game {game_id}")
-        self.game_id = game_id
-
-
-class StaleRevision(StorageError):
-    """``append`` at a ``seq`` that is not the log's next one: someone logged first."""
-
-    def __init__(self, game_id: int, seq: int, current: int) -> None:
-        super().__init__(f"game {game_id}: seq {seq} is not next (the log has {current} rows)")
-        self.game_id = game_id
-        self.seq = seq
-        self.current = current
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A row of ``games``; ``config`` and ``names`` decoded from JSON (seats as ints)."""
-
-    id: int
-    chat: str
-    judge: str
-    config: dict[str, Any]
-    names: dict[int, str]
-    created_at: float
-    finished_at: float | None
-    result: str | None
-    #: Why the stored log no longer folds (0013: set by :meth:`Store.quarantine`), or ``None``.
-    quarantine: dict[str, Any] | None = None
-
-    @property
-    def finished(self) -> bool:
-        return self.finished_at is not None
-
-
-@dataclass(frozen=True)
-class EventRow:
-    """A row of a game's log: ``event`` is the JSON form (:func:`rules.to_dict`)."""
-
-    seq: int
-    event: dict[str, Any]
-    actor: str
-    at: float
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A game's folded state after log row ``seq`` (0005): ``standing`` events counted (undone
-    ones not), written by code of ``version``; ``state`` is JSON-ready (a mapping to store, or
-    the JSON text as read back)."""
-
-    seq: int
-    standing: int
-    version: str
-    state: Any
-
-
-@dataclass(frozen=True)
-class HostTableRow:
-    """A row of ``host_tables`` (0003), JSON decoded: ``seats`` by int seat."""
-
-    id: int
-    chat: str
-    host: str
-    options: dict[str, Any]
-    players: list[dict[str, Any]]
-    seats: dict[int, str]
-    game_id: int | None
-    lobby_message: int | None
-    step: dict[str, Any] | None
-    data: dict[str, Any]
-    status: str
-    created_at: float
-    closed_at: float | None
-
-
-@dataclass(frozen=True)
-class HostStepRow:
-    """A row of ``host_steps``: a step a host-mode table opened."""
-
-    no: int
-    key: str
-    kind: str
-    seconds: int
-    opened_at: float
-
-
-_HOST_COLUMNS = ("id, chat, host, options, players, seats, game_id, lobby_message, step, data,"
-                 " status, created_at, closed_at")
-_HOST_FIELDS = frozenset({"players", "seats", "game_id", "lobby_message", "step", "data", "status"})
-
-
-def _host_row(row: Sequence[Any]) -> HostTableRow:
-    return HostTableRow(
-        id=row[0], chat=row[1], host=row[2], options=json.loads(row[3]),
-        players=json.loads(row[4] or "[]"),
-        seats={int(k): v for k, v in json.loads(row[5] or "{}").items()},
-        game_id=row[6], lobby_message=row[7], step=json.loads(row[8]) if row[8] else None,
-        data=json.loads(row[9] or "{}"), status=row[10], created_at=row[11], closed_at=row[12],
-    )
-
-
-@dataclass(frozen=True)
-class OutboxItem:
-    """A message to queue (0004): ``kind`` ``"send"`` or ``"edit"``; ``payload`` is what the
-    adapter needs (JSON-ready); ``slot``: for a send, store the new message's id under it in the
-    game's messages; for an edit, the stored message it edits."""
-
-    chat: str
-    payload: Mapping[str, Any]
-    kind: str = "send"
-    slot: str | None = None
-
-
-@dataclass(frozen=True)
-class OutboxRow:
-    """A row of ``outbox``."""
-
-    id: int
-    chat: str
-    game_id: int | None
-    kind: str
-    payload: dict[str, Any]
-    slot: str | None
-    created_at: float
-    sent_at: float | None
-    message_id: int | None
-    attempts: int
-    last_error: str | None
-    state: str
-
-
-_OUTBOX_COLUMNS = ("id, chat, game_id, kind, payload, slot, created_at, sent_at, message_id,"
-                   " attempts, last_error, state")
-
-
-def _outbox_row(row: Sequence[Any]) -> OutboxRow:
-    return OutboxRow(id=row[0], chat=row[1], game_id=row[2], kind=row[3],
-                     payload=json.loads(row[4]), slot=row[5], created_at=row[6], sent_at=row[7],
-                     message_id=row[8], attempts=row[9], last_error=row[10], state=row[11])
-
-
-_GAME_COLUMNS = ("g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result,"
-                 " g.quarantine")
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def _game_row(row: Sequence[Any]) -> GameRow:
-    names = json.loads(row[4]) if row[4] else {}
-    return GameRow(
-        id=row[0], chat=row[1], judge=row[2], config=json.loads(row[3]),
-        names={int(seat): name for seat, name in names.items()},
-        created_at=row[5], finished_at=row[6], result=row[7],
-        quarantine=json.loads(row[8]) if row[8] else None,
-    )
 
 
 @dataclass
@@ -267,102 +100,7 @@ async def _connect_reader(path: str | os.PathLike[str]) -> aiosqlite.Connection:
     return reader
 
 
-class HostMethods:
-    """Host mode's store methods (0003), one text for both backends over two hooks:
-    :meth:`_host_rows` (the rows of a read) and :meth:`_host_write` (statements in one write
-    transaction; the first row of each). Plain SQL with ``?`` parameters (PostgreSQL's backend
-    numbers them). :meth:`update_host_table` stays each backend's: it queues outbox rows in its
-    transaction."""
-
-    async def _host_rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        raise NotImplementedError
-
-    async def _host_write(self, *statements: tuple[str, Sequence[Any]]) -> list[Sequence[Any] | None]:
-        raise NotImplementedError
-
-    async def create_host_table(self, chat: str, host: str, options: Mapping[str, Any], *,
-                                data: Mapping[str, Any] | None = None) -> int:
-        """Open a host-mode table (a lobby) in ``chat``, opened by ``host``, with its ``data``
-        (JSON-ready). Returns its id."""
-        (row,) = await self._host_write((
-            "INSERT INTO host_tables(chat, host, options, data, created_at) VALUES (?, ?, ?, ?, ?)"
-            " RETURNING id", (chat, host, _dumps(dict(options)), _dumps(dict(data or {})), time.time())))
-        assert row is not None
-        return int(row[0])
-
-    async def host_table(self, table_id: int) -> HostTableRow | None:
-        rows = await self._host_rows(f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE id = ?", table_id)
-        return _host_row(rows[0]) if rows else None
-
-    async def host_table_of(self, chat: str, status: str | None = None) -> HostTableRow | None:
-        """The chat's latest table (with ``status``, if given), or ``None``."""
-        where, params = ("chat = ?", (chat,)) if status is None else (
-            "chat = ? AND status = ?", (chat, status))
-        rows = await self._host_rows(
-            f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id DESC LIMIT 1", *params)
-        return _host_row(rows[0]) if rows else None
-
-    async def open_host_tables(self, *, chat: str | None = None,
-                               player: str | None = None) -> list[HostTableRow]:
-        """Tables in the lobby or playing (to resume them after a restart), oldest first;
-        ``chat``: that chat's only; ``player``: only those ``player`` (a user key) is in."""
-        where, params = open_host_where(chat, player)
-        rows = await self._host_rows(
-            f"SELECT {_HOST_COLUMNS} FROM host_tables WHERE {where} ORDER BY id", *params)
-        return open_host_rows(rows, player)
-
-    async def open_host_chats(self, prefix: str = "") -> list[str]:
-        """The chats (beginning with ``prefix``) with a table in the lobby or playing: what a
-        shared worker looks at for tables nobody runs, without reading the tables."""
-        rows = await self._host_rows(
-            "SELECT DISTINCT chat FROM host_tables WHERE status IN ('lobby', 'running')"
-            " AND substr(chat, 1, ?) = ? ORDER BY chat", len(prefix), prefix)
-        return [str(r[0]) for r in rows]
-
-    async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
-                            opened_at: float) -> None:
-        """Record a step the bot opened (repeating a step number keeps the first record)."""
-        await self._host_write(host_step_insert(table_id, HostStepRow(no, key, kind, seconds, opened_at)))
-
-    async def host_steps(self, table_id: int) -> list[HostStepRow]:
-        rows = await self._host_rows("SELECT no, key, kind, seconds, opened_at FROM host_steps"
-                                     " WHERE table_id = ? ORDER BY no", table_id)
-        return [HostStepRow(no=r[0], key=r[1], kind=r[2], seconds=r[3], opened_at=r[4]) for r in rows]
-
-    async def move_host_chat(self, old: str, new: str) -> None:
-        """A group changed its id (upgraded to a supergroup): its tables and its club channel
-        follow it (the games themselves move with :meth:`move_game`)."""
-        await self._host_write(
-            ("UPDATE host_tables SET chat = ? WHERE chat = ?", (new, old)),
-            ("UPDATE host_channels SET chat = ? WHERE chat = ?"
-             " AND NOT EXISTS (SELECT 1 FROM host_channels WHERE chat = ?)", (new, old, new)))
-
-    async def set_host_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
-        """Link the group's club channel (``None`` unlinks it)."""
-        if channel is None:
-            await self._host_write(("DELETE FROM host_channels WHERE chat = ?", (chat,)))
-        else:
-            await self._host_write((
-                "INSERT INTO host_channels(chat, channel, title) VALUES (?, ?, ?)"
-                " ON CONFLICT(chat) DO UPDATE SET channel = excluded.channel,"
-                " title = excluded.title", (chat, channel, title)))
-
-    async def host_channel(self, chat: str) -> tuple[str, str | None] | None:
-        """The group's channel and its title, or ``None``."""
-        rows = await self._host_rows("SELECT channel, title FROM host_channels WHERE chat = ?", chat)
-        return (rows[0][0], rows[0][1]) if rows else None
-
-
-def host_step_insert(table_id: int, row: HostStepRow) -> tuple[str, tuple[Any, ...]]:
-    """The statement recording a step in ``host_steps`` (a step number already there keeps its
-    first record): :meth:`HostMethods.log_host_step`, and each backend's
-    :meth:`update_host_table` in its transaction."""
-    return ("INSERT INTO host_steps(table_id, no, key, kind, seconds, opened_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(table_id, no) DO NOTHING",
-            (table_id, row.no, row.key, row.kind, int(row.seconds), row.opened_at))
-
-
-class Store(HostMethods, club.ClubMethods):
+class Store(HostMethods, ClubMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 
@@ -625,7 +363,7 @@ class Store(HostMethods, club.ClubMethods):
         ``"abandoned"`` (``abandon``: its id), the messages that announce it (``outbox``: given
         the new id, the items to queue; stamped with the game's creation time) and its place in a
         tournament (``tournament``: ``(tournament id, table)``, the table's next game of the plan,
-        :func:`storage.club.start_game_sync`; a crash cannot leave the game without it). Returns
+        :func:`storage.start_game_sync`; a crash cannot leave the game without it). Returns
         the new game's id."""
         at = time.time()
         async with self._write() as conn:
@@ -637,7 +375,7 @@ class Store(HostMethods, club.ClubMethods):
             row = await conn.execute_insert(
                 "INSERT INTO games(chat, judge, config, names, announce, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (chat, judge, _dumps(dict(config)), _dumps({str(k): v for k, v in names.items()}),
+                (chat, judge, dumps(dict(config)), dumps({str(k): v for k, v in names.items()}),
                  announce, at),
             )
             assert row is not None
@@ -645,7 +383,7 @@ class Store(HostMethods, club.ClubMethods):
             await conn.execute_fetchall(
                 "UPDATE chats SET current_game = ? WHERE chat = ?", (game_id, chat))
             if tournament is not None:
-                await conn._execute(club.start_game_sync, conn._conn, *tournament, game_id)
+                await conn._execute(start_game_sync, conn._conn, *tournament, game_id)
             for item in (outbox(game_id) if outbox is not None else ()):
                 await self._enqueue(conn, item, game_id, at)
             await conn._execute(_prune_sync, conn._conn, at - self.prune_after, chat)
@@ -664,24 +402,24 @@ class Store(HostMethods, club.ClubMethods):
         """The chat's current (latest) game, finished or not."""
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
+                f"SELECT {GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
                 " WHERE c.chat = ?", (chat,))
-        return _game_row(rows[0]) if rows else None
+        return game_row(rows[0]) if rows else None
 
     async def game(self, game_id: int) -> GameRow | None:
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,))
-        return _game_row(rows[0]) if rows else None
+                f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,))
+        return game_row(rows[0]) if rows else None
 
     async def open_games(self) -> list[GameRow]:
         """The chats' current games that are not finished (to re-arm them after a restart), a
         quarantined one left out."""
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
+                f"SELECT {GAME_COLUMNS} FROM chats c JOIN games g ON g.id = c.current_game"
                 " WHERE g.finished_at IS NULL AND g.quarantine IS NULL ORDER BY g.id")
-        return [_game_row(r) for r in rows]
+        return [game_row(r) for r in rows]
 
     async def set_judge(self, game_id: int, judge: str) -> None:
         async with self._write() as conn:
@@ -702,7 +440,7 @@ class Store(HostMethods, club.ClubMethods):
         event refused and the refusal, :class:`bot.service.Service`). Nothing is deleted; its
         timer is cleared, and it is no longer among the open games and timers re-armed at a
         start. ``why=None`` puts it back (a later engine folds it). Raises :class:`NoSuchGame`."""
-        text = None if why is None else _dumps(dict(why))
+        text = None if why is None else dumps(dict(why))
         await self._unit(lambda db: _update_game_sync(db, game_id, "quarantine = ?, timer = NULL", (text,)),
                          lambda _: self._set_cached(game_id, timer=None))
 
@@ -736,11 +474,11 @@ class Store(HostMethods, club.ClubMethods):
         empty list deletes them). Either all of it is stored or nothing. Returns the outbox
         ids."""
         at = time.time()
-        rows = [(game_id, seq + i, _dumps(dict(e)), actor, at) for i, e in enumerate(events)]
-        payloads = [(item, _dumps(dict(item.payload))) for item in outbox]
+        rows = [(game_id, seq + i, dumps(dict(e)), actor, at) for i, e in enumerate(events)]
+        payloads = [(item, dumps(dict(item.payload))) for item in outbox]
         snap = None if snapshot is None else (
             game_id, snapshot.seq, snapshot.standing, snapshot.version,
-            snapshot.state if isinstance(snapshot.state, str) else _dumps(snapshot.state))
+            snapshot.state if isinstance(snapshot.state, str) else dumps(snapshot.state))
 
         def work(db: sqlite3.Connection) -> tuple[list[int], str | None, bool]:
             # the revision check is the insert's own: the next seq, or no row at all
@@ -767,7 +505,7 @@ class Store(HostMethods, club.ClubMethods):
                 _update_game_sync(db, game_id, "finished_at = NULL, result = NULL", ())
             ids = [_enqueue_sync(db, item, text, game_id, at) for item, text in payloads]
             if figures is not None:
-                club.figures_sync(db, game_id, figures, at)
+                figures_sync(db, game_id, figures, at)
             if snap is not None:
                 db.execute("INSERT INTO snapshots(game_id, seq, standing, version, state)"
                            " VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET"
@@ -776,7 +514,7 @@ class Store(HostMethods, club.ClubMethods):
             if timer is None:
                 return ids, None, False
             value = timer(ids)
-            text = None if value is None else _dumps(dict(value))
+            text = None if value is None else dumps(dict(value))
             _update_game_sync(db, game_id, "timer = ?", (text,))
             return ids, text, True
 
@@ -886,7 +624,7 @@ class Store(HostMethods, club.ClubMethods):
     async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
         """Remember (or with ``None`` forget) the id of the message in ``slot`` of ``chat`` for the
         game: the panel, the timer message, … that an adapter edits in place."""
-        key = _message_key(chat, slot)
+        key = message_key(chat, slot)
 
         def work(db: sqlite3.Connection) -> dict[str, int]:
             stored = _messages_sync(db, game_id)
@@ -894,13 +632,13 @@ class Store(HostMethods, club.ClubMethods):
                 stored.pop(key, None)
             else:
                 stored[key] = int(message_id)
-            _update_game_sync(db, game_id, "messages = ?", (_dumps(stored),))
+            _update_game_sync(db, game_id, "messages = ?", (dumps(stored),))
             return stored
 
         await self._unit(work, lambda stored: self._set_cached(game_id, messages=stored))
 
     async def message(self, game_id: int, chat: str, slot: str) -> int | None:
-        key = _message_key(chat, slot)
+        key = message_key(chat, slot)
         extras = await self._extras(game_id)
         if extras is None:
             raise NoSuchGame(game_id)
@@ -934,7 +672,7 @@ class Store(HostMethods, club.ClubMethods):
 
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
         """Store the game's running timer (a JSON-ready mapping), or clear it with ``None``."""
-        text = None if timer is None else _dumps(dict(timer))
+        text = None if timer is None else dumps(dict(timer))
         await self._unit(lambda db: _update_game_sync(db, game_id, "timer = ?", (text,)),
                          lambda _: self._set_cached(game_id, timer=None if text is None
                                                     else json.loads(text)))
@@ -971,7 +709,7 @@ class Store(HostMethods, club.ClubMethods):
         row = await conn.execute_insert(
             "INSERT INTO outbox(chat, game_id, kind, payload, slot, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (item.chat, game_id, item.kind, _dumps(dict(item.payload)), item.slot, at))
+            (item.chat, game_id, item.kind, dumps(dict(item.payload)), item.slot, at))
         assert row is not None
         self._after_commit(lambda: self._bump([item.chat]))
         return int(row[0])
@@ -998,8 +736,8 @@ class Store(HostMethods, club.ClubMethods):
             "state = 'pending' AND chat = ?", (chat,))
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE {where} ORDER BY id", params)
-        return [_outbox_row(r) for r in rows]
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE {where} ORDER BY id", params)
+        return [outbox_row(r) for r in rows]
 
     async def pending_chats(self) -> list[str]:
         """The chats with pending messages (to drain them after a restart), by oldest message."""
@@ -1011,8 +749,8 @@ class Store(HostMethods, club.ClubMethods):
     async def outbox_row(self, row_id: int) -> OutboxRow | None:
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (row_id,))
-        return _outbox_row(rows[0]) if rows else None
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (row_id,))
+        return outbox_row(rows[0]) if rows else None
 
     async def mark_sent(self, row_id: int, message_id: int | None = None, *,
                         row: OutboxRow | None = None) -> None:
@@ -1049,9 +787,9 @@ class Store(HostMethods, club.ClubMethods):
                 if kind == "send" and slot and game_id is not None and message_id is not None:
                     if game_id not in stored:
                         stored[game_id] = _messages_sync(db, game_id)
-                    stored[game_id][_message_key(chat, slot)] = int(message_id)
+                    stored[game_id][message_key(chat, slot)] = int(message_id)
             for game_id, messages in stored.items():
-                _update_game_sync(db, game_id, "messages = ?", (_dumps(messages),))
+                _update_game_sync(db, game_id, "messages = ?", (dumps(messages),))
             return stored
 
         def cached(stored: dict[int, dict[str, int]]) -> None:
@@ -1158,56 +896,13 @@ class Store(HostMethods, club.ClubMethods):
             for item in outbox:
                 await self._enqueue(conn, item, outbox_game, at)
 
-    # --- a club's roster and its players' figures (0006: club.ClubMethods' two hooks) -----------
+    # --- a club's roster and its players' figures (0006: ClubMethods' two hooks) -----------
     async def _club_read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         async with self._read() as conn:
             return await conn._execute(work, conn._conn)
 
     async def _club_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         return await self._unit(work)
-
-
-def open_host_where(chat: str | None, player: str | None) -> tuple[str, list[Any]]:
-    """The ``WHERE`` of both backends' :meth:`open_host_tables` and its values: a ``player``
-    is looked for in the ``players`` JSON text as a JSON string (a user key holds no ``%``,
-    ``_`` or quote), and :func:`open_host_rows` keeps only the rows that truly list him."""
-    where, params = ["status IN ('lobby', 'running')"], []
-    if chat is not None:
-        where.append("chat = ?")
-        params.append(chat)
-    if player is not None:
-        where.append("players LIKE ?")
-        params.append(f"%{json.dumps(player)}%")
-    return " AND ".join(where), params
-
-
-def open_host_rows(rows: Iterable[Sequence[Any]], player: str | None) -> list[HostTableRow]:
-    """The decoded rows :func:`open_host_where` found (with ``player``: those listing him)."""
-    tables = [_host_row(r) for r in rows]
-    return tables if player is None else [
-        t for t in tables if any(p.get("user") == player for p in t.players)]
-
-
-def host_assignments(fields: Mapping[str, Any]) -> tuple[list[str], list[Any]]:
-    """A host table's changed ``fields`` as ``UPDATE`` assignments (``name = ?``) and their
-    values, JSON where the column holds JSON; a status of ``over`` or ``stopped`` also stamps
-    ``closed_at``. Both backends' :meth:`update_host_table`. Raises :class:`StorageError` for an
-    unknown field."""
-    sets: list[str] = []
-    params: list[Any] = []
-    for name, value in fields.items():
-        if name not in _HOST_FIELDS:
-            raise StorageError(f"no host table field {name!r}")
-        if name == "seats":
-            value = _dumps({str(k): v for k, v in dict(value).items()})
-        elif name in ("players", "data") or (name == "step" and value is not None):
-            value = _dumps(value)
-        sets.append(f"{name} = ?")
-        params.append(value)
-        if name == "status" and value in ("over", "stopped"):
-            sets.append("closed_at = ?")
-            params.append(time.time())
-    return sets, params
 
 
 def _update_game_sync(db: sqlite3.Connection, game_id: int, assignments: str,
@@ -1243,9 +938,3 @@ def _prune_sync(db: sqlite3.Connection, before: float, chat: str | None) -> int:
                          params).rowcount
     db.execute(f"DELETE FROM snapshots WHERE game_id IN ({games})", params)
     return dropped
-
-
-def _message_key(chat: str, slot: str) -> str:
-    if " " in slot or not slot:
-        raise StorageError(f"bad message slot {slot!r}")
-    return f"{chat} {slot}"
