@@ -5,7 +5,7 @@ club methods, and those methods (:class:`ClubMethods`, shared by :class:`storage
 A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an
 account (``"tg:42"``) where the game knows one — a hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
 Plain SQL (``?`` parameters, no SQLite-only functions, ``RETURNING`` for a new row's id, month
-bounds as integers): PostgreSQL runs these same functions (:class:`storage.pg._Bridge`).
+bounds as integers): PostgreSQL runs these same functions in a worker thread (:class:`storage.pg._Bridge`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from rules.engine import name_key
+
+from .bridge import Bridged, call, only
 
 _T = TypeVar("_T")
 
@@ -676,16 +678,17 @@ def series_first_nights_sync(db: sqlite3.Connection, tournament: int
     return out
 
 
-class ClubMethods:
+class ClubMethods(Bridged):
     """The club's store methods (issue 17), one text for every backend: each runs a function of
-    this module on the backend's connection, through the backend's two hooks — :meth:`_club_read`
-    (a read) and :meth:`_club_write` (a write in a transaction of its own)."""
+    this module on the backend's connection (a :func:`storage.bridge.call`), through
+    :meth:`_club_read` (a read, one consistent snapshot) or :meth:`_club_write` (a write in a
+    transaction of its own)."""
 
     async def _club_read(self, work: Callable[[Any], _T]) -> _T:
-        raise NotImplementedError
+        return await self._read_unit(only(call(work)), consistent=True)  # type: ignore[no-any-return]
 
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
-        raise NotImplementedError
+        return await self._write_unit(only(call(work)))  # type: ignore[no-any-return]
 
     async def close(self) -> None:
         raise NotImplementedError

@@ -29,23 +29,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
+from .bridge import Step, Unit, drive, pg_sql
 from .club import ClubMethods, figures_sync, start_game_sync
-
+from .host import HostMethods
 from .migrate import MigrationError, NewerSchema, bundled
 from .rows import (
-    GAME_COLUMNS, OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, HostStepRow, NoSuchGame,
-    OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, dumps, game_row, message_key,
-    outbox_row,
+    GAME_COLUMNS, OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, NoSuchGame, OutboxItem, OutboxRow,
+    Snapshot, StaleRevision, StorageError, dumps, game_row, message_key, outbox_row,
 )
-from .host import HostMethods, host_assignments, host_step_insert
 
 if TYPE_CHECKING:
     import asyncpg
@@ -54,15 +51,7 @@ if TYPE_CHECKING:
 _MIGRATE_LOCK = (7100, 0)
 _GAME_LOCK = 7101
 
-_PLACEHOLDER = re.compile(r"\?")
 _T = TypeVar("_T")
-
-
-@lru_cache(maxsize=512)
-def _sql(query: str) -> str:
-    """SQLite's ``?`` placeholders numbered ``$1``, ``$2`` … (our SQL has no ``?`` in literals)."""
-    count = iter(range(1, 10_000))
-    return _PLACEHOLDER.sub(lambda _: f"${next(count)}", query)
 
 
 def is_url(target: object) -> bool:
@@ -144,7 +133,7 @@ class _Cursor:
 class _Bridge:
     """An :class:`sqlite3.Connection`'s ``execute``/``executemany`` for a function running in a
     worker thread, on an asyncpg connection owned by ``loop``: each statement is numbered
-    (:func:`_sql`) and awaited there, one at a time (the thread waits for each)."""
+    (:func:`storage.bridge.pg_sql`) and awaited there, one at a time (the thread waits for each)."""
 
     def __init__(self, conn: "asyncpg.Connection", loop: asyncio.AbstractEventLoop) -> None:
         self._conn = conn
@@ -158,7 +147,7 @@ class _Bridge:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def execute(self, query: str, params: Sequence[Any] = ()) -> _Cursor:
-        query = _sql(query)
+        query = pg_sql(query)
         if query.lstrip().upper().startswith(("SELECT", "WITH")) or " RETURNING " in query.upper():
             rows = self._run(self._conn.fetch(query, *params))
             return _Cursor(rows, len(rows))
@@ -167,7 +156,7 @@ class _Bridge:
         return _Cursor([], int(tail) if tail.isdigit() else -1)
 
     def executemany(self, query: str, rows: Sequence[Sequence[Any]]) -> None:
-        self._run(self._conn.executemany(_sql(query), list(rows)))
+        self._run(self._conn.executemany(pg_sql(query), list(rows)))
 
 
 async def _bridged(work: Callable[[Any], _T], conn: "asyncpg.Connection") -> _T:
@@ -275,15 +264,15 @@ class PgStore(HostMethods, ClubMethods):
             update.consumed = True
 
     async def _fetch(self, query: str, *params: Any) -> list[Any]:
-        return await self.pool.fetch(_sql(query), *params)
+        return await self.pool.fetch(pg_sql(query), *params)
 
     async def _row(self, query: str, *params: Any) -> Any:
-        return await self.pool.fetchrow(_sql(query), *params)
+        return await self.pool.fetchrow(pg_sql(query), *params)
 
     @staticmethod
     async def _update_game(conn: "asyncpg.Connection", game_id: int, assignments: str,
                            params: tuple[Any, ...]) -> None:
-        status = await conn.execute(_sql(f"UPDATE games SET {assignments} WHERE id = ?"),
+        status = await conn.execute(pg_sql(f"UPDATE games SET {assignments} WHERE id = ?"),
                                     *params, game_id)
         if status.endswith(" 0"):
             raise NoSuchGame(game_id)
@@ -380,12 +369,6 @@ class PgStore(HostMethods, ClubMethods):
             return await _bridged(work, conn)
         async with self._write() as own:
             return await _bridged(work, own)
-
-    async def _club_read(self, work: Callable[[Any], _T]) -> _T:
-        return await self._club(work)
-
-    async def _club_write(self, work: Callable[[Any], _T]) -> _T:
-        return await self._club(work)
 
     async def append_many(
         self, game_id: int, seq: int, events: Sequence[Mapping[str, Any]], actor: str, *,
@@ -717,33 +700,67 @@ class PgStore(HostMethods, ClubMethods):
             await conn.execute(
                 "UPDATE outbox SET chat = $1 WHERE chat = $2 AND state = 'pending'", new, old)
 
-    # --- host mode (0003; the rest: storage.host.HostMethods) ----------------------------------
-    async def _host_rows(self, sql: str, *params: Any) -> list[Any]:
-        return await self._fetch(sql, *params)
+    # --- the connection bridge (storage/bridge.py): the hooks of the methods written once -----
+    async def _read_unit(self, unit: Unit[_T], *, consistent: bool = False) -> _T:
+        """A reading unit on a pooled connection: each statement on its own, or with
+        ``consistent`` in one read-only transaction (``REPEATABLE READ``: one snapshot)."""
+        async with self.pool.acquire() as conn:
+            if not consistent:
+                return await drive(unit, lambda step: _step(conn, step))
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return await drive(unit, lambda step: _step(conn, step))
 
-    async def _host_write(self, *statements: tuple[str, Sequence[Any]]) -> list[Any]:
-        async with self._write() as conn:
-            return [await conn.fetchrow(_sql(sql), *params) for sql, params in statements]
+    async def _write_unit(self, unit: Unit[_T], then: Callable[[_T], None] | None = None, *,
+                          on_loop: bool = False) -> _T:
+        """A write unit in one transaction on a pooled connection (always on the loop). Its
+        :data:`storage.bridge.FENCE` consumes the inbox update being applied (:data:`applying`),
+        if not consumed yet — :class:`AlreadyApplied` (nothing written) if a worker applied it
+        first."""
+        update = applying.get()
+        if update is not None and update.consumed:
+            update = None
+        fenced = False
+        async with self.pool.acquire() as conn:
+            async with conn.transaction():
+                async def execute(step: Step) -> Any:
+                    nonlocal fenced
+                    if step.op != "fence":
+                        return await _step(conn, step)
+                    if update is not None and not fenced:
+                        await self._consume(conn, update.update_id, time.time())
+                        fenced = True
+                    return None
 
-    async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
-                                outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,
-                                **fields: Any) -> None:
-        sets, params = host_assignments(fields)
-        if not sets and opened is None and not outbox:
-            return
-        async with self._write() as conn:
-            if sets:
-                status = await conn.execute(
-                    _sql(f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?"), *params, table_id)
-                if status.endswith(" 0"):
-                    raise StorageError(f"no host table {table_id}")
-            if opened is not None:
-                sql, values = host_step_insert(table_id, opened)
-                await conn.execute(_sql(sql), *values)
-            at = time.time()
-            for item in outbox:
-                await self._enqueue(conn, item, outbox_game, at)
-        self._bump([item.chat for item in outbox])
+                result = await drive(unit, execute)
+        if fenced:
+            assert update is not None
+            update.consumed = True
+        if then is not None:
+            then(result)
+        return result
+
+
+async def _step(conn: "asyncpg.Connection", step: Step) -> Any:
+    """Run ``step`` on asyncpg connection ``conn`` (a fence is :meth:`PgStore._write_unit`'s)."""
+    op = step.op
+    if op == "rows":
+        return await conn.fetch(pg_sql(step.sql), *step.params)
+    if op == "one":
+        return await conn.fetchrow(pg_sql(step.sql), *step.params)
+    if op == "count":
+        status = await conn.execute(pg_sql(step.sql), *step.params)
+        tail = str(status).rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+    if op == "many":
+        await conn.executemany(pg_sql(step.sql), list(step.params))
+        return None
+    if op == "call":
+        fn = step.fn
+        assert fn is not None
+        return await _bridged(lambda db: fn(db, *step.params), conn)
+    if op == "lock":  # one game's transitions, one at a time across every worker (until COMMIT)
+        await conn.execute("SELECT pg_advisory_xact_lock($1, hashint8($2))", _GAME_LOCK, *step.params)
+    return None
 
 
 __all__ = ["PgStore", "is_url", "migrate", "normal_url", "redacted", "schema_version", "MigrationError"]

@@ -41,8 +41,9 @@ from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
 import aiosqlite
 
+from .bridge import Unit, drive, run, step_sqlite
 from .club import ClubMethods, figures_sync, start_game_sync
-from .host import HostMethods, host_assignments, host_step_insert
+from .host import HostMethods
 from .migrate import migrate, refuse_unknown
 from .rows import (  # the rows are the backends' (storage/rows.py); named here for their importers
     GAME_COLUMNS, OUTBOX_COLUMNS, PRUNE_AFTER, RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame,
@@ -858,51 +859,23 @@ class Store(HostMethods, ClubMethods):
         self._langs.clear()
 
 
-    # --- host mode: tables, their step log, club channels (0003; the rest: HostMethods) -------
-    async def _host_rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
+    # --- the connection bridge (storage/bridge.py): the hooks of the methods written once -----
+    async def _read_unit(self, unit: Unit[_T], *, consistent: bool = False) -> _T:
+        """A reading unit in ONE round trip to the reader's thread (its statements one call)."""
         async with self._read() as conn:
-            return list(await conn.execute_fetchall(sql, params))
+            return await conn._execute(run, conn._conn, unit)
 
-    async def _host_write(self, *statements: tuple[str, Sequence[Any]]) -> list[Sequence[Any] | None]:
-        firsts: list[Sequence[Any] | None] = []
+    async def _write_unit(self, unit: Unit[_T], then: Callable[[_T], None] | None = None, *,
+                          on_loop: bool = False) -> _T:
+        """A write unit of the group commit: in ONE round trip to the writer's thread
+        (:meth:`_unit`), or with ``on_loop`` each step one (:meth:`_write`)."""
+        if not on_loop:
+            return await self._unit(lambda db: run(db, unit), then)
         async with self._write() as conn:
-            for sql, params in statements:
-                rows = await conn.execute_fetchall(sql, params)
-                firsts.append(rows[0] if rows else None)
-        return firsts
-
-    async def update_host_table(self, table_id: int, *, opened: HostStepRow | None = None,
-                                outbox: Sequence[OutboxItem] = (), outbox_game: int | None = None,
-                                **fields: Any) -> None:
-        """Change a table's fields: ``players``, ``seats``, ``step``, ``data`` (JSON-ready),
-        ``game_id``, ``lobby_message``, ``status``; a status of ``over`` or ``stopped`` also
-        stamps ``closed_at``. ``step`` and ``lobby_message`` may be ``None``. ``opened``: the
-        step just stored is recorded in ``host_steps`` in the same transaction (as
-        :meth:`log_host_step`). ``outbox``: messages queued in the same transaction (of game
-        ``outbox_game``, as :meth:`enqueue`). Raises :class:`StorageError` for an unknown field or
-        table."""
-        sets, params = host_assignments(fields)
-        if not sets and opened is None and not outbox:
-            return
-        async with self._write() as conn:
-            if sets:
-                cursor = await conn.execute(
-                    f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?", (*params, table_id))
-                if cursor.rowcount == 0:
-                    raise StorageError(f"no host table {table_id}")
-            if opened is not None:
-                await conn.execute_fetchall(*host_step_insert(table_id, opened))
-            at = time.time()
-            for item in outbox:
-                await self._enqueue(conn, item, outbox_game, at)
-
-    # --- a club's roster and its players' figures (0006: ClubMethods' two hooks) -----------
-    async def _club_read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        async with self._read() as conn:
-            return await conn._execute(work, conn._conn)
-
-    async def _club_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        return await self._unit(work)
+            result = await drive(unit, lambda step: conn._execute(step_sqlite, conn._conn, step))
+            if then is not None:
+                self._after_commit(lambda: then(result))
+        return result
 
 
 def _update_game_sync(db: sqlite3.Connection, game_id: int, assignments: str,
