@@ -2,7 +2,7 @@
 
 A method's work on the database is a *unit*: a generator that yields :class:`Step` s — a
 statement and what to hand back (:func:`rows`, :func:`one`, :func:`count`, :func:`many`,
-:func:`call`) — and returns the method's result. Each backend runs units on its own connection
+:func:`call`; :func:`on_loop`, the caller's code) — and returns the method's result. Each backend runs units on its own connection
 (:class:`Bridged`'s two hooks):
 
 * SQLite (:mod:`storage.store`): :func:`run` drives a unit on the plain
@@ -25,7 +25,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Awaitable, Callable, Generator, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Generator, Self, Sequence, TypeVar
 
 _T = TypeVar("_T")
 
@@ -36,7 +36,7 @@ Unit = Generator["Step", Any, _T]
 @dataclass(frozen=True, slots=True)
 class Step:
     """One statement of a unit: ``op`` (``rows``, ``one``, ``count``, ``many``, ``call``,
-    ``lock``, ``fence``), its SQL (SQLite's) and parameters, or the function of a ``call``."""
+    ``loop``, ``lock``, ``fence``), its SQL (SQLite's) and parameters, or the function of a ``call``."""
 
     op: str
     sql: str = ""
@@ -69,6 +69,13 @@ def call(fn: Callable[..., _T], *args: Any) -> Step:
     (:mod:`storage.club`'s functions; on PostgreSQL in a worker thread, ``storage.pg._Bridge``);
     hands back what it returns."""
     return Step("call", params=args, fn=fn)
+
+
+def on_loop(fn: Callable[..., _T], *args: Any) -> Step:
+    """``fn(*args)`` on the event loop — the caller's code inside a unit (a new game's
+    announcements, given its id) —; hands back what it returns. SQLite's writer's thread never
+    runs it: such a unit is run with ``on_loop`` (:meth:`Bridged._write_unit`)."""
+    return Step("loop", params=args, fn=fn)
 
 
 def lock_game(game_id: int) -> Step:
@@ -122,18 +129,31 @@ def step_sqlite(db: sqlite3.Connection, step: Step) -> Any:
     if op == "call":
         assert step.fn is not None
         return step.fn(db, *step.params)
-    return None  # lock, fence: PostgreSQL's
+    return None  # lock, fence: PostgreSQL's (a loop step is the caller's: see run)
 
 
-def run(db: sqlite3.Connection, unit: Unit[_T]) -> _T:
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """:func:`run` stopped at an :func:`on_loop` step: run ``step`` on the event loop, then
+    :func:`run` the unit on with its answer."""
+
+    step: Step
+
+
+def run(db: sqlite3.Connection, unit: Unit[_T], answer: Any = None, *,
+        pausing: bool = False) -> _T | Paused:
     """Drive ``unit`` on SQLite's plain connection ``db`` (in the connection's thread, in one
-    call); its result."""
+    call) from where it stands (``answer``: to its last step) to its end; its result. At an
+    :func:`on_loop` step it stops with ``pausing`` (:class:`Paused`), else raises
+    :class:`AssertionError`."""
     try:
-        step = next(unit)
-        while True:
+        step = unit.send(answer)
+        while step.op != "loop":
             step = unit.send(step_sqlite(db, step))
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
+    assert pausing, "a unit with an on_loop step is written with on_loop=True"
+    return Paused(step)
 
 
 async def drive(unit: Unit[_T], execute: Callable[[Step], Awaitable[Any]]) -> _T:
@@ -149,7 +169,16 @@ async def drive(unit: Unit[_T], execute: Callable[[Step], Awaitable[Any]]) -> _T
 class Bridged:
     """What a backend gives the methods written once (:class:`storage.games.GameMethods`,
     :class:`storage.host.HostMethods`, :class:`storage.club.ClubMethods`): two hooks that run a
-    unit."""
+    unit, and :meth:`close` (``async with`` a store closes it)."""
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
     async def _read_unit(self, unit: Unit[_T], *, consistent: bool = False) -> _T:
         """Run a unit that only reads, on committed rows. ``consistent``: its statements read one
@@ -164,6 +193,11 @@ class Bridged:
         fails). ``on_loop``: the unit calls the caller's code (SQLite then runs it on the event
         loop, one round trip to the writer's thread per step, instead of in that thread)."""
         raise NotImplementedError
+
+    async def _write_step(self, step: Step, then: Callable[[Any], None] | None = None) -> Any:
+        """One writing statement (its answer, as :meth:`_write_unit`): on PostgreSQL on its own,
+        atomic without a transaction of its own (no ``BEGIN``/``COMMIT`` round trips)."""
+        return await self._write_unit(only(step), then)
 
     async def _rows(self, sql: str, *params: Any) -> list[Any]:
         """The rows of one reading statement."""

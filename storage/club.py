@@ -15,7 +15,7 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, Self, Sequence, TypeVar
 
 from rules.engine import name_key
 
@@ -690,23 +690,23 @@ class ClubMethods(Bridged):
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
         return await self._write_unit(only(call(work)))  # type: ignore[no-any-return]
 
-    async def close(self) -> None:
-        raise NotImplementedError
-
     async def refold_roster(self) -> int:
         """Compute the roster's keys left empty by migration 0011 (:func:`refold_sync`); the
         store's ``open`` calls it (:meth:`_opened`). Returns how many were computed."""
         return await self._club_write(refold_sync)
 
-    async def _opened(self) -> None:
-        """What each backend's ``open`` does once the database is migrated, before any read:
-        the roster's keys a migration emptied computed (:meth:`refold_roster`); on any failure
-        the store is closed again and the error raised."""
+    async def _opened(self, prepare: Callable[[], Awaitable[None]]) -> Self:
+        """What each backend's ``open`` does once connected, before any read: ``prepare()`` (the
+        backend's settings and migrations), then the roster's keys a migration emptied computed
+        (:meth:`refold_roster`, 0011); on any failure the store is closed again and the error
+        raised. Returns the store."""
         try:
+            await prepare()
             await self.refold_roster()
         except BaseException:
             await self.close()
             raise
+        return self
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
         """The club's roster by name (merged entries left out); ``like``: names beginning so."""

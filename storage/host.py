@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any, Iterable, Mapping, Sequence
 
-from .bridge import Bridged, Step, Unit, count, one, only
+from .bridge import Bridged, Step, Unit, count, one
 from .games import enqueue
 from .rows import (
     HOST_COLUMNS, HOST_FIELDS, HostStepRow, HostTableRow, OutboxItem, StorageError, dumps, host_row,
@@ -27,9 +27,9 @@ class HostMethods(Bridged):
                                 data: Mapping[str, Any] | None = None) -> int:
         """Open a host-mode table (a lobby) in ``chat``, opened by ``host``, with its ``data``
         (JSON-ready). Returns its id."""
-        (table_id,) = await self._write_unit(only(one(
+        (table_id,) = await self._write_step(one(
             "INSERT INTO host_tables(chat, host, options, data, created_at) VALUES (?, ?, ?, ?, ?)"
-            " RETURNING id", chat, host, dumps(dict(options)), dumps(dict(data or {})), time.time())))
+            " RETURNING id", chat, host, dumps(dict(options)), dumps(dict(data or {})), time.time()))
         return int(table_id)
 
     async def host_table(self, table_id: int) -> HostTableRow | None:
@@ -64,8 +64,7 @@ class HostMethods(Bridged):
     async def log_host_step(self, table_id: int, no: int, key: str, kind: str, seconds: int,
                             opened_at: float) -> None:
         """Record a step the bot opened (repeating a step number keeps the first record)."""
-        await self._write_unit(only(host_step_insert(
-            table_id, HostStepRow(no, key, kind, seconds, opened_at))))
+        await self._write_step(host_step_insert(table_id, HostStepRow(no, key, kind, seconds, opened_at)))
 
     async def host_steps(self, table_id: int) -> list[HostStepRow]:
         rows = await self._rows("SELECT no, key, kind, seconds, opened_at FROM host_steps"
@@ -85,12 +84,12 @@ class HostMethods(Bridged):
     async def set_host_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
         """Link the group's club channel (``None`` unlinks it)."""
         if channel is None:
-            await self._write_unit(only(count("DELETE FROM host_channels WHERE chat = ?", chat)))
+            await self._write_step(count("DELETE FROM host_channels WHERE chat = ?", chat))
         else:
-            await self._write_unit(only(count(
+            await self._write_step(count(
                 "INSERT INTO host_channels(chat, channel, title) VALUES (?, ?, ?)"
                 " ON CONFLICT(chat) DO UPDATE SET channel = excluded.channel,"
-                " title = excluded.title", chat, channel, title)))
+                " title = excluded.title", chat, channel, title))
 
     async def host_channel(self, chat: str) -> tuple[str, str | None] | None:
         """The group's channel and its title, or ``None``."""

@@ -21,7 +21,7 @@ from storage import (
     Migration, MigrationError, NoSuchGame, PgStore, StaleRevision, Store, bundled, migrate,
     user_version,
 )
-from storage.store import ALIASES_SQL
+from storage.games import ALIASES_SQL
 from support.stores import rows as raw_rows
 
 PROJECT = Path(__file__).resolve().parents[1]
