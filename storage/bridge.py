@@ -2,8 +2,8 @@
 
 A method's work on the database is a *unit*: a generator that yields :class:`Step` s — a
 statement and what to hand back (:func:`rows`, :func:`one`, :func:`count`, :func:`many`,
-:func:`call`; :func:`on_loop`, the caller's code) — and returns the method's result. Each backend runs units on its own connection
-(:class:`Bridged`'s two hooks):
+:func:`call`; :func:`on_loop`, the caller's code) — and returns the method's result. Each
+backend runs units on its own connection (:class:`Bridged`'s hooks):
 
 * SQLite (:mod:`storage.store`): :func:`run` drives a unit on the plain
   :class:`sqlite3.Connection` inside the connection's thread, so a whole write unit is ONE round
@@ -36,7 +36,8 @@ Unit = Generator["Step", Any, _T]
 @dataclass(frozen=True, slots=True)
 class Step:
     """One statement of a unit: ``op`` (``rows``, ``one``, ``count``, ``many``, ``call``,
-    ``loop``, ``lock``, ``fence``), its SQL (SQLite's) and parameters, or the function of a ``call``."""
+    ``loop``, ``lock``, ``fence``), its SQL (SQLite's) and parameters, or the function of a
+    ``call`` or ``loop``."""
 
     op: str
     sql: str = ""
@@ -181,17 +182,19 @@ class Bridged:
         await self.close()
 
     async def _read_unit(self, unit: Unit[_T], *, consistent: bool = False) -> _T:
-        """Run a unit that only reads, on committed rows. ``consistent``: its statements read one
-        snapshot (PostgreSQL: one read-only transaction, ``REPEATABLE READ``; SQLite's reader
-        runs them in one call)."""
+        """Run a unit that only reads, on committed rows. ``consistent``: PostgreSQL reads its
+        statements in one snapshot (one read-only transaction, ``REPEATABLE READ``); SQLite's
+        reader runs every unit in one call of its thread (as it always did), each statement on
+        what is committed by then."""
         raise NotImplementedError
 
     async def _write_unit(self, unit: Unit[_T], then: Callable[[_T], None] | None = None, *,
                           on_loop: bool = False) -> _T:
         """Run a unit in one write transaction; return its result once committed, after
         ``then(result)`` ran (the caches and counters follow the committed rows; not run if it
-        fails). ``on_loop``: the unit calls the caller's code (SQLite then runs it on the event
-        loop, one round trip to the writer's thread per step, instead of in that thread)."""
+        fails). ``on_loop``: the unit has :func:`on_loop` steps, the caller's code (SQLite then
+        comes back to the event loop for each: a round trip to the writer's thread before and
+        after it, instead of the unit's one)."""
         raise NotImplementedError
 
     async def _write_step(self, step: Step, then: Callable[[Any], None] | None = None) -> Any:

@@ -5,7 +5,8 @@ club methods, and those methods (:class:`ClubMethods`, shared by :class:`storage
 A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an
 account (``"tg:42"``) where the game knows one — a hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
 Plain SQL (``?`` parameters, no SQLite-only functions, ``RETURNING`` for a new row's id, month
-bounds as integers): PostgreSQL runs these same functions in a worker thread (:class:`storage.pg._Bridge`).
+bounds as integers): PostgreSQL runs these same functions in a worker thread
+(:class:`storage.pg._Bridge`).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ One :class:`Store` per process, with two aiosqlite connections to the file: a wr
   unit alone commits at once. A write method returns only after ITS commit, so whatever it returns
   is durable (``synchronous=FULL``); a failed commit fails every unit of it. A unit is ONE round
   trip to the writer's thread (:meth:`Store._unit`: the bridge's :func:`storage.bridge.run`
-  drives it there), but one that calls the caller's code (a new game's announcements), which
-  runs on the event loop a round trip per statement (:meth:`Store._write`).
+  drives it there), but one that calls the caller's code (a new game's announcements, an
+  :func:`storage.bridge.on_loop` step), which comes back to the event loop for it: a round trip
+  before and after each such step (:meth:`Store._write`).
 * **Reads** go through the reader connection (WAL: they see only committed rows and never wait
   behind a write), so no reader ever sees a unit that is not yet committed; a read is one round
   trip to its thread. An in-memory database (``":memory:"``, tests) has one connection: a read
