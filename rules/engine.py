@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Iterable, NamedTuple, Sequence
 
-from . import events as ev
+import rules.events as ev  # the module, not the package (rules/__init__ imports this one)
+
 from .config import (
     DrawDeclared, FirstDayVote, NominationWithdrawal, Reason, RevoteOrder, Rotation, RulesConfig,
     Severity, ThirdFoul, changed_options,

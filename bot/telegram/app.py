@@ -74,7 +74,7 @@ from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
 from .host.handlers import display_name
 from . import http
 from .jobs import StoppingJobQueue
-from .base import PREFIX, TelegramPortBase
+from .base import PREFIX, TelegramPortBase, chat_id_of, chat_key
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
@@ -110,14 +110,6 @@ MENUS: tuple[tuple[BotCommandScope, str, tuple[str, ...]], ...] = (
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 Context = CallbackContext[Any, Any, Any, Any]
-
-
-def chat_key(chat_id: int) -> str:
-    return f"{PREFIX}{chat_id}"
-
-
-def chat_id_of(key: str) -> int:
-    return int(key.removeprefix(PREFIX))
 
 
 def _is_new_game(text: str) -> bool:
