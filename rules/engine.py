@@ -22,7 +22,7 @@ from .config import (
     Severity, ThirdFoul, changed_options,
 )
 from .errors import Code, RuleError
-from . import notices as nt
+import rules.notices as nt
 from .notices import Notice
 from .points import check_bad_play, check_extra, parse_points, scoring, show
 from .state import (
