@@ -451,6 +451,60 @@ class Service:
         that each adapter sharing the store re-arms its own."""
         return await self._store.open_timers(prefix)
 
+    # --- what the platforms keep beside a game ---------------------------------------------------
+    # (a platform reaches the store only through these: bot/telegram and bot/discord never touch it)
+    async def lang(self, chat: str) -> str | None:
+        """The language chosen for ``chat`` (``/lang``; a Discord server's under its key)."""
+        return await self._store.lang(chat)
+
+    async def set_lang(self, chat: str, lang: str) -> None:
+        await self._store.set_lang(chat, lang)
+
+    async def club_channel(self, chat: str) -> tuple[str, str | None] | None:
+        """The club channel linked to ``chat`` (``/channel``: its key and title), if any."""
+        return await self._store.host_channel(chat)
+
+    async def set_club_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
+        await self._store.set_host_channel(chat, channel, title)
+
+    async def game_row(self, game_id: int) -> GameRow | None:
+        """Game ``game_id`` as stored (its home chat, judge, result), current or not."""
+        return await self._store.game(game_id)
+
+    async def open_games(self) -> list[GameRow]:
+        """Every game not finished, as stored."""
+        return await self._store.open_games()
+
+    async def host_table(self, table_id: int) -> Any:
+        """Hosted table ``table_id`` as stored (:class:`storage.HostTableRow`), or ``None``."""
+        return await self._store.host_table(table_id)
+
+    async def open_host_tables(self, *, player: str | None = None) -> list[Any]:
+        """The hosted tables that gather or play (``player``: those he is at)."""
+        return await self._store.open_host_tables(player=player)
+
+    async def enqueue(self, items: Sequence[OutboxItem], game_id: int | None = None) -> list[int]:
+        """Queue messages that no action carries (a confirmation) in the outbox."""
+        return await self._store.enqueue(items, game_id=game_id)
+
+    async def pending(self, chat: str) -> list[Any]:
+        """What the outbox still holds for ``chat`` (:class:`storage.OutboxRow`)."""
+        return await self._store.pending(chat)
+
+    async def slots_named(self, prefix: str) -> dict[int, dict[tuple[str, str], int]]:
+        """Every game's stored message slots whose name starts with ``prefix`` (Discord's
+        ``muted:<seat>``)."""
+        return await self._store.slots_named(prefix)
+
+    async def pending_chats(self) -> list[str]:
+        """The chats the outbox holds unsent messages for."""
+        return await self._store.pending_chats()
+
+    async def prune(self) -> int:
+        """Forget what finished games no longer need (their delivered outbox rows, their
+        snapshots: :meth:`storage.Store.prune`)."""
+        return await self._store.prune()
+
     def forget(self, home: str) -> int | None:
         """Drop what is kept in memory of home chat ``home`` (its game) and every alias: another
         process may change them from now on — the shared workers call it when this worker stops

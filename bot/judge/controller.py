@@ -1018,7 +1018,14 @@ class JudgeController:
             return None
         names = {s.number: s.name for s in live.state.seats if s.name is not None}
         names[event.seat] = event.name
-        return await same_player(self.service.store, club, event.seat, names, accounts)
+        return await self.same_player(club, event.seat, names, accounts)
+
+    async def same_player(self, club: str, seat: int, names: dict[int, str],
+                          accounts: dict[int, str]) -> int | None:
+        """Another seat of ``club``'s roster entry that ``seat`` would be, by ``names`` (seat →
+        name) and ``accounts`` (seat → the member mapped to it): one player, one seat
+        (:func:`bot.club.answers.same_player`); ``None``: none."""
+        return await same_player(self.service.store, club, seat, names, accounts)
 
     async def _create_seated(self, home: str, user: str, config: rules.RulesConfig,
                              current: Outcome | None, cat: Catalog) -> tuple[Outcome, list[str]]:

@@ -232,7 +232,7 @@ class TelegramJudgePort(TelegramPortBase):
         group = await self.public_chat(game_id, home)
         if group is None:
             return None
-        linked = await self.referee.service.store.host_channel(group)
+        linked = await self.referee.service.club_channel(group)
         if linked is None or not linked[0].startswith(PREFIX) or linked[0] in (group, home):
             return None
         return linked[0]
@@ -471,12 +471,12 @@ class TelegramReferee:
         """The chat's catalog (``/lang``), else the configured language."""
         lang = self._langs.get(chat)
         if lang is None:
-            lang = await self.service.store.lang(chat) or self.settings.lang
+            lang = await self.service.lang(chat) or self.settings.lang
             self._langs[chat] = lang
         return catalog(lang if lang in LANGS else DEFAULT_LANG)
 
     async def _set_lang(self, chat: str, lang: str) -> None:
-        await self.service.store.set_lang(chat, lang)
+        await self.service.set_lang(chat, lang)
         self._langs[chat] = lang
 
     @property
