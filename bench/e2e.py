@@ -1052,7 +1052,7 @@ async def restart(db: Path, probes: int) -> Restarted:
                                             allowed_updates=list(ALLOWED_UPDATES))
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in done.values())), 120)
             seconds = time.perf_counter() - start
-            armed = sum(1 for job in app.job_queue.jobs() if job.name.startswith("timer:"))
+            armed = referee.port.jobs.armed("timer:")
             rows = await referee.service.store.open_games()
             chats = [int(r.chat[3:]) for r in rows[:: max(1, len(rows) // max(1, probes))]][:probes]
             first = await _probe(fake, chats)

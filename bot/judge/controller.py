@@ -62,6 +62,7 @@ from ..render import (
     chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
 )
 from ..service import Outcome, Render, Service, ServiceError, Staged, untouched
+from ..steady import Steady
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
@@ -104,8 +105,11 @@ class JudgeController:
         self._latest: Recent[str, int] = Recent(locks.limit)
         # home -> the judge whose /new awaits a second
         self._confirm_new: Recent[str, str] = Recent(locks.limit)
-        # game id -> when its panel was last edited (clock)
+        # game id -> when its panel was last edited (port.monotonic)
         self._edited: Recent[int, float] = Recent(locks.limit)
+        # game id -> its running timer's deadline on the monotonic clock (issue 32: a step of
+        # the wall clock moves no timer; the stored deadline stays the wall clock's)
+        self._steady: Steady[int] = Steady(port.clock, port.monotonic, limit=locks.limit)
         # game id -> (the panel's message id, a hash of what it was last written with): an edit
         # that would write the same again is not made (a stale press re-showing the panel)
         self._shown: Recent[int, tuple[int, int]] = Recent(locks.limit)
@@ -210,7 +214,7 @@ class JudgeController:
         control = True if timer.live else (False if timer.stage == PAUSED else None)
         parts = rules.timing(state)
         following = parts[timer.part + 1].kind if timer.part + 1 < len(parts) else None
-        line = self.port.panel_timer_line(timer, cat, self.port.clock())
+        line = self.port.panel_timer_line(timer, cat, self._now(game_id, timer))
         return pn.TimerView(line, control, following)
 
     def _render(self, outcome: Outcome, cat: Catalog, view: Press | None,
@@ -259,7 +263,7 @@ class JudgeController:
             if lag <= self.port.panel_lag or not repost:
                 if handle is None and self._shown.get(game_id) == (stored, written):
                     return True  # the judge reads exactly this already
-                self._edited[game_id] = self.port.clock()
+                self._edited[game_id] = self.port.monotonic()
                 if await self.port.edit_panel(target, stored, panel, title, handle):
                     self._shown[game_id] = (stored, written)
                     return True
@@ -269,7 +273,7 @@ class JudgeController:
         if not repost:
             return True
         self._shown.pop(game_id, None)
-        self._edited[game_id] = self.port.clock()
+        self._edited[game_id] = self.port.monotonic()
         if stored is not None:
             await self.port.drop_panel(target, stored)
         sent = await self.port.post_panel(target, panel, title)
@@ -326,7 +330,7 @@ class JudgeController:
                 public_msg = (public_text(outcome.notices, outcome.state, public_cat)
                               if public_cat else None)
             keys = step_key(before), step_key(outcome.state)  # ~10 µs each: once per action
-            timer = self._new_timer(outcome.state, *keys)
+            timer = self._new_timer(outcome.game_id, outcome.state, *keys)
             items: list[OutboxItem] = []
             plan.said = judge or None  # shown at the top of the panel (:meth:`_after`)
             ping = (None if outcome.undone or outcome.correction is not None
@@ -342,8 +346,8 @@ class JudgeController:
                     plan.ended = None
             index: int | None = None
             if public and public_msg and public_cat is not None:
-                text = (public_msg if timer is None else
-                        f"{public_msg}\n\n{self.port.timer_line(timer, public_cat, self.port.clock())}")
+                text = (public_msg if timer is None else f"{public_msg}\n\n"
+                        f"{self.port.timer_line(timer, public_cat, self._now(outcome.game_id, timer))}")
                 index = len(items)
                 items.append(ob.post(public, text))
             ended = before.phase is not Phase.GAME_OVER and outcome.state.phase is Phase.GAME_OVER
@@ -418,13 +422,33 @@ class JudgeController:
         await self._queue(*items, game_id=current.game_id)
         return []
 
-    def _new_timer(self, after: rules.GameState, old: str | None, new: str | None) -> Timer | None:
+    def _new_timer(self, game_id: int, after: rules.GameState, old: str | None,
+                   new: str | None) -> Timer | None:
         """The timer of the step that begins with this action (its first timed part,
         :func:`rules.timing`), or ``None`` when the step did not change or is not timed (a vote;
-        a 0 s silence needs no timer). ``old``, ``new``: the :func:`step_key` before and after."""
+        a 0 s silence needs no timer). ``old``, ``new``: the :func:`step_key` before and after.
+        Its deadline is anchored on the monotonic clock at once (:meth:`_started`)."""
         if old == new or new is None:
             return None
-        return Timer.start(new, rules.timing(after)[0], self.port.scale, self.port.clock())
+        return self._started(game_id, Timer.start(new, rules.timing(after)[0], self.port.scale,
+                                                  self.port.clock()))
+
+    def _started(self, game_id: int, timer: Timer) -> Timer:
+        """``timer`` has just started running (or resumed) its full length, or what was left:
+        its deadline is kept on the monotonic clock from now (:mod:`bot.steady`)."""
+        if timer.deadline is not None:
+            left = timer.seconds if timer.run_from is None else timer.run_from
+            self._steady.set(game_id, timer.deadline, left * timer.scale)
+        return timer
+
+    def _now(self, game_id: int, timer: Timer) -> float:
+        """The moment ``timer`` (game ``game_id``'s) is at, as :class:`.timer.Timer` takes it: a
+        running one's from its deadline on the monotonic clock (its deadline less the seconds
+        left, whatever the wall clock did since it was armed: :mod:`bot.steady`); a paused or an
+        ended one's is the wall clock's."""
+        if timer.deadline is None or not timer.live:
+            return self.port.clock()
+        return self._steady.now(game_id, timer.deadline)
 
     async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
                      plan: _Plan) -> bool:
@@ -530,11 +554,12 @@ class JudgeController:
         if home is not None:
             self._homes[game_id] = home
         self.port.cancel(self._group(game_id))
-        following = timer.next_edit(self.port.clock(), self.port.countdown_step)
+        now = self._now(game_id, timer)
+        following = timer.next_edit(now, self.port.countdown_step)
         if following is None:
             return
         stage, at = following
-        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock(),
+        self._schedule_tick(game_id, timer.key, stage, at - now,
                             timer if stage == timer.stage else None)
 
     def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float,
@@ -650,8 +675,9 @@ class JudgeController:
                 await self.service.set_timer(game_id, None)
                 return True
             if stage == timer.stage:  # the panel's countdown only
-                wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
-                    + COUNTDOWN_GAP * timer.scale - self.port.clock()
+                edited = self._edited.get(game_id)
+                wait = 0.0 if edited is None else \
+                    edited + COUNTDOWN_GAP * timer.scale - self.port.monotonic()
                 if wait > 0:  # the panel was edited a moment ago: not twice in a row
                     self._schedule_tick(game_id, key, stage, wait, timer)
                     return True
@@ -691,14 +717,17 @@ class JudgeController:
         """Stop this process's timer of game ``game_id`` (another worker owns its chat now)."""
         self._homes.pop(game_id, None)
         self._shown.pop(game_id, None)  # the other worker may write the panel meanwhile
+        self._steady.drop(game_id)  # it re-arms from the stored deadline if it takes it back
         self.port.cancel(self._group(game_id))
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
                              handle: Any = None) -> None:
         """Pause or resume the running step's timer (the judge's panel)."""
-        timer = await pause_or_resume(self.service, current, resume, self.port.clock())
+        timer = await pause_or_resume(self.service, current, resume,
+                                      lambda paused: self._now(current.game_id, paused))
         if timer is not None:
             if timer.live:
+                self._started(current.game_id, timer)
                 self._arm(current.game_id, timer, home)
             else:
                 self.port.cancel(self._group(current.game_id))
@@ -715,7 +744,8 @@ class JudgeController:
         if data is not None:
             timer = Timer.from_dict(data)
             if timer.key == step_key(current.state) and timer.part + 1 < len(parts):
-                after = timer.following(parts[timer.part + 1], self.port.clock())
+                after = self._started(current.game_id,
+                                      timer.following(parts[timer.part + 1], self.port.clock()))
                 await self.service.set_timer(current.game_id, after.to_dict())
                 self._arm(current.game_id, after, home)
                 await self._edit_group_timer(after)

@@ -9,7 +9,7 @@ timer, undo, a new game, a take over — is the controller's; here is Telegram's
 
 * :class:`TelegramJudgePort`: the panel as a text with an inline keyboard (posted afresh below
   ``telegram_panel_lag`` newer messages, the old one's keyboard taken off), a press answered with
-  a toast or an alert, the JobQueue for deadlines;
+  a toast or an alert, the deadlines on the monotonic clock (:mod:`.jobs`);
 * the handlers: private messages (typed commands, ``/start``, ``/lang``), presses, the group's
   commands (``/link``, ``/unlink``, ``/takeover``, ``/lang``, ``/status``, ``/help``), a group
   upgraded to a supergroup;
@@ -351,7 +351,8 @@ class TelegramReferee:
         self.settings = settings
         self._service = service
         self._own_store: Store | None = None
-        self.clock = clock
+        self.clock = clock  # the wall clock: the deadlines as stored (a test may step it)
+        self.monotonic: Callable[[], float] = time.monotonic  # what the deadlines wait on
         #: the time zone of the clock times the judge reads (``None``: the machine's local time)
         self.zone = settings.zone
         self.app: AnyApp | None = None
@@ -881,7 +882,8 @@ def build_application(settings: Settings, service: Service | None = None, *,
                       clock: Callable[[], float] = time.time) -> AnyApp:
     """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
     ``AIORateLimiter`` (:class:`.host.HostRateLimiter`) with the settings' limits, the JobQueue
-    for timers. ``service=None``: the store at ``settings.db`` is
+    for its start-up jobs (the timers: :class:`.jobs.JobScheduler`); ``clock``: the wall clock
+    the deadlines are stored in. ``service=None``: the store at ``settings.db`` is
     opened when the Application initialises and closed at shutdown."""
     if settings.telegram_token is None:
         raise ValueError("no Telegram token (MAFIA_REFEREE_TELEGRAM_TOKEN or TELEGRAM_BOT_TOKEN)")
