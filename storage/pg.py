@@ -42,8 +42,8 @@ from . import club
 from .migrate import MigrationError, NewerSchema, bundled
 from .store import (
     _GAME_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, HostMethods, HostStepRow,
-    NoSuchGame, OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, _dumps, _game_row,
-    _message_key, _outbox_row, host_assignments, host_step_insert,
+    NoSuchGame, OutboxItem, OutboxParts, OutboxRow, Snapshot, StaleRevision, StorageError, _dumps,
+    _game_row, _message_key, _outbox_row, host_assignments, host_step_insert,
 )
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore(HostMethods, club.ClubMethods):
+class PgStore(HostMethods, OutboxParts, club.ClubMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s (see there)."""

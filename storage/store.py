@@ -207,16 +207,20 @@ class OutboxRow:
     attempts: int
     last_error: str | None
     state: str
+    #: a row of several calls: the message ids its calls made so far, in order (0014;
+    #: :meth:`OutboxParts.mark_part`), which a retry does not make again
+    parts: tuple[int | None, ...] = ()
 
 
 _OUTBOX_COLUMNS = ("id, chat, game_id, kind, payload, slot, created_at, sent_at, message_id,"
-                   " attempts, last_error, state")
+                   " attempts, last_error, state, parts")
 
 
 def _outbox_row(row: Sequence[Any]) -> OutboxRow:
     return OutboxRow(id=row[0], chat=row[1], game_id=row[2], kind=row[3],
                      payload=json.loads(row[4]), slot=row[5], created_at=row[6], sent_at=row[7],
-                     message_id=row[8], attempts=row[9], last_error=row[10], state=row[11])
+                     message_id=row[8], attempts=row[9], last_error=row[10], state=row[11],
+                     parts=tuple(json.loads(row[12])) if row[12] else ())
 
 
 _GAME_COLUMNS = ("g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result,"
@@ -353,6 +357,22 @@ class HostMethods:
         return (rows[0][0], rows[0][1]) if rows else None
 
 
+class OutboxParts:
+    """The calls of a multi-call outbox row delivered so far (0014), one text for both
+    backends over :class:`HostMethods`' two hooks (``_host_write``: statements in one write
+    transaction)."""
+
+    async def _host_write(self, *statements: tuple[str, Sequence[Any]]) -> list[Sequence[Any] | None]:
+        raise NotImplementedError
+
+    async def mark_part(self, row_id: int, parts: Sequence[int | None]) -> None:
+        """Record that pending outbox row ``row_id``'s first ``len(parts)`` calls are delivered,
+        with the message ids they made (``None``: a call that makes none): a retry of the row
+        makes only the calls after them (:mod:`bot.outbox`). Durable once it returns."""
+        await self._host_write(("UPDATE outbox SET parts = ? WHERE id = ? AND state = 'pending'",
+                                (_dumps(list(parts)), row_id)))
+
+
 def host_step_insert(table_id: int, row: HostStepRow) -> tuple[str, tuple[Any, ...]]:
     """The statement recording a step in ``host_steps`` (a step number already there keeps its
     first record): :meth:`HostMethods.log_host_step`, and each backend's
@@ -362,7 +382,7 @@ def host_step_insert(table_id: int, row: HostStepRow) -> tuple[str, tuple[Any, .
             (table_id, row.no, row.key, row.kind, int(row.seconds), row.opened_at))
 
 
-class Store(HostMethods, club.ClubMethods):
+class Store(HostMethods, OutboxParts, club.ClubMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 

@@ -203,7 +203,7 @@ class FakeTransport:
         self.chats = chats
         self._store = store
 
-    async def deliver(self, row: OutboxRow) -> int | None:
+    async def deliver(self, row: OutboxRow, made: Any = None) -> int | None:
         payload = row.payload
         text = str(payload.get("text", ""))
         if row.kind == "edit":
