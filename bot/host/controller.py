@@ -57,6 +57,7 @@ import rules
 from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
 from storage.club import fold
+from storage.shared import kept
 
 from .. import commands as cmds
 from ..club.tournament import TournamentDesk, hosted_key
@@ -1509,7 +1510,9 @@ class HostController:
                 return [cat.text("host-error-bad_option", **error.params)]
             except Refusal as error:
                 return [error_text(error, cat)]
-            except Exception:  # a bug, a full disk: said, and the table goes on as stored
+            except Exception as error:  # a bug, a full disk: said, and the table goes on as stored
+                if kept(error):  # the database away: applied again once it is back, the chat
+                    return []    # claimed afresh (its tables read again)
                 log.exception("host: %r in %s failed", text, chat)
                 saved = False
                 for table in self.tables_in(chat):
@@ -1773,7 +1776,9 @@ class HostController:
                 await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
             except ValueError:
                 await self.port.answer(handle, cat.text("host-outdated"))
-            except Exception:  # a bug, a full disk: answered, and the table goes on as stored
+            except Exception as error:  # a bug, a full disk: answered, and the table goes on as stored
+                if kept(error):  # the database away: applied again once it is back
+                    return
                 log.exception("host: a press at table %s failed", table.id)
                 saved = await self._recover(table, mark)
                 await self.port.answer(handle, cat.text("error-saved-not-sent" if saved else

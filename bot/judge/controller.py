@@ -45,6 +45,7 @@ from typing import Any, Callable, Sequence
 import rules
 from rules import Phase
 from storage import OutboxItem
+from storage.shared import kept
 
 from .. import audit
 from .. import commands as cmds
@@ -856,7 +857,9 @@ class JudgeController:
                 return await self._typed(home, user, text, notes, current)
             except Refusal as error:
                 return [Reply(error_text(error, await self._cat(home)))]
-            except Exception:  # a bug, a full disk: said, never silent
+            except Exception as error:  # a bug, a full disk: said, never silent
+                if kept(error):  # the database away: applied again once it is back
+                    return []
                 log.exception("judge: %r in %s failed", text, home)
                 return [Reply(await self._failed(home, mark))]
 
@@ -1117,7 +1120,9 @@ class JudgeController:
                 current = await self.service.current(home, copy=False)  # read only, as in typed
                 mark = None if current is None else (current.game_id, current.revision)
                 await self._press(home, user, data, handle, current)
-            except Exception:
+            except Exception as error:
+                if kept(error):  # the database away: applied again once it is back
+                    return
                 log.exception("judge: a press in %s failed", home)
                 text = await self._failed(home, mark)
                 if id(handle) not in self._answered:

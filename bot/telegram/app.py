@@ -438,10 +438,13 @@ class TelegramReferee:
         group's command with a line — never left spinning or silent. A group's plain message
         (host mode's out-of-turn speech) gets no answer: the group would read it."""
         from storage.pg import AlreadyApplied
+        from storage.shared import kept
 
         if isinstance(context.error, AlreadyApplied):  # another shared worker applied it: no answer
             log.warning("update %s was applied by another worker", getattr(update, "update_id", "?"))
             return
+        if context.error is not None and kept(context.error):  # the database away: applied
+            return  # again once it is back (the shared worker says so: bot/telegram/shared.py)
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
         if not isinstance(update, Update):
             return

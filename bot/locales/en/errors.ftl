@@ -3,6 +3,14 @@
 error-internal = Internal error. Nothing was done.
 error-not-saved = Internal error: the action was not saved, the game is as it was. Try again.
 error-saved-not-sent = The action is saved, but an internal error kept its message from being sent. /status shows the game.
+error-kept = No connection to the database: the { $press ->
+        [yes] press
+       *[no] command
+    } is kept and will be carried out as soon as it is back. No need to repeat it.
+error-kept-dropped = Not done: { $press ->
+        [yes] the button press
+       *[no] “{ $command }”
+    } — the database was unreachable. Repeat it once the bot answers again.
 error-unknown = Refused ({ $code }).
 
 ## Rules
