@@ -197,6 +197,8 @@ def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
         elif name == "event" and isinstance(value, str):
             key = f"event-{value}"
             out[name] = cat.text(key) if cat.has(key) else value
+        elif name == "name" and isinstance(value, str):  # a player's: shown literally (Discord)
+            out[name] = cat.name(value)
         elif isinstance(value, (int, float, str)):
             out[name] = value
         else:
@@ -391,7 +393,7 @@ def error_text(error: Exception, cat: Catalog) -> str:
 
         cause, event = params.get("cause"), params.get("event")
         args["why"] = error_text(cause, cat) if isinstance(cause, Exception) else ""
-        args["action"] = (command_text(event, rules.PRESETS.get(str(params.get("preset"))))
+        args["action"] = (cat.name(command_text(event, rules.PRESETS.get(str(params.get("preset")))))
                           if isinstance(event, rules.Event) else "")
         args["itself"] = _yes_no(params.get("seq") == params.get("fixed"))
     if prefix == "service" and code == "quarantined":  # a stored game set aside: where and why

@@ -1199,7 +1199,7 @@ class HostController:
         """Can the bot write to the player privately (he has started it, his DMs are open)?
         Says hello if so."""
         cat = await self._player_cat(table, user)
-        return await self.port.post(user, cat.text("host-joined", title=table.flags.title),
+        return await self.port.post(user, cat.text("host-joined", title=cat.name(table.flags.title)),
                                     private=True) is not None
 
     async def _join(self, handle: Any, table: Table, who: Player) -> None:
@@ -1685,8 +1685,9 @@ class HostController:
             if table is None or table.status is not TableStatus.LOBBY or table.player(user) is None:
                 return None
             async with self.held(table.chat):
-                await self.port.post(user, (await self._player_cat(table, user)).text(
-                    "host-joined", title=table.flags.title), private=True)
+                cat = await self._player_cat(table, user)
+                await self.port.post(user, cat.text("host-joined", title=cat.name(table.flags.title)),
+                                     private=True)
                 await self.reachable(table, user)
             return True
         lobbies = [t for t in self._tables.values() if t.status is TableStatus.LOBBY and t.player(user)]

@@ -950,7 +950,7 @@ class JudgeController:
                              current: Outcome | None, cat: Catalog) -> tuple[Outcome, list[str]]:
         """:meth:`create`; a judge running a tournament's table (issue 17, part 4) gets his
         table's next game with its seats named by the plan, and the line that says so."""
-        desk = self._desk()
+        desk = self._desk(cat)
         seating = await desk.seating(user)
         outcome = await self.create(home, user, config, previous=current,
                                     names=seating.names if seating is not None else None,
@@ -959,15 +959,23 @@ class JudgeController:
             return outcome, []
         return outcome, await desk.started(seating, outcome.game_id, cat)
 
-    def _desk(self) -> TournamentDesk:
+    def _named(self, user: str, cat: Catalog) -> str:
+        """A user as a message names him: his name as the platform shows it literally
+        (:meth:`~bot.i18n.Catalog.name`), else the platform's mention of him."""
+        name = self.port.name_of(user)
+        return cat.name(name) if name else self.port.mention(user)
+
+    def _desk(self, cat: Catalog) -> TournamentDesk:
+        """The tournament desk, naming people and chats in ``cat``'s messages literally."""
         async def state_of(game_id: int) -> rules.GameState | None:
             row = await self.service.store.game(game_id)
             current = await self.service.current(row.chat) if row is not None else None
             return current.state if current is not None and current.game_id == game_id \
                 and current.state.phase is not Phase.GAME_OVER else None
         return TournamentDesk(self.service.store, state_of=state_of,
-                              who=lambda user: self.port.name_of(user) or self.port.mention(user),
-                              where=self.port.place, hosting=True)
+                              who=lambda user: self._named(user, cat),
+                              where=lambda chat: cat.name(self.port.place(chat) or "") or None,
+                              hosting=True)
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
                                  move: bool = False, may_open: bool = True) -> list[Reply]:
@@ -979,7 +987,7 @@ class JudgeController:
         club has one (``/channel``)."""
         cat = await self._cat(club)
         own = await self.service.current(user) if move and command.what == "table" else None
-        answer = await self._desk().answer(
+        answer = await self._desk(cat).answer(
             club, user, command, cat, may_open=may_open,
             busy=own is not None and own.state.phase is not Phase.GAME_OVER)
         replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
@@ -990,8 +998,8 @@ class JudgeController:
         if answer.taken is not None and move:
             row = await self.service.store.game(answer.taken)
             if row is not None:
-                replies.extend(await self.take_over(row.chat, user, self.port.name_of(user) or user,
-                                                    home=user))
+                replies.extend(await self.take_over(row.chat, user,
+                                                    self._named(user, cat) or user, home=user))
         if answer.closed is not None:
             channel = await self.service.store.host_channel(club)
             if channel is not None:
