@@ -173,7 +173,9 @@ def demo_logs(s: Script) -> Callable[[int], tuple[list[dict[str, Any]], Any]]:
             snap = None
             if due:
                 state, _ = rules.fold(preset, events[:due])
-                snap = Snapshot(due, due, snapshots.version(), snapshots.state_to_dict(state))
+                digest = snapshots.log_digest(snapshots.event_text(rules.to_dict(e))
+                                              for e in events[:due]).hexdigest()
+                snap = Snapshot(due, due, snapshots.version(), snapshots.payload(state, digest))
             known[line] = ([d for d in dicts[1:line] if d is not None], snap)
         return known[line]
 

@@ -400,7 +400,8 @@ def error_text(error: Exception, cat: Catalog) -> str:
         cause = params.get("cause")
         args["why"] = error_text(cause, cat) if isinstance(cause, Exception) else str(params.get("detail", ""))
         args["game_id"], args["seq"] = str(params.get("game_id")), str(params.get("seq"))
-        args["place"] = "rules" if params.get("seq") == 0 else "row"
+        args["place"] = ("edited" if params.get("edited") else
+                         "rules" if params.get("seq") == 0 else "row")
         args["hosted"] = _yes_no(bool(params.get("hosted")))  # a hosted table starts with /newgame
     if prefix == "command" and code == "missing_argument":
         what = f"what-{params.get('argument')}"  # what is missing: seat, name, count, …

@@ -102,11 +102,13 @@ service-not_judge = Only the game's judge can do this.
 service-stale = This button is out of date: the game has moved on. Here is where it stands.
 console-stale = The game was changed elsewhere (another console or a bot on the same database): the command was not carried out. Here is where it stands:
 service-game_exists = A game is already running in this chat. Finish it or start over.
-service-quarantined = The stored game №{ $game_id } cannot be loaded: this version of the bot refuses { $place ->
-        [rules] its rules or names
-       *[row] its logged action { $seq }
-    }.
-    Why: { $why }
+service-quarantined = The stored game №{ $game_id } cannot be loaded: { $place ->
+        [rules] this version of the bot refuses its rules or names.
+            Why: { $why }
+        [edited] its log was changed outside the bot — the actions up to { $seq } are not those the bot recorded and kept in the game's snapshot (the log is only ever added to).
+       *[row] this version of the bot refuses its logged action { $seq }.
+            Why: { $why }
+    }
     Nothing is deleted: its log is kept. Start a new game: { $hosted ->
         [yes] /newgame
        *[other] /new
