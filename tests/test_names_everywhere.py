@@ -129,12 +129,7 @@ async def hosted_game(d: DiscordTable) -> None:
     for player in d.players:
         lobby = [m for m in d.fake.in_channel(TABLE_ID, deleted=False) if m.button(join)][-1]
         await d.press(join, actor=player, message=lobby)
-    host = d.referee.host
-    assert host is not None
-    for _ in range(3):  # night 0, then the first speakers' steps
-        tb = host.controller.tables_in(d.home)[-1]
-        async with host.controller.held(tb.chat):
-            await host.controller.close_step(tb)
+    await d.close_steps(3)  # night 0, then the first speakers' steps
     await d.slash("stop")
     text = shown(channel(d, TABLE_ID))
     assert all(name in text for name in NAMES), text[-600:]

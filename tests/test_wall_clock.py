@@ -11,7 +11,6 @@ time. The same steps through the real Telegram and Discord clients: ``tests/test
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 
@@ -27,6 +26,7 @@ from rules import Phase
 from storage import Store
 from support import fake_host
 from support.fakeport import Chats, FakeClock, FakeJudgePort, Message, Press
+from support.stores import disk_full
 
 RU = catalog("ru")
 HOME = JUDGE = "fk:1"
@@ -202,18 +202,6 @@ async def test_a_restart_re_arms_from_the_stored_deadline() -> None:
 
 # --- host mode -------------------------------------------------------------------------------------
 
-def failing_writes(store: Store) -> Callable[[], None]:
-    """Every write of the store fails (a full disk) until undone."""
-    saved = {name: getattr(store, name) for name in ("append_many", "update_host_table", "enqueue")}
-
-    async def full(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError("database or disk is full")
-
-    for name in saved:
-        setattr(store, name, full)
-    return lambda: [setattr(store, name, method) for name, method in saved.items()] and None
-
-
 async def closes_after(t: fake_host.Table, seconds: float, step: float, *, at: float = 1.0,
                        press: Callable[[], Any] | None = None) -> None:
     """The running step closes ``seconds`` after it opened on the monotonic clock, the wall clock
@@ -223,7 +211,7 @@ async def closes_after(t: fake_host.Table, seconds: float, step: float, *, at: f
     await t.clock.advance(at)
     t.clock.step_wall(step)
     if press is not None:
-        room = failing_writes(t.store)
+        room = disk_full(t.store)
         await press()
         room()
     await t.clock.advance(seconds - at - 0.01)
