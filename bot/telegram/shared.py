@@ -49,7 +49,7 @@ from storage.shared import ChatClaims, Drainer
 
 from ..i18n import Catalog, catalog
 from ..lru import Recent
-from .base import PREFIX
+from .base import PREFIX, chat_key
 
 if TYPE_CHECKING:
     from ..host.controller import HostController
@@ -77,8 +77,6 @@ class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
 
     async def put(self, item: Any) -> None:
         if isinstance(item, Update) and item.effective_chat is not None:
-            from .app import chat_key
-
             store = self._referee.service.store
             chat = chat_key(item.effective_chat.id)
             routed = await self._route(item) if self._route is not None else None
@@ -128,8 +126,6 @@ class SharedWorker:
 
     async def _cat(self, chat_id: int) -> Catalog:
         """The chat's catalog, or the configured language's when the store cannot tell."""
-        from .app import chat_key
-
         try:
             return await asyncio.wait_for(self.referee.cat(chat_key(chat_id)), 5)
         except Exception:  # noqa: BLE001 - the database is away
