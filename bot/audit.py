@@ -92,9 +92,10 @@ def lines(entries: Sequence[Entry], config: rules.RulesConfig, cat: Catalog, *,
         if entry.undoes is not None:
             what = cat.text("judge-log-undo", seq=entry.undoes)
         elif isinstance(event, rules.Fix):
-            what = cat.text("judge-log-fix", seq=event.seq, now=command_text(event.event, config))
-        else:
-            what = command_text(event, config)
+            what = cat.text("judge-log-fix", seq=event.seq,
+                            now=cat.name(command_text(event.event, config)))
+        else:  # as typed, a name in it (/name) as the platform shows it literally
+            what = cat.name(command_text(event, config))
         line = cat.text("judge-log-line", seq=entry.seq, when=when(entry.at), who=who(entry.actor),
                         what=what)
         for key, by in (("judge-log-fixed", entry.fixed_by), ("judge-log-undone", entry.undone_by)):

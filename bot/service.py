@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import inspect
 import json
 import logging
@@ -137,6 +138,8 @@ class _Game:
     _log: list[rules.Event | None] = field(default_factory=list)  # by seq - 1; None: not decoded
     _raw: dict[int, str] = field(default_factory=dict)  # rows read, not decoded yet: JSON by seq
     unread: int = 0  # log rows 1..unread are not read from the store yet (under a snapshot)
+    #: the running digest of its log rows, for the next snapshot (rules.snapshot.log_digest)
+    log_hash: Any = field(default_factory=hashlib.sha256)
 
     @property
     def revision(self) -> int:
@@ -563,13 +566,22 @@ class Service:
         :meth:`storage.Store.quarantine`); the operator's log gets one warning line. While it is
         the chat's current game, a later version of the engine (a fix deployed) folds it again
         at its first load, and puts it back in play if it folds."""
-        seq, cause = _refused(row, [r.event for r in await self._store.events(row.id)], error)
+        if isinstance(error, LogEdited):  # changed by hand under its snapshot: said so
+            seq, cause = error.seq, error
+        else:
+            seq, cause = _refused(row, [r.event for r in await self._store.events(row.id)], error)
         why = {"seq": seq, "detail": str(cause) or type(cause).__name__,
                "engine": snapshots.version()}  # another engine (a fix deployed) tries it again
+        if isinstance(error, LogEdited):
+            why["edited"] = True
         if isinstance(cause, rules.RuleError):
             why["code"] = cause.code.value
             why["params"] = json.loads(json.dumps(cause.params, default=str))
         await self._store.quarantine(row.id, why)
+        if isinstance(error, LogEdited):
+            log.warning("game %s in %s: its stored log is not the one its snapshot folded (%s); "
+                        "set aside, nothing deleted", row.id, chat, why["detail"])
+            return
         log.warning("game %s in %s: its stored log no longer folds (log row %s: %s); set aside, "
                     "nothing deleted", row.id, chat, seq, why["detail"])
 
@@ -582,7 +594,8 @@ class Service:
                      base=_Checkpoint(0, 0, rules.new_game(config, row.names)),
                      finished=row.finished, _log=[None] * revision, _raw=dict(rows),
                      unread=revision - len(rows))
-        if not (snapshot is not None and _resume(game, snapshot)):
+        data = await self._check_log(game, snapshot)
+        if not (snapshot is not None and _resume(game, snapshot, data)):
             await self._read_all(game)
             game.refold()  # no usable snapshot: the whole fold, keeping checkpoints on the way
             state = game.base.state
@@ -593,6 +606,41 @@ class Service:
             game.checkpoints = game.checkpoints[-CHECKPOINTS_KEPT:]
             game.state = state
         return game
+
+    async def _check_log(self, game: _Game, snapshot: Snapshot | None) -> Any:
+        """At a cold load: the digest of game ``game``'s whole log (kept for its next
+        snapshots), and ``snapshot``'s checked — the log rows it folds are as it says they were
+        (issue 32: a log edited by hand under a snapshot is noticed here, not when the protocol
+        is drawn from the log at the end), else :class:`LogEdited` (a row changed, or taken
+        out). A snapshot past the log's end is not checked: it is no snapshot of this log.
+        Returns the snapshot's decoded JSON, ``None`` when there is none or it cannot be
+        read. The rows under the snapshot are read for it, not kept (their texts only hashed)."""
+        data: Any = None
+        under: tuple[int, str] | None = None  # the rows the snapshot folds, and their digest
+        if snapshot is not None:
+            try:
+                data = json.loads(snapshot.state)
+                under = snapshot.seq, snapshots.unpack(data)[1]
+            except (ValueError, TypeError):
+                pass  # another format, or unreadable: nothing to check (and not used)
+        rows = await self._store.event_texts(game.id, game.unread) if game.unread else []
+        rows.extend((seq, game._raw[seq]) for seq in range(game.unread + 1, game.revision + 1)
+                    if seq in game._raw)
+        for want, (seq, _) in enumerate(rows, 1):
+            if seq != want:
+                raise LogEdited(game.id, want)  # a row taken out of the log
+        texts = [text for _, text in rows]
+        if under is None:
+            game.log_hash = snapshots.log_digest(texts)
+            return data
+        if under[0] > len(texts):  # past the log's end: not this log's (ignored, as before)
+            game.log_hash = snapshots.log_digest(texts)
+            return data
+        digest = snapshots.log_digest(texts[:under[0]])
+        if digest.hexdigest() != under[1]:
+            raise LogEdited(game.id, under[0])
+        game.log_hash = snapshots.log_digest(texts[under[0]:], digest)
+        return data
 
     async def _read_all(self, game: _Game) -> None:
         """Read the log rows a cold load left under the snapshot (for the whole log, or an undo
@@ -699,17 +747,20 @@ class Service:
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
-                      staged: Staged = Staged(), snapshot: Snapshot | None = None,
+                      staged: Staged = Staged(), snapshot: Callable[[str], Snapshot] | None = None,
                       figures: list[dict[str, Any]] | None = None) -> list[int]:
         """Log ``events`` (and the game's end, the ``staged`` messages and timer, the players'
-        ``figures`` of a finished game) in one transaction. On any failure the cached game is
-        dropped, so the next action refolds
-        whatever the store really holds. Returns the outbox ids."""
+        ``figures`` of a finished game, the snapshot ``snapshot(digest)`` gives with the digest
+        of the log up to them) in one transaction. On any failure the cached game is dropped,
+        so the next action refolds whatever the store really holds. Returns the outbox ids."""
+        rows = [rules.to_dict(e) for e in events]
+        digest = snapshots.log_digest(map(snapshots.event_text, rows), game.log_hash)
         try:
             queued = await self._store.append_many(
-                game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
+                game.id, game.revision + 1, rows, user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
-                timer=staged.timer, snapshot=snapshot, figures=figures)
+                timer=staged.timer, figures=figures,
+                snapshot=None if snapshot is None else snapshot(digest.hexdigest()))
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -717,6 +768,7 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+        game.log_hash = digest
         self._freezer.acted()  # the new state (alive here) lives until the game's next action
         return queued
 
@@ -733,6 +785,16 @@ def _figures(state: rules.GameState, was_finished: bool) -> list[dict[str, Any]]
 #: What folding a stored game may raise when an older version stored what this one refuses: a
 #: refused event, an event or option this version cannot read.
 _UNFOLDABLE = (rules.RuleError, ValueError, TypeError, KeyError, AttributeError)
+
+
+class LogEdited(ValueError):
+    """Game ``game_id``'s stored log is not the one its snapshot folded: a row up to ``seq``
+    was changed or taken out by hand (the log is append-only: the bot never does it). The game
+    is set aside (:meth:`Service._quarantine`), its log kept as it is."""
+
+    def __init__(self, game_id: int, seq: int) -> None:
+        super().__init__(f"its log was changed outside the bot at or before row {seq}")
+        self.game_id, self.seq = game_id, seq
 
 
 def _refused(row: GameRow, events: Sequence[Mapping[str, Any]],
@@ -769,24 +831,25 @@ def _quarantined(game_id: int, why: Mapping[str, Any]) -> ServiceError:
         except (ValueError, TypeError):
             cause = None  # a refusal this version has no words for: its text is shown
     return ServiceError("quarantined", game_id=game_id, seq=int(why.get("seq") or 0), cause=cause,
-                        detail=str(why.get("detail", "")))
+                        detail=str(why.get("detail", "")), edited=bool(why.get("edited")))
 
 
-def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:
-    """The snapshot to store of ``state``, the fold after log row ``seq``."""
-    return Snapshot(seq, count, snapshots.version(), snapshots.state_to_dict(state))
+def _snapshot(seq: int, count: int, state: rules.GameState) -> Callable[[str], Snapshot]:
+    """The snapshot to store of ``state``, the fold after log row ``seq``, given the digest of
+    the log rows ``1..seq`` (:meth:`Service._append` has it)."""
+    return lambda digest: Snapshot(seq, count, snapshots.version(), snapshots.payload(state, digest))
 
 
-def _resume(game: _Game, snapshot: Snapshot) -> bool:
-    """Fold ``game`` (its log not decoded yet) from its stored ``snapshot`` and the log's tail
-    after it. ``False`` (nothing changed) when the snapshot cannot be used: written by another
-    version of the rules, unreadable, or taken back by an undo after it (the caller then folds
-    the whole log)."""
+def _resume(game: _Game, snapshot: Snapshot, data: Any) -> bool:
+    """Fold ``game`` (its log not decoded yet) from its stored ``snapshot`` (``data``: its JSON,
+    decoded) and the log's tail after it. ``False`` (nothing changed) when the snapshot cannot
+    be used: written by another version of the rules, unreadable, or taken back by an undo after
+    it (the caller then folds the whole log)."""
     if (snapshot.version != snapshots.version() or snapshot.seq != game.unread
             or snapshot.seq > game.revision):
         return False
     try:
-        state = snapshots.state_from_dict(game.config, json.loads(snapshot.state))
+        state = snapshots.state_from_dict(game.config, snapshots.unpack(data)[0])
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         log.warning("game %s: its snapshot is unreadable, the log is folded (%s)", game.id, error)
         return False

@@ -369,7 +369,8 @@ class DiscordReferee:
         self.settings = settings
         self._service = service
         self._own_store: Store | None = None
-        self.clock = clock
+        self.clock = clock  # the wall clock: the deadlines as stored (a test may step it)
+        self.monotonic: Callable[[], float] = time.monotonic  # what the deadlines wait on
         self.timer_scale = timer_scale
         self.sync = sync
         self.sync_guild = sync_guild

@@ -120,8 +120,8 @@ def correction_texts(state: rules.GameState, correction: rules.Correction, judge
     now, or ``None`` when none changed (a private notice's change must not show: F24 §4.4.13)."""
     config = state.config
     judge = [judge_cat.text("judge-fixed", seq=correction.seq,
-                            was=command_text(correction.original, config),
-                            now=command_text(correction.replacement, config))]
+                            was=judge_cat.name(command_text(correction.original, config)),
+                            now=judge_cat.name(command_text(correction.replacement, config)))]
     added, removed = _changed(_lines(correction.before, judge_cat, public=False),
                               _lines(correction.after, judge_cat, public=False))
     judge.extend(_changes(added, removed, judge_cat) or [judge_cat.text("judge-fixed-nothing-else")])

@@ -9,7 +9,7 @@ timer, undo, a new game, a take over — is the controller's; here is Telegram's
 
 * :class:`TelegramJudgePort`: the panel as a text with an inline keyboard (posted afresh below
   ``telegram_panel_lag`` newer messages, the old one's keyboard taken off), a press answered with
-  a toast or an alert, the JobQueue for deadlines;
+  a toast or an alert, the deadlines on the monotonic clock (:mod:`.jobs`);
 * the handlers: private messages (typed commands, ``/start``, ``/lang``), presses, the group's
   commands (``/link``, ``/unlink``, ``/takeover``, ``/lang``, ``/status``, ``/help``), a group
   upgraded to a supergroup;
@@ -338,7 +338,8 @@ class TelegramReferee:
         self.settings = settings
         self._service = service
         self._own_store: Store | None = None
-        self.clock = clock
+        self.clock = clock  # the wall clock: the deadlines as stored (a test may step it)
+        self.monotonic: Callable[[], float] = time.monotonic  # what the deadlines wait on
         #: the time zone of the clock times the judge reads (``None``: the machine's local time)
         self.zone = settings.zone
         self.app: AnyApp | None = None
@@ -442,10 +443,13 @@ class TelegramReferee:
         group's command with a line — never left spinning or silent. A group's plain message
         (host mode's out-of-turn speech) gets no answer: the group would read it."""
         from storage.pg import AlreadyApplied
+        from storage.shared import kept
 
         if isinstance(context.error, AlreadyApplied):  # another shared worker applied it: no answer
             log.warning("update %s was applied by another worker", getattr(update, "update_id", "?"))
             return
+        if context.error is not None and kept(context.error):  # the database away: applied
+            return  # again once it is back (the shared worker says so: bot/telegram/shared.py)
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
         if not isinstance(update, Update):
             return
@@ -783,7 +787,8 @@ def build_application(settings: Settings, service: Service | None = None, *,
                       clock: Callable[[], float] = time.time) -> AnyApp:
     """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
     ``AIORateLimiter`` (:class:`.host.HostRateLimiter`) with the settings' limits, the JobQueue
-    for timers. ``service=None``: the store at ``settings.db`` is
+    for its start-up jobs (the timers: :class:`.jobs.JobScheduler`); ``clock``: the wall clock
+    the deadlines are stored in. ``service=None``: the store at ``settings.db`` is
     opened when the Application initialises and closed at shutdown."""
     if settings.telegram_token is None:
         raise ValueError("no Telegram token (MAFIA_REFEREE_TELEGRAM_TOKEN or TELEGRAM_BOT_TOKEN)")

@@ -3,6 +3,14 @@
 error-internal = Internal error. Nothing was done.
 error-not-saved = Internal error: the action was not saved, the game is as it was. Try again.
 error-saved-not-sent = The action is saved, but an internal error kept its message from being sent. /status shows the game.
+error-kept = No connection to the database: the { $press ->
+        [yes] press
+       *[no] command
+    } is kept and will be carried out as soon as it is back. No need to repeat it.
+error-kept-dropped = Not done: { $press ->
+        [yes] the button press
+       *[no] “{ $command }”
+    } — the database was unreachable. Repeat it once the bot answers again.
 error-unknown = Refused ({ $code }).
 
 ## Rules
@@ -94,11 +102,13 @@ service-not_judge = Only the game's judge can do this.
 service-stale = This button is out of date: the game has moved on. Here is where it stands.
 console-stale = The game was changed elsewhere (another console or a bot on the same database): the command was not carried out. Here is where it stands:
 service-game_exists = A game is already running in this chat. Finish it or start over.
-service-quarantined = The stored game №{ $game_id } cannot be loaded: this version of the bot refuses { $place ->
-        [rules] its rules or names
-       *[row] its logged action { $seq }
-    }.
-    Why: { $why }
+service-quarantined = The stored game №{ $game_id } cannot be loaded: { $place ->
+        [rules] this version of the bot refuses its rules or names.
+            Why: { $why }
+        [edited] its log was changed outside the bot — the actions up to { $seq } are not those the bot recorded and kept in the game's snapshot (the log is only ever added to).
+       *[row] this version of the bot refuses its logged action { $seq }.
+            Why: { $why }
+    }
     Nothing is deleted: its log is kept. Start a new game: { $hosted ->
         [yes] /newgame
        *[other] /new
