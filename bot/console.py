@@ -43,7 +43,6 @@ from typing import Any, Callable, Iterable, Iterator, TextIO, Union
 from zoneinfo import ZoneInfo
 
 import rules
-from storage import Store
 
 from . import audit, why
 from . import commands as cmds
@@ -538,7 +537,9 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
                        timezone: str) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
-    store = await Store.open(db)
+    from .cli import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
+
+    store = await open_database(db)
     session: Session | None = None
     try:
         service = Service(store)

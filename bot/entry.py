@@ -14,6 +14,10 @@ turned into one clear line (from the catalogs) and an exit status instead of a t
 * the line is in the language of ``--lang`` when the command line has one, else
   ``MAFIA_REFEREE_LANG``;
 * another bot process already serving the database (:class:`bot.writer.DatabaseBusy`) → status 2;
+* a PostgreSQL database that cannot be reached or opened (:class:`bot.cli.DatabaseUnreachable`:
+  its URL without the password), a database file that does not exist for a command that only
+  reads (:class:`bot.cli.NoDatabase`), a file the command would write that cannot be written there
+  (:class:`bot.cli.BadOutput`: checked before the command runs) → status 2, one line;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
 
@@ -72,7 +76,8 @@ def run() -> int:
 
     from storage.migrate import ForeignDatabase, NewerSchema
 
-    from .cli import DatabaseNotWritable, main
+    from .cli import BadOutput, DatabaseNotWritable, DatabaseUnreachable, NoDatabase, main
+    from .i18n import problem_text
     from .settings import EnvFileError
     from .writer import DatabaseBusy
 
@@ -99,6 +104,17 @@ def run() -> int:
         return EXIT_USAGE
     except DatabaseBusy as error:
         print(cat.text("cli-db-busy", path=str(error.db), pid=str(error.pid or "?")), file=sys.stderr)
+        return EXIT_USAGE
+    except BadOutput as error:
+        print(cat.text("cli-bad-output", path=error.path, problem=problem_text(error.cause, cat)),
+              file=sys.stderr)
+        return EXIT_USAGE
+    except NoDatabase as error:
+        print(cat.text("cli-no-database", path=error.path), file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseUnreachable as error:
+        print(cat.text("cli-db-unreachable", url=error.url, problem=problem_text(error.cause, cat)),
+              file=sys.stderr)
         return EXIT_USAGE
     except DatabaseNotWritable as error:
         print(cat.text("cli-db-not-writable", path=str(error.path), problem=error.problem), file=sys.stderr)

@@ -16,7 +16,9 @@ dir="${1:-/var/backups/mafia-referee}"
 keep="${KEEP_DAYS:-30}"
 command="${MAFIA_REFEREE:-mafia-referee}"
 
-mkdir -p "$dir"
+# The folder is never created here (nor by the command): a backup disk that is not mounted must
+# fail loudly (exit 2, one line), not fill the disk under its mount point. systemd's unit makes
+# its folder (StateDirectory); compose gives a volume of its own.
 # A directory ending in "/": the command names the copy referee-YYYYmmdd-HHMMSS.sqlite3.
 "$command" backup "$dir/"
 find "$dir" -maxdepth 1 -name 'referee-*.sqlite3' -type f -mtime +"$keep" -delete

@@ -509,6 +509,36 @@ def export_sync(db: sqlite3.Connection, club: str) -> dict[str, Any]:
     return {"club": club, "players": players, "games": games}
 
 
+@dataclass(frozen=True)
+class ClubRow:
+    """A club the database knows (``mafia-referee clubs``): its chat key (``tg:-100123``), its
+    roster's entries, its games with players' rows and the last one's end (unix seconds)."""
+
+    club: str
+    players: int
+    games: int
+    last_game: float | None
+
+
+def clubs_sync(db: sqlite3.Connection) -> list[ClubRow]:
+    """Every club with a roster entry or a game's rows, the most recently played first."""
+    rows = db.execute(
+        "SELECT c.club, (SELECT COUNT(*) FROM players p WHERE p.club = c.club),"
+        " (SELECT COUNT(DISTINCT g.game_id) FROM game_players g WHERE g.club = c.club),"
+        " (SELECT MAX(g.finished_at) FROM game_players g WHERE g.club = c.club)"
+        " FROM (SELECT club FROM players UNION SELECT club FROM game_players) c").fetchall()
+    clubs = [ClubRow(str(club), int(players), int(games), None if last is None else float(last))
+             for club, players, games, last in rows]
+    return sorted(clubs, key=lambda c: (-(c.last_game or 0.0), c.club))
+
+
+def club_known_sync(db: sqlite3.Connection, club: str) -> bool:
+    """Whether ``club`` has a roster entry or a game's rows."""
+    return db.execute("SELECT EXISTS (SELECT 1 FROM players WHERE club = ?)"
+                      " OR EXISTS (SELECT 1 FROM game_players WHERE club = ?)",
+                      (club, club)).fetchone()[0] in (1, True)
+
+
 # --- tournaments (0008) ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -765,6 +795,14 @@ class ClubMethods:
     async def export_club(self, club_chat: str) -> dict[str, Any]:
         """The club's roster and its players' rows of games, JSON-ready."""
         return await self._club_read(lambda db: export_sync(db, club_chat))
+
+    async def clubs(self) -> list[ClubRow]:
+        """The clubs of the database (:func:`clubs_sync`), the most recently played first."""
+        return await self._club_read(clubs_sync)
+
+    async def club_known(self, club_chat: str) -> bool:
+        """Whether the database has a roster entry or a game of ``club_chat``."""
+        return await self._club_read(lambda db: club_known_sync(db, club_chat))
 
     # --- tournaments (0008) ------------------------------------------------------------------------
     async def open_tournament(self, club_chat: str, chief: str, scheme: str,
