@@ -351,3 +351,32 @@ def test_an_unknown_club_and_bad_input_are_exit_2(demo_db: Path, capsys: pytest.
     assert main(["club-export", "--db", str(demo_db), "--club", "console:demo", "--format", "csv",
                  "--out", str(out), "--lang", "en"]) == 0
     assert capsys.readouterr().out.strip() == f"{out}: 10 players, 10 rows"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_database_urls_password_never_reaches_a_log_line(fmt: str) -> None:
+    """Whoever logs a database URL (an error's text, a traceback, a library): the bots' log
+    handler masks its password as the messages do."""
+    import io
+    import logging
+
+    from bot.logs import configure_logging
+
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        configure_logging("123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", fmt=fmt, stream=stream)
+        log = logging.getLogger("storage.pg")
+        log.warning("cannot reach %s", f"postgresql://referee:{PASSWORD}@db.host:5432/referee")
+        try:
+            raise OSError(f"postgres://referee:{PASSWORD}@db.host/referee: refused")
+        except OSError:
+            log.exception("the writer's lock")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    text = stream.getvalue()
+    assert PASSWORD not in text
+    # the warning, the exception's message and its traceback's last line
+    assert text.count("referee:***@db.host") == 3
