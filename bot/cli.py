@@ -412,7 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return asyncio.run(run_console(db, new=args.new, strict=args.strict,
                                            lang=args.lang, default_lang=settings.lang,
-                                           stdin=script_input(sys.stdin), timezone=settings.timezone))
+                                           stdin=script_input(sys.stdin), timezone=settings.timezone,
+                                           club_rules=settings.rules))
         except sqlite3.Error as error:
             raise _why_not_opened(db, error) from error
     if args.command == "replay":

@@ -130,10 +130,12 @@ class TimerCmd:
 @dataclass(frozen=True)
 class NewGame:
     """Start a new game under ``preset`` with ``options`` (``RulesConfig.with_options`` kwargs;
-    ``timers`` is a dict of the timers changed)."""
+    ``timers`` is a dict of the timers changed). ``words``: what was typed after ``/new``, as
+    typed — the club's own rules fill in what they leave out (:mod:`bot.club.defaults`)."""
 
     preset: str = rules.DEFAULT_PRESET
     options: dict[str, Any] = field(default_factory=dict)
+    words: tuple[str, ...] = field(default=(), compare=False)
 
     def config(self) -> RulesConfig:
         """The rules of the new game. Changed timers are merged into the preset's timers."""
@@ -265,6 +267,7 @@ def command_names() -> tuple[str, ...]:
 
 @_command("new")
 def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    words = tuple(args)
     preset = rules.DEFAULT_PRESET
     first = args[0].lower() if args else "="
     if "=" not in first and first.replace("-", "_") not in option_names():
@@ -273,7 +276,7 @@ def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
         preset = args.pop(0).lower()
     options = parse_options(args)
     build_config(preset, options)  # refuse a bad combination now, not at /start
-    return NewGame(preset=preset, options=options)
+    return NewGame(preset=preset, options=options, words=words)
 
 
 @_command("name")

@@ -539,6 +539,25 @@ def club_known_sync(db: sqlite3.Connection, club: str) -> bool:
                       (club, club)).fetchone()[0] in (1, True)
 
 
+# --- a club's own rules (0014) --------------------------------------------------------------------
+
+def club_rules_sync(db: sqlite3.Connection, club: str) -> str | None:
+    """The words of ``/new`` the club's new games start with, as set; ``None``: none set."""
+    row = db.execute("SELECT words FROM club_rules WHERE club = ?", (club,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_club_rules_sync(db: sqlite3.Connection, club: str, words: str | None, by: str | None,
+                        at: float) -> None:
+    """Store (or, ``words`` ``None``, delete) the club's rules."""
+    if words is None:
+        db.execute("DELETE FROM club_rules WHERE club = ?", (club,))
+        return
+    db.execute("INSERT INTO club_rules(club, words, set_by, set_at) VALUES (?, ?, ?, ?)"
+               " ON CONFLICT(club) DO UPDATE SET words = excluded.words,"
+               " set_by = excluded.set_by, set_at = excluded.set_at", (club, words, by, at))
+
+
 # --- tournaments (0008) ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -795,6 +814,16 @@ class ClubMethods:
     async def export_club(self, club_chat: str) -> dict[str, Any]:
         """The club's roster and its players' rows of games, JSON-ready."""
         return await self._club_read(lambda db: export_sync(db, club_chat))
+
+    async def club_rules(self, club_chat: str) -> str | None:
+        """The club's own rules (0014): the words of ``/new`` its games start with, or ``None``."""
+        return await self._club_read(lambda db: club_rules_sync(db, club_chat))
+
+    async def set_club_rules(self, club_chat: str, words: str | None, by: str | None = None) -> None:
+        """Set the club's own rules to ``words`` (checked by the caller:
+        :meth:`bot.service.Service.set_club_rules`), or forget them (``None``)."""
+        at = time.time()
+        await self._club_write(lambda db: set_club_rules_sync(db, club_chat, words, by, at))
 
     async def clubs(self) -> list[ClubRow]:
         """The clubs of the database (:func:`clubs_sync`), the most recently played first."""

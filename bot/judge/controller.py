@@ -850,7 +850,8 @@ class JudgeController:
             if live is None:  # the first game command starts a game (as the console does)
                 if current is None and (missing := await self.service.missing(home)).code == "quarantined":
                     raise missing  # not over a game set aside without a word: /new does that
-                config = NewGame().config()
+                club = (await self.service.announce(current.game_id) if current is not None else None) or home
+                config = await self.service.new_game_rules(club, NewGame())  # the club's own rules
                 refusal = rules.check(rules.new_game(config), command.event)
                 if refusal is not None:
                     raise refusal
@@ -882,7 +883,9 @@ class JudgeController:
             if live is not None and not confirmed and not untouched(live):  # a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
-            outcome, seated = await self._create_seated(home, user, command.config(), current, cat)
+            club = (await self.service.announce(current.game_id) if current is not None else None) or home
+            config = await self.service.new_game_rules(club, command)  # typed over the club's rules
+            outcome, seated = await self._create_seated(home, user, config, current, cat)
             replies = [Reply(self._t(cat, "judge-created", game=outcome.game_id)),
                        *(Reply(line) for line in seated)]
             replies.extend(Reply(line) for line in (notes() if notes is not None else []))

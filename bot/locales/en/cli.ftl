@@ -119,3 +119,4 @@ club-export-written = { $path }: { $players ->
    *[other] { $rows } rows
 }
 club-card-written = { $path }: { $size } bytes
+setting-problem-club_rules = must be the words of /new: a preset (seed, fiim2024, fsm2024) and options name=value, not “{ $value }”

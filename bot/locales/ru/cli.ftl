@@ -123,3 +123,4 @@ club-export-written = { $path }: { $players ->
    *[many] { $rows } строк
 }
 club-card-written = { $path }: { $size } байт
+setting-problem-club_rules = нужны слова команды /new: набор правил (seed, fiim2024, fsm2024) и опции имя=значение, а не «{ $value }»
