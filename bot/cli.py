@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import math
 import sqlite3
@@ -236,129 +237,177 @@ def installed_version() -> str:
         return "unknown"
 
 
-DB_HELP = ("the SQLite database (default: MAFIA_REFEREE_DB, else "
-           "$XDG_DATA_HOME/mafia-referee/referee.sqlite3, else ~/.local/share/mafia-referee/…)")
-LANG_HELP = "the language of messages (default: MAFIA_REFEREE_LANG, else ru)"
+#: argparse's own words (its gettext message ids) and the catalog key each is said by, so that
+#: its usage line, its section titles and its errors are in the chosen language
+#: (:func:`argparse_words`); a message argparse adds later stays in English.
+ARGPARSE_WORDS = {
+    "usage: ": "argparse-usage",
+    "argument %(argument_name)s: %(message)s": "argparse-argument",
+    "positional arguments": "argparse-positionals",
+    "options": "argparse-options",
+    "show this help message and exit": "argparse-help",
+    "unrecognized arguments: %s": "argparse-unrecognized",
+    "not allowed with argument %s": "argparse-not-allowed",
+    "ignored explicit argument %r": "argparse-ignored",
+    "the following arguments are required: %s": "argparse-required",
+    "one of the arguments %s is required": "argparse-one-required",
+    "expected one argument": "argparse-expected-one",
+    "expected at most one argument": "argparse-expected-at-most-one",
+    "expected at least one argument": "argparse-expected-at-least-one",
+    "expected %s argument": "argparse-expected-n",
+    "expected %s arguments": "argparse-expected-n-plural",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse-ambiguous",
+    "unexpected option string: %s": "argparse-unexpected",
+    "invalid %(type)s value: %(value)r": "argparse-invalid-value",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse-invalid-choice",
+    "can't open '%(filename)s': %(error)s": "argparse-cannot-open",
+}
+
+
+@contextlib.contextmanager
+def argparse_words(lang: str) -> Iterator[None]:
+    """While building a parser and parsing with it: argparse's words (:data:`ARGPARSE_WORDS`)
+    in ``lang``'s (argparse looks them up through its module's ``_`` and ``ngettext``)."""
+    cat = catalog(lang)
+
+    def said(message: str) -> str:
+        key = ARGPARSE_WORDS.get(message)
+        if key is None:
+            return message
+        return cat.text(key) + message[len(message.rstrip()):]  # "usage: " keeps its space
+
+    def said_n(singular: str, plural: str, count: int) -> str:
+        return said(singular if count == 1 else plural)
+
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = said, said_n  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def _said_help(parser: argparse.ArgumentParser, lang: str) -> argparse.ArgumentParser:
+    """The parser's texts — its description, epilog and every argument's help, given as catalog
+    keys (``cli-help-COMMAND-DEST``, help.ftl) — in ``lang``'s words."""
+    cat = catalog(lang)
+
+    def said(text: str | None) -> str | None:
+        return cat.text(text) if text and text.startswith("cli-") and cat.has(text) else text
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for each in (parser, *sub.choices.values()):
+        each.description, each.epilog = said(each.description), said(each.epilog)
+        for action in each._actions:
+            action.help = said(action.help)
+    for choice in sub._choices_actions:
+        choice.help = said(choice.help)
+    return parser
 
 
 def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     parser = _Parser(
         lang=lang,
         prog="mafia-referee",
-        description="A referee for sports mafia (FIIM rules): the console, the Telegram and Discord "
-                    "bots, and the tools around them. Without a command: the demo.",
-        epilog="Exit status: 0 ok, 1 a runtime failure (or a replay that disagrees), "
-               "2 bad input or settings.")
+        description="cli-description",
+        epilog="cli-epilog")
     parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}",
-                        help="print the installed version and exit")
+                        help="cli-help-main-version")
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}",
                                 parser_class=functools.partial(_Parser, lang=lang))
 
-    demo = sub.add_parser("demo", help="play the shipped example game (the default command)")
+    demo = sub.add_parser("demo", help="cli-help-demo")
     demo.add_argument("--db", type=Database(), default=None,
-                      help="keep the demo game in this database (default: a temporary one)")
-    demo.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                      help="cli-help-demo-db")
+    demo.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    console = sub.add_parser("console", help="record a game by typing commands (a script on stdin works too)")
-    console.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+    console = sub.add_parser("console", help="cli-help-console")
+    console.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     console.add_argument("--new", action="count", default=0,
-                         help="start a new game; over an unfinished one it only asks (like /new): "
-                              "give --new twice to set the unfinished game aside")
+                         help="cli-help-console-new")
     console.add_argument("--strict", action="store_true",
-                         help="stop with exit status 1 at the first refused command (for scripts)")
+                         help="cli-help-console-strict")
     console.add_argument("--lang", choices=LANGS, default=None,
-                         help="the language of messages (default: the last one chosen, else MAFIA_REFEREE_LANG)")
+                         help="cli-help-console-lang")
 
-    replay = sub.add_parser("replay", help="replay a recorded game (Polemica, MafiaRatings JSON) "
-                                           "through the rules; exit 0 agrees, 1 disagrees, 2 unreadable")
-    replay.add_argument("file", type=Path, help="the game record (JSON); - reads standard input")
+    replay = sub.add_parser("replay", help="cli-help-replay")
+    replay.add_argument("file", type=Path, help="cli-help-replay-file")
     replay.add_argument("--json", action="store_true", dest="as_json",
-                        help="print one JSON object instead of text")
+                        help="cli-help-replay-as_json")
     replay.add_argument("--png", type=OutputFile(), default=None, metavar="FILE",
-                        help="also write the record's score sheet (PNG) to FILE")
+                        help="cli-help-replay-png")
     replay.add_argument("--protocol", type=OutputFile(), default=None, metavar="FILE",
-                        help="also write the record's JSON protocol (ours) to FILE")
-    replay.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                        help="cli-help-replay-protocol")
+    replay.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    protocol = sub.add_parser("protocol", help="a stored game's protocol: the score sheet (PNG), "
-                                               "our JSON and the MafiaRatings export, as files")
-    protocol.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+    protocol = sub.add_parser("protocol", help="cli-help-protocol")
+    protocol.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     protocol.add_argument("--game", type=int, default=None, metavar="ID",
-                          help="the game's number (default: the console's current game)")
+                          help="cli-help-protocol-game")
     protocol.add_argument("--png", type=OutputFile(), default=None, metavar="FILE",
-                          help="the score sheet's file")
+                          help="cli-help-protocol-png")
     protocol.add_argument("--json", type=OutputFile(), default=None, metavar="FILE", dest="json_file",
-                          help="our JSON protocol's file")
+                          help="cli-help-protocol-json_file")
     protocol.add_argument("--mafiaratings", type=OutputFile(), default=None, metavar="FILE",
-                          help="the MafiaRatings export's file (without any of the three: all "
-                               "of them, in the current directory, named as the bots name them)")
+                          help="cli-help-protocol-mafiaratings")
     protocol.add_argument("--raw", type=OutputFile(), default=None, metavar="FILE",
-                          help="the game's stored log as it is, not replayed (JSON): a game set "
-                               "aside because its log no longer loads; alone, the only file written")
-    protocol.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                          help="cli-help-protocol-raw")
+    protocol.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    telegram = sub.add_parser("telegram", help="the judge's assistant in Telegram "
-                                               "(token: MAFIA_REFEREE_TELEGRAM_TOKEN)")
-    telegram.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+    telegram = sub.add_parser("telegram", help="cli-help-telegram")
+    telegram.add_argument("--db", type=Database(), default=None, help="cli-help-db")
 
-    discord = sub.add_parser("discord", help="the judge's assistant in Discord "
-                                             "(token: MAFIA_REFEREE_DISCORD_TOKEN)")
-    discord.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+    discord = sub.add_parser("discord", help="cli-help-discord")
+    discord.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     discord.add_argument("--guild", type=int, default=None, metavar="ID",
-                         help="also publish the slash commands to this server (at once)")
+                         help="cli-help-discord-guild")
     discord.add_argument("--invite", type=int, default=None, metavar="APP_ID",
-                         help="print the link that adds the bot to a server, and exit")
-    both = sub.add_parser("both", help="the Telegram and the Discord bot in one process (both tokens)")
-    both.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+                         help="cli-help-discord-invite")
+    both = sub.add_parser("both", help="cli-help-both")
+    both.add_argument("--db", type=Database(), default=None, help="cli-help-db")
 
-    clubs = sub.add_parser("clubs", help="the clubs of the database: each one's key (for --club), "
-                                         "players, games and the last game's date")
-    clubs.add_argument("--db", type=Database(), default=None, help=DB_HELP)
-    clubs.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+    clubs = sub.add_parser("clubs", help="cli-help-clubs")
+    clubs.add_argument("--db", type=Database(), default=None, help="cli-help-db")
+    clubs.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    export = sub.add_parser("club-export", help="a club's roster and its players' games, as JSON "
-                                                "or CSV (the club's admin: whoever holds the database)")
-    export.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+    export = sub.add_parser("club-export", help="cli-help-club-export")
+    export.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     export.add_argument("--club", default=None, metavar="CHAT",
-                        help="the club's chat key: tg:-100123 (a Telegram group), dc:<channel id> "
-                             "(default: the console's, console:local)")
+                        help="cli-help-club-export-club")
     export.add_argument("--format", choices=("json", "csv"), default="json", dest="fmt",
-                        help="JSON (everything, with the roster's name history) or CSV (a row per "
-                             "player per game)")
+                        help="cli-help-club-export-fmt")
     export.add_argument("--out", type=OutputFile(), default=None, metavar="FILE",
-                        help="the file to write (default: standard output)")
-    export.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                        help="cli-help-club-export-out")
+    export.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    card = sub.add_parser("club-stats", help="a player's statistics in a club (as /stats), and his "
-                                             "card (a PNG: the figures and his points over time)")
+    card = sub.add_parser("club-stats", help="cli-help-club-stats")
     card.add_argument("words", nargs="*", metavar="NAME [PERIOD]",
-                      help="the player's name (or account) and a period as /stats takes them: "
-                           "month, season, 2026-03, 2026-03-01..2026-03-31")
-    card.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+                      help="cli-help-club-stats-words")
+    card.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     card.add_argument("--club", default=None, metavar="CHAT",
-                      help="the club's chat key (default: the console's, console:local)")
-    card.add_argument("--png", type=OutputFile(), default=None, metavar="FILE", help="the card's file")
-    card.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                      help="cli-help-club-stats-club")
+    card.add_argument("--png", type=OutputFile(), default=None, metavar="FILE", help="cli-help-club-stats-png")
+    card.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    health = sub.add_parser("health", help="check the database (and the bot's heartbeat); exit 1 if unwell")
-    health.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+    health = sub.add_parser("health", help="cli-help-health")
+    health.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     health.add_argument("--heartbeat", type=Path, default=None, metavar="FILE",
-                        help="the heartbeat file (default: MAFIA_REFEREE_HEARTBEAT)")
+                        help="cli-help-health-heartbeat")
     health.add_argument("--max-age", default=None, metavar="SECONDS",
-                        help="also require a heartbeat younger than this (a positive number)")
-    health.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
-    backup = sub.add_parser("backup", help="copy the database with SQLite's online backup")
-    backup.add_argument("dest", type=BackupTarget(), help="a file, or a directory (for a dated file name)")
-    backup.add_argument("--db", type=Database(), default=None, help=DB_HELP)
+                        help="cli-help-health-max_age")
+    health.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+    backup = sub.add_parser("backup", help="cli-help-backup")
+    backup.add_argument("dest", type=BackupTarget(), help="cli-help-backup-dest")
+    backup.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     backup.add_argument("--force", action="store_true",
-                        help="replace an existing DEST that is not an SQLite database")
-    backup.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
-    move = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL and check it")
+                        help="cli-help-backup-force")
+    backup.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+    move = sub.add_parser("migrate", help="cli-help-migrate")
     move.add_argument("--to", required=True, metavar="URL", type=PostgresUrl(),
-                      help="the PostgreSQL database (postgresql://user@host:port/name), empty")
-    move.add_argument("--db", type=Database(), default=None, help=DB_HELP)
-    move.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
-    return parser
+                      help="cli-help-migrate-to")
+    move.add_argument("--db", type=Database(), default=None, help="cli-help-db")
+    move.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+    return _said_help(parser, lang)
 
 
 def _settings_lang() -> str:
@@ -395,8 +444,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if not args_in or (args_in[0].startswith("-") and args_in[0] not in ("-h", "--help", "--version")):
         args_in.insert(0, "demo")
-    parser = _parser(_usage_lang(args_in))
-    args = parser.parse_args(args_in)
+    lang = _usage_lang(args_in)
+    with argparse_words(lang):  # its usage, titles and errors in the chosen language
+        parser = _parser(lang)
+        args = parser.parse_args(args_in)
     refuse_bad_outputs(args, parser)  # a file that cannot be written: one line, exit 2 (bot.entry)
 
     if args.command == "demo":

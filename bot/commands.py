@@ -71,6 +71,7 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "duplicate_option",  # params: option (/new seed best_move=no best_move=yes)
     "unknown_reason",  # params: command, reason, codes (the game's reason codes, listed)
     "no_technical_fouls",  # params: command (/tech in a game without technical_fouls)
+    "several_names",  # params: command, seat, count, number, next (/name 1 Аня, Боря: one name a seat)
 )
 
 
@@ -286,6 +287,10 @@ def _name(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     name = rest.split(None, 1)[1].strip() if len(args) > 1 else ""
     if not name:
         raise CommandError("missing_argument", command=cmd, argument="name")
+    names = [part for part in re.split(r"[,;]", name) if part.strip()]
+    if len(names) > 1:  # never one seat named «Аня, Боря, Вика»: said, nothing recorded
+        raise CommandError("several_names", command=cmd, seat=seat, count=len(names),
+                           number=str(seat), next=str(seat % 10 + 1))
     return Act(rules.SetName(seat=seat, name=name))
 
 

@@ -63,7 +63,10 @@ replay-too-large = the file is over { $limit } MB ({ $size } MB)
 replay-too-large-stream = over { $limit } MB: not read any further
 replay-too-deep = JSON nested too deep
 replay-null-list = null instead of a list
-replay-too-many = { $count } entries in a list, over { $limit }
+replay-too-many = { $count ->
+    [one] { $count } entry
+   *[other] { $count } entries
+ } in a list, over { $limit }
 
 ## mafia-referee protocol, replay --png/--protocol
 
@@ -118,5 +121,10 @@ club-export-written = { $path }: { $players ->
     [one] { $rows } row
    *[other] { $rows } rows
 }
-club-card-written = { $path }: { $size } bytes
+club-card-written = { $path }: { $size ->
+    [one] { $size } byte
+   *[other] { $size } bytes
+ }
 setting-problem-club_rules = must be the words of /new: a preset (seed, fiim2024, fsm2024) and options name=value, not “{ $value }”
+replay-not-json = it is not JSON (line { $line }, column { $column })
+replay-not-utf8 = it is not UTF-8 text (byte { $offset })

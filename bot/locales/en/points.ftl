@@ -77,7 +77,10 @@ error-extra_value = { $side ->
     }
    *[losers] Player { $seat } is on the losing team: the judge may give { $allowed } ({ cite-8_4_4 }), not { $value }.
  }
-error-extra_players = { $count } players would get extra points; at most { $limit } may ({ cite-8_4_1 }). Take another player's back (/extra N 0), or add "+" with the chief judge's approval.
+error-extra_players = { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+ } would get extra points; at most { $limit } may ({ cite-8_4_1 }). Take another player's back (/extra N 0), or add "+" with the chief judge's approval.
 error-extra_total = The extra points would come to { $total } in all; at most { $limit } ({ cite-8_4_2 }).
 error-unknown_bad_play = No such item of penalty points: "{ $item }". The items are { cite-8_5 }: /badplay N item.
 error-bad_play_role = Item { $item } is not for player { $seat }: it concerns { $who ->

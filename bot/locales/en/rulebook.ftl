@@ -66,7 +66,10 @@ rule-7_11 = with nine players at the table, three tied players are not put to a 
 rule-8_2_4 = a disqualification costs { $dq } — also one given after the result.
 rule-8_2_5 = the player whose offence lost the game gets { $team_loss }.
 rule-8_3_4 = the best move of a red player or the Sheriff killed on the first night: three blacks named { $bm3 }, two { $bm2 }.
-rule-8_4_1 = the judge gives extra points to at most { $xp } players ({ $xpa } with the chief judge's approval).
+rule-8_4_1 = the judge gives extra points to at most { $xp ->
+    [one] { $xp } player
+   *[other] { $xp } players
+ } ({ $xpa } with the chief judge's approval).
 rule-8_4_2 = the extra points add up to at most { $xt } ({ $xta } with approval).
 rule-8_4_3 = a winner's extra is { $wlo } to { $whi } (up to { $whia } with approval).
 rule-8_4_4 = a loser's extra is { $llo } to { $lhi }.

@@ -124,3 +124,5 @@ club-export-written = { $path }: { $players ->
 }
 club-card-written = { $path }: { $size } байт
 setting-problem-club_rules = нужны слова команды /new: набор правил (seed, fiim2024, fsm2024) и опции имя=значение, а не «{ $value }»
+replay-not-json = это не JSON (строка { $line }, столбец { $column })
+replay-not-utf8 = это не текст UTF-8 (байт { $offset })
