@@ -191,7 +191,8 @@ class Session:
             if self._pending_new:  # a game not yet created has nothing to undo
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             outcome = await self.service.undo(self.chat, self.user, steps=command.steps)
-            lines = [self.cat.text("console-undone", count=len(outcome.undone))]
+            lines = [self.cat.text("console-undone", count=len(outcome.undone)),
+                     *audit.undone_actions(outcome.state.config, outcome.undone, self.cat)]
             lines.extend(self._undone_lines(outcome))
             return Reply(lines + self._next_lines(outcome.state) + await self._step_timer(outcome),
                          outcome=outcome)

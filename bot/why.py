@@ -107,12 +107,16 @@ def grounds(notice: Notice, config: RulesConfig) -> tuple[Entry, ...]:
         return _cite("4.4.12")
     if k in (Kind.RAISE_VOTE, Kind.RAISE_RESULT):
         return _cite("4.4.12.3")
-    if k is Kind.LEAVES_BY_VOTE:
-        return _cite("4.4.12.3" if p.get("cause") == "raise" else None)
+    if k is Kind.LEAVES_BY_VOTE:  # the most hands leave (F24 §4.4.11); all raised (§4.4.12.3)
+        return _cite("4.4.12.3" if p.get("cause") == "raise" else "4.4.11")
     if k is Kind.GAME_OVER:
         if p.get("winner") is None and p.get("draw_rule"):
             return _cite("5.8" if p.get("draw_rule") == rules.DrawDeclared.AFTER_THIRD_DAY.value else "7.7")
-        return _cite("4.3" if p.get("why") == "team_loss" else None)
+        if p.get("why") == "team_loss":
+            return _cite("4.3")
+        # who wins (F24/S24 §1.4); a result the judge declared with the roles unknown rests on
+        # his word alone
+        return _cite("1.4" if p.get("winner") is not None and p.get("why") != "declared" else None)
     if k is Kind.EXTRA_POINTS:
         return _cite("8.4.1")
     if k is Kind.BAD_PLAY:

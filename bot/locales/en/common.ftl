@@ -313,6 +313,14 @@ cite-4_4_10 = { $rules ->
     [fsm2024] FSM 2024, §4.4.10
    *[other] FIIM 2024, §4.4.10
  }
+cite-1_4 = { $rules ->
+    [fsm2024] FSM 2024, §1.4
+   *[other] FIIM 2024, §1.4
+ }
+cite-4_4_11 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.11
+   *[other] FIIM 2024, §4.4.11
+ }
 cite-4_4_12 = { $rules ->
     [fsm2024] FSM 2024, §4.4.12
    *[other] FIIM 2024, §4.4.12

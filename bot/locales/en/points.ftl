@@ -146,3 +146,7 @@ points-not-computed = The first night's victim's compensation ({ $rules ->
     [fsm2024] FSM 2024, §8.6
    *[other] FIIM 2024, §8.6
  }) is not computed: it needs the player's record over the whole series.
+error-bad_play_not_lost = Item { $item } is a play by which the player's team lost, and { $result ->
+    [draw] this game was a draw
+   *[won] player { $seat }'s team won this game
+ }: no penalty points for it.
