@@ -350,6 +350,8 @@ class JudgeController:
             reopened = before.phase is Phase.GAME_OVER and outcome.state.phase is not Phase.GAME_OVER
             if club and reopened and public_msg:  # an undo took the end back: the club is told
                 items.append(ob.post(club, public_msg))
+            if club and before.phase is Phase.SETUP and outcome.state.phase is not Phase.SETUP:
+                items.append(await self._club_start_item(outcome, home, public, club))  # as host mode
             if ended:
                 items.extend(await self._end_items(outcome, home, public, club))
             plan.timer = timer
@@ -368,6 +370,16 @@ class JudgeController:
             return Staged(items, timer=stored)
 
         return render
+
+    async def _club_start_item(self, outcome: Outcome, home: str, public: str | None,
+                               club: str) -> OutboxItem:
+        """The club channel's note of a game's start (night 0 begins), as host mode posts its
+        tables' (``host-channel-start``): the game, its table (the linked group) and its judge."""
+        cat = await self._cat(club)
+        return ob.post(club, cat.text(
+            "judge-club-start", game=outcome.game_id,
+            where=self.port.mention(home) or (self.port.place(public) if public else None) or "none",
+            judge=self.port.name_of(outcome.judge) or self.port.mention(outcome.judge) or "none"))
 
     async def _end_items(self, outcome: Outcome, home: str, public: str | None,
                          club: str | None) -> list[OutboxItem]:
@@ -397,7 +409,8 @@ class JudgeController:
                                      lang=cat.lang, private=private, **meta))
         if club and (only is None or only == club):  # one message: the result with the files
             cat = await self._cat(club)
-            lines = [cat.text("judge-club-result", game=game_id, where=self.port.mention(home))]
+            where = self.port.mention(home) or meta["table"] or "none"  # the table, never «()»
+            lines = [cat.text("judge-club-result", game=game_id, where=where)]
             if state is not None:
                 lines.append(result_text(state, cat))
             items.append(ob.protocol(club, game_id, "\n".join(lines), lang=cat.lang, **meta))

@@ -145,7 +145,10 @@ points-roles-unknown = The roles were not entered: without them there are no poi
 points-not-computed = The first night's victim's compensation ({ $rules ->
     [fsm2024] FSM 2024, §8.6
    *[other] FIIM 2024, §8.6
- }) is not computed: it needs the player's record over the whole series.
+ }) is { $rules ->
+    [fsm2024] counted over a series, not a game: the club's /rating and a tournament's standings add it.
+   *[other] not computed: FIIM 2024's formula for it is not in the rules text this referee follows (its digest lost it), so neither this sheet nor the club's /rating counts it rather than guess.
+ }
 error-bad_play_not_lost = Item { $item } is a play by which the player's team lost, and { $result ->
     [draw] this game was a draw
    *[won] player { $seat }'s team won this game
