@@ -116,41 +116,44 @@ class BadOutput(Exception):
         self.cause = cause
 
 
-class OutputFile:
-    """An argparse ``type``: a file the command writes (``--png``, ``--out``, …). The command line
-    keeps it a :class:`~pathlib.Path`; :func:`refuse_bad_outputs` checks it before the command
-    runs. The type marks the argument, so that every writer of files is found by it."""
+class _Marked:
+    """An argparse ``type`` that marks what an argument is (so that a command's files and
+    databases are found by it) and keeps its value a :class:`~pathlib.Path`."""
 
-    def __call__(self, text: str) -> Path:
+    #: what ``--help``'s usage calls the value
+    label = "FILE"
+
+    def __call__(self, text: str) -> "Path | str":
         return Path(text)
 
     def __repr__(self) -> str:
-        return "FILE"
+        return self.label
+
+
+class OutputFile(_Marked):
+    """A file the command writes (``--png``, ``--out``, …): :func:`refuse_bad_outputs` checks
+    it before the command runs."""
 
 
 class BackupTarget(OutputFile):
-    """``backup DEST``: a file or a folder, checked by :func:`bot.health.backup` itself."""
+    """``backup DEST``: a file or a folder, kept as text, checked by :func:`bot.health.backup`."""
 
-    def __call__(self, text: str) -> str:  # type: ignore[override]
+    def __call__(self, text: str) -> str:
         return text
 
 
-class Database:
-    """An argparse ``type``: a database (``--db``): a file path, ``sqlite:///path`` or
-    ``postgresql://…`` (:func:`storage.is_url`), kept a :class:`~pathlib.Path` as the settings
-    keep ``MAFIA_REFEREE_DB``."""
+class Database(_Marked):
+    """A database (``--db``): a file path, ``sqlite:///path`` or ``postgresql://…``
+    (:func:`storage.is_url`), kept a :class:`~pathlib.Path` as the settings keep
+    ``MAFIA_REFEREE_DB``."""
 
-    def __call__(self, text: str) -> Path:
-        return Path(text)
-
-    def __repr__(self) -> str:
-        return "DATABASE"
+    label = "DATABASE"
 
 
 class PostgresUrl(Database):
     """``migrate --to``: a PostgreSQL database's URL, kept as text (its ``//``)."""
 
-    def __call__(self, text: str) -> str:  # type: ignore[override]
+    def __call__(self, text: str) -> str:
         return text
 
 

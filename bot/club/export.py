@@ -21,12 +21,14 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Awaitable, Callable, TextIO, TypeVar
 
 from storage import Store
 
 from ..i18n import Catalog, catalog, problem_text
 from .answers import points_text
+
+_T = TypeVar("_T")
 
 CSV_COLUMNS = ("game_id", "finished_at", "seat", "player_id", "player", "account", "name_then",
                "role", "result", "won", "points", "additional", "best_move", "first_killed",
@@ -63,6 +65,19 @@ async def _opened(db: Path, err: TextIO, cat: Catalog) -> Store | None:
         return None
 
 
+async def _with_store(db: Path, err: TextIO, cat: Catalog,
+                      work: Callable[[Store], Awaitable[_T]]) -> _T | None:
+    """``work`` on the store at ``db`` (:func:`_opened`), closed after; ``None`` when there is no
+    such database (said on ``err``) or ``work`` found nothing to do (said by it)."""
+    store = await _opened(db, err, cat)
+    if store is None:
+        return None
+    try:
+        return await work(store)
+    finally:
+        await store.close()
+
+
 async def _unknown_club(store: Store, club: str, err: TextIO, cat: Catalog) -> bool:
     """Whether ``club`` is not a club of the database (said on ``err``, with where to look)."""
     if await store.club_known(club):
@@ -77,15 +92,13 @@ async def run_export(db: Path, club: str, fmt: str, out: TextIO, target: Path | 
     written, 2 no such database or club (said on ``err``, standard error by default)."""
     cat = catalog(lang)
     err = err or sys.stderr
-    store = await _opened(db, err, cat)
-    if store is None:
+
+    async def read(store: Store) -> dict[str, Any] | None:
+        return None if await _unknown_club(store, club, err, cat) else await store.export_club(club)
+
+    data = await _with_store(db, err, cat, read)
+    if data is None:
         return 2
-    try:
-        if await _unknown_club(store, club, err, cat):
-            return 2
-        data = await store.export_club(club)
-    finally:
-        await store.close()
     text = (json.dumps(data, ensure_ascii=False, indent=2) + "\n") if fmt == "json" else to_csv(data)
     if target is None:
         out.write(text)
@@ -106,13 +119,9 @@ async def run_clubs(db: Path, out: TextIO, *, lang: str = "ru", err: TextIO | No
     Exit status 0 (a database without clubs says so), 2 no such database."""
     cat = catalog(lang)
     err = err or sys.stderr
-    store = await _opened(db, err, cat)
-    if store is None:
+    clubs = await _with_store(db, err, cat, lambda store: store.clubs())
+    if clubs is None:
         return 2
-    try:
-        clubs = await store.clubs()
-    finally:
-        await store.close()
     if not clubs:
         print(cat.text("cli-clubs-none"), file=out)
     for club in clubs:
@@ -144,16 +153,16 @@ async def run_stats(db: Path, club: str, words: list[str], lang: str, tz: str, o
     if not words:
         print(cat.text("club-stats-whom"), file=err)
         return 2
-    store = await _opened(db, err, cat)
-    if store is None:
-        return 2
-    try:
+    async def read(store: Store) -> tuple[list[str], tuple[str, bytes] | None, str] | None:
         if await _unknown_club(store, club, err, cat):
-            return 2
-        lines, picture, _ = await ClubAnswers(store, tz=tz).stats_card(
+            return None
+        return await ClubAnswers(store, tz=tz).stats_card(
             club, Asker(""), ClubCmd("stats", tuple(words)), cat, now)
-    finally:
-        await store.close()
+
+    found = await _with_store(db, err, cat, read)
+    if found is None:
+        return 2
+    lines, picture, _ = found
     print("\n".join(lines), file=out)
     if picture is None:
         return 1
