@@ -111,3 +111,11 @@ def with_audit(protocol: dict[str, Any], rows: Sequence[EventRow],
     ``audit`` (:func:`to_json`: who recorded each action and when, what was undone and by
     whom). The protocol's own ``events`` stay as they are: ``mafia-referee replay`` reads them."""
     return {**protocol, "audit": to_json(trail(rows), config)}
+
+
+def undone_actions(config: rules.RulesConfig, undone: Sequence[rules.Event], cat: Catalog) -> list[str]:
+    """The line that names what an undo took back (``undone``: the last action first), each as
+    the judge typed it (``/vote 3 3``, :func:`bot.commands.command_text`, the trail's words);
+    none for an undo of nothing. For the judge's eyes only: a check's or a role's command is in it."""
+    typed = [command_text(event, config) for event in undone]
+    return [cat.text("console-undone-actions", count=len(typed), actions="; ".join(typed))] if typed else []

@@ -32,7 +32,7 @@ import json
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
 
 import rules
 from rules import snapshot as snapshots
@@ -40,8 +40,13 @@ from rules.events import counted
 from storage import GameRow, OutboxItem, Snapshot, StaleRevision, Store
 
 from .club.facts import seat_facts
+from .commands import CommandError
 from .gcpolicy import Freezer
 from .lru import CACHED_CHATS, Recent, locks
+
+if TYPE_CHECKING:
+    from .club.defaults import ClubRules
+    from .commands import NewGame
 
 log = logging.getLogger(__name__)
 
@@ -206,11 +211,17 @@ class Service:
     """The referee service over a :class:`storage.Store`."""
 
     def __init__(self, store: Store, *, cached: int = CACHED_CHATS,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, club_rules: str | None = None) -> None:
         """``cached``: how many chats' games, homes and locks are kept in memory (:mod:`bot.lru`);
-        ``snapshot_every``: see :data:`SNAPSHOT_EVERY` (tests make it small)."""
+        ``snapshot_every``: see :data:`SNAPSHOT_EVERY` (tests make it small); ``club_rules``: the
+        rules every club without its own starts its games with (``MAFIA_REFEREE_RULES``: the
+        words of ``/new``, :mod:`bot.club.defaults`; checked here, ``CommandError``)."""
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
+        from .club.defaults import ClubRules, parse_rules
+
+        self._club_rules = (None if not (club_rules or "").strip() else
+                            ClubRules(" ".join(club_rules.split()), False, parse_rules(club_rules)))
         self._store = store
         self._every = snapshot_every
         self._freezer = Freezer()  # long-lived games out of the collector's reach
@@ -429,6 +440,46 @@ class Service:
 
     async def announce(self, game_id: int) -> str | None:
         return await self._store.announce(game_id)
+
+    # --- a club's own rules (issue 31) ----------------------------------------------------------
+    async def club_rules(self, club: str) -> "ClubRules | None":
+        """The rules ``club`` (its chat key: ``tg:-100123``, ``dc:<channel>``, ``console:local``)
+        starts its new games with: its own (:meth:`set_club_rules`; ``own`` true), else the
+        setting's (``MAFIA_REFEREE_RULES``; ``own`` false), else ``None`` (the seed preset). Own
+        rules a newer version would refuse are passed over for the setting's (logged)."""
+        from .club.defaults import ClubRules, parse_rules
+
+        words = await self._store.club_rules(club)
+        if words is not None:
+            try:
+                return ClubRules(words, True, parse_rules(words))
+            except CommandError as error:
+                log.warning("club %s: its rules %r are refused (%s): the default is used", club,
+                            words, error)
+        return self._club_rules
+
+    async def set_club_rules(self, club: str, words: str | None, *,
+                             by: str | None = None) -> "ClubRules | None":
+        """Set ``club``'s own rules to ``words`` — the words typed after ``/new``, e.g.
+        ``fiim2024 raise_2_of_4=false timers.speech=45`` — checked as ``/new`` checks them
+        (:class:`bot.commands.CommandError`, nothing stored); ``None`` or blank forgets them.
+        ``by``: who set them (a user key). Returns the rules the club's new games now start
+        with (:meth:`club_rules`): ``/new`` and ``/newgame`` there, the console's ``/new``."""
+        from .club.defaults import parse_rules
+
+        text = " ".join((words or "").split())
+        if text:
+            parse_rules(text)
+        await self._store.set_club_rules(club, text or None, by)
+        return await self.club_rules(club)
+
+    async def new_game_rules(self, club: str, command: "NewGame") -> rules.RulesConfig:
+        """The rules of a new game of ``club`` asked for by ``command`` (``/new`` as typed):
+        what was typed over the club's rules (:func:`bot.club.defaults.merged`); a bad
+        combination is :class:`bot.commands.CommandError`."""
+        from .club.defaults import with_club_rules
+
+        return with_club_rules(command, await self.club_rules(club)).config()
 
     async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
         """Remember the id of the message an adapter edits in place (``slot``: ``"panel"``,

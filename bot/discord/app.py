@@ -436,7 +436,8 @@ class DiscordReferee:
         self.client = client
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store, cached=self.settings.cache_chats)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats,
+                                    club_rules=self.settings.rules)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
         if self.shards.multi:  # which channels are its own is known once its servers are (:meth:`ready`)

@@ -60,6 +60,7 @@ from storage.club import fold
 from storage.shared import kept
 
 from .. import commands as cmds
+from ..club.defaults import merged, split
 from ..club.tournament import TournamentDesk, hosted_key
 from .. import why
 from .. import outbox as ob
@@ -1173,7 +1174,9 @@ class HostController:
         if current is not None and not current.finished:  # over, or stopped: a new table may open
             return [cat.text("host-judge-game", game=current.game_id)]
         defaults = self.defaults
-        spec = parse_newgame(args, vote_window=defaults.vote_window, shooting=defaults.shooting,
+        club = await self.service.club_rules(chat)  # the club's own rules, typed words over them
+        spec = parse_newgame(merged(split(club.words), args) if club is not None else args,
+                             vote_window=defaults.vote_window, shooting=defaults.shooting,
                              silenced=defaults.silenced)
         if spec.options.voice and not self.port.voice_tables:  # no voice channels here
             raise HostError("bad_option", option="voice", value=spec.options.voice)

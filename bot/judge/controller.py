@@ -357,6 +357,8 @@ class JudgeController:
             reopened = before.phase is Phase.GAME_OVER and outcome.state.phase is not Phase.GAME_OVER
             if club and reopened and public_msg:  # an undo took the end back: the club is told
                 items.append(ob.post(club, public_msg))
+            if club and before.phase is Phase.SETUP and outcome.state.phase is not Phase.SETUP:
+                items.append(await self._club_start_item(outcome, home, public, club))  # as host mode
             if ended:
                 items.extend(await self._end_items(outcome, home, public, club))
             plan.timer = timer
@@ -375,6 +377,16 @@ class JudgeController:
             return Staged(items, timer=stored)
 
         return render
+
+    async def _club_start_item(self, outcome: Outcome, home: str, public: str | None,
+                               club: str) -> OutboxItem:
+        """The club channel's note of a game's start (night 0 begins), as host mode posts its
+        tables' (``host-channel-start``): the game, its table (the linked group) and its judge."""
+        cat = await self._cat(club)
+        return ob.post(club, cat.text(
+            "judge-club-start", game=outcome.game_id,
+            where=self.port.mention(home) or (self.port.place(public) if public else None) or "none",
+            judge=self.port.name_of(outcome.judge) or self.port.mention(outcome.judge) or "none"))
 
     async def _end_items(self, outcome: Outcome, home: str, public: str | None,
                          club: str | None) -> list[OutboxItem]:
@@ -404,7 +416,8 @@ class JudgeController:
                                      lang=cat.lang, private=private, **meta))
         if club and (only is None or only == club):  # one message: the result with the files
             cat = await self._cat(club)
-            lines = [cat.text("judge-club-result", game=game_id, where=self.port.mention(home))]
+            where = self.port.mention(home) or meta["table"] or "none"  # the table, never «()»
+            lines = [cat.text("judge-club-result", game=game_id, where=where)]
             if state is not None:
                 lines.append(result_text(state, cat))
             items.append(ob.protocol(club, game_id, "\n".join(lines), lang=cat.lang, **meta))
@@ -984,7 +997,8 @@ class JudgeController:
             if live is None:  # the first game command starts a game (as the console does)
                 if current is None and (missing := await self.service.missing(home)).code == "quarantined":
                     raise missing  # not over a game set aside without a word: /new does that
-                config = NewGame().config()
+                club = (await self.service.announce(current.game_id) if current is not None else None) or home
+                config = await self.service.new_game_rules(club, NewGame())  # the club's own rules
                 refusal = rules.check(rules.new_game(config), command.event)
                 if refusal is not None:
                     raise refusal
@@ -1018,7 +1032,9 @@ class JudgeController:
             if live is not None and not confirmed and not untouched(live):  # a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
-            outcome, seated = await self._create_seated(home, user, command.config(), current, cat)
+            club = (await self.service.announce(current.game_id) if current is not None else None) or home
+            config = await self.service.new_game_rules(club, command)  # typed over the club's rules
+            outcome, seated = await self._create_seated(home, user, config, current, cat)
             replies = [Reply(self._t(cat, "judge-created", game=outcome.game_id)),
                        *(Reply(line) for line in seated)]
             replies.extend(Reply(line) for line in (notes() if notes is not None else []))

@@ -22,6 +22,7 @@ from typing import Iterable, Sequence
 import rules
 from rules import Kind, Phase
 
+from ..audit import undone_actions
 from ..commands import command_text
 from ..i18n import Catalog
 from ..render import notice_text, phase_text, result_text, seat_label
@@ -92,7 +93,8 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     """The corrections an undo posts: for the judge, everything taken back; for the group, the
     taken-back announcements it had seen, and where the game stands now."""
     notices = undone_notices(state, undone)
-    judge = [judge_cat.text("judge-undone", count=len(undone))]
+    judge = [judge_cat.text("judge-undone", count=len(undone)),
+             *undone_actions(state.config, undone, judge_cat)]  # which, as typed: the judge's only
     judge.extend(_lines(notices, judge_cat, public=False))
     public = [public_cat.text("judge-undone-public", count=len(undone))]
     public.extend(_lines(notices, public_cat, public=True))

@@ -401,7 +401,8 @@ class TelegramReferee:
     async def post_init(self, app: AnyApp) -> None:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store, cached=self.settings.cache_chats)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats,
+                                    club_rules=self.settings.rules)
         await set_menus(app.bot, self.settings.lang, published.state_file(self.settings.db, "menus"))
         if app.job_queue is not None:
             # shared workers (bot/telegram/shared.py) arm and send for the chats they own only

@@ -45,7 +45,10 @@ error-bad_roles = { $black ->
  }
 error-roles_unknown = The roles are not entered.
 error-roles_known = The roles are entered: the rules decide the result themselves.
-error-result_required = The roles are not entered and { $at_table } players are left at the table: the game is over. Declare the result: /result red, black or draw.
+error-result_required = The roles are not entered and { $at_table ->
+    [one] { $at_table } player is
+   *[other] { $at_table } players are
+ } left at the table: the game is over. Declare the result: /result red, black or draw.
 error-team_required = The roles are not entered: give player { $seat }'s team (red or black).
 error-team_mismatch = Wrong team: by the entered roles player { $seat } is { $actual ->
     [red] red
@@ -158,3 +161,7 @@ what-points = a number of points
 what-item = an item number
 what-action = an action's number (from /log all)
 what-command = the corrected action, e.g. /foul 5 4.1.1
+command-several_names = /{ $command } names one seat: nothing is recorded for seat { $seat } ({ $count ->
+    [one] one name
+   *[other] { $count } names
+ } given). One seat, one name, a command each: /{ $command } { $number } Anna, then /{ $command } { $next } Boris …

@@ -159,3 +159,8 @@ what-points = число баллов
 what-item = номер пункта
 what-action = номер действия (из /log all)
 what-command = исправленное действие, например /foul 5 4.1.1
+command-several_names = /{ $command } называет одно место: { $count ->
+    [one] { $count } имя
+    [few] { $count } имени
+   *[many] { $count } имён
+ } для места { $seat } не записаны. Одно место — одно имя, по команде на место: /{ $command } { $number } Аня, затем /{ $command } { $next } Боря …
