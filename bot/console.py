@@ -574,7 +574,7 @@ async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: s
                        timezone: str, club_rules: str | None = None) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
-    from .cli import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
+    from .opening import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
 
     store = await open_database(db)
     session: Session | None = None

@@ -69,7 +69,7 @@ async def run_protocol_cli(db: Path, out: TextIO, *, game: int | None = None,
     ``db`` (a file or ``postgresql://…``; ``raw``: its stored log, :func:`raw_log`); print the
     files written to ``out``, what went wrong to ``err`` (standard error by default); return the
     exit status (0/1/2)."""
-    from .cli import NoDatabase, open_database
+    from .opening import NoDatabase, open_database
 
     cat = catalog(lang)
     err = err or sys.stderr

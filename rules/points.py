@@ -368,8 +368,10 @@ def bad_play_premise(state: GameState, seat: int, code: str) -> RuleError | None
     """A bad play whose item includes the loss of the player's team (F24 §8.5.2 "…, and the reds
     lost"; :attr:`BadPlayItem.lost`) given in a game that team won, or a draw: its premise is
     false — ``BAD_PLAY_NOT_LOST`` (``seat``, ``item``, ``result``: ``won`` or ``draw``). A new
-    refusal (:func:`rules.admit`): a stored log may hold such a bad play given before."""
-    if state.result is None or not state.roles_known:
+    refusal (:func:`rules.admit`): a stored log may hold such a bad play given before. A bad
+    play :func:`check_bad_play` refuses anyway (another role's item, one given twice) is left
+    to it: its refusal says more, as :func:`rules.admit` promises."""
+    if state.result is None or not state.roles_known or check_bad_play(state, seat, code) is not None:
         return None
     item = scoring(state).item(code)
     role = state.seat(seat).role if 1 <= seat <= len(state.seats) else None

@@ -103,7 +103,9 @@ async def test_telegram_judge_timers_end_on_time_when_the_wall_clock_steps(
             wall.step(step)
             await ends_on_time(began, seconds, lambda: (message.text or "").endswith(
                 f"⏹ {title}: время вышло."), title)
-            assert f"⏹ {title}: время вышло." in (t.panel().text or "")
+            # the panel is edited after the group's line (the same tick): wait for it, bounded
+            await t.fake.wait_for(lambda: f"⏹ {title}: время вышло." in (t.panel().text or ""),
+                                  LATE, what=f"the panel's end of {title}")
         assert rules.expected(await t.state()) == rules.DonCheckStep(night=1, seconds=10)
 
 

@@ -9,7 +9,7 @@ JSON: ``{"club", "players": [{"id", "name", "account", "merged_into", "created_a
 hundredths, times in unix seconds. CSV: one row per player per game, with the player's roster
 name and account, points as decimals and the time in ISO 8601 (UTC). Without ``--club``: the
 console's club; ``mafia-referee clubs`` lists the clubs of a database (:func:`run_clubs`). The
-database is a file or ``postgresql://…`` (:func:`bot.cli.open_database`). Exit status: 0
+database is a file or ``postgresql://…`` (:func:`bot.opening.open_database`). Exit status: 0
 written, 2 no such database (none is created) or club.
 """
 
@@ -53,10 +53,10 @@ def to_csv(data: dict[str, Any]) -> str:
 
 
 async def _opened(db: Path, err: TextIO, cat: Catalog) -> Store | None:
-    """The store at ``db`` (SQLite or PostgreSQL: :func:`bot.cli.open_database`), never created:
+    """The store at ``db`` (SQLite or PostgreSQL: :func:`bot.opening.open_database`), never created:
     ``None`` with the line said on ``err`` when there is no such file. A server that cannot be
     reached, a newer schema … are raised for :mod:`bot.entry` to say."""
-    from ..cli import NoDatabase, open_database
+    from ..opening import NoDatabase, open_database
 
     try:
         return await open_database(db, create=False)

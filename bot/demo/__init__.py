@@ -41,7 +41,7 @@ async def play(db: Path, *, lang: str = DEFAULT_LANG, out: TextIO | None = None)
     (the script and the rules disagree: a bug)."""
     out = out if out is not None else sys.stdout
     cat = catalog(lang)
-    from ..cli import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
+    from ..opening import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
 
     store = await open_database(db)
     try:

@@ -385,7 +385,7 @@ class JudgeController:
         cat = await self._cat(club)
         return ob.post(club, cat.text(
             "judge-club-start", game=outcome.game_id,
-            where=self.port.mention(home) or (self.port.place(public) if public else None) or "none",
+            where=self.port.place(public or home) or "none",  # its title: a place is no user
             judge=self.port.name_of(outcome.judge) or self.port.mention(outcome.judge) or "none"))
 
     async def _end_items(self, outcome: Outcome, home: str, public: str | None,

@@ -1,6 +1,6 @@
 ## mafia-referee --help, COMMAND --help (bot/cli.py: each argument's key is cli-help-COMMAND-DEST)
 cli-description = Судья для спортивной мафии (правила ФИИМ): консоль, боты Telegram и Discord и инструменты вокруг них. Без команды — демонстрационная игра.
-cli-epilog = Код выхода: 0 — всё хорошо, 1 — сбой во время работы (или повтор не совпал с записью), 2 — неверный ввод или настройки.
+cli-epilog = Код выхода: 0 — всё хорошо, 1 — сбой во время работы (или повтор расходится с записью), 2 — неверный ввод или настройки.
 cli-help-main-version = показать установленную версию и выйти
 cli-help-db = база данных: файл или postgresql://пользователь:пароль@узел:порт/база (по умолчанию MAFIA_REFEREE_DB, иначе $XDG_DATA_HOME/mafia-referee/referee.sqlite3, иначе ~/.local/share/mafia-referee/…)
 cli-help-lang = язык сообщений (по умолчанию MAFIA_REFEREE_LANG, иначе ru)
@@ -27,11 +27,11 @@ cli-help-discord-guild = ещё и опубликовать слэш-коман�
 cli-help-discord-invite = показать ссылку, которая добавляет бота на сервер, и выйти
 cli-help-both = боты Telegram и Discord в одном процессе (нужны оба токена)
 cli-help-clubs = клубы базы: ключ каждого (для --club), игроки, игры и дата последней
-cli-help-club-export = состав клуба и игры его игроков в JSON или CSV (для администратора клуба — того, у кого база)
+cli-help-club-export = состав клуба и игры игроков клуба в JSON или CSV (для администратора клуба — того, у кого база)
 cli-help-club-export-club = ключ чата клуба: tg:-100123 (группа Telegram), dc:<id канала> (по умолчанию — консоли, console:local; список — mafia-referee clubs)
 cli-help-club-export-fmt = JSON (всё, с историей имён состава) или CSV (строка на игрока в каждой игре)
 cli-help-club-export-out = файл для записи (по умолчанию — стандартный вывод)
-cli-help-club-stats = статистика игрока в клубе (как /stats) и его карточка (PNG: показатели и баллы по времени)
+cli-help-club-stats = статистика игрока в клубе (как /stats) и карточка игрока (PNG: показатели и баллы по времени)
 cli-help-club-stats-words = имя игрока (или аккаунт) и период, как их понимает /stats: month, season, 2026-03, 2026-03-01..2026-03-31
 cli-help-club-stats-club = ключ чата клуба (по умолчанию — консоли, console:local)
 cli-help-club-stats-png = файл карточки
