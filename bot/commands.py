@@ -888,6 +888,10 @@ _TOURNAMENT_ROUTES = (
 for _club_name in CLUB_COMMANDS:
     _command(_club_name, at=_TOURNAMENT_ROUTES if _club_name in TOURNAMENT_COMMANDS
              else _CLUB_ROUTES)(_club)
+# the club's own rules (issue 31): what /new and /newgame start with there; its admin's
+_command("settings", "настройки", at=_routes(Place.GROUP, Place.CHANNEL, Place.TABLE, Place.CONSOLE,
+                                             to=Part.CLUB, who=Who.ADMIN,
+                                             refusal="club-settings-admin-only"))(_club)
 # the console's; a bot's chat has nothing to quit (said at Telegram's desk; no Discord command)
 _command("quit", "exit", "q", at=_routes(Place.DESK, Place.CONSOLE))(_no_args(lambda: Quit()))
 

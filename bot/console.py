@@ -54,6 +54,7 @@ from .commands import (
     UndoCmd,
 )
 from .front import Call, Entry, Front
+from .judge.controller import club_settings
 from .judge.port import Reply as JudgeReply
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
@@ -249,6 +250,8 @@ class Session:
             return Reply(await self._show(command.what))
         if isinstance(command, ClubCmd) and command.what in TOURNAMENT_COMMANDS:
             return Reply((await self._desk().answer(self.chat, self.user, command, self.cat)).lines)
+        if isinstance(command, ClubCmd) and command.what == "settings":  # the console's club's rules
+            return Reply(await club_settings(self.service, self.chat, self.user, command, self.cat))
         if isinstance(command, ClubCmd):  # the console's own club: its chat (issue 17)
             answers = ClubAnswers(self.service.store, tz=self.club_tz)
             return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,

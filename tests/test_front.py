@@ -88,6 +88,7 @@ roster     club          club          club          club          club         
 rename     club          club          club          club          club          club
 merge      club          club          club          club          club          club
 forget     club          club          club          club          club          club
+settings   -             club:A        club:A        club:A        club:A        club:A
 tournament tournament:AO tournament:AO tournament:AO tournament:AO tournament:AO tournament:AO
 table      tournament:AO tournament:AO tournament:AO tournament:AO tournament:AO tournament:AO
 quit       judge         -             -             judge         -             -

@@ -355,6 +355,13 @@ async def forget(interaction: discord.Interaction[Any], confirm: Optional[bool] 
     await _run(interaction, "forget", "yes" if confirm else None)
 
 
+@app_commands.command(name="settings", description=_desc("settings"))
+@app_commands.describe(rules=_arg("club-rules"), off=_arg("settings-off"))
+async def settings(interaction: discord.Interaction[Any], rules: Optional[Range[str, 1, 400]] = None,
+                   off: Optional[bool] = None) -> None:
+    await _run(interaction, "settings", "off" if off else rules)
+
+
 # --- Discord only -------------------------------------------------------------------------------
 
 @app_commands.command(name="panel", description=_desc("panel"))
@@ -390,7 +397,7 @@ GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, rule, why,
     undo, fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
-    tournament, table_, roster, rename, merge, forget,
+    tournament, table_, roster, rename, merge, forget, settings,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -94,6 +94,28 @@ class _Plan:
     turned: bool | None = None  # another step began (the steps' keys compared once, in render)
 
 
+async def club_settings(service: Service, club: str, user: str, command: ClubCmd,
+                        cat: Catalog) -> list[str]:
+    """``/settings`` (the club's admin): with no words, the rules the club's new games start
+    with and where they come from (its own, the bot's setting, the seed preset); with the words
+    of ``/new`` (``fiim2024 timers.speech=45``), the club's own rules — checked as ``/new``
+    checks them (:class:`bot.commands.CommandError`, nothing stored); ``off`` forgets them
+    (:meth:`bot.service.Service.set_club_rules`)."""
+    if command.rest.lower() in ("off", "нет", "-", "reset"):
+        await service.set_club_rules(club, None, by=user)
+        return [cat.text("club-settings-reset"), *await club_settings(service, club, user,
+                                                                      ClubCmd("settings"), cat)]
+    if command.rest:
+        rules_now = await service.set_club_rules(club, command.rest, by=user)
+        assert rules_now is not None
+        return [cat.text("club-settings-set", words=rules_now.words)]
+    rules_now = await service.club_rules(club)
+    if rules_now is None:
+        return [cat.text("club-settings-seed")]
+    return [cat.text("club-settings-own" if rules_now.own else "club-settings-default",
+                     words=rules_now.words)]
+
+
 class JudgeController:
     """Judge mode over a platform's :class:`.port.JudgePort` (see the module docstring)."""
 
@@ -922,6 +944,9 @@ class JudgeController:
         current = call.current
         club = call.chat if call.place in (Place.GROUP, Place.TABLE) else \
             await self._club_of(call.home, current)
+        if command.what == "settings":  # the router has checked: the chat's admin
+            return [Reply(line) for line in await club_settings(self.service, club, call.user,
+                                                                command, call.cat)]
         official = (current is not None and current.judge == call.user) or (
             call.place in (Place.GROUP, Place.TABLE) and command.what in ("rename", "merge")
             and await call.admin())

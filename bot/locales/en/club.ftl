@@ -226,3 +226,14 @@ tournament-not-counted = Does not count: game #{ $id } (table { $table }, game {
    *[stopped] stopped before its end
  }.
 tournament-result-not-counted = { $result } (does not count: roles not entered)
+
+# /settings (the club's admin): the rules the club's new games start with (issue 31).
+club-settings-own = The club's new games start with its own rules: { $words }. To change them: /settings and the rules, as after /new; back to the defaults: /settings off.
+club-settings-default = The club has no rules of its own: its new games start with the bot's ({ $words }). To set its own: /settings and the rules, as after /new (for example, /settings fiim2024).
+club-settings-seed = The club has no rules of its own: its new games start with the seed rules. To set its own: /settings and the rules, as after /new (for example, /settings fiim2024 or /settings fsm2024).
+club-settings-set = Done: the club's new games start with { $words } (/new and /newgame; what is typed after them goes over it).
+club-settings-reset = The club's own rules are forgotten.
+club-settings-admin-only = { $platform ->
+    [dc] The club's rules are set by a member with Manage Channels.
+   *[tg] The club's rules are set by a chat admin.
+}

@@ -178,3 +178,7 @@ dc-cmd-join = Host mode, a tournament's table: take your name's seat of the plan
 dc-arg-plan-name = The name as the tournament's plan writes it
 dc-arg-table-host = The host bot runs the table in this channel (the chief judge, Manage Channels)
 dc-arg-table-aside = Set the table's unfinished game aside from the tournament (chief judge or the table's judge)
+
+dc-cmd-settings = The rules the club's games start with
+dc-arg-club-rules = The rules, as after /new: fiim2024 timers.speech=45
+dc-arg-settings-off = Forget the club's own rules

@@ -182,3 +182,14 @@ tournament-not-counted = Не в зачёте: игра №{ $id } (стол { $
    *[stopped] остановлена до конца
  }.
 tournament-result-not-counted = { $result } (не в зачёте: роли не внесены)
+
+# /settings (the club's admin): the rules the club's new games start with (issue 31).
+club-settings-own = Новые игры клуба начинаются с его правил: { $words }. Изменить — /settings и правила, как после /new; вернуть правила по умолчанию — /settings off.
+club-settings-default = Своих правил у клуба нет: новые игры начинаются с правил бота ({ $words }). Задать свои — /settings и правила, как после /new (например, /settings fiim2024).
+club-settings-seed = Своих правил у клуба нет: новые игры начинаются с правил seed. Задать свои — /settings и правила, как после /new (например, /settings fiim2024 или /settings fsm2024).
+club-settings-set = Готово: новые игры клуба начинаются с правил { $words } (/new и /newgame; набранное после них — поверх).
+club-settings-reset = Свои правила клуба забыты.
+club-settings-admin-only = { $platform ->
+    [dc] Правила клуба задаёт участник с правом «Управлять каналами».
+   *[tg] Правила клуба задаёт администратор чата.
+}
