@@ -25,7 +25,7 @@ from rules.records.replay import engine_outcome
 
 ERROR_CODES: tuple[str, ...] = (
     "not_finished", "roles_unknown", "bad_log", "votes_by_count", "two_checks", "two_deaths",
-    "options", "replay_differs", "site_check",
+    "options", "replay_differs", "site_check", "cut_short_vote",
 )
 
 
@@ -36,7 +36,9 @@ class ExportError(ValueError):
     ``roles_unknown``, ``bad_log`` (``error``), ``votes_by_count`` (``day``, ``round``, ``seat``),
     ``two_checks`` (``who``, ``seat``), ``two_deaths`` (``seat``, ``what``: a reason code),
     ``options`` (``options``), ``replay_differs`` (``differences``), ``site_check``
-    (``issues``: what MafiaRatings' own check, ``Game::check``, would note)."""
+    (``issues``: what MafiaRatings' own check, ``Game::check``, would note), ``cut_short_vote``
+    (``day``, ``seat``: a removal after the vote's result was known, in a round the game's end
+    cut short)."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         assert code in ERROR_CODES, code
@@ -121,7 +123,8 @@ class NightRecord:
 @dataclass
 class PenaltyRecord:
     """A penalty (seed IV) and the moment it was given. ``number`` is the foul's number for a
-    foul (1–4)."""
+    foul (1–4); ``index`` the position of its event in the effective log (the order penalties
+    at one moment were given in; a 4th foul and the removal it brings share it)."""
 
     seat: int
     reason: str
@@ -129,6 +132,7 @@ class PenaltyRecord:
     moment: Moment
     number: int = 0
     applied: bool = True  # False: recorded only, F24/S24 §6.8.6 exempts it after the result
+    index: int = 0
 
 
 @dataclass
@@ -151,6 +155,7 @@ class GameRecord:
     # penalties once the result is fixed or the game over: recorded, the result stands (F24 §7.9)
     after_result: list[PenaltyRecord] = field(default_factory=list)
     team_loss: PenaltyRecord | None = None
+    ended_at: int | None = None  # the index of the event that ended the game
 
     # --- views ------------------------------------------------------------------------------
     @property
@@ -260,6 +265,8 @@ class _Walker:
         elif kind in (Kind.FOUL, Kind.WARNING, Kind.REMOVED, Kind.TEAM_LOSS, Kind.FOUL_WITHDRAWN,
                       Kind.PENALTY_AFTER_RESULT, Kind.TECH_FOUL):
             self.penalty(before, event, notice)
+        elif kind is Kind.GAME_OVER:
+            record.ended_at = len(record.events) - 1
 
     def counted(self, before: GameState, event: Event, nominee: int, count: int,
                 derived: bool) -> None:
@@ -288,26 +295,29 @@ class _Walker:
         severity = before.config.reasons[reason].severity if reason in before.config.reasons \
             else Severity.FOUL
         moment = moment_of(before)
+        at = len(record.events) - 1
         if kind is Kind.FOUL:
             record.fouls.setdefault(seat, []).append(
-                PenaltyRecord(seat, reason, severity, moment, number=p["count"]))
+                PenaltyRecord(seat, reason, severity, moment, number=p["count"], index=at))
         elif kind is Kind.FOUL_WITHDRAWN:
             record.fouls[seat].pop()
         elif kind is Kind.TECH_FOUL:
             record.tech_fouls.setdefault(seat, []).append(
-                PenaltyRecord(seat, reason, severity, moment, number=p["count"]))
+                PenaltyRecord(seat, reason, severity, moment, number=p["count"], index=at))
         elif kind is Kind.WARNING:
-            record.warnings.setdefault(seat, []).append(PenaltyRecord(seat, reason, severity, moment))
+            record.warnings.setdefault(seat, []).append(
+                PenaltyRecord(seat, reason, severity, moment, index=at))
         elif kind is Kind.REMOVED:
-            penalty = PenaltyRecord(seat, reason, severity, moment)
+            penalty = PenaltyRecord(seat, reason, severity, moment, index=at)
             left_before = before.seat(seat).departure is not None
             (record.late_removals if left_before else record.removals)[seat] = penalty
         elif kind is Kind.TEAM_LOSS:
-            record.team_loss = PenaltyRecord(seat, reason, severity, moment)
+            record.team_loss = PenaltyRecord(seat, reason, severity, moment, index=at)
         elif kind is Kind.PENALTY_AFTER_RESULT:
             severity = Severity(p.get("severity") or severity.value)
             record.after_result.append(PenaltyRecord(seat, reason, severity, moment,
-                                                     applied=p.get("applied", True) is not False))
+                                                     applied=p.get("applied", True) is not False,
+                                                     index=at))
 
     def finish(self) -> GameRecord:
         record = self.record
