@@ -116,6 +116,8 @@ class FixCmd:
         command = parse(self.text, state_then)
         if not isinstance(command, Act):
             raise CommandError("bad_fix", command="fix", argument=self.text)
+        if next_in_shooting(command, state_then):
+            raise CommandError("shooting_first", command="next")
         return command.event
 
 
@@ -134,6 +136,8 @@ class NewGame:
 
     preset: str = rules.DEFAULT_PRESET
     options: dict[str, Any] = field(default_factory=dict)
+    #: Discord: the voice channel (its id) the game is played in (``/new voice:#table``)
+    voice: int | None = None
 
     def config(self) -> RulesConfig:
         """The rules of the new game. Changed timers are merged into the preset's timers."""
@@ -173,15 +177,78 @@ class Explain:
 
 @dataclass(frozen=True)
 class SetLang:
+    """The chat's language (``/lang ru|en``; on Discord the server's)."""
+
     lang: str
 
 
 @dataclass(frozen=True)
 class Quit:
-    pass
+    """Leave the console."""
 
 
-Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, Explain, SetLang, Quit]
+@dataclass(frozen=True)
+class NewTable:
+    """Host mode: open a hosted table's lobby here (``/newgame``); ``options`` as typed, read by
+    :func:`bot.host.options.parse_newgame` with the bot's default step lengths."""
+
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StopTable:
+    """Host mode: the host (or a chat admin) stops the table (``/stop``)."""
+
+
+@dataclass(frozen=True)
+class JoinSeat:
+    """Host mode: take the seat of a tournament lobby's planned ``name`` (``/join Аня``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Link:
+    """Telegram: the judge links this group to his game (``/link``, no argument); Discord: the
+    judge names ``channel`` (its id) as the club channel that gets the game's result."""
+
+    channel: int | None = None
+
+
+@dataclass(frozen=True)
+class Unlink:
+    """Undo :class:`Link`."""
+
+
+@dataclass(frozen=True)
+class SetChannel:
+    """The club channel of this chat's hosted tables (``/channel``): ``target`` as typed (a
+    Telegram ``@name`` or id, a Discord channel's id), ``"off"`` to unlink, ``None`` to show it."""
+
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class TakeOver:
+    """A chat admin becomes the judge of the game the chat acts on (``/takeover``)."""
+
+
+@dataclass(frozen=True)
+class ShowPanel:
+    """Discord: the judge's panel afresh in his direct messages (``/panel``)."""
+
+
+@dataclass(frozen=True)
+class MapSeat:
+    """Discord: ``seat``'s member (his id; ``None``: none), for the timeouts and voice mutes the
+    rules' removals bring (``/seat 5 @member``)."""
+
+    seat: int
+    member: int | None = None
+
+
+Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, Explain, SetLang, Quit,
+                NewTable, StopTable, JoinSeat, Link, Unlink, SetChannel, TakeOver, ShowPanel, MapSeat]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -243,15 +310,134 @@ def _hands(command: str, args: list[str]) -> tuple[int | None, tuple[int, ...]]:
 
 
 # --- the command table ----------------------------------------------------------------------
+#
+# Every command is one :class:`Spec`: its names (English and Russian, aliases), its parser (the
+# typed line → a :data:`Command` dataclass) and its routes — where it may be typed (a
+# :class:`Place`), which part handles it there (a :class:`Part`) and who may give it (a
+# :class:`Who`). :class:`bot.front.Front` is the one door every platform hands its typed lines
+# to: it finds the spec, routes it and checks the rights once; a place without a route refuses
+# the command in the same words on every platform.
 
-_Handler = Callable[[str, list[str], str, "rules.GameState | None"], Command]
-_COMMANDS: dict[str, _Handler] = {}
+class Place(enum.Enum):
+    """Where a line is typed."""
+
+    DESK = "desk"  # Telegram: a private chat with the bot (the judge records his game there)
+    GROUP = "group"  # Telegram: a group (everyone reads what is answered there)
+    CHANNEL = "channel"  # Discord: a server's text channel (a slash command, answered to the asker)
+    TABLE = "table"  # a group or channel where a hosted table gathers or plays (host mode)
+    CONSOLE = "console"  # ``mafia-referee console``
+    DM = "dm"  # Discord: a direct message with the bot (no commands: host mode's night-0 relay)
+
+
+#: The places where a judge records his game: Telegram's private chat, a Discord channel, the console.
+DESKS = (Place.DESK, Place.CHANNEL, Place.CONSOLE)
+
+
+class Part(enum.Enum):
+    """Which part of the bot carries a command out."""
+
+    JUDGE = "judge"  # judge mode (bot.judge.controller; the console's session)
+    HOST = "host"  # host mode: the bot runs the table (bot.host.controller)
+    CLUB = "club"  # the club's players: history, statistics, roster (bot.club.answers)
+    TOURNAMENT = "tournament"  # a tournament evening (bot.club.tournament)
+    PLATFORM = "platform"  # the platform's own: Telegram's /link, Discord's /seat, /lang, /start
+
+
+class Who(enum.Enum):
+    """Who may give a command (checked once, by the router, before its part sees it). A part's
+    own finer rules stay the part's: the judge controller's "only the judge changes his game",
+    host mode's "the speaker" and "the host, who does not play"."""
+
+    ANYONE = "anyone"
+    JUDGE = "judge"  # the judge of the game the chat acts on
+    ADMIN = "admin"  # the chat's admin (Telegram: its owner or an administrator; Discord: Manage Channels)
+    JUDGE_OR_ADMIN = "judge_or_admin"
+    JUDGE_OR_SERVER_ADMIN = "judge_or_server_admin"  # Discord: Manage Server (the server's language)
+    #: the club's admin when the command gives the chat something to run: a tournament opened
+    #: (its chief judge), a table given to host mode (:func:`bot.club.tournament.needs_admin`).
+    #: A grant, not a gate: the router finds it (:attr:`bot.front.Call.granted`), the
+    #: tournament's desk refuses in its own order (no tournament, not its chief, not an admin)
+    ADMIN_TO_OPEN = "admin_to_open"
+    #: the chat's admin, unless the game is his or over (``/takeover``)
+    ADMIN_TO_TAKE = "admin_to_take"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One place where a command works: the part that handles it there and who may give it.
+
+    ``when`` names a condition the router checks (``"host_protocol"``: the chat's last game is
+    a hosted table's, :meth:`bot.host.controller.HostController.owns_protocol`); a place may
+    have several routes, the first that holds wins. ``platforms``: only there (``"tg"``,
+    ``"dc"``; ``None``: wherever the place exists). ``locked``: the part runs it under the lock
+    of the chat's game (a tournament's command is not: a table taken over moves its game).
+    ``refusal``: the catalog key of the rights' refusal (``{what}`` is the club command's
+    ``what``), else the one of :attr:`who`."""
+
+    place: Place
+    part: Part
+    who: Who = Who.ANYONE
+    when: str | None = None
+    platforms: frozenset[str] | None = None
+    locked: bool = True
+    refusal: str | None = None
+
+
+_Handler = Callable[[str, list[str], str, "rules.GameState | None"], "Command"]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One command: ``name`` (as menus and help list it), ``aliases`` (short forms and the
+    Russian words a judge types: «фол 5»), ``parser`` (the arguments → a :data:`Command`,
+    :class:`CommandError` when they are not of its form) and ``routes``. ``group_refusal``:
+    the catalog key said when it is typed in a group though it is recorded at the judge's desk
+    (``/new``: «a new game is started in the private chat, or /newgame here»)."""
+
+    name: str
+    aliases: tuple[str, ...]
+    parser: _Handler
+    routes: tuple[Route, ...]
+    group_refusal: str | None = None
+
+    def parse(self, text: str, state: "rules.GameState | None") -> "Command":
+        """The line typed (its name already found to be this command) → its command."""
+        rest = _rest(text)
+        return self.parser(self.name, rest.split(), rest, state)
+
+    def routes_at(self, place: Place, platform: str) -> tuple[Route, ...]:
+        """The routes of this command where it is typed, in order."""
+        return tuple(r for r in self.routes if r.place is place
+                     and (r.platforms is None or platform in r.platforms))
+
+    def places(self, platform: str | None = None) -> tuple[Place, ...]:
+        """Where it works (on ``platform``, or anywhere)."""
+        out: list[Place] = []
+        for r in self.routes:
+            if r.place not in out and (platform is None or r.platforms is None or platform in r.platforms):
+                out.append(r.place)
+        return tuple(out)
+
+
+_COMMANDS: dict[str, Spec] = {}
 _ALIASES: dict[str, str] = {}
 
 
-def _command(name: str, *aliases: str) -> Callable[[_Handler], _Handler]:
+def _routes(*places: Place, to: Part = Part.JUDGE, who: Who = Who.ANYONE, **extra: Any) -> tuple[Route, ...]:
+    return tuple(Route(place, to, who, **extra) for place in places)
+
+
+#: the judge's game commands: at his desk, carried out by judge mode
+GAME = _routes(*DESKS)
+#: at a hosted table, host mode's
+AT_TABLE = Route(Place.TABLE, Part.HOST)
+
+
+def _command(name: str, *aliases: str, at: tuple[Route, ...] = GAME,
+             group_refusal: str | None = None) -> Callable[[_Handler], _Handler]:
     def register(handler: _Handler) -> _Handler:
-        _COMMANDS[name] = handler
+        assert name not in _COMMANDS, name
+        _COMMANDS[name] = Spec(name, aliases, handler, at, group_refusal)
         for alias in aliases:
             _ALIASES[alias] = name
         return handler
@@ -263,7 +449,32 @@ def command_names() -> tuple[str, ...]:
     return tuple(_COMMANDS)
 
 
-@_command("new")
+def specs() -> tuple[Spec, ...]:
+    """Every command's spec, in the order of the help."""
+    return tuple(_COMMANDS.values())
+
+
+def spec(name: str) -> Spec | None:
+    """The command a typed name (``"foul"``, ``"/FOUL@bot"``, ``"фол"``, ``"ф"``…) names, by any
+    of its names or aliases (case and ё/е aside), else ``None``."""
+    key = name.lstrip("/").split("@", 1)[0].lower()
+    key = _ALIASES.get(key, _ALIASES.get(key.replace("ё", "е"), key))
+    return _COMMANDS.get(key)
+
+
+def head(text: str) -> str:
+    """The first word of a typed line (the command's name as typed, with its ``/`` and any
+    ``@bot``), ``""`` for an empty line."""
+    parts = text.strip().split(None, 1)
+    return parts[0] if parts else ""
+
+
+def _rest(text: str) -> str:
+    parts = text.strip().split(None, 1)
+    return parts[1] if len(parts) > 1 else ""
+
+
+@_command("new", group_refusal="tg-group-new")
 def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     preset = rules.DEFAULT_PRESET
     first = args[0].lower() if args else "="
@@ -271,9 +482,15 @@ def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
         if first not in rules.PRESETS:
             raise CommandError("unknown_preset", preset=args[0])
         preset = args.pop(0).lower()
+    voice: int | None = None
+    for arg in list(args):  # voice=<channel id>: where the game is played (Discord)
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() == "voice" and value.isdigit():
+            voice = int(value)
+            args.remove(arg)
     options = parse_options(args)
     build_config(preset, options)  # refuse a bad combination now, not at /start
-    return NewGame(preset=preset, options=options)
+    return NewGame(preset=preset, options=options, voice=voice)
 
 
 @_command("name")
@@ -328,20 +545,32 @@ def _no_args(build: Callable[[], Command]) -> _Handler:
     return handler
 
 
-_command("start")(_no_args(lambda: Act(rules.StartGame())))
-@_command("next", "n", "pass", "пас", "далее")
+# Telegram's /start is the platform's (the welcome; in a game's setup, the start of night 0)
+_command("start", at=(*_routes(Place.DESK, Place.GROUP, to=Part.PLATFORM),
+                      Route(Place.TABLE, Part.PLATFORM, platforms=frozenset({"tg"})),
+                      *_routes(Place.CHANNEL, Place.CONSOLE)))(_no_args(lambda: Act(rules.StartGame())))
+@_command("next", "n", "далее")
 def _next(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     """``/next`` ends the current speech, last word or night step. During the shooting the
-    judge records it explicitly (``/kill``, ``/miss``, ``/shots``): a stray ``/next`` must not
-    become a miss (F24 §4.5.5)."""
+    judge records it explicitly: his desk refuses a ``/next`` then (:func:`next_in_shooting`)."""
     _at_most(cmd, args, 0)
-    night = state.night if state is not None else None
-    if night is not None and night.step is rules.NightStep.SHOOTING:
-        raise CommandError("shooting_first", command=cmd)
     return Act(rules.Next())
 
 
-@_command("nominate", "nom")
+# the judge's /next at his desk; at a hosted table the speaker's «Пас»: his minute ends
+_command("pass", "пас", at=(*GAME, AT_TABLE))(_next)
+
+
+def next_in_shooting(command: Command, state: rules.GameState | None) -> bool:
+    """Whether ``command`` is a ``/next`` typed during the shooting, which the judge records
+    explicitly (``/kill``, ``/miss``, ``/shots``): a stray ``/next`` must not become a miss
+    (F24 §4.5.5); his desk refuses it (``shooting_first``)."""
+    night = state.night if state is not None else None
+    return isinstance(command, Act) and isinstance(command.event, rules.Next) \
+        and night is not None and night.step is rules.NightStep.SHOOTING
+
+
+@_command("nominate", "nom", at=(*GAME, AT_TABLE))  # at a table: the speaker's
 def _nominate(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     """``/nominate 3 7``: seat 3 nominates 7; ``/nominate 7``: the speaker does (F24 §4.4.2)."""
     _need(cmd, args, 1, "seat")
@@ -397,7 +626,7 @@ def _one_seat(make: Callable[[int], rules.Event]) -> _Handler:
 _command("kill")(_one_seat(lambda seat: rules.NightKill(target=seat)))
 _command("don")(_one_seat(lambda seat: rules.DonCheck(target=seat)))
 _command("sheriff")(_one_seat(lambda seat: rules.SheriffCheck(target=seat)))
-_command("unfoul")(_one_seat(lambda seat: rules.WithdrawFoul(seat=seat)))
+_command("unfoul", at=(*GAME, AT_TABLE))(_one_seat(lambda seat: rules.WithdrawFoul(seat=seat)))
 _command("miss")(_no_args(lambda: Act(rules.NightKill(target=None))))
 
 _NO_SHOT = ("-", "0", "", "x", "none", "miss")
@@ -491,10 +720,11 @@ _NUMBERED = re.compile(r"[0-9]+(?:\.[0-9]+)+")
 
 # each penalty command's reason when none is typed: the generic code of its severity (seed IV)
 _DEFAULT_REASONS = {"foul": "foul", "warn": "warning", "dq": "dq", "ppk": "ppk", "tech": "tech"}
-_command("foul", "f")(_penalty(Severity.FOUL, _DEFAULT_REASONS["foul"]))
-_command("warn", "warning")(_penalty(Severity.WARNING, _DEFAULT_REASONS["warn"]))
-_command("dq")(_penalty(Severity.DISQUALIFYING, _DEFAULT_REASONS["dq"]))
-_command("ppk")(_penalty(Severity.TEAM_LOSS, _DEFAULT_REASONS["ppk"], team=True))
+# at a hosted table the host's (seed IV): the host who opened it, or a chat admin, not playing
+_command("foul", "f", at=(*GAME, AT_TABLE))(_penalty(Severity.FOUL, _DEFAULT_REASONS["foul"]))
+_command("warn", "warning", at=(*GAME, AT_TABLE))(_penalty(Severity.WARNING, _DEFAULT_REASONS["warn"]))
+_command("dq", at=(*GAME, AT_TABLE))(_penalty(Severity.DISQUALIFYING, _DEFAULT_REASONS["dq"]))
+_command("ppk", at=(*GAME, AT_TABLE))(_penalty(Severity.TEAM_LOSS, _DEFAULT_REASONS["ppk"], team=True))
 # MafiaRatings 9.6.2 (technical_fouls)
 _command("tech")(_penalty(Severity.TECHNICAL, _DEFAULT_REASONS["tech"]))
 
@@ -585,13 +815,23 @@ def _timer(cmd: str, args: list[str], rest: str, state: rules.GameState | None) 
     return TimerCmd(what)
 
 
-_command("status", "s")(_no_args(lambda: Show("status")))
+# in a group the linked game's public status; at a hosted table the table's
+_command("status", "s", at=(*GAME, Route(Place.GROUP, Part.JUDGE), AT_TABLE))(
+    _no_args(lambda: Show("status")))
 _command("points", "баллы")(_no_args(lambda: Show("points")))
-_command("protocol", "протокол")(_no_args(lambda: Show("protocol")))
-_command("why", "почему")(_no_args(lambda: Explain("why")))
+# in a group or a channel: host mode's when the chat's last game was a hosted table's
+_HOST_PROTOCOL = Route(Place.GROUP, Part.HOST, when="host_protocol")
+_command("protocol", "протокол", at=(
+    Route(Place.DESK, Part.JUDGE), Route(Place.CONSOLE, Part.JUDGE),
+    _HOST_PROTOCOL, Route(Place.GROUP, Part.JUDGE),
+    dataclasses.replace(_HOST_PROTOCOL, place=Place.CHANNEL), Route(Place.CHANNEL, Part.JUDGE),
+    AT_TABLE))(_no_args(lambda: Show("protocol")))
+#: /rule and /why: anyone, anywhere (in a group and at a table, what the whole table may know)
+EXPLAIN_ROUTES = (*GAME, Route(Place.GROUP, Part.JUDGE), AT_TABLE)
+_command("why", "почему", at=EXPLAIN_ROUTES)(_no_args(lambda: Explain("why")))
 
 
-@_command("rule", "правило")
+@_command("rule", "правило", at=EXPLAIN_ROUTES)
 def _rule(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     """``/rule 5.7``, ``/rule draw``: what a rule says; ``/rule``: the numbers there are."""
     _at_most(cmd, args, 2)  # a number, or a word or two: /rule лучший ход
@@ -609,23 +849,44 @@ def _log(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
     return Show("log_all")
 
 
-_command("help", "h", "?")(_no_args(lambda: Show("help")))
+# in a Telegram group its own help (what the group does: /link, /newgame, /status)
+_command("help", "h", "?", at=(*GAME, Route(Place.GROUP, Part.PLATFORM),
+                               Route(Place.TABLE, Part.PLATFORM, platforms=frozenset({"tg"}))))(
+    _no_args(lambda: Show("help")))
 
-#: The club's commands (issue 17): the history and statistics of its players, its roster.
+#: The club's commands (issue 17): the history and statistics of its players, its roster, and
+#: a tournament evening's (:data:`TOURNAMENT_COMMANDS`).
 CLUB_COMMANDS = ("games", "stats", "top", "rating", "evening", "seating", "roster", "rename", "merge",
                  "forget", "tournament", "table")
+TOURNAMENT_COMMANDS = ("tournament", "table")
 
 
 def _club(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     return ClubCmd(cmd, tuple(args), rest.strip())
 
 
+#: anywhere: at a desk the club of the judge's game (its group) or of the chat itself; in a
+#: group, a channel or at a table, that chat's club
+_CLUB_ROUTES = _routes(*DESKS, Place.GROUP, Place.TABLE, to=Part.CLUB)
+#: a tournament's commands: in a group (or at a table) without the chat's lock — a table taken
+#: over moves its game into the chief judge's own chat; opening one needs the chat's admin
+_TOURNAMENT_ROUTES = (
+    *_routes(Place.DESK, Place.CHANNEL, to=Part.TOURNAMENT, who=Who.ADMIN_TO_OPEN),
+    *_routes(Place.GROUP, Place.TABLE, Place.CONSOLE, to=Part.TOURNAMENT, who=Who.ADMIN_TO_OPEN,
+             locked=False))
 for _club_name in CLUB_COMMANDS:
-    _command(_club_name)(_club)
-_command("quit", "exit", "q")(_no_args(lambda: Quit()))
+    _command(_club_name, at=_TOURNAMENT_ROUTES if _club_name in TOURNAMENT_COMMANDS
+             else _CLUB_ROUTES)(_club)
+# the console's; a bot's chat has nothing to quit (said at Telegram's desk; no Discord command)
+_command("quit", "exit", "q", at=_routes(Place.DESK, Place.CONSOLE))(_no_args(lambda: Quit()))
 
 
-@_command("lang")
+@_command("lang", at=(
+    *_routes(Place.DESK, Place.CONSOLE, to=Part.PLATFORM),
+    *_routes(Place.GROUP, Place.TABLE, to=Part.PLATFORM, who=Who.JUDGE_OR_ADMIN,
+             refusal="front-lang-not-allowed", platforms=frozenset({"tg"})),
+    *_routes(Place.CHANNEL, Place.TABLE, to=Part.PLATFORM, who=Who.JUDGE_OR_SERVER_ADMIN,
+             refusal="front-lang-not-allowed", platforms=frozenset({"dc"}))))
 def _lang(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
     _need(cmd, args, 1, "lang")
     _at_most(cmd, args, 1)
@@ -633,6 +894,67 @@ def _lang(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     if lang not in LANGS:
         raise CommandError("unknown_lang", lang=args[0])
     return SetLang(lang)
+
+
+# --- host mode's and the platforms' own commands ----------------------------------------------
+
+_OFF_WORDS = ("off", "нет", "-")
+
+
+@_command("newgame", "новаяигра", at=_routes(Place.GROUP, Place.CHANNEL, Place.TABLE, to=Part.HOST))
+def _newgame(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    return NewTable(tuple(args))
+
+
+_command("stop", at=(AT_TABLE,))(_no_args(lambda: StopTable()))
+
+
+@_command("join", at=(AT_TABLE,))
+def _join(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    return JoinSeat(rest.strip())
+
+
+@_command("channel", at=_routes(Place.GROUP, Place.CHANNEL, Place.TABLE, to=Part.PLATFORM,
+                                who=Who.ADMIN, refusal="front-channel-admin-only"))
+def _channel(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    _at_most(cmd, args, 1)
+    if not args:
+        return SetChannel()
+    return SetChannel("off" if args[0].lower() in _OFF_WORDS else args[0])
+
+
+_ID = re.compile(r"[0-9]{1,20}")  # a Discord snowflake
+
+
+def _id(command: str, text: str) -> int:
+    if not _ID.fullmatch(text):
+        raise CommandError("bad_argument", command=command, argument=text)
+    return int(text)
+
+
+# Telegram: the judge's /link in the group (he needs a game of his own to link: the platform
+# says so); Discord: the judge's club channel
+@_command("link", at=(Route(Place.GROUP, Part.PLATFORM),
+                      Route(Place.CHANNEL, Part.PLATFORM, Who.JUDGE)))
+def _link(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    return Link(_id(cmd, args[0]) if args else None)
+
+
+_command("unlink", at=_routes(Place.GROUP, Place.CHANNEL, to=Part.PLATFORM, who=Who.JUDGE))(
+    _no_args(lambda: Unlink()))
+# the platform moves the game: Telegram into the new judge's private chat; no lock held — the
+# take over takes the locks of both homes itself
+_command("takeover", at=_routes(Place.GROUP, Place.CHANNEL, to=Part.JUDGE, who=Who.ADMIN_TO_TAKE,
+                                refusal="front-takeover-admin-only", locked=False))(
+    _no_args(lambda: TakeOver()))
+_command("panel", at=(Route(Place.CHANNEL, Part.PLATFORM, Who.JUDGE),))(_no_args(lambda: ShowPanel()))
+
+
+@_command("seat", at=(Route(Place.CHANNEL, Part.PLATFORM, Who.JUDGE),))
+def _seat_member(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    _need(cmd, args, 1, "seat")
+    _at_most(cmd, args, 2)
+    return MapSeat(_seat(cmd, args[0]), _id(cmd, args[1]) if len(args) > 1 else None)
 
 
 # --- an event as the command that records it -------------------------------------------------
@@ -794,7 +1116,7 @@ def build_config(preset: str, options: dict[str, Any]) -> RulesConfig:
 #: names and their short forms stay.
 RUSSIAN_WORDS: dict[str, str] = {
     "новая": "new", "имя": "name", "роли": "roles", "старт": "start", "начать": "start",
-    "дальше": "next", "далее": "next", "пас": "next", "спасибо": "next",
+    "дальше": "next", "далее": "next", "спасибо": "next",
     "выставить": "nominate", "выставляю": "nominate", "кандидатура": "nominate",
     "отозвать": "withdraw", "голос": "vote", "голоса": "vote", "голосование": "vote",
     "подъём": "raise", "подъем": "raise", "выстрелы": "shots", "убийство": "kill",
@@ -816,19 +1138,28 @@ for _word, _target in RUSSIAN_WORDS.items():
 # --- the parser -----------------------------------------------------------------------------
 
 def parse(text: str, state: rules.GameState | None) -> Command:
-    """One line typed by the judge → a :data:`Command`, or :class:`CommandError`.
+    """One typed line → a :data:`Command`, or :class:`CommandError`.
 
     ``state`` (the game now, or ``None``) fills what the line leaves out: ``/nominate 7`` uses
     the current speaker, and the penalty reasons come from the game's preset."""
+    return parse_as(find(text), text, state)
+
+
+def find(text: str) -> Spec:
+    """The command a typed line names (:func:`spec` of its first word); :class:`CommandError`
+    for a line too long, an empty one, or a name no command has."""
     if len(text) > MAX_INPUT:
         raise CommandError("too_long", length=len(text), limit=MAX_INPUT)
-    parts = text.strip().split(None, 1)
-    if not parts:
+    first = head(text)
+    if not first:
         raise CommandError("empty_command")
-    head, rest = parts[0], (parts[1] if len(parts) > 1 else "")
-    name = head.lstrip("/").split("@", 1)[0].lower()
-    name = _ALIASES.get(name, _ALIASES.get(name.replace("ё", "е"), name))
-    handler = _COMMANDS.get(name)
-    if handler is None:
-        raise CommandError("unknown_command", command=head)
-    return handler(name, rest.split(), rest, state)
+    found = spec(first)
+    if found is None:
+        raise CommandError("unknown_command", command=first)
+    return found
+
+
+def parse_as(found: Spec, text: str, state: rules.GameState | None) -> Command:
+    """``text`` read as the command ``found`` (:func:`find`) names, with ``state`` as in
+    :func:`parse`."""
+    return found.parse(text, state)

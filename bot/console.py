@@ -29,6 +29,7 @@ none. The timer never moves the game on.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import signal
@@ -50,8 +51,11 @@ from . import commands as cmds
 from .club.answers import Asker, ClubAnswers, roster_name
 from .club.tournament import TOURNAMENT_COMMANDS, TournamentDesk
 from .commands import (
-    Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+    Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Part, Quit, SetLang, Show, TimerCmd,
+    UndoCmd,
 )
+from .front import Call, Entry, Front
+from .judge.port import Reply as JudgeReply
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from .judge.routing import correction_texts, step_key
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
@@ -67,7 +71,6 @@ PROMPT = "> "
 #: The exit status after Ctrl-C at the prompt (128 + SIGINT, as a shell reports it).
 EXIT_INTERRUPTED = 130
 
-_REFUSALS = (CommandError, ServiceError, rules.RuleError)
 
 
 @dataclass
@@ -107,6 +110,8 @@ class Session:
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
         self.club_tz = "UTC"  # the club's time zone (MAFIA_REFEREE_TIMEZONE): every clock time shown
+        self._front: Front | None = None
+        self._done: Reply | None = None  # what the routed command printed (handle reads it)
 
     @property
     def zone(self) -> dt.tzinfo:
@@ -143,27 +148,61 @@ class Session:
             self._arm()
         return lines + [action_text(current.state, self.cat), *self._timer_shown()]
 
-    # --- one command ----------------------------------------------------------------------------
+    # --- one command: through the front door (bot.front) -------------------------------------------
+    @property
+    def front(self) -> Front:
+        """The router the console's lines go through, as every platform's do: the console is
+        the judge's desk (:attr:`bot.commands.Place.CONSOLE`), every part of it this session."""
+        if self._front is None:
+            parts = {part: self for part in Part}
+            self._front = Front(lambda: self.service, parts, self, self._chat_cat)
+        return self._front
+
+    async def _chat_cat(self, chat: str) -> Catalog:
+        return self.cat
+
+    async def is_admin(self, entry: Entry, chat: str, *, server: bool = False) -> bool:
+        return True  # the console's judge is its own club's admin
+
+    def held(self, home: str) -> Any:
+        return contextlib.nullcontext()  # one judge at one keyboard
+
+    def state(self, current: Outcome | None, place: cmds.Place) -> rules.GameState | None:
+        """What a line is parsed against: the chat's game (none before the first game command)."""
+        return None if self._pending_new or current is None else current.state
+
     async def handle(self, text: str) -> Reply:
-        """Parse and carry out one line. A refusal (bad command, the service or the rules saying
-        no) gives its message and ``accepted=False``; nothing is changed then."""
+        """Parse and carry out one line (:meth:`bot.front.Front.enter`). A refusal (bad command,
+        the service or the rules saying no) gives its message and ``accepted=False``; nothing
+        is changed then."""
+        self._done = None
+        answers = await self.front.enter(Entry("console", cmds.Place.CONSOLE, self.chat, self.user, text))
+        done = self._done or Reply()
+        lines = [line for answer in answers or () for line in answer.text.split("\n")] \
+            if self._done is None else done.lines
+        refused = any(answer.refused for answer in answers or ())
+        return Reply(lines, accepted=done.accepted and not refused, quit=done.quit, outcome=done.outcome)
+
+    async def run(self, call: Call) -> list[JudgeReply]:
+        """A command routed to the console (every part is this session's): carried out by
+        :meth:`_run`; its :class:`Reply` kept for :meth:`handle`."""
         try:
-            state = await self._state()
-            command = cmds.parse(text, state)
-            return await self._run(command)
+            if cmds.next_in_shooting(call.command, self.state(call.current, call.place)):
+                raise CommandError("shooting_first", command="next")
+            done = await self._run(call.command)
         except ServiceError as error:
-            if error.code == "stale":
-                return Reply(await self._stale_lines(), accepted=False)
-            return Reply([error_text(error, self.cat)], accepted=False)
-        except _REFUSALS as error:
-            return Reply([error_text(error, self.cat)], accepted=False)
+            if error.code != "stale":
+                raise
+            done = Reply(await self._stale_lines(), accepted=False)
         except sqlite3.OperationalError as error:
             # locked by another process, a full disk, a file turned read-only: this command is
             # not recorded (its transaction rolled back), the session goes on with the next
             from .health import fault
 
-            return Reply([self.cat.text("db-fault", code=fault(error), problem=str(error))],
+            done = Reply([self.cat.text("db-fault", code=fault(error), problem=str(error))],
                          accepted=False)
+        self._done = done
+        return [JudgeReply(line, refused=not done.accepted) for line in done.lines]
 
     async def _stale_lines(self) -> list[str]:
         """Another writer (a second console, a bot) changed the game since this one read it:
@@ -173,12 +212,6 @@ class Session:
         if current is not None:
             lines.append(status_text(current.state, self.cat, for_judge=self.judge_view))
         return lines
-
-    async def _state(self) -> rules.GameState | None:
-        if self._pending_new:
-            return None
-        current = await self.service.current(self.chat)
-        return current.state if current is not None else None
 
     async def _run(self, command: cmds.Command) -> Reply:
         confirmed, self._confirm_new = self._confirm_new, False

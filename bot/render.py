@@ -14,11 +14,13 @@ never names; the panel and the result may show names.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from typing import Any, Iterable, Mapping
 
 import rules
-from rules import Cause, Kind, NightStep, Notice, Phase, Role, Team
+from rules import Cause, NightStep, Notice, Phase, Role, Team
+from rules import notices as nt
 
 from .i18n import Catalog
 
@@ -242,79 +244,144 @@ def _roles_text(roles: Mapping[Any, str], cat: Catalog) -> str:
 
 # --- notices --------------------------------------------------------------------------------
 
+Args = dict[str, Any]  # a message's Fluent arguments
+
+
 def notice_text(notice: Notice, cat: Catalog) -> str | None:
-    """The announcement line for ``notice`` (private ones too: they go to the judge only).
-    ``None`` for a notice another one already says (the best-move night step: BEST_MOVE_DUE)."""
-    kind = notice.kind
-    params = dict(notice.params)
-    if kind is Kind.NIGHT_STEP and params.get("step") == NightStep.BEST_MOVE.value:
+    """The announcement line for ``notice`` (private ones too: they go to the judge only), the
+    catalog's ``notice-<kind>`` with the arguments of :func:`notice_args`. ``None`` for a notice
+    another one already says (the best-move night step: BEST_MOVE_DUE)."""
+    args = notice_args(notice, cat)
+    if args is None:
         return None
-    args = _args(params, cat)
-    if kind in (Kind.VOTE_NOT_HELD, Kind.NOBODY_LEAVES):
-        args["why"] = no_vote_text(params.get("why"), params.get("seat"), cat, args["rules"],
-                                   params.get("cause"), params.get("reason"))
-    elif kind is Kind.RAISE_VOTE:
-        args["need"] = int(params.get("at_table", 0)) // 2 + 1  # F24 §4.4.12.3: more than half
-    elif kind is Kind.FOUL or kind is Kind.FOUL_WITHDRAWN:
-        args["fouls"] = cat.text("fouls", count=int(params.get("count", 0)))
-    elif kind is Kind.VOTE_COUNTED:
-        args["votes"] = cat.text("votes", count=int(params.get("count", 0)))
-    elif kind is Kind.DAY_STARTS or kind is Kind.JUDGE_MUST_CHECK_END:
-        args["players"] = cat.text("players", count=int(params.get("at_table", 0)))
-    elif kind is Kind.REMOVED:
-        args["mode"] = _removal_mode(params)
-        args.setdefault("last_word", NONE)  # he leaves now (absent from older notices)
-        if params.get("reason") is None:
-            args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
-    elif kind is Kind.GAME_STARTED:  # the rules in force: the preset and the club's options
-        args["preset"] = rules_label(str(params.get("preset")), params.get("options"), cat)
-    elif kind is Kind.NIGHT_RESULT:
-        args.setdefault("removed", NONE)  # seed 4.5: removed tonight (absent from older notices)
-        args.setdefault("removed_n", 0)
-        args.setdefault("killed_removed", NONE)  # SC-killed-and-removed: the victim removed too
-    elif kind in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
-        args.setdefault("cause", NONE)  # the removal's cause and item (absent from older notices)
-        args.setdefault("reason", NONE)
-        args.setdefault("code", NONE)
-    elif kind is Kind.SPEECH:
-        args.setdefault("option", "no")  # 30 s by third_foul=short_speech (absent from older notices)
-    elif kind is Kind.THIRD_FOUL:
-        args.setdefault("short", "no")  # seed 5.7: 3 or 4 at the table (absent from older notices)
-        args.setdefault("seconds", duration(30, cat))
-    elif kind is Kind.PENALTY_AFTER_RESULT:
-        args.setdefault("over", "no")
-        args.setdefault("applied", "yes")  # F24/S24 §6.8.6 (absent from older notices)
-        args.setdefault("severity", NONE)
-        args.setdefault("code", NONE)
-        args.setdefault("generic", "yes")
-    elif kind is Kind.TEAM_LOSS:
-        args["team_of"] = cat.text(f"team-of-{params.get('team')}")
-        args.setdefault("final_minute", "no")
-    elif kind is Kind.SHOOTING_RESULT:
-        shots = params.get("shots") or []
-        args["shots"] = ", ".join(
-            cat.text("shot", shooter=seat_label(a, cat),
-                     target=NONE if b is None else seat_label(b, cat)) for a, b in shots)
-        args["has_shots"] = _yes_no(bool(shots))
-        # F24 §4.5.5: a black left out of /shots did not shoot — say who (judge only)
-        args.setdefault("silent", NONE)
-        args.setdefault("silent_n", 0)
-    elif kind is Kind.EXTRA_POINTS:
-        args["taken"] = _yes_no(str(params.get("points")) == "0")
-    elif kind is Kind.BAD_PLAY:
-        args["what"] = bad_play_text(str(params.get("item")), args["rules"], cat)
-        args["cite"] = cat.text("cite-points", rules=args["rules"], number=str(params.get("item")))
-    elif kind in (Kind.GAME_OVER, Kind.RESULT_FIXED):
-        args["outcome"] = _outcome(params.get("winner"), str(params.get("why")), cat,
-                                   params.get("draw_rule"), params.get("nights"), args["rules"])
-        roles = params.get("roles")
-        args["has_roles"] = _yes_no(bool(roles))
-        args["roles"] = _roles_text(roles, cat) if roles else ""
-    key = f"notice-{kind.value}"
+    key = f"notice-{notice.kind.value}"
     if not cat.has(key):
         log.error("catalog %s has no %s", cat.lang, key)
-        return cat.text("notice-unknown", kind=kind.value)
+        return cat.text("notice-unknown", kind=notice.kind.value)
     return cat.text(key, **args)
+
+
+def _fields(notice: Notice, cat: Catalog) -> Args:
+    """A notice's fields as Fluent arguments (:func:`_args`: seats as labels, seconds as a
+    duration …): the words of a kind that needs nothing more."""
+    values = {f.name: getattr(notice, f.name) for f in dataclasses.fields(notice) if f.name != "private"}
+    return _args(values, cat)
+
+
+@functools.singledispatch
+def notice_args(notice: Notice, cat: Catalog) -> Args | None:
+    """The table of a notice's words: for each notice class, the Fluent arguments of its
+    ``notice-<kind>`` (``None``: nothing to say). Every class has one renderer, registered
+    below (tests/test_notices.py checks); this fallback raises ``TypeError``."""
+    raise TypeError(f"no words for a {type(notice).__name__} notice")
+
+
+for _plain in (
+    nt.NameSet, nt.RolesSet, nt.NightZero, nt.NightResult, nt.LastWord, nt.LastWordSkipped,
+    nt.Speech, nt.SpeechSkipped, nt.Nominated, nt.NominationWithdrawn, nt.VotingStarts,
+    nt.OffBallot, nt.Tie, nt.TieSpeech, nt.RaiseResult, nt.LeavesByVote, nt.LeaderStays,
+    nt.VoteCancelled, nt.NextVoteCancelled, nt.NightFalls, nt.DonCheck, nt.SheriffCheck,
+    nt.BestMoveDue, nt.BestMove, nt.BestMoveHits, nt.BestMoveSkipped, nt.Warning, nt.TechFoul,
+    nt.ThirdFoul, nt.RemovedDetails, nt.PenaltyAfterResult,
+):
+    notice_args.register(_plain, _fields)
+
+
+@notice_args.register
+def _night_step(notice: nt.NightStep, cat: Catalog) -> Args | None:
+    return None if notice.step == NightStep.BEST_MOVE.value else _fields(notice, cat)
+
+
+@notice_args.register
+def _game_started(notice: nt.GameStarted, cat: Catalog) -> Args | None:
+    # the rules in force: the preset and the club's options
+    return _fields(notice, cat) | {"preset": rules_label(notice.preset, notice.options, cat)}
+
+
+@notice_args.register
+def _players(notice: nt.DayStarts | nt.JudgeMustCheckEnd, cat: Catalog) -> Args | None:
+    return _fields(notice, cat) | {"players": cat.text("players", count=notice.at_table)}
+
+
+@notice_args.register
+def _vote_not_held(notice: nt.VoteNotHeld, cat: Catalog) -> Args | None:
+    args = _fields(notice, cat)
+    return args | {"why": no_vote_text(notice.why, notice.seat, cat, args["rules"], notice.cause,
+                                       notice.reason)}
+
+
+@notice_args.register
+def _nobody_leaves(notice: nt.NobodyLeaves, cat: Catalog) -> Args | None:
+    args = _fields(notice, cat)
+    return args | {"why": no_vote_text(notice.why, None, cat, args["rules"])}
+
+
+@notice_args.register
+def _vote_counted(notice: nt.VoteCounted, cat: Catalog) -> Args | None:
+    return _fields(notice, cat) | {"votes": cat.text("votes", count=notice.count)}
+
+
+@notice_args.register
+def _raise_vote(notice: nt.RaiseVote, cat: Catalog) -> Args | None:
+    return _fields(notice, cat) | {"need": notice.at_table // 2 + 1}  # F24 §4.4.12.3: more than half
+
+
+@notice_args.register
+def _shooting_result(notice: nt.ShootingResult, cat: Catalog) -> Args | None:
+    shots = ", ".join(
+        cat.text("shot", shooter=seat_label(shooter, cat),
+                 target=NONE if target is None else seat_label(target, cat))
+        for shooter, target in notice.shots)
+    args = _fields(notice, cat) | {"shots": shots, "has_shots": _yes_no(bool(notice.shots))}
+    # F24 §4.5.5: a black left out of /shots did not shoot — say who (judge only)
+    args.setdefault("silent_n", 0)
+    return args
+
+
+@notice_args.register
+def _fouls(notice: nt.Foul | nt.FoulWithdrawn, cat: Catalog) -> Args | None:
+    return _fields(notice, cat) | {"fouls": cat.text("fouls", count=notice.count)}
+
+
+@notice_args.register
+def _removed(notice: nt.Removed, cat: Catalog) -> Args | None:
+    args = _fields(notice, cat) | {"mode": _removal_mode(notice)}
+    if notice.reason is None:
+        args["tournament"] = "no"  # a night removal says nothing of its reason (seed 5.3 too)
+    return args
+
+
+@notice_args.register
+def _team_loss(notice: nt.TeamLoss, cat: Catalog) -> Args | None:
+    return _fields(notice, cat) | {"team_of": cat.text(f"team-of-{notice.team}")}
+
+
+@notice_args.register
+def _result_fixed(notice: nt.ResultFixed, cat: Catalog) -> Args | None:
+    args = _fields(notice, cat)
+    return args | {"outcome": _outcome(notice.winner, notice.why, cat, preset=args["rules"]),
+                   "has_roles": "no", "roles": ""}
+
+
+@notice_args.register
+def _game_over(notice: nt.GameOver, cat: Catalog) -> Args | None:
+    args = _fields(notice, cat)
+    roles = notice.roles
+    return args | {"outcome": _outcome(notice.winner, notice.why, cat, notice.draw_rule,
+                                       notice.nights, args["rules"]),
+                   "has_roles": _yes_no(bool(roles)), "roles": _roles_text(roles, cat) if roles else ""}
+
+
+@notice_args.register
+def _extra_points(notice: nt.ExtraPoints, cat: Catalog) -> Args | None:
+    return _fields(notice, cat) | {"taken": _yes_no(notice.points == "0")}
+
+
+@notice_args.register
+def _bad_play(notice: nt.BadPlay, cat: Catalog) -> Args | None:
+    args = _fields(notice, cat)
+    return args | {"what": bad_play_text(notice.item, args["rules"], cat),
+                   "cite": cat.text("cite-points", rules=args["rules"], number=notice.item)}
 
 
 def undone_notices(state: rules.GameState, undone: Iterable[rules.Event]) -> list[Notice]:
@@ -331,15 +398,14 @@ def undone_notices(state: rules.GameState, undone: Iterable[rules.Event]) -> lis
     return notices
 
 
-def _removal_mode(params: Mapping[str, Any]) -> str:
+def _removal_mode(notice: nt.Removed) -> str:
     """Which removal sentence (seed 4.5): 4 fouls, a disqualifying foul with or without an item,
     or a night removal whose reason stays hidden."""
-    reason = params.get("reason")
-    if reason is None:
+    if notice.reason is None:
         return "night"
-    if params.get("cause") == Cause.FOULS.value:
+    if notice.cause == Cause.FOULS.value:
         return "fouls"
-    return "dq" if reason in GENERIC_REASONS else "dq_item"
+    return "dq" if notice.reason in GENERIC_REASONS else "dq_item"
 
 
 def no_vote_text(why: Any, seat: Any, cat: Catalog, preset: Any = None, cause: Any = None,

@@ -12,10 +12,12 @@ preset. Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Iterable
 
 import rules
 from rules import Kind, Notice, RulesConfig
+from rules import notices as nt
 
 from .i18n import Catalog
 from .render import notice_text
@@ -38,8 +40,8 @@ NOT_RULINGS: frozenset[Kind] = frozenset({
 def is_ruling(notice: Notice) -> bool:
     """Whether ``notice`` is a ruling: its kind is not :data:`NOT_RULINGS`, and a speech is one
     only when a penalty shapes it (silent, seed 4.4; 30 s, seed 5.7)."""
-    if notice.kind is Kind.SPEECH:
-        return bool(notice.params.get("silenced") or notice.params.get("short"))
+    if isinstance(notice, nt.Speech):
+        return notice.silenced or notice.short
     return notice.kind not in NOT_RULINGS
 
 #: Why-codes of VOTE_NOT_HELD and NOBODY_LEAVES that are not rule numbers → the rule's code
@@ -57,69 +59,120 @@ def _cite(code: str | None) -> tuple[Entry, ...]:
     return () if code is None else (Entry("cite", code),)
 
 
-def _reason(code: object, config: RulesConfig) -> tuple[Entry, ...]:
+def _reason(code: str | None, config: RulesConfig) -> tuple[Entry, ...]:
     """A penalty's item as ``/rule`` explains it (a generic penalty has none)."""
     return (Entry("reason", str(code)),) if str(code) in config.reasons and str(code)[0].isdigit() else ()
 
 
+@functools.singledispatch
 def grounds(notice: Notice, config: RulesConfig) -> tuple[Entry, ...]:
     """The rules the ruling ``notice`` rests on, as :mod:`bot.rulebook` entries; none where the
     ruling follows from the game's own options or from the course of the game alone (who has the
-    most hands, who is shot). ``KeyError`` for a kind that is no ruling (:data:`NOT_RULINGS`)."""
-    k, p = notice.kind, notice.params
-    if k in NOT_RULINGS:
-        raise KeyError(k)
-    if k in (Kind.VOTE_NOT_HELD, Kind.NOBODY_LEAVES):
-        why = str(p.get("why"))
-        entries = _cite(_NO_VOTE_RULES[why] if why in _NO_VOTE_RULES
-                        else why if NUMBER.fullmatch(why) else None)
-        return entries + (_reason(p.get("reason"), config) if why in ("5.1", "5.2") else ())
-    if k in (Kind.VOTE_CANCELLED, Kind.NEXT_VOTE_CANCELLED):
-        return _cite(str(p.get("rule"))) + _reason(p.get("reason"), config)
-    if k is Kind.SPEECH:  # 30 s by the option third_foul=short_speech is no rule of the texts
-        return _cite(None if p.get("option") else "5.7" if p.get("short") else "4.4")
-    if k is Kind.SPEECH_SKIPPED:
-        return _cite("4.4")
-    if k is Kind.THIRD_FOUL:  # seed 4.4 is the silence; the other effects are the game's option
-        if p.get("short"):
-            return _cite("5.7")
-        return _cite("4.4" if p.get("effect", "silence") == "silence" else None)
-    if k in (Kind.WARNING, Kind.FOUL, Kind.TECH_FOUL):
-        return _reason(p.get("reason"), config)
-    if k is Kind.REMOVED:
-        return (_cite("4.5") + _reason(p.get("reason"), config)
-                + (_cite("5.3") if p.get("tournament") else ()))
-    if k is Kind.TEAM_LOSS:
-        return (_cite("4.3") + _reason(p.get("reason"), config)
-                + (_cite("6.8.5") if p.get("final_minute") else ()))
-    if k is Kind.PENALTY_AFTER_RESULT:  # applied after the game: recorded, the result stands
-        stands = p.get("over") and p.get("applied", True)
-        return _cite("7.9" if stands else "6.8.6") + _reason(p.get("reason"), config)
-    if k is Kind.BEST_MOVE_SKIPPED:
-        return _cite(str(p["rule"]) if p.get("rule") else None)
-    if k is Kind.BEST_MOVE_DUE:
-        return _cite("4.5.9")
-    if k is Kind.RESULT_FIXED:
-        return _cite("7.9")
-    if k is Kind.OFF_BALLOT:  # off the ballot once its result is known; the new last nominee
-        return _cite("5.2") + (_cite("4.4.8") if p.get("last") is not None else ())
-    if k is Kind.TIE:
-        return _cite("4.4.12")
-    if k in (Kind.RAISE_VOTE, Kind.RAISE_RESULT):
-        return _cite("4.4.12.3")
-    if k is Kind.LEAVES_BY_VOTE:
-        return _cite("4.4.12.3" if p.get("cause") == "raise" else None)
-    if k is Kind.GAME_OVER:
-        if p.get("winner") is None and p.get("draw_rule"):
-            return _cite("5.8" if p.get("draw_rule") == rules.DrawDeclared.AFTER_THIRD_DAY.value else "7.7")
-        return _cite("4.3" if p.get("why") == "team_loss" else None)
-    if k is Kind.EXTRA_POINTS:
-        return _cite("8.4.1")
-    if k is Kind.BAD_PLAY:
-        return (Entry("badplay", str(p["item"])),) if p.get("item") else _cite("8.5")
+    most hands, who is shot). A table: each ruling's class has its grounds, registered below;
+    ``KeyError`` for a kind that is no ruling (:data:`NOT_RULINGS`)."""
+    raise KeyError(notice.kind)
+
+
+def _no_vote(why: str, reason: str | None, config: RulesConfig) -> tuple[Entry, ...]:
+    entries = _cite(_NO_VOTE_RULES[why] if why in _NO_VOTE_RULES
+                    else why if NUMBER.fullmatch(why) else None)
+    return entries + (_reason(reason, config) if why in ("5.1", "5.2") else ())
+
+
+#: The rulings that always rest on one rule.
+_ONE_RULE: dict[type[Notice], str] = {
+    nt.SpeechSkipped: "4.4", nt.BestMoveDue: "4.5.9", nt.ResultFixed: "7.9", nt.Tie: "4.4.12",
+    nt.RaiseVote: "4.4.12.3", nt.RaiseResult: "4.4.12.3", nt.ExtraPoints: "8.4.1",
+}
+for _kind, _code in _ONE_RULE.items():
+    grounds.register(_kind, lambda notice, config, code=_code: _cite(code))
+
+
+@grounds.register
+def _vote_not_held(notice: nt.VoteNotHeld, config: RulesConfig) -> tuple[Entry, ...]:
+    return _no_vote(notice.why, notice.reason, config)
+
+
+@grounds.register
+def _nobody_leaves(notice: nt.NobodyLeaves, config: RulesConfig) -> tuple[Entry, ...]:
+    return _no_vote(notice.why, None, config)
+
+
+@grounds.register
+def _vote_ban(notice: nt.VoteBan, config: RulesConfig) -> tuple[Entry, ...]:
+    return _cite(notice.rule) + _reason(notice.reason, config)
+
+
+@grounds.register
+def _speech(notice: nt.Speech, config: RulesConfig) -> tuple[Entry, ...]:
+    # 30 s by the option third_foul=short_speech is no rule of the texts
+    return _cite(None if notice.option else "5.7" if notice.short else "4.4")
+
+
+@grounds.register
+def _third_foul(notice: nt.ThirdFoul, config: RulesConfig) -> tuple[Entry, ...]:
+    # seed 4.4 is the silence; the other effects are the game's option
+    if notice.short:
+        return _cite("5.7")
+    return _cite("4.4" if notice.effect == "silence" else None)
+
+
+@grounds.register
+def _penalty(notice: nt.Warning | nt.Foul | nt.TechFoul, config: RulesConfig) -> tuple[Entry, ...]:
+    return _reason(notice.reason, config)
+
+
+@grounds.register
+def _removed(notice: nt.Removed, config: RulesConfig) -> tuple[Entry, ...]:
+    return _cite("4.5") + _reason(notice.reason, config) + (_cite("5.3") if notice.tournament else ())
+
+
+@grounds.register
+def _team_loss(notice: nt.TeamLoss, config: RulesConfig) -> tuple[Entry, ...]:
+    return (_cite("4.3") + _reason(notice.reason, config)
+            + (_cite("6.8.5") if notice.final_minute else ()))
+
+
+@grounds.register
+def _penalty_after_result(notice: nt.PenaltyAfterResult, config: RulesConfig) -> tuple[Entry, ...]:
+    # applied after the game: recorded, the result stands
+    stands = notice.over and notice.applied
+    return _cite("7.9" if stands else "6.8.6") + _reason(notice.reason, config)
+
+
+@grounds.register
+def _best_move_skipped(notice: nt.BestMoveSkipped, config: RulesConfig) -> tuple[Entry, ...]:
+    return _cite(notice.rule or None)
+
+
+@grounds.register
+def _off_ballot(notice: nt.OffBallot, config: RulesConfig) -> tuple[Entry, ...]:
+    # off the ballot once its result is known; the new last nominee
+    return _cite("5.2") + (_cite("4.4.8") if notice.last is not None else ())
+
+
+@grounds.register
+def _leaves_by_vote(notice: nt.LeavesByVote, config: RulesConfig) -> tuple[Entry, ...]:
+    return _cite("4.4.12.3" if notice.cause == "raise" else None)
+
+
+@grounds.register
+def _game_over(notice: nt.GameOver, config: RulesConfig) -> tuple[Entry, ...]:
+    if notice.winner is None and notice.draw_rule:
+        return _cite("5.8" if notice.draw_rule == rules.DrawDeclared.AFTER_THIRD_DAY.value else "7.7")
+    return _cite("4.3" if notice.why == "team_loss" else None)
+
+
+@grounds.register
+def _bad_play(notice: nt.BadPlay, config: RulesConfig) -> tuple[Entry, ...]:
+    return (Entry("badplay", notice.item),) if notice.item else _cite("8.5")
+
+
+@grounds.register
+def _the_games_option(notice: nt.NominationWithdrawn | nt.LeaderStays | nt.LastWordSkipped,
+                      config: RulesConfig) -> tuple[Entry, ...]:
     # the game's own options: a nomination withdrawn, the day-1 leader staying, no last word
     # after a decisive event (MafiaRatings 8.19.2: F24 §7.9 says the opposite)
-    assert k in (Kind.NOMINATION_WITHDRAWN, Kind.LEADER_STAYS, Kind.LAST_WORD_SKIPPED), k
     return ()
 
 

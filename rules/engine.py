@@ -9,18 +9,21 @@ numbered.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
-from . import events as ev
+import rules.events as ev  # the module, not the package (rules/__init__ imports this one)
+
 from .config import (
     DrawDeclared, FirstDayVote, NominationWithdrawal, Reason, RevoteOrder, Rotation, RulesConfig,
     Severity, ThirdFoul, changed_options,
 )
 from .errors import Code, RuleError
-from .notices import Kind, Notice
+import rules.notices as nt
+from .notices import Notice
 from .points import check_bad_play, check_extra, parse_points, scoring, show
 from .state import (
     SEATS, Ballot, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,
@@ -287,11 +290,10 @@ class _Move:
     def cfg(self) -> RulesConfig:
         return self.s.config
 
-    def say(self, kind: Kind, private: bool = False, **params: object) -> None:
-        """Emit a notice. Each carries ``rules``, the preset, so that its words cite that
+    def say(self, notice: Notice) -> None:
+        """Emit ``notice`` with ``rules``, the game's preset, so that its words cite that
         preset's own rule numbers (seed 4.5 is FIIM 2024 §6.5 …)."""
-        params.setdefault("rules", self.cfg.preset)
-        self.notices.append(Notice(kind, params, private))
+        self.notices.append(dataclasses.replace(notice, rules=self.cfg.preset))
 
     # --- validation helpers -----------------------------------------------------------------
     def expect_phase(self, event: ev.Event, *phases: Phase) -> None:
@@ -335,7 +337,7 @@ class _Move:
         if not isinstance(name, str):
             raise RuleError(Code.BAD_NAME, seat=seat, why=name.value)
         self.s.seat(seat).name = name
-        self.say(Kind.NAME_SET, seat=seat, name=name)
+        self.say(nt.NameSet(seat=seat, name=name))
 
     def set_roles(self, e: ev.SetRoles) -> None:
         """F24 §1.1: 7 red (one Sheriff), 3 black (one Don); or every role unknown."""
@@ -360,7 +362,7 @@ class _Move:
                 )
         for seat, role in zip(self.s.seats, roles):
             seat.role = role
-        self.say(Kind.ROLES_SET, private=True, known=roles[0] is not None)
+        self.say(nt.RolesSet(known=roles[0] is not None))
         if self.s.departures():
             self.check_end(decisive=False)  # seats removed in night 0 before the deal was entered
 
@@ -369,9 +371,9 @@ class _Move:
         self.expect_phase(e, Phase.SETUP)
         self.s.phase = Phase.NIGHT_ZERO
         self.s.seconds = self.cfg.timers.mafia_meeting
-        self.say(Kind.GAME_STARTED, preset=self.cfg.preset, roles_known=self.s.roles_known,
-                 options=changed_options(self.cfg))
-        self.say(Kind.NIGHT_ZERO, seconds=self.s.seconds)
+        self.say(nt.GameStarted(preset=self.cfg.preset, roles_known=self.s.roles_known,
+                                options=changed_options(self.cfg)))
+        self.say(nt.NightZero(seconds=self.s.seconds))
 
     # --- moving on --------------------------------------------------------------------------
     def next(self, e: ev.Next) -> None:
@@ -422,7 +424,7 @@ class _Move:
         s.speech_order = [n for n in _cyclic_from(opener) if n in at_table] if opener else []
         s.speech_index = 0
         if opener is not None:
-            self.say(Kind.DAY_STARTS, day=day, opener=opener, at_table=len(at_table))
+            self.say(nt.DayStarts(day=day, opener=opener, at_table=len(at_table)))
         victim = s.nights[-1].killed if s.nights and s.nights[-1].number == day - 1 else None
         if victim is not None and not _no_last_word(s.seat(victim)):
             self.start_last_words([victim], "kill")
@@ -457,8 +459,8 @@ class _Move:
             else:  # the game's option third_foul=short_speech (MafiaRatings 9.5.2), not seed 5.7
                 seconds, short, option = self.cfg.timers.short_speech, True, True
         s.seconds = seconds
-        self.say(Kind.SPEECH, seat=seat.number, seconds=seconds, silenced=silenced, short=short,
-                 option=option, day=s.day)
+        self.say(nt.Speech(seat=seat.number, seconds=seconds, silenced=silenced, short=short,
+                           option=option, day=s.day))
 
     def nominate(self, e: ev.Nominate) -> None:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
@@ -484,7 +486,7 @@ class _Move:
         if earlier is not None:
             self.withdraw(by, earlier)
         s.nominations.append((by, target))
-        self.say(Kind.NOMINATED, by=by, target=target, nominees=list(s.nominees))
+        self.say(nt.Nominated(by=by, target=target, nominees=tuple(s.nominees)))
 
     def withdraw_nomination(self, e: ev.WithdrawNomination) -> None:
         """MafiaRatings 7.5.1–7.5.2: in his own minute the speaker takes back his nomination
@@ -504,18 +506,19 @@ class _Move:
 
     def withdraw(self, by: int, target: int) -> None:
         self.s.nominations.remove((by, target))
-        self.say(Kind.NOMINATION_WITHDRAWN, by=by, target=target, nominees=list(self.s.nominees))
+        self.say(nt.NominationWithdrawn(by=by, target=target, nominees=tuple(self.s.nominees)))
 
     def end_speeches(self) -> None:
         """Is the vote held (docs/rules.md §4.1)? If so, the main vote begins."""
         held, why, seat = vote_plan(self.s)
         if not held:
+            assert why is not None  # vote_plan says why a vote is not held
             self.s.vote_over = True
             self.s.result_determined = True
             departure = self.s.seat(seat).departure if seat is not None else None
             cause = departure.cause.value if departure else None  # the removal's cause and item
             reason = departure.reason if departure and departure.phase == "day" else None
-            self.say(Kind.VOTE_NOT_HELD, day=self.s.day, why=why, seat=seat, cause=cause, reason=reason)
+            self.say(nt.VoteNotHeld(day=self.s.day, why=why, seat=seat, cause=cause, reason=reason))
             self.end_day()
             return
         nominees = [n for n in self.s.nominees if self.s.seat(n).at_table]
@@ -526,7 +529,7 @@ class _Move:
         s = self.s
         s.phase = Phase.VOTING
         s.ballot = Ballot(candidates=list(candidates), round=round_, counts={c: 0 for c in candidates})
-        self.say(Kind.VOTING_STARTS, day=s.day, nominees=list(candidates), round=round_)
+        self.say(nt.VotingStarts(day=s.day, nominees=tuple(candidates), round=round_))
         self.maybe_close_round()
 
     def vote(self, e: ev.Vote) -> None:
@@ -545,7 +548,7 @@ class _Move:
         ballot.voters.extend(voters)
         ballot.choices.update((voter, nominee) for voter in voters)
         ballot.index += 1
-        self.say(Kind.VOTE_COUNTED, nominee=nominee, count=count, derived=False)
+        self.say(nt.VoteCounted(nominee=nominee, count=count, derived=False))
         self.maybe_close_round()
 
     def hands_left(self) -> int:
@@ -586,7 +589,7 @@ class _Move:
             last = ballot.candidates[-1]
             ballot.counts[last] = self.hands_left()
             ballot.index += 1
-            self.say(Kind.VOTE_COUNTED, nominee=last, count=ballot.counts[last], derived=True)
+            self.say(nt.VoteCounted(nominee=last, count=ballot.counts[last], derived=True))
         if ballot.index >= len(ballot.candidates):
             self.resolve_round()
             return
@@ -633,10 +636,10 @@ class _Move:
             else:
                 s.phase = Phase.RAISE_VOTE
                 s.raise_candidates = list(leaders)
-                self.say(Kind.RAISE_VOTE, seats=list(leaders), at_table=n)
+                self.say(nt.RaiseVote(seats=tuple(leaders), at_table=n))
             return
         order = leaders[::-1] if self.cfg.revote_order is RevoteOrder.REVERSE else leaders
-        self.say(Kind.TIE, seats=list(leaders), round=ballot.round)
+        self.say(nt.Tie(seats=tuple(leaders), round=ballot.round))
         s.ballot = Ballot(candidates=list(order), round=ballot.round + 1)
         s.phase = Phase.TIE_SPEECH
         s.tie_queue = list(order)
@@ -654,8 +657,8 @@ class _Move:
         s.phase = Phase.LEADER_SPEECH
         s.tie_queue = [leader]
         s.seconds = self.cfg.timers.tie_speech
-        self.say(Kind.LEADER_STAYS, seat=leader, seconds=s.seconds)
-        self.say(Kind.NOBODY_LEAVES, why=self.first_day_why(), seats=[leader])
+        self.say(nt.LeaderStays(seat=leader, seconds=s.seconds))
+        self.say(nt.NobodyLeaves(why=self.first_day_why(), seats=(leader,)))
 
     def first_day_why(self) -> str:
         """Why day 1's single leader stays: the ``first_day_vote`` option that keeps him."""
@@ -669,7 +672,7 @@ class _Move:
             s.tie_queue.pop(0)
         if s.tie_queue:
             s.seconds = self.cfg.timers.tie_speech
-            self.say(Kind.TIE_SPEECH, seat=s.tie_queue[0], seconds=s.seconds)
+            self.say(nt.TieSpeech(seat=s.tie_queue[0], seconds=s.seconds))
             return
         assert s.ballot is not None
         self.open_round(s.ballot.candidates, s.ballot.round)
@@ -682,7 +685,7 @@ class _Move:
         yes, _ = self.hands(e.count, e.voters, n)
         passed = yes * 2 > n
         seats = list(self.s.raise_candidates)
-        self.say(Kind.RAISE_RESULT, seats=seats, yes=yes, at_table=n, passed=passed)
+        self.say(nt.RaiseResult(seats=tuple(seats), yes=yes, at_table=n, passed=passed))
         if passed:
             self.leave_by_vote(seats, Cause.RAISE)
         else:
@@ -691,7 +694,7 @@ class _Move:
     def nobody_leaves(self, why: str, seats: list[int]) -> None:
         self.s.result_determined = True
         self.s.vote_over = True
-        self.say(Kind.NOBODY_LEAVES, why=why, seats=list(seats))
+        self.say(nt.NobodyLeaves(why=why, seats=tuple(seats)))
         self.end_day()
 
     def leave_by_vote(self, seats: list[int], cause: Cause) -> None:
@@ -705,7 +708,7 @@ class _Move:
         for seat in seats:
             if s.seat(seat).at_table:  # the decided leader may already have been removed (seed 5.1)
                 self.depart(seat, cause)
-        self.say(Kind.LEAVES_BY_VOTE, seats=list(seats), cause=cause.value, counts=counts)
+        self.say(nt.LeavesByVote(seats=tuple(seats), cause=cause.value, counts=counts))
         self.check_end(decisive=True, leavers=seats)
         if s.phase is Phase.GAME_OVER:
             return
@@ -720,20 +723,20 @@ class _Move:
     def start_last_words(self, seats: list[int], why: str) -> None:
         s = self.s
         if s.result is not None and not self.cfg.last_word_on_decisive_event:
-            self.say(Kind.LAST_WORD_SKIPPED, seats=list(seats), why="decisive")
+            self.say(nt.LastWordSkipped(seats=tuple(seats), why="decisive"))
             self.game_over(s.result.winner, s.result.why)
             return
         s.phase = Phase.LAST_WORD
         s.last_words = list(seats)
         s.last_word_why = why
         s.seconds = self.cfg.timers.last_word
-        self.say(Kind.LAST_WORD, seat=seats[0], seconds=s.seconds, why=why)
+        self.say(nt.LastWord(seat=seats[0], seconds=s.seconds, why=why))
 
     def end_last_word(self) -> None:
         s = self.s
         s.last_words.pop(0)
         if s.last_words:
-            self.say(Kind.LAST_WORD, seat=s.last_words[0], seconds=s.seconds, why=s.last_word_why)
+            self.say(nt.LastWord(seat=s.last_words[0], seconds=s.seconds, why=s.last_word_why))
         elif s.result is not None:
             self.game_over(s.result.winner, s.result.why)  # F24 §7.9
         elif s.last_word_why == "kill":
@@ -758,7 +761,7 @@ class _Move:
             return
         s.phase = Phase.NIGHT
         s.nights.append(Night(number=s.day))
-        self.say(Kind.NIGHT_FALLS, night=s.day)
+        self.say(nt.NightFalls(night=s.day))
         self.enter_night_step(NightStep.SHOOTING)
 
     # --- the night --------------------------------------------------------------------------
@@ -773,9 +776,10 @@ class _Move:
             NightStep.SHERIFF_CHECK: timers.sheriff_check,
             NightStep.BEST_MOVE: timers.best_move,
         }[step]
-        self.say(Kind.NIGHT_STEP, step=step.value, seconds=self.s.seconds)
+        self.say(nt.NightStep(step=step.value, seconds=self.s.seconds))
         if step is NightStep.BEST_MOVE:
-            self.say(Kind.BEST_MOVE_DUE, seat=night.killed, seconds=self.s.seconds)
+            assert night.killed is not None  # best_move_due: night 1's victim
+            self.say(nt.BestMoveDue(seat=night.killed, seconds=self.s.seconds))
 
     def expect_step(self, e: ev.Event, step: NightStep) -> Night:
         self.expect_phase(e, Phase.NIGHT)
@@ -828,9 +832,9 @@ class _Move:
         killed = target if target is not None and self.s.seat(target).at_table else None
         why = "kill" if killed else ("not_at_table" if target is not None else "miss")
         night.killed = killed
-        extra = {} if silent is None else {"silent": silent}
-        self.say(Kind.SHOOTING_RESULT, private=True, killed=killed, why=why,
-                 shots=[list(x) for x in night.shots], **extra)
+        self.say(nt.ShootingResult(killed=killed, why=why,
+                                   shots=tuple((shooter, shot) for shooter, shot in night.shots),
+                                   silent=None if silent is None else tuple(silent)))
         if killed is not None:
             self.depart(killed, Cause.KILL)
             self.check_end(decisive=True, leavers=[killed])
@@ -867,8 +871,8 @@ class _Move:
         assert night is not None
         night.don_check = target
         role = self.s.seat(target).role
-        self.say(Kind.DON_CHECK, private=True, target=target,
-                 sheriff=None if role is None else role is Role.SHERIFF)
+        self.say(nt.DonCheck(target=target,
+                             sheriff=None if role is None else role is Role.SHERIFF))
         self.enter_night_step(NightStep.SHERIFF_CHECK)
 
     def sheriff_check(self, e: ev.SheriffCheck) -> None:
@@ -878,8 +882,8 @@ class _Move:
         assert night is not None
         night.sheriff_check = target
         team = self.s.team_of(target)
-        self.say(Kind.SHERIFF_CHECK, private=True, target=target,
-                 black=None if team is None else team is Team.BLACK)
+        self.say(nt.SheriffCheck(target=target,
+                                 black=None if team is None else team is Team.BLACK))
         self.after_checks()
 
     def best_move_due(self) -> bool:
@@ -889,8 +893,8 @@ class _Move:
         return (night is not None and night.number == 1 and night.killed is not None
                 and self.best_move_refused(night) is None)
 
-    def best_move_refused(self, night: Night) -> dict[str, Any] | None:
-        """Why night 1's victim gets no best move, as BEST_MOVE_SKIPPED's parameters (``why``,
+    def best_move_refused(self, night: Night) -> nt.BestMoveSkipped | None:
+        """Why night 1's victim gets no best move, as the notice that says it (``why``,
         ``rule``, ``departed``); ``None`` if it is due. F24 §7.10: 2+ players left by the day-1
         vote (``best_move_blocked_by_day1_departures``); seed 4.5: the victim removed tonight
         too (docs/rules.md §6.5); the game's option ``best_move=false``."""
@@ -898,11 +902,14 @@ class _Move:
         day1_out = sum(1 for _, d in self.s.departures()
                        if d.phase == "day" and d.day == 1 and d.cause in (Cause.VOTE, Cause.RAISE))
         if not self.cfg.best_move:
-            return {"why": "off", "rule": None, "departed": day1_out}
-        if _no_last_word(self.s.seat(night.killed)):
-            return {"why": "removed", "rule": "4.5", "departed": day1_out}
-        if day1_out >= self.cfg.best_move_blocked_by_day1_departures:
-            return {"why": "day1_departures", "rule": "7.10", "departed": day1_out}
+            why, rule = "off", None
+        elif _no_last_word(self.s.seat(night.killed)):
+            why, rule = "removed", "4.5"
+        elif day1_out >= self.cfg.best_move_blocked_by_day1_departures:
+            why, rule = "day1_departures", "7.10"
+        else:
+            return None
+        return nt.BestMoveSkipped(seat=night.killed, why=why, rule=rule, departed=day1_out)
         return None
 
     def after_checks(self) -> None:
@@ -928,10 +935,10 @@ class _Move:
         night = self.s.night
         assert night is not None and night.killed is not None
         night.best_move = guesses
-        self.say(Kind.BEST_MOVE, seat=night.killed, guesses=list(guesses))
+        self.say(nt.BestMove(seat=night.killed, guesses=guesses))
         if self.s.roles_known:
             hits = sum(1 for g in guesses if self.s.team_of(g) is Team.BLACK)
-            self.say(Kind.BEST_MOVE_HITS, private=True, seat=night.killed, hits=hits)
+            self.say(nt.BestMoveHits(seat=night.killed, hits=hits))
         self.end_night()
 
     def next_night_step(self) -> None:
@@ -963,11 +970,11 @@ class _Move:
         victim = s.seat(night.killed) if night.killed is not None else None
         also = None if victim is None or not _no_last_word(victim) else (
             Cause.DISQUALIFICATION.value if victim.disqualified else Cause.FOULS.value)
-        self.say(Kind.NIGHT_RESULT, night=night.number, killed=night.killed, removed=removed,
-                 killed_removed=also)
+        self.say(nt.NightResult(night=night.number, killed=night.killed, removed=tuple(removed),
+                                killed_removed=also))
         refused = self.best_move_refused(night) if night.number == 1 and night.killed is not None else None
         if refused is not None:  # told with the kill, in the morning: never earlier than the kill
-            self.say(Kind.BEST_MOVE_SKIPPED, seat=night.killed, **refused)
+            self.say(refused)
         self.morning_bans(night.number + 1)
         if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
                 and s.quiet_nights >= self.cfg.draw_quiet_nights and s.result is None):
@@ -1006,8 +1013,8 @@ class _Move:
         if not seat.at_table and not leaving and not tonight_victim:
             raise RuleError(Code.NOT_AT_TABLE, seat=number)
         if s.result is not None and reason.not_after_result:  # F24/S24 §6.8.6: not applied
-            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=reason.code,
-                     severity=reason.severity.value, over=False, applied=False)
+            self.say(nt.PenaltyAfterResult(seat=number, reason=reason.code,
+                                           severity=reason.severity.value, over=False, applied=False))
             return
         severity = reason.severity
         final_minute = leaving or (s.ballot is not None and s.ballot.decided == number
@@ -1016,7 +1023,7 @@ class _Move:
                      and final_minute and s.result is None)  # F24 §6.8.5; §6.8.6
         if severity is Severity.WARNING:
             seat.warnings.append(reason.code)  # seed 4.3: an oral warning has no effect
-            self.say(Kind.WARNING, seat=number, reason=reason.code)
+            self.say(nt.Warning(seat=number, reason=reason.code))
         elif severity is Severity.FOUL:
             self.foul(number, reason.code)
         elif severity is Severity.DISQUALIFYING and not escalated:
@@ -1042,8 +1049,8 @@ class _Move:
         (``applied=False``)."""
         code, severity = reason.code, reason.severity
         if reason.not_after_result:
-            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code, severity=severity.value,
-                     over=True, applied=False)
+            self.say(nt.PenaltyAfterResult(seat=number, reason=code, severity=severity.value,
+                                           over=True, applied=False))
             return
         seat = self.s.seat(number)
         if severity is Severity.WARNING:
@@ -1053,8 +1060,8 @@ class _Move:
         elif severity is Severity.DISQUALIFYING:
             seat.disqualified = True
             seat.tournament_removal = seat.tournament_removal or self.cfg.reasons[code].tournament_removal
-        self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code, severity=severity.value,
-                 over=True)
+        self.say(nt.PenaltyAfterResult(seat=number, reason=code, severity=severity.value,
+                                       over=True))
 
     def foul(self, number: int, code: str) -> None:
         """Seed 4.4: the 3rd foul silences the nearest speech (nomination still allowed);
@@ -1064,7 +1071,7 @@ class _Move:
         seat = s.seat(number)
         seat.fouls.append(code)
         count = len(seat.fouls)
-        self.say(Kind.FOUL, seat=number, count=count, reason=code)
+        self.say(nt.Foul(seat=number, count=count, reason=code))
         if not seat.at_table:
             if count == 3:
                 seat.silence_pending = True  # he has no speech left: never served (see withdraw_foul)
@@ -1074,14 +1081,14 @@ class _Move:
         if count == 3 and self.cfg.third_foul is not ThirdFoul.NONE:
             seat.silence_pending = True
             # seed 5.7: at 3 or 4 players his nearest speech is 30 s, not silence
-            self.say(Kind.THIRD_FOUL, seat=number, effect=self.cfg.third_foul.value, may_nominate=True,
-                     short=len(s.at_table) <= 4, seconds=self.cfg.timers.short_speech)
+            self.say(nt.ThirdFoul(seat=number, effect=self.cfg.third_foul.value, may_nominate=True,
+                                  short=len(s.at_table) <= 4, seconds=self.cfg.timers.short_speech))
             if (self.cfg.third_foul_cuts_current_speech and s.phase is Phase.SPEECH
                     and s.speaker == number):
                 seat.silence_pending = False  # the house rule of docs/rules.md §6.3: served now
                 s.seconds = 0
-                self.say(Kind.SPEECH, seat=number, seconds=0, silenced=True, short=False, option=False,
-                         day=s.day)
+                self.say(nt.Speech(seat=number, seconds=0, silenced=True, short=False, option=False,
+                                   day=s.day))
         elif count >= 4:
             self.remove(number, Cause.FOULS, code)
 
@@ -1090,7 +1097,7 @@ class _Move:
         player as a disqualifying foul does (seed 4.5: at once, without a last word; 5.1–5.2)."""
         seat = self.s.seat(number)
         seat.tech_fouls.append(code)
-        self.say(Kind.TECH_FOUL, seat=number, count=len(seat.tech_fouls), reason=code)
+        self.say(nt.TechFoul(seat=number, count=len(seat.tech_fouls), reason=code))
         if len(seat.tech_fouls) >= 2:
             seat.disqualified = True
             self.remove(number, Cause.DISQUALIFICATION, code)
@@ -1106,10 +1113,10 @@ class _Move:
             self.remove_leaver(number, cause, code)
             return
         self.depart(number, cause, code)
-        self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None if at_night else code,
-                 tournament=tournament, last_word=None)
+        self.say(nt.Removed(seat=number, cause=cause.value, reason=None if at_night else code,
+                            tournament=tournament, last_word=None))
         if at_night:
-            self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
+            self.say(nt.RemovedDetails(seat=number, reason=code, tournament=tournament))
         cancels_current = self.ban_vote(number)
         self.check_end(decisive=False)
         if s.phase is Phase.GAME_OVER:
@@ -1147,11 +1154,11 @@ class _Move:
             last_word = "lost"
         else:
             last_word = "killed"
-            self.say(Kind.REMOVED, seat=number, cause=cause.value, reason=None,
-                     tournament=tournament, last_word=None)
-            self.say(Kind.REMOVED_DETAILS, private=True, seat=number, reason=code, tournament=tournament)
-        self.say(Kind.REMOVED, private=last_word == "killed", seat=number, cause=cause.value,
-                 reason=code, tournament=tournament, last_word=last_word)
+            self.say(nt.Removed(seat=number, cause=cause.value, reason=None,
+                                tournament=tournament, last_word=None))
+            self.say(nt.RemovedDetails(seat=number, reason=code, tournament=tournament))
+        self.say(nt.Removed(private=last_word == "killed", seat=number, cause=cause.value,
+                            reason=code, tournament=tournament, last_word=last_word))
         if last_word == "cut":
             self.end_last_word()
         elif last_word == "lost":
@@ -1173,7 +1180,7 @@ class _Move:
         ballot.counts.pop(number, None)
         still = ballot.candidates[ballot.index:]
         last = still[-1] if was_last and still and self.cfg.unvoted_hands_to_last else None
-        self.say(Kind.OFF_BALLOT, seat=number, nominees=list(still), last=last)
+        self.say(nt.OffBallot(seat=number, nominees=tuple(still), last=last))
         self.maybe_close_round()
 
     def ban_vote(self, number: int) -> bool:
@@ -1201,20 +1208,21 @@ class _Move:
         departure = s.seat(number).departure
         cause = departure.cause.value if departure else Cause.DISQUALIFICATION.value
         reason = departure.reason if departure and phase not in (Phase.NIGHT, Phase.NIGHT_ZERO) else None
-        said = dict(day=day, seat=number, rule=rule, cause=cause, reason=reason)
+        today = nt.VoteCancelled(day=day, seat=number, rule=rule, cause=cause, reason=reason)
+        later = nt.NextVoteCancelled(day=day, seat=number, rule=rule, cause=cause, reason=reason)
         if day == s.day and phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE):
-            self.say(Kind.VOTE_CANCELLED, **said)
+            self.say(today)
             s.vote_over = True
             s.result_determined = True
             return True
         if phase in (Phase.NIGHT, Phase.NIGHT_ZERO):
             # told to the table in the morning (:meth:`morning_bans`): at night it would say
             # whether the one removed was shot (SC-killed-and-removed keeps that vote)
-            self.say(Kind.NEXT_VOTE_CANCELLED, private=True, **said)
+            self.say(dataclasses.replace(later, private=True))
         elif day == s.day:
-            self.say(Kind.VOTE_CANCELLED, **said)
+            self.say(today)
         else:
-            self.say(Kind.NEXT_VOTE_CANCELLED, **said)
+            self.say(later)
         return False
 
     def morning_bans(self, day: int) -> None:
@@ -1229,8 +1237,8 @@ class _Move:
         departure = s.seat(seat).departure
         if departure is None or departure.phase != "night":
             return
-        self.say(Kind.VOTE_CANCELLED, day=day, seat=seat, rule=rule, cause=departure.cause.value,
-                 reason=None)  # the reason of a night removal stays with the judge
+        self.say(nt.VoteCancelled(day=day, seat=seat, rule=rule, cause=departure.cause.value,
+                                  reason=None))  # the reason of a night removal stays with the judge
 
     def team_loss(self, number: int, code: str, team: str | None, final_minute: bool = False) -> None:
         """Seed 4.3 (F24 §6.8): the offender's team loses at once; ``final_minute``: a
@@ -1250,10 +1258,10 @@ class _Move:
             # seed 4.3: the team named is the offender's; the entered roles say otherwise
             raise RuleError(Code.TEAM_MISMATCH, seat=number, team=given.value, actual=offender.value)
         if s.result is not None:  # F24 §6.8.6, §7.9: the result stands
-            self.say(Kind.PENALTY_AFTER_RESULT, seat=number, reason=code,
-                     severity=Severity.TEAM_LOSS.value, over=False)
+            self.say(nt.PenaltyAfterResult(seat=number, reason=code,
+                                           severity=Severity.TEAM_LOSS.value, over=False))
             return
-        self.say(Kind.TEAM_LOSS, seat=number, team=offender.value, reason=code, final_minute=final_minute)
+        self.say(nt.TeamLoss(seat=number, team=offender.value, reason=code, final_minute=final_minute))
         s.team_loss_by = number  # F24/S24 §8.2.5: the offender's penalty points
         winner = Team.RED if offender is Team.BLACK else Team.BLACK
         self.game_over(winner, "team_loss")
@@ -1281,7 +1289,7 @@ class _Move:
         seat.fouls.pop()
         if count == 3:
             seat.silence_pending = False
-        self.say(Kind.FOUL_WITHDRAWN, seat=number, count=count - 1)
+        self.say(nt.FoulWithdrawn(seat=number, count=count - 1))
 
     # --- departures and the end -------------------------------------------------------------
     def depart(self, number: int, cause: Cause, reason: str | None = None) -> None:
@@ -1314,7 +1322,7 @@ class _Move:
             return
         if not s.roles_known and s.at_table:
             if len(s.departures()) >= 3:
-                self.say(Kind.JUDGE_MUST_CHECK_END, at_table=len(s.at_table))
+                self.say(nt.JudgeMustCheckEnd(at_table=len(s.at_table)))
             return
         leaving = self.leaving_by_vote()
         table = [n for n in s.at_table if n not in leaving]
@@ -1331,11 +1339,11 @@ class _Move:
         if leaving or ((decisive or self.last_word_due()) and self.cfg.last_word_on_decisive_event):
             # the ballot is finished first, so that the decided nominee leaves by the vote
             s.result = Result(winner, why)
-            self.say(Kind.RESULT_FIXED, private=True, winner=winner.value if winner else None, why=why)
+            self.say(nt.ResultFixed(winner=winner.value if winner else None, why=why))
         else:
             unheard = [n for n in leavers if not _no_last_word(s.seat(n))]
             if decisive and unheard and not self.cfg.last_word_on_decisive_event:
-                self.say(Kind.LAST_WORD_SKIPPED, seats=unheard, why="decisive")
+                self.say(nt.LastWordSkipped(seats=tuple(unheard), why="decisive"))
             self.game_over(winner, why)
 
     def leaving_by_vote(self) -> list[int]:
@@ -1376,10 +1384,10 @@ class _Move:
         s.phase = Phase.GAME_OVER
         s.seconds = 0
         roles = {x.number: x.role.value for x in s.seats if x.role} or None
-        extra: dict[str, object] = {}
-        if why == "draw":
-            extra = {"draw_rule": self.cfg.draw_declared.value, "nights": self.cfg.draw_quiet_nights}
-        self.say(Kind.GAME_OVER, winner=winner.value if winner else None, why=why, roles=roles, **extra)
+        draw = why == "draw"
+        self.say(nt.GameOver(winner=winner.value if winner else None, why=why, roles=roles,
+                             draw_rule=self.cfg.draw_declared.value if draw else None,
+                             nights=self.cfg.draw_quiet_nights if draw else None))
 
 
     # --- the points, after the game ----------------------------------------------------------
@@ -1395,7 +1403,7 @@ class _Move:
             self.s.extras[number] = value
         else:
             self.s.extras.pop(number, None)
-        self.say(Kind.EXTRA_POINTS, seat=number, points=show(value), approved=bool(e.approved))
+        self.say(nt.ExtraPoints(seat=number, points=show(value), approved=bool(e.approved)))
 
     def bad_play(self, e: ev.BadPlay) -> None:
         """F24/S24 §8.5: the penalty points of a listed bad play (the preset's own item
@@ -1410,8 +1418,8 @@ class _Move:
             self.s.bad_plays[number] = given
         else:
             self.s.bad_plays.pop(number, None)
-        self.say(Kind.BAD_PLAY, seat=number, item=str(e.item), points=show(scoring(self.s).bad_play),
-                 withdrawn=bool(e.withdraw))
+        self.say(nt.BadPlay(seat=number, item=str(e.item), points=show(scoring(self.s).bad_play),
+                            withdrawn=bool(e.withdraw)))
 
 
 class VotePlan(NamedTuple):

@@ -5,7 +5,8 @@ club methods, and those methods (:class:`ClubMethods`, shared by :class:`storage
 A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an
 account (``"tg:42"``) where the game knows one — a hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
 Plain SQL (``?`` parameters, no SQLite-only functions, ``RETURNING`` for a new row's id, month
-bounds as integers): PostgreSQL runs these same functions (:class:`storage.pg._Bridge`).
+bounds as integers): PostgreSQL runs these same functions in a worker thread
+(:class:`storage.pg._Bridge`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, Self, Sequence, TypeVar
 
 from rules.engine import name_key
+
+from .bridge import Bridged, call, only
 
 _T = TypeVar("_T")
 
@@ -676,34 +679,35 @@ def series_first_nights_sync(db: sqlite3.Connection, tournament: int
     return out
 
 
-class ClubMethods:
+class ClubMethods(Bridged):
     """The club's store methods (issue 17), one text for every backend: each runs a function of
-    this module on the backend's connection, through the backend's two hooks — :meth:`_club_read`
-    (a read) and :meth:`_club_write` (a write in a transaction of its own)."""
+    this module on the backend's connection (a :func:`storage.bridge.call`), through
+    :meth:`_club_read` (a read, one consistent snapshot) or :meth:`_club_write` (a write in a
+    transaction of its own)."""
 
     async def _club_read(self, work: Callable[[Any], _T]) -> _T:
-        raise NotImplementedError
+        return await self._read_unit(only(call(work)), consistent=True)  # type: ignore[no-any-return]
 
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
-        raise NotImplementedError
-
-    async def close(self) -> None:
-        raise NotImplementedError
+        return await self._write_unit(only(call(work)))  # type: ignore[no-any-return]
 
     async def refold_roster(self) -> int:
         """Compute the roster's keys left empty by migration 0011 (:func:`refold_sync`); the
         store's ``open`` calls it (:meth:`_opened`). Returns how many were computed."""
         return await self._club_write(refold_sync)
 
-    async def _opened(self) -> None:
-        """What each backend's ``open`` does once the database is migrated, before any read:
-        the roster's keys a migration emptied computed (:meth:`refold_roster`); on any failure
-        the store is closed again and the error raised."""
+    async def _opened(self, prepare: Callable[[], Awaitable[None]]) -> Self:
+        """What each backend's ``open`` does once connected, before any read: ``prepare()`` (the
+        backend's settings and migrations), then the roster's keys a migration emptied computed
+        (:meth:`refold_roster`, 0011); on any failure the store is closed again and the error
+        raised. Returns the store."""
         try:
+            await prepare()
             await self.refold_roster()
         except BaseException:
             await self.close()
             raise
+        return self
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
         """The club's roster by name (merged entries left out); ``like``: names beginning so."""

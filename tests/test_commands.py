@@ -8,7 +8,7 @@ import pytest
 
 import rules
 from bot import commands as c
-from bot.commands import Act, CommandError, NewGame, Quit, SetLang, Show, UndoCmd, parse
+from bot.commands import Act, CommandError, FixCmd, NewGame, Quit, SetLang, Show, UndoCmd, parse
 from bot.i18n import catalog
 from bot.render import error_text
 
@@ -329,10 +329,14 @@ def test_next_during_the_shooting_is_refused() -> None:
     for event in (rules.Next(),) * 10:  # day 1: ten speeches, no nominee → no vote → night 1
         state, _ = rules.apply(state, event)
     assert state.night is not None and state.night.step is rules.NightStep.SHOOTING
-    with pytest.raises(CommandError) as caught:
-        parse("/next", state)
-    assert caught.value.code == "shooting_first"
+    # the judge's desk refuses it (the console and both bots: tests/test_console_words.py)
+    assert c.next_in_shooting(parse("/next", state), state)
+    assert not c.next_in_shooting(parse("/miss", state), state)
+    assert not c.next_in_shooting(parse("/next", day_one()), day_one())
     assert parse("/miss", state) == Act(rules.NightKill(target=None))
+    with pytest.raises(CommandError) as caught:  # nor may a correction make one
+        FixCmd(3, "/next").replacement(state)
+    assert caught.value.code == "shooting_first"
 
 
 def test_every_error_code_is_raised_somewhere() -> None:

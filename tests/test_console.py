@@ -17,6 +17,7 @@ from bot import console
 from bot.cli import main
 from bot.i18n import catalog
 from bot.render import action_text, error_text
+from rules import notices as nt
 from storage import Store
 
 SETUP = """\
@@ -81,8 +82,7 @@ def test_the_judge_sees_private_notices(monkeypatch, capsys, db_path: Path) -> N
     assert status == 0
     _, state, _ = stored(db_path)
     assert state.night is not None and state.night.don_check == 8
-    answer = notice_text(rules.Notice(rules.Kind.DON_CHECK, {"target": 8, "sheriff": True}, True),
-                         catalog("en"))
+    answer = notice_text(nt.DonCheck(target=8, sheriff=True), catalog("en"))
     assert answer and answer in out
 
 

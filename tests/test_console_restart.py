@@ -18,6 +18,7 @@ from bot.console import Session, run_console
 from bot.i18n import catalog
 from bot.render import error_text, notice_text, status_text
 from bot.service import Service
+from rules import notices as nt
 from storage import Store
 
 EN = catalog("en")
@@ -94,7 +95,7 @@ def test_undo_says_what_it_took_back(db_path: Path) -> None:
     """№14: the console's /undo names the undone announcements, as Telegram's correction does."""
     status, lines = play(db_path, "/roles D2 M5 M7 S8\n/start\n/next\n/foul 4\n/undo\n", strict=True)
     assert status == 0
-    foul = rules.Notice(rules.Kind.FOUL, {"seat": 4, "count": 1, "reason": "foul"}, False)
+    foul = nt.Foul(seat=4, count=1, reason="foul")
     said = notice_text(foul, EN)
     assert said is not None and said in lines  # announced by /foul …
     assert EN.text("console-undone-what", what=said) in replies(lines)["/undo"]  # … and taken back

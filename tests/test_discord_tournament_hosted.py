@@ -48,7 +48,7 @@ async def test_a_hosted_discord_table_plays_the_tournaments_game(t: DiscordTable
     t.app_permissions = HOST_RIGHTS
     names = [p["global_name"] for p in t.players[:9]] + ["Десятый"]  # the tenth: another name
     assert await t.slash("tournament", action="open", games=1, players=", ".join(names),
-                         where=CLUB_ID) == RU.text("dc-tournament-open-not-allowed")  # no right
+                         where=CLUB_ID) == RU.text("tournament-admins-only", platform="dc")  # no right
     assert await t.service.store.tournament(f"dc:{CLUB_ID}") is None
     opened = await t.slash("tournament", action="open", games=1, players=", ".join(names),
                            where=CLUB_ID, perms=MANAGE)  # Manage Channels: the chief judge

@@ -19,6 +19,7 @@ from bot.telegram.host.limiter import HostRateLimiter
 from bot.host.options import HostError, HostOptions, TableSpec, parse_newgame
 from bot.host.steps import Step
 from rules import Role
+from rules import notices as nt
 from storage import HostStepRow, StorageError, Store, user_version
 from support import RU_SECRETS
 
@@ -228,8 +229,7 @@ def test_group_texts_never_name_a_role() -> None:
             labels = [b.label for row in vw.step_keyboard(step, state, 1, cat) for b in row]
             assert not any(word in text for word in RU_SECRETS), text
             assert not any(word in label for label in labels for word in RU_SECRETS)
-    assert vw.public_lines([rules.Notice(rules.Kind.DON_CHECK, {"target": 4, "sheriff": True}, True)],
-                           cat) == []
+    assert vw.public_lines([nt.DonCheck(target=4, sheriff=True)], cat) == []
 
 
 def test_the_role_card_and_the_blacks() -> None:
@@ -272,7 +272,7 @@ async def test_moderation_calls_do_not_wait_for_the_groups_message_limit() -> No
 # --- storage (0003) -----------------------------------------------------------------------------------
 
 async def test_host_tables_in_the_store(any_store: Store) -> None:
-    """Both backends (one text of the methods: storage.store.HostMethods)."""
+    """Both backends (one text of the methods: storage.host.HostMethods)."""
     store = any_store
     if isinstance(store, Store):
         assert await user_version(store.conn) >= 3  # 0004 (the outbox) follows

@@ -21,6 +21,7 @@ from bot.i18n import catalog
 from bot.render import notice_text
 from bot.replay_cli import run_replay_cli
 from rules import FirstDayVote, NominationWithdrawal, RevoteOrder, Rotation, ThirdFoul
+from rules import notices as nt
 from rules.records import RecordError, detect, import_record, replay
 from rules.records.mafiaratings import upgrade_rules_code
 
@@ -341,9 +342,8 @@ def test_cli_on_a_real_record(tmp_path: Path) -> None:
     text = out.getvalue()
     assert text.rstrip().endswith(catalog("ru").text("replay-agrees"))
     # seed 5.2: seat 5's 4th foul after day 2's result → day 3's vote is not held
-    assert _announced(rules.Notice(rules.Kind.VOTE_NOT_HELD, {"day": 3, "why": "5.2", "seat": 5,
-                                                             "cause": "fouls",
-                                                             "rules": "fiim2024"})) in text
+    assert _announced(nt.VoteNotHeld(day=3, why="5.2", seat=5, cause="fouls", reason=None,
+                                     rules="fiim2024")) in text
     assert "(ФИИМ 2024, §7.2)" in text  # a FIIM 2024 record cites FIIM 2024's own number
     out = io.StringIO()
     assert run_replay_cli(SHARED / "mafiaratings" / "4875.json", True, out) == 0

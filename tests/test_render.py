@@ -4,6 +4,7 @@ reveal a role or the nominees to the players (F24 §4.4.13, §4.5.4; seed 5.4)."
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from pathlib import Path
@@ -14,22 +15,17 @@ import pytest
 import rules
 from bot import render as render_module
 from bot.i18n import LANGS, Catalog, catalog
-from bot.render import (
-    END_REASONS, NO_VOTE_REASONS, error_text, notice_text, reason_text, result_text, status_text,
-)
+from bot.render import error_text, notice_text, reason_text, result_text, status_text
 from rules import (
     BestMove, DonCheck, Kind, Next, NightKill, Nominate, Notice, Penalty, RaiseVote, SetName,
     SetRoles, SheriffCheck, Shots, StartGame, Vote,
 )
+from rules import notices as nt
+from support.notices import ROLES, SAMPLES, variants
 
 RU = catalog("ru")
 EN = catalog("en")
 ISOLATION_MARKS = ("\u2068", "\u2069")
-
-# Don #2, mafia #5 and #7, Sheriff #8, the rest civilians (R1.1).
-ROLES = ("civilian", "don", "civilian", "civilian", "mafia", "civilian", "mafia", "sheriff",
-         "civilian", "civilian")
-ALL_ROLES = {n: r for n, r in enumerate(ROLES, 1)}
 
 # Words that name a role (ru, en). "Дон" and "don" as whole words.
 ROLE_WORDS = re.compile(r"шериф|\bдон|мафи|мирн|sheriff|\bdon\b(?!')|mafia|civilian", re.I)
@@ -74,57 +70,6 @@ def first(notices: list[Notice], kind: Kind) -> Notice:
 
 # --- every notice kind ----------------------------------------------------------------------
 
-SAMPLES: dict[Kind, dict[str, Any]] = {
-    Kind.NAME_SET: {"seat": 3, "name": "Вася"},
-    Kind.ROLES_SET: {"known": True},
-    Kind.GAME_STARTED: {"preset": "seed", "roles_known": True},
-    Kind.NIGHT_ZERO: {"seconds": 60},
-    Kind.DAY_STARTS: {"day": 2, "opener": 2, "at_table": 9},
-    Kind.NIGHT_RESULT: {"night": 1, "killed": 4},
-    Kind.LAST_WORD: {"seat": 4, "seconds": 60, "why": "kill"},
-    Kind.LAST_WORD_SKIPPED: {"seats": [4], "why": "decisive"},
-    Kind.SPEECH: {"seat": 5, "seconds": 60, "silenced": False, "short": False, "day": 2},
-    Kind.SPEECH_SKIPPED: {"seat": 5, "why": "absent"},
-    Kind.NOMINATED: {"by": 1, "target": 3, "nominees": [3]},
-    Kind.NOMINATION_WITHDRAWN: {"by": 1, "target": 3, "nominees": []},
-    Kind.VOTE_NOT_HELD: {"day": 1, "why": "4.4.10", "seat": None},
-    Kind.VOTING_STARTS: {"day": 2, "nominees": [3, 7], "round": 0},
-    Kind.VOTE_COUNTED: {"nominee": 3, "count": 4, "derived": False},
-    Kind.OFF_BALLOT: {"seat": 8, "nominees": [7], "last": 7},
-    Kind.TIE: {"seats": [3, 7], "round": 0},
-    Kind.TIE_SPEECH: {"seat": 3, "seconds": 30},
-    Kind.RAISE_VOTE: {"seats": [3, 7], "at_table": 10},
-    Kind.RAISE_RESULT: {"seats": [3, 7], "yes": 6, "at_table": 10, "passed": True},
-    Kind.NOBODY_LEAVES: {"why": "raise_failed", "seats": [3, 7]},
-    Kind.LEAVES_BY_VOTE: {"seats": [3], "cause": "vote", "counts": {3: 6, 7: 4}},
-    Kind.LEADER_STAYS: {"seat": 3, "seconds": 30},
-    Kind.VOTE_CANCELLED: {"day": 2, "seat": 5, "rule": "5.1"},
-    Kind.NEXT_VOTE_CANCELLED: {"day": 3, "seat": 5, "rule": "5.2"},
-    Kind.NIGHT_FALLS: {"night": 2},
-    Kind.SHOOTING_RESULT: {"killed": 4, "why": "kill", "shots": [[2, 4], [5, 4], [7, 4]]},
-    Kind.DON_CHECK: {"target": 8, "sheriff": True},
-    Kind.SHERIFF_CHECK: {"target": 2, "black": True},
-    Kind.BEST_MOVE_DUE: {"seat": 4, "seconds": 20},
-    Kind.BEST_MOVE: {"seat": 4, "guesses": [2, 5, 7]},
-    Kind.BEST_MOVE_HITS: {"seat": 4, "hits": 3},
-    Kind.BEST_MOVE_SKIPPED: {"seat": 4, "why": "day1_departures", "rule": "7.10", "departed": 2},
-    Kind.NIGHT_STEP: {"step": "don_check", "seconds": 10},
-    Kind.WARNING: {"seat": 5, "reason": "warning"},
-    Kind.FOUL: {"seat": 5, "count": 2, "reason": "4.1.3"},
-    Kind.THIRD_FOUL: {"seat": 5, "effect": "silence", "may_nominate": True},
-    Kind.TECH_FOUL: {"seat": 5, "count": 1, "reason": "tech"},
-    Kind.REMOVED: {"seat": 2, "cause": "fouls", "reason": "4.1.1", "tournament": False},
-    Kind.REMOVED_DETAILS: {"seat": 2, "reason": "4.2.2", "tournament": False},
-    Kind.TEAM_LOSS: {"seat": 4, "team": "black", "reason": "4.3.1"},
-    Kind.FOUL_WITHDRAWN: {"seat": 5, "count": 1},
-    Kind.PENALTY_AFTER_RESULT: {"seat": 4, "reason": "4.2.4"},
-    Kind.RESULT_FIXED: {"winner": "red", "why": "all_black_out"},
-    Kind.GAME_OVER: {"winner": "red", "why": "all_black_out", "roles": ALL_ROLES},
-    Kind.JUDGE_MUST_CHECK_END: {"at_table": 7},
-    Kind.EXTRA_POINTS: {"seat": 3, "points": "0.4", "approved": False},
-    Kind.BAD_PLAY: {"seat": 3, "item": "8.5.2", "points": "-0.5", "withdrawn": False},
-}
-
 # The kinds the engine marks private (rules/notices.py), and the ones allowed to name roles.
 PRIVATE = {Kind.ROLES_SET, Kind.SHOOTING_RESULT, Kind.DON_CHECK, Kind.SHERIFF_CHECK,
            Kind.BEST_MOVE_HITS, Kind.REMOVED_DETAILS, Kind.RESULT_FIXED}
@@ -134,69 +79,8 @@ PRIVATE = {Kind.ROLES_SET, Kind.SHOOTING_RESULT, Kind.DON_CHECK, Kind.SHERIFF_CH
 MAY_NAME_ROLES = {Kind.GAME_OVER, Kind.NIGHT_STEP, Kind.BAD_PLAY}
 
 
-def variants() -> Iterator[tuple[Kind, dict[str, Any]]]:
-    """Every kind with its sample parameters, then the parameters that pick other sentences."""
-    yield from SAMPLES.items()
-    for why in NO_VOTE_REASONS:
-        yield Kind.VOTE_NOT_HELD, {"day": 2, "why": why, "seat": 5 if why in ("5.1", "5.2") else None}
-        yield Kind.NOBODY_LEAVES, {"why": why, "seats": [3, 7]}
-    for step in rules.NightStep:
-        yield Kind.NIGHT_STEP, {"step": step.value, "seconds": 10}
-    yield Kind.NIGHT_RESULT, {"night": 1, "killed": None}
-    for removed in ([], [9], [3, 9]):
-        yield Kind.NIGHT_RESULT, {"night": 2, "killed": None, "removed": removed}
-        yield Kind.NIGHT_RESULT, {"night": 2, "killed": 4, "removed": removed}
-    yield Kind.OFF_BALLOT, {"seat": 7, "nominees": [], "last": None}
-    yield Kind.OFF_BALLOT, {"seat": 7, "nominees": [8, 9], "last": None}
-    yield Kind.SPEECH, {"seat": 5, "seconds": 0, "silenced": True, "short": False, "day": 2}
-    yield Kind.SPEECH, {"seat": 5, "seconds": 30, "silenced": False, "short": True, "day": 5}
-    yield Kind.VOTING_STARTS, {"day": 2, "nominees": [3], "round": 0}
-    yield Kind.VOTING_STARTS, {"day": 2, "nominees": [3, 7], "round": 1}
-    yield Kind.VOTE_COUNTED, {"nominee": 7, "count": 1, "derived": True}
-    yield Kind.RAISE_RESULT, {"seats": [3, 7], "yes": 5, "at_table": 10, "passed": False}
-    yield Kind.LEAVES_BY_VOTE, {"seats": [3, 7], "cause": "raise", "counts": {3: 5, 7: 5}}
-    yield Kind.ROLES_SET, {"known": False}
-    yield Kind.BEST_MOVE_SKIPPED, {"seat": 4, "why": "removed", "rule": "4.5", "departed": 0}
-    yield Kind.BEST_MOVE_SKIPPED, {"seat": 4, "why": "off", "rule": None, "departed": 3}
-    yield Kind.LAST_WORD_SKIPPED, {"seats": [3, 7], "why": "decisive"}
-    for killed, why in ((None, "miss"), (None, "not_at_table")):
-        yield Kind.SHOOTING_RESULT, {"killed": killed, "why": why, "shots": []}
-    for silent in ([], [7], [5, 7]):
-        yield Kind.SHOOTING_RESULT, {"killed": None, "why": "miss", "shots": [[2, 1]], "silent": silent}
-    for answer in (False, None):
-        yield Kind.DON_CHECK, {"target": 8, "sheriff": answer}
-        yield Kind.SHERIFF_CHECK, {"target": 2, "black": answer}
-    yield Kind.WARNING, {"seat": 5, "reason": "4.1.2"}
-    yield Kind.FOUL, {"seat": 5, "count": 1, "reason": "foul"}
-    for effect in ("short_speech", "none"):
-        yield Kind.THIRD_FOUL, {"seat": 5, "effect": effect, "may_nominate": True}
-    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "4.2.7", "tournament": False}
-    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "dq", "tournament": False}
-    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "4.2.10", "tournament": True}
-    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": None, "tournament": True}
-    yield Kind.REMOVED_DETAILS, {"seat": 2, "reason": "dq", "tournament": True}
-    yield Kind.TEAM_LOSS, {"seat": 4, "team": "red", "reason": "ppk"}
-    yield Kind.TECH_FOUL, {"seat": 5, "count": 2, "reason": "tech"}
-    yield Kind.REMOVED, {"seat": 2, "cause": "disqualification", "reason": "tech", "tournament": False}
-    for why in END_REASONS:
-        for winner in ("red", "black", None):
-            yield Kind.GAME_OVER, {"winner": winner, "why": why, "roles": None}
-            yield Kind.RESULT_FIXED, {"winner": winner, "why": why}
-    yield Kind.EXTRA_POINTS, {"seat": 3, "points": "0", "approved": False}
-    yield Kind.EXTRA_POINTS, {"seat": 3, "points": "1.3", "approved": True}
-    for preset, scoring in rules.SCORING.items():
-        for item in scoring.bad_plays:
-            for withdrawn in (False, True):
-                yield Kind.BAD_PLAY, {"seat": 3, "item": item.code, "points": "-0.4",
-                                      "withdrawn": withdrawn, "rules": preset}
-    for rule in rules.DrawDeclared:
-        for nights in (1, 3, 4, 5):
-            yield Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": ALL_ROLES,
-                                   "draw_rule": rule.value, "nights": nights}
-
-
 def test_samples_cover_every_kind() -> None:
-    assert set(SAMPLES) == set(Kind)
+    assert sorted(n.kind for n in SAMPLES) == sorted(Kind)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -205,12 +89,12 @@ def test_every_notice_renders_cleanly(lang: str, caplog: pytest.LogCaptureFixtur
     isolation marks, no raw parameter values such as ``None``/``True``."""
     cat = catalog(lang)
     caplog.set_level(logging.WARNING, logger="bot")
-    for kind, params in variants():
-        text = notice_text(Notice(kind, params, kind in PRIVATE), cat)
-        if kind is Kind.NIGHT_STEP and params["step"] == "best_move":
+    for notice in variants():
+        text = notice_text(notice, cat)
+        if isinstance(notice, nt.NightStep) and notice.step == "best_move":
             assert text is None  # BEST_MOVE_DUE says it
             continue
-        assert text and text.strip(), (kind, params)
+        assert text and text.strip(), notice
         assert "{" not in text and "none" not in text and "None" not in text, text
         assert "True" not in text and "False" not in text, text
         assert not any(mark in text for mark in ISOLATION_MARKS), text
@@ -222,11 +106,11 @@ def test_public_notices_name_no_role(lang: str) -> None:
     """F24 §4.4.13, §4.5.4: a departed player's role is never revealed during the game. Only
     GAME_OVER (after the game) and the private notices may name roles."""
     cat = catalog(lang)
-    for kind, params in variants():
-        if kind in PRIVATE or kind in MAY_NAME_ROLES:
+    for notice in variants():
+        if notice.kind in PRIVATE or notice.kind in MAY_NAME_ROLES:
             continue
-        text = notice_text(Notice(kind, params), cat) or ""
-        assert not ROLE_WORDS.search(text), (kind, text)
+        text = notice_text(notice, cat) or ""
+        assert not ROLE_WORDS.search(text), (notice.kind, text)
 
 
 def test_public_notices_of_a_real_game_name_no_role() -> None:
@@ -509,8 +393,7 @@ def test_draw_notice_follows_the_preset_and_its_count() -> None:
     """The GAME_OVER notice of a draw names what its preset counted (seed 5.8 / F24 §7.7) and how
     many (option ``draw_quiet_nights``); an older notice without it keeps the seed's words."""
     def line(**params: Any) -> str:
-        return notice_text(Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None,
-                                                   **params}), RU) or ""
+        return notice_text(nt.GameOver(winner=None, why="draw", roles=None, **params), RU) or ""
     assert line(draw_rule="after_third_day", nights=3) == (
         "Игра окончена. Ничья: три «ночи» и три «дня» подряд, начиная с «ночи», — без выбывших "
         "(5.8).")
@@ -553,10 +436,7 @@ def test_morning_after_a_kill_and_a_night_removal() -> None:
 
 
 def test_a_quiet_miss_still_says_nobody_left() -> None:
-    assert notice_text(Notice(Kind.NIGHT_RESULT, {"night": 1, "killed": None, "removed": []}), RU) == (
-        "Наступает утро. Промах: этой ночью никто не покидает игру.")
-    # an older notice, from before ``removed`` was added
-    assert notice_text(Notice(Kind.NIGHT_RESULT, {"night": 1, "killed": None}), RU) == (
+    assert notice_text(nt.NightResult(night=1, killed=None, removed=(), killed_removed=None), RU) == (
         "Наступает утро. Промах: этой ночью никто не покидает игру.")
 
 
@@ -707,7 +587,7 @@ def test_the_length_limit_has_its_plural(length: int, word: str) -> None:
 
 
 def test_unraised_hands_is_one_word() -> None:
-    text = notice_text(Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 4, "derived": True}, False), RU)
+    text = notice_text(nt.VoteCounted(nominee=7, count=4, derived=True), RU)
     assert text is not None and "неподнятые руки" in text
 
 
@@ -779,15 +659,15 @@ def test_rule_numbers_not_in_the_seed_name_their_rule_book() -> None:
 def test_each_preset_cites_its_own_numbers(preset: str, cited: str) -> None:
     """Seed 4.5 = F24/S24 §6.5: the same removal cites the preset's own text («ФСМ 2024» under
     FSM, never «ФИИМ 2024»); so do seed 5.1 / F24 §7.1 and the F24-only §4.4.8."""
-    removed = Notice(Kind.REMOVED, {"seat": 4, "cause": "fouls", "reason": "foul", "tournament": False,
-                                    "last_word": None, "rules": preset})
+    removed = nt.Removed(seat=4, cause="fouls", reason="foul", tournament=False, last_word=None,
+                         rules=preset)
     assert notice_text(removed, RU) == f"Игрок №4 покидает игру без последнего слова: четвёртый фол ({cited})."
-    banned = Notice(Kind.NEXT_VOTE_CANCELLED, {"day": 4, "seat": 5, "rule": "5.2", "cause": "disqualification",
-                                               "reason": "4.2.4", "rules": preset})
+    banned = nt.NextVoteCancelled(day=4, seat=5, rule="5.2", cause="disqualification", reason="4.2.4",
+                                  rules=preset)
     rule = {"seed": "5.2", "fiim2024": "ФИИМ 2024, §7.2", "fsm2024": "ФСМ 2024, §7.2"}[preset]
     assert notice_text(banned, RU) == (
         f"На 4-й день голосование не проводится ({rule}): удаление игрока №5: дисквалификация (4.2.4).")
-    derived = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 2, "derived": True, "rules": preset})
+    derived = nt.VoteCounted(nominee=7, count=2, derived=True, rules=preset)
     assert ("ФСМ 2024, §4.4.8" if preset == "fsm2024" else "ФИИМ 2024, §4.4.8") in (notice_text(derived, RU) or "")
 
 
@@ -798,11 +678,11 @@ def test_an_option_taken_from_another_rule_set_cites_that_set(preset: str) -> No
     §7.11». The draw after the third quiet day is seed 5.8 (docs/rules.md §8.3); under a 2024
     preset with ``draw_declared=after_third_day`` it is the club edition's, not F24/S24 §7.7
     (three nights)."""
-    no_raise = Notice(Kind.NOBODY_LEAVES, {"why": "3_of_9", "seats": [3, 5, 7], "rules": preset})
+    no_raise = nt.NobodyLeaves(why="3_of_9", seats=(3, 5, 7), rules=preset)
     assert (notice_text(no_raise, RU) or "").endswith("(ФИИМ 2024, §7.11).")
     assert (notice_text(no_raise, EN) or "").endswith("(FIIM 2024, §7.11).")
-    draw = Notice(Kind.GAME_OVER, {"winner": None, "why": "draw", "roles": None, "draw_rule": "after_third_day",
-                                   "nights": 3, "rules": preset})
+    draw = nt.GameOver(winner=None, why="draw", roles=None, draw_rule="after_third_day", nights=3,
+                       rules=preset)
     cited = "5.8" if preset == "seed" else "редакция клуба, 5.8"
     assert f"подряд, начиная с «ночи», — без выбывших ({cited})." in (notice_text(draw, RU) or "")
     assert ("§7.7" not in (notice_text(draw, EN) or "")) and ("5.8)." in (notice_text(draw, EN) or ""))
@@ -810,15 +690,14 @@ def test_an_option_taken_from_another_rule_set_cites_that_set(preset: str) -> No
 
 def test_no_unraised_hands_line_when_no_hands_were_left() -> None:
     """F24 §4.4.8 speaks of hands not raised; with none left the last nominee just has 0."""
-    none_left = Notice(Kind.VOTE_COUNTED, {"nominee": 7, "count": 0, "derived": True})
+    none_left = nt.VoteCounted(nominee=7, count=0, derived=True)
     assert notice_text(none_left, RU) == "Против игрока №7 — 0 голосов."
     assert notice_text(none_left, EN) == "Against player #7 — 0 votes."
 
 
 def test_the_third_foul_at_four_players_says_thirty_seconds() -> None:
     """Seed 5.7: with 3 or 4 at the table the 3rd foul shortens the nearest speech to 30 s."""
-    third = Notice(Kind.THIRD_FOUL, {"seat": 6, "effect": "silence", "may_nominate": True, "short": True,
-                                     "seconds": 30})
+    third = nt.ThirdFoul(seat=6, effect="silence", may_nominate=True, short=True, seconds=30)
     assert notice_text(third, RU) == ("Игрок №6 получает третий фол: за столом три или четыре игрока, "
                                       "поэтому ближайшая речь этого игрока — 30 секунд (5.7).")
 
@@ -827,8 +706,8 @@ def test_the_third_foul_at_four_players_says_thirty_seconds() -> None:
 def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
     """Seed 4.5: «без последнего слова» — the last word ends; he does not leave a second time."""
     cat = catalog(lang)
-    cut = notice_text(Notice(Kind.REMOVED, {"seat": 6, "cause": "disqualification", "reason": "4.2.4",
-                                            "tournament": False, "last_word": "cut"}), cat) or ""
+    cut = notice_text(nt.Removed(seat=6, cause="disqualification", reason="4.2.4", tournament=False,
+                                 last_word="cut"), cat) or ""
     assert ("последнее слово окончено" in cut) if lang == "ru" else ("last word ends" in cut)
     assert "покидает игру" not in cut and "leaves the game" not in cut
 
@@ -837,7 +716,6 @@ def test_a_removal_in_ones_last_word_is_one_announcement(lang: str) -> None:
 
 def _option_values() -> Iterator[tuple[str, Any]]:
     """Every value of every rule option (enums, both booleans, a changed number, a timer)."""
-    import dataclasses
     import enum as enum_module
     for field in dataclasses.fields(rules.RulesConfig):
         value = getattr(rules.RulesConfig(), field.name)
@@ -895,13 +773,15 @@ def test_a_games_rule_options_are_not_called_the_clubs(lang: str) -> None:
     cat = catalog(lang)
     club = re.compile(r"клуб|\bclub", re.I)
     for preset in ("fiim2024", "fsm2024"):
-        for kind, params in variants():
-            if params.get("draw_rule") == "after_third_day":
+        for notice in variants():
+            if isinstance(notice, nt.GameOver) and notice.draw_rule == "after_third_day":
                 continue  # seed 5.8 taken as an option cites its rule set by name (see
                 #           test_an_option_taken_from_another_rule_set_cites_that_set)
-            params = {**params, "rules": preset, **({"preset": preset} if "preset" in params else {})}
-            text = notice_text(Notice(kind, params, kind in PRIVATE), cat) or ""
-            assert not club.search(text), (preset, kind, text)
+            notice = dataclasses.replace(notice, rules=preset)
+            if isinstance(notice, nt.GameStarted):
+                notice = dataclasses.replace(notice, preset=preset)
+            text = notice_text(notice, cat) or ""
+            assert not club.search(text), (preset, notice.kind, text)
         config = rules.PRESETS[preset].with_options(first_day_vote="raise_only", technical_fouls=True,
                                                     nomination_withdrawal="auto")
         label = render_module.config_label(config, cat)

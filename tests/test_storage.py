@@ -12,16 +12,17 @@ import sys
 import textwrap
 from contextlib import closing
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import aiosqlite
 import pytest
 
 import rules
 from storage import (
-    Migration, MigrationError, NoSuchGame, PgStore, StaleRevision, Store, bundled, migrate,
-    user_version,
+    Migration, MigrationError, NoSuchGame, OutboxItem, PgStore, Snapshot, StaleRevision, Store,
+    bundled, migrate, user_version,
 )
-from storage.store import ALIASES_SQL
+from storage.games import ALIASES_SQL
 from support.stores import rows as raw_rows
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -268,6 +269,74 @@ def count_commits(store: Store) -> list[int]:
 
     store._commit = counted  # type: ignore[method-assign]
     return commits
+
+
+def count_round_trips(conn: aiosqlite.Connection) -> list[object]:
+    """Record each call into ``conn``'s thread (aiosqlite's ``_execute``: a round trip)."""
+    calls: list[object] = []
+    execute = conn._execute
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        calls.append(fn)
+        return await execute(fn, *args, **kwargs)  # type: ignore[arg-type]
+
+    conn._execute = counted  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.sqlite_only
+async def test_a_write_is_one_round_trip_to_the_writer_and_a_read_one_to_the_reader(
+        store: Store) -> None:
+    """README "Performance", one round trip per write: each write method is one call into
+    SQLite's writer thread (the unit, its BEGIN and savepoint inside) and its COMMIT one more —
+    an action's whole transaction too (events, the game's end, outbox rows, timer, snapshot, the
+    players' rows); a read is one call into the reader's thread."""
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    table = await store.create_host_table("tg:2", "tg:1", {})
+    event = rules.to_dict(rules.StartGame())
+    figures = [{"seat": 1, "name": "Аня", "role": "civilian", "result": "red", "won": 1,
+                "points": 100, "additional": 0, "best_move": None, "first_killed": 0, "fouls": 0,
+                "removed": 0}]
+    item = OutboxItem("tg:1", {"text": "x"}, slot="panel")
+    writes: dict[str, Callable[[], Awaitable[object]]] = {
+        "append_many": lambda: store.append_many(
+            game, 1, [event, event], "tg:1", finished=True, result="red", outbox=[item, item],
+            timer=lambda ids: {"ids": ids}, snapshot=Snapshot(2, 2, "v", {"s": 1}), figures=figures),
+        "set_timer": lambda: store.set_timer(game, {"key": "k"}),
+        "set_message": lambda: store.set_message(game, "tg:1", "timer", 7),
+        "mark_sent_many": lambda: store.mark_sent_many([(1, 11), (2, 12)]),
+        "mark_attempt": lambda: store.mark_attempt(2, "error"),
+        "enqueue": lambda: store.enqueue([item, item], game),
+        "set_lang": lambda: store.set_lang("tg:1", "en"),
+        "set_alias": lambda: store.set_alias("tg:3", "tg:1"),
+        "set_announce": lambda: store.set_announce(game, "tg:3"),
+        "reopen": lambda: store.reopen(game),
+        "quarantine": lambda: store.quarantine(game, None),
+        "move_game": lambda: store.move_game(game, "tg:4", "tg:4"),
+        "move_chat": lambda: store.move_chat("tg:3", "tg:5"),
+        "prune": lambda: store.prune(),
+        "create_game": lambda: store.create_game("tg:6", "tg:6", CONFIG, {}),
+        "update_host_table": lambda: store.update_host_table(table, status="running", outbox=[item]),
+        "add_player": lambda: store.add_player("tg:2", "Боря"),
+    }
+    writer = count_round_trips(store.conn)
+    for name, write in writes.items():
+        writer.clear()
+        await write()
+        assert len(writer) == 2, (name, writer)
+    writer.clear()
+    assert store._reader is not None
+    reader = count_round_trips(store._reader)
+    reads: dict[str, Callable[[], Awaitable[object]]] = {
+        "game_log": lambda: store.game_log(game, "v"), "current_game": lambda: store.current_game("tg:4"),
+        "pending": lambda: store.pending(), "events": lambda: store.events(game),
+        "roster": lambda: store.roster("tg:2"),
+    }
+    for name, read in reads.items():
+        reader.clear()
+        await read()
+        assert len(reader) == 1, (name, reader)
+    assert writer == []  # a read never waits on the writer
 
 
 @pytest.mark.sqlite_only

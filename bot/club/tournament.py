@@ -177,11 +177,13 @@ class TournamentDesk:
         return cat.text("tournament-hosted-judge", group=self.where(group) or group)
 
     async def answer(self, club: str, user: str, command: ClubCmd, cat: Catalog, *,
-                     may_open: bool = True, busy: bool = False) -> DeskAnswer:
+                     may_open: bool = True, busy: bool = False,
+                     platform: str = "tg") -> DeskAnswer:
         """``/tournament [open N [fiim|fsm] names | close]`` or ``/table N`` by ``user`` in
         ``club``; ``may_open``: whether he may open a tournament there (a chat's admin);
         ``busy``: a game of his own runs where a table's running game would move to;
-        ``may_open`` also gives a table to the chat's hosted tables (``/table N host``)."""
+        ``may_open`` also gives a table to the chat's hosted tables (``/table N host``);
+        ``platform`` (``"tg"`` | ``"dc"``) words the refusal for an admin's right."""
         try:
             if command.what == "table":
                 if len(command.args) == 2 and command.args[1].lower() in HOST_WORDS:
@@ -192,7 +194,7 @@ class TournamentDesk:
             word = command.args[0].lower() if command.args else ""
             if word in OPEN_WORDS:
                 if not may_open:
-                    return DeskAnswer([cat.text("tournament-admins-only")])
+                    return DeskAnswer([cat.text("tournament-admins-only", platform=platform)])
                 return await self._open(club, user, command, cat)
             if word in CLOSE_WORDS:
                 return await self._close(club, user, cat)

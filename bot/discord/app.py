@@ -43,11 +43,10 @@ from rules import Cause, Phase
 from storage import Store
 from storage.club import SEAT_SLOT  # "seat:<n>" in the game's channel: the member mapped to seat n
 
-from .. import commands as cmds
 from .. import gcpolicy, lifecycle
 from ..access import Access
-from ..club.tournament import needs_admin
-from ..commands import CommandError, SetLang
+from ..commands import CommandError, Link, MapSeat, Part, Place, SetChannel, SetLang, ShowPanel, Unlink
+from ..front import Call, Entry, Front, Via
 from ..club.answers import same_player
 from ..host import steps as host_steps
 from ..host import views as host_views
@@ -64,14 +63,15 @@ from ..lru import Recent
 from ..logs import NOISY, LogFormat
 from ..logs import configure_logging as shared_configure_logging
 from ..outbox import Outbox
-from ..render import chunks, error_text
-from ..service import Outcome, Service, ServiceError
+from ..render import chunks
+from ..service import Outcome, Service
 from ..settings import Settings
 from . import layout, slash
 from .base import DiscordPortBase
 from .countdown import timer_line
 from .endpoint import reroute, routed_context
 from .host import DiscordHost, HostButton
+from .host.handlers import player as host_player
 from .host import commands as host_commands
 from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
@@ -81,7 +81,7 @@ from .shards import Shards, ShardClaims
 from .sync import state_file, sync_commands
 from .tasks import TaskScheduler
 from .text import discord_catalog
-from .voice import VOICE_SLOT, VoiceTables, voice_option
+from .voice import VOICE_SLOT, VoiceTables
 
 log = logging.getLogger(__name__)
 #: What a call to Discord may fail with: a refusal or a server error (discord.py's), or the network
@@ -95,7 +95,6 @@ REMOVAL_TIMEOUT = dt.timedelta(hours=6)  # longer than any game; lifted at its e
 REMOVED_CAUSES = (Cause.FOULS, Cause.DISQUALIFICATION)  # seed 4.5, 4.2: out of the game, alive
 MAX_EPHEMERAL_PARTS = 3
 
-_Refusal = (CommandError, ServiceError, rules.RuleError)
 
 
 def removed_seats(state: rules.GameState) -> set[int]:
@@ -104,11 +103,6 @@ def removed_seats(state: rules.GameState) -> set[int]:
     if state.phase is Phase.GAME_OVER:
         return set()
     return {n for n, d in state.departures() if d.cause in REMOVED_CAUSES}
-
-
-def _command_name(text: str) -> str:
-    head = text.strip().split(None, 1)[0] if text.strip() else ""
-    return head.lstrip("/").lower()
 
 
 class RefereeClient(discord.Client):
@@ -196,7 +190,7 @@ class RefereeClient(discord.Client):
             return  # PanelButton / HostButton handles it
         if host:
             if self.referee.host is not None:
-                await self.referee.guarded(interaction, self.referee.host.on_press(interaction, custom_id))
+                await self.referee.guarded(interaction, self.referee.on_press(interaction, custom_id))
             return
         await self.referee.guarded(interaction, self.referee.on_press(interaction, custom_id))
 
@@ -341,6 +335,19 @@ class DiscordJudgePort(DiscordPortBase):
         return await self.referee._edit(self.referee._messageable(id_of(chat)), message_id,
                                         text=text[:MAX_CONTENT], keep_view=True)
 
+    voice_tables = True
+
+    def desk_of(self, user: str) -> str | None:
+        return None  # the game stays in its channel: the channel is the game's
+
+    def new_game_notes(self, handle: Any, cat: Catalog) -> list[str]:
+        """The rights the bot lacks in the channel, for the judge of a new game."""
+        lacking = missing(handle.app_permissions) if handle is not None else []
+        return [cat.text("dc-missing-rights", rights=rights_text(lacking, cat))] if lacking else []
+
+    async def bind_voice(self, handle: Any, home: str, voice: int, before: int | None) -> list[str]:
+        return await self.referee._bind_voice(handle, home, voice, before)
+
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         await self.referee._apply_timeouts(home, game_id, judge, removed)
 
@@ -395,6 +402,21 @@ class DiscordReferee:
         self._drainer: asyncio.Task[None] | None = None  # the presses handed to it (:meth:`ready`)
         self._voice_games: dict[int, tuple[str, int]] = {}  # judge mode: voice channel -> (home, game)
         self._voice_told: dict[int, set[int]] = {}  # game -> seats the judge was told are unmutable
+        self.front = self._front()
+
+    def _front(self) -> Front:
+        """The router every slash command and typed line goes through (:mod:`bot.front`):
+        judge mode, host mode (once set up), the club's and a tournament's commands, and this
+        platform's own."""
+        judge = self.judge
+        parts: dict[Part, Any] = {Part.JUDGE: judge, Part.CLUB: Via(judge.club_call, judge.held),
+                                  Part.TOURNAMENT: Via(judge.tournament_call, judge.held),
+                                  Part.PLATFORM: self}
+        if self.host is not None:
+            parts[Part.HOST] = self.host
+        return Front(lambda: self.service, parts, self, self.cat,
+                     lines=self.host.controller if self.host is not None else None,
+                     mention=self.port.mention)
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -420,11 +442,13 @@ class DiscordReferee:
         if self.shards.multi:  # which channels are its own is known once its servers are (:meth:`ready`)
             await self.voice.load()
             self.host = DiscordHost(self)
+            self.front = self._front()
         else:
             await self.judge.rearm()
             await self.voice.load()
             await self._load_voice_games()
             self.host = DiscordHost(self)
+            self.front = self._front()
             await self.host.resume()
             await self.outbox.drain_all()
         gcpolicy.freeze()  # what start-up built lives as long as the process
@@ -547,9 +571,7 @@ class DiscordReferee:
         interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=self.bot._connection)
         interaction.response._response_type = discord.InteractionResponseType.deferred_message_update
         custom_id = str((payload.get("data") or {}).get("custom_id", ""))
-        if is_host_button(custom_id):
-            if self.host is not None:
-                await self.guarded(interaction, self.host.on_press(interaction, custom_id))
+        if is_host_button(custom_id) and self.host is None:
             return
         await self.guarded(interaction, self.on_press(interaction, custom_id))
 
@@ -817,18 +839,18 @@ class DiscordReferee:
     async def _bind_voice(self, interaction: discord.Interaction[Any], home: str, voice: int,
                           before: int | None) -> list[str]:
         """``/new … voice:#table``: the new game is bound to the voice channel (told to the
-        judge: who is muted when, the Mute Members right, a member the bot cannot mute)."""
+        judge: who is muted when, the Mute Members right, a member the bot cannot mute). Under
+        the home's lock (the new game's command holds it)."""
         current = await self.service.current(home)
         cat = await self.cat(home)
         if current is None or current.game_id == before:
             return []  # the game was not created: nothing to bind
-        async with self._lock(home):
-            await self.service.set_message(current.game_id, home, VOICE_SLOT, voice)
-            self._voice_games = {v: g for v, g in self._voice_games.items() if g[0] != home}
-            self._voice_games[voice] = (home, current.game_id)
-            perms = interaction.app_permissions
-            right = perms.administrator or perms.mute_members or self.voice.may_mute(voice)
-            await self._sync_voice(current.game_id, home, current.judge, current.state)
+        await self.service.set_message(current.game_id, home, VOICE_SLOT, voice)
+        self._voice_games = {v: g for v, g in self._voice_games.items() if g[0] != home}
+        self._voice_games[voice] = (home, current.game_id)
+        perms = interaction.app_permissions
+        right = perms.administrator or perms.mute_members or self.voice.may_mute(voice)
+        await self._sync_voice(current.game_id, home, current.judge, current.state)
         return [cat.text("dc-voice-bound", channel=mention_channel(chat_key(voice)),
                          right="yes" if right else "no")]
 
@@ -920,10 +942,11 @@ class DiscordReferee:
                 if current is not None and current.game_id == game_id:
                     await self._sync_voice(game_id, home, current.judge, current.state)
 
-    # --- slash commands -------------------------------------------------------------------------
+    # --- slash commands: the front door (bot.front) ---------------------------------------------
     async def slash(self, interaction: discord.Interaction[Any], text: str) -> None:
-        """A slash command, as its typed line (:func:`.slash.line`). Acknowledged at once; the
-        answers are ephemeral (what is for the judge's eyes only goes to his direct messages)."""
+        """A slash command, as its typed line (:func:`.slash.line`), handed to the router as an
+        :class:`bot.front.Entry`. Acknowledged at once; the answers are ephemeral (what is for
+        the judge's eyes only goes to his direct messages)."""
         cat = await self.guild_cat(interaction.guild_id)
         if interaction.guild_id is None or interaction.channel_id is None:
             await self.reply(interaction, cat.text("dc-guild-only"))
@@ -937,14 +960,11 @@ class DiscordReferee:
         self._guilds[home] = interaction.guild_id
         user = user_key(interaction.user.id)
         self._seen(interaction, home, user)
-        name = _command_name(text)
+        channel = interaction.channel
+        entry = Entry("dc", Place.CHANNEL, home, user, text, handle=interaction,
+                      name=mention_user(user), title=f"#{getattr(channel, 'name', '') or ''}")
         try:
-            if self.host is not None and await self.host.claims(home, name):
-                replies = await self.host.command(interaction, home, user, text)  # it locks
-            else:
-                replies = await self._command(interaction, home, user, name, text)
-        except _Refusal as error:
-            replies = [error_text(error, await self.cat(home))]
+            replies = await self._answered(user, await self.front.enter(entry) or [], cat)
         except Exception:
             log.exception("command %r failed", text)
             replies = [cat.text("error-internal")]
@@ -952,46 +972,17 @@ class DiscordReferee:
         texts = [r for r in replies if isinstance(r, str) and r]
         await self.reply(interaction, "\n".join(texts) or cat.text("dc-done"), files)
 
-    async def _command(self, interaction: discord.Interaction[Any], home: str, user: str,
-                       name: str, text: str) -> list[Any]:
-        if name == "takeover":
-            return await self._take_over(interaction, home, user)
-        if name in slash.DISCORD_ONLY:
-            async with self._lock(home):
-                return await self._discord_command(interaction, home, user, name, text)
-        if name == "lang":
-            async with self._lock(home):
-                return await self._lang(interaction, home, user, text)
-        if name in ("table", "tournament") and not interaction.permissions.manage_channels:
-            command = cmds.parse(text, None)  # /tournament open: the chief judge; /table N host:
-            if isinstance(command, cmds.ClubCmd) and needs_admin(command):  # the bot runs games here
-                return [(await self.cat(home)).text(
-                    "tournament-host-admins-only" if name == "table" else "dc-tournament-open-not-allowed")]
-        lacking = missing(interaction.app_permissions)
-        notes = (lambda: [cat_text(lacking)]) if lacking else None
-        cat = await self.cat(home)
-
-        def cat_text(names: list[str]) -> str:
-            return cat.text("dc-missing-rights", rights=rights_text(names, cat))
-
-        voice: int | None = None
-        before: int | None = None
-        if name == "new":  # /new voice:#table — the new game's voice channel, bound once created
-            text, voice = voice_option(text)
-            previous = await self.service.current(home)
-            before = previous.game_id if previous is not None else None
-        replies = await self._answered(user, await self.judge.typed(home, user, text, notes=notes), cat)
-        if voice is not None:
-            replies.extend(await self._bind_voice(interaction, home, voice, before))
-        return replies
-
     async def _answered(self, user: str, replies: Sequence[Reply], cat: Catalog) -> list[Any]:
-        """The controller's answers as ephemeral lines, a picture as a :class:`discord.File`;
-        one for the asker's eyes only goes to his direct messages (an ephemeral answer holds
-        3 × 2000 characters)."""
+        """The answers as ephemeral lines, a picture as a :class:`discord.File`; one for the
+        asker's eyes only goes to his direct messages (an ephemeral answer holds 3 × 2000
+        characters); one for another channel (the evening's table) is posted there."""
         out: list[Any] = []
         for reply in replies:
-            if not reply.private:
+            if reply.chat is not None:
+                files = [discord.File(io.BytesIO(reply.picture[1]), filename=reply.picture[0])] \
+                    if reply.picture is not None else []
+                await self._post(reply.chat, reply.text, files)
+            elif not reply.private:
                 out.append(reply.text)
                 if reply.picture is not None:  # a discord.File, attached to the answer
                     out.append(discord.File(io.BytesIO(reply.picture[1]), filename=reply.picture[0]))
@@ -1001,47 +992,59 @@ class DiscordReferee:
                 out.append(cat.text("judge-unreachable", platform="dc"))
         return out
 
-    async def _lang(self, interaction: discord.Interaction[Any], home: str, user: str,
-                    text: str) -> list[str]:
-        """The server's language: its games' judges or a member with Manage Server."""
-        command = cmds.parse(text, None)
-        if not isinstance(command, SetLang):
-            return []
-        current = await self.service.current(home)
-        judge = current is not None and current.judge == user
-        if not judge and not interaction.permissions.manage_guild:
-            return [(await self.cat(home)).text("dc-lang-not-allowed")]
+    # --- the platform's own commands (the router's PLATFORM part) --------------------------------
+    def held(self, home: str) -> Any:
+        return self._lock(home)
+
+    def state(self, current: Any, place: Place) -> rules.GameState | None:
+        return None
+
+    async def is_admin(self, entry: Entry, chat: str, *, server: bool = False) -> bool:
+        """Manage Channels (``server``: Manage Server) where the command was typed."""
+        permissions = getattr(entry.handle, "permissions", None)
+        if permissions is None:
+            return False
+        return bool(permissions.manage_guild if server else permissions.manage_channels)
+
+    async def run(self, call: Call) -> list[Reply]:
+        """``/panel``, ``/link``, ``/unlink``, ``/seat`` (the judge's: the router has checked),
+        ``/lang`` (the server's) and ``/channel`` (host mode's club channel, Manage Channels)."""
+        command = call.command
+        home, cat = call.home, call.cat
+        if isinstance(command, SetLang):
+            return [Reply(text) for text in await self._lang(call, command.lang)]
+        if isinstance(command, SetChannel):
+            assert self.host is not None
+            return [Reply(text) for text in await self.host.set_channel(home, command.target)]
+        game = call.current
+        assert game is not None  # Who.JUDGE
+        if isinstance(command, ShowPanel):
+            shown = await self.judge.show_panel(home, game, fresh=True)
+            return [Reply(cat.text("judge-panel-sent", platform="dc") if shown
+                          else cat.text("judge-unreachable", platform="dc"))]
+        if isinstance(command, Link):
+            if command.channel is None:
+                raise CommandError("missing_argument", command="link", argument="channel")
+            return [Reply(text) for text in await self._link(home, game, chat_key(command.channel))]
+        if isinstance(command, Unlink):
+            await self.service.set_announce(game.game_id, None)
+            return [Reply(cat.text("dc-unlinked"))]
+        assert isinstance(command, MapSeat), command
+        return [Reply(text) for text in await self._seat(home, game, command.seat, command.member)]
+
+    async def _lang(self, call: Call, lang: str) -> list[str]:
+        """The server's language (its games' judges or a member with Manage Server: the router
+        has checked)."""
+        interaction = call.entry.handle
         guild_id = interaction.guild_id
         assert guild_id is not None
         key = guild_key(guild_id)
-        await self.service.store.set_lang(key, command.lang)
-        self._langs[key] = command.lang
+        await self.service.store.set_lang(key, lang)
+        self._langs[key] = lang
+        current = call.current
         if current is not None and current.state.phase is not Phase.GAME_OVER:
-            await self.judge.show_panel(home, current, repost=False)
-        return [discord_catalog(command.lang).text("console-lang")]
-
-    async def _discord_command(self, interaction: discord.Interaction[Any], home: str, user: str,
-                               name: str, text: str) -> list[str]:
-        cat = await self.cat(home)
-        args = text.split()[1:]
-        current = await self.service.current(home)
-        live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
-        game = live or current
-        if game is None:
-            raise await self.service.missing(home)
-        if game.judge != user:
-            return [cat.text("judge-not-judge", platform="dc", judge=mention_user(game.judge))]
-        if name == "panel":
-            shown = await self.judge.show_panel(home, game, fresh=True)
-            return [cat.text("judge-panel-sent", platform="dc") if shown
-                    else cat.text("judge-unreachable", platform="dc")]
-        if name == "link":
-            return await self._link(home, game, chat_key(int(args[0])))
-        if name == "unlink":
-            await self.service.set_announce(game.game_id, None)
-            return [cat.text("dc-unlinked")]
-        assert name == "seat"
-        return await self._seat(home, game, int(args[0]), int(args[1]) if len(args) > 1 else None)
+            await self.judge.show_panel(call.home, current, repost=False)
+        return [discord_catalog(lang).text("console-lang")]
 
     async def _link(self, home: str, game: Outcome, club: str) -> list[str]:
         """The judge names a club channel for the results; the bot must be able to post there."""
@@ -1086,28 +1089,24 @@ class DiscordReferee:
         await self._sync_voice(game.game_id, home, game.judge, game.state)
         return replies
 
-    async def _take_over(self, interaction: discord.Interaction[Any], home: str,
-                         user: str) -> list[str]:
-        """A member with Manage Channels takes the channel's game over, explicitly."""
-        cat = await self.cat(home)
-        current = await self.service.current(home)
-        live = current is not None and current.state.phase is not Phase.GAME_OVER
-        if live and current is not None and current.judge != user \
-                and not interaction.permissions.manage_channels:
-            return [cat.text("dc-takeover-not-allowed")]
-        replies = await self.judge.take_over(home, user, mention_user(user))
-        return await self._answered(user, replies, cat)
-
     # --- button presses -------------------------------------------------------------------------
     async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        """A panel button (:class:`.layout.PanelButton`)."""
+        """A button (:class:`.layout.PanelButton`, :class:`.host.HostButton`), for the router
+        (:meth:`bot.front.Front.press`): a judge's panel acts on the game its data names, in
+        that game's channel (a press of a game Discord does not have is told so)."""
+        user = user_key(interaction.user.id)
+        entry = Entry("dc", Place.DM, user, user, custom_id, handle=interaction,
+                      name=host_player(interaction.user).name)
+        if is_host_button(custom_id):
+            await self.front.press(entry)
+            return
         press = decode(custom_id)
         row = await self.service.store.game(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
             await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-unknown"))
             return
-        self._seen(interaction, None, user_key(interaction.user.id))
-        await self.judge.press(row.chat, user_key(interaction.user.id), custom_id, interaction)
+        self._seen(interaction, None, user)
+        await self.front.press(entry, home=row.chat)
 
 
 # --- building and running ---------------------------------------------------------------------------

@@ -60,7 +60,9 @@ from .. import commands as cmds
 from ..club.tournament import TournamentDesk, hosted_key
 from .. import why
 from .. import outbox as ob
-from ..commands import Act, CommandError
+from ..commands import Act, CommandError, Explain, Place, Show
+from ..front import Call
+from ..judge.port import Reply
 from ..i18n import Catalog
 from ..locks import ChatLocks
 from ..lru import Recent
@@ -79,13 +81,8 @@ LIVE = (TableStatus.LOBBY, TableStatus.RUNNING)
 OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
 SHOW_POLL = 0.5  # real seconds between looks at a step whose message is not shown yet
 LATE_NOTICE = 5  # timer seconds: a step shown this late says so on its line
-OURS = frozenset({"newgame", "protocol"})  # host mode's even with no table
-#: /rule and /why at a hosted table: anyone, answered with what the whole table may know
-EXPLAIN_COMMANDS = frozenset({"rule", "why", "правило", "почему"})
-TABLE_COMMANDS = frozenset({"stop", "status", "foul", "warn", "dq", "ppk", "unfoul", "nominate",
-                            "nom", "pass", "пас", "join"}) | EXPLAIN_COMMANDS
-PENALTY_COMMANDS = frozenset({"foul", "warn", "dq", "ppk", "unfoul"})
-SPEAKER_COMMANDS = frozenset({"pass", "пас", "nominate", "nom"})
+#: the host's penalties at a table (seed IV): /foul, /warn, /dq, /ppk and /unfoul
+HOST_PENALTIES = (rules.Penalty, rules.WithdrawFoul)
 REMOVED_CAUSES = (rules.Cause.FOULS, rules.Cause.DISQUALIFICATION)  # seed 4.5, 4.2
 
 Refusal = (CommandError, ServiceError, rules.RuleError, HostError)
@@ -1457,16 +1454,12 @@ class HostController:
             return None
         return current
 
-    # --- commands -----------------------------------------------------------------------------------------
-    async def claims(self, chat: str, name: str, *, also: frozenset[str] = frozenset()) -> bool:
-        """Is the command ``name`` host mode's in ``chat``: its own commands always; the table's
-        commands (and ``also``: the platform's judge commands, refused while a table plays)
-        where a table gathers or plays."""
-        if name == "protocol":
-            return await self.owns_protocol(chat)
-        if name in OURS:
-            return True
-        return name in TABLE_COMMANDS | also and await self.live(chat) is not None
+    # --- commands: the front door's host part (bot.front) --------------------------------------------
+    @staticmethod
+    def state(current: Outcome | None, place: Place) -> rules.GameState | None:
+        """What a command is parsed against at a table: its game (``/nominate 7``: the speaker;
+        the host's penalties: the preset's reasons)."""
+        return current.state if current is not None else None
 
     async def owns_protocol(self, chat: str) -> bool:
         """``/protocol`` here is host mode's when the chat's last game is a table's: it has a
@@ -1477,92 +1470,104 @@ class HostController:
         current = await self.service.current(await self.service.home(chat))
         return current is None or row.game_id is None or current.game_id <= row.game_id
 
+    async def run(self, call: Call) -> list[Reply]:
+        """A command routed to host mode (:mod:`bot.front`: ``/newgame``, ``/protocol``, and at
+        a table ``/stop``, ``/status``, the host's penalties, the speaker's «Пас» and
+        ``/nominate``, ``/rule``, ``/why``, ``/join``), under :meth:`held`. The answers for the
+        one who asked (a refusal says why; nothing changed)."""
+        entry = call.entry
+        who = Player(entry.user, entry.name or entry.user)
+        replies = await self._command(call.chat, who, call.spec.name, call.command, entry.handle,
+                                      title=entry.title, chat_type=entry.chat_type)
+        return [Reply(text) for text in replies if text]
+
     async def command(self, chat: str, who: Player, name: str, text: str, handle: Any = None, *,
                       title: str = "", chat_type: str = "") -> list[str]:
-        """A command in ``chat`` (``/newgame``, ``/stop``, ``/status``, the host's penalties, the
-        speaker's ``/pass`` and ``/nominate``, ``/protocol``); ``name`` without its slash. The
-        answers for the one who asked (a refusal says why; nothing changed). ``/channel`` is the
-        platform's own."""
+        """The command ``text`` typed in ``chat`` (its name ``name``), as :meth:`run` carries it
+        out, parsed here under the chat's lock: for a caller that is not the router (tests)."""
         async with self.held(chat):
-            cat = await self._cat(chat)
-            args = text.split()[1:]
-            mark = {t.id: await self._mark(t) for t in self.tables_in(chat) if t.status in LIVE}
             try:
-                if name == "newgame":
-                    return await self._new_table(chat, who, args, handle, title=title,
-                                                 chat_type=chat_type)
-                if name == "protocol":
-                    return await self._protocol(chat)
-                return await self._table_command(chat, who, name, text, handle)
-            except HostError as error:
-                return [cat.text("host-error-bad_option", **error.params)]
-            except Refusal as error:
-                return [error_text(error, cat)]
-            except Exception:  # a bug, a full disk: said, and the table goes on as stored
-                log.exception("host: %r in %s failed", text, chat)
-                saved = False
-                for table in self.tables_in(chat):
-                    if table.status in LIVE:
-                        saved = await self._recover(table, mark.get(table.id)) or saved
-                return [cat.text("error-saved-not-sent" if saved else "error-not-saved")]
+                command = cmds.parse(text, self.state(await self.service.current(chat), Place.TABLE))
+            except CommandError as error:
+                return [error_text(error, await self._cat(chat))]
+            return await self._command(chat, who, name, command, handle, title=title,
+                                       chat_type=chat_type)
 
-    async def _table_command(self, chat: str, who: Player, name: str, text: str,
+    async def _command(self, chat: str, who: Player, name: str, command: cmds.Command,
+                       handle: Any, *, title: str, chat_type: str) -> list[str]:
+        cat = await self._cat(chat)
+        mark = {t.id: await self._mark(t) for t in self.tables_in(chat) if t.status in LIVE}
+        try:
+            if isinstance(command, cmds.NewTable):
+                return await self._new_table(chat, who, list(command.options), handle, title=title,
+                                             chat_type=chat_type)
+            if isinstance(command, Show) and command.what == "protocol":
+                return await self._protocol(chat)
+            return await self._table_command(chat, who, name, command, handle)
+        except HostError as error:
+            return [cat.text("host-error-bad_option", **error.params)]
+        except Refusal as error:
+            return [error_text(error, cat)]
+        except Exception:  # a bug, a full disk: said, and the table goes on as stored
+            log.exception("host: /%s in %s failed", name, chat)
+            saved = False
+            for table in self.tables_in(chat):
+                if table.status in LIVE:
+                    saved = await self._recover(table, mark.get(table.id)) or saved
+            return [cat.text("error-saved-not-sent" if saved else "error-not-saved")]
+
+    async def _table_command(self, chat: str, who: Player, name: str, command: cmds.Command,
                              handle: Any) -> list[str]:
         cat = await self._cat(chat)
         table = await self.live(chat)
         if table is None:  # it stopped meanwhile
             return [cat.text("host-no-table")]
-        if name not in TABLE_COMMANDS:
-            return [cat.text("host-table-command", command=name)]
-        if name == "stop":
+        event = command.event if isinstance(command, Act) else None
+        if isinstance(command, cmds.StopTable):
             if not await self._may_direct(table, who.user, handle):
                 return [self._t(cat, "host-not-host")]
             await self._stop(table, who.name)
             return []
-        if name in EXPLAIN_COMMANDS:
-            return [await self._explain(chat, text, cat)]
-        if name == "join":
-            return await self._join_named(table, who, text.partition(" ")[2])
+        if isinstance(command, Explain):
+            return [await self._explain(chat, command, cat)]
+        if isinstance(command, cmds.JoinSeat):
+            return await self._join_named(table, who, command.name)
+        if not (isinstance(command, Show) and command.what == "status") \
+                and not isinstance(event, (*HOST_PENALTIES, rules.Next, rules.Nominate)):
+            return [cat.text("host-table-command", command=name)]
         if table.status is not TableStatus.RUNNING:
             return [cat.text("host-not-started")]
         current = await self.service.current(chat)
         assert current is not None
-        state = current.state
-        if name == "status":
-            return [status_text(state, cat, for_judge=False)]
-        if name in PENALTY_COMMANDS:  # the host's fouls (seed IV)
+        if isinstance(command, Show):
+            return [status_text(current.state, cat, for_judge=False)]
+        if isinstance(event, HOST_PENALTIES):  # the host's fouls (seed IV)
             if not await self._may_direct(table, who.user, handle):
                 return [self._t(cat, "host-not-host")]
-            command = cmds.parse(text, state)
-            if isinstance(command, Act):
-                event = command.event
-                if isinstance(event, rules.Penalty) and event.team is not None:
-                    # the roles are dealt: the engine knows the offender's team (seed 4.3), and a
-                    # refusal of the team named would tell the group whose team it is not
-                    event = dataclasses.replace(event, team=None)
-                await self._act_and_advance(table, event)
+            if isinstance(event, rules.Penalty) and event.team is not None:
+                # the roles are dealt: the engine knows the offender's team (seed 4.3), and a
+                # refusal of the team named would tell the group whose team it is not
+                event = dataclasses.replace(event, team=None)
+            await self._act_and_advance(table, event)
             return []
         seat = table.seat_of(who.user)
         step = table.step
         if seat is None or step is None or step.seat != seat or step.kind not in st.FLOOR:
             return [cat.text("host-not-speaker")]
         await self._active(table, step)
-        if name in ("pass", "пас"):
+        if isinstance(event, rules.Next):  # «Пас»: the speaker ends his minute
             await self._act_and_advance(table, rules.Next())
             return []
-        command = cmds.parse(text, state)  # /nominate 7: the speaker nominates (F24 §4.4.2)
-        if isinstance(command, Act) and isinstance(command.event, rules.Nominate):
-            if command.event.by != seat:
-                raise rules.RuleError(rules.Code.NOT_SPEAKER, seat=command.event.by, speaker=seat)
-            await self._act_and_advance(table, command.event)
+        assert isinstance(event, rules.Nominate)  # /nominate 7: the speaker nominates (F24 §4.4.2)
+        if event.by != seat:
+            raise rules.RuleError(rules.Code.NOT_SPEAKER, seat=event.by, speaker=seat)
+        await self._act_and_advance(table, event)
         return []
 
-    async def _explain(self, chat: str, text: str, cat: Catalog) -> str:
+    async def _explain(self, chat: str, command: Explain, cat: Catalog) -> str:
         """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`) under the table's rules.
         Nobody at a hosted table is its judge: the host may be playing, so a private ruling (a
         check, a result fixed before the last word) is told to nobody."""
-        command = cmds.parse(text, None)
-        assert isinstance(command, cmds.Explain)
         if command.what == "why" and await self.service.current(chat) is None:
             return cat.text("why-nothing")
         text, _ = await why.answer(self.service, chat, command, cat, judge=None)

@@ -53,8 +53,10 @@ from .. import why
 from ..club.answers import Asker, ClubAnswers, mapped_accounts, roster_name, same_player
 from ..club.tournament import TOURNAMENT_COMMANDS, DeskAnswer, TournamentDesk
 from ..commands import (
-    Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Quit, SetLang, Show, TimerCmd, UndoCmd,
+    Act, ClubCmd, Command, CommandError, Explain, FixCmd, NewGame, Place, Quit, SetLang, Show,
+    TakeOver, TimerCmd, UndoCmd,
 )
+from ..front import Call
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
 from ..lru import Recent
@@ -808,14 +810,107 @@ class JudgeController:
                                  quiet=True,  # a tournament's game keeps its place in the plan
                                  tournament=await self.service.store.tournament_place(current.game_id))
 
-    # --- typed commands -------------------------------------------------------------------------------
+    # --- typed commands: the front door's judge part (bot.front) ---------------------------------
+    def held(self, home: str) -> Any:
+        """The lock of ``home``'s game, held while a routed command runs (:class:`bot.front.Front`)."""
+        return self.locks.lock(home)
+
+    @staticmethod
+    def state(current: Outcome | None, place: Place) -> rules.GameState | None:
+        """What a command is parsed against: the home's game while it is not over (``/nominate
+        7``: its speaker; the penalties: its preset's reasons)."""
+        return current.state if current is not None and current.state.phase is not Phase.GAME_OVER \
+            else None
+
+    async def run(self, call: Call) -> list[Reply]:
+        """A command routed to judge mode (:mod:`bot.front`), under the home's lock (but
+        ``/takeover``, which takes its locks itself): the answers for the asker. In a group, the
+        linked game's public status, protocol and rulings; at the desk, the judge's commands. An
+        internal error is answered too (:meth:`_failed`); a refusal goes back to the router."""
+        command = call.command
+        if isinstance(command, TakeOver):
+            return await self.take_over(call.chat, call.user, call.entry.name or self.port.mention(call.user),
+                                        home=self.port.desk_of(call.user))
+        if call.place is Place.GROUP:
+            return await self._for_group(call)
+        current = call.current
+        mark = None if current is None else (current.game_id, current.revision)
+        try:
+            return await self._typed(call.home, call.user, command, current,
+                                     notes=lambda: self.port.new_game_notes(call.entry.handle, call.cat),
+                                     handle=call.entry.handle)
+        except Refusal:
+            raise
+        except Exception:  # a bug, a full disk: said, never silent
+            log.exception("judge: %r in %s failed", call.entry.text, call.home)
+            return [Reply(await self._failed(call.home, mark))]
+
+    async def _for_group(self, call: Call) -> list[Reply]:
+        """``/status``, ``/protocol``, ``/rule``, ``/why`` in a group: the linked game's, for the
+        whole group (a private ruling never: the group sees only the public)."""
+        cat, home, group = call.cat, call.home, call.chat
+        command = call.command
+        if isinstance(command, Explain):
+            return await self.explain(home, call.user, command, group, private=False)
+        if home == group:  # no game linked here
+            return [Reply(cat.text("tg-not-linked"))]
+        if isinstance(command, Show) and command.what == "protocol":
+            return await self.send_protocol(home, call.user, group)
+        assert isinstance(command, Show) and command.what == "status", command
+        current = call.current
+        if current is None:
+            missing = await self.service.missing(home)
+            if missing.code == "quarantined":  # its game set aside: why
+                raise missing
+            return [Reply(cat.text("tg-not-linked"))]
+        return [Reply(status_text(current.state, cat, for_judge=False))]
+
+    async def club_call(self, call: Call) -> list[Reply]:
+        """A club command routed here (:data:`bot.commands.CLUB_COMMANDS`): the club is the chat
+        it is typed in (a group, a channel, a table), or at the judge's desk the group his game
+        is linked to (else his own chat). The judge of the chat's game is official (he may
+        change the roster), and so is a chat admin for ``/rename`` and ``/merge``; the
+        official's ``/evening`` goes to the club's channel when it has one (``/channel``)."""
+        command = call.command
+        assert isinstance(command, ClubCmd)
+        current = call.current
+        club = call.chat if call.place in (Place.GROUP, Place.TABLE) else \
+            await self._club_of(call.home, current)
+        official = (current is not None and current.judge == call.user) or (
+            call.place in (Place.GROUP, Place.TABLE) and command.what in ("rename", "merge")
+            and await call.admin())
+        replies = await self.club_replies(club, call.user, command, official=official)
+        channel = await self.service.store.host_channel(club) if command.what == "evening" else None
+        if channel is None or not official or call.place not in (Place.GROUP, Place.TABLE):
+            return replies
+        # the evening's table and the season's top, posted in the club's channel
+        posted = Reply("\n".join(r.text for r in replies), chat=channel[0],
+                       picture=next((r.picture for r in replies if r.picture is not None), None))
+        return [posted, Reply(call.cat.text("club-evening-posted", channel=channel[1] or channel[0]))]
+
+    async def tournament_call(self, call: Call) -> list[Reply]:
+        """``/tournament`` or ``/table`` routed here (the router has checked who may open one):
+        in a group (no lock held) the group is the club and a table taken over moves its game
+        into the chief judge's own chat; at a desk the club of the judge's game."""
+        command = call.command
+        assert isinstance(command, ClubCmd)
+        if call.place in (Place.GROUP, Place.TABLE):
+            return await self.tournament_replies(call.chat, call.user, command, move=True,
+                                                 may_open=call.granted)
+        return await self.tournament_replies(await self._club_of(call.home, call.current), call.user,
+                                             command, may_open=call.granted)
+
+    async def _club_of(self, home: str, current: Outcome | None) -> str:
+        """The club a command typed at the judge's desk acts on: the group his game is linked
+        to, else the desk's own chat."""
+        return (await self.service.announce(current.game_id) if current is not None else None) or home
+
     async def typed(self, home: str, user: str, text: str, *,
                     notes: Callable[[], list[str]] | None = None) -> list[Reply]:
-        """A command typed (or a slash command as its line) by ``user`` in a chat acting on
-        ``home``'s game, under the home's lock. The answers for him (a refusal says why; nothing
-        changed). ``notes()``: extra lines for a new game (the bot's missing rights). ``/lang``
-        is the platform's (whose language, and who may change it). An internal error is
-        answered too (:meth:`_failed`)."""
+        """A command typed at the judge's desk by ``user``, acting on ``home``'s game, under the
+        home's lock: parsed, then carried out as :meth:`run` does. The answers for him (a
+        refusal says why; nothing changed). ``notes()``: extra lines for a new game (the bot's
+        missing rights). An internal error is answered too (:meth:`_failed`)."""
         async with self.locks.lock(home):
             mark: tuple[int, int] | None = None
             try:
@@ -823,19 +918,23 @@ class JudgeController:
                 # action makes a new one): no copy (~25 µs)
                 current = await self.service.current(home, copy=False)
                 mark = None if current is None else (current.game_id, current.revision)
-                return await self._typed(home, user, text, notes, current)
+                live = current if current is not None and current.state.phase is not Phase.GAME_OVER \
+                    else None
+                command = cmds.parse(text, live.state if live is not None else None)
+                return await self._typed(home, user, command, current, notes=notes)
             except Refusal as error:
                 return [Reply(error_text(error, await self._cat(home)))]
             except Exception:  # a bug, a full disk: said, never silent
                 log.exception("judge: %r in %s failed", text, home)
                 return [Reply(await self._failed(home, mark))]
 
-    async def _typed(self, home: str, user: str, text: str,
-                     notes: Callable[[], list[str]] | None, current: Outcome | None) -> list[Reply]:
+    async def _typed(self, home: str, user: str, command: Command, current: Outcome | None, *,
+                     notes: Callable[[], list[str]] | None = None, handle: Any = None) -> list[Reply]:
         cat = await self._cat(home)
         live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
         confirmed = self._confirm_new.pop(home, None) == user
-        command = cmds.parse(text, live.state if live is not None else None)
+        if cmds.next_in_shooting(command, live.state if live is not None else None):
+            raise CommandError("shooting_first", command="next")
         if isinstance(command, Explain):  # anyone may ask; nothing changes
             return await self.explain(home, user, command, home, private=True)
         if isinstance(command, Act) and live is None and current is not None \
@@ -876,6 +975,8 @@ class JudgeController:
         if isinstance(command, TimerCmd):
             return await self.timer_command(home, live or current, command)
         if isinstance(command, NewGame):
+            if command.voice is not None and not self.port.voice_tables:
+                raise CommandError("unknown_option", option="voice")
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,
                                       judge=self.port.mention(live.judge)))]
@@ -888,17 +989,23 @@ class JudgeController:
             replies.extend(Reply(line) for line in (notes() if notes is not None else []))
             if not await self.show_panel(home, outcome, fresh=True):
                 replies.append(Reply(self._t(cat, "judge-unreachable")))
+            if command.voice is not None:  # /new voice:#table: the game's voice channel
+                lines = await self.port.bind_voice(handle, home, command.voice,
+                                                   current.game_id if current is not None else None)
+                replies.extend(Reply(line) for line in lines)
             return [r for r in replies if r.text]
         if isinstance(command, SetLang):  # the platform's (see typed)
             return []
         if isinstance(command, Show):
             return await self.show(home, user, command.what, current)
         if isinstance(command, ClubCmd):  # the club of the game's group, or of this chat
-            club = (await self.service.announce(current.game_id) if current is not None else None) or home
             official = current is not None and current.judge == user
-            return await self.club_replies(club, user, command, official=official)
-        assert isinstance(command, Quit)
-        return [Reply(cat.text("judge-no-quit"))]
+            return await self.club_replies(await self._club_of(home, current), user, command,
+                                           official=official)
+        if isinstance(command, Quit):
+            return [Reply(cat.text("judge-no-quit"))]
+        # not the judge's (a host's /newgame, a platform's /link …): the router never sends one here
+        raise CommandError("unknown_command", command=type(command).__name__)
 
     async def _same_player(self, home: str, club: str, live: Outcome, event: Any) -> int | None:
         """A name that would make seat ``event.seat`` the club player of a seat mapped to a
@@ -947,7 +1054,7 @@ class JudgeController:
         cat = await self._cat(club)
         own = await self.service.current(user) if move and command.what == "table" else None
         answer = await self._desk().answer(
-            club, user, command, cat, may_open=may_open,
+            club, user, command, cat, may_open=may_open, platform=self.port.platform,
             busy=own is not None and own.state.phase is not Phase.GAME_OVER)
         replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
         for game_id, line in answer.aside.items():  # its judge records it in the game's own chat

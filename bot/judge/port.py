@@ -43,6 +43,10 @@ class Reply:
     #: a picture sent after the text where the platform can (``/stats``' card, issue 17): its
     #: file name, PNG bytes and caption
     picture: tuple[str, bytes, str] | None = None
+    #: posted in this chat instead (the evening's table in the club's channel), not answered
+    chat: str | None = None
+    #: the command was refused: nothing changed (the console's ``--strict`` stops at one)
+    refused: bool = False
 
 
 class JudgePort(Protocol):
@@ -140,6 +144,21 @@ class JudgePort(Protocol):
 
     def cancel(self, group: str) -> None:
         """Cancel every call scheduled under ``group`` (but the one running now)."""
+
+    # --- what a platform adds to a command ---------------------------------------------------------
+    #: the platform has voice tables (Discord's ``/new voice:#table``)
+    voice_tables: bool
+
+    def desk_of(self, user: str) -> str | None:
+        """Where a game taken over by ``user`` moves (Telegram: his private chat with the bot);
+        ``None``: it stays where it is (Discord: the channel is the game's)."""
+
+    def new_game_notes(self, handle: Any, cat: Catalog) -> list[str]:
+        """Lines for the judge of a new game about the platform (the bot's missing rights)."""
+
+    async def bind_voice(self, handle: Any, home: str, voice: int, before: int | None) -> list[str]:
+        """Bind the game just created in ``home`` (``before``: the game it replaced) to voice
+        channel ``voice``; the lines that say how it went."""
 
     # --- removals -----------------------------------------------------------------------------------
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:

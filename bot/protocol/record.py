@@ -13,11 +13,13 @@ penalties with — so an export that writes them replays them at the same moment
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from rules import Cause, Departure, Event, GameState, Kind, Notice, Phase, Result, Role, Severity
+from rules import Cause, Departure, Event, GameState, Notice, Phase, Result, Role, Severity
+from rules import notices as nt
 from rules.records.driver import moment_of
 from rules.records.model import Moment
 from rules.records.replay import engine_outcome
@@ -217,56 +219,129 @@ class _Walker:
         self.record.events.append(event)
         self.record.notices.extend(notices)
         for notice in notices:
-            self.see(before, event, notice)
+            self.see(notice, before, event)
 
     @property
     def today(self) -> DayRecord:
         return self.record.days[-1]
 
-    def see(self, before: GameState, event: Event, notice: Notice) -> None:
-        kind, p, record = notice.kind, notice.params, self.record
-        if kind is Kind.DAY_STARTS:
-            record.days.append(DayRecord(number=p["day"], at_table=list(self.state.at_table)))
-        elif kind is Kind.NOMINATED:
-            self.today.nominations.append((p["by"], p["target"]))
-        elif kind is Kind.NOMINATION_WITHDRAWN:  # MafiaRatings 7.5: only the final ones count
-            self.today.nominations.remove((p["by"], p["target"]))
-        elif kind is Kind.VOTE_NOT_HELD:
-            self.today.not_held = (p["why"], p["seat"])
-        elif kind is Kind.VOTING_STARTS:
-            self.today.rounds.append(BallotRound(round=p["round"], candidates=list(p["nominees"])))
-        elif kind is Kind.OFF_BALLOT and record.days and self.today.rounds:
-            # seed 5.2: a nominee removed from the table during the vote is off the ballot
-            ballot = self.today.rounds[-1]
-            if p["seat"] in ballot.candidates:
-                ballot.candidates.remove(p["seat"])
-            ballot.counts.pop(p["seat"], None)
-            ballot.voters.pop(p["seat"], None)
-        elif kind is Kind.VOTE_COUNTED:
-            self.counted(before, event, p["nominee"], p["count"], p["derived"])
-        elif kind is Kind.RAISE_RESULT:
-            voters = _voters(event, p["yes"])
-            self.today.raise_vote = RaiseRecord(list(p["seats"]), p["yes"], p["at_table"],
-                                                p["passed"], voters)
-        elif kind is Kind.NOBODY_LEAVES:
-            self.today.nobody_leaves = p["why"]
-        elif kind is Kind.LEADER_STAYS:
-            self.today.leader_stays = p["seat"]
-        elif kind is Kind.LEAVES_BY_VOTE:
-            self.today.left, self.today.left_cause = list(p["seats"]), p["cause"]
-        elif kind is Kind.VOTE_CANCELLED and record.days and p["day"] == self.today.number \
+    @property
+    def at(self) -> int:
+        """The index of the event being filed in the effective log."""
+        return len(self.record.events) - 1
+
+    @functools.singledispatchmethod
+    def see(self, notice: Notice, before: GameState, event: Event) -> None:
+        """File ``notice``, said by ``event`` applied to ``before``, under its day or night: a
+        table keyed by the notice's class (registered below); the kinds a protocol does not
+        need are passed over here."""
+
+    @see.register
+    def _day_starts(self, notice: nt.DayStarts, before: GameState, event: Event) -> None:
+        self.record.days.append(DayRecord(number=notice.day, at_table=list(self.state.at_table)))
+
+    @see.register
+    def _nominated(self, notice: nt.Nominated, before: GameState, event: Event) -> None:
+        self.today.nominations.append((notice.by, notice.target))
+
+    @see.register
+    def _withdrawn(self, notice: nt.NominationWithdrawn, before: GameState, event: Event) -> None:
+        # MafiaRatings 7.5: only the final ones count
+        self.today.nominations.remove((notice.by, notice.target))
+
+    @see.register
+    def _not_held(self, notice: nt.VoteNotHeld, before: GameState, event: Event) -> None:
+        self.today.not_held = (notice.why, notice.seat)
+
+    @see.register
+    def _voting_starts(self, notice: nt.VotingStarts, before: GameState, event: Event) -> None:
+        self.today.rounds.append(BallotRound(round=notice.round, candidates=list(notice.nominees)))
+
+    @see.register
+    def _off_ballot(self, notice: nt.OffBallot, before: GameState, event: Event) -> None:
+        if not (self.record.days and self.today.rounds):
+            return
+        # seed 5.2: a nominee removed from the table during the vote is off the ballot
+        ballot = self.today.rounds[-1]
+        if notice.seat in ballot.candidates:
+            ballot.candidates.remove(notice.seat)
+        ballot.counts.pop(notice.seat, None)
+        ballot.voters.pop(notice.seat, None)
+
+    @see.register
+    def _vote_counted(self, notice: nt.VoteCounted, before: GameState, event: Event) -> None:
+        self.counted(before, event, notice.nominee, notice.count, notice.derived)
+
+    @see.register
+    def _raise_result(self, notice: nt.RaiseResult, before: GameState, event: Event) -> None:
+        self.today.raise_vote = RaiseRecord(list(notice.seats), notice.yes, notice.at_table,
+                                            notice.passed, _voters(event, notice.yes))
+
+    @see.register
+    def _nobody_leaves(self, notice: nt.NobodyLeaves, before: GameState, event: Event) -> None:
+        self.today.nobody_leaves = notice.why
+
+    @see.register
+    def _leader_stays(self, notice: nt.LeaderStays, before: GameState, event: Event) -> None:
+        self.today.leader_stays = notice.seat
+
+    @see.register
+    def _leaves_by_vote(self, notice: nt.LeavesByVote, before: GameState, event: Event) -> None:
+        self.today.left, self.today.left_cause = list(notice.seats), notice.cause
+
+    @see.register
+    def _vote_cancelled(self, notice: nt.VoteCancelled, before: GameState, event: Event) -> None:
+        if self.record.days and notice.day == self.today.number \
                 and before.phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE):
-            self.today.cancelled = (p["rule"], p["seat"])
-        elif kind is Kind.NIGHT_FALLS:
-            blacks = [n for n in self.state.at_table if self.state.team_of(n) is rules.Team.BLACK]
-            record.nights.append(NightRecord(number=p["night"], blacks=blacks))
-        elif kind is Kind.SHOOTING_RESULT:
-            record.nights[-1].recorded = {"shots": "shots", "night_kill": "judge"}.get(event.type, "none")
-        elif kind in (Kind.FOUL, Kind.WARNING, Kind.REMOVED, Kind.TEAM_LOSS, Kind.FOUL_WITHDRAWN,
-                      Kind.PENALTY_AFTER_RESULT, Kind.TECH_FOUL):
-            self.penalty(before, event, notice)
-        elif kind is Kind.GAME_OVER:
-            record.ended_at = len(record.events) - 1
+            self.today.cancelled = (notice.rule, notice.seat)
+
+    @see.register
+    def _night_falls(self, notice: nt.NightFalls, before: GameState, event: Event) -> None:
+        blacks = [n for n in self.state.at_table if self.state.team_of(n) is rules.Team.BLACK]
+        self.record.nights.append(NightRecord(number=notice.night, blacks=blacks))
+
+    @see.register
+    def _shooting_result(self, notice: nt.ShootingResult, before: GameState, event: Event) -> None:
+        recorded = {"shots": "shots", "night_kill": "judge"}.get(event.type, "none")
+        self.record.nights[-1].recorded = recorded
+
+    # --- penalties (seed IV), each with the moment it was given ---------------------------------
+    @see.register
+    def _foul(self, notice: nt.Foul | nt.TechFoul, before: GameState, event: Event) -> None:
+        fouls = self.record.fouls if isinstance(notice, nt.Foul) else self.record.tech_fouls
+        fouls.setdefault(notice.seat, []).append(
+            _penalty(before, event, notice.seat, notice.reason, number=notice.count,
+                     index=self.at))
+
+    @see.register
+    def _foul_withdrawn(self, notice: nt.FoulWithdrawn, before: GameState, event: Event) -> None:
+        self.record.fouls[notice.seat].pop()
+
+    @see.register
+    def _warning(self, notice: nt.Warning, before: GameState, event: Event) -> None:
+        self.record.warnings.setdefault(notice.seat, []).append(
+            _penalty(before, event, notice.seat, notice.reason, index=self.at))
+
+    @see.register
+    def _removed(self, notice: nt.Removed, before: GameState, event: Event) -> None:
+        left_before = before.seat(notice.seat).departure is not None
+        removals = self.record.late_removals if left_before else self.record.removals
+        removals[notice.seat] = _penalty(before, event, notice.seat, notice.reason, index=self.at)
+
+    @see.register
+    def _team_loss(self, notice: nt.TeamLoss, before: GameState, event: Event) -> None:
+        self.record.team_loss = _penalty(before, event, notice.seat, notice.reason,
+                                         index=self.at)
+
+    @see.register
+    def _after_result(self, notice: nt.PenaltyAfterResult, before: GameState, event: Event) -> None:
+        penalty = _penalty(before, event, notice.seat, notice.reason, index=self.at)
+        penalty.severity, penalty.applied = Severity(notice.severity), notice.applied
+        self.record.after_result.append(penalty)
+
+    @see.register
+    def _game_over(self, notice: nt.GameOver, before: GameState, event: Event) -> None:
+        self.record.ended_at = self.at
 
     def counted(self, before: GameState, event: Event, nominee: int, count: int,
                 derived: bool) -> None:
@@ -288,37 +363,6 @@ class _Walker:
         rest = tuple(s for s in before.at_table if s not in raised and s not in removed)
         ballot.voters[nominee] = rest if len(rest) == count else None
 
-    def penalty(self, before: GameState, event: Event, notice: Notice) -> None:
-        kind, p, record = notice.kind, notice.params, self.record
-        seat = p["seat"]
-        reason = getattr(event, "reason", None) or p.get("reason") or ""
-        severity = before.config.reasons[reason].severity if reason in before.config.reasons \
-            else Severity.FOUL
-        moment = moment_of(before)
-        at = len(record.events) - 1
-        if kind is Kind.FOUL:
-            record.fouls.setdefault(seat, []).append(
-                PenaltyRecord(seat, reason, severity, moment, number=p["count"], index=at))
-        elif kind is Kind.FOUL_WITHDRAWN:
-            record.fouls[seat].pop()
-        elif kind is Kind.TECH_FOUL:
-            record.tech_fouls.setdefault(seat, []).append(
-                PenaltyRecord(seat, reason, severity, moment, number=p["count"], index=at))
-        elif kind is Kind.WARNING:
-            record.warnings.setdefault(seat, []).append(
-                PenaltyRecord(seat, reason, severity, moment, index=at))
-        elif kind is Kind.REMOVED:
-            penalty = PenaltyRecord(seat, reason, severity, moment, index=at)
-            left_before = before.seat(seat).departure is not None
-            (record.late_removals if left_before else record.removals)[seat] = penalty
-        elif kind is Kind.TEAM_LOSS:
-            record.team_loss = PenaltyRecord(seat, reason, severity, moment, index=at)
-        elif kind is Kind.PENALTY_AFTER_RESULT:
-            severity = Severity(p.get("severity") or severity.value)
-            record.after_result.append(PenaltyRecord(seat, reason, severity, moment,
-                                                     applied=p.get("applied", True) is not False,
-                                                     index=at))
-
     def finish(self) -> GameRecord:
         record = self.record
         record.state = self.state
@@ -330,6 +374,15 @@ class _Walker:
             night.don_check, night.sheriff_check = final.don_check, final.sheriff_check
             night.best_move = final.best_move
         return record
+
+
+def _penalty(before: GameState, event: Event, seat: int, reason: str | None,
+             number: int = 0, index: int = 0) -> PenaltyRecord:
+    """The penalty ``event`` (the log's ``index``-th) gave ``seat`` in ``before``: its reason
+    (the event's code, else the notice's), severity (the preset's for that reason) and moment."""
+    code = getattr(event, "reason", None) or reason or ""
+    severity = before.config.reasons[code].severity if code in before.config.reasons else Severity.FOUL
+    return PenaltyRecord(seat, code, severity, moment_of(before), number=number, index=index)
 
 
 def _voters(event: Event, count: int) -> tuple[int, ...] | None:

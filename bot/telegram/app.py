@@ -55,8 +55,9 @@ from storage import Store
 
 from .. import commands as cmds
 from .. import gcpolicy, published
-from ..club.tournament import TOURNAMENT_COMMANDS, needs_admin
-from ..commands import ClubCmd, CommandError, Explain, NewGame, SetLang
+from ..commands import Link, Part, Place, SetChannel, SetLang, Unlink
+from ..front import Call, Entry, Front, Via
+from ..host import views as host_views
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
@@ -66,14 +67,14 @@ from ..locks import ChatLocks
 from ..lru import Recent
 from ..logs import configure_logging
 from ..outbox import Outbox
-from ..render import chunks, error_text, fit, status_text
-from ..service import Outcome, Service, ServiceError
+from ..render import chunks, fit
+from ..service import Service
 from ..settings import Settings
 from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
+from .host.handlers import display_name
 from . import http
 from .jobs import StoppingJobQueue
-from .addressing import addressed_elsewhere
-from .base import PREFIX, TelegramPortBase
+from .base import PREFIX, TelegramPortBase, chat_id_of, chat_key
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
@@ -86,7 +87,6 @@ log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 GATE_GROUP = -100  # the allow-list's handler runs before every other
-TELEGRAM_COMMANDS = ("start", "help", "link", "unlink", "takeover", "protocol")
 #: The command menus (``setMyCommands``): each scope lists the commands that work there, in
 #: every language (``language_code``) and, for clients in another one, in the configured one.
 #: The judge's private chat: recording the game. A group, for every member: host mode (a table,
@@ -112,34 +112,10 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 Context = CallbackContext[Any, Any, Any, Any]
 
 
-def chat_key(chat_id: int) -> str:
-    return f"{PREFIX}{chat_id}"
-
-
-def chat_id_of(key: str) -> int:
-    return int(key.removeprefix(PREFIX))
-
-
 def _is_new_game(text: str) -> bool:
     """Whether a typed line starts a new game (``/new``, ``новая`` …)."""
-    try:
-        return isinstance(cmds.parse(text, None), NewGame)
-    except CommandError:
-        return False
-
-
-def _explain(text: str) -> Explain | None:
-    """``/rule …`` or ``/why`` (or their Russian words) as typed in a group; else ``None``."""
-    try:
-        command = cmds.parse(text, None)
-    except CommandError:
-        return None
-    return command if isinstance(command, Explain) else None
-
-
-def _command_name(text: str) -> str:
-    head = text.strip().split(None, 1)[0] if text.strip() else ""
-    return head.lstrip("/").split("@", 1)[0].lower()
+    found = cmds.spec(cmds.head(text))
+    return found is not None and found.name == "new"
 
 
 def _chat_of_update(update: object) -> int | None:
@@ -334,6 +310,17 @@ class TelegramJudgePort(TelegramPortBase):
     async def edit(self, chat: str, message_id: int, text: str) -> bool:
         return await self.referee._edit(chat, message_id, text)
 
+    voice_tables = False
+
+    def desk_of(self, user: str) -> str | None:
+        return user  # a game taken over moves into the new judge's private chat (chat id == user id)
+
+    def new_game_notes(self, handle: Any, cat: Catalog) -> list[str]:
+        return []
+
+    async def bind_voice(self, handle: Any, home: str, voice: int, before: int | None) -> list[str]:
+        return []  # no voice tables (voice_tables)
+
     async def sync_removed(self, game_id: int, home: str, judge: str, removed: set[int]) -> None:
         return None  # a live table: the judge removes the player from the room himself
 
@@ -371,6 +358,25 @@ class TelegramReferee:
         self.judge.club_tz = settings.timezone  # /stats month, the games' dates (issue 17)
         self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
         self.shared: Any = None  # MAFIA_REFEREE_WORKERS=shared: this worker's SharedWorker
+        self.host: TelegramHost | None = None  # host mode, attached by build_application
+        self.front = self._front()
+
+    def _front(self) -> Front:
+        """The router every typed line goes through (:mod:`bot.front`): judge mode, host mode
+        (once attached), the club's and a tournament's commands, and this platform's own."""
+        judge = self.judge
+        parts: dict[Part, Any] = {Part.JUDGE: judge, Part.CLUB: Via(judge.club_call, judge.held),
+                                  Part.TOURNAMENT: Via(judge.tournament_call, judge.held),
+                                  Part.PLATFORM: self}
+        host = self.host.controller if self.host is not None else None
+        if host is not None:
+            parts[Part.HOST] = host
+        return Front(lambda: self.service, parts, self, self.cat, lines=host, mention=self.port.mention)
+
+    def attach(self, host: TelegramHost) -> None:
+        """Host mode beside judge mode: its commands and the lines that are not commands."""
+        self.host = host
+        self.front = self._front()
 
     # --- life cycle -----------------------------------------------------------------------------
     @property
@@ -386,10 +392,9 @@ class TelegramReferee:
         new_messages = filters.UpdateType.MESSAGE
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(CallbackQueryHandler(self.on_press))
-        app.add_handler(MessageHandler(new_messages & filters.ChatType.PRIVATE & filters.TEXT,
-                                       self.on_private))
-        app.add_handler(MessageHandler(new_messages & filters.ChatType.GROUPS & filters.COMMAND,
-                                       self.on_group))
+        app.add_handler(MessageHandler(
+            new_messages & ((filters.ChatType.PRIVATE & filters.TEXT)
+                            | (filters.ChatType.GROUPS & ~filters.StatusUpdate.ALL)), self.on_text))
         app.add_error_handler(self.on_error)
 
     async def post_init(self, app: AnyApp) -> None:
@@ -505,13 +510,15 @@ class TelegramReferee:
         return sent
 
     async def _replies(self, chat: str, replies: Sequence[Reply]) -> None:
-        """A command's answers, in the chat where it was typed (split to Telegram's length)."""
+        """A command's answers, in the chat where it was typed (split to Telegram's length); one
+        for another chat (the evening's table for the club's channel) is posted there."""
         for reply in replies:
+            where = reply.chat or chat
             for part in chunks(reply.text, MAX_TEXT):
                 if part:
-                    await self._send(chat, part)
+                    await self._send(where, part)
             if reply.picture is not None:
-                await self._photo(chat, *reply.picture)
+                await self._photo(where, *reply.picture)
 
     async def _photo(self, chat: str, name: str, png: bytes, caption: str) -> None:
         """A picture (``/stats``' card) with its caption; one the chat refuses is logged and
@@ -550,199 +557,123 @@ class TelegramReferee:
             return False
         return True
 
-    # --- the judge's private chat ---------------------------------------------------------------
-    async def on_private(self, update: Update, context: Context) -> None:
+    # --- typed lines: the front door (bot.front) -----------------------------------------------
+    async def on_text(self, update: Update, context: Context) -> None:
+        """A message in a private chat (its text) or a group (any message: host mode judges a
+        sticker out of turn too), as an :class:`bot.front.Entry` for the router; its answers
+        in the chat where it was written. The lobby's deep link (``/start h<id>``) is Telegram's
+        own protocol: handed to host mode here."""
         message = update.message
-        if message is None or message.text is None or update.effective_user is None:
+        user = update.effective_user
+        if message is None or user is None:
             return
-        chat = chat_key(message.chat.id)
-        user = chat_key(update.effective_user.id)
-        self.names[user] = update.effective_user.full_name
-        self.judge.seen(chat, message.message_id)
-        if addressed_elsewhere(message.text, getattr(self._bot, "username", None)):
+        chat = message.chat
+        private = chat.type == ChatType.PRIVATE
+        text = message.text or ""
+        if private and not text:
             return
-        home = await self.service.home(chat)
-        text = message.text
-        cat = await self.cat(chat)
-        name = _command_name(text)
-        if name not in ("start", "link", "unlink", "takeover", "lang", *TOURNAMENT_COMMANDS):
-            await self._replies(chat, await self.judge.typed(home, user, text))  # the judge's own
-            return  # command: judge.typed reads the game
-        current = await self.service.current(home)
-        live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
-        if name == "start" and not (live is not None and live.state.phase is Phase.SETUP):
-            await self._send(chat, cat.text("tg-welcome"))
-            if live is not None and live.judge == user:
-                async with self.locks.lock(home):
-                    await self.judge.show_panel(home, live, fresh=True)
-            return
-        if name in ("link", "unlink", "takeover"):
-            await self._send(chat, cat.text("tg-group-only", command=name))
-            return
-        if name == "lang":
-            await self._private_lang(home, chat, user, text, live)
-            return
-        if name in TOURNAMENT_COMMANDS and not await self._may_open_here(home, user, text, current):
-            await self._send(chat, cat.text("tournament-admins-only"))
-            return
-        await self._replies(chat, await self.judge.typed(home, user, text))  # /start in setup
-
-    async def _may_open_here(self, home: str, user: str, text: str, current: Outcome | None) -> bool:
-        """A tournament command typed in a private chat acts on the club of the judge's game
-        (its linked group): opening one there, or giving it hosted tables, needs that group's
-        admin as in the group itself; the chat's own club (no group) is the user's."""
-        try:
-            command = cmds.parse(text, None)
-        except CommandError:
-            return True  # the judge's controller answers it
-        if not isinstance(command, ClubCmd) or not needs_admin(command):
-            return True
-        club = (await self.service.announce(current.game_id) if current is not None else None) or home
-        return club == home or await self._is_admin(club, user)
-
-    async def _private_lang(self, home: str, chat: str, user: str, text: str,
-                            live: Outcome | None) -> None:
-        """``/lang ru|en`` in a private chat: that chat's language."""
-        try:
-            command = cmds.parse(text, None)
-        except CommandError as error:
-            await self._send(chat, error_text(error, await self.cat(chat)))
-            return
-        if not isinstance(command, SetLang):
-            return
-        await self._set_lang(chat, command.lang)
-        await self._send(chat, catalog(command.lang).text("console-lang"))
-        if live is not None and live.judge == user:
-            async with self.locks.lock(home):
-                await self.judge.show_panel(home, live)
+        key, who = chat_key(chat.id), chat_key(user.id)
+        self.names[who] = user.full_name
+        if private:
+            self.judge.seen(key, message.message_id)
+        elif chat.title:
+            self.titles[key] = chat.title
+        if not private and user.is_bot and not text.startswith("/"):
+            return  # a bot's message (a group's anonymous admin: issue 36) is nobody's speech
+        if private and self.host is not None:
+            table_id = host_views.start_payload(text)
+            if table_id is not None:  # the lobby's deep link: his lobby may now write to him
+                if await self.host.controller.private_start(who, table_id) is None:
+                    await self._send(key, (await self.cat(key)).text("host-link-stale"))
+                return
+        entry = Entry("tg", Place.DESK if private else Place.GROUP, key, who, text, handle=message,
+                      stamp=message.date.timestamp() if message.date else None,
+                      name=display_name(user), title=chat.title or "", chat_type=chat.type or "",
+                      bot=getattr(self._bot, "username", None))
+        replies = await self.front.enter(entry)
+        if replies:
+            await self._replies(key, replies)
 
     # --- button presses -------------------------------------------------------------------------
     async def on_press(self, update: Update, context: Context) -> None:
+        """A button pressed, for the router (:meth:`bot.front.Front.press`): host mode's or the
+        judge's panel, of the chat where its message is."""
         query = update.callback_query
         if query is None or query.from_user is None:
             return
         message = query.message
-        if message is None:
-            await self.port.answer(query)
+        user = query.from_user
+        if message is None and not (query.data or "").startswith(f"{host_views.PREFIX}:"):
+            await self.port.answer(query)  # a judge's panel too old to know where it was
             return
-        home = await self.service.home(chat_key(message.chat.id))
-        self.names[chat_key(query.from_user.id)] = query.from_user.full_name
-        await self.judge.press(home, chat_key(query.from_user.id), query.data, query)
+        self.names[chat_key(user.id)] = user.full_name
+        chat = chat_key(message.chat.id) if message is not None else chat_key(user.id)
+        await self.front.press(Entry("tg", Place.DESK, chat, chat_key(user.id), query.data or "",
+                                     handle=query, name=display_name(user)))
 
-    # --- the group ------------------------------------------------------------------------------
-    async def on_group(self, update: Update, context: Context) -> None:
-        message = update.message
-        if message is None or message.text is None or update.effective_user is None:
-            return
-        if addressed_elsewhere(message.text, getattr(self._bot, "username", None)):
-            return  # another bot's command
-        name = _command_name(message.text)
-        if name not in TELEGRAM_COMMANDS:
-            try:
-                cmds.parse(message.text, None)
-            except CommandError as error:
-                if error.code == "unknown_command":
-                    return  # another bot's command
-        group = chat_key(message.chat.id)
-        user = chat_key(update.effective_user.id)
-        self.names[user] = update.effective_user.full_name
-        if message.chat.title:
-            self.titles[group] = message.chat.title
-        home = await self.service.home(group)
-        if name == "takeover":
-            await self._take_over(update, group, user)
-            return
-        if name in TOURNAMENT_COMMANDS:  # the group is the club; no lock held: a table taken
-            command = cmds.parse(message.text, None)  # over moves its game (issue 17, part 4)
-            assert isinstance(command, ClubCmd)
-            await self._replies(group, await self.judge.tournament_replies(
-                group, user, command, move=True,  # a chat admin opens one, or gives it hosted tables
-                may_open=not needs_admin(command) or await self._is_admin(group, user)))
-            return
-        async with self.locks.lock(home):
-            await self._group_command(update, message, name, group, user, home)
+    # --- the platform's own commands (the router's PLATFORM part) --------------------------------
+    def held(self, home: str) -> Any:
+        return self.locks.lock(home)
 
-    async def _group_command(self, update: Update, message: Message, name: str, group: str,
-                             user: str, home: str) -> None:
-        cat = await self.cat(group)
-        current = await self.service.current(home) if home != group else None
-        if name == "link":
-            await self._link(update, group, user, home, current)
-        elif name == "unlink":
-            if current is None or current.judge != user:
-                await self._send(group, cat.text("tg-only-judge"))
-                return
-            await self.service.unlink(group)
+    def state(self, current: Any, place: Place) -> rules.GameState | None:
+        return None
+
+    async def is_admin(self, entry: Entry, chat: str, *, server: bool = False) -> bool:
+        return await self._is_admin(chat, entry.user)
+
+    async def run(self, call: Call) -> list[Reply]:
+        """``/start`` and ``/help`` (in a private chat the welcome — and in a game's setup, night
+        0 —, in a group its help), ``/lang``, ``/link``, ``/unlink``, ``/channel``; the router
+        has checked who may."""
+        command = call.command
+        if isinstance(command, SetLang):
+            return await self._lang(call, command.lang)
+        if isinstance(command, Link):
+            return await self._link(call)
+        if isinstance(command, Unlink):
+            current = call.current
+            assert current is not None  # the router's Who.JUDGE
+            await self.service.unlink(call.chat)
             await self.service.set_announce(current.game_id, None)
-            await self._send(group, cat.text("tg-unlinked"))
-            await self.judge.show_panel(home, current)
-        elif name == "lang":
-            await self._group_lang(message.text or "", group, user, current)
-        elif name == "status":
-            missing = await self.service.missing(home) if current is None and home != group else None
-            if missing is not None and missing.code == "quarantined":  # its game set aside: why
-                await self._send(group, error_text(missing, cat))
-            elif current is None:
-                await self._send(group, cat.text("tg-not-linked"))
-            else:
-                await self._send(group, status_text(current.state, cat, for_judge=False))
-        elif name in ("help", "start"):
-            await self._send(group, cat.text("tg-help-group"))
-        elif name == "new" and (current is None or current.judge != user):
-            # a new game is recorded in the private chat (and a hosted table opens with /newgame)
-            await self._send(group, cat.text("tg-group-new", bot="@" + (self._bot.username or "bot")))
-        elif name in cmds.CLUB_COMMANDS:  # the group is the club (issue 17)
-            await self._club(message.text or "", group, user, current)
-        elif name == "protocol":  # the linked game's, here
-            await self._replies(group, await self.judge.send_protocol(home, user, group)
-                                if home != group else [Reply(cat.text("tg-not-linked"))])
-        elif isinstance(explain := _explain(message.text or ""), Explain):
-            # /rule, /why: anyone, here; a private ruling never (the group sees only the public)
-            try:
-                replies = await self.judge.explain(home, user, explain, group, private=False)
-            except ServiceError as error:
-                replies = [Reply(error_text(error, cat))]
-            await self._replies(group, replies)
-        elif current is not None and current.judge == user:
-            await self._send(group, cat.text("tg-group-use-private"))
-        else:
-            await self._send(group, cat.text("tg-only-judge"))
+            await self.judge.show_panel(call.home, current)
+            return [Reply(call.cat.text("tg-unlinked"))]
+        if isinstance(command, SetChannel):
+            assert self.host is not None
+            await self.host.set_channel(call.chat, command.target)
+            return []
+        if call.place is not Place.DESK:
+            return [Reply(call.cat.text("tg-help-group"))]
+        live = call.live
+        if live is not None and live.state.phase is Phase.SETUP:  # /start: night 0 begins
+            return await self.judge.run(call)
+        if self.host is not None:  # «Старт»: the lobbies he is in may now write to him
+            await self.host.controller.private_start(call.user)
+        replies = [Reply(call.cat.text("tg-welcome"))]
+        if live is not None and live.judge == call.user:
+            await self.judge.show_panel(call.home, live, fresh=True)
+        return replies
 
-    async def _club(self, text: str, group: str, user: str, current: Outcome | None) -> None:
-        """``/stats``, ``/top``, ``/games``, the roster in a group: its club's. The linked game's
-        judge or a chat admin may change the roster."""
-        command = cmds.parse(text, None)
-        assert isinstance(command, ClubCmd)
-        official = (current is not None and current.judge == user) or (
-            command.what in ("rename", "merge") and await self._is_admin(group, user))
-        replies = await self.judge.club_replies(group, user, command, official=official)
-        pictures = [r.picture for r in replies if r.picture is not None]
-        channel = await self.service.store.host_channel(group) if command.what == "evening" else None
-        if channel is not None and official:  # the evening's table and the season's top, posted
-            await self._send(channel[0], "\n".join(r.text for r in replies))
-            for picture in pictures:
-                await self._photo(channel[0], *picture)
-            replies = [Reply((await self.cat(group)).text("club-evening-posted",
-                                                          channel=channel[1] or channel[0]))]
-        for reply in replies:  # a line a message, then the picture (/stats, /top)
-            await self._send(group, reply.text)
-            if reply.picture is not None:
-                await self._photo(group, *reply.picture)
+    async def _lang(self, call: Call, lang: str) -> list[Reply]:
+        """The chat's language (in a group its judge's or an admin's, the router has checked);
+        in a private chat the judge's panel follows."""
+        await self._set_lang(call.chat, lang)
+        live = call.live
+        if call.place is Place.DESK and live is not None and live.judge == call.user:
+            await self.judge.show_panel(call.home, live)
+        return [Reply(catalog(lang).text("console-lang"))]
 
-    async def _link(self, update: Update, group: str, user: str, home: str,
-                    current: Outcome | None) -> None:
+    async def _link(self, call: Call) -> list[Reply]:
         """The judge links this group to his game: announcements go here from now on."""
-        cat = await self.cat(group)
+        group, user, home, current = call.chat, call.user, call.home, call.current
+        cat = call.cat
         judge_home = user  # his private chat: chat id == user id
         game = await self.service.current(judge_home)
         if game is None or game.judge != user or game.state.phase is Phase.GAME_OVER:
-            await self._send(group, cat.text("tg-link-no-game"))
-            return
+            return [Reply(cat.text("tg-link-no-game"))]
         if current is not None and home != judge_home and current.judge != user \
                 and current.state.phase is not Phase.GAME_OVER:
-            await self._send(group, cat.text("tg-link-busy", game=current.game_id))
-            return
-        title = update.effective_chat.title if update.effective_chat is not None else None
+            return [Reply(cat.text("tg-link-busy", game=current.game_id))]
+        title = call.entry.title or None
         async with self.locks.lock(judge_home) if judge_home != home else contextlib.nullcontext():
             previous = await self.port.public_chat(game.game_id, judge_home)
             if previous is not None and previous != group:  # one group per game
@@ -755,24 +686,11 @@ class TelegramReferee:
                 await self.service.unlink(group)
                 await self.service.set_announce(game.game_id, None)
                 await self._send(judge_home, judge_cat.text("tg-link-cannot-post", title=title or group))
-                return
+                return []
             await self._send(judge_home, judge_cat.text("tg-linked-private", title=title or group,
                                                         game=game.game_id))
             await self.judge.show_panel(judge_home, game)
-
-    async def _take_over(self, update: Update, group: str, user: str) -> None:
-        """A chat admin takes the linked game over (the old judge is told); the game and its
-        panel move to the new judge's private chat."""
-        cat = await self.cat(group)
-        home = await self.service.home(group)
-        current = await self.service.current(home) if home != group else None
-        if current is not None and current.judge != user \
-                and current.state.phase is not Phase.GAME_OVER \
-                and not await self._is_admin(group, user):
-            await self._send(group, cat.text("tg-takeover-not-admin"))
-            return
-        who = update.effective_user.full_name if update.effective_user else user
-        await self._replies(group, await self.judge.take_over(group, user, who, home=user))
+        return []
 
     async def gate(self, update: Update, context: Context) -> None:
         """The allow-list (:mod:`bot.access`): an update of a group that is not listed stops here
@@ -812,22 +730,6 @@ class TelegramReferee:
             log.warning("getChatMember %s %s failed: %s", group, user, error)
             return False
         return member.status in ADMIN_STATUSES
-
-    async def _group_lang(self, text: str, group: str, user: str, current: Outcome | None) -> None:
-        cat = await self.cat(group)
-        try:
-            command = cmds.parse(text, None)
-        except CommandError as error:
-            await self._send(group, error_text(error, cat))
-            return
-        if not isinstance(command, SetLang):
-            return
-        allowed = (current is not None and current.judge == user) or await self._is_admin(group, user)
-        if not allowed:
-            await self._send(group, cat.text("tg-only-judge"))
-            return
-        await self._set_lang(group, command.lang)
-        await self._send(group, catalog(command.lang).text("console-lang"))
 
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup: its link and language follow the new chat id."""
@@ -887,6 +789,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
         raise ValueError("no Telegram token (MAFIA_REFEREE_TELEGRAM_TOKEN or TELEGRAM_BOT_TOKEN)")
     referee = TelegramReferee(settings, service, clock=clock)
     host = TelegramHost(settings, referee, referee.locks)  # host mode: the bot runs a table
+    referee.attach(host)
 
     async def post_init(app: AnyApp) -> None:
         await referee.post_init(app)

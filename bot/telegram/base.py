@@ -12,6 +12,16 @@ from .jobs import JobScheduler
 PREFIX = "tg:"
 
 
+def chat_key(chat_id: int) -> str:
+    """The store's key of a Telegram chat: ``"tg:<id>"``."""
+    return f"{PREFIX}{chat_id}"
+
+
+def chat_id_of(key: str) -> int:
+    """The Telegram chat id of a store's key (:func:`chat_key`)."""
+    return int(key.removeprefix(PREFIX))
+
+
 class TelegramPortBase:
     """The primitives every mode's port on Telegram has, over the judge mode's adapter
     ``referee`` (its settings, clock, catalogs, outbox and Application)."""

@@ -38,7 +38,7 @@ from telegram import Update
 
 from storage.shared import ChatClaims, Drainer
 
-from .base import PREFIX
+from .base import PREFIX, chat_key
 
 if TYPE_CHECKING:
     from ..host.controller import HostController
@@ -66,8 +66,6 @@ class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
 
     async def put(self, item: Any) -> None:
         if isinstance(item, Update) and item.effective_chat is not None:
-            from .app import chat_key
-
             store = self._referee.service.store
             chat = chat_key(item.effective_chat.id)
             routed = await self._route(item) if self._route is not None else None

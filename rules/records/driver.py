@@ -24,7 +24,8 @@ from .. import events as ev
 from ..config import RulesConfig
 from ..engine import apply
 from ..errors import RuleError
-from ..notices import Kind, Notice
+from .. import notices as nt
+from ..notices import Notice
 from ..queries import next_action
 from ..state import GameState, Phase, new_game
 from .model import NIGHT_STEPS, GameFacts, Moment, PenaltyFact
@@ -179,12 +180,12 @@ class Driver:
         self.events.append(event)
         self.notices.extend(notices)
         for notice in notices:
-            if notice.kind is Kind.VOTING_STARTS:
-                self.vote_day, self.vote_round = notice["day"], notice["round"]
-            elif notice.kind is Kind.VOTE_COUNTED and notice["derived"]:
-                self.check_derived(notice["nominee"], notice["count"])
-            elif notice.kind is Kind.LEADER_STAYS:
-                self.leader_speech = Moment("tie_speech", self.vote_day, seat=notice["seat"])
+            if isinstance(notice, nt.VotingStarts):
+                self.vote_day, self.vote_round = notice.day, notice.round
+            elif isinstance(notice, nt.VoteCounted) and notice.derived:
+                self.check_derived(notice.nominee, notice.count)
+            elif isinstance(notice, nt.LeaderStays):
+                self.leader_speech = Moment("tie_speech", self.vote_day, seat=notice.seat)
         return None
 
     def feed_or_problem(self, event: ev.Event, what: str,

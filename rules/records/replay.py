@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import fold
-from ..notices import Kind, Notice
+from .. import notices as nt
+from ..notices import Notice
 from ..state import GameState, Phase
 from .model import Imported, Outcome, RecordedDeparture, departure_key
+from .reading import import_record
 
 
 @dataclass
@@ -75,12 +77,12 @@ def team_losses(notices: list[Notice]) -> list[RecordedDeparture]:
     day, phase = 0, "night"
     out: list[RecordedDeparture] = []
     for notice in notices:
-        if notice.kind is Kind.DAY_STARTS:
-            day, phase = notice["day"], "day"
-        elif notice.kind is Kind.NIGHT_FALLS:
-            day, phase = notice["night"], "night"
-        elif notice.kind is Kind.TEAM_LOSS:
-            out.append(RecordedDeparture(notice["seat"], day, phase, "team_loss"))
+        if isinstance(notice, nt.DayStarts):
+            day, phase = notice.day, "day"
+        elif isinstance(notice, nt.NightFalls):
+            day, phase = notice.night, "night"
+        elif isinstance(notice, nt.TeamLoss):
+            out.append(RecordedDeparture(notice.seat, day, phase, "team_loss"))
     return out
 
 
@@ -159,6 +161,4 @@ def replay(record: Any) -> ReplayReport:
     """Import ``record`` (a parsed Polemica v4 or MafiaRatings JSON), replay it under the rules
     it was played by and compare the engine's outcome with the record's. Raises
     :class:`~.model.RecordError` for a record the importer cannot read faithfully."""
-    from . import import_record
-
     return replay_imported(import_record(record))

@@ -5,6 +5,7 @@ answers name (:mod:`bot.rulebook`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
@@ -14,6 +15,7 @@ from bot import render, rulebook, why
 from bot.i18n import catalog
 from bot.rulebook import Entry
 from rules import Kind, Phase
+from support.notices import SAMPLES
 
 from .harness import Table
 from .test_skips_explained import _morning, _raise_out_on_day_one
@@ -235,13 +237,13 @@ def test_every_notice_kind_is_a_ruling_with_an_answer_or_named_as_none() -> None
                 for lang in ("ru", "en"):
                     text = rulebook.entry_text(entry, config, catalog(lang))
                     assert text and "rule-" not in text
-    for kind in Kind:  # a kind no game above made: its grounds from its parameters alone
-        if kind in why.NOT_RULINGS:
+    for sample in SAMPLES:  # a kind no game above made: its grounds from its fields alone
+        if sample.kind in why.NOT_RULINGS:
             with pytest.raises(KeyError):
-                why.grounds(rules.Notice(kind, {}), rules.PRESETS["seed"])
+                why.grounds(sample, rules.PRESETS["seed"])
             continue
         for preset in PRESETS:
-            why.grounds(rules.Notice(kind, {"rules": preset}), rules.PRESETS[preset])
+            why.grounds(dataclasses.replace(sample, rules=preset), rules.PRESETS[preset])
     assert len(seen) > 25  # the games above say most kinds (a broken scan sees none)
 
 

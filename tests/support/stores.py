@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from storage import PgStore, Store
-from storage.pg import _sql
+from storage.bridge import pg_sql
 
 
 async def rows(store: Store | PgStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     """The rows ``sql`` gives (none for a statement without rows), as tuples."""
     if isinstance(store, PgStore):
-        return [tuple(r) for r in await store.pool.fetch(_sql(sql), *params)]
+        return [tuple(r) for r in await store.pool.fetch(pg_sql(sql), *params)]
     return [tuple(r) for r in await store.conn.execute_fetchall(sql, params)]

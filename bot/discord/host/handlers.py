@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from ...host import steps as st
-from ...host.controller import OURS, Defaults, HostController
+from ...commands import NewTable, Place
+from ...front import Call, Entry
+from ...host.controller import Defaults, HostController
+from ...judge.port import Reply
 from ...host.port import Player
 from ...host.table import Table
 from ...outbox import post
-from ..keys import chat_key, is_discord, mention_channel, mention_user, user_key
+from ..keys import chat_key, is_discord, mention_channel, user_key
 from ..rights import rights_text
 from ..voice import bound_voice
 from .port import DiscordHostPort
@@ -53,46 +56,37 @@ class DiscordHost:
         await self.controller.load_open(owns)
         await self.controller.resume_all()
 
-    # --- slash commands ---------------------------------------------------------------------------
-    async def claims(self, home: str, name: str) -> bool:
-        """Is this command host mode's: its own commands always, every command in a channel
-        where a table gathers or plays (judge mode must not act on the bot's game)."""
-        if name == "protocol":
-            return await self.controller.owns_protocol(home)
-        return name in OURS or name == "channel" or await self.controller.live(home) is not None
+    # --- slash commands: the front door's host part (bot.front) ----------------------------------
+    def held(self, home: str) -> Any:
+        return self.controller.held(home)
 
-    async def command(self, interaction: discord.Interaction[Any], home: str, user: str,
-                      text: str) -> list[str]:
-        """A slash command in ``home``; the ephemeral answers."""
-        name = text.strip().split(None, 1)[0].lstrip("/").lower()
-        if name == "channel":
-            async with self.controller.locks.lock(home):
-                return await self._set_channel(interaction, home, text.split()[1:])
-        channel = interaction.channel
-        who = Player(user, mention_user(user))
-        replies = await self.controller.command(
-            home, who, name, text, interaction, title=f"#{getattr(channel, 'name', '') or ''}")
+    def state(self, current: Any, place: Place) -> Any:
+        return self.controller.state(current, place)
+
+    async def run(self, call: Call) -> list[Reply]:
+        """A command routed to host mode in ``home``: the controller's answers, and when it has
+        none (the lobby opened, a step closed) a line that says it was done — a slash command
+        is always answered."""
+        replies = await self.controller.run(call)
         if replies:
             return replies
-        cat = await self.referee.cat(home)
-        return [cat.text("dc-host-opened" if name == "newgame" else "dc-done-host")]
+        opened = isinstance(call.command, NewTable)
+        return [Reply(call.cat.text("dc-host-opened" if opened else "dc-done-host"))]
 
-    async def _set_channel(self, interaction: discord.Interaction[Any], home: str,
-                           args: list[str]) -> list[str]:
-        """``/channel channel:#club`` (Manage Channels): the club channel that gets the start and
-        the result of every table here, with the protocol; ``off`` unlinks it."""
+    async def set_channel(self, home: str, target: str | None) -> list[str]:
+        """``/channel channel:#club`` (Manage Channels: the router has checked; under the
+        channel's lock, which the router holds): the club channel that gets the start and the
+        result of every table here, with the protocol; ``off`` unlinks it."""
         cat = await self.referee.cat(home)
         store = self.referee.service.store
-        if not interaction.permissions.manage_channels:
-            return [cat.text("dc-host-channel-admin-only")]
-        if not args:
+        if target is None:
             linked = await store.host_channel(home)
             return [cat.text("dc-host-channel-usage") if linked is None
                     else cat.text("dc-host-channel-is", channel=mention_channel(linked[0]))]
-        if args[0] == "off":
+        if target == "off":
             await store.set_host_channel(home, None)
             return [cat.text("host-channel-unlinked")]
-        club = chat_key(int(args[0]))
+        club = chat_key(int(target))
         if club == home:
             await store.set_host_channel(home, None)
             return [cat.text("dc-link-self")]
@@ -125,30 +119,25 @@ class DiscordHost:
         for chat in self.voice_chats(voice_id):
             await self.controller.voice_left(chat, user_key(member_id))
 
-    # --- presses and messages ----------------------------------------------------------------------
-    async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        await self.controller.press(player(interaction.user), custom_id, interaction)
-
+    # --- messages ----------------------------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
-        """A member writes: in direct messages during night 0 a black's words go to the other
-        blacks (F24 §4.2); in a hosted channel a seated player out of his minute is fouled
-        (seed 4.1.1) and his message deleted where allowed."""
+        """A member writes (never a command on Discord: those are slash commands), handed to the
+        router as a line (:meth:`bot.front.Front.line`): in direct messages during night 0 a
+        black's words go to the other blacks (F24 §4.2); in a hosted channel a seated player
+        out of his minute is fouled (seed 4.1.1) and his message deleted where allowed."""
         author = message.author
         if author.bot:
             return
         who = user_key(author.id)
-        if message.guild is None:
-            found = await self.controller.private_message(who, message.content or "")
-            if found == "seated":
-                cat = await self.port.private_cat("", who)
-                await self.referee.service.store.enqueue([post(who, cat.text(
-                    "host-private-closed"), private=True)])
-                await self.port.outbox.flush(who)
+        chat = who if message.guild is None else chat_key(message.channel.id)
+        if message.guild is not None and not is_discord(chat):
             return
-        chat = chat_key(message.channel.id)
-        if is_discord(chat):
-            await self.controller.message(chat, who, message.content or "", message,
-                                          written_at=message.created_at.timestamp())
+        entry = Entry("dc", Place.DM if message.guild is None else Place.CHANNEL, chat, who,
+                      message.content or "", handle=message, stamp=message.created_at.timestamp())
+        replies = await self.referee.front.line(entry) or []
+        if replies:  # his words go nowhere: told in his direct messages, through the outbox
+            await self.referee.service.store.enqueue([post(who, r.text, private=True) for r in replies])
+            await self.port.outbox.flush(who)
 
 
 __all__ = ["DiscordHost"]

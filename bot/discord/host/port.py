@@ -86,7 +86,7 @@ class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         referee = getattr(interaction.client, "referee", None)
         host = getattr(referee, "host", None)
         if host is not None and self.item.custom_id is not None:
-            await referee.guarded(interaction, host.on_press(interaction, self.item.custom_id))
+            await referee.guarded(interaction, referee.on_press(interaction, self.item.custom_id))
 
 
 def rights_of(perms: discord.Permissions) -> Rights:

@@ -165,7 +165,10 @@ tournament-no-games = No game of the tournament counts.
 tournament-game-started = Table { $table }, game { $game } of { $games } of the tournament: { $seats }
 tournament-posted = The standings and the games' protocols are posted to { $channel }.
 tournament-protocol = Tournament game #{ $game }: the protocol
-tournament-admins-only = Only an admin of this chat opens a tournament (and becomes its chief judge).
+tournament-admins-only = { $platform ->
+    [dc] Only a member with Manage Channels opens a tournament (and becomes its chief judge).
+   *[tg] Only an admin of this chat opens a tournament (and becomes its chief judge).
+}
 tournament-sheet-table = tournament #{ $number }, table { $table }, game { $game }
 tournament-own-game = A game of yours is running in your chat: finish it first, then take table { $table } over with its game.
 # A hosted table of a tournament (/table N host in a group: the bot runs the table's games there).

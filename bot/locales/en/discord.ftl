@@ -13,7 +13,6 @@ dc-panel-setup = { $club ->
     [none] Announcements go to the game's channel; /link #channel — the results also to a club channel.
    *[other] Announcements go to the game's channel; the results also to { $club }.
  } /seat 5 @member — whose seat it is: a removed player is timed out until the end of the game.
-dc-lang-not-allowed = The server's language is changed by a game's judge or a member with Manage Server.
 
 ## Linking a club channel
 
@@ -31,8 +30,6 @@ dc-timeout-failed = I could not time out seat(s) { $seats }: I need { $rights }.
 
 ## Take over
 
-dc-takeover-not-allowed = Only a member with Manage Channels may take a game over.
-dc-tournament-open-not-allowed = Only a member with Manage Channels opens a tournament (and becomes its chief judge).
 
 ## The timer
 
@@ -140,7 +137,6 @@ dc-host-right-overwrite = ⚠ I lack Manage Permissions in this channel, so I ca
 dc-host-right-timeout = ⚠ I lack Moderate Members: a player removed by the rules (the 4th foul, a disqualification) cannot be timed out.
 dc-host-right-delete = ⚠ I lack Manage Messages: a message out of one's minute stays in the channel.
 dc-host-mute-reason = Mafia table #{ $table }: not your minute
-dc-host-channel-admin-only = The club channel is linked by a member with Manage Channels.
 dc-host-channel-usage = Link a club channel for the hosted games' starts and results: /channel channel:#club; unlink: /channel off:True.
 dc-host-channel-is = The club channel: { $channel }. Unlink: /channel off:True.
 dc-host-club-linked = The hosted games of { $channel } will post their starts and results here.

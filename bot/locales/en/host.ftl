@@ -163,7 +163,6 @@ host-error-bad_option = Unknown value { $value } for { $option }.
 
 ## The club channel and the protocol
 
-host-channel-admin-only = A chat admin links the club's channel.
 host-channel-usage = Link the club's channel: /channel @channel_name (I must be an admin there, allowed to post); unlink: /channel off.
 host-channel-is = The club's channel: { $title }. Unlink: /channel off.
 host-channel-not-found = Channel { $name } not found, or I cannot see it.

@@ -11,7 +11,6 @@ tg-help-group =
     /status — the game now; /lang ru|en — the announcements' language.
     /rule 5.7 — what a rule says; /why — why the last ruling was made.
     A tournament evening: /tournament open 4 Anya, Borya, … (the chief judge; the seating per table), /table N (a table's judge), /table N aside (its game that will not be finished leaves the tournament), /tournament (every table), /tournament close (the standings to the club's channel).
-tg-group-only = /{ $command } is typed in the club's group, not here.
 tg-group-use-private = Game commands go to my private chat: the judge's panel is there. Only announcements here.
 tg-group-new = A judge starts a new game in a private chat with me ({ $bot }): /new and the judge's panel are there; then /link here, and the announcements come here. For me to run a table in this group myself, type /newgame.
 access-group = I serve only my club's chats. This chat's id is { $chat }: the bot's admin may add it to MAFIA_REFEREE_ALLOWED_CHATS.
@@ -27,7 +26,6 @@ tg-link-cannot-post = I cannot write in the group "{ $title }": let me send mess
 tg-linked-group = Game #{ $game } is linked to this group: announcements will come here.
 tg-linked-private = The group "{ $title }" is linked to game #{ $game }: public announcements go there. Roles, checks and night-removal reasons stay here.
 tg-unlinked = The group is unlinked from the game: no more announcements here.
-tg-takeover-not-admin = Only an admin of this chat can take the game over.
 
 ## The panel: questions
 

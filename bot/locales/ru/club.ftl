@@ -148,7 +148,10 @@ tournament-no-games = В зачёте нет ни одной игры турни
 tournament-game-started = Стол { $table }, игра { $game } из { $games } турнира: { $seats }
 tournament-posted = Итоговая таблица и протоколы игр опубликованы в канале { $channel }.
 tournament-protocol = Игра турнира №{ $game }: протокол
-tournament-admins-only = Открыть турнир (и стать его главным судьёй) может только администратор чата.
+tournament-admins-only = { $platform ->
+    [dc] Открыть турнир (и стать его главным судьёй) может только участник с правом «Управлять каналами».
+   *[tg] Открыть турнир (и стать его главным судьёй) может только администратор чата.
+}
 tournament-sheet-table = турнир №{ $number }, стол { $table }, игра { $game }
 tournament-own-game = В вашем чате идёт ваша игра: сначала доведите её до конца, затем забирайте стол { $table } вместе с его игрой.
 # A hosted table of a tournament (/table N host in a group: the bot runs the table's games there).

@@ -165,7 +165,6 @@ host-error-bad_option = Неизвестное значение { $value } дл�
 
 ## Клубный канал и протокол
 
-host-channel-admin-only = Канал клуба привязывает администратор чата.
 host-channel-usage = Привязать канал клуба: /channel @имя_канала (мне нужны там права администратора с правом публиковать); отвязать: /channel off.
 host-channel-is = Канал клуба: { $title }. Отвязать: /channel off.
 host-channel-not-found = Канал { $name } не найден, или я его не вижу.

@@ -1,9 +1,10 @@
-"""Host mode's PTB handlers: Telegram updates handed to the one table flow
-(:class:`bot.host.controller.HostController`), and ``/channel``, Telegram's own.
+"""Host mode's PTB handlers: the Telegram updates that are neither typed lines nor presses,
+handed to the one table flow (:class:`bot.host.controller.HostController`) — a group's service
+messages (a member left, the group migrated), a player blocking the bot — and ``/channel``'s
+work, Telegram's own. What members type (commands and speech) and press goes through the
+front door (:mod:`bot.front`, from :class:`bot.telegram.app.TelegramReferee`).
 
-Handlers are registered in group :data:`HOST_GROUP`, ahead of the judge mode's; what is not host
-business falls through to them untouched (:class:`telegram.ext.ApplicationHandlerStop` stops the
-rest only for what host mode took).
+Handlers are registered in group :data:`HOST_GROUP`, ahead of the judge mode's.
 """
 
 from __future__ import annotations
@@ -13,10 +14,7 @@ from typing import Any
 from telegram import ChatMemberUpdated, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
-from telegram.ext import (
-    ApplicationHandlerStop, CallbackContext, CallbackQueryHandler, ChatMemberHandler,
-    MessageHandler, filters,
-)
+from telegram.ext import CallbackContext, ChatMemberHandler, MessageHandler, filters
 
 from ...host import steps as st
 from ...host import views as vw
@@ -25,12 +23,9 @@ from ...host.port import Player
 from ...host.table import Table
 from ...locks import ChatLocks
 from ...outbox import post
-from ..addressing import addressed_elsewhere
 from .port import PREFIX, TelegramHostPort, chat_id_of
 
 HOST_GROUP = -1  # PTB handler group: before the judge mode's handlers (group 0)
-JUDGE_GROUP_COMMANDS = frozenset({"link", "takeover", "unlink"})  # refused while a table plays
-ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 Context = CallbackContext[Any, Any, Any, Any]
 
@@ -67,11 +62,10 @@ class TelegramHost:
 
     def register(self, app: Any) -> None:
         self.app = app
-        app.add_handler(CallbackQueryHandler(self.on_press, pattern=rf"^{vw.PREFIX}:"), group=HOST_GROUP)
-        app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.UpdateType.MESSAGE,
-                                       self.on_group), group=HOST_GROUP)
-        app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
-                                       & filters.TEXT, self.on_private), group=HOST_GROUP)
+        # a group's service messages; what its members write goes through the front door
+        # (bot.front: the judge mode's TelegramReferee.on_text), commands and speech alike
+        app.add_handler(MessageHandler(filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
+                                       & filters.StatusUpdate.ALL, self.on_group), group=HOST_GROUP)
         app.add_handler(ChatMemberHandler(self.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER),
                         group=HOST_GROUP)
 
@@ -143,64 +137,35 @@ class TelegramHost:
 
     # --- the group --------------------------------------------------------------------------------
     async def on_group(self, update: Update, context: Context) -> None:
+        """A group's service message: a member left (a seated player has left the table, seed
+        4.2.1), or the group became a supergroup (its tables follow the new id)."""
         message = update.message
-        user = update.effective_user
         if message is None:
             return
         chat = key(message.chat.id)
         if message.left_chat_member is not None:
             await self.controller.left_chat(chat, key(message.left_chat_member.id))
-            return
-        if user is None or user.is_bot:
-            return
-        text = message.text or ""
-        if text.startswith("/"):
-            if addressed_elsewhere(text, getattr(self.app.bot, "username", None)):
-                return  # another bot's command: neither mode answers it
-            name = text.split(None, 1)[0].lstrip("/").split("@", 1)[0].lower()
-            if name == "channel":
-                async with self.controller.locks.lock(chat):
-                    await self._set_channel(chat, key(user.id), text.split()[1:])
-                raise ApplicationHandlerStop
-            if await self.controller.claims(chat, name, also=JUDGE_GROUP_COMMANDS):
-                replies = await self.controller.command(
-                    chat, player(user), name, text, message, title=message.chat.title or "",
-                    chat_type=message.chat.type)
-                await self._reply(chat, replies)
-                raise ApplicationHandlerStop
-            return  # the judge mode answers (a group linked to a judge's game)
-        if message.migrate_to_chat_id:
+        elif message.migrate_to_chat_id:
             await self.controller.migrated(chat, key(message.migrate_to_chat_id))
-            return  # judge mode's handler moves the chat's link, language and outbox
-        if message.new_chat_members or message.migrate_from_chat_id:
-            return
-        await self.controller.message(chat, key(user.id), text, message,
-                                      written_at=message.date.timestamp() if message.date else None)
+            # judge mode's handler moves the chat's link, language and outbox
 
-    async def _reply(self, chat: str, replies: list[str]) -> None:
-        """A command's answers, in the group where it was typed."""
-        for text in replies:
-            if text:
-                await self.port.post(chat, text)
-
-    async def _set_channel(self, chat: str, user: str, args: list[str]) -> None:
-        """``/channel @name`` (a chat admin): the club channel that gets the start and the result
-        of every table of this group, with the protocol; ``/channel off`` unlinks it."""
+    async def set_channel(self, chat: str, target: str | None) -> None:
+        """``/channel @name`` (a chat admin: the router has checked; under the group's lock,
+        which the router holds): the club channel that gets the start and the result of every
+        table of this group, with the protocol; ``/channel off`` unlinks it; ``/channel``
+        alone says which it is."""
         cat = await self.port.cat(chat)
         bot = self.app.bot
-        if not await self.port.may_direct(chat, user):
-            await self._queued(chat, cat.text("host-channel-admin-only"))
-            return
-        if not args:
+        if target is None:
             linked = await self.referee.service.store.host_channel(chat)
             await self._queued(chat, cat.text("host-channel-usage") if linked is None
                                else cat.text("host-channel-is", title=linked[1] or linked[0]))
             return
-        if args[0].lower() in ("off", "нет", "-"):
+        if target == "off":
             await self.referee.service.store.set_host_channel(chat, None)
             await self._queued(chat, cat.text("host-channel-unlinked"))
             return
-        target = args[0] if args[0].startswith("@") or args[0].lstrip("-").isdigit() else f"@{args[0]}"
+        target = target if target.startswith("@") or target.lstrip("-").isdigit() else f"@{target}"
         try:
             found = await bot.get_chat(int(target) if target.lstrip("-").isdigit() else target)
             member = await bot.get_chat_member(found.id, bot.id)
@@ -222,38 +187,7 @@ class TelegramHost:
         await self.referee.service.store.enqueue([post(chat, text)])
         await self.port.outbox.flush(chat)
 
-    # --- buttons ----------------------------------------------------------------------------------
-    async def on_press(self, update: Update, context: Context) -> None:
-        query = update.callback_query
-        if query is None or query.from_user is None:
-            return
-        await self.controller.press(player(query.from_user), query.data, query)
-        raise ApplicationHandlerStop
-
     # --- private chats ----------------------------------------------------------------------------
-    async def on_private(self, update: Update, context: Context) -> None:
-        message = update.message
-        user = update.effective_user
-        if message is None or user is None or message.text is None:
-            return
-        who = key(user.id)
-        text = message.text
-        table_id = vw.start_payload(text)
-        if table_id is not None:  # the lobby's deep link
-            if await self.controller.private_start(who, table_id) is None:
-                await self.port.post(who, (await self.port.cat(who)).text("host-link-stale"))
-            raise ApplicationHandlerStop
-        if text.split(None, 1)[0].split("@")[0] == "/start":
-            await self.controller.private_start(who)
-            return  # the judge mode says hello too
-        if text.startswith("/"):
-            return
-        found = await self.controller.private_message(who, text)
-        if found == "seated":  # a player's stray message is not a judge's command
-            await self.port.post(who, (await self.port.cat(who)).text("host-private-closed"))
-        if found is not None:
-            raise ApplicationHandlerStop
-
     async def on_my_member(self, update: Update, context: Context) -> None:
         """A player blocked the bot: his night prompts cannot reach him. In the lobby he is not
         reachable any more; at the table he has left it (seed 4.2.1)."""
