@@ -512,6 +512,55 @@ def export_sync(db: sqlite3.Connection, club: str) -> dict[str, Any]:
     return {"club": club, "players": players, "games": games}
 
 
+@dataclass(frozen=True)
+class ClubRow:
+    """A club the database knows (``mafia-referee clubs``): its chat key (``tg:-100123``), its
+    roster's entries, its games with players' rows and the last one's end (unix seconds)."""
+
+    club: str
+    players: int
+    games: int
+    last_game: float | None
+
+
+def clubs_sync(db: sqlite3.Connection) -> list[ClubRow]:
+    """Every club with a roster entry or a game's rows, the most recently played first."""
+    rows = db.execute(
+        "SELECT c.club, (SELECT COUNT(*) FROM players p WHERE p.club = c.club),"
+        " (SELECT COUNT(DISTINCT g.game_id) FROM game_players g WHERE g.club = c.club),"
+        " (SELECT MAX(g.finished_at) FROM game_players g WHERE g.club = c.club)"
+        " FROM (SELECT club FROM players UNION SELECT club FROM game_players) c").fetchall()
+    clubs = [ClubRow(str(club), int(players), int(games), None if last is None else float(last))
+             for club, players, games, last in rows]
+    return sorted(clubs, key=lambda c: (-(c.last_game or 0.0), c.club))
+
+
+def club_known_sync(db: sqlite3.Connection, club: str) -> bool:
+    """Whether ``club`` has a roster entry or a game's rows."""
+    return db.execute("SELECT EXISTS (SELECT 1 FROM players WHERE club = ?)"
+                      " OR EXISTS (SELECT 1 FROM game_players WHERE club = ?)",
+                      (club, club)).fetchone()[0] in (1, True)
+
+
+# --- a club's own rules (0015) --------------------------------------------------------------------
+
+def club_rules_sync(db: sqlite3.Connection, club: str) -> str | None:
+    """The words of ``/new`` the club's new games start with, as set; ``None``: none set."""
+    row = db.execute("SELECT words FROM club_rules WHERE club = ?", (club,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_club_rules_sync(db: sqlite3.Connection, club: str, words: str | None, by: str | None,
+                        at: float) -> None:
+    """Store (or, ``words`` ``None``, delete) the club's rules."""
+    if words is None:
+        db.execute("DELETE FROM club_rules WHERE club = ?", (club,))
+        return
+    db.execute("INSERT INTO club_rules(club, words, set_by, set_at) VALUES (?, ?, ?, ?)"
+               " ON CONFLICT(club) DO UPDATE SET words = excluded.words,"
+               " set_by = excluded.set_by, set_at = excluded.set_at", (club, words, by, at))
+
+
 # --- tournaments (0008) ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -769,6 +818,24 @@ class ClubMethods(Bridged):
     async def export_club(self, club_chat: str) -> dict[str, Any]:
         """The club's roster and its players' rows of games, JSON-ready."""
         return await self._club_read(lambda db: export_sync(db, club_chat))
+
+    async def club_rules(self, club_chat: str) -> str | None:
+        """The club's own rules (0015): the words of ``/new`` its games start with, or ``None``."""
+        return await self._club_read(lambda db: club_rules_sync(db, club_chat))
+
+    async def set_club_rules(self, club_chat: str, words: str | None, by: str | None = None) -> None:
+        """Set the club's own rules to ``words`` (checked by the caller:
+        :meth:`bot.service.Service.set_club_rules`), or forget them (``None``)."""
+        at = time.time()
+        await self._club_write(lambda db: set_club_rules_sync(db, club_chat, words, by, at))
+
+    async def clubs(self) -> list[ClubRow]:
+        """The clubs of the database (:func:`clubs_sync`), the most recently played first."""
+        return await self._club_read(clubs_sync)
+
+    async def club_known(self, club_chat: str) -> bool:
+        """Whether the database has a roster entry or a game of ``club_chat``."""
+        return await self._club_read(lambda db: club_known_sync(db, club_chat))
 
     # --- tournaments (0008) ------------------------------------------------------------------------
     async def open_tournament(self, club_chat: str, chief: str, scheme: str,

@@ -488,6 +488,13 @@ class GameMethods(Bridged):
 
         await self._write_unit(unit(), cached)
 
+    async def mark_part(self, row_id: int, parts: Sequence[int | None]) -> None:
+        """Record that pending outbox row ``row_id``'s first ``len(parts)`` calls are delivered,
+        with the message ids they made (``None``: a call that makes none; 0014): a retry of the
+        row makes only the calls after them (:mod:`bot.outbox`). Durable once it returns."""
+        await self._write_step(count("UPDATE outbox SET parts = ? WHERE id = ? AND state = 'pending'",
+                                     dumps(list(parts)), row_id))
+
     async def mark_attempt(self, row_id: int, error: str, *, give_up: bool = False) -> None:
         """A send failed: record it; ``give_up`` (a permanent error: blocked, chat not found)
         takes the row out of the queue."""

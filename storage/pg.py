@@ -181,6 +181,8 @@ class Applying:
 
     update_id: int
     consumed: bool = False
+    keep: bool = False  # kept in the inbox if the database is out of reach (storage.shared.kept)
+    kept: bool = False  # it was: applied again once the database answers
 
 
 #: the inbox update this task applies, if any (see :class:`Applying`)

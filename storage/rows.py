@@ -165,16 +165,20 @@ class OutboxRow:
     attempts: int
     last_error: str | None
     state: str
+    #: a row of several calls: the message ids its calls made so far, in order (0014;
+    #: :meth:`storage.games.GameMethods.mark_part`), which a retry does not make again
+    parts: tuple[int | None, ...] = ()
 
 
 OUTBOX_COLUMNS = ("id, chat, game_id, kind, payload, slot, created_at, sent_at, message_id,"
-                   " attempts, last_error, state")
+                   " attempts, last_error, state, parts")
 
 
 def outbox_row(row: Sequence[Any]) -> OutboxRow:
     return OutboxRow(id=row[0], chat=row[1], game_id=row[2], kind=row[3],
                      payload=json.loads(row[4]), slot=row[5], created_at=row[6], sent_at=row[7],
-                     message_id=row[8], attempts=row[9], last_error=row[10], state=row[11])
+                     message_id=row[8], attempts=row[9], last_error=row[10], state=row[11],
+                     parts=tuple(json.loads(row[12])) if row[12] else ())
 
 
 GAME_COLUMNS = ("g.id, g.chat, g.judge, g.config, g.names, g.created_at, g.finished_at, g.result,"

@@ -68,7 +68,7 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         assert (await store.current_game("tg:1")).id == game  # type: ignore[union-attr]
         tables = await store.conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        assert [t[0] for t in tables] == ["chats", "events", "game_players", "games", "host_channels",
+        assert [t[0] for t in tables] == ["chats", "club_rules", "events", "game_players", "games", "host_channels",
                                           "host_steps", "host_tables", "inbox", "outbox", "player_months",
                                           "player_names", "players", "send_budget", "snapshots",
                                           "tournament_games", "tournament_tables", "tournaments"]
@@ -126,9 +126,11 @@ async def test_migration_0012_keeps_a_stored_day_one_leaders_game_as_it_was_play
         await store.create_game("tg:2", "tg:9", plain, {})
         for seq, event in enumerate(table.log, 1):
             await store.append(game, seq, rules.to_dict(event), "tg:9")
+        await store.conn.execute("DROP TABLE club_rules")  # as before 0015
         await store.conn.execute("ALTER TABLE games DROP COLUMN quarantine")  # as before 0013
+        await store.conn.execute("ALTER TABLE outbox DROP COLUMN parts")  # as before 0014
         await store.conn.execute("PRAGMA user_version = 11")
-        assert await migrate(store.conn) == [12, 13]
+        assert await migrate(store.conn) == [12, 13, 14, 15]
         stored = (await store.current_game("tg:1")).config  # type: ignore[union-attr]
         assert stored["first_day_leader_speech"] is False
         config = rules.config_from_dict(stored)
@@ -518,6 +520,30 @@ async def test_a_new_game_is_created_with_its_group_and_the_game_it_replaces_in_
     assert replaced is not None and replaced.finished and replaced.result == "abandoned"
     current = await store.current_game("tg:1")
     assert current is not None and current.id == new and not current.finished
+
+
+async def test_the_calls_of_a_multi_call_row_are_kept_as_they_are_delivered(store: Store) -> None:
+    """Issue 32: a pending row of several calls records the message ids its calls made so far
+    (0014: ``parts``), read back with it, durable before its next call goes; none for a row
+    already sent or given up."""
+    from storage import OutboxItem
+
+    first, second = await store.enqueue([OutboxItem("tg:-1", {"text": "p"}),
+                                         OutboxItem("tg:-1", {"text": "q"})])
+    assert [r.parts for r in await store.pending("tg:-1")] == [(), ()]
+    await store.mark_part(first, [501])
+    await store.mark_part(first, [501, None, 503])  # a call that made no message
+    row = await store.outbox_row(first)
+    assert row is not None and row.parts == (501, None, 503)
+    assert [r.parts for r in await store.pending("tg:-1")] == [(501, None, 503), ()]
+    await store.mark_sent(first, 501)
+    await store.mark_part(first, [1])  # sent: its calls stay as they were
+    row = await store.outbox_row(first)
+    assert row is not None and row.state == "sent" and row.parts == (501, None, 503)
+    await store.mark_attempt(second, "blocked", give_up=True)
+    await store.mark_part(second, [7])
+    row = await store.outbox_row(second)
+    assert row is not None and row.parts == ()
 
 
 # --- pruning what a finished game no longer needs (issue 16, item 6) ----------------------------

@@ -55,7 +55,7 @@ async def serve_both(settings: Settings, webhook_secret: str = "") -> None:
     assert settings.telegram_token is not None and settings.discord_token is not None
     lifecycle.stop_on_sigterm()  # systemctl stop, docker stop: as Ctrl+C
     store = await Store.open(settings.db)
-    service = Service(store, cached=settings.cache_chats)
+    service = Service(store, cached=settings.cache_chats, club_rules=settings.rules)
     telegram = build_application(settings, service)  # it re-arms only "tg:" timers itself
     discord_client = build_client(settings, service)
     started = False
