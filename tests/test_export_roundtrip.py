@@ -52,6 +52,11 @@ class Game:
         self.state = rules.new_game(config)
         self.events: list[rules.Event] = []
         self.removed_in_vote: set[int] = set()  # days with a seat removed while a vote ran
+        # (day, round) of the vote rounds a removal left running, and of the round a penalty
+        # ended the game in
+        self.outlived: set[tuple[int, int]] = set()
+        self.ended_in: tuple[int, int] | None = None
+        self.kept: dict[int, list[int]] = {}  # day → its single leader the first-day rule kept
         self.checked: dict[str, set[int]] = {"don": set(), "sheriff": set()}
         # the game's style (swarm testing): quiet games reach the draw, tied ones the raise vote
         self.penalty_rate = draw(st.sampled_from([0, 1, 3]))
@@ -64,8 +69,20 @@ class Game:
             state, notices = rules.apply(self.state, event)
         except rules.RuleError:
             return False
-        if self.state.phase is Phase.VOTING and any(n.kind is Kind.REMOVED for n in notices):
-            self.removed_in_vote.add(self.state.day)
+        before = self.state
+        for notice in notices:
+            if notice.kind is Kind.NOBODY_LEAVES \
+                    and notice["why"] in ("first_day_raise_only", "first_day_self_break"):
+                self.kept[before.day] = list(notice["seats"])
+        if before.phase is Phase.VOTING and any(n.kind is Kind.REMOVED for n in notices):
+            self.removed_in_vote.add(before.day)
+        if before.phase is Phase.VOTING and before.ballot is not None:
+            where = (before.day, before.ballot.round)
+            if state.phase is Phase.GAME_OVER and isinstance(event, rules.Penalty):
+                self.ended_in = where
+            elif any(n.kind is Kind.REMOVED for n in notices) and state.phase is Phase.VOTING \
+                    and state.ballot is not None and state.ballot.round == where[1]:
+                self.outlived.add(where)
         self.state = state
         self.events.append(event)
         return True
@@ -78,9 +95,9 @@ class Game:
 
     def penalty(self) -> None:
         """Now and then a penalty on someone at the table: mostly fouls."""
-        if not self.chance(self.penalty_rate):
-            return
         state = self.state
+        if not state.at_table or not self.chance(self.penalty_rate):
+            return  # nobody at the table: the whole table raised (MafiaRatings 7.21.2), last words
         seat = self.pick(state.at_table)
         reasons = ["foul"] * 16 + ["dq", "4.2.1", "ppk"]
         if state.config.technical_fouls:
@@ -195,14 +212,32 @@ def _late_penalty_after_leaving(game: Game) -> bool:
 def _expected_refusal(game: Game, error: ExportError) -> bool:
     if error.code == "two_deaths":
         return _late_penalty_after_leaving(game)
+    if error.code == "cut_short_vote":
+        # A removal the vote went on after (seed 5.1: the decided nominee's; 5.2: after the
+        # result), then a penalty ending the game in that same round: the site keeps no ballots
+        # of an unfinished round, and at the vote's start the removal would cancel it.
+        return game.ended_in is not None and game.ended_in in game.outlived \
+            and error.params["day"] == game.ended_in[0]
     if error.code == "site_check":
-        # A seat removed while the vote goes on (seed 5.2: the result is known) casts no vote
-        # in it, and the site wants every player alive at a vote to have voted.
         found = re.findall(r"did not vote in round (\d+)", error.params["issues"])
         issues = error.params["issues"].split("; ")
         return bool(found) and len(found) == len(issues) \
-            and all(int(r) + 1 in game.removed_in_vote for r in found)
+            and all(_not_voting_explained(game, int(r) + 1) for r in found)
     return False
+
+
+def _not_voting_explained(game: Game, day: int) -> bool:
+    """Why the site can want a vote of day ``day`` (its round ``day - 1``) that a player did not
+    cast: a seat removed while that vote went on (seed 5.2: the result is known) casts no vote
+    in it, and the site wants every player alive at a vote to have voted; or the vote was not
+    held at all because the day before, the single leader the first-day rule kept at the table
+    (MafiaRatings 7.16.2, 7.16.4) was removed after its result — he is not the one leaving by
+    that vote, so the next one is not held (seed 5.2, MafiaRatings 9.8) — while the site's
+    ``is_voting_canceled`` counts a vote's winner as voted out and holds it."""
+    if day in game.removed_in_vote:
+        return True
+    ban = game.state.vote_bans.get(day)
+    return ban is not None and ban[0] == "5.2" and ban[1] in game.kept.get(day - 1, [])
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -18,6 +18,7 @@ from PIL import Image  # Pillow: the sheet's drawing library
 import rules
 from bot import commands
 from bot.i18n import LANGS, catalog
+from bot.protocol.export import penalties as export_penalties
 from bot.protocol import (
     ERROR_CODES, ExportError, error_text, from_json, read_game, render_sheet, rules_code, to_json,
     to_mafiaratings,
@@ -720,6 +721,153 @@ def test_a_nominee_removed_during_the_vote_leaves_the_recorded_ballot() -> None:
         to_mafiaratings(*game)
     assert caught.value.code == "site_check"
     assert "Player 8 did not vote in round 1" in caught.value.params["issues"]
+
+
+# --- a penalty in the vote is written where the importer replays it --------------------------------
+
+TABLE = ["/roles D2 M5 M7 S8", "/start", "/next"]  # #5 is mafia: his team loss is a red win
+NOMINEES = ["/nominate 1", "/next", "/nominate 3", "/next", "/nominate 4", *(["/next"] * 8)]
+TIED = ["/nominate 1", "/next", "/nominate 3", "/next", "/nominate 4", "/next", "/nominate 2",
+        *(["/next"] * 7), "/vote 1 2,3,4", "/vote 3 5,6,7", "/vote 4 8,9,10",  # 1, 3, 4 tie
+        "/next", "/next", "/next"]  # their tie speeches (F24 §4.4.12.1)
+
+
+def _when(penalties: list[dict[str, object]]) -> list[tuple[object, ...]]:
+    return sorted((p["seat"], p["severity"], sorted(p["when"].items()), p["after"])  # type: ignore[union-attr]
+                  for p in penalties)
+
+
+def _replayed(game: Game) -> list[tuple[object, ...]]:
+    """Every penalty of the game's export, re-imported, with the moment the replay gave it."""
+    imported = records.import_record(json.loads(json.dumps(to_mafiaratings(*game))))
+    return _when(export_penalties(read_game(imported.config, imported.names, imported.events)))
+
+
+@pytest.mark.parametrize(("options", "before", "vote", "penalty", "seat"), [
+    # the case found: the decided nominee's 4th foul (seed 5.1: he is the one leaving by it)
+    ("", ["/foul 1"] * 3, NOMINEES, "/foul 1", 1),
+    ("", ["/foul 6"] * 3, NOMINEES, "/foul 6", 6),  # a voter's, after the result (seed 5.2)
+    ("", [], NOMINEES, "/dq 9 4.2.4", 9),
+    ("", [], NOMINEES, "/dq 9 4.2.1", 9),  # leaving the table
+    (" technical_fouls=true", ["/tech 9"], NOMINEES, "/tech 9", 9),  # MafiaRatings 9.6.2
+    ("", ["/foul 6"] * 3, TIED, "/foul 6", 6),  # in a revote
+], ids=["decided_nominee", "voter", "disqualified", "left_the_table", "technical", "revote"])
+def test_a_removal_the_vote_outlived_then_a_team_loss_in_that_round_is_refused(
+        options: str, before: list[str], vote: list[str], penalty: str, seat: int) -> None:
+    """Seed 5.1–5.2: removed once the vote's result is known, the seat leaves and the vote goes
+    on; then a team loss (seed 4.3) ends the game before the round does. MafiaRatings keeps no
+    ballots of a round left unfinished (its check wants the vote of everyone at the table when
+    the round began), and at the vote's start the removal would read as one before the vote,
+    which cancels it (seed 5.1; the site's ``is_voting_canceled``): the day would end there and
+    the team loss fall in the night. The export says so instead of writing that."""
+    game = play("\n".join([f"/new fiim2024{options}", *TABLE, *before, *vote, "/vote 1 2,3,4,6,8,9",
+                           penalty, "/ppk 5"]))
+    state = final(game)
+    assert state.result is not None and state.result.why == "team_loss"
+    departure = state.seat(seat).departure
+    assert departure is not None and (departure.day, departure.phase) == (1, "day")
+    assert 1 not in state.vote_bans  # the vote went on after the removal
+    ballot = read_game(*game).day(1).rounds[-1]  # type: ignore[union-attr]
+    assert any(c not in ballot.counts for c in ballot.candidates)  # the round left unfinished
+    with pytest.raises(ExportError) as caught:
+        to_mafiaratings(*game)
+    assert (caught.value.code, caught.value.params) == ("cut_short_vote", {"day": 1, "seat": seat})
+    for lang in LANGS:
+        text = error_text(caught.value, catalog(lang))
+        assert catalog(lang).text("seat", n=seat) in text and "{" not in text
+
+
+def test_a_foul_then_a_team_loss_in_an_unfinished_round_stay_on_that_day() -> None:
+    """A foul during the vote, then a team loss before the round ends: both are written at the
+    vote's start, the last moment of it the record keeps, and replay on day 1."""
+    game = play("\n".join(["/new fiim2024", *TABLE, *NOMINEES, "/vote 1 2,3,4,6,8,9", "/foul 6",
+                           "/ppk 5"]))
+    players = to_mafiaratings(*game)["players"]
+    assert players[5]["warnings"] == [{"round": 0, "time": "voting start", "order": 1}]
+    assert players[4]["death"] == {"round": 0, "type": "teamKickOut",
+                                   "time": {"round": 0, "time": "voting start", "order": 2}}
+    assert [(seat, when) for seat, _, when, _ in _replayed(game)] == [
+        (5, [("day", 1), ("kind", "voting"), ("round", 0), ("seat", 1)]),
+        (6, [("day", 1), ("kind", "voting"), ("round", 0), ("seat", 1)])]
+
+
+def _phases(items: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """(seat, severity, day, at night) of each penalty."""
+    return sorted((seat, severity, dict(when)["day"], dict(when)["kind"] in ("night", "night_zero"))
+                  for seat, severity, when, _ in items)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("options", "script", "exact"), [
+    ("", ["/next", "/dq 9 4.2.4", "/ppk 5"], True),  # in #2's speech: a removal, a team loss
+    ("", ["/foul 3", "/foul 3", "/foul 3", "/next", "/dq 9 4.2.4", "/foul 3", "/next", "/ppk 5"], True),
+    # the vote cancelled (seed 5.1) by #9's 2nd technical foul, given after #6's 3rd foul: the
+    # record keeps no hands of it, so both are written at its start
+    (" technical_fouls=true", ["/foul 6", "/foul 6", "/tech 9", *NOMINEES, "/foul 6", "/vote 1 2,3",
+                               "/tech 9", "/miss", "/next", "/next", "/ppk 5"], False),
+], ids=["removal_then_team_loss", "two_removals", "cancelled_vote"])
+def test_penalties_at_one_game_time_keep_their_order(options: str, script: list[str],
+                                                     exact: bool) -> None:
+    """Penalties given at one moment are written with the site's ``order`` (js/src/game.js
+    numbers the actions at one game time 1, 2, …) and replay in it: a removal is not turned
+    into a penalty after the game's end, two removals keep their order, and a foul given before
+    a cancelling removal does not fall in the night."""
+    game = play("\n".join([f"/new fiim2024{options}", *TABLE, *script]))
+    exported = to_mafiaratings(*game)
+    times = [t for p in exported["players"] for t in [
+        *p.get("warnings", []), *p.get("techFouls", []), (p.get("death") or {}).get("time") or {}]]
+    assert {1, 2} <= {t["order"] for t in times if "order" in t}
+    report = records.replay(exported)
+    assert report.agrees and report.report == read_game(*game).outcome()
+    ours = _when(export_penalties(read_game(*game)))
+    assert (_replayed(game) == ours) if exact else (_phases(_replayed(game)) == _phases(ours))
+
+
+LEADER = ["/new fiim2024 first_day_vote=raise_only", *TABLE, *NOMINEES, "/vote 1 2,3,4,6,8,9",
+          "/vote 3 0"]  # #1 leads alone and stays: his 30 s (MafiaRatings 7.16.2)
+NIGHT_THEN_LOSS = ["/miss", "/next", "/next", "/ppk 5"]
+
+
+@pytest.mark.parametrize(("before", "penalty", "then"), [
+    ([], "/foul 6", ["/next", *NIGHT_THEN_LOSS]),
+    (["/foul 6"] * 3, "/foul 6", ["/next", *NIGHT_THEN_LOSS]),  # seed 5.2: day 2's vote is not held
+    (["/foul 1"] * 3, "/foul 1", NIGHT_THEN_LOSS),  # the leader's own: his 30 s end with him
+    ([], "/ppk 5", []),
+], ids=["foul", "removal", "leaders_removal", "team_loss"])
+def test_a_penalty_in_the_first_day_leaders_speech_is_written_at_its_time(
+        before: list[str], penalty: str, then: list[str]) -> None:
+    """Day 1's leader who stays (MafiaRatings 7.16.2) speaks 30 s after the vote; the site gives
+    that speech the time «day kill speaking» of the leader, and him no death (js/src/game.js).
+    A penalty in it is written there, and replays in it — not before the vote, where a removal
+    would cancel day 1's vote (seed 5.1) instead of day 2's (seed 5.2); the leader's own removal
+    there is his fourth foul, not a departure by the vote."""
+    game = play("\n".join([*LEADER[:4], *before, *LEADER[4:], penalty, *then]))
+    state = final(game)
+    assert state.result is not None and state.result.why == "team_loss"
+    assert not any(d.cause is rules.Cause.VOTE for _, d in state.departures())
+    seat = int(penalty.split()[1])
+    player = to_mafiaratings(*game)["players"][seat - 1]
+    written = player["death"]["time"] if penalty.startswith("/ppk") else player["warnings"][-1]
+    assert written == {"round": 0, "time": "day kill speaking", "speaker": 1}
+    assert ("death" in to_mafiaratings(*game)["players"][0]) == (penalty == "/foul 1")
+    assert _replayed(game) == _when(export_penalties(read_game(*game)))
+    report = records.replay(to_mafiaratings(*game))
+    assert report.agrees and report.report == read_game(*game).outcome()
+    assert report.recorded["departures"] == report.report["departures"]  # as the record reads
+
+
+def test_the_leader_who_stays_after_a_revote_speaks_after_it() -> None:
+    """Day 1's leader kept after a revote (MafiaRatings 7.16.2) spoke twice: before the revote
+    (F24 §4.4.12.1) and his 30 s after it. A foul in each keeps its own moment: the first at his
+    tie speech, the second at the site's «day kill speaking»."""
+    game = play("\n".join(["/new fiim2024 first_day_vote=raise_only", *TABLE, *TIED[:-3],
+                           "/foul 6", "/next", "/next", "/next",  # #6's in #1's tie speech
+                           "/vote 1 2,3,4,6,8,9", "/vote 3 0", "/foul 7",  # #7's in his 30 s
+                           "/next", *NIGHT_THEN_LOSS]))
+    assert not final(game).departures()  # #1 stays: only a raise vote removes on day 1
+    players = to_mafiaratings(*game)["players"]
+    assert players[5]["warnings"] == [{"round": 0, "time": "voting", "speaker": 1, "votingRound": 1}]
+    assert players[6]["warnings"] == [{"round": 0, "time": "day kill speaking", "speaker": 1}]
+    assert _replayed(game) == _when(export_penalties(read_game(*game)))
 
 
 # --- penalties after leaving and after the result (issue 10: seed 4.5, §12.9, F24 §7.9) ---------

@@ -4,9 +4,10 @@
 ``include/game.php`` ``Game::api_help``): ``players[i]`` is seat i+1 with ``name``, ``role``,
 ``death {round, type, time}``, ``nominating``, ``voting`` (a seat, or a list with the vote of each
 tie round, ending with the kill-all answer when the voters of the raise vote are known),
-``warnings`` (MafiaRatings' word for fouls) with the game time of each, ``shooting``, ``don`` /
-``sheriff`` (the round this player was checked in) and ``legacy`` (the best move); ``rules`` is the
-13-option code, ``winner`` civ / maf / tie, ``features`` the letters of what the record holds.
+``warnings`` (MafiaRatings' word for fouls) with the game time of each (and the site's ``order``
+where several penalties share one), ``shooting``, ``don`` / ``sheriff`` (the round this player was
+checked in) and ``legacy`` (the best move); ``rules`` is the 13-option code, ``winner`` civ / maf /
+tie, ``features`` the letters of what the record holds.
 
 Numbering: our day k is followed by night k (night 0 is the договорка); MafiaRatings' round r is
 night r plus day r+1, so day k lives in round k-1 and night k in round k.
@@ -26,7 +27,7 @@ included, as ``rules.to_dict``) and the outcome in the replay report's shape.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import rules
 from rules import (
@@ -137,25 +138,30 @@ def _time(record: GameRecord, moment: Moment) -> dict[str, Any]:
     return game_time(moment, day.rounds[-1].round + 1 if day is not None and day.rounds else 1)
 
 
-def _round_of(moment: Moment) -> int:
-    return moment.day if moment.kind in ("night", "night_zero") else moment.day - 1
+def _leader_speech(day: DayRecord, m: Moment) -> bool:
+    """Is ``m`` the 30 s of day 1's leader who stays (MafiaRatings 7.16.2, 7.16.4)? Its moment
+    is numbered as the revote it stands in for (:func:`rules.records.driver.moment_of`)."""
+    return (m.kind == "tie_speech" and day.leader_stays is not None and m.seat == day.leader_stays
+            and m.round == (day.rounds[-1].round + 1 if day.rounds else 1))
 
 
 def _dated(record: GameRecord, penalty: PenaltyRecord) -> Moment:
-    """The moment a penalty is written at. A round of the vote that is not written
-    (:func:`_finished`) leaves the record no moment in it, so a penalty given after its first
-    hand is dated to the last moment of that vote the record keeps: its start (a cancelled vote,
-    seed 5.1, or a main vote the game's end cut short), or the tie speeches before a revote the
-    game's end cut short."""
+    """The moment a penalty is written at. Day 1's leader who stays speaks his 30 s at the
+    site's time «day kill speaking» (js/src/game.js gives him that time, and no death), after
+    the vote. A round of the vote that is not written (:func:`_finished`) leaves the record no
+    moment in it, so a penalty given in it is dated to the last moment of that vote the record
+    keeps: its start (a cancelled vote, seed 5.1, or a main vote the game's end cut short; every
+    penalty of that vote, the first nominee's too, so that :func:`_orders` keeps their order at
+    that one time), or the tie speeches before a revote the game's end cut short. A removal
+    that did not cancel the vote cannot be moved there (:func:`_check_cut_short`)."""
     m = penalty.moment
     if m.kind not in ("voting", "tie_speech", "raise"):
         return m
     day = record.day(m.day)
     if day is None:
         return m
-    first = day.rounds[0].candidates[0] if day.rounds and day.rounds[0].candidates else None
-    if m.kind == "voting" and m.round == 0 and m.seat == first:
-        return m
+    if _leader_speech(day, m):
+        return Moment("last_word", m.day, seat=m.seat)
     if day.cancelled is not None:
         return Moment("voting_start", m.day)
     if m.kind == "voting" and m.round is not None and m.round >= len(_finished(day)):
@@ -163,6 +169,47 @@ def _dated(record: GameRecord, penalty: PenaltyRecord) -> Moment:
             return Moment("voting_start", m.day)
         return Moment("tie_speech", m.day, seat=day.rounds[m.round].candidates[-1], round=m.round)
     return m
+
+
+def _check_cut_short(record: GameRecord) -> None:
+    """A removal that did not cancel the vote — of the nominee it had decided (seed 5.1: he is
+    the one leaving by it) or after its result was known (seed 5.2) — in a round the game's end
+    then cut short (a team loss, seed 4.3; a removal that ends the game) cannot be written. The
+    site keeps no ballots of that round (its check wants the vote of everyone at the table when
+    the round began, and the decided nominee dead), and at the vote's start (:func:`_dated`)
+    the removal would read as one before the vote, which cancels it (seed 5.1; the site's
+    ``is_voting_canceled`` too): the day would end there, and whatever followed in the vote
+    would fall in the night. The removal that ended the game itself changes nothing there."""
+    last = record.days[-1] if record.days else None
+    if last is None or last.cancelled is not None or record.ended_at is None:
+        return
+    done = len(_finished(last))
+    if done == len(last.rounds):
+        return
+    for seat, penalty in sorted(record.removals.items(), key=lambda item: item[1].index):
+        m = penalty.moment
+        if m.kind == "voting" and m.day == last.number and m.round is not None \
+                and m.round >= done and penalty.index < record.ended_at:
+            raise ExportError("cut_short_vote", f"day {last.number}: seat {seat} was removed "
+                              f"during the vote after its result was known, and the game ended "
+                              f"before the vote did: MafiaRatings keeps no ballots of that round, "
+                              f"and without them the removal reads as one before the vote, which "
+                              f"cancels it", day=last.number, seat=seat)
+
+
+def _orders(record: GameRecord, written: list[PenaltyRecord]) -> dict[int, int]:
+    """The site's ``order`` of the penalties written at one game time (js/src/game.js numbers
+    the actions at one time 1, 2, … — ``_gameIncTimeOrder`` — and the site and our importer
+    sort them by it): a penalty's event index → its order, for the times several share."""
+    at: dict[tuple[Any, ...], set[int]] = {}
+    for penalty in written:
+        at.setdefault(_key(_time(record, _dated(record, penalty))), set()).add(penalty.index)
+    return {index: n for indices in at.values() if len(indices) > 1
+            for n, index in enumerate(sorted(indices), 1)}
+
+
+def _key(time: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted(time.items()))
 
 
 # --- the players ----------------------------------------------------------------------------------
@@ -174,21 +221,15 @@ def _put(player: dict[str, Any], key: str, index: int, value: Any) -> None:
     items[index] = value
 
 
-def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
-    """``death {round, type, time}``: day / night for a vote or a kill; warnings, techFouls
-    (MafiaRatings 9.6.2), kickOut, giveUp (seed 4.2.1, leaving the table) and teamKickOut with
-    the moment of the removal."""
+def _removal(record: GameRecord, seat: int) -> tuple[str, PenaltyRecord] | None:
+    """The death type and the penalty of a seat removed by one (:func:`_death`)."""
     how = departure_of(record, seat)
     if how is None and any(p.seat == seat and p.severity is rules.Severity.DISQUALIFYING and p.applied
                            for p in record.after_result):
         how = ("after_result", 0, "day")
-    if how is None:
+    if how is None or how[0] in (Cause.VOTE, Cause.RAISE, Cause.KILL):
         return None
-    cause, day, phase = how
-    if cause in (Cause.VOTE, Cause.RAISE):
-        return {"round": day - 1, "type": "day"}
-    if cause is Cause.KILL:
-        return {"round": day, "type": "night"}
+    cause = how[0]
     if cause is Cause.TEAM_LOSS:
         penalty = record.team_loss
         kind = "teamKickOut"
@@ -201,8 +242,25 @@ def _death(record: GameRecord, seat: int) -> dict[str, Any] | None:
         kind = ("warnings" if cause is Cause.FOULS else "giveUp" if penalty.reason == "4.2.1"
                 else "techFouls" if penalty.severity is rules.Severity.TECHNICAL else "kickOut")
     assert penalty is not None
-    moment = _dated(record, penalty)
-    return {"round": _round_of(moment), "type": kind, "time": _time(record, moment)}
+    return kind, penalty
+
+
+def _death(record: GameRecord, seat: int, timed: Callable[[PenaltyRecord], dict[str, Any]]
+           ) -> dict[str, Any] | None:
+    """``death {round, type, time}``: day / night for a vote or a kill; warnings, techFouls
+    (MafiaRatings 9.6.2), kickOut, giveUp (seed 4.2.1, leaving the table) and teamKickOut with
+    the game time of the removal (``timed``)."""
+    dep = record.departure(seat)
+    if dep is not None and dep.cause in (Cause.VOTE, Cause.RAISE):
+        return {"round": dep.day - 1, "type": "day"}
+    if dep is not None and dep.cause is Cause.KILL:
+        return {"round": dep.day, "type": "night"}
+    removal = _removal(record, seat)
+    if removal is None:
+        return None
+    kind, penalty = removal
+    time = timed(penalty)
+    return {"round": time["round"], "type": kind, "time": time}
 
 
 def _check_single_deaths(record: GameRecord) -> None:
@@ -299,7 +357,24 @@ def _nights(record: GameRecord, players: list[dict[str, Any]]) -> None:
             players[night.killed - 1]["legacy"] = list(night.best_move)
 
 
+def _fouls(record: GameRecord, seat: int) -> list[PenaltyRecord]:
+    """A seat's fouls as written: those after the game too (F24 §7.9)."""
+    return record.fouls.get(seat, []) + [
+        p for p in record.after_result if p.seat == seat and p.severity is rules.Severity.FOUL]
+
+
 def _players(record: GameRecord) -> tuple[list[dict[str, Any]], bool]:
+    written = [p for seat in rules.SEATS
+               for p in _fouls(record, seat) + record.tech_fouls.get(seat, [])]
+    written += [removal[1] for seat in rules.SEATS if (removal := _removal(record, seat))]
+    orders = _orders(record, written)
+
+    def timed(penalty: PenaltyRecord) -> dict[str, Any]:
+        time = _time(record, _dated(record, penalty))
+        if penalty.index in orders:
+            time["order"] = orders[penalty.index]
+        return time
+
     players: list[dict[str, Any]] = []
     for seat in rules.SEATS:
         player: dict[str, Any] = {}
@@ -309,16 +384,15 @@ def _players(record: GameRecord) -> tuple[list[dict[str, Any]], bool]:
         role = record.role(seat)
         assert role is not None
         player["role"] = MR_ROLES[role]
-        death = _death(record, seat)
+        death = _death(record, seat, timed)
         if death is not None:
             player["death"] = death
-        fouls = record.fouls.get(seat, []) + [  # fouls after the game too (F24 §7.9)
-            p for p in record.after_result if p.seat == seat and p.severity is rules.Severity.FOUL]
+        fouls = _fouls(record, seat)
         if fouls:
-            player["warnings"] = [_time(record, _dated(record, f)) for f in fouls]
+            player["warnings"] = [timed(f) for f in fouls]
         techs = record.tech_fouls.get(seat, [])
         if techs:
-            player["techFouls"] = [_time(record, _dated(record, f)) for f in techs]
+            player["techFouls"] = [timed(f) for f in techs]
         players.append(player)
     answers = _days(record, players)
     _nights(record, players)
@@ -351,6 +425,7 @@ def mafiaratings_record(record: GameRecord, config: RulesConfig, *, game_id: Any
         raise ExportError("roles_unknown", "the roles are unknown: MafiaRatings records each "
                                            "player's role")
     _check_single_deaths(record)
+    _check_cut_short(record)
     code, unexpressed = rules_code(config)
     players, answers = _players(record)
     result = record.outcome()["winner"]

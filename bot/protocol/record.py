@@ -27,7 +27,7 @@ from rules.records.replay import engine_outcome
 
 ERROR_CODES: tuple[str, ...] = (
     "not_finished", "roles_unknown", "bad_log", "votes_by_count", "two_checks", "two_deaths",
-    "options", "replay_differs", "site_check",
+    "options", "replay_differs", "site_check", "cut_short_vote",
 )
 
 
@@ -38,7 +38,9 @@ class ExportError(ValueError):
     ``roles_unknown``, ``bad_log`` (``error``), ``votes_by_count`` (``day``, ``round``, ``seat``),
     ``two_checks`` (``who``, ``seat``), ``two_deaths`` (``seat``, ``what``: a reason code),
     ``options`` (``options``), ``replay_differs`` (``differences``), ``site_check``
-    (``issues``: what MafiaRatings' own check, ``Game::check``, would note)."""
+    (``issues``: what MafiaRatings' own check, ``Game::check``, would note), ``cut_short_vote``
+    (``day``, ``seat``: a removal after the vote's result was known, in a round the game's end
+    cut short)."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         assert code in ERROR_CODES, code
@@ -123,7 +125,8 @@ class NightRecord:
 @dataclass
 class PenaltyRecord:
     """A penalty (seed IV) and the moment it was given. ``number`` is the foul's number for a
-    foul (1–4)."""
+    foul (1–4); ``index`` the position of its event in the effective log (the order penalties
+    at one moment were given in; a 4th foul and the removal it brings share it)."""
 
     seat: int
     reason: str
@@ -131,6 +134,7 @@ class PenaltyRecord:
     moment: Moment
     number: int = 0
     applied: bool = True  # False: recorded only, F24/S24 §6.8.6 exempts it after the result
+    index: int = 0
 
 
 @dataclass
@@ -153,6 +157,7 @@ class GameRecord:
     # penalties once the result is fixed or the game over: recorded, the result stands (F24 §7.9)
     after_result: list[PenaltyRecord] = field(default_factory=list)
     team_loss: PenaltyRecord | None = None
+    ended_at: int | None = None  # the index of the event that ended the game
 
     # --- views ------------------------------------------------------------------------------
     @property
@@ -219,6 +224,11 @@ class _Walker:
     @property
     def today(self) -> DayRecord:
         return self.record.days[-1]
+
+    @property
+    def at(self) -> int:
+        """The index of the event being filed in the effective log."""
+        return len(self.record.events) - 1
 
     @functools.singledispatchmethod
     def see(self, notice: Notice, before: GameState, event: Event) -> None:
@@ -300,7 +310,8 @@ class _Walker:
     def _foul(self, notice: nt.Foul | nt.TechFoul, before: GameState, event: Event) -> None:
         fouls = self.record.fouls if isinstance(notice, nt.Foul) else self.record.tech_fouls
         fouls.setdefault(notice.seat, []).append(
-            _penalty(before, event, notice.seat, notice.reason, number=notice.count))
+            _penalty(before, event, notice.seat, notice.reason, number=notice.count,
+                     index=self.at))
 
     @see.register
     def _foul_withdrawn(self, notice: nt.FoulWithdrawn, before: GameState, event: Event) -> None:
@@ -309,23 +320,28 @@ class _Walker:
     @see.register
     def _warning(self, notice: nt.Warning, before: GameState, event: Event) -> None:
         self.record.warnings.setdefault(notice.seat, []).append(
-            _penalty(before, event, notice.seat, notice.reason))
+            _penalty(before, event, notice.seat, notice.reason, index=self.at))
 
     @see.register
     def _removed(self, notice: nt.Removed, before: GameState, event: Event) -> None:
         left_before = before.seat(notice.seat).departure is not None
         removals = self.record.late_removals if left_before else self.record.removals
-        removals[notice.seat] = _penalty(before, event, notice.seat, notice.reason)
+        removals[notice.seat] = _penalty(before, event, notice.seat, notice.reason, index=self.at)
 
     @see.register
     def _team_loss(self, notice: nt.TeamLoss, before: GameState, event: Event) -> None:
-        self.record.team_loss = _penalty(before, event, notice.seat, notice.reason)
+        self.record.team_loss = _penalty(before, event, notice.seat, notice.reason,
+                                         index=self.at)
 
     @see.register
     def _after_result(self, notice: nt.PenaltyAfterResult, before: GameState, event: Event) -> None:
-        penalty = _penalty(before, event, notice.seat, notice.reason)
+        penalty = _penalty(before, event, notice.seat, notice.reason, index=self.at)
         penalty.severity, penalty.applied = Severity(notice.severity), notice.applied
         self.record.after_result.append(penalty)
+
+    @see.register
+    def _game_over(self, notice: nt.GameOver, before: GameState, event: Event) -> None:
+        self.record.ended_at = self.at
 
     def counted(self, before: GameState, event: Event, nominee: int, count: int,
                 derived: bool) -> None:
@@ -361,12 +377,12 @@ class _Walker:
 
 
 def _penalty(before: GameState, event: Event, seat: int, reason: str | None,
-             number: int = 0) -> PenaltyRecord:
-    """The penalty ``event`` gave ``seat`` in ``before``: its reason (the event's code, else
-    the notice's), severity (the preset's for that reason) and moment."""
+             number: int = 0, index: int = 0) -> PenaltyRecord:
+    """The penalty ``event`` (the log's ``index``-th) gave ``seat`` in ``before``: its reason
+    (the event's code, else the notice's), severity (the preset's for that reason) and moment."""
     code = getattr(event, "reason", None) or reason or ""
     severity = before.config.reasons[code].severity if code in before.config.reasons else Severity.FOUL
-    return PenaltyRecord(seat, code, severity, moment_of(before), number=number)
+    return PenaltyRecord(seat, code, severity, moment_of(before), number=number, index=index)
 
 
 def _voters(event: Event, count: int) -> tuple[int, ...] | None:

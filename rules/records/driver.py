@@ -60,9 +60,12 @@ def moment_of(state: GameState) -> Moment:
     if phase is Phase.TIE_SPEECH:
         assert state.ballot is not None
         return Moment("tie_speech", state.day, seat=state.speaker, round=state.ballot.round)
-    if phase is Phase.LEADER_SPEECH:  # the records call day 1's leader's 30 s a tie speech
+    if phase is Phase.LEADER_SPEECH:
+        # The records call day 1's leader's 30 s a tie speech, numbered as the revote it stands
+        # in for (Polemica's reSpeech after the main vote has voting 1): after the round that
+        # kept him, never the moment of a tie speech before that round.
         return Moment("tie_speech", state.day, seat=state.speaker,
-                      round=state.ballot.round if state.ballot is not None else None)
+                      round=state.ballot.round + 1 if state.ballot is not None else None)
     if phase is Phase.VOTING:
         ballot = state.ballot
         assert ballot is not None
@@ -130,6 +133,15 @@ def _matches(p: Moment, m: Moment) -> bool:
     if p.kind == "night":
         return (p.step or "shooting") == m.step
     return True
+
+
+def _leader_speech(p: Moment, leader: Moment) -> bool:
+    """Does the record's moment ``p`` name day 1's leader's 30 s (``leader``)? A tie speech of
+    his, whatever its round, or his 'last word': MafiaRatings gives the leader who stays its
+    time «day kill speaking» (js/src/game.js, 7.16.2 and 7.16.4), as it does a leaver's."""
+    if p.kind == "last_word":
+        p = replace(p, kind="tie_speech")
+    return _matches(replace(p, round=None), leader)
 
 
 class Driver:
@@ -272,7 +284,7 @@ class Driver:
             if self.state.phase is Phase.GAME_OVER or self.position() != position:
                 return
             exact = _matches(penalty.moment, moment) or (
-                leader is not None and _matches(replace(penalty.moment, round=None), leader))
+                leader is not None and _leader_speech(penalty.moment, leader))
             late = not exact and order_key(penalty.moment, self.state) < order_key(moment, self.state)
             if not (exact or late):
                 continue

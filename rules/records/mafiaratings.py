@@ -233,7 +233,31 @@ class _Reader:
                                           f"their rounds and types, votes and nominations are needed")
         self.features = features
         self.deaths = {i + 1: self.death(i) for i in range(10)}
+        first_day = code_options(record.get("rules", DEFAULT_RULES))["first_day_vote"]
+        self.kept = self.kept_leader(first_day)
         self.fates = {seat: self.fate(seat) for seat in self.deaths}
+
+    def kept_leader(self, first_day_vote: str) -> int | None:
+        """Day 1's single leader whom the first-day rule keeps at the table — 7.16.2 «to-talk»,
+        7.16.4 «self-break» unless his own last vote was against himself — or ``None``: the site
+        gives his 30 s the time «day kill speaking» and him no death (js/src/game.js)."""
+        if first_day_vote not in (FirstDayVote.RAISE_ONLY.value, FirstDayVote.SELF_BREAK.value):
+            return None
+        final: dict[int, Any] = {}  # each voter's vote in day 1's last round
+        for i, p in enumerate(self.players):
+            votes = p.get("voting")
+            vote = votes[0] if isinstance(votes, list) and votes else None
+            if isinstance(vote, list):
+                vote = next((v for v in reversed(vote) if not isinstance(v, bool)), None)
+            if isinstance(vote, int) and not isinstance(vote, bool):
+                final[i + 1] = vote
+        counts = {seat: list(final.values()).count(seat) for seat in set(final.values())}
+        leaders = [seat for seat, n in counts.items() if n == max(counts.values(), default=0)]
+        if len(leaders) != 1:
+            return None
+        leader = leaders[0]
+        stays = first_day_vote == FirstDayVote.RAISE_ONLY.value or final.get(leader) != leader
+        return leader if stays else None
 
     def fate(self, seat: int) -> tuple[int, str] | None:
         """(round, type) of how ``seat`` left the table (``None``: he did not, or only after the
@@ -242,14 +266,16 @@ class _Reader:
         ``gamePlayerKickOut`` … set ``death`` whatever it was), but he had left already: a
         removal at his own morning last word is the night's kill (round r: night r), one at his
         own last word after the vote is the vote (seed 4.5, 5.1 and SC-killed-and-removed: the
-        earlier departure stands; the removal is still fed, at that moment)."""
+        earlier departure stands; the removal is still fed, at that moment) — except in the 30 s
+        of day 1's leader who stays (:meth:`kept_leader`): he had not left."""
         death = self.deaths[seat]
         if death is None:
             return None
         rnd, kind, moment = death
         if moment is not None and moment.kind == "end":
             return None  # a removal after the game is a penalty only (F24 §7.9), fed as such
-        if moment is not None and moment.seat == seat and moment.kind in ("morning", "last_word"):
+        if moment is not None and moment.seat == seat and moment.kind in ("morning", "last_word") \
+                and not (moment.kind == "last_word" and moment.day == 1 and seat == self.kept):
             return moment.day - 1, "night" if moment.kind == "morning" else "day"
         return rnd, kind
 

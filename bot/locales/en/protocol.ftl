@@ -155,4 +155,5 @@ protocol-error-two_deaths = Player { $seat } was penalised ({ $what }) after lea
 protocol-error-options = The outcome of this game depends on rules MafiaRatings has no code for: { $options }.
 protocol-error-replay_differs = The export does not replay the game: { $differences }.
 protocol-error-site_check = MafiaRatings would not take the export as it is: { $issues }.
+protocol-error-cut_short_vote = Day { $day }: player { $seat } was removed during the vote after its result was known, and the game ended before the vote did. MafiaRatings keeps no ballots of a round left unfinished, and without them the removal reads as one before the vote, which cancels it.
 protocol-no-mafiaratings = No MafiaRatings export: { $why }

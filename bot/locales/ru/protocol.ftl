@@ -154,4 +154,5 @@ protocol-error-two_deaths = Наказание игрока { $seat } ({ $what }
 protocol-error-options = Исход этой игры зависит от правил, для которых у MafiaRatings нет кода: { $options }.
 protocol-error-replay_differs = Выгрузка не воспроизводит игру: { $differences }.
 protocol-error-site_check = MafiaRatings не примет выгрузку как есть: { $issues }.
+protocol-error-cut_short_vote = День { $day }: удаление игрока { $seat } во время голосования, после того как результат голосования был определён, а игра окончилась раньше голосования. Голосов незавершённого круга MafiaRatings не хранит, а без них это удаление выглядит как удаление до голосования, которое голосование отменяет.
 protocol-no-mafiaratings = Выгрузки для MafiaRatings нет: { $why }
