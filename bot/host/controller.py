@@ -287,6 +287,7 @@ class HostController:
 
     def _arm(self, table: Table) -> None:
         """Schedule the step's 10-second warning (a speech) and its end, from the stored deadline
+        — for a window of presses :data:`steps.PRESS_GRACE` after it (:func:`steps.press_grace`) —
         (a late call still runs; a passed deadline fires at once). A step not yet shown runs no
         deadline: it is looked at again in a moment (:meth:`_on_unseen`), and its window opens
         when it is shown (:meth:`_open_window`)."""
@@ -304,7 +305,10 @@ class HostController:
             warn_at = step.deadline - st.WARN_LEFT * self.port.scale
             self.port.schedule(self._group(table), max(0.0, warn_at - now),
                                lambda: self._on_warn(table.id, no))
-        self.port.schedule(self._group(table), max(0.0, step.deadline - now),
+        # a window of presses closes st.PRESS_GRACE after its time: a press sent as it closed,
+        # its button still on the player's screen, counts (the doubt goes to the player)
+        closes = step.deadline + st.press_grace(step) * self.port.scale
+        self.port.schedule(self._group(table), max(0.0, closes - now),
                            lambda: self._on_deadline(table.id, no))
 
     async def _due(self, table_id: int) -> Table | None:
