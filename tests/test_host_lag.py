@@ -21,7 +21,7 @@ from bot.host.steps import WRITTEN_GRACE
 from fakebot import FakeBotAPI
 from rules import Cause, Role
 from support import RU_SECRETS
-from support.host_table import FAST, SCALE, host_table, make_world
+from support.host_table import FAST, SCALE, HostTable, host_table, make_world
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")
 
@@ -114,6 +114,19 @@ async def test_slow_private_chats_hold_up_nothing_the_group_sees(fake: FakeBotAP
         assert t.step().no > night.no
 
 
+async def all_shoot_a_red(t: HostTable) -> int:
+    """Day 1 without nominations; night 1: every black shoots the same red (not #1 or #2); the
+    Don's check begins. Returns the victim."""
+    blacks = await t.seats_of(Role.DON, Role.MAFIA)
+    victim = next(s for s in await t.reds() if s not in (1, 2))
+    await t.speeches(list(range(1, 11)))  # nobody nominated: night falls
+    step = await t.wait_step("shooting", prompts=len(blacks))
+    for black in blacks:
+        await t.press(t.user(black), t.prompt(t.user(black), step), str(victim))
+    await t.wait_step("don_check", consume=False)
+    return victim
+
+
 async def test_tonights_victim_who_leaves_the_group_leaves_at_once(fake: FakeBotAPI,
                                                                   tmp_path: Path) -> None:
     """Every black shoots a red; during the Don's check the victim leaves the group. He leaves
@@ -122,13 +135,7 @@ async def test_tonights_victim_who_leaves_the_group_leaves_at_once(fake: FakeBot
     no last word in the morning (seed 4.5)."""
     async with host_table(fake, tmp_path / "db.sqlite3", make_world(fake)) as t:
         await t.open_and_fill()
-        blacks = await t.seats_of(Role.DON, Role.MAFIA)
-        victim = next(s for s in await t.reds() if s not in (1, 2))
-        await t.speeches(list(range(1, 11)))  # nobody nominated: night falls
-        step = await t.wait_step("shooting", prompts=len(blacks))
-        for black in blacks:
-            await t.press(t.user(black), t.prompt(t.user(black), step), str(victim))
-        await t.wait_step("don_check", consume=False)
+        victim = await all_shoot_a_red(t)
         before = len(t.group_texts())
         await t.leave(t.user(victim))
         night = t.group_texts()[before:]
@@ -182,13 +189,7 @@ async def test_tonights_victim_who_talks_at_night_leaves_once_and_the_morning_te
     asks him for no best move, gives him no last word; and every seat's departure is told once."""
     async with host_table(fake, tmp_path / "db.sqlite3", make_world(fake)) as t:
         await t.open_and_fill(FAST.replace("timers.don_check=20", "timers.don_check=200") + " mute=foul")
-        blacks = await t.seats_of(Role.DON, Role.MAFIA)
-        victim = next(s for s in await t.reds() if s not in (1, 2))
-        await t.speeches(list(range(1, 11)))  # nobody nominated: night falls
-        step = await t.wait_step("shooting", prompts=len(blacks))
-        for black in blacks:
-            await t.press(t.user(black), t.prompt(t.user(black), step), str(victim))
-        await t.wait_step("don_check", consume=False)
+        victim = await all_shoot_a_red(t)
         spoke = next(r for r in t.table().flags.recent if r["seat"] == victim)
         while time.time() < spoke["closed"] + WRITTEN_GRACE + 1.5:  # well after his own minute
             await asyncio.sleep(0.05)

@@ -352,6 +352,14 @@ def test_a_penalty_at_night_after_the_decisive_kill_tells_the_table_nothing_earl
 
 # --- 4. the last speaker's only candidate, then a removal -------------------------------------------
 
+def _night_and_day_three(t: Table) -> None:
+    """Night 2 a miss; day 3: its first two speakers nominate each other (a vote, unless one is
+    cancelled)."""
+    t.miss()
+    order = t.state.speech_order
+    t.discuss({order[0]: order[1], order[1]: order[0]})
+
+
 def _last_speaker_nominates(players: int, preset: str, **options: object) -> tuple[Table, int, int]:
     """Day 2: every speech passes until the last speaker's, who puts up a red (not himself) as
     the only candidate. Returns the table, the last speaker and the candidate."""
@@ -390,17 +398,13 @@ def test_a_removal_after_the_last_speakers_only_candidate(preset: str, players: 
         if players == 4:
             t.expect_winner("black")
             return
-        t.miss()
-        order = t.state.speech_order
-        t.discuss({order[0]: order[1], order[1]: order[0]})
+        _night_and_day_three(t)
         t.expect_no_vote("5.2", day=3)
     else:
         t.expect_no_vote("5.1", day=2)
         t.expect_stays(candidate)
         t.expect_night(2)
-        t.miss()
-        order = t.state.speech_order
-        t.discuss({order[0]: order[1], order[1]: order[0]})
+        _night_and_day_three(t)
         t.expect_vote_held(3)
 
 
@@ -416,9 +420,7 @@ def test_fsm_the_only_candidate_removed_himself_is_the_one_leaving(players: int)
     t.next()  # the last speech ends: nobody left to vote for
     t.expect_leaves(candidate, cause="dq")
     t.expect_night(2)
-    t.miss()
-    order = t.state.speech_order
-    t.discuss({order[0]: order[1], order[1]: order[0]})
+    _night_and_day_three(t)
     t.expect_vote_held(3)
 
 
