@@ -160,6 +160,7 @@ def entry_text(entry: Entry, config: RulesConfig, cat: Catalog) -> str:
     if entry.kind == "cite":
         return cat.text("rule-entry", number=cite(entry.code, preset, cat),
                         text=cat.text(f"rule-{key_part(entry.code)}", rules=preset,
+                                      single="yes" if config.single_nominee_decided else "no",
                                       **_points_args(rules.SCORING[preset])))
     if entry.kind == "badplay":
         scoring = rules.SCORING[preset]

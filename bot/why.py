@@ -33,15 +33,18 @@ NOT_RULINGS: frozenset[Kind] = frozenset({
     Kind.NOMINATED, Kind.VOTING_STARTS, Kind.VOTE_COUNTED, Kind.NIGHT_FALLS, Kind.NIGHT_STEP,
     Kind.DON_CHECK, Kind.SHERIFF_CHECK, Kind.BEST_MOVE, Kind.BEST_MOVE_HITS, Kind.TIE_SPEECH,
     Kind.REMOVED_DETAILS, Kind.FOUL_WITHDRAWN, Kind.JUDGE_MUST_CHECK_END, Kind.SHOOTING_RESULT,
-    Kind.NIGHT_RESULT, Kind.LAST_WORD,
+    Kind.LAST_WORD,
 })
 
 
 def is_ruling(notice: Notice) -> bool:
-    """Whether ``notice`` is a ruling: its kind is not :data:`NOT_RULINGS`, and a speech is one
-    only when a penalty shapes it (silent, seed 4.4; 30 s, seed 5.7)."""
+    """Whether ``notice`` is a ruling: its kind is not :data:`NOT_RULINGS`, a speech is one
+    only when a penalty shapes it (silent, seed 4.4; 30 s, seed 5.7), and the morning's result
+    only when the night's victim was removed too (no last word, seed 4.5; the vote held, 5.1)."""
     if isinstance(notice, nt.Speech):
         return notice.silenced or notice.short
+    if isinstance(notice, nt.NightResult):
+        return notice.killed_removed is not None
     return notice.kind not in NOT_RULINGS
 
 #: Why-codes of VOTE_NOT_HELD and NOBODY_LEAVES that are not rule numbers → the rule's code
@@ -138,6 +141,13 @@ def _penalty_after_result(notice: nt.PenaltyAfterResult, config: RulesConfig) ->
     # applied after the game: recorded, the result stands
     stands = notice.over and notice.applied
     return _cite("7.9" if stands else "6.8.6") + _reason(notice.reason, config)
+
+
+@grounds.register
+def _night_result(notice: nt.NightResult, config: RulesConfig) -> tuple[Entry, ...]:
+    # killed and removed the same night (SC-killed-and-removed): no last word, no best move
+    # (seed 4.5); the day's vote is held — he was killed (seed 5.1)
+    return _cite("4.5") + _cite("5.1")
 
 
 @grounds.register

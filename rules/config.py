@@ -12,8 +12,11 @@ Three presets ship (``PRESETS``):
   the next one (SC-no-vote-day; seed 5.1 read literally: «ближайшее … голосование»); a player shot
   and disqualified in the same night counts as killed (SC-killed-and-removed; seed 5.1's night-kill
   exception: the next vote is held); and the result counts as determined at the moments the
-  committee lists (SC-determined; seed 5.2). The seed and FIIM 2024 presets apply the same rulings
-  where their own texts are silent.
+  committee lists (SC-determined; seed 5.2), among them the last speaker's nomination of the
+  only candidate on day 2 or later (the option ``single_nominee_decided``). The seed and FIIM
+  2024 presets apply the same rulings where their own texts are silent; where their text speaks
+  (seed 5.1 = F24 §7.1: a removal before the vote cancels «ближайшее» — today's — vote), they
+  follow it.
 
 The 2024 presets also escalate some disqualifying fouls in one's final minute to a team loss
 (F24/S24 §6.8.5) and cite their own rule numbers (§6.5, §7.1, §7.2 …) where the seed preset cites
@@ -258,6 +261,14 @@ class RulesConfig:
     draw_quiet_nights: int = 3  # seed 5.8 / F24 §7.7
     draw_declared: DrawDeclared = DrawDeclared.AFTER_THIRD_DAY  # seed 5.8
     last_word_on_decisive_event: bool = True  # F24 §7.9
+    # SC-determined, the committee's list of the moments a vote's result is determined: «на
+    # втором круге и далее последний говорящий выставил единственную кандидатуру». On (fsm2024):
+    # once the last speaker of day 2 or later has nominated the only candidate, that candidate is
+    # the one leaving by the day's vote — a removal then costs the next day's vote (seed 5.2) and
+    # he still leaves. Off (seed, fiim2024): their text (seed 5.1 = F24 §7.1, «ближайшее или
+    # текущее голосование не проводится») has such a removal cancel today's vote
+    # (docs/rules.md §7.1).
+    single_nominee_decided: bool = False
     # MafiaRatings club options (include/rules.php; js/src/game.js decides where the text is
     # unclear). Each default is the seed's, which is also FIIM 2024's.
     rotation: Rotation = Rotation.FIRST  # MafiaRatings 6.3
@@ -315,6 +326,7 @@ PRESETS: dict[str, RulesConfig] = {
     "fiim2024": RulesConfig(preset="fiim2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT),
     "fsm2024": RulesConfig(
         preset="fsm2024", draw_declared=DrawDeclared.AFTER_THIRD_NIGHT, raise_3_of_9=True,
+        single_nominee_decided=True,  # SC-determined (docs/rules.md §7.1)
         timers=Timers(sheriff_look=0, free_seating=40),  # S24 §4.2.3
     ),
 }

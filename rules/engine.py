@@ -493,6 +493,39 @@ class _Move:
             self.withdraw(by, earlier)
         s.nominations.append((by, target))
         self.say(nt.Nominated(by=by, target=target, nominees=tuple(s.nominees)))
+        if self.nomination_decides(by):
+            # SC-determined (option single_nominee_decided): he is the one leaving by today's
+            # vote from now on, so the end is checked as if he had left (F24 §1.4, §7.9)
+            s.result_determined = True
+            if s.roles_known:
+                self.check_end(decisive=True)
+
+    def nomination_decides(self, by: int) -> bool:
+        """SC-determined, the option ``single_nominee_decided`` (fsm2024): on day 2 or later
+        the last speaker (no seat after ``by`` in today's order is still at the table) has put up
+        the only candidate of a vote that will be held — every hand goes to him (F24 §4.4.8), so
+        the result is determined. Not with a withdrawal allowed (MafiaRatings 7.5.1–7.5.2): the
+        nomination may still change."""
+        s = self.s
+        if (not self.cfg.single_nominee_decided or s.day < 2 or s.day in s.vote_bans
+                or self.cfg.nomination_withdrawal is not NominationWithdrawal.NONE
+                or len(s.nominees) != 1):
+            return False
+        later = s.speech_order[s.speech_index + 1:]
+        return s.speaker == by and not any(s.seat(n).at_table for n in later)
+
+    def decided_nominee(self) -> int | None:
+        """The nominee today's vote has decided, who leaves by it (F24 §1.4; seed 5.1: «является
+        покинувшим игру по результату голосования»): the one nobody can catch in the running vote
+        (SC-determined), or, with ``single_nominee_decided``, the only candidate the last speaker
+        put up (:meth:`nomination_decides`), his speech still running. ``None``: none."""
+        s = self.s
+        if s.phase is Phase.VOTING and s.ballot is not None:
+            return s.ballot.decided
+        if s.phase is Phase.SPEECH and s.result_determined and self.cfg.single_nominee_decided \
+                and len(s.nominees) == 1:
+            return s.nominees[0]
+        return None
 
     def withdraw_nomination(self, e: ev.WithdrawNomination) -> None:
         """MafiaRatings 7.5.1–7.5.2: in his own minute the speaker takes back his nomination
@@ -525,6 +558,9 @@ class _Move:
             cause = departure.cause.value if departure else None  # the removal's cause and item
             reason = departure.reason if departure and departure.phase == "day" else None
             self.say(nt.VoteNotHeld(day=self.s.day, why=why, seat=seat, cause=cause, reason=reason))
+            if self.s.result is not None:  # the decided candidate removed since (F24 §7.9)
+                self.game_over(self.s.result.winner, self.s.result.why)
+                return
             self.end_day()
             return
         nominees = [n for n in self.s.nominees if self.s.seat(n).at_table]
@@ -857,8 +893,8 @@ class _Move:
         night = self.s.night
         assert night is not None
         holder = next(x for x in self.s.seats if x.role is role)
-        if not holder.at_table and night.killed != holder.number:
-            raise RuleError(code)
+        if not holder.at_table and (night.killed != holder.number or _no_last_word(holder)):
+            raise RuleError(code)  # gone, or removed tonight after the shot (seed 4.5)
 
     def night_check_target(self, e: ev.DonCheck | ev.SheriffCheck) -> int:
         """F24 §4.5.6–4.5.7: the seat a Don's or Sheriff's check names, if the rules take it now:
@@ -979,7 +1015,9 @@ class _Move:
         self.say(nt.NightResult(night=night.number, killed=night.killed, removed=tuple(removed),
                                 killed_removed=also))
         refused = self.best_move_refused(night) if night.number == 1 and night.killed is not None else None
-        if refused is not None:  # told with the kill, in the morning: never earlier than the kill
+        if refused is not None and refused.why != "removed":
+            # told with the kill, in the morning: never earlier than the kill; a victim removed
+            # tonight is told once, by the morning's line (no last word, no best move: seed 4.5)
             self.say(refused)
         self.morning_bans(night.number + 1)
         if (self.cfg.draw_declared is DrawDeclared.AFTER_THIRD_NIGHT
@@ -1019,8 +1057,9 @@ class _Move:
         if not seat.at_table and not leaving and not tonight_victim:
             raise RuleError(Code.NOT_AT_TABLE, seat=number)
         if s.result is not None and reason.not_after_result:  # F24/S24 §6.8.6: not applied
-            self.say(nt.PenaltyAfterResult(seat=number, reason=reason.code,
-                                           severity=reason.severity.value, over=False, applied=False))
+            self.say(nt.PenaltyAfterResult(private=self.before_morning(), seat=number,
+                                           reason=reason.code, severity=reason.severity.value,
+                                           over=False, applied=False))
             return
         severity = reason.severity
         final_minute = leaving or (s.ballot is not None and s.ballot.decided == number
@@ -1043,6 +1082,11 @@ class _Move:
                 seat.disqualified = True  # F24 §6.8: «штраф за дисквалификацию» and the loss
             self.team_loss(number, reason.code, e.team, final_minute=escalated)
 
+    def before_morning(self) -> bool:
+        """A night before its morning: what a penalty then says of a result fixed by tonight's
+        kill is the judge's until the morning tells the kill (F24 §4.5.9, §7.9)."""
+        return self.s.phase in (Phase.NIGHT, Phase.NIGHT_ZERO)
+
     def last_words_pending(self) -> list[int]:
         """The seats that have left by the vote or the night's kill and whose last word runs
         now or waits (F24 §4.4.13, §4.5.9)."""
@@ -1051,10 +1095,11 @@ class _Move:
     def penalty_after_result(self, number: int, reason: Reason) -> None:
         """A penalty given once the game is over (real MafiaRatings records carry them): it is
         recorded for the protocol and the points — a foul, a disqualification (F24 §8.2.4) —
-        and the result stands (F24 §7.9); an item F24/S24 §6.8.6 exempts is recorded only
-        (``applied=False``)."""
+        and the result stands (F24 §7.9); an item F24/S24 §6.8.6 exempts, and any team loss
+        (F24/S24 §6.8.6: not applied after the decisive vote or kill), is recorded only
+        (``applied=False``: no penalty points)."""
         code, severity = reason.code, reason.severity
-        if reason.not_after_result:
+        if reason.not_after_result or severity is Severity.TEAM_LOSS:  # F24/S24 §6.8.6
             self.say(nt.PenaltyAfterResult(seat=number, reason=code, severity=severity.value,
                                            over=True, applied=False))
             return
@@ -1118,15 +1163,23 @@ class _Move:
         if not seat.at_table:
             self.remove_leaver(number, cause, code)
             return
+        fixed = s.result is not None  # F24 §7.9: a removal after the result changes nothing
         self.depart(number, cause, code)
         self.say(nt.Removed(seat=number, cause=cause.value, reason=None if at_night else code,
-                            tournament=tournament, last_word=None))
+                            tournament=tournament, last_word=None, stands=fixed and not at_night))
         if at_night:
             self.say(nt.RemovedDetails(seat=number, reason=code, tournament=tournament))
+        bans, said = dict(s.vote_bans), len(self.notices)
         cancels_current = self.ban_vote(number)
+        told = self.notices[said:]
         self.check_end(decisive=False)
         if s.phase is Phase.GAME_OVER:
             return
+        if s.result is not None and not fixed:
+            # this removal fixed the result while a last word is still due (F24 §7.9): no vote
+            # follows it, so none is said to be cancelled
+            s.vote_bans = bans
+            self.notices = [n for n in self.notices if not any(n is t for t in told)]
         if cancels_current:
             self.end_day()
         elif s.phase is Phase.VOTING:
@@ -1150,7 +1203,8 @@ class _Move:
         word ends" — he does not leave the game a second time. Tonight's victim is announced to
         the table exactly as any other night removal (the same line, its reason hidden:
         SC-night-wording), so that it does not tell who was shot; the judge alone is told what it
-        means."""
+        means; removed during his best move, he makes none: the step ends with him. Once the
+        result is fixed, the line says it stands (``stands``: F24 §7.9)."""
         s = self.s
         queue = self.last_words_pending()
         tournament = s.seat(number).tournament_removal
@@ -1164,11 +1218,14 @@ class _Move:
                                 tournament=tournament, last_word=None))
             self.say(nt.RemovedDetails(seat=number, reason=code, tournament=tournament))
         self.say(nt.Removed(private=last_word == "killed", seat=number, cause=cause.value,
-                            reason=code, tournament=tournament, last_word=last_word))
+                            reason=code, tournament=tournament, last_word=last_word,
+                            stands=s.result is not None and last_word != "killed"))
         if last_word == "cut":
             self.end_last_word()
         elif last_word == "lost":
             s.last_words.remove(number)
+        elif s.night is not None and s.night.step is NightStep.BEST_MOVE:
+            self.end_night()  # seed 4.5: removed, he has no best move — his step ends with him
 
     def drop_from_ballot(self, number: int) -> None:
         """A nominee who leaves the table while the vote goes on (seed 5.2: its result is known,
@@ -1194,11 +1251,13 @@ class _Move:
         running now (the day then goes straight to night)."""
         s = self.s
         phase = s.phase
+        if s.result is not None:
+            return False  # the result is fixed (F24 §7.9): no vote follows, none is cancelled
         if phase is Phase.NIGHT_ZERO:
             day, rule = 1, "5.1"
         elif phase is Phase.NIGHT:
             day, rule = s.day + 1, "5.1"  # SC-before-shooting: the next day's vote
-        elif phase is Phase.VOTING and s.ballot is not None and s.ballot.decided == number:
+        elif number == self.decided_nominee():
             return False  # seed 5.1–5.2: he is the one leaving by this vote; no vote is affected
         elif phase in (Phase.VOTING, Phase.TIE_SPEECH, Phase.RAISE_VOTE) and not s.result_determined:
             day, rule = s.day, "5.1"  # the current vote is not held
@@ -1263,9 +1322,10 @@ class _Move:
         elif given is not None and given is not offender:
             # seed 4.3: the team named is the offender's; the entered roles say otherwise
             raise RuleError(Code.TEAM_MISMATCH, seat=number, team=given.value, actual=offender.value)
-        if s.result is not None:  # F24 §6.8.6, §7.9: the result stands
-            self.say(nt.PenaltyAfterResult(seat=number, reason=code,
-                                           severity=Severity.TEAM_LOSS.value, over=False))
+        if s.result is not None:  # F24 §6.8.6, §7.9: not applied, the result stands
+            self.say(nt.PenaltyAfterResult(private=self.before_morning(), seat=number, reason=code,
+                                           severity=Severity.TEAM_LOSS.value, over=False,
+                                           applied=False))
             return
         self.say(nt.TeamLoss(seat=number, team=offender.value, reason=code, final_minute=final_minute))
         s.team_loss_by = number  # F24/S24 §8.2.5: the offender's penalty points
@@ -1353,14 +1413,12 @@ class _Move:
             self.game_over(winner, why)
 
     def leaving_by_vote(self) -> list[int]:
-        """The nominee the running vote has decided (SC-determined: nobody can catch him) and who
-        is still at the table: he leaves by this vote once its ballot is finished (F24 §1.4,
-        seed 5.2)."""
-        s = self.s
-        ballot = s.ballot
-        if s.phase is Phase.VOTING and ballot is not None and ballot.decided is not None \
-                and s.seat(ballot.decided).at_table:
-            return [ballot.decided]
+        """The nominee today's vote has decided (:meth:`decided_nominee`: nobody can catch him,
+        SC-determined) and who is still at the table: he leaves by this vote once its ballot is
+        finished (F24 §1.4, seed 5.2)."""
+        decided = self.decided_nominee()
+        if decided is not None and self.s.seat(decided).at_table:
+            return [decided]
         return []
 
     def last_word_due(self) -> bool:

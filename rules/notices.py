@@ -194,7 +194,8 @@ class NightResult(Notice):
     """The morning after night ``night`` (F24 §4.5.9): the seat ``killed`` (``None``: a miss);
     ``removed``, the seats removed that night on a 4th or disqualifying foul (seed 4.5);
     ``killed_removed``, ``"disqualification"`` or ``"fouls"`` when the victim was removed the
-    same night too (SC-killed-and-removed), else ``None``."""
+    same night too (SC-killed-and-removed), else ``None``: told once, here — he has no last word
+    and (night 1) no best move (seed 4.5), and the day's vote is held (seed 5.1)."""
 
     kind: ClassVar[Kind] = Kind.NIGHT_RESULT
     night: int
@@ -509,9 +510,10 @@ class BestMoveHits(Notice):
 class BestMoveSkipped(Notice):
     """Night 1's victim, seat ``seat``, makes no best move — said in the morning, after
     :class:`NightResult`. ``why``: ``"day1_departures"`` (F24 §7.10: ``departed`` players left
-    by day 1's vote), ``"removed"`` (removed that night too, seed 4.5) or ``"off"`` (the
-    game's option ``best_move``); ``rule``, the code (``None`` for the option);
-    ``departed``, the players day 1's vote took away."""
+    by day 1's vote) or ``"off"`` (the game's option ``best_move``); ``rule``, the code
+    (``None`` for the option); ``departed``, the players day 1's vote took away. (A victim
+    removed that night too, seed 4.5, is told by :class:`NightResult` alone: ``"removed"`` is
+    the engine's reason, never said.)"""
 
     kind: ClassVar[Kind] = Kind.BEST_MOVE_SKIPPED
     seat: int
@@ -586,7 +588,9 @@ class Removed(Notice):
     (``None`` at night: it stays with the judge, SC-night-wording); ``tournament``: removed from
     the tournament too (seed 5.3). ``last_word``, for one who has already left: ``None`` (he
     leaves now), ``"cut"`` (his last word ends), ``"lost"`` (his last word, still to come, is
-    lost) or ``"killed"`` (tonight's victim: private, the table hears a night removal)."""
+    lost) or ``"killed"`` (tonight's victim: private, the table hears a night removal).
+    ``stands``: given by day once the result is fixed (F24 §7.9): the removal changes nothing
+    else, no vote is cancelled (none follows) and the result stands."""
 
     kind: ClassVar[Kind] = Kind.REMOVED
     seat: int
@@ -594,6 +598,7 @@ class Removed(Notice):
     reason: str | None
     tournament: bool
     last_word: str | None
+    stands: bool = _sometimes(False)
 
 
 @dataclass(frozen=True, kw_only=True)

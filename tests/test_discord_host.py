@@ -16,6 +16,7 @@ import discord
 import pytest
 
 import rules
+from bot.host.steps import WRITTEN_GRACE
 from bot.i18n import catalog
 from rules import Phase, Role
 from support.discord_table import CLUB_ID, TABLE_ID, DiscordTable, FakeMessage, table, wait_for
@@ -541,3 +542,23 @@ async def test_a_message_is_judged_by_when_it_was_written(t: DiscordTable) -> No
     assert len((await t.state()).seat(first.seat % 10 + 2).fouls) == 1  # out of turn then
     await t.write(speaker, "ещё одно")  # written now, in the second minute: out of turn
     assert len((await t.state()).seat(first.seat).fouls) == 1
+
+
+@pytest.mark.parametrize("after, foul", [(WRITTEN_GRACE - 0.5, False), (WRITTEN_GRACE + 1.0, True)])
+async def test_a_stamp_within_the_grace_of_ones_minute_is_his(t: DiscordTable, after: float,
+                                                              foul: bool) -> None:
+    """Issue 35: the doubt goes to the writer. A message the speaker of the first minute wrote
+    just after it closed — within WRITTEN_GRACE, which clocks that differ may put there — is his:
+    no foul; beyond the grace it was written in the next speaker's minute (seed 4.1.1)."""
+    await open_table(t, NO_OVERWRITE)
+    port = t.referee.host.controller.port
+    later = 0.0
+    port.clock = lambda: time.time() + later  # type: ignore[method-assign]
+    await expire(t)
+    first = host_table(t).step
+    speaker = player_at(t, first.seat)
+    later = 60.0
+    await expire(t)
+    closed = host_table(t).flags.recent[-1]["closed"]
+    await t.write(speaker, "и последнее: я мирный", written_at=closed + after)
+    assert len((await t.state()).seat(first.seat).fouls) == (1 if foul else 0)

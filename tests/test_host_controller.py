@@ -12,6 +12,7 @@ import pytest
 
 import rules
 from bot.host.port import Player, Rights
+from bot.host.steps import PRESS_GRACE, WRITTEN_GRACE, Step, StepKind, press_grace
 from rules import Phase, Role
 from storage import Store
 from support.fake_host import GROUP, HOST, PLAYERS, RU, SECRETS, Table, table
@@ -300,6 +301,146 @@ async def test_a_day_message_read_at_night_is_a_day_foul_not_night_talk() -> Non
         assert state.seat(3).fouls == ["4.1.1"] and state.seat(3).at_table
         await write(t, 3, "кто стрелял?", written_at=t.clock.now)  # written at night
         assert (await t.state()).seat(3).departure is not None  # seed 4.2.6, seed 4.5
+
+
+# --- the benefit of the doubt to the writer and the presser (issue 35, item 2) -------------------------
+
+async def _first_minute_over(t: Table) -> tuple[Any, Any, float]:
+    """#1's minute runs out by its time; #2 has the floor. Returns both steps and when #1's
+    closed (what the table keeps of it)."""
+    await t.to_first_speech()
+    first = t.table().step
+    await t.clock.advance(first.seconds)
+    second = t.table().step
+    assert second.seat == 2
+    return first, second, t.table().flags.recent[-1]["closed"]
+
+
+async def test_a_message_stamped_in_ones_own_minute_is_his_however_late_it_is_read() -> None:
+    """Seed 4.1.1: speech out of one's minute is a foul — but a message #1 wrote 1 s before his
+    minute ran out is his (F24 §4.3.1), though it is read in #2's minute: no foul, and #2 keeps
+    the floor. Read 30 s later still (issue 35: «however late it is read»)."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        first, second, _ = await _first_minute_over(t)
+        await write(t, 1, "и последнее: я мирный", written_at=first.deadline - 1)
+        await t.clock.advance(30)
+        await write(t, 1, "ещё раз: я мирный", written_at=first.deadline - 2)
+        assert (await t.state()).seat(1).fouls == [] and t.table().step.no == second.no
+
+
+@pytest.mark.parametrize("after, foul", [(WRITTEN_GRACE, False), (WRITTEN_GRACE + 0.5, True)])
+async def test_at_the_end_of_his_minute_the_grace_goes_to_the_writer(after: float, foul: bool) -> None:
+    """A stamp up to WRITTEN_GRACE after #1's minute closed (Telegram stamps to the whole
+    second; clocks differ) may still be his: the doubt goes to him, no foul. Beyond the grace it
+    was written in #2's minute: speech out of turn (seed 4.1.1)."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        _, second, closed = await _first_minute_over(t)
+        await write(t, 1, "я мирный", written_at=closed + after)
+        assert (await t.state()).seat(1).fouls == (["4.1.1"] if foul else [])
+        assert t.table().step.no == second.no
+
+
+@pytest.mark.parametrize("before, foul", [(WRITTEN_GRACE, False), (WRITTEN_GRACE + 0.5, True)])
+async def test_at_the_start_of_his_minute_the_grace_goes_to_the_writer(before: float, foul: bool) -> None:
+    """#2's first words stamped up to WRITTEN_GRACE before his minute opened are his; earlier
+    they were written in #1's minute: a foul (seed 4.1.1)."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        _, second, _ = await _first_minute_over(t)
+        await write(t, 2, "доброе утро, стол", written_at=second.opened - before)
+        assert (await t.state()).seat(2).fouls == (["4.1.1"] if foul else [])
+        assert t.table().step.no == second.no
+
+
+@pytest.mark.parametrize("after, reason", [(1.0, "4.1.1"), (WRITTEN_GRACE + 0.5, "4.2.6")])
+async def test_at_nightfall_the_doubt_gives_the_days_foul_not_the_nights_disqualification(
+        after: float, reason: str) -> None:
+    """A message stamped within the grace of the day's last minute is the day's foul (seed
+    4.1.1), not night talk (seed 4.2.6, a disqualification): the doubt goes to the writer. Beyond
+    the grace it was written at night."""
+    async with table(Rights(mute=False, delete=False)) as t:
+        await t.to_first_speech()
+        for _ in range(10):  # day 1: nobody nominated, every speaker speaks 5 s and passes
+            await t.clock.advance(5)
+            await t.press(t.player(t.table().step.seat), t.step_message().data(RU.text("host-btn-pass")))
+        night = t.table().step
+        assert night.kind == "shooting"
+        await write(t, 3, "ну всё, ночь", written_at=night.opened + after)
+        state = await t.state()
+        if reason == "4.1.1":
+            assert state.seat(3).fouls == ["4.1.1"] and state.seat(3).at_table
+        else:
+            assert state.seat(3).departure is not None and state.seat(3).disqualified
+
+
+async def _vote_window(t: Table) -> Any:
+    """Day 1: #1 nominates #5 and #2 nominates #6; the window against #5 opens."""
+    await t.to_first_speech()
+    for seat in range(1, 11):
+        step = t.table().step
+        if seat in (1, 2):
+            await t.press(t.player(seat), t.step_message().data(RU.text("host-btn-nominate")))
+            await t.press(t.player(seat), t.step_message().data(str({1: 5, 2: 6}[seat])))
+        await t.press(t.player(step.seat), t.step_message().data(RU.text("host-btn-pass")))
+    window = t.table().step
+    assert window.kind == "vote" and window.seat == 5
+    return window
+
+
+@pytest.mark.parametrize("late, counted", [(PRESS_GRACE - 0.5, True), (PRESS_GRACE + 0.5, False)])
+async def test_a_hand_pressed_at_the_windows_edge_counts_as_the_player_saw_it(
+        late: float, counted: bool) -> None:
+    """F24 §4.4.5: the hands raised in the window count. A hand pressed as the window's time ran
+    out — its button still on the player's screen — arrives a moment late: within PRESS_GRACE it
+    counts (what the player saw open); after, the window is closed and the press outdated."""
+    async with table() as t:
+        window = await _vote_window(t)
+        data = t.step_message().data(RU.text("host-btn-hand", seat="№5"))
+        for seat in (1, 2, 3, 4, 7, 9):
+            await t.press(t.player(seat), data)
+        await t.clock.advance(window.seconds + late)
+        answer = await t.press(t.player(8), data)
+        await t.clock.advance(PRESS_GRACE + 1)
+        state = await t.state()
+        assert (answer.text == RU.text("host-outdated")) is not counted
+        assert state.seat(5).departure is not None  # 6 or 7 hands of 10: he leaves either way
+        voted = next(n for n in reversed(await t.service.events(GROUP)) if isinstance(n, rules.Vote))
+        assert (8 in voted.voters) is counted and len(voted.voters) == (7 if counted else 6)
+
+
+@pytest.mark.parametrize("late, killed", [(PRESS_GRACE - 0.5, True), (PRESS_GRACE + 0.5, False)])
+async def test_a_shot_pressed_at_the_shootings_edge_counts_as_the_black_saw_it(
+        late: float, killed: bool) -> None:
+    """F24 §4.5.3–4.5.5: all blacks on one seat kill. The last black's shot, pressed as the
+    shooting ran out, arrives a moment late: within PRESS_GRACE it counts — the kill; after, the
+    step is closed and he did not shoot — a miss."""
+    async with table() as t:
+        await t.to_first_speech()
+        for _ in range(10):
+            await t.press(t.player(t.table().step.seat), t.step_message().data(RU.text("host-btn-pass")))
+        step = t.table().step
+        assert step.kind == "shooting"
+        state = await t.state()
+        blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
+        victim = next(s.number for s in state.seats if s.role is Role.CIVILIAN)
+        shots = {b: t.prompt(t.table().seats[b]).data(str(victim)) for b in blacks}
+        for black in blacks[:-1]:
+            await t.press(t.player(black), shots[black])
+        await t.clock.advance(step.seconds + late)
+        await t.press(t.player(blacks[-1]), shots[blacks[-1]])
+        await t.clock.advance(PRESS_GRACE + 1)
+        assert (await t.state()).nights[0].killed == (victim if killed else None)
+
+
+def test_the_grace_is_for_windows_of_presses_only() -> None:
+    """A speech ends at its time (its words are judged by their stamps); a window whose inputs
+    are presses waits PRESS_GRACE, every night step alike (the night's timing tells nothing)."""
+    def step(kind: StepKind) -> Step:
+        return Step(no=1, key="k", kind=kind, seconds=10, seat=None, night=None, opened=0.0,
+                    deadline=10.0)
+    assert press_grace(step(StepKind.SPEECH)) == press_grace(step(StepKind.LAST_WORD)) == 0
+    assert {press_grace(step(k)) for k in (StepKind.VOTE, StepKind.RAISE, StepKind.SHOOTING,
+                                           StepKind.DON_CHECK, StepKind.SHERIFF_CHECK,
+                                           StepKind.BEST_MOVE, StepKind.SILENCED)} == {PRESS_GRACE}
 
 
 async def test_a_voice_table_where_the_platform_has_no_voice_is_refused() -> None:

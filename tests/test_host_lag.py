@@ -11,14 +11,17 @@ machine's speed).
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
+from bot.host.steps import WRITTEN_GRACE
 from fakebot import FakeBotAPI
 from rules import Cause, Role
 from support import RU_SECRETS
-from support.host_table import FAST, SCALE, host_table, make_world
+from support.host_table import FAST, SCALE, HostTable, host_table, make_world
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")
 
@@ -111,6 +114,19 @@ async def test_slow_private_chats_hold_up_nothing_the_group_sees(fake: FakeBotAP
         assert t.step().no > night.no
 
 
+async def all_shoot_a_red(t: HostTable) -> int:
+    """Day 1 without nominations; night 1: every black shoots the same red (not #1 or #2); the
+    Don's check begins. Returns the victim."""
+    blacks = await t.seats_of(Role.DON, Role.MAFIA)
+    victim = next(s for s in await t.reds() if s not in (1, 2))
+    await t.speeches(list(range(1, 11)))  # nobody nominated: night falls
+    step = await t.wait_step("shooting", prompts=len(blacks))
+    for black in blacks:
+        await t.press(t.user(black), t.prompt(t.user(black), step), str(victim))
+    await t.wait_step("don_check", consume=False)
+    return victim
+
+
 async def test_tonights_victim_who_leaves_the_group_leaves_at_once(fake: FakeBotAPI,
                                                                   tmp_path: Path) -> None:
     """Every black shoots a red; during the Don's check the victim leaves the group. He leaves
@@ -119,13 +135,7 @@ async def test_tonights_victim_who_leaves_the_group_leaves_at_once(fake: FakeBot
     no last word in the morning (seed 4.5)."""
     async with host_table(fake, tmp_path / "db.sqlite3", make_world(fake)) as t:
         await t.open_and_fill()
-        blacks = await t.seats_of(Role.DON, Role.MAFIA)
-        victim = next(s for s in await t.reds() if s not in (1, 2))
-        await t.speeches(list(range(1, 11)))  # nobody nominated: night falls
-        step = await t.wait_step("shooting", prompts=len(blacks))
-        for black in blacks:
-            await t.press(t.user(black), t.prompt(t.user(black), step), str(victim))
-        await t.wait_step("don_check", consume=False)
+        victim = await all_shoot_a_red(t)
         before = len(t.group_texts())
         await t.leave(t.user(victim))
         night = t.group_texts()[before:]
@@ -137,3 +147,70 @@ async def test_tonights_victim_who_leaves_the_group_leaves_at_once(fake: FakeBot
         assert state.seat(victim).departure is not None and state.nights[0].best_move is None
         asked = [x for x in t.private_texts(t.user(victim)) if "лучший ход" in x.lower()]
         assert asked == []
+
+
+# --- issue 35: the benefit of the doubt, and one departure told once ------------------------------
+
+@pytest.mark.parametrize("stamp, foul", [
+    ("in his minute", False),  # 1 s before his «Пас»: his, though read in #2's minute
+    ("within the grace", False),  # 1–2 s after his minute closed: the doubt is his
+    ("beyond the grace", True),  # 3–4 s after: written in #2's minute (seed 4.1.1)
+], ids=["in-minute", "grace-inside", "grace-outside"])
+async def test_a_message_stamped_at_the_minutes_edge_is_judged_for_the_writer(
+        fake: FakeBotAPI, tmp_path: Path, stamp: str, foul: bool) -> None:
+    """#1 passes; a message of his is read only once #2 has the floor, with Telegram's stamp (whole
+    seconds). Stamped in #1's own minute — or within WRITTEN_GRACE after it closed, which the
+    stamp's rounding and clocks that differ may put there — it is his: no foul, #2 keeps the
+    floor. Stamped beyond the grace it was written in #2's minute: a foul (seed 4.1.1). The bot
+    reads it after the stamp's second has passed, as it would a message delivered late."""
+    async with host_table(fake, tmp_path / "db.sqlite3", make_world(fake)) as t:
+        await t.open_and_fill(f"{FAST} mute=foul timers.speech=400")  # 20 s at SCALE
+        await t.wait_floor(1)
+        await t.press(t.user(1), t.step_message(), "Пас")
+        second = await t.wait_floor(2)
+        closed = t.table().flags.recent[-1]["closed"]
+        date = {"in his minute": int(closed) - 1, "within the grace": int(closed) + 2,
+                "beyond the grace": int(closed) + 4}[stamp]
+        while time.time() < date + 0.2:  # read after it was written (a late delivery)
+            await asyncio.sleep(0.05)
+        await t.say(t.user(1), "и последнее: я мирный", date=date)
+        state = await t.state()
+        assert state.seat(1).fouls == (["4.1.1"] if foul else [])
+        assert t.step().no == second.no and t.step().seat == 2
+
+
+async def test_tonights_victim_who_talks_at_night_leaves_once_and_the_morning_tells_the_kill(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    """Every black shoots a red; during the Don's check the victim writes in the group: night talk
+    (seed 4.2.6), a disqualification — shot and disqualified the same night (RULES.md §12.9: the
+    kill counts, the next vote is held, no last word, no best move). The group's transcript shows
+    his departure once, at night, in the line any night removal reads (no role, no word of the
+    shot); the morning tells the night's result on that seat without a second «покидает игру»,
+    asks him for no best move, gives him no last word; and every seat's departure is told once."""
+    async with host_table(fake, tmp_path / "db.sqlite3", make_world(fake)) as t:
+        await t.open_and_fill(FAST.replace("timers.don_check=20", "timers.don_check=200") + " mute=foul")
+        victim = await all_shoot_a_red(t)
+        spoke = next(r for r in t.table().flags.recent if r["seat"] == victim)
+        while time.time() < spoke["closed"] + WRITTEN_GRACE + 1.5:  # well after his own minute
+            await asyncio.sleep(0.05)
+        before = len(t.group_texts())
+        await t.say(t.user(victim), "эх, меня убили")
+        removal = f"Игрок №{victim} удаляется и покидает игру без последнего слова"
+        await fake.wait_for(lambda: any(removal in x for x in t.group_texts()[before:]), 10,
+                            "the night removal's line")
+        night = t.group_texts()[before:]
+        assert not any(word in x for x in night for word in (*RU_SECRETS, "убит", "убийств", "выстрел"))
+        first = await t.wait_floor(day=2, timeout=30)
+        assert first.kind == "speech"  # no last word for him (seed 4.5)
+        lines = [line for m in fake.sent(t.group) for line in (m.texts[-1] or "").splitlines()]
+        morning = [x for x in lines if x.startswith("Наступает утро.")]
+        assert len(morning) == 1 and f"Этой ночью убийство: игрок №{victim}" in morning[0], morning
+        assert "покидает игру" not in morning[0] and "лучшего хода нет" in morning[0], morning
+        assert not [x for x in lines if f"Последнее слово игрока №{victim}" in x
+                    or f"Лучшего хода у игрока №{victim}" in x or "Лучший ход" in x]
+        state = await t.state()
+        assert state.seat(victim).departure.cause is Cause.KILL and state.seat(victim).disqualified
+        for seat, _ in state.departures():  # each seat's departure, told once
+            told = [x for x in lines if f"Игрок №{seat} " in x and "покидает игру" in x]
+            assert len(told) == 1, (seat, told)
+        assert not [x for x in t.private_texts(t.user(victim)) if "лучший ход" in x.lower()]

@@ -23,6 +23,7 @@ import pytest
 
 import rules
 from bot.host.port import Rights
+from bot.host.steps import PRESS_GRACE
 from rules import Phase
 from support.fake_host import GROUP, RU, Table, table
 from support.fakeport import Seen
@@ -78,7 +79,7 @@ async def play(t: Table, monkeypatch: pytest.MonkeyPatch, cards: tuple[str, ...]
     for seat in (1, 2, 3, 4):  # four hands against #5; the rest go to #6 (F24 §4.4.8)
         await t.press(t.player(seat), t.step_message().data(
             RU.text("host-btn-hand", seat="№5")))
-    await t.clock.advance(t.table().step.seconds)
+    await t.clock.advance(t.table().step.seconds + PRESS_GRACE)  # the window and its grace
     assert t.table().step.kind == "last_word" and t.table().step.seat == VOTED_OUT
     await t.clock.advance(3)
     await t.press(t.player(VOTED_OUT), t.step_message().data(RU.text("host-btn-pass")))
@@ -99,7 +100,7 @@ async def play(t: Table, monkeypatch: pytest.MonkeyPatch, cards: tuple[str, ...]
                 await t.clock.advance(1)
                 await t.press(t.player(seat), prompt.data(str(pick)))
                 prompt = t.prompt(user)
-        await t.clock.advance(step.seconds)
+        await t.clock.advance(step.seconds + PRESS_GRACE)
         if (await t.state()).phase is Phase.GAME_OVER:
             return []
     assert t.table().step.kind in ("last_word", "speech")

@@ -416,11 +416,18 @@ def check_no_missed_end(state: GameState) -> None:
 
 
 def leaving_by_vote(state: GameState) -> list[int]:
-    """The nominee a running vote has decided (SC), still at the table: he leaves by it."""
+    """The nominee today's vote has decided (SC-determined), still at the table: he leaves by
+    it — the one a running vote has decided, or (the option ``single_nominee_decided``, fsm2024:
+    issue 35) the only candidate the last speaker of day 2 or later has put up, his speech still
+    running (the result is determined then: every hand goes to him, F24 §4.4.8)."""
     ballot = state.ballot
     if state.phase is Phase.VOTING and ballot is not None and ballot.decided is not None \
             and state.seat(ballot.decided).at_table:
         return [ballot.decided]
+    if state.phase is Phase.SPEECH and state.result_determined \
+            and state.config.single_nominee_decided and len(state.nominees) == 1 \
+            and state.seat(state.nominees[0]).at_table:
+        return [state.nominees[0]]
     return []
 
 

@@ -148,3 +148,23 @@ def test_a_rule_the_bot_never_cites_is_refused_with_the_way_to_the_list(query: s
 def test_rule_alone_lists_the_numbers() -> None:
     text = answers("", "fiim2024", "en")
     assert "5.7" in text and "7.6" in text and "4.2.4" in text and "8.5.13.1" in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rule_7_2_says_which_reading_of_the_last_speakers_only_candidate_the_game_plays(lang: str) -> None:
+    """Issue 35, item 4 (docs/rules.md §7.1): where FIIM 2024's text allows both readings, /rule
+    shows the choice. Under fsm2024 the committee's moment counts (SC-determined: the candidate
+    leaves, the next day's vote is not held); under fiim2024 and the seed a removal before the
+    vote cancels today's (seed 5.1 = F24 §7.1); a club's option on another preset is shown as
+    its game plays."""
+    cat = catalog(lang)
+    decided = {"ru": "последний говорящий выставляет единственную кандидатуру",
+               "en": "the last speaker of day 2 or later has nominated the only candidate"}[lang]
+    cancels = {"ru": "до начала голосования отменяет сегодняшнее",
+               "en": "before the vote begins cancels today's vote"}[lang]
+    for preset, number in (("fsm2024", "7.2"), ("fiim2024", "7.2"), ("seed", "5.2")):
+        text = rulebook.rule_text(number, rules.PRESETS[preset], cat)
+        assert (decided in text) is (preset == "fsm2024"), (preset, text)
+        assert (cancels in text) is (preset != "fsm2024"), (preset, text)
+    club = rules.PRESETS["seed"].with_options(single_nominee_decided=True)
+    assert decided in rulebook.rule_text("5.2", club, cat)

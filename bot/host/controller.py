@@ -298,6 +298,7 @@ class HostController:
 
     def _arm(self, table: Table) -> None:
         """Schedule the step's 10-second warning (a speech) and its end, from the stored deadline
+        — for a window of presses :data:`steps.PRESS_GRACE` after it (:func:`steps.press_grace`) —
         kept on the monotonic clock since the step's window opened (:mod:`bot.steady`; one read
         from the store — a start-up, a chat taken over — from the wall clock then), so that a
         step of the wall clock moves neither (a late call still runs; a passed deadline fires at
@@ -316,7 +317,10 @@ class HostController:
                 and step.seconds > st.WARN_LEFT:
             self.port.schedule(self._group(table), max(0.0, left - st.WARN_LEFT * self.port.scale),
                                lambda: self._on_warn(table.id, no))
-        self.port.schedule(self._group(table), max(0.0, left),
+        # a window of presses closes st.PRESS_GRACE after its time: a press sent as it closed,
+        # its button still on the player's screen, counts (the doubt goes to the player)
+        closes = left + st.press_grace(step) * self.port.scale
+        self.port.schedule(self._group(table), max(0.0, closes),
                            lambda: self._on_deadline(table.id, no))
 
     async def _due(self, table_id: int) -> Table | None:

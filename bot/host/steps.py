@@ -230,7 +230,21 @@ def out_of_turn_reason(state: rules.GameState, plan_: Plan, seat: int) -> str | 
 
 WRITTEN_GRACE = 2.0  # real seconds: Telegram stamps a message to the second, and clocks differ
 PASS_ECHO = 5.0  # real seconds after a floor: its speaker's «Пас» sent late or twice ends nothing
-RECENT_KEPT = 4  # the steps before the running one whose times are kept (a message read late)
+#: The steps before the running one whose times are kept (a message read late): a day's
+#: speeches and votes, so that a message written in one's own minute is his however late it is
+#: read (issue 35); one older than all of them is judged as read.
+RECENT_KEPT = 32
+#: Timer seconds a window whose inputs are presses (a hand, a shot, a check, the best move, a
+#: silenced speaker's nomination) still takes them after its time is up: a press sent as it
+#: closed — the button still on the player's screen — counts (what the player saw open).
+PRESS_GRACE = 1
+PRESS_WINDOWS = (StepKind.VOTE, StepKind.RAISE, StepKind.SILENCED, *NIGHT_STEPS)
+
+
+def press_grace(step: "Step") -> int:
+    """The timer seconds ``step`` waits after its deadline before it closes (:data:`PRESS_GRACE`
+    for a window of presses, else 0): the doubt goes to the player who pressed at the edge."""
+    return PRESS_GRACE if step.kind in PRESS_WINDOWS else 0
 
 
 def recent_record(step: Step, closed: float) -> dict[str, Any]:
@@ -245,8 +259,8 @@ class Written:
     """How a group message is judged by when it was written (:func:`judge_written`):
     ``current`` — in the running step (judge it by that step); ``own`` — in one of the
     writer's own minutes, or the echo of his «Пас» (nothing: neither speech out of turn nor a
-    pass of the running step); otherwise ``reason`` — the penalty for the earlier step it was
-    written in (seed 4.1.1 by day, seed 4.2.6 at night)."""
+    pass of the running step); otherwise ``reason`` — the penalty for
+    the earlier step it was written in (seed 4.1.1 by day, seed 4.2.6 at night)."""
 
     current: bool = False
     own: bool = False
@@ -257,30 +271,55 @@ def judge_written(recent: list[dict[str, Any]], step: Step, seat: int, written_a
                   text: str) -> Written:
     """Judge a message from ``seat`` stamped ``written_at`` (real seconds; ``None``: no stamp,
     as read) by the step it was written in — the running ``step``, or one of the ``recent``
-    ones (:func:`recent_record`) if it was written before ``step`` began: a message written in
-    the writer's own minute is no speech out of turn though read after it (seed 4.1.1; F24
-    §4.3.1: the minute is his), and his «Пас» a few seconds after it (``PASS_ECHO``: sent at
-    the boundary or twice) passes nothing; one written in another's minute, or at night, is
-    judged by that step (seed 4.1.1, 4.2.6). ``WRITTEN_GRACE`` allows for the stamp's
-    rounding and for clocks that differ."""
-    if written_at is None or written_at >= step.opened - WRITTEN_GRACE:
-        if written_at is not None and is_pass(text) and _echo(recent, seat, written_at):
-            return Written(own=True)
+    ones (:func:`recent_record`) — not the one it is read in: a message written in the writer's
+    own minute is his however late it is read (seed 4.1.1; F24 §4.3.1: the minute is his), and
+    his «Пас» a few seconds after it (``PASS_ECHO``: sent at the boundary or twice) passes
+    nothing; one written in another's minute, or at night, is judged by that step (seed 4.1.1,
+    4.2.6). Every step counts ``WRITTEN_GRACE`` wider on both sides, for the stamp's rounding
+    and clocks that differ, and the doubt goes to the player: a stamp within the grace of one
+    of his own minutes is his; between a day step and a night step, the day's foul (4.1.1), not
+    the night's disqualification (4.2.6). A stamp in a gap between steps (a step's message
+    waiting to be shown) is judged by the step that followed it; one older than every step kept
+    (``RECENT_KEPT``) is judged as read."""
+    if written_at is None:
         return Written(current=True)
-    for record in reversed(recent):
-        if record["opened"] - WRITTEN_GRACE <= written_at <= record["closed"] + WRITTEN_GRACE:
-            if record["seat"] == seat and record["kind"] in SPEAKING:
-                return Written(own=True)
-            if is_pass(text) and _echo(recent, seat, written_at):
-                return Written(own=True)
-            return Written(reason=rules.NIGHT_TALK if record["night"] else rules.OUT_OF_TURN)
-    return Written(current=True)  # older than what is kept: judged as read
+    if is_pass(text) and _echo(recent, seat, written_at):
+        return Written(own=True)
+    grace = WRITTEN_GRACE
+    in_current = written_at >= step.opened - grace
+    if in_current and step.seat == seat and step.kind in SPEAKING:
+        return Written(current=True)  # his own minute, running: a «Пас» passes it
+    found = [r for r in recent if r["opened"] - grace <= written_at <= r["closed"] + grace]
+    if any(_own(r, seat) for r in found):
+        return Written(own=True)
+    if in_current and (not step_at_night(step) or all(r["night"] for r in found)):
+        return Written(current=True)
+    if found:
+        day = any(not r["night"] for r in found)
+        return Written(reason=rules.OUT_OF_TURN if day else rules.NIGHT_TALK)
+    if written_at < (recent[0]["opened"] if recent else step.opened) - grace:
+        return Written(current=True)  # older than every step kept: judged as read
+    following = next((r for r in recent if r["opened"] > written_at), None)
+    if following is None:  # in the gap before the running step: judged by it
+        return Written(current=True)
+    if _own(following, seat):
+        return Written(own=True)
+    return Written(reason=rules.NIGHT_TALK if following["night"] else rules.OUT_OF_TURN)
+
+
+def step_at_night(step: Step) -> bool:
+    """A night step, night 0's included: speaking there is night talk (seed 4.2.6)."""
+    return step.at_night or step.kind is StepKind.NIGHT_ZERO
+
+
+def _own(record: dict[str, Any], seat: int) -> bool:
+    """A kept step that was ``seat``'s own minute (a speech, a last word, a tie speech)."""
+    return record["seat"] == seat and record["kind"] in SPEAKING
 
 
 def _echo(recent: list[dict[str, Any]], seat: int, written_at: float) -> bool:
     """A «Пас» written within ``PASS_ECHO`` after one of ``seat``'s own minutes closed."""
-    return any(r["seat"] == seat and r["kind"] in SPEAKING
-               and r["opened"] - WRITTEN_GRACE <= written_at <= r["closed"] + PASS_ECHO
+    return any(_own(r, seat) and r["opened"] - WRITTEN_GRACE <= written_at <= r["closed"] + PASS_ECHO
                for r in recent)
 
 

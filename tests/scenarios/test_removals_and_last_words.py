@@ -40,15 +40,18 @@ def table_of(roles: str, keep: tuple[int, ...], preset: str = "seed") -> Table:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_three_players_dq_mid_vote_the_decided_don_leaves_and_red_wins(preset: str) -> None:
     """3 players: #2 (Don, the last black), #8, #9. Nominees #2, #8, #9; #2 takes 2 of 3 hands —
-    nobody can catch him (SC: the result is determined). /dq 9 mid-vote: #9 leaves, the next
-    vote is not held (5.2), #2 leaves BY THE VOTE with his last word, then red wins (F24 §1.4:
-    no black left) — not black by a parity that counts #2 as still seated."""
+    nobody can catch him (SC: the result is determined, and with him leaving no black is left:
+    red wins, fixed). /dq 9 mid-vote: #9 leaves, the result stands (F24 §7.9) and no vote is
+    said to be cancelled (none follows: issue 35), #2 leaves BY THE VOTE with his last word,
+    then red wins (F24 §1.4: no black left) — not black by a parity that counts #2 as still
+    seated."""
     t = table_of("D2 M3 M4 S5", keep=(2, 8, 9), preset=preset)
     t.discuss({8: 2, 9: 8, 2: 9})
     t.votes_against(2, 2)
     t.dq(9)
     t.expect_leaves(9, cause="dq")
-    t.expect_notice(Kind.NEXT_VOTE_CANCELLED, day=3, seat=9, rule="5.2")
+    t.expect_notice(Kind.REMOVED, seat=9, stands=True)
+    t.expect_no_notice(Kind.NEXT_VOTE_CANCELLED)
     t.expect_no_notice(Kind.GAME_OVER)
     t.expect_leaves(2, cause="vote")
     t.expect_last_word(2)

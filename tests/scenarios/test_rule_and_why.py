@@ -395,3 +395,21 @@ def test_every_rule_why_cites_is_the_one_its_announcement_cites() -> None:
                         (notice, shown)
                     checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_why_in_the_morning_of_a_victim_removed_the_same_night(preset: str) -> None:
+    """Issue 35, item 1: the morning tells once that the night's victim was removed too; /why
+    then gives that ruling and its rules — no last word, no best move (seed 4.5), the day's vote
+    held (seed 5.1) — as the preset numbers them."""
+    t = Table(roles="S5 D8 M9 M10", preset=preset)
+    t.skip_day()
+    t.shoot(3)
+    t.dq(3, "4.2.6")
+    t.end_night()
+    ruling = why.last_ruling(t.notices, private=False)
+    assert ruling is not None and ruling.kind is Kind.NIGHT_RESULT
+    text = why.why_text(t.notices, t.state.config, catalog("ru"), private=False)
+    cited = {"seed": ("4.5", "5.1"), "fiim2024": ("ФИИМ 2024, §6.5", "ФИИМ 2024, §7.1"),
+             "fsm2024": ("ФСМ 2024, §6.5", "ФСМ 2024, §7.1")}[preset]
+    assert all(c in text for c in cited), text

@@ -1,6 +1,7 @@
 """A best move or a last word the rules skip is said, with its reason, never left for the
 table to wonder about (issue 15): night 1's victim without a best move (F24/S24 §7.10: 2+ left
-by the day-1 vote; seed 4.5: removed the same night; the game's option), a leaver without a last
+by the day-1 vote; seed 4.5: removed the same night, said by the morning's line; the game's
+option), a leaver without a last
 word after the deciding vote or shot when the game's option gives none (F24 §7.9 switched off).
 
 The best move's reason is said in the morning, right after the night's result: never earlier
@@ -69,14 +70,20 @@ def test_f24_7_10_out_by_the_day_one_vote_the_best_move_refusal_is_said(preset: 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_seed_4_5_the_victim_removed_the_same_night_makes_no_best_move_and_it_is_said(preset: str) -> None:
+    """Seed 4.5: removed, he leaves without a last word — and without the best move. Said once,
+    in the morning's line with the kill (issue 35: one departure, told once), citing 4.5 as the
+    preset numbers it; no separate BEST_MOVE_SKIPPED line."""
     t = Table(roles="S5 D8 M9 M10", preset=preset)
     t.skip_day()
     t.shoot(3)
     t.dq(3, "4.2.6")
     said = _morning(t)
-    assert Kind.BEST_MOVE_DUE not in [n.kind for n in said]
-    skipped = [n for n in said if n.kind is Kind.BEST_MOVE_SKIPPED]
-    assert [(n["seat"], n["why"], n["rule"]) for n in skipped] == [(3, "removed", "4.5")]
+    kinds = [n.kind for n in said]
+    assert Kind.BEST_MOVE_DUE not in kinds and Kind.BEST_MOVE_SKIPPED not in kinds
+    morning = next(n for n in said if n.kind is Kind.NIGHT_RESULT)
+    ru = notice_text(morning, catalog("ru")) or ""
+    cited = {"seed": "(4.5)", "fiim2024": "ФИИМ 2024, §6.5", "fsm2024": "ФСМ 2024, §6.5"}[preset]
+    assert "лучшего хода" in ru and cited in ru, ru
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -52,6 +52,7 @@ class Judging(Protocol):
     async def press(self, label: str) -> None: ...
     async def link(self) -> None: ...
     def public(self) -> list[str]: ...
+    def table_lines(self) -> list[str]: ...  # what the table reads now: each message as it stands
     def club(self) -> list[str]: ...
     def private(self) -> list[str]: ...  # every version of every message the judge was shown
     def panel_text(self) -> str: ...
@@ -86,6 +87,11 @@ class TelegramJudging:
 
     def public(self) -> list[str]:
         return self.t.public()
+
+    def table_lines(self) -> list[str]:
+        """Every line of the group's messages as they stand now (an edit replaces its text)."""
+        return [line for m in self.t.fake.sent(self.t.group) if m.texts and m.texts[-1]
+                for line in m.texts[-1].splitlines()]
 
     def club(self) -> list[str]:
         return []
@@ -149,6 +155,12 @@ class DiscordJudging:
 
     def public(self) -> list[str]:
         return self.t.public()
+
+    def table_lines(self) -> list[str]:
+        """Every line of the table channel's messages as they stand now (an edit replaces its
+        text; a deleted message is gone)."""
+        return [line for m in self.t.fake.in_channel(discord_table.TABLE_ID, deleted=False)
+                if m.texts and m.texts[-1] for line in m.texts[-1].splitlines()]
 
     def club(self) -> list[str]:
         return self.t.public(discord_table.CLUB_ID)

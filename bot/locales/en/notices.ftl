@@ -25,9 +25,11 @@ notice-night_result = Morning comes. { $killed ->
        *[other] A miss: nobody was killed tonight.
     }
    *[other] { $killed_removed ->
-        [disqualification] Player { $killed } was killed tonight — and removed from the game the same night: no last word ({ cite-4_5 }); today's vote is held ({ cite-5_1 }).
-        [fouls] Player { $killed } was killed tonight — and removed from the game the same night: no last word ({ cite-4_5 }); today's vote is held ({ cite-5_1 }).
-       *[other] Player { $killed } was killed tonight.
+        [none] Player { $killed } was killed tonight.
+       *[other] Player { $killed } was killed tonight — a seat already removed from the game this night, so there is no last word{ $night ->
+            [1] { " " }and no best move
+           *[other] { "" }
+        } ({ cite-4_5 }); today's vote is held ({ cite-5_1 }).
     }
  }
 notice-last_word = Last word of player { $seat } — { $seconds }.
@@ -116,7 +118,6 @@ notice-best_move = Best move of player { $seat }: { $guesses }. Accepted.
 notice-best_move_hits = Best move of player { $seat }: blacks guessed — { $hits }.
 notice-best_move_skipped = Player { $seat } makes no best move: { $why ->
     [day1_departures] { $departed } players left by the first day's vote ({ $rule }).
-    [removed] removed from the game tonight ({ $rule }).
    *[off] this game's rules do without it.
  }
 
@@ -154,6 +155,9 @@ notice-removed = { $last_word ->
     }
  }{ $tournament ->
     [yes] { " " }The player is also removed from the tournament ({ cite-5_3 }).
+   *[no] { "" }
+ }{ $stands ->
+    [yes] { " " }The result is already decided and stands ({ cite-7_9 }).
    *[no] { "" }
  }
 # What was given: a fourth foul, or a disqualification with its item.

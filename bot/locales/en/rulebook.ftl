@@ -38,7 +38,10 @@ rule-4_3 = a team loss: for an oath or a bet, blackmail, threats, bribery, or a 
 rule-4_4 = the third foul: the player is silent in the nearest speech but may still nominate; with three or four players at the table, 30 seconds instead ({ cite-5_7 }).
 rule-4_5 = the fourth foul or a disqualifying foul: the player leaves the game at once, with no last word.
 rule-5_1 = when a player is removed (a fourth foul or a disqualification), the nearest vote — or the one going on — is not held, unless the player was killed that night or is leaving by that vote.
-rule-5_2 = when a player is removed after the vote's result is known, that vote is finished and the next one is not held.
+rule-5_2 = when a player is removed after the vote's result is known, that vote is finished and the next one is not held. { $single ->
+    [yes] The result is known too once the last speaker of day 2 or later has nominated the only candidate (the FSM committee's ruling): a removal after that, before the vote, does not cancel today's vote — the candidate leaves by it — and the next day's vote is not held.
+   *[no] A single candidate nominated by the last speaker is not yet a known result: a removal before the vote begins cancels today's vote ({ cite-5_1 }), and the candidate stays.
+ }
 rule-5_3 = deliberate peeking, or any other non-game way of learning something, removes the player from the tournament as well as the game.
 rule-5_6 = when three players are at the table and they tie twice, nobody leaves and night falls.
 rule-5_7 = a player with a third foul, with three or four players at the table, is not silenced but speaks for 30 seconds.
