@@ -8,10 +8,11 @@ from .store import (
     StaleRevision, StorageError, Store, sqlite_path,
 )
 from .pg import PgStore, is_url
+from .web import WebTable
 
 __all__ = [
     "ROLES", "TOP_ORDERS", "ClubError", "ClubGame", "PlayerRow", "Totals", "Tournament",
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
     "OutboxRow", "Snapshot", "StaleRevision",
-    "StorageError", "Store", "PgStore", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
+    "StorageError", "Store", "PgStore", "WebTable", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
 ]

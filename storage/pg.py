@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequenc
 from . import club
 
 from .migrate import MigrationError, NewerSchema, bundled
+from .web import WebMethods
 from .store import (
     _GAME_COLUMNS, _OUTBOX_COLUMNS, PRUNE_AFTER, EventRow, GameRow, HostMethods, HostStepRow,
     NoSuchGame, OutboxItem, OutboxRow, Snapshot, StaleRevision, StorageError, _dumps, _game_row,
@@ -206,7 +207,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore(HostMethods, club.ClubMethods):
+class PgStore(HostMethods, club.ClubMethods, WebMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s (see there)."""

@@ -43,6 +43,7 @@ import aiosqlite
 
 from . import club
 from .migrate import migrate, refuse_unknown
+from .web import WebMethods
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -362,7 +363,7 @@ def host_step_insert(table_id: int, row: HostStepRow) -> tuple[str, tuple[Any, .
             (table_id, row.no, row.key, row.kind, int(row.seconds), row.opened_at))
 
 
-class Store(HostMethods, club.ClubMethods):
+class Store(HostMethods, club.ClubMethods, WebMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 
