@@ -148,3 +148,4 @@ what-points = a number of points
 what-item = an item number
 what-action = an action's number (from /log all)
 what-command = the corrected action, e.g. /foul 5 4.1.1
+what-seconds = a number of seconds

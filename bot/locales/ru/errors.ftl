@@ -149,3 +149,4 @@ what-points = число баллов
 what-item = номер пункта
 what-action = номер действия (из /log all)
 what-command = исправленное действие, например /foul 5 4.1.1
+what-seconds = число секунд
