@@ -355,6 +355,16 @@ async def forget(interaction: discord.Interaction[Any], confirm: Optional[bool] 
     await _run(interaction, "forget", "yes" if confirm else None)
 
 
+StreamWhat = Literal["new", "delay", "tournament"]
+
+
+@app_commands.command(name="stream", description=_desc("stream"))
+@app_commands.describe(what=_arg("stream-what"), seconds=_arg("stream-seconds"))
+async def stream(interaction: discord.Interaction[Any], what: Optional[StreamWhat] = None,
+                 seconds: Optional[Range[int, 0, 21600]] = None) -> None:
+    await _run(interaction, "stream", what, seconds)
+
+
 # --- Discord only -------------------------------------------------------------------------------
 
 @app_commands.command(name="panel", description=_desc("panel"))
@@ -390,7 +400,7 @@ GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, rule, why,
     undo, fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
-    tournament, table_, roster, rename, merge, forget,
+    tournament, table_, roster, rename, merge, forget, stream,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -178,3 +178,6 @@ dc-cmd-join = Host mode, a tournament's table: take your name's seat of the plan
 dc-arg-plan-name = The name as the tournament's plan writes it
 dc-arg-table-host = The host bot runs the table in this channel (the chief judge, Manage Channels)
 dc-arg-table-aside = Set the table's unfinished game aside from the tournament (chief judge or the table's judge)
+dc-cmd-stream = The table's live page, stream overlay and broadcast page (judge or Manage Channels)
+dc-arg-stream-what = new: new addresses; delay: the broadcast's delay; tournament: the tournament's page
+dc-arg-stream-seconds = The broadcast's delay in seconds (with delay)
