@@ -111,6 +111,7 @@ class Feed:
     waiting: bool = False  # a refresh is scheduled or running
     again: bool = False  # another commit came during the refresh
     seq: int = 0  # the judge's stream: commits seen
+    published: int = 0  # public frames handed to the followers (the tests count them)
 
     def count(self) -> int:
         return sum(len(f) for f in self.followers.values())
@@ -204,6 +205,7 @@ class Hub:
             if last is not None and last[0] == key:
                 return  # nothing the table may see has changed: nothing is sent
             feed.last[kind] = (key, payload)
+            feed.published += 1
             for follower in list(feed.followers[kind]):
                 follower.offer(payload)
             return
@@ -320,6 +322,11 @@ class Hub:
                 follower.close()
                 closed += 1
         return closed
+
+    def published(self, chat: str) -> int:
+        """How many public frames ``chat``'s followers were handed since it was first followed."""
+        feed = self._feeds.get(chat)
+        return feed.published if feed is not None else 0
 
     def streams(self, chat: str | None = None) -> int:
         """Open streams (of ``chat``, or all)."""
