@@ -99,6 +99,7 @@ def labels(cat: Catalog, *, roles: bool = False) -> dict[str, Any]:
     words: dict[str, Any] = {key.removeprefix("web-").replace("-", "_"): cat.text(key) for key in LABELS}
     if roles:
         words["role"] = {role.value: cat.text(f"role-{role.value}") for role in rules.Role}
+        words["role_short"] = {role.value: cat.text(f"web-role-short-{role.value}") for role in rules.Role}
     return words
 
 

@@ -42,3 +42,8 @@ web-no-tournament = No tournament is open in this club.
 web-app-button = 📱 The panel on a screen
 web-app-link = The panel on a screen, for game { $game } (the link opens once, within { $minutes } min):
     { $url }
+# a role on the judge's seat grid (a 360-px phone: a few letters)
+web-role-short-civilian = Civ
+web-role-short-sheriff = Sher
+web-role-short-mafia = Maf
+web-role-short-don = Don

@@ -42,3 +42,8 @@ web-no-tournament = В этом клубе нет открытого турни�
 web-app-button = 📱 Панель на экране
 web-app-link = Панель на экране для игры { $game } (ссылка откроется один раз, в течение { $minutes } мин):
     { $url }
+# роль на сетке мест судьи (телефон в 360 пикселей: несколько букв)
+web-role-short-civilian = Мир
+web-role-short-sheriff = Шер
+web-role-short-mafia = Маф
+web-role-short-don = Дон

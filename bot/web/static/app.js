@@ -37,7 +37,18 @@ function toast(text, alert) {
   toast.timer = setTimeout(() => { node.hidden = true; }, alert ? 6000 : 2500);
 }
 
+let busy = 0; // requests on their way (the tests wait for none)
+function pending(change) {
+  busy += change;
+  document.body.dataset.busy = String(busy);
+}
+
 async function call(method, path, body) {
+  pending(1);
+  try { return await send(method, path, body); } finally { pending(-1); }
+}
+
+async function send(method, path, body) {
   const response = await fetch(path, {
     method, cache: 'no-store',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session}` },
@@ -54,16 +65,22 @@ function signedOut() {
 }
 
 async function press(data) {
-  const answer = await call('POST', '/api/app/press', { data });
-  toast(answer.answer, answer.alert);
-  draw(answer.state);
+  pending(1);
+  try {
+    const answer = await send('POST', '/api/app/press', { data });
+    toast(answer.answer, answer.alert);
+    draw(answer.state);
+  } finally { pending(-1); }
 }
 
 async function typed(line) {
-  const answer = await call('POST', '/api/app/command', { line });
-  const replies = answer.replies || [];
-  toast(replies.map((r) => r.text).join('\n'), replies.some((r) => r.refused));
-  draw(answer.state);
+  pending(1);
+  try {
+    const answer = await send('POST', '/api/app/command', { line });
+    const replies = answer.replies || [];
+    toast(replies.map((r) => r.text).join('\n'), replies.some((r) => r.refused));
+    draw(answer.state);
+  } finally { pending(-1); }
 }
 
 function button(label, data, kind) {
@@ -89,21 +106,20 @@ function draw(state) {
       'data-speaking': seat.speaking ? 'yes' : 'no', 'data-fouls': seat.fouls,
       'data-nominated': seat.nominated ? 'yes' : 'no',
     });
-    const top = el('div', { class: 'seat-head' }, el('span', { class: 'seat-n', text: String(seat.n) }),
-      el('span', { class: 'seat-name', text: seat.name || '' }));
-    if (seat.role) top.append(el('span', { class: `badge role role-${seat.role}`, 'data-role': seat.role,
-      text: (labels.role && labels.role[seat.role]) || seat.role }));
-    tile.append(top);
+    tile.append(el('div', { class: 'seat-head' }, el('span', { class: 'seat-n', text: String(seat.n) }),
+      el('span', { class: 'seat-name', text: seat.name || '' })));
     const marks = el('div', { class: 'seat-marks' });
     const dots = el('span', { class: 'fouls' });
     for (let i = 0; i < 4; i += 1) dots.append(el('i', { class: i < seat.fouls ? 'dot on' : 'dot' }));
     marks.append(dots);
+    if (seat.role) marks.append(el('span', { class: `badge role role-${seat.role}`, 'data-role': seat.role,
+      text: (labels.role_short && labels.role_short[seat.role]) || seat.role }));
     if (seat.nominated) marks.append(el('span', { class: 'badge nominated', text: labels.nominated }));
     tile.append(marks);
     const acts = actions[String(seat.n)] || {};
     const row = el('div', { class: 'seat-acts' });
-    if (acts.foul) row.append(button(labels.foul || 'Foul', acts.foul, 'mini foul'));
     if (acts.nominate) row.append(button('↑', acts.nominate, 'mini nominate'));
+    if (acts.foul) row.append(button(labels.foul || 'Foul', acts.foul, 'mini foul'));
     tile.append(row);
     return tile;
   }));
@@ -134,6 +150,7 @@ async function start() {
     if (event !== 'changed') return;
     if (shown && ping.game === shown[0] && ping.revision === shown[1]) return;
     call('GET', '/api/app/state').then(draw).catch(() => {});
+    document.body.dataset.seen = String(ping.seq);
   }, (how) => { document.body.dataset.stream = how; });
 }
 

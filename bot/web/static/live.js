@@ -46,7 +46,7 @@ function draw(view) {
   const feed = $('#feed');
   if (feed) {
     setText($('#feed-title'), labels.feed);
-    feed.replaceChildren(...(view.feed || []).map((line) => el('li', { text: line })));
+    feed.replaceChildren(...(view.feed || []).slice().reverse().map((line) => el('li', { text: line })));
   }
   const result = $('#result');
   if (result) {
