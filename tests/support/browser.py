@@ -89,9 +89,10 @@ async def layout_problems(page: Any, selector: str) -> list[str]:
     }""", selector)
 
 
-async def shot(page: Any, name: str) -> Path:
-    """A screenshot kept under :data:`ARTIFACTS` (git-ignored)."""
+async def shot(page: Any, name: str, *, transparent: bool = False) -> Path:
+    """A screenshot kept under :data:`ARTIFACTS` (git-ignored); ``transparent``: what the page
+    does not paint stays transparent (the overlay, as OBS composes it)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / name
-    await page.screenshot(path=str(path), full_page=False)
+    await page.screenshot(path=str(path), full_page=False, omit_background=transparent)
     return path

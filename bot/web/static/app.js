@@ -114,7 +114,7 @@ function draw(state) {
     marks.append(dots);
     if (seat.role) marks.append(el('span', { class: `badge role role-${seat.role}`, 'data-role': seat.role,
       text: (labels.role_short && labels.role_short[seat.role]) || seat.role }));
-    if (seat.nominated) marks.append(el('span', { class: 'badge nominated', text: labels.nominated }));
+    if (seat.nominated) marks.append(el('span', { class: 'badge nominated', title: labels.nominated, 'aria-label': labels.nominated, text: '⚑' }));
     tile.append(marks);
     const acts = actions[String(seat.n)] || {};
     const row = el('div', { class: 'seat-acts' });
