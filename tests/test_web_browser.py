@@ -362,3 +362,114 @@ async def test_a_forged_or_expired_init_data_signs_nobody_in(tmp_path: Path) -> 
             assert await page.locator("#seats li").count() == 0
             assert await page.locator("#head").text_content()  # says where to open it from
             await context.close()
+
+
+#: a page's every DOM state, as its MutationObserver saw them (an init script: Playwright's, not
+#: the page's — the page's CSP allows no inline script of its own)
+RECORDER = """
+window.__seen = [];
+new MutationObserver(() => {
+  const html = document.documentElement.outerHTML;
+  if (window.__seen[window.__seen.length - 1] !== html) window.__seen.push(html);
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+"""
+
+
+def states_of(config: rules.RulesConfig, events: list[rules.Event], names: dict[int, str]) -> list[rules.GameState]:
+    """The game after each of its log's prefixes: every state it was ever stored in."""
+    return [rules.fold(config, events[:k], names)[0] for k in range(len(events) + 1)]
+
+
+async def test_a_hosted_game_followed_on_the_live_page_and_the_overlay(tmp_path: Path) -> None:
+    """A hosted table (the bot as judge) gets the same pages: every state the live page showed
+    was one the game was stored in, its /status words public; no DOM state of the live page or
+    the overlay, and no byte of the stream, carried a hidden fact before the result."""
+    chromium()
+    from bot.web import WebLayer
+    from rules import Role, Team
+    from support.host_table import host_table
+    from support.web import web_settings
+
+    async with FakeBotAPI() as fake, host_table(fake, tmp_path / "referee.sqlite3") as t, \
+            browser() as chrome, aiohttp.ClientSession() as http:
+        referee = t.app.bot_data["referee"]
+        layer = WebLayer(web_settings(telegram_timer_scale=0.05))
+        layer.attach("tg", referee)
+        await layer.start(t.service)
+        try:
+            group = f"tg:{t.group.id}"
+            row = await t.service.store.web_table(group, create=True)
+            base = f"http://127.0.0.1:{layer.port}"
+            live = await chrome.new_page(viewport=PHONE)
+            await live.add_init_script(RECORDER)
+            await live.goto(f"{base}/live#{row.public_key}")
+            overlay = await chrome.new_page(viewport=SCREEN)
+            await overlay.add_init_script(RECORDER)
+            await overlay.goto(f"{base}/overlay#{row.public_key}")
+            raw = await open_stream(http, f"{base}/api/stream", {"X-Page-Key": row.public_key})
+
+            await t.open_and_fill()
+            don, = await t.seats_of(Role.DON)
+            mafia = await t.seats_of(Role.MAFIA)
+            sheriff, = await t.seats_of(Role.SHERIFF)
+            reds = await t.reds()
+            first = mafia[0]
+            await t.speeches(list(range(1, 11)), {1: first, 2: don} if first not in (1, 2) else None)
+            await t.vote(first, [s for s in reds if s != first][:6])
+            await t.wait_step("last_word", first)
+            await t.press(t.user(first), t.step_message(), "Пас")
+            await t.night(1, shots={don: reds[0], mafia[1]: reds[1]}, don=sheriff, sheriff=don)
+            state = await t.state()
+            order = state.speech_order
+            await t.speeches(order, {order[0]: don, order[1]: mafia[1]})
+            await t.vote(don, [s for s in state.at_table if s not in (don, mafia[1])][:5])
+            await t.wait_step("last_word", don)
+            await t.press(t.user(don), t.step_message(), "Пас")
+            await t.night(2, shots={mafia[1]: None})
+            state = await t.state()
+            order = state.speech_order
+            await t.wait_floor(order[0], consume=False)
+            await t.say(t.user(order[0]), f"/nominate {mafia[1]}")
+            for seat in order:
+                await t.pass_turn(seat, typed=True)
+            await t.wait_step("last_word", mafia[1], consume=False)
+            await t.pass_turn(mafia[1], typed=True)
+            await t.wait_over()
+            final = await t.state()
+            assert final.result is not None and final.result.winner is Team.RED
+            await live.wait_for_selector("#seats li [data-role]", timeout=WAIT)
+
+            home_game = await t.service.current(group)
+            assert home_game is not None
+            stored = await t.service.store.game(home_game.game_id)
+            assert stored is not None
+            events = await t.service.events(group)
+            stored_states = states_of(final.config, events, stored.names)
+            public = {public_status(s) for s in stored_states}
+            secrets = await private_texts(t.service, group)
+            assert secrets
+            shown = await live.evaluate("() => window.__seen")
+            statuses = await live.evaluate(
+                "(seen) => seen.map((html) => new DOMParser().parseFromString(html, 'text/html')"
+                ".querySelector('#status')?.textContent ?? '')", shown)
+            assert len(shown) > 30  # it followed the game, state by state
+            for html, text in zip(shown, statuses):
+                if text:
+                    assert text in public, text  # a state the game was stored in, in public words
+                if 'data-role' in html:
+                    continue  # the result: the roles revealed (F24 §4.4.13)
+                for word in (*RU_SECRETS, *secrets):
+                    assert word not in html, word
+            for html in await overlay.evaluate("() => window.__seen"):
+                if 'data-role' in html:
+                    continue
+                for word in (*RU_SECRETS, *secrets):
+                    assert word not in html, word
+            over = next(i for i, f in enumerate(raw.frames) if f.data.get("result"))
+            before_end = b"".join(f.raw for f in raw.frames[:over]).decode()
+            for word in (*RU_SECRETS, *secrets):
+                assert word not in before_end, word
+            assert '"role":"' not in before_end
+            await raw.stop()
+        finally:
+            await layer.stop()
