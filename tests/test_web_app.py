@@ -136,3 +136,38 @@ async def test_a_discord_judge_gets_a_one_time_link_bound_to_him_and_the_game(tm
         await t.slash("new")
         await t.slash("new")  # confirmed: another game now
         assert await _post(http, base + "/api/app/session", {"dc": newest}) == (403, "expired")
+
+
+async def test_a_tournament_page_shows_every_table_and_the_standings(tmp_path: Path) -> None:
+    """``/stream tournament`` in the club's group gives the tournament page; it shows the
+    tournament's view (each table's judge and game) and each running game as its live page
+    does — no role before the end."""
+    players = [f"Игрок {n:02d}" for n in range(1, 21)]
+    async with FakeBotAPI() as fake, tt.table(fake, tmp_path / "db.sqlite3", **WEB) as t, \
+            aiohttp.ClientSession() as http:
+        chief = t.players[0]  # the group's owner: its admin
+        await t.say("/stream tournament", chat=t.group, user=chief)
+        assert t.public()[-1] == RU.text("web-no-tournament")
+        await t.say("/tournament open 2 " + ", ".join(players), chat=t.group, user=chief)
+        await t.say("/table 1", chat=t.group)
+        await t.say("/new fiim2024")
+        await t.say("/roles D2 M5 M7 S8")
+        await t.say("/stream tournament", chat=t.group, user=chief)
+        found = re.search(r"/tournament#(\S+)", t.public()[-1])
+        assert found is not None
+        base = f"http://127.0.0.1:{t.referee.web.port}"
+        async with http.get(base + "/api/tournament", headers={"X-Page-Key": found[1]}) as response:
+            assert response.status == 200
+            page = await response.json()
+        assert page["lines"][0].startswith("Турнир №1")
+        assert page["standings"] and [x["table"] for x in page["tables"]] == [1, 2]
+        one = page["tables"][0]["view"]
+        seated = (await t.state()).seats
+        assert [s["name"] for s in one["seats"]] == [s.name for s in seated]
+        assert set(s.name for s in seated) <= set(players)  # the plan's
+        assert all(s["role"] is None for s in one["seats"]) and page["tables"][1]["view"] is None
+        # a table page's key opens no tournament, and a wrong one nothing
+        row = await t.service.store.web_table(f"tg:{t.judge.id}", create=True)
+        for key in (row.public_key, found[1][:-1] + "x"):
+            async with http.get(base + "/api/tournament", headers={"X-Page-Key": key}) as response:
+                assert response.status == 404
