@@ -237,17 +237,18 @@ async def test_a_whole_judged_game_by_taps_in_the_mini_app(tmp_path: Path) -> No
         for _ in range(7):
             await step(app.tap(btn("judge-btn-next")), "/next")
         assert (await t.state()).phase is rules.Phase.VOTING
-        await watch.overlay.wait_for_selector("#ballot:not([hidden])", timeout=WAIT)
-        problems = await layout_problems(overlay, "#seats li, header")
-        await shot(overlay, "overlay-1920x1080.png", transparent=True)
-        assert problems == [] and await overlay.evaluate(
-            "() => getComputedStyle(document.documentElement).backgroundColor") == "rgba(0, 0, 0, 0)"
-        await shot(live, "live-360x740.png")
         # the group's /status says what the page shows
         await t.say("/status", chat=t.group)
         assert t.public()[-1] == await live.locator("#status").text_content()
 
         await step(app.tap("4"), "/vote 3 4")
+        await overlay.wait_for_selector("#ballot-list li[data-nominee='3'] .count:text('4')", timeout=WAIT)
+        problems = await layout_problems(overlay, "#seats li, header, #ballot")
+        await shot(overlay, "overlay-1920x1080.png", transparent=True)
+        assert problems == [] and await overlay.evaluate(
+            "() => getComputedStyle(document.documentElement).backgroundColor") == "rgba(0, 0, 0, 0)"
+        assert await overlay.evaluate("() => document.documentElement.scrollHeight") <= SCREEN["height"]
+        await shot(live, "live-360x740.png")
         await step(app.tap("4"), "/vote 5 4")  # a tie: #3 and #5 (F24 §4.4.12)
         await step(app.tap(btn("judge-btn-next")), "/next")
         await step(app.tap(btn("judge-btn-next")), "/next")
