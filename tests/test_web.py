@@ -179,6 +179,8 @@ async def test_the_broadcast_shows_the_roles_behind_the_table_by_its_delay(tmp_p
         row = await service.store.set_web_delay("tg:1", 300)
         reader = await open_stream(http, base(layer) + "/api/stream", {"X-Page-Key": row.broadcast_key})
         await reader.wait(lambda r: any(f.event == "waiting" for f in r.frames), "the waiting page")
+        public = await open_stream(http, base(layer) + "/api/stream", {"X-Page-Key": row.public_key})
+        await public.count(1)  # a spectator of the live page changes nothing of the broadcast's delay
         now[0] += 100
         await service.act("tg:1", "tg:1", rules.StartGame())
         await layer.hub.idle()  # type: ignore[union-attr]
@@ -192,6 +194,7 @@ async def test_the_broadcast_shows_the_roles_behind_the_table_by_its_delay(tmp_p
         await reader.count(2, "the night, 300 s after it began")
         shown = reader.states()
         assert shown[1]["head"].startswith("Нулевая ночь")
+        await public.stop()
         assert [s["role"] for s in shown[1]["seats"]][:4] == ["don", "mafia", "mafia", "sheriff"]
         await reader.stop()
 

@@ -416,16 +416,12 @@ async def test_a_hosted_game_followed_on_the_live_page_and_the_overlay(tmp_path:
             reds = await t.reds()
             first = mafia[0]
             await t.speeches(list(range(1, 11)), {1: first, 2: don} if first not in (1, 2) else None)
-            await t.vote(first, [s for s in reds if s != first][:6])
-            await t.wait_step("last_word", first)
-            await t.press(t.user(first), t.step_message(), "Пас")
+            await t.voted_out(first, [s for s in reds if s != first][:6])
             await t.night(1, shots={don: reds[0], mafia[1]: reds[1]}, don=sheriff, sheriff=don)
             state = await t.state()
             order = state.speech_order
             await t.speeches(order, {order[0]: don, order[1]: mafia[1]})
-            await t.vote(don, [s for s in state.at_table if s not in (don, mafia[1])][:5])
-            await t.wait_step("last_word", don)
-            await t.press(t.user(don), t.step_message(), "Пас")
+            await t.voted_out(don, [s for s in state.at_table if s not in (don, mafia[1])][:5])
             await t.night(2, shots={mafia[1]: None})
             state = await t.state()
             order = state.speech_order

@@ -64,6 +64,8 @@ class StreamDesk:
             lines.append(cat.text("web-rotated"))
         elif command.what == "delay":
             row = await store.set_web_delay(chat, int(command.seconds or 0))
+            if layer.hub is not None:
+                layer.hub.set_delay(chat, row.delay)
             lines.append(cat.text("web-delay-set", delay=duration(row.delay, cat)))
         else:
             row = await store.web_table(chat, create=True)

@@ -247,7 +247,8 @@ class Hub:
             feed = self._feeds[chat] = Feed(chat)
         if feed.count() >= self.per_table:
             raise Refused("per_table")
-        feed.delay = float(delay)
+        if kind == "broadcast":
+            feed.delay = float(delay)
         follower = Follower(feed, kind, address)
         feed.followers[kind].add(follower)
         self._by_address[address] = self._by_address.get(address, 0) + 1
@@ -322,6 +323,12 @@ class Hub:
                 follower.close()
                 closed += 1
         return closed
+
+    def set_delay(self, chat: str, delay: float) -> None:
+        """The broadcast's new delay (``/stream delay``), for the frames read from now on."""
+        feed = self._feeds.get(chat)
+        if feed is not None:
+            feed.delay = float(delay)
 
     def published(self, chat: str) -> int:
         """How many public frames ``chat``'s followers were handed since it was first followed."""
