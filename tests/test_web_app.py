@@ -171,3 +171,18 @@ async def test_a_tournament_page_shows_every_table_and_the_standings(tmp_path: P
         for key in (row.public_key, found[1][:-1] + "x"):
             async with http.get(base + "/api/tournament", headers={"X-Page-Key": key}) as response:
                 assert response.status == 404
+
+
+def test_the_mini_app_button_needs_an_https_address_on_telegram(tmp_path: Path) -> None:
+    """Telegram opens a Mini App from ``https://`` only: a panel with another Web App address
+    would be refused whole by the Bot API, so none is added (another Bot API server — a local
+    one, the tests' fake — may be given any)."""
+    from bot.settings import Settings
+    from bot.telegram.app import build_application, referee_of
+
+    for url, base_url, shown in (("https://referee.example.org", None, True),
+                                 ("http://referee.example.org", None, False),
+                                 ("http://127.0.0.1", "http://127.0.0.1:1/bot", True)):
+        settings = Settings(telegram_token="1:" + "a" * 35, web_url=url, telegram_base_url=base_url,
+                            db=tmp_path / "db.sqlite3", _env_file=None)  # type: ignore[call-arg]
+        assert referee_of(build_application(settings)).mini_app is shown, url

@@ -493,15 +493,27 @@ class TelegramReferee:
                           getattr(update, "update_id", "?"))
 
     # --- the table on a screen (bot.web) --------------------------------------------------------------
+    @property
+    def mini_app(self) -> bool:
+        """Telegram opens a Mini App from an ``https://`` address only (a button with another
+        would make the Bot API refuse the whole panel); another Bot API server
+        (``…_TELEGRAM_BASE_URL``: a local one, the tests' fake) may be given any."""
+        return self.web is not None and (self.web.base.lower().startswith("https://")
+                                         or bool(self.settings.telegram_base_url))
+
     async def app_button(self, chat: str) -> AppButton | None:
         """The judge's panel's Mini App button (its label in the chat's language), when the web
         layer is on."""
-        if self.web is None:
+        if not self.mini_app:
             return None
         return (await self.cat(chat)).text("web-app-button"), self.web.app_url()
 
     async def _menu_button(self, bot: Any) -> None:
         """Every private chat's menu button opens the Mini App (one warning if refused)."""
+        if not self.mini_app:
+            log.warning("MAFIA_REFEREE_WEB_URL is not https://: Telegram opens no Mini App there "
+                        "(the live pages work; the judge's panel has no Mini App button)")
+            return
         label = catalog(self.settings.lang).text("web-app-button")
         try:
             await bot.set_chat_menu_button(
