@@ -355,13 +355,15 @@ async def test_a_forged_or_expired_init_data_signs_nobody_in(tmp_path: Path) -> 
         forged = good.replace(f"%22id%22%3A{t.judge.id}", f"%22id%22%3A{t.players[1].id}")
         old = sign_init_data(init_fields(t.judge.id, at=1_000_000), fake.token)
         for init in (forged, old, sign_init_data(init_fields(t.judge.id), "123:another-bot-token")):
-            context = await chrome.new_context(viewport=PHONE)
+            context = await chrome.new_context(viewport=PHONE, locale="ru-RU")
             await context.add_init_script(telegram_stub(init))
             page = await context.new_page()
             await page.goto(f"{base}/app")
             await page.wait_for_function("() => document.body.dataset.signed === 'no'", timeout=WAIT)
             assert await page.locator("#seats li").count() == 0
-            assert await page.locator("#head").text_content()  # says where to open it from
+            await page.wait_for_function(  # says where to open it from, in the catalog's words
+                "(text) => document.querySelector('#head').textContent === text",
+                arg=RU.text("web-signed-out"), timeout=WAIT)
             await context.close()
 
 

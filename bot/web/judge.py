@@ -70,6 +70,7 @@ class JudgeApi:
         app.router.add_get("/api/app/stream", self.stream)
         app.router.add_post("/api/app/press", self.press)
         app.router.add_post("/api/app/command", self.command)
+        app.router.add_get("/api/app/words", self.words)
 
     # --- signing in -------------------------------------------------------------------------------
     async def _body(self, request: web.Request) -> dict[str, Any]:
@@ -117,6 +118,12 @@ class JudgeApi:
             return self.layer.signer.check_session(token.strip())
         except (AuthError, ValueError) as refusal:
             raise web.HTTPUnauthorized(text=getattr(refusal, "why", "malformed")) from None
+
+    async def words(self, request: web.Request) -> web.Response:
+        """What a page not signed in says, in every language (it knows no table's yet)."""
+        from ..i18n import LANGS, catalog
+
+        return self._json({lang: catalog(lang).text("web-signed-out") for lang in LANGS})
 
     # --- reading ------------------------------------------------------------------------------------
     async def _state(self, session: Session) -> dict[str, Any]:

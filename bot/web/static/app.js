@@ -61,7 +61,11 @@ async function send(method, path, body) {
 
 function signedOut() {
   document.body.dataset.signed = 'no';
-  setText($('#head'), labels.signed_out || $('#head').dataset.signedOut || '');
+  if (labels.signed_out) { setText($('#head'), labels.signed_out); return; }
+  fetch('/api/app/words', { cache: 'no-store' }).then((r) => r.json()).then((words) => {
+    const lang = (navigator.language || '').toLowerCase().startsWith('en') ? 'en' : 'ru';
+    setText($('#head'), words[lang] || words.ru || '');
+  }).catch(() => {});
 }
 
 async function press(data) {
