@@ -173,7 +173,9 @@ def demo_logs(s: Script) -> Callable[[int], tuple[list[dict[str, Any]], Any]]:
             snap = None
             if due:
                 state, _ = rules.fold(preset, events[:due])
-                snap = Snapshot(due, due, snapshots.version(), snapshots.state_to_dict(state))
+                digest = snapshots.log_digest(snapshots.event_text(rules.to_dict(e))
+                                              for e in events[:due]).hexdigest()
+                snap = Snapshot(due, due, snapshots.version(), snapshots.payload(state, digest))
             known[line] = ([d for d in dicts[1:line] if d is not None], snap)
         return known[line]
 
@@ -1052,7 +1054,7 @@ async def restart(db: Path, probes: int) -> Restarted:
                                             allowed_updates=list(ALLOWED_UPDATES))
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in done.values())), 120)
             seconds = time.perf_counter() - start
-            armed = sum(1 for job in app.job_queue.jobs() if job.name.startswith("timer:"))
+            armed = referee.port.jobs.armed("timer:")
             rows = await referee.service.store.open_games()
             chats = [int(r.chat[3:]) for r in rows[:: max(1, len(rows) // max(1, probes))]][:probes]
             first = await _probe(fake, chats)

@@ -96,7 +96,7 @@ async def _scenario(folder: Path, tables: int, per_table: int, commits: int, rat
     from bot.i18n import catalog
     from bot.service import Service
     from bot.settings import Settings
-    from bot.web import WebLayer
+    from bot.web.server import WebLayer
     from storage import Store
 
     db = folder / f"web-{tables}x{per_table}.sqlite3"

@@ -92,9 +92,10 @@ def lines(entries: Sequence[Entry], config: rules.RulesConfig, cat: Catalog, *,
         if entry.undoes is not None:
             what = cat.text("judge-log-undo", seq=entry.undoes)
         elif isinstance(event, rules.Fix):
-            what = cat.text("judge-log-fix", seq=event.seq, now=command_text(event.event, config))
-        else:
-            what = command_text(event, config)
+            what = cat.text("judge-log-fix", seq=event.seq,
+                            now=cat.name(command_text(event.event, config)))
+        else:  # as typed, a name in it (/name) as the platform shows it literally
+            what = cat.name(command_text(event, config))
         line = cat.text("judge-log-line", seq=entry.seq, when=when(entry.at), who=who(entry.actor),
                         what=what)
         for key, by in (("judge-log-fixed", entry.fixed_by), ("judge-log-undone", entry.undone_by)):
@@ -110,3 +111,11 @@ def with_audit(protocol: dict[str, Any], rows: Sequence[EventRow],
     ``audit`` (:func:`to_json`: who recorded each action and when, what was undone and by
     whom). The protocol's own ``events`` stay as they are: ``mafia-referee replay`` reads them."""
     return {**protocol, "audit": to_json(trail(rows), config)}
+
+
+def undone_actions(config: rules.RulesConfig, undone: Sequence[rules.Event], cat: Catalog) -> list[str]:
+    """The line that names what an undo took back (``undone``: the last action first), each as
+    the judge typed it (``/vote 3 3``, :func:`bot.commands.command_text`, the trail's words);
+    none for an undo of nothing. For the judge's eyes only: a check's or a role's command is in it."""
+    typed = [command_text(event, config) for event in undone]
+    return [cat.text("console-undone-actions", count=len(typed), actions="; ".join(typed))] if typed else []

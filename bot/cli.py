@@ -28,7 +28,16 @@
     mafia-referee migrate --to postgresql://… [--db PATH] [--lang ru|en]
                                                          copy the SQLite database into an empty
                                                          PostgreSQL one and check the copy
+    mafia-referee clubs [--db PATH]                      the clubs of a database, with their keys
+    mafia-referee club-export [--club CHAT] [--format json|csv] [--out FILE]
+    mafia-referee club-stats NAME [PERIOD] [--club CHAT] [--png FILE]
+                                                         a club's roster and games; a player's card
     mafia-referee --version                              the installed version
+
+``PATH`` of ``--db`` is a file or a PostgreSQL URL for every command (:func:`open_database`). A
+file a command writes (an :class:`OutputFile` argument) that cannot be written there is refused
+before the command runs (:func:`refuse_bad_outputs`); a database that cannot be opened or
+reached is one line (:mod:`bot.entry`) — never a traceback, never the URL's password.
 
 ``main`` returns the exit status (0 ok; 1 a runtime failure or a disagreement; 2 bad input or
 settings); the console-script wrapper (:mod:`bot.entry`) passes it to ``sys.exit``. A command line
@@ -40,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import math
 import sqlite3
@@ -48,32 +58,107 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, Sequence, TextIO
 
 from .i18n import DEFAULT_LANG, LANGS, catalog
+from .opening import (  # re-exported: bot.entry says these
+    DatabaseNotWritable, DatabaseUnreachable, NoDatabase, open_database, why_not_opened,
+)
 
 if TYPE_CHECKING:
+    from .i18n import Catalog
     from .settings import Settings
 
-COMMANDS = ("demo", "console", "replay", "protocol", "club-export", "club-stats", "telegram", "discord",
-            "both",
-            "health", "backup", "migrate")
+COMMANDS = ("demo", "console", "replay", "protocol", "clubs", "club-export", "club-stats", "telegram",
+            "discord", "both", "health", "backup", "migrate")
 EXIT_UNAVAILABLE = 2
 DISTRIBUTION = "mafia-referee"
 #: A Discord application (client) id is a snowflake: a positive 64-bit integer, at most 20 digits.
 MAX_SNOWFLAKE_DIGITS = 20
 
 
-class DatabaseNotWritable(sqlite3.OperationalError):
-    """SQLite could not open the database because ``path`` (the file, its ``-wal``/``-shm``, or
-    its folder) is not writable: said as such (:mod:`bot.entry`), not as a broken database."""
+class BadOutput(Exception):
+    """A file a command would write cannot be written there (its folder is missing, it is a
+    folder, the place is read-only): refused before anything runs (:func:`refuse_bad_outputs`),
+    one line (``cli-bad-output``), exit status 2. ``cause``: the OS's error."""
 
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+    def __init__(self, path: str, cause: BaseException) -> None:
+        super().__init__(path, cause)
         self.path = path
-        self.problem = problem
+        self.cause = cause
 
 
-class DatabaseUnreachable(sqlite3.OperationalError):
-    """The PostgreSQL server of ``MAFIA_REFEREE_DB`` cannot be reached (issue 18): said in one
-    line as a database that cannot be opened (:mod:`bot.entry`), its URL without the password."""
+class _Marked:
+    """An argparse ``type`` that marks what an argument is (so that a command's files and
+    databases are found by it) and keeps its value a :class:`~pathlib.Path`."""
+
+    #: what ``--help``'s usage calls the value
+    label = "FILE"
+
+    def __call__(self, text: str) -> "Path | str":
+        return Path(text)
+
+    def __repr__(self) -> str:
+        return self.label
+
+
+class OutputFile(_Marked):
+    """A file the command writes (``--png``, ``--out``, …): :func:`refuse_bad_outputs` checks
+    it before the command runs."""
+
+
+class BackupTarget(OutputFile):
+    """``backup DEST``: a file or a folder, kept as text, checked by :func:`bot.health.backup`."""
+
+    def __call__(self, text: str) -> str:
+        return text
+
+
+class Database(_Marked):
+    """A database (``--db``): a file path, ``sqlite:///path`` or ``postgresql://…``
+    (:func:`storage.is_url`), kept a :class:`~pathlib.Path` as the settings keep
+    ``MAFIA_REFEREE_DB``."""
+
+    label = "DATABASE"
+
+
+class PostgresUrl(Database):
+    """``migrate --to``: a PostgreSQL database's URL, kept as text (its ``//``)."""
+
+    def __call__(self, text: str) -> str:
+        return text
+
+
+def output_problem(path: Path) -> BaseException | None:
+    """Why ``path`` cannot be written as a file (an ``OSError`` to say), else ``None``: a folder
+    (``EISDIR``), a missing folder above it (``ENOENT``), a place this process may not create a
+    file in — tried, as root ignores modes: a read-only mount, ``/sys`` (``EACCES``, ``EROFS``)."""
+    import errno
+    import os
+
+    if path.is_dir():
+        return IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if path.exists():
+        if os.access(path, os.W_OK):
+            return None
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as error:
+        return error
+    os.close(fd)
+    path.unlink(missing_ok=True)
+    return None
+
+
+def refuse_bad_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Raise :class:`BadOutput` for the first file argument (:class:`OutputFile`, not a backup's
+    DEST) of the chosen command that cannot be written, before the command does anything."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = sub.choices.get(args.command) if sub is not None else None
+    for action in command._actions if command is not None else ():
+        value = getattr(args, action.dest, None)
+        if type(action.type) is OutputFile and value is not None:
+            problem = output_problem(Path(value))
+            if problem is not None:
+                raise BadOutput(str(value), problem)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -100,123 +185,177 @@ def installed_version() -> str:
         return "unknown"
 
 
-DB_HELP = ("the SQLite database (default: MAFIA_REFEREE_DB, else "
-           "$XDG_DATA_HOME/mafia-referee/referee.sqlite3, else ~/.local/share/mafia-referee/…)")
-LANG_HELP = "the language of messages (default: MAFIA_REFEREE_LANG, else ru)"
+#: argparse's own words (its gettext message ids) and the catalog key each is said by, so that
+#: its usage line, its section titles and its errors are in the chosen language
+#: (:func:`argparse_words`); a message argparse adds later stays in English.
+ARGPARSE_WORDS = {
+    "usage: ": "argparse-usage",
+    "argument %(argument_name)s: %(message)s": "argparse-argument",
+    "positional arguments": "argparse-positionals",
+    "options": "argparse-options",
+    "show this help message and exit": "argparse-help",
+    "unrecognized arguments: %s": "argparse-unrecognized",
+    "not allowed with argument %s": "argparse-not-allowed",
+    "ignored explicit argument %r": "argparse-ignored",
+    "the following arguments are required: %s": "argparse-required",
+    "one of the arguments %s is required": "argparse-one-required",
+    "expected one argument": "argparse-expected-one",
+    "expected at most one argument": "argparse-expected-at-most-one",
+    "expected at least one argument": "argparse-expected-at-least-one",
+    "expected %s argument": "argparse-expected-n",
+    "expected %s arguments": "argparse-expected-n-plural",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse-ambiguous",
+    "unexpected option string: %s": "argparse-unexpected",
+    "invalid %(type)s value: %(value)r": "argparse-invalid-value",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse-invalid-choice",
+    "can't open '%(filename)s': %(error)s": "argparse-cannot-open",
+}
+
+
+@contextlib.contextmanager
+def argparse_words(lang: str) -> Iterator[None]:
+    """While building a parser and parsing with it: argparse's words (:data:`ARGPARSE_WORDS`)
+    in ``lang``'s (argparse looks them up through its module's ``_`` and ``ngettext``)."""
+    cat = catalog(lang)
+
+    def said(message: str) -> str:
+        key = ARGPARSE_WORDS.get(message)
+        if key is None:
+            return message
+        return cat.text(key) + message[len(message.rstrip()):]  # "usage: " keeps its space
+
+    def said_n(singular: str, plural: str, count: int) -> str:
+        return said(singular if count == 1 else plural)
+
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = said, said_n  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def _said_help(parser: argparse.ArgumentParser, lang: str) -> argparse.ArgumentParser:
+    """The parser's texts — its description, epilog and every argument's help, given as catalog
+    keys (``cli-help-COMMAND-DEST``, help.ftl) — in ``lang``'s words."""
+    cat = catalog(lang)
+
+    def said(text: str | None) -> str | None:
+        return cat.text(text) if text and text.startswith("cli-") and cat.has(text) else text
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for each in (parser, *sub.choices.values()):
+        each.description, each.epilog = said(each.description), said(each.epilog)
+        for action in each._actions:
+            action.help = said(action.help)
+    for choice in sub._choices_actions:
+        choice.help = said(choice.help)
+    return parser
 
 
 def _parser(lang: str = DEFAULT_LANG) -> argparse.ArgumentParser:
     parser = _Parser(
         lang=lang,
         prog="mafia-referee",
-        description="A referee for sports mafia (FIIM rules): the console, the Telegram and Discord "
-                    "bots, and the tools around them. Without a command: the demo.",
-        epilog="Exit status: 0 ok, 1 a runtime failure (or a replay that disagrees), "
-               "2 bad input or settings.")
+        description="cli-description",
+        epilog="cli-epilog")
     parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}",
-                        help="print the installed version and exit")
+                        help="cli-help-main-version")
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}",
                                 parser_class=functools.partial(_Parser, lang=lang))
 
-    demo = sub.add_parser("demo", help="play the shipped example game (the default command)")
-    demo.add_argument("--db", type=Path, default=None,
-                      help="keep the demo game in this database (default: a temporary one)")
-    demo.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+    demo = sub.add_parser("demo", help="cli-help-demo")
+    demo.add_argument("--db", type=Database(), default=None,
+                      help="cli-help-demo-db")
+    demo.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    console = sub.add_parser("console", help="record a game by typing commands (a script on stdin works too)")
-    console.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    console = sub.add_parser("console", help="cli-help-console")
+    console.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     console.add_argument("--new", action="count", default=0,
-                         help="start a new game; over an unfinished one it only asks (like /new): "
-                              "give --new twice to set the unfinished game aside")
+                         help="cli-help-console-new")
     console.add_argument("--strict", action="store_true",
-                         help="stop with exit status 1 at the first refused command (for scripts)")
+                         help="cli-help-console-strict")
     console.add_argument("--lang", choices=LANGS, default=None,
-                         help="the language of messages (default: the last one chosen, else MAFIA_REFEREE_LANG)")
+                         help="cli-help-console-lang")
 
-    replay = sub.add_parser("replay", help="replay a recorded game (Polemica, MafiaRatings JSON) "
-                                           "through the rules; exit 0 agrees, 1 disagrees, 2 unreadable")
-    replay.add_argument("file", type=Path, help="the game record (JSON); - reads standard input")
+    replay = sub.add_parser("replay", help="cli-help-replay")
+    replay.add_argument("file", type=Path, help="cli-help-replay-file")
     replay.add_argument("--json", action="store_true", dest="as_json",
-                        help="print one JSON object instead of text")
-    replay.add_argument("--png", type=Path, default=None, metavar="FILE",
-                        help="also write the record's score sheet (PNG) to FILE")
-    replay.add_argument("--protocol", type=Path, default=None, metavar="FILE",
-                        help="also write the record's JSON protocol (ours) to FILE")
-    replay.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                        help="cli-help-replay-as_json")
+    replay.add_argument("--png", type=OutputFile(), default=None, metavar="FILE",
+                        help="cli-help-replay-png")
+    replay.add_argument("--protocol", type=OutputFile(), default=None, metavar="FILE",
+                        help="cli-help-replay-protocol")
+    replay.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    protocol = sub.add_parser("protocol", help="a stored game's protocol: the score sheet (PNG), "
-                                               "our JSON and the MafiaRatings export, as files")
-    protocol.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    protocol = sub.add_parser("protocol", help="cli-help-protocol")
+    protocol.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     protocol.add_argument("--game", type=int, default=None, metavar="ID",
-                          help="the game's number (default: the console's current game)")
-    protocol.add_argument("--png", type=Path, default=None, metavar="FILE",
-                          help="the score sheet's file")
-    protocol.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_file",
-                          help="our JSON protocol's file")
-    protocol.add_argument("--mafiaratings", type=Path, default=None, metavar="FILE",
-                          help="the MafiaRatings export's file (without any of the three: all "
-                               "of them, in the current directory, named as the bots name them)")
-    protocol.add_argument("--raw", type=Path, default=None, metavar="FILE",
-                          help="the game's stored log as it is, not replayed (JSON): a game set "
-                               "aside because its log no longer loads; alone, the only file written")
-    protocol.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                          help="cli-help-protocol-game")
+    protocol.add_argument("--png", type=OutputFile(), default=None, metavar="FILE",
+                          help="cli-help-protocol-png")
+    protocol.add_argument("--json", type=OutputFile(), default=None, metavar="FILE", dest="json_file",
+                          help="cli-help-protocol-json_file")
+    protocol.add_argument("--mafiaratings", type=OutputFile(), default=None, metavar="FILE",
+                          help="cli-help-protocol-mafiaratings")
+    protocol.add_argument("--raw", type=OutputFile(), default=None, metavar="FILE",
+                          help="cli-help-protocol-raw")
+    protocol.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    telegram = sub.add_parser("telegram", help="the judge's assistant in Telegram "
-                                               "(token: MAFIA_REFEREE_TELEGRAM_TOKEN)")
-    telegram.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    telegram = sub.add_parser("telegram", help="cli-help-telegram")
+    telegram.add_argument("--db", type=Database(), default=None, help="cli-help-db")
 
-    discord = sub.add_parser("discord", help="the judge's assistant in Discord "
-                                             "(token: MAFIA_REFEREE_DISCORD_TOKEN)")
-    discord.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    discord = sub.add_parser("discord", help="cli-help-discord")
+    discord.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     discord.add_argument("--guild", type=int, default=None, metavar="ID",
-                         help="also publish the slash commands to this server (at once)")
+                         help="cli-help-discord-guild")
     discord.add_argument("--invite", type=int, default=None, metavar="APP_ID",
-                         help="print the link that adds the bot to a server, and exit")
-    both = sub.add_parser("both", help="the Telegram and the Discord bot in one process (both tokens)")
-    both.add_argument("--db", type=Path, default=None, help=DB_HELP)
+                         help="cli-help-discord-invite")
+    both = sub.add_parser("both", help="cli-help-both")
+    both.add_argument("--db", type=Database(), default=None, help="cli-help-db")
 
-    export = sub.add_parser("club-export", help="a club's roster and its players' games, as JSON "
-                                                "or CSV (the club's admin: whoever holds the database)")
-    export.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    clubs = sub.add_parser("clubs", help="cli-help-clubs")
+    clubs.add_argument("--db", type=Database(), default=None, help="cli-help-db")
+    clubs.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+
+    export = sub.add_parser("club-export", help="cli-help-club-export")
+    export.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     export.add_argument("--club", default=None, metavar="CHAT",
-                        help="the club's chat key: tg:-100123 (a Telegram group), dc:<channel id> "
-                             "(default: the console's, console:local)")
+                        help="cli-help-club-export-club")
     export.add_argument("--format", choices=("json", "csv"), default="json", dest="fmt",
-                        help="JSON (everything, with the roster's name history) or CSV (a row per "
-                             "player per game)")
-    export.add_argument("--out", type=Path, default=None, metavar="FILE",
-                        help="the file to write (default: standard output)")
+                        help="cli-help-club-export-fmt")
+    export.add_argument("--out", type=OutputFile(), default=None, metavar="FILE",
+                        help="cli-help-club-export-out")
+    export.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    card = sub.add_parser("club-stats", help="a player's statistics in a club (as /stats), and his "
-                                             "card (a PNG: the figures and his points over time)")
+    card = sub.add_parser("club-stats", help="cli-help-club-stats")
     card.add_argument("words", nargs="*", metavar="NAME [PERIOD]",
-                      help="the player's name (or account) and a period as /stats takes them: "
-                           "month, season, 2026-03, 2026-03-01..2026-03-31")
-    card.add_argument("--db", type=Path, default=None, help=DB_HELP)
+                      help="cli-help-club-stats-words")
+    card.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     card.add_argument("--club", default=None, metavar="CHAT",
-                      help="the club's chat key (default: the console's, console:local)")
-    card.add_argument("--png", type=Path, default=None, metavar="FILE", help="the card's file")
-    card.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
+                      help="cli-help-club-stats-club")
+    card.add_argument("--png", type=OutputFile(), default=None, metavar="FILE", help="cli-help-club-stats-png")
+    card.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
 
-    health = sub.add_parser("health", help="check the database (and the bot's heartbeat); exit 1 if unwell")
-    health.add_argument("--db", type=Path, default=None, help=DB_HELP)
+    health = sub.add_parser("health", help="cli-help-health")
+    health.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     health.add_argument("--heartbeat", type=Path, default=None, metavar="FILE",
-                        help="the heartbeat file (default: MAFIA_REFEREE_HEARTBEAT)")
+                        help="cli-help-health-heartbeat")
     health.add_argument("--max-age", default=None, metavar="SECONDS",
-                        help="also require a heartbeat younger than this (a positive number)")
-    health.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
-    backup = sub.add_parser("backup", help="copy the database with SQLite's online backup")
-    backup.add_argument("dest", help="a file, or a directory (for a dated file name)")
-    backup.add_argument("--db", type=Path, default=None, help=DB_HELP)
+                        help="cli-help-health-max_age")
+    health.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+    backup = sub.add_parser("backup", help="cli-help-backup")
+    backup.add_argument("dest", type=BackupTarget(), help="cli-help-backup-dest")
+    backup.add_argument("--db", type=Database(), default=None, help="cli-help-db")
     backup.add_argument("--force", action="store_true",
-                        help="replace an existing DEST that is not an SQLite database")
-    backup.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
-    move = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL and check it")
-    move.add_argument("--to", required=True, metavar="URL",
-                      help="the PostgreSQL database (postgresql://user@host:port/name), empty")
-    move.add_argument("--db", type=Path, default=None, help=DB_HELP)
-    move.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
-    return parser
+                        help="cli-help-backup-force")
+    backup.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+    move = sub.add_parser("migrate", help="cli-help-migrate")
+    move.add_argument("--to", required=True, metavar="URL", type=PostgresUrl(),
+                      help="cli-help-migrate-to")
+    move.add_argument("--db", type=Database(), default=None, help="cli-help-db")
+    move.add_argument("--lang", choices=LANGS, default=None, help="cli-help-lang")
+    return _said_help(parser, lang)
 
 
 def _settings_lang() -> str:
@@ -253,7 +392,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if not args_in or (args_in[0].startswith("-") and args_in[0] not in ("-h", "--help", "--version")):
         args_in.insert(0, "demo")
-    args = _parser(_usage_lang(args_in)).parse_args(args_in)
+    lang = _usage_lang(args_in)
+    with argparse_words(lang):  # its usage, titles and errors in the chosen language
+        parser = _parser(lang)
+        args = parser.parse_args(args_in)
+    refuse_bad_outputs(args, parser)  # a file that cannot be written: one line, exit 2 (bot.entry)
 
     if args.command == "demo":
         from .demo import run_demo
@@ -268,9 +411,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return asyncio.run(run_console(db, new=args.new, strict=args.strict,
                                            lang=args.lang, default_lang=settings.lang,
-                                           stdin=script_input(sys.stdin), timezone=settings.timezone))
+                                           stdin=script_input(sys.stdin), timezone=settings.timezone,
+                                           club_rules=settings.rules))
         except sqlite3.Error as error:
-            raise _why_not_opened(db, error) from error
+            raise why_not_opened(db, error) from error
     if args.command == "replay":
         from .replay_cli import run_replay_cli
 
@@ -287,13 +431,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                                             raw=args.raw,
                                             lang=args.lang or settings.lang,
                                             defaults=settings.sheet()))
+    if args.command == "clubs":
+        from .club.export import run_clubs
+        from .settings import Settings
+
+        settings = Settings()
+        return asyncio.run(run_clubs(args.db or settings.db, sys.stdout,
+                                     lang=args.lang or settings.lang))
     if args.command == "club-export":
         from .club.export import run_export
         from .console import CHAT
         from .settings import Settings
 
-        return asyncio.run(run_export(args.db or Settings().db, args.club or CHAT, args.fmt,
-                                      sys.stdout, args.out))
+        settings = Settings()
+        return asyncio.run(run_export(args.db or settings.db, args.club or CHAT, args.fmt,
+                                      sys.stdout, args.out, lang=args.lang or settings.lang))
     if args.command == "club-stats":
         import time
 
@@ -364,40 +516,15 @@ def _settings_with_db(db: Path | None) -> "Settings":
     return settings if db is None else settings.model_copy(update={"db": db})
 
 
-def _why_not_opened(db: Path, error: sqlite3.Error) -> sqlite3.Error:
-    """``error`` (SQLite could not open ``db``) as :class:`DatabaseNotWritable` when the file is
-    missing or is an SQLite database and the file, its ``-wal``/``-shm`` or its folder is not
-    writable (a read-only mount, another owner); else ``error`` itself (not a database: corrupt)."""
-    from .health import is_sqlite_file, unwritable
-
-    if db.exists() and not is_sqlite_file(db):
-        return error
-    place = unwritable(db)
-    return error if place is None else DatabaseNotWritable(place, str(error))
-
-
 def _probe_database(db: Path) -> None:
     """Open (create, migrate) and close the store at ``db`` before a bot connects anywhere: a
     database that cannot be opened is a bad setting (``sqlite3.Error``: exit 2 in
     :mod:`bot.entry`), said at once rather than after the network is up."""
-    from storage import Store
-
     async def probe() -> None:
-        store = await Store.open(db)
+        store = await open_database(db)
         await store.close()
 
-    from storage import is_url
-    from storage.migrate import MigrationError
-    from storage.pg import redacted
-
-    try:
-        asyncio.run(probe())
-    except sqlite3.Error as error:
-        raise _why_not_opened(db, error) from error
-    except Exception as error:  # asyncpg's own, OSError: the server is not there
-        if not is_url(db) or isinstance(error, MigrationError):
-            raise
-        raise DatabaseUnreachable(f"{redacted(str(db))}: {error}") from error
+    asyncio.run(probe())
 
 
 def _serve(db: Path, serve: Callable[[], int]) -> int:
@@ -415,7 +542,7 @@ def _serve(db: Path, serve: Callable[[], int]) -> int:
         lock = writer.acquire(db)
     except OSError as error:
         if is_url(db):
-            raise DatabaseUnreachable(str(error)) from error
+            raise DatabaseUnreachable(str(db), error.__cause__ or error) from error
         _probe_database(db)
         raise DatabaseNotWritable(writer.lock_path(db), error.strerror or str(error)) from error
     with lock:
@@ -525,7 +652,7 @@ def _serve_shards(settings: "Settings", serve: Callable[[], int]) -> int:
               file=sys.stderr)
         return EXIT_UNAVAILABLE
     except OSError as error:
-        raise DatabaseUnreachable(str(error)) from error
+        raise DatabaseUnreachable(str(settings.db), error.__cause__ or error) from error
     with lock:
         _probe_database(settings.db)
         return serve()
@@ -562,6 +689,8 @@ def _migrate(args: argparse.Namespace) -> int:
     file: it holds the writer's lock)."""
     from storage import is_url
     from storage.copy import CopyError, copy_to_postgresql
+    from storage.migrate import MigrationError
+    from storage.pg import redacted
 
     from . import writer
     from .settings import Settings
@@ -570,7 +699,8 @@ def _migrate(args: argparse.Namespace) -> int:
     cat = catalog(args.lang or settings.lang)
     source = args.db or settings.db
     if not is_url(args.to) or is_url(source):
-        print(cat.text("migrate-bad-target", target=str(args.to)), file=sys.stderr)
+        shown = redacted(str(args.to)) if is_url(args.to) else str(args.to)
+        print(cat.text("migrate-bad-target", target=shown), file=sys.stderr)
         return EXIT_UNAVAILABLE
     if not Path(source).exists():
         print(cat.text("backup-no_database", path=str(source)), file=sys.stderr)
@@ -582,11 +712,24 @@ def _migrate(args: argparse.Namespace) -> int:
             print(cat.text(f"migrate-{error.code.replace('_', '-')}", table=error.table,
                            problem=str(error)), file=sys.stderr)
             return 1 if error.code == "differs" else EXIT_UNAVAILABLE
+        except (sqlite3.Error, MigrationError):
+            raise  # the source file's own problem, a newer schema: said by bot.entry
+        except Exception as error:  # asyncpg's own, a refused connection: the target's server
+            raise DatabaseUnreachable(str(args.to), error) from error
     for table in copied:
         print(cat.text("migrate-table", table=table.table, count=table.rows,
                        digest=table.digest[:16]))
     print(cat.text("migrate-done", count=sum(t.rows for t in copied)))
     return 0
+
+
+def _said(params: dict[str, object], cat: "Catalog") -> dict[str, object]:
+    """A message's arguments with each error among them said in ``cat``'s words
+    (:func:`bot.i18n.problem_text`)."""
+    from .i18n import problem_text
+
+    return {key: problem_text(value, cat) if isinstance(value, BaseException) else value
+            for key, value in params.items()}
 
 
 def max_age_seconds(text: str) -> float | None:
@@ -616,7 +759,7 @@ def _deploy(args: argparse.Namespace) -> int:
         except health.BackupError as error:
             # a source that is not a database, a destination that cannot be written or is the
             # live database itself: bad input, exit 2 (README)
-            print(cat.text(f"backup-{error.code}", **error.params), file=sys.stderr)
+            print(cat.text(f"backup-{error.code}", **_said(error.params, cat)), file=sys.stderr)
             return EXIT_UNAVAILABLE
         print(cat.text("backup-done", path=str(written), count=games))
         return 0
@@ -627,9 +770,13 @@ def _deploy(args: argparse.Namespace) -> int:
             print(cat.text("health-bad_max_age", value=str(args.max_age)[:40]), file=sys.stderr)
             return EXIT_UNAVAILABLE
     verdict = health.check(db, heartbeat=args.heartbeat or settings.heartbeat, max_age=max_age)
-    print(cat.text(f"health-{verdict.code}", **verdict.params), file=sys.stdout if verdict.ok else sys.stderr)
+    print(cat.text(f"health-{verdict.code}", **_said(verdict.params, cat)),
+          file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+__all__ = ["DatabaseNotWritable", "DatabaseUnreachable", "NoDatabase", "main", "open_database"]

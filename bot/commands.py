@@ -71,6 +71,7 @@ COMMAND_ERROR_CODES: tuple[str, ...] = (
     "duplicate_option",  # params: option (/new seed best_move=no best_move=yes)
     "unknown_reason",  # params: command, reason, codes (the game's reason codes, listed)
     "no_technical_fouls",  # params: command (/tech in a game without technical_fouls)
+    "several_names",  # params: command, seat, count, number, next (/name 1 Аня, Боря: one name a seat)
 )
 
 
@@ -132,10 +133,12 @@ class TimerCmd:
 @dataclass(frozen=True)
 class NewGame:
     """Start a new game under ``preset`` with ``options`` (``RulesConfig.with_options`` kwargs;
-    ``timers`` is a dict of the timers changed)."""
+    ``timers`` is a dict of the timers changed). ``words``: what was typed after ``/new``, as
+    typed — the club's own rules fill in what they leave out (:mod:`bot.club.defaults`)."""
 
     preset: str = rules.DEFAULT_PRESET
     options: dict[str, Any] = field(default_factory=dict)
+    words: tuple[str, ...] = field(default=(), compare=False)
     #: Discord: the voice channel (its id) the game is played in (``/new voice:#table``)
     voice: int | None = None
 
@@ -489,6 +492,7 @@ def _rest(text: str) -> str:
 
 @_command("new", group_refusal="tg-group-new")
 def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    words = tuple(args)
     preset = rules.DEFAULT_PRESET
     first = args[0].lower() if args else "="
     if "=" not in first and first.replace("-", "_") not in option_names():
@@ -496,14 +500,17 @@ def _new(cmd: str, args: list[str], rest: str, state: rules.GameState | None) ->
             raise CommandError("unknown_preset", preset=args[0])
         preset = args.pop(0).lower()
     voice: int | None = None
+    voiced: list[str] = []
     for arg in list(args):  # voice=<channel id>: where the game is played (Discord)
         key, sep, value = arg.partition("=")
         if sep and key.lower() == "voice" and value.isdigit():
             voice = int(value)
             args.remove(arg)
+            voiced.append(arg)
     options = parse_options(args)
     build_config(preset, options)  # refuse a bad combination now, not at /start
-    return NewGame(preset=preset, options=options, voice=voice)
+    words = tuple(w for w in words if w not in voiced)
+    return NewGame(preset=preset, options=options, words=words, voice=voice)
 
 
 @_command("name")
@@ -513,6 +520,10 @@ def _name(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -
     name = rest.split(None, 1)[1].strip() if len(args) > 1 else ""
     if not name:
         raise CommandError("missing_argument", command=cmd, argument="name")
+    names = [part for part in re.split(r"[,;]", name) if part.strip()]
+    if len(names) > 1:  # never one seat named «Аня, Боря, Вика»: said, nothing recorded
+        raise CommandError("several_names", command=cmd, seat=seat, count=len(names),
+                           number=str(seat), next=str(seat % 10 + 1))
     return Act(rules.SetName(seat=seat, name=name))
 
 

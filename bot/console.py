@@ -44,7 +44,6 @@ from typing import Any, Callable, Iterable, Iterator, TextIO, Union
 from zoneinfo import ZoneInfo
 
 import rules
-from storage import Store
 
 from . import audit, why
 from . import commands as cmds
@@ -225,7 +224,8 @@ class Session:
             if self._pending_new:  # a game not yet created has nothing to undo
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             outcome = await self.service.undo(self.chat, self.user, steps=command.steps)
-            lines = [self.cat.text("console-undone", count=len(outcome.undone))]
+            lines = [self.cat.text("console-undone", count=len(outcome.undone)),
+                     *audit.undone_actions(outcome.state.config, outcome.undone, self.cat)]
             lines.extend(self._undone_lines(outcome))
             return Reply(lines + self._next_lines(outcome.state) + await self._step_timer(outcome),
                          outcome=outcome)
@@ -357,7 +357,7 @@ class Session:
         if not self._pending_new:
             return []
         command = NewGame()
-        refusal = rules.check(rules.new_game(command.config()), event)
+        refusal = rules.check(rules.new_game(await self.service.new_game_rules(self.chat, command)), event)
         if refusal is not None:
             raise refusal
         return await self._new_game(command, show_next=False)
@@ -370,7 +370,8 @@ class Session:
             lines.append(self.cat.text("console-replaced", game=current.game_id))
         desk = self._desk()
         seating = await desk.seating(self.user)  # a tournament's table: its next game's seats
-        outcome = await self.service.new_game(self.chat, self.user, command.config(),
+        config = await self.service.new_game_rules(self.chat, command)  # over the club's own rules
+        outcome = await self.service.new_game(self.chat, self.user, config,
                                               seating.names if seating is not None else None,
                                               replace=True,
                                               tournament=seating.place if seating is not None else None)
@@ -536,15 +537,17 @@ def _ring(out: TextIO, lines: list[str]) -> None:
 async def run_console(db: Path, *, new: Union[bool, int] = False, strict: bool = False,
                       lang: str | None = None, stdin: TextIO | None = None,
                       out: TextIO | None = None, default_lang: str = DEFAULT_LANG,
-                      timezone: str = "UTC") -> int:
+                      timezone: str = "UTC", club_rules: str | None = None) -> int:
     """The console loop. Returns the exit status: 0, or 1 when ``strict`` and a command was
     refused (``new`` over an unfinished game counts as refused: it only asked, see
     :meth:`Session.open`), or :data:`EXIT_INTERRUPTED` after Ctrl-C at a terminal's prompt.
     ``timezone``: the club's IANA time zone (the command line passes ``MAFIA_REFEREE_TIMEZONE``)
-    for ``/stats month`` and the games' dates."""
+    for ``/stats month`` and the games' dates; ``club_rules``: ``MAFIA_REFEREE_RULES``, the
+    rules a new game starts with unless the console's club has its own (:mod:`bot.club.defaults`)."""
     with _logs_off_the_console():
         return await _run_console(db, new=new, strict=strict, lang=lang, stdin=stdin, out=out,
-                                  default_lang=default_lang, timezone=timezone)
+                                  default_lang=default_lang, timezone=timezone,
+                                  club_rules=club_rules)
 
 
 @contextmanager
@@ -568,13 +571,15 @@ def _logs_off_the_console() -> Iterator[None]:
 
 async def _run_console(db: Path, *, new: Union[bool, int], strict: bool, lang: str | None,
                        stdin: TextIO | None, out: TextIO | None, default_lang: str,
-                       timezone: str) -> int:
+                       timezone: str, club_rules: str | None = None) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
-    store = await Store.open(db)
+    from .opening import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
+
+    store = await open_database(db)
     session: Session | None = None
     try:
-        service = Service(store)
+        service = Service(store, club_rules=club_rules)
         chosen = lang or await store.lang(CHAT) or default_lang
         interactive = stdin.isatty()
         session = Session(service, catalog(chosen if chosen in LANGS else DEFAULT_LANG),

@@ -14,6 +14,10 @@ turned into one clear line (from the catalogs) and an exit status instead of a t
 * the line is in the language of ``--lang`` when the command line has one, else
   ``MAFIA_REFEREE_LANG``;
 * another bot process already serving the database (:class:`bot.writer.DatabaseBusy`) → status 2;
+* a PostgreSQL database that cannot be reached or opened (:class:`bot.cli.DatabaseUnreachable`:
+  its URL without the password), a database file that does not exist for a command that only
+  reads (:class:`bot.cli.NoDatabase`), a file the command would write that cannot be written there
+  (:class:`bot.cli.BadOutput`: checked before the command runs) → status 2, one line;
 * Ctrl-C → status 130, quietly; output into a closed pipe (``| head``) → status 0, quietly.
 """
 
@@ -34,7 +38,7 @@ PREFIX = "MAFIA_REFEREE_"
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
             "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url",
-            "time_zone", "https_url", "webhook_secret")
+            "time_zone", "https_url", "webhook_secret", "club_rules")
 #: the ``ctx`` entries a problem's words use besides the limit (the webhook secret's bounds); the
 #: input itself is never shown for a secret (``setting-problem-webhook_secret`` has no value)
 CONTEXT = ("min", "distinct")
@@ -72,7 +76,8 @@ def run() -> int:
 
     from storage.migrate import ForeignDatabase, NewerSchema
 
-    from .cli import DatabaseNotWritable, main
+    from .cli import BadOutput, DatabaseNotWritable, DatabaseUnreachable, NoDatabase, main
+    from .i18n import problem_text
     from .settings import EnvFileError
     from .writer import DatabaseBusy
 
@@ -99,6 +104,17 @@ def run() -> int:
         return EXIT_USAGE
     except DatabaseBusy as error:
         print(cat.text("cli-db-busy", path=str(error.db), pid=str(error.pid or "?")), file=sys.stderr)
+        return EXIT_USAGE
+    except BadOutput as error:
+        print(cat.text("cli-bad-output", path=error.path, problem=problem_text(error.cause, cat)),
+              file=sys.stderr)
+        return EXIT_USAGE
+    except NoDatabase as error:
+        print(cat.text("cli-no-database", path=error.path), file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseUnreachable as error:
+        print(cat.text("cli-db-unreachable", url=error.url, problem=problem_text(error.cause, cat)),
+              file=sys.stderr)
         return EXIT_USAGE
     except DatabaseNotWritable as error:
         print(cat.text("cli-db-not-writable", path=str(error.path), problem=error.problem), file=sys.stderr)

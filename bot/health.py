@@ -14,6 +14,9 @@ systemd timer or a judge at the console runs beside the bot (``deploy/``).
 * :func:`backup` — SQLite's online backup (``sqlite3.Connection.backup``) into a new file: one
   consistent snapshot taken in one read transaction, safe while the bot writes (WAL: the writer is
   never blocked); written beside ``dest`` and renamed into place, so ``dest`` is never half a file.
+  A PostgreSQL database is copied into a new SQLite file the same way (one snapshot:
+  :func:`storage.copy.copy_to_sqlite`). The destination's folder must exist and be writable: it
+  is never created (a backup mount that is not mounted fails loudly).
   It writes only a new file, an empty one, or over an earlier SQLite file (a backup): never over a
   device, a FIFO, a link, a file that is not SQLite (unless ``force``) nor the live database's own
   files.
@@ -41,7 +44,7 @@ HEALTH_CODES = ("ok", "no_database", "bad_database", "unreachable", "corrupt", "
                 "old_schema", "new_schema", "no_heartbeat_setting", "no_heartbeat", "stale_heartbeat")
 #: The ``code`` of a :class:`BackupError`; catalog key ``backup-<code>``.
 BACKUP_CODES = ("no_database", "bad_source", "empty_dest", "same_file", "not_a_file", "not_sqlite",
-                "failed")
+                "no_folder", "read_only", "unreachable", "old_schema", "failed")
 BUSY_TIMEOUT_S = 5.0
 #: How long ``health`` lets SQLite's ``PRAGMA quick_check`` run (seconds): a check cut short by this
 #: bound found nothing wrong so far and is not a failure (a health check must answer in time).
@@ -139,7 +142,7 @@ def _check_postgresql(url: str, expected: int, timeout: float = 10.0) -> Health:
     try:
         version, games = asyncio.run(read())
     except Exception as error:  # noqa: BLE001 - asyncpg's, OSError, a timeout: one line
-        return Health("unreachable", {"path": shown, "problem": str(error) or type(error).__name__})
+        return Health("unreachable", {"path": shown, "problem": error})
     if version < expected:
         return Health("old_schema", {"path": shown, "version": version, "expected": expected})
     if version > expected:
@@ -332,19 +335,19 @@ def _live_files(db: Path) -> tuple[Path, ...]:
     return (db, *(Path(f"{db}{suffix}") for suffix in COMPANIONS))
 
 
-def _check_target(db: Path, target: Path, *, force: bool) -> None:
+def _check_target(db: Path | None, target: Path, *, force: bool) -> None:
     """Refuse (:class:`BackupError`) a ``target`` that is one of the live database's files
     (``same_file``), that exists and is not a regular file — a device such as ``/dev/null``, a
     FIFO, a socket, a symbolic link, a folder (``not_a_file``) — or a non-empty regular file that
     is not an SQLite database (``not_sqlite``: it would be lost) unless ``force``."""
-    if any(_same_file(live, target) for live in _live_files(db)):
+    if db is not None and any(_same_file(live, target) for live in _live_files(db)):
         raise BackupError("same_file", path=str(target))
     try:
         info = os.lstat(target)
     except FileNotFoundError:
         return
     except OSError as error:
-        raise BackupError("failed", path=str(target), problem=error.strerror or str(error)) from error
+        raise BackupError("failed", path=str(target), problem=error) from error
     if not stat.S_ISREG(info.st_mode):
         raise BackupError("not_a_file", path=str(target))
     if info.st_size and not force and not is_sqlite_file(target):
@@ -364,6 +367,24 @@ def _check_source(db: Path) -> None:
         raise BackupError("bad_source", path=str(db), problem=str(error)) from error
 
 
+def _check_folder(target: Path) -> None:
+    """The folder the copy goes into exists (never made here: a backup mount that is not
+    mounted must fail loudly, not fill the disk under it — ``no_folder``) and this process may
+    create a file in it (tried, as root ignores modes: a read-only mount — ``read_only``)."""
+    folder = target.parent
+    if not folder.is_dir():
+        raise BackupError("no_folder", path=str(folder))
+    probe = folder / f".{target.name}.probe"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as error:
+        raise BackupError("read_only", path=str(folder), problem=error) from error
+    os.close(fd)
+    probe.unlink(missing_ok=True)
+
+
 def backup(db: Path, dest: str | os.PathLike[str], *, force: bool = False) -> tuple[Path, int]:
     """Copy the database at ``db`` to ``dest`` (a file, or a directory for a dated file) with
     SQLite's online backup; returns the file written and its number of games (read back from
@@ -374,16 +395,20 @@ def backup(db: Path, dest: str | os.PathLike[str], *, force: bool = False) -> tu
     (``not_a_file``: ``/dev/null``, a FIFO, a link), ``dest`` is a non-empty file that is not an
     SQLite database and ``force`` is not given (``not_sqlite``), ``dest`` cannot be written
     (``failed``)."""
+    from storage import is_url
+
     if not str(dest).strip():
         raise BackupError("empty_dest")
+    if is_url(db):
+        return _backup_postgresql(str(db), backup_path(dest), force=force)
     if not db.is_file():
         raise BackupError("no_database", path=str(db))
     target = backup_path(dest)
     _check_target(db, target, force=force)
+    _check_folder(target)
     _check_source(db)
     partial = target.with_name(f".{target.name}.partial")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         partial.unlink(missing_ok=True)
         source = _connect_existing(db)
         try:
@@ -404,6 +429,48 @@ def backup(db: Path, dest: str | os.PathLike[str], *, force: bool = False) -> tu
     except (sqlite3.Error, OSError) as error:
         with contextlib.suppress(OSError):  # a folder that cannot be written holds no partial file
             partial.unlink(missing_ok=True)
-        problem = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise BackupError("failed", path=str(target), problem=problem) from error
+        raise BackupError("failed", path=str(target), problem=error) from error
     return target, games
+
+
+def _backup_postgresql(url: str, target: Path, *, force: bool) -> tuple[Path, int]:
+    """``backup`` of a PostgreSQL database (``MAFIA_REFEREE_DB=postgresql://…``): one snapshot
+    of every table copied into a new SQLite file at ``target`` and checked
+    (:func:`storage.copy.copy_to_sqlite`), written beside it and renamed into place as SQLite's
+    backup is; ``mafia-referee migrate --db FILE --to URL`` copies it back into an empty
+    database. The same refusals as :func:`backup`, and ``unreachable`` (the server, the user,
+    the database: the URL shown without its password), ``old_schema`` (start the bot once)."""
+    import asyncio
+
+    from storage.copy import CopyError, copy_to_sqlite
+    from storage.migrate import MigrationError
+    from storage.pg import redacted
+
+    _check_target(None, target, force=force)  # no live file of ours beside it to collide with
+    _check_folder(target)
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        partial.unlink(missing_ok=True)
+        tables = asyncio.run(copy_to_sqlite(url, partial))
+        with contextlib.closing(sqlite3.connect(partial)) as copy:
+            verdict = copy.execute("PRAGMA quick_check").fetchone()[0]
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"quick_check: {verdict}")
+            copy.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
+        os.replace(partial, target)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+            for suffix in COMPANIONS:
+                Path(f"{partial}{suffix}").unlink(missing_ok=True)
+        if isinstance(error, CopyError) and error.code == "old_schema":
+            raise BackupError("old_schema", path=redacted(url)) from error
+        if isinstance(error, (MigrationError, KeyboardInterrupt, SystemExit)):
+            raise
+        if isinstance(error, (sqlite3.Error, CopyError)) or (
+                isinstance(error, OSError) and error.filename is not None):
+            raise BackupError("failed", path=str(target), problem=error) from error
+        if isinstance(error, Exception):  # asyncpg's own, a refused connection, a timeout
+            raise BackupError("unreachable", path=redacted(url), problem=error) from error
+        raise
+    return target, next((t.rows for t in tables if t.table == "games"), 0)

@@ -13,8 +13,10 @@ fluent.runtime.
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
+import socket
 from pathlib import Path
 from typing import Any, Callable
 
@@ -140,3 +142,25 @@ def catalog(lang: str) -> Catalog:
     for resource in resources:
         bundle.add_resource(resource)
     return Catalog(lang, bundle, keys)
+
+
+#: The OS errors (``errno`` names) said in the catalogs' words (``os-error-<name>``): what a
+#: command's file, folder or database connection commonly meets. Any other keeps the OS's text.
+OS_ERRORS = ("ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "EROFS", "ENOSPC", "EEXIST",
+             "ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "ECONNRESET")
+
+
+def problem_text(error: BaseException, cat: Catalog) -> str:
+    """What went wrong, for a one-line message in ``cat``'s language: a common OS error
+    (:data:`OS_ERRORS`; a host name that does not resolve, a timeout) in the catalog's words,
+    else the error's own text (e.g. a PostgreSQL server's message, in the server's language)."""
+    if isinstance(error, socket.gaierror):
+        return cat.text("os-error-host")
+    if isinstance(error, TimeoutError) and not error.errno:
+        return cat.text("os-error-ETIMEDOUT")
+    if isinstance(error, OSError) and error.errno:
+        name = errno.errorcode.get(error.errno, "")
+        if name in OS_ERRORS:
+            return cat.text(f"os-error-{name}")
+        return error.strerror or str(error)
+    return str(error) or type(error).__name__

@@ -9,7 +9,8 @@
 
 Both go through :class:`RedactingFormatter`: every secret (a bot token, and the part of a Telegram
 token after its ``:``, which alone is enough to use the bot) is replaced by ``<token>`` in the whole
-formatted text: the message, its arguments, the traceback. httpx's INFO lines carry the request URL,
+formatted text: the message, its arguments, the traceback; so is a database URL's password
+(``postgresql://user:***@host/db``). httpx's INFO lines carry the request URL,
 token included, so httpx is kept at WARNING as well. The web pages' secrets (issue 30,
 :mod:`bot.web`) are masked by their form, wherever a line quotes them (:data:`WEB_SECRETS`): a
 table page's key (``<id>.<secret>``), a judge's session or one-time link (``Bearer …``,
@@ -31,6 +32,9 @@ MASK = "<token>"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: Record attributes copied into a JSON line when present (``extra={...}``).
 CONTEXT_FIELDS = ("game", "chat")
+#: A database URL's password (``postgresql://user:PASSWORD@host``), whoever logged the URL: masked
+#: as :func:`storage.pg.redacted` masks it (``user:***@``), in every line.
+URL_PASSWORD = re.compile(r"(\bpostgres(?:ql)?:/+[^\s:/@]*:)[^\s@/]+@")
 #: Libraries whose INFO lines are noise (apscheduler: three lines per timer edit) or carry the token
 #: in a URL (httpx, httpcore).
 NOISY = ("httpx", "httpcore", "apscheduler")
@@ -74,7 +78,7 @@ class RedactingFormatter(logging.Formatter):
             text = text.replace(secret, MASK)
         for pattern, mask in WEB_SECRETS:
             text = pattern.sub(mask, text)
-        return text
+        return URL_PASSWORD.sub(r"\1***@", text)
 
     def format(self, record: logging.LogRecord) -> str:
         return self.redact(super().format(record))

@@ -35,6 +35,13 @@ possible without that answer; what the repeat costs, measured under the fakes' f
   3): the Bot API has no idempotency key and no way to read a chat back, so the first attempt's
   fate cannot be learnt. Every other row is sent exactly once.
 
+A row of **several calls** — the protocol on Telegram (the score sheet, then a message per JSON
+file), a text Discord takes in several parts — records each call as it is delivered, before the
+next goes (``made``, :meth:`storage.Store.mark_part`: the row's ``parts``), as a single send is
+marked before anything else goes: a failure on a later call (a 502 on a JSON file) retries that
+call and those after it, never the ones delivered (:func:`calls`). Only the call whose answer
+was lost can repeat, as above.
+
 What a row is (:func:`post`, :func:`edit`, :func:`protocol`): a text message to a chat (``private``:
 to a user's direct messages, which Discord opens by the user's id), perhaps with buttons
 (:class:`Button`), an edit of a stored message (by its id, by the slot a send stored it under, or
@@ -172,14 +179,34 @@ class Unreachable(DeliveryError):
     """The network, a timeout or a server error: the chat is tried again later."""
 
 
+#: ``made(message_id)``: one more call of a row of several is delivered (the id of the message it
+#: made, ``None``: none); awaited before the next call goes, it is stored when it returns.
+Made = Callable[[int | None], Awaitable[None]]
+
+
 class Transport(Protocol):
     """One platform's way of sending a row (:mod:`bot.telegram.outbox`, :mod:`bot.discord.outbox`)."""
 
     prefix: str  # the chats it serves: "tg:" or "dc:"
 
-    async def deliver(self, row: OutboxRow) -> int | None:
+    async def deliver(self, row: OutboxRow, made: Made) -> int | None:
         """Send ``row``; return the id of the message sent or edited (``None`` if there is
-        none). Raises a :class:`DeliveryError`."""
+        none). A row of several calls makes only those after ``row.parts`` (made by an earlier
+        try) and awaits ``made`` after each but its last (:func:`calls`). Raises a
+        :class:`DeliveryError`."""
+
+
+async def calls(row: OutboxRow, steps: Sequence[Callable[[], Awaitable[int | None]]],
+                made: Made) -> list[int | None]:
+    """Make a row's calls (``steps``, in order) but the first ``len(row.parts)``, which an
+    earlier try delivered: each delivered one is recorded (``made``) before the next goes, the
+    last not (the row is marked sent with it). The message ids of all the row's calls."""
+    ids = list(row.parts)[:len(steps)]
+    for step in steps[len(ids):]:
+        ids.append(await step())
+        if len(ids) < len(steps):
+            await made(ids[-1])
+    return ids
 
 
 def _mark_first(sent: Sequence[tuple[OutboxRow, int | None]]) -> bool:
@@ -326,8 +353,14 @@ class Outbox:
                 await store.mark_attempt(row.id, "the message to edit was not sent", give_up=True)
                 return True
             row = dataclasses.replace(row, payload={**row.payload, "message_id": target.message_id})
+        parts = list(row.parts)
+
+        async def made(message_id: int | None) -> None:
+            parts.append(message_id)
+            await store.mark_part(row.id, parts)
+
         try:
-            message_id = await self.transport.deliver(row)
+            message_id = await self.transport.deliver(row, made)
         except RetryAfter as error:
             await self._mark(sent)
             await store.mark_attempt(row.id, f"429 retry after {error.seconds:g} s")

@@ -14,21 +14,24 @@ out for a game set aside because its log no longer folds (``Service``'s ``quaran
 it is the only file written.
 
 Each written file is printed as a line; what could not be made (a game that is not over, a
-MafiaRatings export the game does not fit) is said in ``--lang``'s words. Exit status: 0 every
-asked file written; 1 a file asked for could not be made (or written); 2 no such game (or
-no such database: none is created).
+MafiaRatings export the game does not fit) is said in ``--lang``'s words, and a file that could
+not be written (or no such game) on standard error. Exit status: 0 every asked file written; 1 a
+file asked for could not be made or written (the current directory read-only, a full disk; a
+named file that cannot be written at all is refused before, exit 2: ``bot.cli``); 2 no such game
+(or no such database: none is created).
 """
 
 from __future__ import annotations
 
 import json as json_text
+import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from storage import GameRow, Store
 
 from .console import CHAT
-from .i18n import catalog
+from .i18n import catalog, problem_text
 from .protocol.files import SheetDefaults, protocol_files
 
 EXIT_OK = 0
@@ -60,32 +63,36 @@ async def raw_log(store: Store, row: GameRow) -> bytes:
 async def run_protocol_cli(db: Path, out: TextIO, *, game: int | None = None,
                            png: Path | None = None, json: Path | None = None,
                            mafiaratings: Path | None = None, raw: Path | None = None,
-                           lang: str = "ru", defaults: SheetDefaults | None = None) -> int:
+                           lang: str = "ru", defaults: SheetDefaults | None = None,
+                           err: TextIO | None = None) -> int:
     """Write the protocol's files of game ``game`` (default: the console's current game) in
-    ``db`` (``raw``: its stored log, :func:`raw_log`); print to ``out``; return the exit status
-    (0/1/2)."""
+    ``db`` (a file or ``postgresql://…``; ``raw``: its stored log, :func:`raw_log`); print the
+    files written to ``out``, what went wrong to ``err`` (standard error by default); return the
+    exit status (0/1/2)."""
+    from .opening import NoDatabase, open_database
+
     cat = catalog(lang)
+    err = err or sys.stderr
     wanted = {"png": png, "json": json, "mafiaratings": mafiaratings}
     everything = all(path is None for path in wanted.values())
-    from storage import is_url
-
-    if not is_url(db) and not db.is_file():  # never an empty database made by asking
-        print(cat.text("protocol-cli-no-db", db=str(db)), file=out)
+    try:
+        store = await open_database(db, create=False)  # never an empty database made by asking
+    except NoDatabase:
+        print(cat.text("protocol-cli-no-db", db=str(db)), file=err)
         return EXIT_NO_GAME
-    store = await Store.open(db)
     try:
         row = await store.game(game) if game is not None else await store.current_game(CHAT)
         if row is None:
             print(cat.text("protocol-cli-no-game", game=str(game) if game is not None else "none"),
-                  file=out)
+                  file=err)
             return EXIT_NO_GAME
         record = await raw_log(store, row) if raw is not None else b""
         if raw is not None and everything:
-            return _written(raw, record, out, cat)
+            return _written(raw, record, out, cat, err)
         made = await protocol_files(store, row.id, cat, defaults=defaults)
     finally:
         await store.close()
-    status = EXIT_OK if raw is None else _written(raw, record, out, cat)
+    status = EXIT_OK if raw is None else _written(raw, record, out, cat, err)
     asked = made.problems if everything else list(dict.fromkeys(  # only the files asked for
         text for kind, path in wanted.items() if path is not None for text in made.missing.get(kind, [])))
     for problem in asked:
@@ -101,19 +108,20 @@ async def run_protocol_cli(db: Path, out: TextIO, *, game: int | None = None,
         name, content = files[kind]
         target = Path(name) if everything else path
         assert target is not None
-        status = max(status, _written(target, content, out, cat))
+        status = max(status, _written(target, content, out, cat, err))
     if everything and not files:
         status = EXIT_NOT_MADE
     return status
 
 
-def _written(target: Path, data: bytes, out: TextIO, cat: Any) -> int:
-    """Write ``data`` to ``target`` and say so (or why not): 0 written, 1 not."""
+def _written(target: Path, data: bytes, out: TextIO, cat: Any, err: TextIO) -> int:
+    """Write ``data`` to ``target`` and say so on ``out`` (or why not, on ``err``): 0 written,
+    1 not."""
     try:
         target.write_bytes(data)
     except OSError as error:
-        print(cat.text("protocol-cli-not-written", file=str(target),
-                       why=error.strerror or str(error)), file=out)
+        print(cat.text("protocol-cli-not-written", file=str(target), why=problem_text(error, cat)),
+              file=err)
         return EXIT_NOT_MADE
     print(cat.text("protocol-cli-written", file=str(target)), file=out)
     return EXIT_OK

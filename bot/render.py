@@ -199,6 +199,8 @@ def _args(params: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
         elif name == "event" and isinstance(value, str):
             key = f"event-{value}"
             out[name] = cat.text(key) if cat.has(key) else value
+        elif name == "name" and isinstance(value, str):  # a player's: shown literally (Discord)
+            out[name] = cat.name(value)
         elif isinstance(value, (int, float, str)):
             out[name] = value
         else:
@@ -457,14 +459,15 @@ def error_text(error: Exception, cat: Catalog) -> str:
 
         cause, event = params.get("cause"), params.get("event")
         args["why"] = error_text(cause, cat) if isinstance(cause, Exception) else ""
-        args["action"] = (command_text(event, rules.PRESETS.get(str(params.get("preset"))))
+        args["action"] = (cat.name(command_text(event, rules.PRESETS.get(str(params.get("preset")))))
                           if isinstance(event, rules.Event) else "")
         args["itself"] = _yes_no(params.get("seq") == params.get("fixed"))
     if prefix == "service" and code == "quarantined":  # a stored game set aside: where and why
         cause = params.get("cause")
         args["why"] = error_text(cause, cat) if isinstance(cause, Exception) else str(params.get("detail", ""))
         args["game_id"], args["seq"] = str(params.get("game_id")), str(params.get("seq"))
-        args["place"] = "rules" if params.get("seq") == 0 else "row"
+        args["place"] = ("edited" if params.get("edited") else
+                         "rules" if params.get("seq") == 0 else "row")
         args["hosted"] = _yes_no(bool(params.get("hosted")))  # a hosted table starts with /newgame
     if prefix == "command" and code == "missing_argument":
         what = f"what-{params.get('argument')}"  # what is missing: seat, name, count, …

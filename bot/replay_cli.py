@@ -36,7 +36,7 @@ from typing import Any, BinaryIO, Callable, TextIO
 
 from rules.records import RecordError, ReplayReport, import_record, replay
 
-from .i18n import DEFAULT_LANG, Catalog, catalog
+from .i18n import DEFAULT_LANG, Catalog, catalog, problem_text
 from .render import notice_text, seat_label
 
 EXIT_AGREES = 0
@@ -168,8 +168,7 @@ def run_replay_cli(path: str | Path, as_json: bool, out: TextIO, lang: str = DEF
         _fail(out_or_err, as_json, "unreadable", error.message, error.field, path, cat)
         return EXIT_UNREADABLE
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        _fail(out_or_err, as_json, "unreadable", message, None, path, cat)
+        _fail(out_or_err, as_json, "unreadable", _unreadable(error, cat), None, path, cat)
         return EXIT_UNREADABLE
     try:
         report = replay(record)
@@ -224,10 +223,20 @@ def _protocol_files(record: Any, cat: Catalog, *, png: Path | None,
             not_made.append(error_text(error, cat))
         except OSError as error:
             not_made.append(cat.text("protocol-cli-not-written", file=str(path),
-                                     why=error.strerror or str(error)))
+                                     why=problem_text(error, cat)))
         else:
             written.append(str(path))
     return written, not_made
+
+
+def _unreadable(error: OSError | UnicodeDecodeError | json.JSONDecodeError, cat: Catalog) -> str:
+    """Why the file cannot be read, in ``cat``'s words: not JSON (where), not UTF-8 (where), the
+    file itself (:func:`bot.i18n.problem_text`)."""
+    if isinstance(error, json.JSONDecodeError):
+        return cat.text("replay-not-json", line=error.lineno, column=error.colno)
+    if isinstance(error, UnicodeDecodeError):
+        return cat.text("replay-not-utf8", offset=error.start)
+    return problem_text(error, cat)
 
 
 def _fail(out: TextIO, as_json: bool, kind: str, message: str, field: str | None,

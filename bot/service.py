@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import inspect
 import json
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, Union
 
 import rules
 from rules import snapshot as snapshots
@@ -39,8 +40,13 @@ from rules.events import counted
 from storage import GameRow, OutboxItem, Snapshot, StaleRevision, Store
 
 from .club.facts import seat_facts
+from .commands import CommandError
 from .gcpolicy import Freezer
 from .lru import CACHED_CHATS, Recent, locks
+
+if TYPE_CHECKING:
+    from .club.defaults import ClubRules
+    from .commands import NewGame
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +179,8 @@ class _Game:
     _log: list[rules.Event | None] = field(default_factory=list)  # by seq - 1; None: not decoded
     _raw: dict[int, str] = field(default_factory=dict)  # rows read, not decoded yet: JSON by seq
     unread: int = 0  # log rows 1..unread are not read from the store yet (under a snapshot)
+    #: the running digest of its log rows, for the next snapshot (rules.snapshot.log_digest)
+    log_hash: Any = field(default_factory=hashlib.sha256)
 
     @property
     def revision(self) -> int:
@@ -239,11 +247,17 @@ class Service:
     """The referee service over a :class:`storage.Store`."""
 
     def __init__(self, store: Store, *, cached: int = CACHED_CHATS,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, club_rules: str | None = None) -> None:
         """``cached``: how many chats' games, homes and locks are kept in memory (:mod:`bot.lru`);
-        ``snapshot_every``: see :data:`SNAPSHOT_EVERY` (tests make it small)."""
+        ``snapshot_every``: see :data:`SNAPSHOT_EVERY` (tests make it small); ``club_rules``: the
+        rules every club without its own starts its games with (``MAFIA_REFEREE_RULES``: the
+        words of ``/new``, :mod:`bot.club.defaults`; checked here, ``CommandError``)."""
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
+        from .club.defaults import ClubRules, parse_rules
+
+        self._club_rules = (None if not (club_rules or "").strip() else
+                            ClubRules(" ".join(club_rules.split()), False, parse_rules(club_rules)))
         self._store = store
         self._every = snapshot_every
         self._freezer = Freezer()  # long-lived games out of the collector's reach
@@ -501,6 +515,46 @@ class Service:
     async def announce(self, game_id: int) -> str | None:
         return await self._store.announce(game_id)
 
+    # --- a club's own rules (issue 31) ----------------------------------------------------------
+    async def club_rules(self, club: str) -> "ClubRules | None":
+        """The rules ``club`` (its chat key: ``tg:-100123``, ``dc:<channel>``, ``console:local``)
+        starts its new games with: its own (:meth:`set_club_rules`; ``own`` true), else the
+        setting's (``MAFIA_REFEREE_RULES``; ``own`` false), else ``None`` (the seed preset). Own
+        rules a newer version would refuse are passed over for the setting's (logged)."""
+        from .club.defaults import ClubRules, parse_rules
+
+        words = await self._store.club_rules(club)
+        if words is not None:
+            try:
+                return ClubRules(words, True, parse_rules(words))
+            except CommandError as error:
+                log.warning("club %s: its rules %r are refused (%s): the default is used", club,
+                            words, error)
+        return self._club_rules
+
+    async def set_club_rules(self, club: str, words: str | None, *,
+                             by: str | None = None) -> "ClubRules | None":
+        """Set ``club``'s own rules to ``words`` — the words typed after ``/new``, e.g.
+        ``fiim2024 raise_2_of_4=false timers.speech=45`` — checked as ``/new`` checks them
+        (:class:`bot.commands.CommandError`, nothing stored); ``None`` or blank forgets them.
+        ``by``: who set them (a user key). Returns the rules the club's new games now start
+        with (:meth:`club_rules`): ``/new`` and ``/newgame`` there, the console's ``/new``."""
+        from .club.defaults import parse_rules
+
+        text = " ".join((words or "").split())
+        if text:
+            parse_rules(text)
+        await self._store.set_club_rules(club, text or None, by)
+        return await self.club_rules(club)
+
+    async def new_game_rules(self, club: str, command: "NewGame") -> rules.RulesConfig:
+        """The rules of a new game of ``club`` asked for by ``command`` (``/new`` as typed):
+        what was typed over the club's rules (:func:`bot.club.defaults.merged`); a bad
+        combination is :class:`bot.commands.CommandError`."""
+        from .club.defaults import with_club_rules
+
+        return with_club_rules(command, await self.club_rules(club)).config()
+
     async def set_message(self, game_id: int, chat: str, slot: str, message_id: int | None) -> None:
         """Remember the id of the message an adapter edits in place (``slot``: ``"panel"``,
         ``"timer"``, …); ``None`` forgets it."""
@@ -527,6 +581,84 @@ class Service:
         ``prefix`` (``"tg:"``, ``"dc:"``) only those of games whose home chat starts with it, so
         that each adapter sharing the store re-arms its own."""
         return await self._store.open_timers(prefix)
+
+    # --- what the platforms keep beside a game ---------------------------------------------------
+    # (a platform reaches the store only through these: bot/telegram and bot/discord never touch it)
+    async def lang(self, chat: str) -> str | None:
+        """The language chosen for ``chat`` (``/lang``; a Discord server's under its key)."""
+        return await self._store.lang(chat)
+
+    async def set_lang(self, chat: str, lang: str) -> None:
+        await self._store.set_lang(chat, lang)
+
+    async def club_channel(self, chat: str) -> tuple[str, str | None] | None:
+        """The club channel linked to ``chat`` (``/channel``: its key and title), if any."""
+        return await self._store.host_channel(chat)
+
+    async def set_club_channel(self, chat: str, channel: str | None, title: str | None = None) -> None:
+        await self._store.set_host_channel(chat, channel, title)
+
+    async def game_row(self, game_id: int) -> GameRow | None:
+        """Game ``game_id`` as stored (its home chat, judge, result), current or not."""
+        return await self._store.game(game_id)
+
+    async def open_games(self) -> list[GameRow]:
+        """Every game not finished, as stored."""
+        return await self._store.open_games()
+
+    async def host_table(self, table_id: int) -> Any:
+        """Hosted table ``table_id`` as stored (:class:`storage.HostTableRow`), or ``None``."""
+        return await self._store.host_table(table_id)
+
+    async def open_host_tables(self, *, player: str | None = None) -> list[Any]:
+        """The hosted tables that gather or play (``player``: those he is at)."""
+        return await self._store.open_host_tables(player=player)
+
+    async def host_table_of(self, chat: str) -> Any:
+        """The latest hosted table of ``chat`` as stored (its running step), or ``None``."""
+        return await self._store.host_table_of(chat)
+
+    async def tournament(self, club: str) -> Any:
+        """``club``'s open tournament as stored (:class:`storage.Tournament`), or ``None``."""
+        return await self._store.tournament(club)
+
+    # --- the live pages (issue 30, bot.web): their secrets and the broadcast's delay ------------
+    async def web_table(self, chat: str, *, create: bool = False) -> Any:
+        """The pages of ``chat`` (:class:`storage.WebTable`; ``create``: made when none yet)."""
+        return await self._store.web_table(chat, create=create)
+
+    async def web_table_by_id(self, table_id: int) -> Any:
+        return await self._store.web_table_by_id(table_id)
+
+    async def rotate_web_table(self, chat: str) -> Any:
+        """New secrets for ``chat``'s pages: the old addresses stop working."""
+        return await self._store.rotate_web_table(chat)
+
+    async def set_web_delay(self, chat: str, delay: int) -> Any:
+        """The broadcast's delay of ``chat``'s pages, seconds."""
+        return await self._store.set_web_delay(chat, delay)
+
+    async def enqueue(self, items: Sequence[OutboxItem], game_id: int | None = None) -> list[int]:
+        """Queue messages that no action carries (a confirmation) in the outbox."""
+        return await self._store.enqueue(items, game_id=game_id)
+
+    async def pending(self, chat: str) -> list[Any]:
+        """What the outbox still holds for ``chat`` (:class:`storage.OutboxRow`)."""
+        return await self._store.pending(chat)
+
+    async def slots_named(self, prefix: str) -> dict[int, dict[tuple[str, str], int]]:
+        """Every game's stored message slots whose name starts with ``prefix`` (Discord's
+        ``muted:<seat>``)."""
+        return await self._store.slots_named(prefix)
+
+    async def pending_chats(self) -> list[str]:
+        """The chats the outbox holds unsent messages for."""
+        return await self._store.pending_chats()
+
+    async def prune(self) -> int:
+        """Forget what finished games no longer need (their delivered outbox rows, their
+        snapshots: :meth:`storage.Store.prune`)."""
+        return await self._store.prune()
 
     def forget(self, home: str) -> int | None:
         """Drop what is kept in memory of home chat ``home`` (its game) and every alias: another
@@ -586,13 +718,22 @@ class Service:
         :meth:`storage.Store.quarantine`); the operator's log gets one warning line. While it is
         the chat's current game, a later version of the engine (a fix deployed) folds it again
         at its first load, and puts it back in play if it folds."""
-        seq, cause = _refused(row, [r.event for r in await self._store.events(row.id)], error)
+        if isinstance(error, LogEdited):  # changed by hand under its snapshot: said so
+            seq, cause = error.seq, error
+        else:
+            seq, cause = _refused(row, [r.event for r in await self._store.events(row.id)], error)
         why = {"seq": seq, "detail": str(cause) or type(cause).__name__,
                "engine": snapshots.version()}  # another engine (a fix deployed) tries it again
+        if isinstance(error, LogEdited):
+            why["edited"] = True
         if isinstance(cause, rules.RuleError):
             why["code"] = cause.code.value
             why["params"] = json.loads(json.dumps(cause.params, default=str))
         await self._store.quarantine(row.id, why)
+        if isinstance(error, LogEdited):
+            log.warning("game %s in %s: its stored log is not the one its snapshot folded (%s); "
+                        "set aside, nothing deleted", row.id, chat, why["detail"])
+            return
         log.warning("game %s in %s: its stored log no longer folds (log row %s: %s); set aside, "
                     "nothing deleted", row.id, chat, seq, why["detail"])
 
@@ -605,7 +746,8 @@ class Service:
                      base=_Checkpoint(0, 0, rules.new_game(config, row.names)),
                      finished=row.finished, _log=[None] * revision, _raw=dict(rows),
                      unread=revision - len(rows))
-        if not (snapshot is not None and _resume(game, snapshot)):
+        data = await self._check_log(game, snapshot)
+        if not (snapshot is not None and _resume(game, snapshot, data)):
             await self._read_all(game)
             game.refold()  # no usable snapshot: the whole fold, keeping checkpoints on the way
             state = game.base.state
@@ -616,6 +758,41 @@ class Service:
             game.checkpoints = game.checkpoints[-CHECKPOINTS_KEPT:]
             game.state = state
         return game
+
+    async def _check_log(self, game: _Game, snapshot: Snapshot | None) -> Any:
+        """At a cold load: the digest of game ``game``'s whole log (kept for its next
+        snapshots), and ``snapshot``'s checked — the log rows it folds are as it says they were
+        (issue 32: a log edited by hand under a snapshot is noticed here, not when the protocol
+        is drawn from the log at the end), else :class:`LogEdited` (a row changed, or taken
+        out). A snapshot past the log's end is not checked: it is no snapshot of this log.
+        Returns the snapshot's decoded JSON, ``None`` when there is none or it cannot be
+        read. The rows under the snapshot are read for it, not kept (their texts only hashed)."""
+        data: Any = None
+        under: tuple[int, str] | None = None  # the rows the snapshot folds, and their digest
+        if snapshot is not None:
+            try:
+                data = json.loads(snapshot.state)
+                under = snapshot.seq, snapshots.unpack(data)[1]
+            except (ValueError, TypeError):
+                pass  # another format, or unreadable: nothing to check (and not used)
+        rows = await self._store.event_texts(game.id, game.unread) if game.unread else []
+        rows.extend((seq, game._raw[seq]) for seq in range(game.unread + 1, game.revision + 1)
+                    if seq in game._raw)
+        for want, (seq, _) in enumerate(rows, 1):
+            if seq != want:
+                raise LogEdited(game.id, want)  # a row taken out of the log
+        texts = [text for _, text in rows]
+        if under is None:
+            game.log_hash = snapshots.log_digest(texts)
+            return data
+        if under[0] > len(texts):  # past the log's end: not this log's (ignored, as before)
+            game.log_hash = snapshots.log_digest(texts)
+            return data
+        digest = snapshots.log_digest(texts[:under[0]])
+        if digest.hexdigest() != under[1]:
+            raise LogEdited(game.id, under[0])
+        game.log_hash = snapshots.log_digest(texts[under[0]:], digest)
+        return data
 
     async def _read_all(self, game: _Game) -> None:
         """Read the log rows a cold load left under the snapshot (for the whole log, or an undo
@@ -724,17 +901,20 @@ class Service:
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,
                       finished: bool | None, result: str | None,
-                      staged: Staged = Staged(), snapshot: Snapshot | None = None,
+                      staged: Staged = Staged(), snapshot: Callable[[str], Snapshot] | None = None,
                       figures: list[dict[str, Any]] | None = None) -> list[int]:
         """Log ``events`` (and the game's end, the ``staged`` messages and timer, the players'
-        ``figures`` of a finished game) in one transaction. On any failure the cached game is
-        dropped, so the next action refolds
-        whatever the store really holds. Returns the outbox ids."""
+        ``figures`` of a finished game, the snapshot ``snapshot(digest)`` gives with the digest
+        of the log up to them) in one transaction. On any failure the cached game is dropped,
+        so the next action refolds whatever the store really holds. Returns the outbox ids."""
+        rows = [rules.to_dict(e) for e in events]
+        digest = snapshots.log_digest(map(snapshots.event_text, rows), game.log_hash)
         try:
             queued = await self._store.append_many(
-                game.id, game.revision + 1, [rules.to_dict(e) for e in events], user,
+                game.id, game.revision + 1, rows, user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
-                timer=staged.timer, snapshot=snapshot, figures=figures)
+                timer=staged.timer, figures=figures,
+                snapshot=None if snapshot is None else snapshot(digest.hexdigest()))
         except StaleRevision as error:
             self._games.pop(chat, None)
             log.warning("game %s: the log moved under the cache (%s)", game.id, error)
@@ -742,6 +922,7 @@ class Service:
         except BaseException:
             self._games.pop(chat, None)
             raise
+        game.log_hash = digest
         self._freezer.acted()  # the new state (alive here) lives until the game's next action
         return queued
 
@@ -758,6 +939,16 @@ def _figures(state: rules.GameState, was_finished: bool) -> list[dict[str, Any]]
 #: What folding a stored game may raise when an older version stored what this one refuses: a
 #: refused event, an event or option this version cannot read.
 _UNFOLDABLE = (rules.RuleError, ValueError, TypeError, KeyError, AttributeError)
+
+
+class LogEdited(ValueError):
+    """Game ``game_id``'s stored log is not the one its snapshot folded: a row up to ``seq``
+    was changed or taken out by hand (the log is append-only: the bot never does it). The game
+    is set aside (:meth:`Service._quarantine`), its log kept as it is."""
+
+    def __init__(self, game_id: int, seq: int) -> None:
+        super().__init__(f"its log was changed outside the bot at or before row {seq}")
+        self.game_id, self.seq = game_id, seq
 
 
 def _refused(row: GameRow, events: Sequence[Mapping[str, Any]],
@@ -794,24 +985,25 @@ def _quarantined(game_id: int, why: Mapping[str, Any]) -> ServiceError:
         except (ValueError, TypeError):
             cause = None  # a refusal this version has no words for: its text is shown
     return ServiceError("quarantined", game_id=game_id, seq=int(why.get("seq") or 0), cause=cause,
-                        detail=str(why.get("detail", "")))
+                        detail=str(why.get("detail", "")), edited=bool(why.get("edited")))
 
 
-def _snapshot(seq: int, count: int, state: rules.GameState) -> Snapshot:
-    """The snapshot to store of ``state``, the fold after log row ``seq``."""
-    return Snapshot(seq, count, snapshots.version(), snapshots.state_to_dict(state))
+def _snapshot(seq: int, count: int, state: rules.GameState) -> Callable[[str], Snapshot]:
+    """The snapshot to store of ``state``, the fold after log row ``seq``, given the digest of
+    the log rows ``1..seq`` (:meth:`Service._append` has it)."""
+    return lambda digest: Snapshot(seq, count, snapshots.version(), snapshots.payload(state, digest))
 
 
-def _resume(game: _Game, snapshot: Snapshot) -> bool:
-    """Fold ``game`` (its log not decoded yet) from its stored ``snapshot`` and the log's tail
-    after it. ``False`` (nothing changed) when the snapshot cannot be used: written by another
-    version of the rules, unreadable, or taken back by an undo after it (the caller then folds
-    the whole log)."""
+def _resume(game: _Game, snapshot: Snapshot, data: Any) -> bool:
+    """Fold ``game`` (its log not decoded yet) from its stored ``snapshot`` (``data``: its JSON,
+    decoded) and the log's tail after it. ``False`` (nothing changed) when the snapshot cannot
+    be used: written by another version of the rules, unreadable, or taken back by an undo after
+    it (the caller then folds the whole log)."""
     if (snapshot.version != snapshots.version() or snapshot.seq != game.unread
             or snapshot.seq > game.revision):
         return False
     try:
-        state = snapshots.state_from_dict(game.config, json.loads(snapshot.state))
+        state = snapshots.state_from_dict(game.config, snapshots.unpack(data)[0])
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         log.warning("game %s: its snapshot is unreadable, the log is folded (%s)", game.id, error)
         return False

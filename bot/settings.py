@@ -257,6 +257,9 @@ class Settings(BaseSettings):
     host_mute_hours: float = Field(default=4.0, gt=0, le=24, validation_alias=_host("MUTE_HOURS"))
     # the club: the protocol's header
     club_name: str | None = Field(default=None, max_length=100)
+    # the rules a club's new games start with unless it has its own (bot/club/defaults.py): the
+    # words typed after /new, e.g. "fiim2024 raise_2_of_4=false"; unset: the seed preset
+    rules: str | None = Field(default=None, max_length=500)
     # deployment (deploy/)
     log_format: Literal["text", "json"] = "text"
     heartbeat: Path | None = None
@@ -373,6 +376,24 @@ class Settings(BaseSettings):
                 and info.data.get("telegram_base_url", "refused") is None:
             raise PydanticCustomError("https_url", "must be an https:// URL")
         return value
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, value: str | None) -> str | None:
+        """The words of ``/new`` (a preset, options), checked as ``/new`` checks them; empty is
+        "unset" (the seed preset)."""
+        if value is None or not value.split():
+            return None
+        from .club.defaults import parse_rules
+        from .commands import CommandError
+
+        try:
+            parse_rules(value)
+        except CommandError as error:
+            raise PydanticCustomError("club_rules", "must be the words of /new: a preset (seed, "
+                                      "fiim2024, fsm2024) and options name=value ({problem})",
+                                      {"problem": error.code}) from None
+        return " ".join(value.split())
 
     @field_validator("allowed_chats")
     @classmethod

@@ -153,14 +153,19 @@ def _off_ballot(notice: nt.OffBallot, config: RulesConfig) -> tuple[Entry, ...]:
 
 @grounds.register
 def _leaves_by_vote(notice: nt.LeavesByVote, config: RulesConfig) -> tuple[Entry, ...]:
-    return _cite("4.4.12.3" if notice.cause == "raise" else None)
+    # the most hands leave (F24 §4.4.11); all raised (§4.4.12.3)
+    return _cite("4.4.12.3" if notice.cause == "raise" else "4.4.11")
 
 
 @grounds.register
 def _game_over(notice: nt.GameOver, config: RulesConfig) -> tuple[Entry, ...]:
     if notice.winner is None and notice.draw_rule:
         return _cite("5.8" if notice.draw_rule == rules.DrawDeclared.AFTER_THIRD_DAY.value else "7.7")
-    return _cite("4.3" if notice.why == "team_loss" else None)
+    if notice.why == "team_loss":
+        return _cite("4.3")
+    # who wins (F24/S24 §1.4); a result the judge declared with the roles unknown rests on his
+    # word alone
+    return _cite("1.4" if notice.winner is not None and notice.why != "declared" else None)
 
 
 @grounds.register

@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Iterable, NamedTuple, Sequence
 
-from . import events as ev
+import rules.events as ev  # the module, not the package (rules/__init__ imports this one)
+
 from .config import (
     DrawDeclared, FirstDayVote, NominationWithdrawal, Reason, RevoteOrder, Rotation, RulesConfig,
     Severity, ThirdFoul, changed_options,
 )
 from .errors import Code, RuleError
-from . import notices as nt
+import rules.notices as nt
 from .notices import Notice
-from .points import check_bad_play, check_extra, parse_points, scoring, show
+from .points import bad_play_premise, check_bad_play, check_extra, parse_points, scoring, show
 from .state import (
     SEATS, Ballot, Cause, Departure, GameState, Night, NightStep, Phase, Result, Role, Seat, Team,
     new_game,
@@ -112,9 +113,15 @@ def admit(state: GameState, event: ev.Event) -> RuleError | None:
     * ``SELF_BEST_MOVE`` — night 1's victim naming his own seat (F24/S24 §4.5.9: the seats he
       thinks black, the others').
 
+    * ``BAD_PLAY_NOT_LOST`` — a bad play whose item includes the player's team's loss (F24
+      §8.5.2 "…, and the reds lost") given in a game that team won or drew: its premise is false
+      (:func:`rules.points.bad_play_premise`).
+
     An event :func:`apply` refuses anyway is left to it (its refusal says more)."""
     if isinstance(event, (ev.DonCheck, ev.SheriffCheck, ev.BestMove)):
         return _admit_night(state, event)
+    if isinstance(event, ev.BadPlay) and not event.withdraw and isinstance(event.seat, int):
+        return bad_play_premise(state, event.seat, str(event.item))
     if not isinstance(event, ev.SetName):
         return None
     name = clean_name(event.name)

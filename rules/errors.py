@@ -57,6 +57,7 @@ class Code(str, enum.Enum):
     BAD_PLAY_ROLE = "bad_play_role"  # params: seat, item, who (the item is another role's)
     BAD_PLAY_GIVEN = "bad_play_given"  # params: seat, item (the same play is counted once)
     BAD_PLAY_NOT_GIVEN = "bad_play_not_given"  # params: seat, item (nothing to take back)
+    BAD_PLAY_NOT_LOST = "bad_play_not_lost"  # params: seat, item, result (won|draw: its premise is a loss)
     NOT_FIXABLE = "not_fixable"  # params: seq, why ("no_such" | "undone" | "kind" | "same")
     FIX_BREAKS = "fix_breaks"  # params: seq (the action refused), fixed (the seq corrected),
     #                            event (the refused action), preset, cause (its RuleError)

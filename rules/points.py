@@ -63,11 +63,14 @@ Who = Literal["any", "red", "black", "sheriff"]
 
 @dataclass(frozen=True)
 class BadPlayItem:
-    """A listed bad play (F24/S24 §8.5): its number in the preset's rules and who can commit it
-    (``red``: a red player or the Sheriff; ``sheriff``; ``black``: a mafia or the Don; ``any``)."""
+    """A listed bad play (F24/S24 §8.5): its number in the preset's rules, who can commit it
+    (``red``: a red player or the Sheriff; ``sheriff``; ``black``: a mafia or the Don; ``any``)
+    and whether its text makes the player's team's loss part of it (``lost``: "…, and the reds
+    lost", "…, and lost": in a game his team won or drew its premise is false)."""
 
     code: str
     who: Who
+    lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,36 +111,36 @@ def _steps(low: int, high: int) -> tuple[Decimal, ...]:
 # F24 §8.5: the bad plays as the edition numbers them (its items 1–13, with the sub-items of 13).
 _F24_BAD_PLAYS = (
     BadPlayItem("8.5.1", "any"),  # two or more destructive plays
-    BadPlayItem("8.5.2", "red"),  # broke the day-1 vote into a red (or himself), and lost
+    BadPlayItem("8.5.2", "red", lost=True),  # broke the day-1 vote into a red (or himself), and lost
     BadPlayItem("8.5.3", "red"),  # broke the vote into a red at four players
     BadPlayItem("8.5.4", "red"),  # voted against three or more red "testaments"
     BadPlayItem("8.5.5", "red"),  # voted at 3 v 3 without playing out two Sheriffs' checks
-    BadPlayItem("8.5.6", "black"),  # owned up at four players, and lost
-    BadPlayItem("8.5.7", "any"),  # voted himself out by accident, and his team lost
+    BadPlayItem("8.5.6", "black", lost=True),  # owned up at four players, and lost
+    BadPlayItem("8.5.7", "any", lost=True),  # voted himself out by accident, and his team lost
     BadPlayItem("8.5.8", "red"),  # split the vote twice at three players
     BadPlayItem("8.5.9", "red"),  # voted at 2 v 2 or 3 v 3 against a sure red's call
-    BadPlayItem("8.5.10", "red"),  # a red who claimed the Sheriff and left it standing, and lost
-    BadPlayItem("8.5.11", "sheriff"),  # the Sheriff who never revealed himself, and lost
-    BadPlayItem("8.5.12", "sheriff"),  # the Sheriff's checks left wrong or incomplete, and lost
-    BadPlayItem("8.5.13.1", "black"),  # a black asleep at the договорка, and lost
-    BadPlayItem("8.5.13.2", "sheriff"),  # no check for two or more nights, and lost
-    BadPlayItem("8.5.13.3", "sheriff"),  # no check when any check won the game, and lost
-    BadPlayItem("8.5.13.4", "black"),  # no shot for two or more nights, and lost
-    BadPlayItem("8.5.13.5", "black"),  # missed the obvious winning shot, and lost
+    BadPlayItem("8.5.10", "red", lost=True),  # a red who claimed the Sheriff and left it standing, and lost
+    BadPlayItem("8.5.11", "sheriff", lost=True),  # the Sheriff who never revealed himself, and lost
+    BadPlayItem("8.5.12", "sheriff", lost=True),  # the Sheriff's checks left wrong or incomplete, and lost
+    BadPlayItem("8.5.13.1", "black", lost=True),  # a black asleep at the договорка, and lost
+    BadPlayItem("8.5.13.2", "sheriff", lost=True),  # no check for two or more nights, and lost
+    BadPlayItem("8.5.13.3", "sheriff", lost=True),  # no check when any check won the game, and lost
+    BadPlayItem("8.5.13.4", "black", lost=True),  # no shot for two or more nights, and lost
+    BadPlayItem("8.5.13.5", "black", lost=True),  # missed the obvious winning shot, and lost
 )
 
 # S24 §8.5: its items 1–11 (item 6 only heads items 7–11).
 _S24_BAD_PLAYS = (
-    BadPlayItem("8.5.1", "red"),  # broke the day-1 vote into a red (or himself), and lost
+    BadPlayItem("8.5.1", "red", lost=True),  # broke the day-1 vote into a red (or himself), and lost
     BadPlayItem("8.5.2", "red"),  # broke the vote into a red at four players
-    BadPlayItem("8.5.3", "red"),  # a red who claimed the Sheriff and left it standing, and lost
-    BadPlayItem("8.5.4", "sheriff"),  # the Sheriff who never revealed himself, and lost
-    BadPlayItem("8.5.5", "sheriff"),  # the Sheriff's checks left wrong or incomplete, and lost
-    BadPlayItem("8.5.7", "black"),  # a black asleep at the договорка, and lost
-    BadPlayItem("8.5.8", "sheriff"),  # no check for two or more nights, and lost
-    BadPlayItem("8.5.9", "sheriff"),  # no check when any check won the game, and lost
-    BadPlayItem("8.5.10", "black"),  # no shot for two or more nights, and lost
-    BadPlayItem("8.5.11", "black"),  # missed the obvious winning shot, and lost
+    BadPlayItem("8.5.3", "red", lost=True),  # a red who claimed the Sheriff and left it standing, and lost
+    BadPlayItem("8.5.4", "sheriff", lost=True),  # the Sheriff who never revealed himself, and lost
+    BadPlayItem("8.5.5", "sheriff", lost=True),  # the Sheriff's checks left wrong or incomplete, and lost
+    BadPlayItem("8.5.7", "black", lost=True),  # a black asleep at the договорка, and lost
+    BadPlayItem("8.5.8", "sheriff", lost=True),  # no check for two or more nights, and lost
+    BadPlayItem("8.5.9", "sheriff", lost=True),  # no check when any check won the game, and lost
+    BadPlayItem("8.5.10", "black", lost=True),  # no shot for two or more nights, and lost
+    BadPlayItem("8.5.11", "black", lost=True),  # missed the obvious winning shot, and lost
 )
 
 FIIM_2024 = Scoring(
@@ -358,4 +361,24 @@ def check_bad_play(state: GameState, seat: int, code: str, withdraw: bool = Fals
         return RuleError(Code.BAD_PLAY_ROLE, seat=seat, item=code, who=item.who)
     if code in given:
         return RuleError(Code.BAD_PLAY_GIVEN, seat=seat, item=code)
+    return None
+
+
+def bad_play_premise(state: GameState, seat: int, code: str) -> RuleError | None:
+    """A bad play whose item includes the loss of the player's team (F24 §8.5.2 "…, and the reds
+    lost"; :attr:`BadPlayItem.lost`) given in a game that team won, or a draw: its premise is
+    false — ``BAD_PLAY_NOT_LOST`` (``seat``, ``item``, ``result``: ``won`` or ``draw``). A new
+    refusal (:func:`rules.admit`): a stored log may hold such a bad play given before. A bad
+    play :func:`check_bad_play` refuses anyway (another role's item, one given twice) is left
+    to it: its refusal says more, as :func:`rules.admit` promises."""
+    if state.result is None or not state.roles_known or check_bad_play(state, seat, code) is not None:
+        return None
+    item = scoring(state).item(code)
+    role = state.seat(seat).role if 1 <= seat <= len(state.seats) else None
+    if item is None or not item.lost or role is None:
+        return None
+    if state.result.winner is None:
+        return RuleError(Code.BAD_PLAY_NOT_LOST, seat=seat, item=code, result="draw")
+    if state.result.winner is role.team:
+        return RuleError(Code.BAD_PLAY_NOT_LOST, seat=seat, item=code, result="won")
     return None

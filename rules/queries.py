@@ -27,7 +27,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Union
 
-from . import events as ev
+import rules.events as ev  # the module, not the package (rules/__init__ imports this one)
+
 from .engine import BEST_MOVE_MAX, ROLE_COUNTS, VotePlan, check, hands_left, result_required, vote_plan
 from .errors import Code, RuleError
 from .state import GameState, NightStep, Phase, Result, Role, Team

@@ -9,6 +9,12 @@ A snapshot is only as good as the code that folded it: :data:`VERSION` names the
 rules engine's source (a hash of ``rules/*.py``), and a snapshot written under another version is
 never used — the log is folded instead. Any change to the engine thus retires every stored
 snapshot safely, at the price of one full fold per game.
+
+A snapshot is only as good as the log under it, too (issue 32): it carries a digest of the log
+rows it folds (:func:`payload`: SHA-256 over each row's text, :func:`event_text`, in order), so
+that a log edited by hand under it — which a cold load from the snapshot would never read — is
+noticed when the game is loaded (:func:`unpack`; the service sets such a game aside), not when
+its protocol is drawn from the log at the end.
 """
 
 from __future__ import annotations
@@ -16,17 +22,18 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import json
 import types
 import typing
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from .config import RulesConfig
 from .state import GameState
 
-FORMAT = 1
+FORMAT = 2  # 2: the state with the digest of the log under it (:func:`payload`)
 
 
 @cache
@@ -37,6 +44,37 @@ def version() -> str:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return f"{FORMAT}:{digest.hexdigest()[:16]}"
+
+
+def event_text(event: Mapping[str, Any]) -> str:
+    """The text of a log row holding ``event`` (:func:`rules.to_dict`'s): compact JSON, keys
+    sorted, as the stores write it (``storage.store``; a test keeps the two the same)."""
+    return json.dumps(dict(event), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def log_digest(texts: Iterable[str], start: Any = None) -> Any:
+    """The running digest of a log's rows (their texts, in order): a SHA-256 object, fed on
+    from ``start`` (one such object, left as it was) or from the empty log."""
+    digest = start.copy() if start is not None else hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode("utf-8"))
+        digest.update(b"\n")
+    return digest
+
+
+def payload(state: GameState, digest: str) -> dict[str, Any]:
+    """What a snapshot stores: the state (:func:`state_to_dict`) and ``digest``, the hex digest
+    of the log rows it folds (:func:`log_digest`)."""
+    return {"state": state_to_dict(state), "log": digest}
+
+
+def unpack(data: Any) -> tuple[dict[str, Any], str]:
+    """A stored snapshot's state (for :func:`state_from_dict`) and the digest of the log under
+    it. Raises ``ValueError`` for anything else (another format)."""
+    if not isinstance(data, dict) or not isinstance(data.get("state"), dict) \
+            or not isinstance(data.get("log"), str):
+        raise ValueError("not a snapshot of this format")
+    return data["state"], data["log"]
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:

@@ -1,13 +1,17 @@
 """The game store: chats, games and each game's append-only event log, on SQLite (aiosqlite,
-the default) or PostgreSQL (asyncpg, :mod:`storage.pg`); :meth:`Store.open` picks by its target."""
+the default: :mod:`storage.store`) or PostgreSQL (asyncpg, :mod:`storage.pg`);
+:meth:`Store.open` picks by its target. The methods are written once for both
+(:mod:`storage.games`, :mod:`storage.host`, :mod:`storage.club`) over the connection bridge
+(:mod:`storage.bridge`); their rows are :mod:`storage.rows`'."""
 
 from .club import ROLES, TOP_ORDERS, ClubError, ClubGame, PlayerRow, Totals, Tournament
 from .migrate import Migration, MigrationError, bundled, migrate, user_version
-from .store import (
-    RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot,
-    StaleRevision, StorageError, Store, sqlite_path,
-)
 from .pg import PgStore, is_url
+from .rows import (
+    RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow, Snapshot,
+    StaleRevision, StorageError,
+)
+from .store import Store, sqlite_path
 from .web import WebTable
 
 __all__ = [

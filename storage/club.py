@@ -5,7 +5,8 @@ club methods, and those methods (:class:`ClubMethods`, shared by :class:`storage
 A club is the chat a game's table reads (its group: ``COALESCE(announce, chat)``). A player is an
 account (``"tg:42"``) where the game knows one — a hosted table's seat (0003) — or else the seat's name, matched in the club's roster case-folded.
 Plain SQL (``?`` parameters, no SQLite-only functions, ``RETURNING`` for a new row's id, month
-bounds as integers): PostgreSQL runs these same functions (:class:`storage.pg._Bridge`).
+bounds as integers): PostgreSQL runs these same functions in a worker thread
+(:class:`storage.pg._Bridge`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, Self, Sequence, TypeVar
 
 from rules.engine import name_key
+
+from .bridge import Bridged, call, only
 
 _T = TypeVar("_T")
 
@@ -509,6 +512,55 @@ def export_sync(db: sqlite3.Connection, club: str) -> dict[str, Any]:
     return {"club": club, "players": players, "games": games}
 
 
+@dataclass(frozen=True)
+class ClubRow:
+    """A club the database knows (``mafia-referee clubs``): its chat key (``tg:-100123``), its
+    roster's entries, its games with players' rows and the last one's end (unix seconds)."""
+
+    club: str
+    players: int
+    games: int
+    last_game: float | None
+
+
+def clubs_sync(db: sqlite3.Connection) -> list[ClubRow]:
+    """Every club with a roster entry or a game's rows, the most recently played first."""
+    rows = db.execute(
+        "SELECT c.club, (SELECT COUNT(*) FROM players p WHERE p.club = c.club),"
+        " (SELECT COUNT(DISTINCT g.game_id) FROM game_players g WHERE g.club = c.club),"
+        " (SELECT MAX(g.finished_at) FROM game_players g WHERE g.club = c.club)"
+        " FROM (SELECT club FROM players UNION SELECT club FROM game_players) c").fetchall()
+    clubs = [ClubRow(str(club), int(players), int(games), None if last is None else float(last))
+             for club, players, games, last in rows]
+    return sorted(clubs, key=lambda c: (-(c.last_game or 0.0), c.club))
+
+
+def club_known_sync(db: sqlite3.Connection, club: str) -> bool:
+    """Whether ``club`` has a roster entry or a game's rows."""
+    return db.execute("SELECT EXISTS (SELECT 1 FROM players WHERE club = ?)"
+                      " OR EXISTS (SELECT 1 FROM game_players WHERE club = ?)",
+                      (club, club)).fetchone()[0] in (1, True)
+
+
+# --- a club's own rules (0015) --------------------------------------------------------------------
+
+def club_rules_sync(db: sqlite3.Connection, club: str) -> str | None:
+    """The words of ``/new`` the club's new games start with, as set; ``None``: none set."""
+    row = db.execute("SELECT words FROM club_rules WHERE club = ?", (club,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_club_rules_sync(db: sqlite3.Connection, club: str, words: str | None, by: str | None,
+                        at: float) -> None:
+    """Store (or, ``words`` ``None``, delete) the club's rules."""
+    if words is None:
+        db.execute("DELETE FROM club_rules WHERE club = ?", (club,))
+        return
+    db.execute("INSERT INTO club_rules(club, words, set_by, set_at) VALUES (?, ?, ?, ?)"
+               " ON CONFLICT(club) DO UPDATE SET words = excluded.words,"
+               " set_by = excluded.set_by, set_at = excluded.set_at", (club, words, by, at))
+
+
 # --- tournaments (0008) ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -676,34 +728,35 @@ def series_first_nights_sync(db: sqlite3.Connection, tournament: int
     return out
 
 
-class ClubMethods:
+class ClubMethods(Bridged):
     """The club's store methods (issue 17), one text for every backend: each runs a function of
-    this module on the backend's connection, through the backend's two hooks — :meth:`_club_read`
-    (a read) and :meth:`_club_write` (a write in a transaction of its own)."""
+    this module on the backend's connection (a :func:`storage.bridge.call`), through
+    :meth:`_club_read` (a read, one consistent snapshot) or :meth:`_club_write` (a write in a
+    transaction of its own)."""
 
     async def _club_read(self, work: Callable[[Any], _T]) -> _T:
-        raise NotImplementedError
+        return await self._read_unit(only(call(work)), consistent=True)  # type: ignore[no-any-return]
 
     async def _club_write(self, work: Callable[[Any], _T]) -> _T:
-        raise NotImplementedError
-
-    async def close(self) -> None:
-        raise NotImplementedError
+        return await self._write_unit(only(call(work)))  # type: ignore[no-any-return]
 
     async def refold_roster(self) -> int:
         """Compute the roster's keys left empty by migration 0011 (:func:`refold_sync`); the
         store's ``open`` calls it (:meth:`_opened`). Returns how many were computed."""
         return await self._club_write(refold_sync)
 
-    async def _opened(self) -> None:
-        """What each backend's ``open`` does once the database is migrated, before any read:
-        the roster's keys a migration emptied computed (:meth:`refold_roster`); on any failure
-        the store is closed again and the error raised."""
+    async def _opened(self, prepare: Callable[[], Awaitable[None]]) -> Self:
+        """What each backend's ``open`` does once connected, before any read: ``prepare()`` (the
+        backend's settings and migrations), then the roster's keys a migration emptied computed
+        (:meth:`refold_roster`, 0011); on any failure the store is closed again and the error
+        raised. Returns the store."""
         try:
+            await prepare()
             await self.refold_roster()
         except BaseException:
             await self.close()
             raise
+        return self
 
     async def roster(self, club_chat: str, like: str | None = None) -> list[PlayerRow]:
         """The club's roster by name (merged entries left out); ``like``: names beginning so."""
@@ -765,6 +818,24 @@ class ClubMethods:
     async def export_club(self, club_chat: str) -> dict[str, Any]:
         """The club's roster and its players' rows of games, JSON-ready."""
         return await self._club_read(lambda db: export_sync(db, club_chat))
+
+    async def club_rules(self, club_chat: str) -> str | None:
+        """The club's own rules (0015): the words of ``/new`` its games start with, or ``None``."""
+        return await self._club_read(lambda db: club_rules_sync(db, club_chat))
+
+    async def set_club_rules(self, club_chat: str, words: str | None, by: str | None = None) -> None:
+        """Set the club's own rules to ``words`` (checked by the caller:
+        :meth:`bot.service.Service.set_club_rules`), or forget them (``None``)."""
+        at = time.time()
+        await self._club_write(lambda db: set_club_rules_sync(db, club_chat, words, by, at))
+
+    async def clubs(self) -> list[ClubRow]:
+        """The clubs of the database (:func:`clubs_sync`), the most recently played first."""
+        return await self._club_read(clubs_sync)
+
+    async def club_known(self, club_chat: str) -> bool:
+        """Whether the database has a roster entry or a game of ``club_chat``."""
+        return await self._club_read(lambda db: club_known_sync(db, club_chat))
 
     # --- tournaments (0008) ------------------------------------------------------------------------
     async def open_tournament(self, club_chat: str, chief: str, scheme: str,

@@ -1,5 +1,6 @@
 """Copy a SQLite database into PostgreSQL and check the copy (``mafia-referee migrate --to``,
-issue 18).
+issue 18); and back, a PostgreSQL database into a new SQLite file (``mafia-referee backup`` of a
+PostgreSQL database: :func:`copy_to_sqlite`, issue 31).
 
 Both databases are first brought to the code's schema (their migrations), so they hold the same
 tables and columns. Every table of the SQLite file (whatever the migrations made: new tables come
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 from .migrate import TABLES_SQL
-from .pg import PgStore
+from .pg import PgStore, redacted
 from .store import StorageError, Store
 
 BATCH = 5000
@@ -65,7 +66,7 @@ async def copy_to_postgresql(source: str | os.PathLike[str], url: str) -> list[T
                 for table in tables:
                     if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                         raise CopyError("not_empty", table,
-                                        f"{url}: table {table} already holds rows")
+                                        f"{redacted(url)}: table {table} already holds rows")
                 async with conn.transaction():
                     await conn.execute("SET CONSTRAINTS ALL DEFERRED")
                     for table in tables:
@@ -145,3 +146,111 @@ async def _check(lite: Store, pg: PgStore, table: str, columns: list[str],
             async for _ in rows:
                 raise CopyError("differs", table, f"{table}: the copy has more rows than {count}")
     return TableCopy(table, count, digest.hexdigest())
+
+
+async def copy_to_sqlite(url: str, target: str | os.PathLike[str]) -> list[TableCopy]:
+    """Copy the PostgreSQL database at ``url`` into a new SQLite file at ``target`` (made at the
+    code's schema by its migrations) and check it: ``mafia-referee backup`` of a PostgreSQL
+    database (issue 31), a file that :func:`copy_to_postgresql` copies back into an empty
+    database. Every table of the SQLite schema is read in ONE read-only, repeatable-read
+    transaction (one snapshot, while the bot keeps writing) and written row for row, ids
+    included; the file is then read back and each table's rows compared with what was read
+    (counts and a SHA-256 per table, as :func:`copy_to_postgresql` reports them). Nothing is
+    written to PostgreSQL: a database of another schema than this code's is refused
+    (:class:`storage.migrate.NewerSchema`, :class:`CopyError` ``old_schema``: start the bot once
+    to migrate it). Raises :class:`CopyError` ``differs`` (the file is left for inspection),
+    ``sqlite3.Error`` / ``asyncpg`` / ``OSError`` errors as they come."""
+    import sqlite3
+
+    import asyncpg
+
+    from .migrate import NewerSchema, bundled
+    from .pg import normal_url, schema_version
+
+    expected = len(bundled("postgresql"))
+    conn = await asyncpg.connect(normal_url(url))
+    try:
+        version = await schema_version(conn)
+        if version > expected:
+            raise NewerSchema(redacted(url), version, expected)
+        if version < expected:
+            raise CopyError("old_schema", "schema_version",
+                            f"{redacted(url)} has schema {version}, this version needs {expected}")
+        lite = await Store.open(target)  # the code's schema: the same tables and columns
+        await lite.close()
+        copy = sqlite3.connect(target, isolation_level=None)
+        try:
+            tables = [str(r[0]) for r in copy.execute(TABLES_SQL).fetchall()]
+            read: dict[str, tuple[TableCopy, list[Callable[[Any], Any]]]] = {}
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                copy.execute("BEGIN IMMEDIATE")
+                for table in tables:
+                    read[table] = await _copy_table(conn, copy, table)
+                copy.execute("COMMIT")
+            return [_check_sqlite_copy(copy, table, *read[table]) for table in tables]
+        finally:
+            copy.close()
+    finally:
+        await conn.close()
+
+
+def _sqlite_plan(copy: Any, table: str) -> tuple[list[str], list[str]]:
+    """The SQLite table's columns (its order) and its key (the primary key, else every column)."""
+    info = copy.execute(f"PRAGMA table_info({table})").fetchall()
+    columns = [str(r[1]) for r in info]
+    key = [str(r[1]) for r in sorted(info, key=lambda r: r[5]) if r[5]] or columns
+    return columns, key
+
+
+async def _pg_types(conn: Any, table: str) -> dict[str, str]:
+    return {r[0]: r[1] for r in await conn.fetch(
+        "SELECT column_name, data_type FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = $1", table)}
+
+
+async def _copy_table(conn: Any, copy: Any, table: str
+                      ) -> tuple[TableCopy, list[Callable[[Any], Any]]]:
+    """Read ``table`` from PostgreSQL in key order (inside the caller's snapshot; text keys in
+    byte order, SQLite's) and insert it into the SQLite file; the rows read, their digest, and
+    each column's cast to PostgreSQL's type (for the check)."""
+    columns, key = _sqlite_plan(copy, table)
+    types = await _pg_types(conn, table)
+    missing = [c for c in columns if c not in types]
+    if missing:
+        raise CopyError("differs", table, f"PostgreSQL's {table} has no column {missing[0]}")
+    casts = [_cast(types[c]) for c in columns]
+    order = ", ".join(f'{c} COLLATE "C"' if types[c] == "text" else c for c in key)
+    insert = (f"INSERT INTO {table} ({', '.join(columns)})"
+              f" VALUES ({', '.join('?' for _ in columns)})")
+    digest = hashlib.sha256()
+    count = 0
+    batch: list[tuple[Any, ...]] = []
+    async for record in conn.cursor(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}",
+                                    prefetch=BATCH):
+        row = tuple(c(v) for c, v in zip(casts, record))
+        digest.update(repr(row).encode())
+        count += 1
+        batch.append(row)
+        if len(batch) >= BATCH:
+            copy.executemany(insert, batch)
+            batch = []
+    if batch:
+        copy.executemany(insert, batch)
+    return TableCopy(table, count, digest.hexdigest()), casts
+
+
+def _check_sqlite_copy(copy: Any, table: str, read: TableCopy,
+                       casts: list[Callable[[Any], Any]]) -> TableCopy:
+    """Read ``table`` back from the SQLite file in key order, each value as PostgreSQL's type
+    (SQLite's REAL may hold an integer): its rows and digest must be what was read from
+    PostgreSQL (:class:`CopyError` ``differs`` otherwise)."""
+    columns, key = _sqlite_plan(copy, table)
+    digest = hashlib.sha256()
+    count = 0
+    for row in copy.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(key)}"):
+        digest.update(repr(tuple(c(v) for c, v in zip(casts, row))).encode())
+        count += 1
+    if (count, digest.hexdigest()) != (read.rows, read.digest):
+        raise CopyError("differs", table, f"{table}: the copy holds {count} rows, not {read.rows},"
+                        " or other values")
+    return read

@@ -24,6 +24,14 @@ or lost (``on_release``, e.g. :meth:`bot.service.Service.forget`).
 Order: one chat's updates are applied in update-id order among those stored; an update stored
 after a later one of the same chat was applied (two deliveries racing through two workers) is
 applied after it.
+
+**A database restart drops no update** (issue 32). An update whose transition the database could
+not take — a restart, a failover, the network to it cut (:func:`unreachable`) — is not answered
+as failed by the handlers (:func:`kept`: they say nothing) and stays in the inbox: the drainer
+lets its chat go (the worker's caches of it dropped) and tries it again once the database
+answers, after claiming the chat afresh — applied once, by whichever worker claims it. Its chat's
+later updates wait behind it. An update kept :data:`KEPT_TRIES` times while the database answers
+the inbox is dropped as a failed one (``on_dropped``: the worker says what to do again).
 """
 
 from __future__ import annotations
@@ -51,6 +59,41 @@ KEPT_CHATS = 1000
 
 #: ``apply(chat, update_id, payload)``: apply one update (its first transition consumes it)
 Apply = Callable[[str, int, dict[str, Any]], Awaitable[None]]
+#: tries of an update kept for the database (each while the database answered the inbox) before
+#: it is dropped as a failed one
+KEPT_TRIES = 30
+#: seconds the drainer waits after an update was kept before it looks at the inbox again
+KEPT_WAIT = 1.0
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` is the database out of reach — its server restarting or shutting down,
+    a connection refused, cut or timed out — rather than a refusal of what was asked (asyncpg's
+    connection and operator-intervention errors, a closed connection; a connection error or a
+    timeout that is not an HTTP client's: a platform's calls raise their own)."""
+    import aiohttp
+    import asyncpg
+
+    if isinstance(error, (asyncpg.PostgresConnectionError, asyncpg.CannotConnectNowError,
+                          asyncpg.AdminShutdownError, asyncpg.CrashShutdownError)):
+        return True
+    if isinstance(error, asyncpg.InterfaceError):
+        return "closed" in str(error)  # "connection is closed", "pool is closed" is ours
+    return isinstance(error, (ConnectionError, TimeoutError)) \
+        and not isinstance(error, aiohttp.ClientError)
+
+
+def kept(error: BaseException) -> bool:
+    """Whether the inbox update being applied (:data:`storage.pg.applying`), if a drainer keeps
+    its updates (``Drainer(keep=True)``), is kept for the database: ``error`` is the database out
+    of reach (:func:`unreachable`) before the update was consumed. It is then noted on the
+    update, and the caller (a handler's catch-all) answers nothing: the update is applied again
+    once the database answers, and the worker tells the user so (``on_kept``)."""
+    update = applying.get()
+    if update is None or not update.keep or update.consumed or not unreachable(error):
+        return False
+    update.kept = True
+    return True
 
 
 class ChatClaims:
@@ -198,31 +241,48 @@ class Drainer:
     can claim; :meth:`run` repeats it, sleeping ``idle`` seconds after a round with nothing."""
 
     def __init__(self, store: PgStore, claims: ChatClaims, apply: Apply, *,
-                 batch: int = 100, prefix: str = "") -> None:
+                 batch: int = 100, prefix: str = "", keep: bool = False,
+                 on_dropped: Apply | None = None) -> None:
+        """``keep``: an update the database could not take is kept in the inbox and tried again
+        (:func:`kept`); ``on_dropped(chat, update_id, payload)``: awaited for one kept
+        :data:`KEPT_TRIES` times and dropped."""
         self.store = store
         self.claims = claims
         self._apply = apply
         self._batch = batch
         self._prefix = prefix  # one platform's chats only ("dc:": bot.discord.shards)
+        self._keep = keep
+        self._on_dropped = on_dropped
+        self._tries: dict[int, int] = {}  # update id -> the times it was kept
+        self._held = False  # the last round stopped at a kept update
 
     async def round(self) -> int:
         """One pass over the chats with waiting updates. Returns the updates applied here."""
         applied = 0
+        self._held = False
         for chat in await self.store.inbox_chats(prefix=self._prefix):
             if not await self.claims.claim(chat):
                 continue  # another worker's
             for update_id, payload in await self.store.inbox_waiting(chat, self._batch):
                 if not self.claims.alive():
                     return applied  # lost them all: claim again at the next round
-                update = Applying(update_id)
+                update = Applying(update_id, keep=self._keep)
                 token = applying.set(update)
                 try:
                     try:
                         await self._apply(chat, update_id, payload)
                     except AlreadyApplied:
                         raise
-                    except Exception:  # noqa: BLE001 - one bad update never stops its chat
-                        log.exception("inbox update %s of %s failed: dropped", update_id, chat)
+                    except Exception as error:  # noqa: BLE001 - one bad update never stops its chat
+                        if not kept(error):
+                            log.exception("inbox update %s of %s failed: dropped", update_id, chat)
+                    if update.kept and not update.consumed:
+                        if await self._kept(chat, update_id):
+                            return applied  # its chat's later updates wait behind it
+                        if self._on_dropped is not None:  # kept too often: dropped
+                            await self._on_dropped(chat, update_id, payload)
+                    else:
+                        self._tries.pop(update_id, None)
                     if not update.consumed:  # refused, failed, or only read: nothing logged
                         await self.store.inbox_done(update_id)
                 except AlreadyApplied:
@@ -234,11 +294,32 @@ class Drainer:
                 applied += 1
         return applied
 
+    async def _kept(self, chat: str, update_id: int) -> bool:
+        """Update ``update_id`` of ``chat`` was kept for the database (:func:`kept`): ``True``
+        while it is tried again — its chat let go (this worker's caches of it dropped; claimed
+        afresh at the next round, before the update is tried again) —, ``False`` once it was
+        kept :data:`KEPT_TRIES` times (then dropped as failed)."""
+        tries = self._tries[update_id] = self._tries.get(update_id, 0) + 1
+        if tries >= KEPT_TRIES:
+            del self._tries[update_id]
+            log.error("inbox update %s of %s: the database was out of reach at %d tries: dropped",
+                      update_id, chat, tries)
+            return False
+        log.warning("inbox update %s of %s: the database is out of reach; kept, tried again "
+                    "once it answers", update_id, chat)
+        self._held = True
+        try:
+            await self.claims.release(chat)
+        except Exception:  # noqa: BLE001 - the claims' connection is gone too: so are its claims
+            log.info("releasing %s: the claims' connection is gone", chat)
+        return True
+
     async def run(self, idle: float = 0.05) -> None:
-        """Drain until cancelled."""
+        """Drain until cancelled (after an update kept for the database, :data:`KEPT_WAIT`
+        seconds between two rounds)."""
         while True:
             if not await self.round():
-                await asyncio.sleep(idle)
+                await asyncio.sleep(KEPT_WAIT if self._held else idle)
 
 
 class SendBudget:

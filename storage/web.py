@@ -1,6 +1,6 @@
-"""The live pages' secrets (0014, issue 30; :mod:`bot.web`): one row per home chat, read and
-written by :class:`WebMethods` (shared by :class:`storage.Store` and :class:`storage.PgStore`
-over host mode's two hooks, :class:`storage.store.HostMethods`).
+"""The live pages' secrets (0016, issue 30; :mod:`bot.web`): one row per home chat, read and
+written by :class:`WebMethods` — one text for both backends (:class:`storage.Store`,
+:class:`storage.PgStore`) over the connection bridge (:mod:`storage.bridge`).
 
 A page's address carries ``<id>.<secret>``: :meth:`WebMethods.web_table_by_id` finds the row by
 its id, and the caller compares the secret in constant time (:func:`hmac.compare_digest`) —
@@ -12,6 +12,8 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
+
+from .bridge import Bridged, one
 
 #: bytes of randomness in a page's secret (22 URL-safe characters: 128 bits)
 SECRET_BYTES = 16
@@ -55,39 +57,31 @@ def new_secret() -> str:
     return secrets.token_urlsafe(SECRET_BYTES)
 
 
-class WebMethods:
-    """The store's methods of the live pages (0014)."""
-
-    async def _host_rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        raise NotImplementedError
-
-    async def _host_write(self, *statements: tuple[str, Sequence[Any]]) -> list[Sequence[Any] | None]:
-        raise NotImplementedError
+class WebMethods(Bridged):
+    """The store's methods of the live pages (0016)."""
 
     async def web_table(self, chat: str, *, create: bool = False) -> WebTable | None:
         """The pages of ``chat`` (``None``: none yet); ``create``: made with fresh secrets
         when there are none."""
-        rows = await self._host_rows(f"SELECT {_COLUMNS} FROM web_tables WHERE chat = ?", chat)
-        if rows or not create:
-            return _row(rows[0]) if rows else None
-        (row,) = await self._host_write((
+        row = await self._one(f"SELECT {_COLUMNS} FROM web_tables WHERE chat = ?", chat)
+        if row is not None or not create:
+            return _row(row) if row is not None else None
+        made = await self._write_step(one(
             "INSERT INTO web_tables(chat, secret, broadcast, delay, made_at) VALUES (?, ?, ?, ?, ?)"
             f" ON CONFLICT(chat) DO UPDATE SET chat = excluded.chat RETURNING {_COLUMNS}",
-            (chat, new_secret(), new_secret(), DEFAULT_DELAY, time.time())))
-        assert row is not None
-        return _row(row)
+            chat, new_secret(), new_secret(), DEFAULT_DELAY, time.time()))
+        return _row(made)
 
     async def web_table_by_id(self, table_id: int) -> WebTable | None:
-        rows = await self._host_rows(f"SELECT {_COLUMNS} FROM web_tables WHERE id = ?", table_id)
-        return _row(rows[0]) if rows else None
+        row = await self._one(f"SELECT {_COLUMNS} FROM web_tables WHERE id = ?", table_id)
+        return _row(row) if row is not None else None
 
     async def rotate_web_table(self, chat: str) -> WebTable:
         """New secrets for ``chat``'s pages (the old addresses stop working); made if none."""
         await self.web_table(chat, create=True)
-        (row,) = await self._host_write((
+        row = await self._write_step(one(
             f"UPDATE web_tables SET secret = ?, broadcast = ?, made_at = ? WHERE chat = ?"
-            f" RETURNING {_COLUMNS}", (new_secret(), new_secret(), time.time(), chat)))
-        assert row is not None
+            f" RETURNING {_COLUMNS}", new_secret(), new_secret(), time.time(), chat))
         return _row(row)
 
     async def set_web_delay(self, chat: str, delay: int) -> WebTable:
@@ -95,7 +89,6 @@ class WebMethods:
         if not 0 <= delay <= MAX_DELAY:
             raise ValueError(f"delay {delay} out of 0..{MAX_DELAY}")
         await self.web_table(chat, create=True)
-        (row,) = await self._host_write((
-            f"UPDATE web_tables SET delay = ? WHERE chat = ? RETURNING {_COLUMNS}", (delay, chat)))
-        assert row is not None
+        row = await self._write_step(one(
+            f"UPDATE web_tables SET delay = ? WHERE chat = ? RETURNING {_COLUMNS}", delay, chat))
         return _row(row)

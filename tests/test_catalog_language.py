@@ -24,6 +24,7 @@ NOT_VERBS = frozenset({
     "стол", "фол", "протокол", "канал", "символ", "предел", "журнал", "сигнал", "пол", "зал",
     "интервал", "материал", "файл", "дел", "пробел", "раздел",
     "выстрел", "правил",  # a shot; the rules' genitive plural
+    "узел",  # a network's host (the database URL's, an unreachable server)
 })
 #: Short participles and adjectives that agree with a man when said of a player, in every case
 #: a player can be in («убит», «удалённого», «лишён», «Анна: мирный», «№3 — чёрный»).

@@ -205,8 +205,7 @@ async def test_period_totals_from_monthly_sums_agree_with_the_rows(
     the rows alone — for periods that cut months anywhere, after games are replaced (the judge's
     extras), taken back and players merged."""
     clock = _Clock()
-    monkeypatch.setattr("storage.store.time", clock)
-    monkeypatch.setattr("storage.pg.time", clock)
+    monkeypatch.setattr("storage.games.time", clock)  # the methods of both backends
     store = await Store.open(any_target)
     try:
         kept: dict[int, tuple[float, list[dict]]] = {}

@@ -240,6 +240,7 @@ def test_penalties_reach_the_engine() -> None:
 
 BAD_INPUT = [
     ("", "empty_command", {}),
+    ("/name 1 Аня, Боря, Вика", "several_names", {"seat": 1, "count": 3}),  # one seat, one name
     ("   ", "empty_command", {}),
     ("/frobnicate 3", "unknown_command", {"command": "/frobnicate"}),
     ("/kill 0", "bad_seat", {"argument": "0"}),

@@ -459,7 +459,8 @@ def test_a_game_started_without_roles_says_so_at_once(monkeypatch, capsys, db_pa
 def test_the_judges_points_after_the_result(monkeypatch, capsys, db_path: Path) -> None:
     """After the result the judge gives extra and penalty points (F24 §8.4, §8.5); ``/points``
     shows every seat's; a limit is refused and changes nothing (F24 §8.4.3)."""
-    script = SETUP + "/next\n/ppk 5 4.3.1\n/extra 1 0.6\n/extra 4 1.2\n/extra 2 0.8\n/badplay 3 8.5.2\n/points\n"
+    # (8.5.3: its premise holds at any result; 8.5.2 "…, and the reds lost" would be refused: the reds won)
+    script = SETUP + "/next\n/ppk 5 4.3.1\n/extra 1 0.6\n/extra 4 1.2\n/extra 2 0.8\n/badplay 3 8.5.3\n/points\n"
     status, out = run(monkeypatch, capsys, db_path, script)
     assert status == 0
     _, state, logged = stored(db_path)

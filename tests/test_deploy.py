@@ -319,6 +319,7 @@ async def test_backup_while_another_connection_writes(clean_env: Path) -> None:
 
         task = asyncio.create_task(writer())
         await asyncio.sleep(0.05)
+        (clean_env / "backups").mkdir()  # a backup never creates its folder (issue 31)
         written, games = await asyncio.to_thread(health.backup, db, f"{clean_env}/backups/")
         writing = False
         assert await task > 0

@@ -70,12 +70,7 @@ async def test_host_mode_shows_the_players_names_as_typed(t: DiscordTable) -> No
     state = await t.state()
     named = [s.name for s in state.seats]
     assert sorted(n for n in named if n) == sorted(names)  # the game keeps the names as typed
-    host = t.referee.host
-    assert host is not None
-    for _ in range(3):  # night 0, then the first speakers' steps
-        tb = host.controller.tables_in(t.home)[-1]
-        async with host.controller.held(tb.chat):
-            await host.controller.close_step(tb)
+    await t.close_steps(3)  # night 0, then the first speakers' steps
     steps = [m.text for m in t.fake.in_channel(TABLE_ID) if "<t:" in m.text]
     assert steps and all(re.search(r"<t:\d+:R>", s) for s in steps)  # the catalogs' own formatting
     speaker = (await t.state()).speaker

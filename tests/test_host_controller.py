@@ -8,9 +8,6 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any, Callable
-
 import pytest
 
 import rules
@@ -18,6 +15,7 @@ from bot.host.port import Player, Rights
 from rules import Phase, Role
 from storage import Store
 from support.fake_host import GROUP, HOST, PLAYERS, RU, SECRETS, Table, table
+from support.stores import disk_full
 
 
 async def test_the_deal_reaches_each_player_privately_and_nothing_secret_reaches_the_group() -> None:
@@ -200,16 +198,6 @@ async def test_only_the_host_or_an_admin_stops_the_table(who: Player, allowed: b
 
 # --- an internal error: answered, and the table goes on as stored ------------------------------------
 
-def disk_full(store: Store) -> Callable[[], None]:
-    """Every write of the store fails as on a full disk (SQLite's SQLITE_FULL) until undone."""
-    saved = {name: getattr(store, name) for name in ("append_many", "update_host_table", "enqueue")}
-
-    async def full(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError("database or disk is full")
-
-    for name in saved:
-        setattr(store, name, full)
-    return lambda: [setattr(store, name, method) for name, method in saved.items()] and None
 
 
 async def test_a_press_that_cannot_be_stored_is_answered_and_changes_nothing() -> None:

@@ -272,7 +272,7 @@ async def test_moderation_calls_do_not_wait_for_the_groups_message_limit() -> No
 # --- storage (0003) -----------------------------------------------------------------------------------
 
 async def test_host_tables_in_the_store(any_store: Store) -> None:
-    """Both backends (one text of the methods: storage.store.HostMethods)."""
+    """Both backends (one text of the methods: storage.host.HostMethods)."""
     store = any_store
     if isinstance(store, Store):
         assert await user_version(store.conn) >= 3  # 0004 (the outbox) follows

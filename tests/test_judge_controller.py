@@ -558,10 +558,10 @@ def hold_group(d: Desk) -> Callable[[bool], None]:
     settle = d.clock.settle
     held = [True]
 
-    async def holding(row: OutboxRow) -> int | None:
+    async def holding(row: OutboxRow, made: Any = None) -> int | None:
         if held[0] and row.chat == GROUP:
             raise Unreachable("502 Bad Gateway")
-        return await deliver(row)
+        return await deliver(row, made)
 
     def hold(on: bool) -> None:
         held[0] = on

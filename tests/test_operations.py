@@ -406,7 +406,12 @@ def test_the_health_and_backup_units_are_hardened_as_the_bot_is(unit: str) -> No
         else:
             assert other.get(key) == value, key
     assert other["PrivateNetwork"] == ["yes"]
-    assert other["User"] == bot["User"] and other["StateDirectory"] == bot["StateDirectory"]
+    assert other["User"] == bot["User"]
+    # the bot's state directory (the database's folder), and for the backups their own folder
+    # beside it (issue 31: the backup script never creates one)
+    (state,) = bot["StateDirectory"]
+    (states,) = other["StateDirectory"]
+    assert states.split()[0] == state and set(states.split()[1:]) <= {f"{state}/backups"}
 
 
 # --- the image: a pinned base, a lock, layers, the build context ------------------------------------

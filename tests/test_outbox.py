@@ -335,7 +335,7 @@ def counting_outbox(store: Store) -> tuple[Any, list[str], list[str]]:
     class Transport:
         prefix = "tg:"
 
-        async def deliver(self, row: Any) -> int:
+        async def deliver(self, row: Any, made: Any) -> int:
             sent.append(row.payload["text"])
             return len(sent)
 

@@ -84,7 +84,7 @@ def test_what_cannot_be_rendered_is_said_and_nothing_is_made(monkeypatch: pytest
     db = tmp_path / "referee.sqlite3"
     missing = tmp_path / "none.sqlite3"
     assert main(["protocol", "--db", str(missing), "--lang", "en"]) == 2
-    assert catalog("en").text("protocol-cli-no-db", db=str(missing)) in capsys.readouterr().out
+    assert catalog("en").text("protocol-cli-no-db", db=str(missing)) in capsys.readouterr().err
     assert not missing.exists()  # asking never creates a database
     console(monkeypatch, db, "/new\n/roles D2 M5 M7 S8\n/start\n")  # a game not over
     capsys.readouterr()
@@ -92,8 +92,8 @@ def test_what_cannot_be_rendered_is_said_and_nothing_is_made(monkeypatch: pytest
     assert main(["protocol", "--db", str(db), "--png", str(png), "--lang", "en"]) == 1
     assert not png.exists()
     assert main(["protocol", "--db", str(db), "--game", "7", "--lang", "en"]) == 2
-    out = capsys.readouterr().out
-    assert catalog("en").text("protocol-cli-no-game", game="7") in out
+    err = capsys.readouterr().err
+    assert catalog("en").text("protocol-cli-no-game", game="7") in err
 
 
 @pytest.mark.parametrize("record", ["polemica/334187.json", "mafiaratings/4875.json"])

@@ -237,3 +237,89 @@ async def test_a_later_engine_that_still_refuses_the_log_keeps_it_aside(
     row = await store.game(broken)
     assert row is not None and row.quarantine is not None
     assert row.quarantine["engine"] == "another engine"  # not tried again by this one
+
+
+# --- a log edited by hand under its snapshot (issue 32) -----------------------------------------
+
+async def edited(store: Store, game_id: int, seq: int, event: dict[str, object]) -> None:
+    """Change log row ``seq`` by hand, as someone with the database's file or a SQL prompt may
+    (the log is append-only: its triggers are taken off for it, then put back)."""
+    from storage import PgStore
+
+    if isinstance(store, PgStore):
+        await rows(store, "ALTER TABLE events DISABLE TRIGGER events_no_update")
+        await rows(store, "UPDATE events SET event = ? WHERE game_id = ? AND seq = ?",
+                   json.dumps(event), game_id, seq)
+        await rows(store, "ALTER TABLE events ENABLE TRIGGER events_no_update")
+        return
+    (sql,), = await rows(store, "SELECT sql FROM sqlite_master WHERE name = 'events_no_update'")
+    await rows(store, "DROP TRIGGER events_no_update")
+    await rows(store, "UPDATE events SET event = ? WHERE game_id = ? AND seq = ?",
+               json.dumps(event), game_id, seq)
+    await rows(store, sql)
+
+
+async def snapshotted_game(store: Store) -> tuple[int, list[rules.Event]]:
+    """A game of six seats named and night 0 over (a snapshot stored at its 4th event, kept at
+    the 8th: four events per snapshot here); its log."""
+    service = Service(store, snapshot_every=4)
+    await service.new_game(CHAT, JUDGE, SEED)
+    for seat, name in enumerate(("Аня", "Боря", "Вера", "Гоша", "Даша", "Егор"), 1):
+        await service.act(CHAT, JUDGE, rules.SetName(seat=seat, name=name))
+    await service.act(CHAT, JUDGE, rules.StartGame())
+    outcome = await service.act(CHAT, JUDGE, rules.Next())
+    (count,), = await rows(store, "SELECT COUNT(*) FROM snapshots WHERE game_id = ?", outcome.game_id)
+    assert count == 1
+    return outcome.game_id, await service.events(CHAT)
+
+
+@pytest.mark.parametrize("seq", [2, 8])
+async def test_a_log_edited_under_its_snapshot_is_set_aside_at_its_load(
+        store: Store, seq: int, caplog: pytest.LogCaptureFixture) -> None:
+    """A row under the snapshot changed by hand — a seat renamed (row 2), or the last folded
+    action (row 8) — into something the rules accept: a cold load from the snapshot, which reads
+    no row under it, would go on with a state the log no longer gives (seen only when the
+    protocol is drawn from the log at the end). It is noticed at the load (the snapshot's digest
+    of the rows it folds): the game is set aside as one whose log no longer folds, the chat
+    told which game, what happened and what to do; nothing is deleted."""
+    game_id, log = await snapshotted_game(store)
+    assert seq <= 8
+    replacement = rules.to_dict(rules.SetName(seat=2, name="Подмена")) if seq == 2 \
+        else rules.to_dict(log[seq - 1])
+    if seq == 8:  # the same action, its text written again by hand (a key added)
+        replacement = {**replacement, "note": "edited"}
+    await edited(store, game_id, seq, replacement)
+    service = Service(store)  # a restart: nothing cached
+    with caplog.at_level(logging.WARNING, logger="bot.service"):
+        assert await service.current(CHAT) is None
+    missing = await service.missing(CHAT)
+    assert missing.code == "quarantined" and missing.params["game_id"] == game_id
+    assert missing.params["edited"] and missing.params["seq"] == 8  # the rows the snapshot folds
+    text = error_text(missing, catalog("ru"))
+    assert f"игру №{game_id}" in text and "журнал изменён не ботом" in text and "до №8" in text
+    assert "/new" in text
+    assert len([r for r in caplog.records if "set aside" in r.getMessage()]) == 1
+    assert len(await store.events(game_id)) == len(log)  # nothing deleted
+    with pytest.raises(ServiceError):
+        await service.act(CHAT, JUDGE, rules.Next())
+    fresh = await service.new_game(CHAT, JUDGE, SEED)  # /new: a new game in that chat
+    assert fresh.game_id != game_id
+
+
+async def test_an_untouched_log_loads_from_its_snapshot_and_keeps_its_digest(store: Store) -> None:
+    """The check reads the rows under the snapshot, never changes what a load gives: a cold
+    load of an untouched log is the fold of the log; the next snapshots written after it carry
+    the digest on (a second cold load still passes), as do an undo and a correction."""
+    game_id, log = await snapshotted_game(store)
+    service = Service(store, snapshot_every=4)
+    current = await service.current(CHAT)
+    assert current is not None and current.state == rules.fold(SEED, log)[0]
+    for _ in range(4):
+        await service.act(CHAT, JUDGE, rules.Next())  # a new snapshot at the 12th event
+    await service.undo(CHAT, JUDGE, steps=2)
+    await service.fix(CHAT, JUDGE, 2, rules.SetName(seat=2, name="Борис"))  # a snapshot at it
+    again = Service(store)
+    reloaded = await again.current(CHAT)
+    assert reloaded is not None
+    assert reloaded.state == rules.fold(SEED, await again.events(CHAT))[0]
+    assert reloaded.state.seat(2).name == "Борис"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from pathlib import Path
 from decimal import Decimal
 
 import pytest
@@ -146,10 +147,11 @@ async def test_an_unusable_snapshot_is_ignored(tamper: dict[str, object],
             "SELECT seq, standing, version FROM snapshots WHERE game_id = ?", (game,))
         assert stored_version == version() and standing % 4 == 0
         (text,), = await store.conn.execute_fetchall("SELECT state FROM snapshots")
-        wrong = state_from_dict(truth.config, json.loads(text))
+        stored = json.loads(text)
+        wrong = state_from_dict(truth.config, stored["state"])
         wrong.seats[0].name = "Подмена"
         await store.conn.execute_fetchall("UPDATE snapshots SET state = ?",
-                                          (json.dumps(state_to_dict(wrong)),))
+                                          (json.dumps({**stored, "state": state_to_dict(wrong)}),))
         assert (await Service(store).current(CHAT)).state != truth  # type: ignore[union-attr]
         sets = ", ".join(f"{k} = ?" for k in tamper)
         await store.conn.execute_fetchall(f"UPDATE snapshots SET {sets}", tuple(tamper.values()))
@@ -204,3 +206,23 @@ def test_the_judges_points_survive_their_snapshot() -> None:
     state, _ = rules.apply(state, rules.Extra(seat=winner, points="0.3"))
     assert roundtrip(state) == state and roundtrip(state).extras == state.extras
     assert [type(v) for v in roundtrip(state).extras.values()] == [Decimal]
+
+
+async def test_a_snapshot_s_digest_is_over_the_log_rows_as_the_stores_write_them(
+        tmp_path: Path) -> None:
+    """Issue 32: the digest a snapshot keeps of the log under it is computed over each row's
+    text as the service encodes the event (:func:`rules.snapshot.event_text`) and checked at a
+    load against the texts the store holds: the two must stay one, or every game with a
+    snapshot would be set aside as edited. Every row the demo game stores."""
+    import io
+
+    from bot.demo import play
+    from rules.snapshot import event_text
+
+    db = tmp_path / "demo.sqlite3"
+    assert await play(db, out=io.StringIO()) == 0
+    async with await Store.open(db) as store:
+        texts = await store.conn.execute_fetchall("SELECT event FROM events ORDER BY game_id, seq")
+    assert len(texts) > 50
+    for (text,) in texts:
+        assert event_text(rules.to_dict(rules.from_dict(json.loads(text)))) == text

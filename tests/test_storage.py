@@ -12,16 +12,17 @@ import sys
 import textwrap
 from contextlib import closing
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import aiosqlite
 import pytest
 
 import rules
 from storage import (
-    Migration, MigrationError, NoSuchGame, PgStore, StaleRevision, Store, bundled, migrate,
-    user_version,
+    Migration, MigrationError, NoSuchGame, OutboxItem, PgStore, Snapshot, StaleRevision, Store,
+    bundled, migrate, user_version,
 )
-from storage.store import ALIASES_SQL
+from storage.games import ALIASES_SQL
 from support.stores import rows as raw_rows
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -67,7 +68,7 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         assert (await store.current_game("tg:1")).id == game  # type: ignore[union-attr]
         tables = await store.conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        assert [t[0] for t in tables] == ["chats", "events", "game_players", "games", "host_channels",
+        assert [t[0] for t in tables] == ["chats", "club_rules", "events", "game_players", "games", "host_channels",
                                           "host_steps", "host_tables", "inbox", "outbox", "player_months",
                                           "player_names", "players", "send_budget", "snapshots",
                                           "tournament_games", "tournament_tables", "tournaments", "web_tables"]
@@ -125,10 +126,12 @@ async def test_migration_0012_keeps_a_stored_day_one_leaders_game_as_it_was_play
         await store.create_game("tg:2", "tg:9", plain, {})
         for seq, event in enumerate(table.log, 1):
             await store.append(game, seq, rules.to_dict(event), "tg:9")
+        await store.conn.execute("DROP TABLE club_rules")  # as before 0015
         await store.conn.execute("ALTER TABLE games DROP COLUMN quarantine")  # as before 0013
-        await store.conn.execute("DROP TABLE web_tables")  # as before 0014
+        await store.conn.execute("DROP TABLE web_tables")  # as before 0016
+        await store.conn.execute("ALTER TABLE outbox DROP COLUMN parts")  # as before 0014
         await store.conn.execute("PRAGMA user_version = 11")
-        assert await migrate(store.conn) == [12, 13, 14]
+        assert await migrate(store.conn) == [12, 13, 14, 15, 16]
         stored = (await store.current_game("tg:1")).config  # type: ignore[union-attr]
         assert stored["first_day_leader_speech"] is False
         config = rules.config_from_dict(stored)
@@ -269,6 +272,74 @@ def count_commits(store: Store) -> list[int]:
 
     store._commit = counted  # type: ignore[method-assign]
     return commits
+
+
+def count_round_trips(conn: aiosqlite.Connection) -> list[object]:
+    """Record each call into ``conn``'s thread (aiosqlite's ``_execute``: a round trip)."""
+    calls: list[object] = []
+    execute = conn._execute
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        calls.append(fn)
+        return await execute(fn, *args, **kwargs)  # type: ignore[arg-type]
+
+    conn._execute = counted  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.sqlite_only
+async def test_a_write_is_one_round_trip_to_the_writer_and_a_read_one_to_the_reader(
+        store: Store) -> None:
+    """README "Performance", one round trip per write: each write method is one call into
+    SQLite's writer thread (the unit, its BEGIN and savepoint inside) and its COMMIT one more —
+    an action's whole transaction too (events, the game's end, outbox rows, timer, snapshot, the
+    players' rows); a read is one call into the reader's thread."""
+    game = await store.create_game("tg:1", "tg:1", CONFIG, {})
+    table = await store.create_host_table("tg:2", "tg:1", {})
+    event = rules.to_dict(rules.StartGame())
+    figures = [{"seat": 1, "name": "Аня", "role": "civilian", "result": "red", "won": 1,
+                "points": 100, "additional": 0, "best_move": None, "first_killed": 0, "fouls": 0,
+                "removed": 0}]
+    item = OutboxItem("tg:1", {"text": "x"}, slot="panel")
+    writes: dict[str, Callable[[], Awaitable[object]]] = {
+        "append_many": lambda: store.append_many(
+            game, 1, [event, event], "tg:1", finished=True, result="red", outbox=[item, item],
+            timer=lambda ids: {"ids": ids}, snapshot=Snapshot(2, 2, "v", {"s": 1}), figures=figures),
+        "set_timer": lambda: store.set_timer(game, {"key": "k"}),
+        "set_message": lambda: store.set_message(game, "tg:1", "timer", 7),
+        "mark_sent_many": lambda: store.mark_sent_many([(1, 11), (2, 12)]),
+        "mark_attempt": lambda: store.mark_attempt(2, "error"),
+        "enqueue": lambda: store.enqueue([item, item], game),
+        "set_lang": lambda: store.set_lang("tg:1", "en"),
+        "set_alias": lambda: store.set_alias("tg:3", "tg:1"),
+        "set_announce": lambda: store.set_announce(game, "tg:3"),
+        "reopen": lambda: store.reopen(game),
+        "quarantine": lambda: store.quarantine(game, None),
+        "move_game": lambda: store.move_game(game, "tg:4", "tg:4"),
+        "move_chat": lambda: store.move_chat("tg:3", "tg:5"),
+        "prune": lambda: store.prune(),
+        "create_game": lambda: store.create_game("tg:6", "tg:6", CONFIG, {}),
+        "update_host_table": lambda: store.update_host_table(table, status="running", outbox=[item]),
+        "add_player": lambda: store.add_player("tg:2", "Боря"),
+    }
+    writer = count_round_trips(store.conn)
+    for name, write in writes.items():
+        writer.clear()
+        await write()
+        assert len(writer) == 2, (name, writer)
+    writer.clear()
+    assert store._reader is not None
+    reader = count_round_trips(store._reader)
+    reads: dict[str, Callable[[], Awaitable[object]]] = {
+        "game_log": lambda: store.game_log(game, "v"), "current_game": lambda: store.current_game("tg:4"),
+        "pending": lambda: store.pending(), "events": lambda: store.events(game),
+        "roster": lambda: store.roster("tg:2"),
+    }
+    for name, read in reads.items():
+        reader.clear()
+        await read()
+        assert len(reader) == 1, (name, reader)
+    assert writer == []  # a read never waits on the writer
 
 
 @pytest.mark.sqlite_only
@@ -450,6 +521,30 @@ async def test_a_new_game_is_created_with_its_group_and_the_game_it_replaces_in_
     assert replaced is not None and replaced.finished and replaced.result == "abandoned"
     current = await store.current_game("tg:1")
     assert current is not None and current.id == new and not current.finished
+
+
+async def test_the_calls_of_a_multi_call_row_are_kept_as_they_are_delivered(store: Store) -> None:
+    """Issue 32: a pending row of several calls records the message ids its calls made so far
+    (0014: ``parts``), read back with it, durable before its next call goes; none for a row
+    already sent or given up."""
+    from storage import OutboxItem
+
+    first, second = await store.enqueue([OutboxItem("tg:-1", {"text": "p"}),
+                                         OutboxItem("tg:-1", {"text": "q"})])
+    assert [r.parts for r in await store.pending("tg:-1")] == [(), ()]
+    await store.mark_part(first, [501])
+    await store.mark_part(first, [501, None, 503])  # a call that made no message
+    row = await store.outbox_row(first)
+    assert row is not None and row.parts == (501, None, 503)
+    assert [r.parts for r in await store.pending("tg:-1")] == [(501, None, 503), ()]
+    await store.mark_sent(first, 501)
+    await store.mark_part(first, [1])  # sent: its calls stay as they were
+    row = await store.outbox_row(first)
+    assert row is not None and row.state == "sent" and row.parts == (501, None, 503)
+    await store.mark_attempt(second, "blocked", give_up=True)
+    await store.mark_part(second, [7])
+    row = await store.outbox_row(second)
+    assert row is not None and row.parts == ()
 
 
 # --- pruning what a finished game no longer needs (issue 16, item 6) ----------------------------

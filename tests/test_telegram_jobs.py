@@ -1,95 +1,134 @@
-"""Deadlines on Telegram (:mod:`bot.telegram.jobs`): a timer cancelled just as it falls due.
-
-APScheduler takes a due job out of its store before the job's callback runs; an action whose
-commit re-arms the timer in between (a judge's press, under load) cancelled it and got
-``JobLookupError`` out of its handler — the judge was told «saved, but not sent» (found by the
-kill rig in the full suite). The cancel now succeeds and the old deadline's callback does
-nothing; the timer armed after it still runs."""
+"""Deadlines on Telegram (:mod:`bot.telegram.jobs`): the controllers' timers on the event loop's
+monotonic clock, each run as a task of the Application; PTB's JobQueue for its own jobs, which
+starts none once its stop has begun."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import gc
+import logging
 import weakref
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 import pytest
 
-from apscheduler.jobstores.base import JobLookupError
-
 from bot.telegram.jobs import JobScheduler, StoppingJobQueue
-
-
-class DueJob:
-    """A PTB job APScheduler has already taken out of its store to run."""
-
-    def __init__(self, callback: Callable[[Any], Awaitable[None]]) -> None:
-        self.callback = callback
-
-    def schedule_removal(self) -> None:
-        raise JobLookupError("gone")
-
-
-class Queue:
-    def __init__(self) -> None:
-        self.jobs: list[DueJob] = []
-
-    def run_once(self, callback: Callable[[Any], Awaitable[None]], when: float, **kwargs: Any) -> DueJob:
-        job = DueJob(callback)
-        self.jobs.append(job)
-        return job
+from support import wallclock
 
 
 class App:
+    """What the scheduler needs of the Application: whether it runs, and its tasks (their
+    failures go to its error handler)."""
+
     def __init__(self) -> None:
-        self.job_queue = Queue()
+        self.running = True
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.errors: list[BaseException] = []
+
+    def create_task(self, coroutine: Coroutine[Any, Any, Any], *, name: str | None = None) -> Any:
+        async def handled() -> None:
+            try:
+                await coroutine
+            except Exception as error:  # noqa: BLE001 - PTB's process_error
+                self.errors.append(error)
+        task = asyncio.create_task(handled(), name=name)
+        self.tasks.append(task)
+        return task
 
 
-class Context:
-    def __init__(self, job: DueJob) -> None:
-        self.job = job
+def recorder(fired: list[str], name: str, done: asyncio.Event | None = None
+             ) -> Callable[[], Awaitable[None]]:
+    async def call() -> None:
+        fired.append(name)
+        if done is not None:
+            done.set()
+    return call
 
 
-def test_a_timer_cancelled_as_it_falls_due_does_not_fire_and_does_not_raise() -> None:
-    app = App()
-    scheduler = JobScheduler(lambda: app)
-    fired: list[str] = []
+async def test_a_timer_runs_after_its_delay_and_a_cancelled_one_never() -> None:
+    """A cancel takes the pending call out (an action re-arming its game's timer); the timer
+    armed after it runs, once, as a task of the Application."""
+    app, fired, done = App(), [], asyncio.Event()
+    jobs = JobScheduler(lambda: app)
+    jobs.schedule("timer:1", 0.05, recorder(fired, "old"))
+    jobs.cancel("timer:1")
+    jobs.schedule("timer:1", 0.05, recorder(fired, "new", done))
+    jobs.schedule("timer:2", 0.01, recorder(fired, "other"))
+    assert jobs.armed("timer:") == 2
+    await asyncio.wait_for(done.wait(), 10)
+    await asyncio.gather(*app.tasks)
+    assert fired == ["other", "new"] and jobs.armed() == 0
 
-    async def old() -> None:
-        fired.append("old")
 
-    async def new() -> None:
-        fired.append("new")
+async def test_a_timer_waits_its_delay_whatever_the_wall_clock_does(
+        fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: the wall clock the process reads (PTB's JobQueue and APScheduler included)
+    jumps an hour back right after two timers of a running Application are armed, then two
+    hours forward: each still runs after its delay on the monotonic clock — none an hour late,
+    none at once. (On the JobQueue a job was set at a wall-clock moment: the step back froze
+    it.)"""
+    from fakebot import build_application, running
 
-    async def run() -> None:
-        scheduler.schedule("game:1", 60, old)
-        due = app.job_queue.jobs[0]
-        scheduler.cancel("game:1")  # the action's re-arm: no JobLookupError
-        scheduler.schedule("game:1", 60, new)
-        await due.callback(Context(due))  # the due job's callback still comes: skipped
-        fresh = app.job_queue.jobs[1]
-        await fresh.callback(Context(fresh))
+    wall = wallclock.install(monkeypatch)
+    app = build_application(fake)
+    jobs = JobScheduler(lambda: app)
+    done = asyncio.Event()
+    ran: dict[str, float] = {}
+    async with running(app, fake):
+        loop = asyncio.get_running_loop()
+        start = loop.time()
 
-    asyncio.run(run())
-    assert fired == ["new"]
+        def timed(name: str, last: bool = False) -> Callable[[], Awaitable[None]]:
+            async def call() -> None:
+                ran[name] = loop.time() - start
+                if last:
+                    done.set()
+            return call
+
+        jobs.schedule("timer:1", 0.3, timed("back"))
+        jobs.schedule("timer:2", 0.6, timed("forward", last=True))
+        wall.step(-3600)
+        await asyncio.sleep(0.3)
+        wall.step(7200)
+        await asyncio.wait_for(done.wait(), 30)
+    assert ran["back"] >= 0.3 and ran["forward"] >= 0.6, ran
+
+
+async def test_a_timer_falling_due_once_the_stop_has_begun_is_not_started() -> None:
+    """Its stored deadline is re-armed at the next start; nothing runs in a stopping
+    Application."""
+    app, fired = App(), []
+    jobs = JobScheduler(lambda: app)
+    jobs.schedule("timer:1", 0.01, recorder(fired, "due"))
+    app.running = False  # the stop has begun
+    await asyncio.sleep(0.1)
+    assert fired == [] and app.tasks == [] and jobs.armed() == 0
+
+
+async def test_a_failing_timer_goes_to_the_applications_error_handler() -> None:
+    app, done = App(), asyncio.Event()
+    jobs = JobScheduler(lambda: app)
+
+    async def failing() -> None:
+        done.set()
+        raise RuntimeError("a timer's edit failed")
+
+    jobs.schedule("timer:1", 0.01, failing)
+    await asyncio.wait_for(done.wait(), 10)
+    await asyncio.gather(*app.tasks)
+    assert [str(e) for e in app.errors] == ["a timer's edit failed"]
 
 
 class Marker:
-    """Something a timer's callback holds: alive as long as its job is."""
+    """Something a timer's callback holds: alive as long as its call is."""
 
 
-async def test_a_job_run_or_cancelled_is_freed_without_the_cyclic_collector() -> None:
-    """A PTB job and its APScheduler job refer to each other: once a job has run or been
-    cancelled the scheduler cuts that cycle, so reference counting frees it (bot.gcpolicy
-    freezes what is alive: a cycle frozen while pending was kept for good). The cyclic collector
-    is off here, so only reference counting can free anything."""
-    from telegram.ext import ApplicationBuilder
-
-    app = ApplicationBuilder().token("1:x").updater(None).build()
-    await app.job_queue.start()
-    scheduler = JobScheduler(lambda: app)
-    ran = asyncio.Event()
+async def test_a_timer_run_or_cancelled_is_freed_without_the_cyclic_collector() -> None:
+    """:mod:`bot.gcpolicy` freezes what is alive: a call pending at a freeze must not be kept
+    by a reference cycle once it has run or been cancelled. The cyclic collector is off here,
+    so only reference counting can free anything."""
+    app, done = App(), asyncio.Event()
+    jobs = JobScheduler(lambda: app)
     freed: list[Any] = []
 
     def callback() -> Callable[[], Awaitable[None]]:
@@ -98,32 +137,30 @@ async def test_a_job_run_or_cancelled_is_freed_without_the_cyclic_collector() ->
 
         async def call() -> None:
             assert marker is not None
-            ran.set()
+            done.set()
         return call
 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        scheduler.schedule("timer:1", 0.01, callback())
-        scheduler.schedule("timer:2", 60, callback())
-        await asyncio.wait_for(ran.wait(), 10)
-        scheduler.cancel("timer:2")
-        for _ in range(50):  # APScheduler finishes the run and the removal on the loop
-            await asyncio.sleep(0.01)
-            if all(ref() is None for ref in freed):
-                break
+        jobs.schedule("timer:1", 0.01, callback())
+        jobs.schedule("timer:2", 60, callback())
+        await asyncio.wait_for(done.wait(), 10)
+        jobs.cancel("timer:2")
+        await asyncio.gather(*app.tasks)
+        app.tasks.clear()
+        await asyncio.sleep(0)
         assert [ref() is None for ref in freed] == [True, True]
     finally:
         if enabled:
             gc.enable()
-        await app.job_queue.stop()
 
 
 async def test_a_stop_lets_the_running_jobs_finish_and_starts_no_other(
         caplog: pytest.LogCaptureFixture) -> None:
-    """At a stop (SIGINT, a deploy) a timer's job under way finishes; one falling due meanwhile
-    is not started (its stored deadline is re-armed at the next start) — PTB's own queue started
-    it and then cancelled it at the scheduler's shutdown, an ERROR in the log for each."""
+    """At a stop (SIGINT, a deploy) a job of the JobQueue under way finishes; one falling due
+    meanwhile is not started — PTB's own queue started it and then cancelled it at the
+    scheduler's shutdown, an ERROR in the log for each."""
     from telegram.ext import ApplicationBuilder
 
     app = ApplicationBuilder().token("1:x").updater(None).job_queue(StoppingJobQueue()).build()
@@ -153,92 +190,3 @@ async def test_a_stop_lets_the_running_jobs_finish_and_starts_no_other(
         await asyncio.wait_for(stopping, 30)
     assert started == ["running"] and finished == ["running"]
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
-
-
-async def test_the_queue_s_jobs_run_once_and_their_callable_is_checked_without_recomputing(
-        ) -> None:
-    """APScheduler checks the callable of every job added (``check_callable_args``, with
-    :func:`inspect.signature`): on PTB's own ``job_callback`` that computed a new signature at
-    every timer tick. Our queue's is computed once (the same object each time); a job still
-    runs once, and a cancelled one not."""
-    import inspect
-
-    from telegram.ext import ApplicationBuilder, JobQueue
-
-    assert inspect.signature(JobQueue.job_callback) is not inspect.signature(JobQueue.job_callback)
-    app = ApplicationBuilder().token("1:x").updater(None).job_queue(StoppingJobQueue()).build()
-    assert inspect.signature(app.job_queue.job_callback) is \
-        inspect.signature(app.job_queue.job_callback)
-    await app.job_queue.start()
-    scheduler = JobScheduler(lambda: app)
-    fired: list[str] = []
-    done = asyncio.Event()
-
-    def job(name: str) -> Callable[[], Awaitable[None]]:
-        async def run() -> None:
-            fired.append(name)
-            done.set()
-        return run
-
-    try:
-        scheduler.schedule("timer:2", 0.02, job("cancelled"))
-        scheduler.cancel("timer:2")
-        scheduler.schedule("timer:1", 0.01, job("due"))
-        await asyncio.wait_for(done.wait(), 10)
-        for _ in range(5):
-            await asyncio.sleep(0.02)
-        assert [j.callback.__name__ for j in app.job_queue.jobs()] == []
-    finally:
-        await app.job_queue.stop()
-    assert fired == ["due"]
-
-
-async def test_a_job_after_the_scheduler_s_next_wake_up_does_not_wake_it_and_still_runs() -> None:
-    """APScheduler woke its loop at every job added (a self-pipe write and a pass over the
-    store); our scheduler is not woken for a job falling after its pending wake-up, which
-    sees the job anyway. Each job still runs, in deadline order and never early; one falling
-    before the pending wake-up wakes it (it would otherwise run late)."""
-    import time
-
-    from telegram.ext import ApplicationBuilder
-
-    app = ApplicationBuilder().token("1:x").updater(None).job_queue(StoppingJobQueue()).build()
-    await app.job_queue.start()
-    scheduler = app.job_queue.scheduler
-    passes = [0]
-    process = scheduler._process_jobs
-
-    def counted() -> Any:
-        passes[0] += 1
-        return process()
-
-    scheduler._process_jobs = counted
-    ran: list[tuple[str, float, float]] = []
-    done = asyncio.Event()
-
-    def job(name: str, delay: float) -> None:
-        due = time.time() + delay
-
-        async def run(_: Any) -> None:
-            ran.append((name, due, time.time()))
-            if len(ran) == 3:
-                done.set()
-        app.job_queue.run_once(run, delay)
-
-    async def settle() -> int:
-        for _ in range(5):
-            await asyncio.sleep(0)
-        return passes[0]
-
-    try:
-        job("first", 1.5)
-        before = await settle()
-        job("later", 1.7)  # after the pending wake-up (the first job's)
-        assert await settle() == before
-        job("sooner", 0.05)  # before it: the scheduler is woken to wait less
-        assert await settle() == before + 1
-        await asyncio.wait_for(done.wait(), 30)
-    finally:
-        await app.job_queue.stop()
-    assert [name for name, _, _ in ran] == ["sooner", "first", "later"]
-    assert all(at >= due - 0.01 for _, due, at in ran)  # none early (APScheduler's own slack)

@@ -270,7 +270,9 @@ async def test_a_hosted_tables_private_updates_go_to_the_inbox_of_its_chat(pg_ur
                                       players=[{"user": "tg:5", "name": "Аня", "reachable": True}])
         lobby = await store.create_host_table("tg:-200", "tg:1", {"host": {}, "rules": {}})
         await store.update_host_table(lobby, players=[{"user": "tg:6", "name": "Боря", "reachable": True}])
-        referee = SimpleNamespace(service=SimpleNamespace(store=store))
+        from bot.service import Service
+
+        referee = SimpleNamespace(service=Service(store))
         host = SimpleNamespace(referee=referee)
         ids = iter(range(1, 100))
 

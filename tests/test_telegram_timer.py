@@ -244,34 +244,6 @@ async def test_every_night_step_is_timed_paused_and_resumed(fake: FakeBotAPI, tm
         assert not [x for x in t.public() if any(s in x for s in RU_SECRETS)]
 
 
-async def test_cancelling_a_job_the_scheduler_has_just_taken_is_harmless() -> None:
-    """A countdown edit fires every few seconds: the judge's action may cancel the timer's group
-    just as APScheduler has taken its job to run (gone from its store, the callback waiting for
-    the loop). That cancel must not fail the action (it did: JobLookupError after the commit)."""
-    from telegram.ext import ApplicationBuilder
-
-    from bot.telegram.jobs import JobScheduler
-
-    app = ApplicationBuilder().token("1:TEST").updater(None).build()
-    await app.job_queue.start()
-    try:
-        ran: list[str] = []
-
-        async def callback() -> None:
-            ran.append("ran")
-
-        jobs = JobScheduler(lambda: app)
-        jobs.schedule("timer:1", 60, callback)
-        [job] = jobs._jobs["timer:1"]
-        job.job.remove()  # what the scheduler does when it takes a due job
-        jobs.cancel("timer:1")
-        jobs.schedule("timer:1", 60, callback)
-        jobs.cancel("timer:1")  # a job not yet taken is simply removed
-        assert not app.job_queue.jobs() and not ran
-    finally:
-        await app.job_queue.stop(wait=False)
-
-
 async def test_the_countdown_has_room_only_in_a_quiet_budget() -> None:
     """A countdown edit goes only if it leaves at most COUNTDOWN_SHARE of the bot's overall
     budget in use, with no flood wait (RetryAfter) holding every request back

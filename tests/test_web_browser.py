@@ -388,7 +388,7 @@ async def test_a_hosted_game_followed_on_the_live_page_and_the_overlay(tmp_path:
     was one the game was stored in, its /status words public; no DOM state of the live page or
     the overlay, and no byte of the stream, carried a hidden fact before the result."""
     chromium()
-    from bot.web import WebLayer
+    from bot.web.server import WebLayer
     from rules import Role, Team
     from support.host_table import host_table
     from support.web import web_settings

@@ -15,8 +15,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from storage import Store
-
 from ..console import PROMPT, Session, script_lines
 from ..i18n import DEFAULT_LANG, catalog
 from ..render import result_text
@@ -43,7 +41,9 @@ async def play(db: Path, *, lang: str = DEFAULT_LANG, out: TextIO | None = None)
     (the script and the rules disagree: a bug)."""
     out = out if out is not None else sys.stdout
     cat = catalog(lang)
-    store = await Store.open(db)
+    from ..opening import open_database  # PostgreSQL down, a read-only folder: one line (bot.entry)
+
+    store = await open_database(db)
     try:
         session = Session(Service(store), cat, chat=CHAT, user=JUDGE, judge_view=False)
         for line in commands():

@@ -47,7 +47,6 @@ from .. import gcpolicy, lifecycle
 from ..access import Access
 from ..commands import CommandError, Link, MapSeat, Part, Place, SetChannel, SetLang, ShowPanel, Unlink
 from ..front import Call, Entry, Front, Via
-from ..club.answers import same_player
 from ..host import steps as host_steps
 from ..host import views as host_views
 from ..host.options import HostOptions
@@ -374,7 +373,8 @@ class DiscordReferee:
         self.settings = settings
         self._service = service
         self._own_store: Store | None = None
-        self.clock = clock
+        self.clock = clock  # the wall clock: the deadlines as stored (a test may step it)
+        self.monotonic: Callable[[], float] = time.monotonic  # what the deadlines wait on
         self.timer_scale = timer_scale
         self.sync = sync
         self.sync_guild = sync_guild
@@ -441,7 +441,8 @@ class DiscordReferee:
         self.client = client
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store, cached=self.settings.cache_chats)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats,
+                                    club_rules=self.settings.rules)
         client.add_dynamic_items(layout.PanelButton, HostButton)
         await client.tree.set_translator(slash.CatalogTranslator())
         if self.shards.multi:  # which channels are its own is known once its servers are (:meth:`ready`)
@@ -496,16 +497,16 @@ class DiscordReferee:
         async def mine(chat: str) -> bool:
             return self._guild_cached(chat) in new
 
-        store = self.service.store
-        for game_id in await store.open_timers(prefix="dc:"):
-            game = await store.game(game_id)
+        service = self.service
+        for game_id in await service.open_timers(prefix="dc:"):
+            game = await service.game_row(game_id)
             if game is not None and await mine(game.chat):
                 await self.judge.rearm(game.chat)
         await self._load_voice_games(mine)
         if self.host is not None:
             await self.host.resume(mine)
-        await store.prune()
-        for chat in await store.pending_chats():
+        await service.prune()
+        for chat in await service.pending_chats():
             if is_discord(chat) and await mine(await self._outbox_home(chat)):
                 await self.outbox.flush(chat)
 
@@ -532,22 +533,21 @@ class DiscordReferee:
     async def _outbox_home(self, chat: str) -> str:
         """The game channel whose process sends the outbox of ``chat`` (a channel, or a judge's
         or player's DMs): that of the game or table its first unsent row belongs to."""
-        rows = await self.service.store.pending(chat)
+        rows = await self.service.pending(chat)
         if rows and rows[0].game_id is not None:
-            game = await self.service.store.game(rows[0].game_id)
+            game = await self.service.game_row(rows[0].game_id)
             if game is not None:
                 return game.chat
         return chat
 
     async def _home_of_press(self, custom_id: str) -> str | None:
         """The game channel a button belongs to (a judge's panel, a host table's), if any."""
-        store = self.service.store
         if is_host_button(custom_id):
             host_press = host_views.decode(custom_id)
-            table = await store.host_table(host_press.table) if host_press is not None else None
+            table = await self.service.host_table(host_press.table) if host_press is not None else None
             return table.chat if table is not None else None
         press = decode(custom_id)
-        row = await store.game(press.game_id) if press is not None else None
+        row = await self.service.game_row(press.game_id) if press is not None else None
         return row.chat if row is not None and is_discord(row.chat) else None
 
     async def route_dm(self, data: dict[str, Any], parse: Callable[[Any], None]) -> None:
@@ -629,7 +629,7 @@ class DiscordReferee:
         key = guild_key(guild_id)
         lang = self._langs.get(key)
         if lang is None:
-            lang = await self.service.store.lang(key) or self.settings.lang
+            lang = await self.service.lang(key) or self.settings.lang
             self._langs[key] = lang
         return discord_catalog(lang if lang in LANGS else DEFAULT_LANG)
 
@@ -839,7 +839,7 @@ class DiscordReferee:
         the channels it accepts, added to those known)."""
         if owns is None:
             self._voice_games.clear()
-        for row in await self.service.store.open_games():
+        for row in await self.service.open_games():
             if is_discord(row.chat) and (owns is None or await owns(row.chat)):
                 voice = await self.service.message(row.id, row.chat, VOICE_SLOT)
                 if voice is not None:
@@ -1054,7 +1054,7 @@ class DiscordReferee:
         guild_id = interaction.guild_id
         assert guild_id is not None
         key = guild_key(guild_id)
-        await self.service.store.set_lang(key, lang)
+        await self.service.set_lang(key, lang)
         self._langs[key] = lang
         current = call.current
         if current is not None and current.state.phase is not Phase.GAME_OVER:
@@ -1087,7 +1087,7 @@ class DiscordReferee:
             accounts[seat] = user_key(member)
             names = {s.number: s.name for s in game.state.seats if s.name is not None}
             club = await self.service.announce(game.game_id) or home
-            clash = await same_player(self.service.store, club, seat, names, accounts)
+            clash = await self.judge.same_player(club, seat, names, accounts)
             if clash is not None:
                 return [cat.text("club-seat-same-player", seat=seat, other=clash)]
         for other, mapped in seats.items():
@@ -1116,7 +1116,7 @@ class DiscordReferee:
             await self.front.press(entry)
             return
         press = decode(custom_id)
-        row = await self.service.store.game(press.game_id) if press is not None else None
+        row = await self.service.game_row(press.game_id) if press is not None else None
         if press is None or row is None or not is_discord(row.chat):
             await self.reply(interaction, discord_catalog(self.settings.lang).text("judge-press-unknown"))
             return
@@ -1135,7 +1135,7 @@ def build_client(settings: Settings, service: Service | None = None, **options: 
     web = options.pop("web", None)
     referee = DiscordReferee(settings, service, **options)
     if web is None and settings.web:  # the table on a screen (bot.web); `both` shares one
-        from ..web import WebLayer
+        from ..web.server import WebLayer
 
         web = WebLayer(settings, clock=referee.clock)
     if web is not None:

@@ -34,6 +34,9 @@ class DiscordPortBase:
     def clock(self) -> float:
         return self.referee.clock()
 
+    def monotonic(self) -> float:
+        return self.referee.monotonic()
+
     async def cat(self, chat: str) -> Catalog:
         """A channel's catalog: its server's language."""
         return await self.referee.cat(chat)

@@ -55,10 +55,10 @@ async def serve_both(settings: Settings, webhook_secret: str = "") -> None:
     assert settings.telegram_token is not None and settings.discord_token is not None
     lifecycle.stop_on_sigterm()  # systemctl stop, docker stop: as Ctrl+C
     store = await Store.open(settings.db)
-    service = Service(store, cached=settings.cache_chats)
+    service = Service(store, cached=settings.cache_chats, club_rules=settings.rules)
     web = None
     if settings.web:  # one web layer for both: one server, both front doors (bot.web)
-        from ..web import WebLayer
+        from ..web.server import WebLayer
 
         web = WebLayer(settings)
     telegram = build_application(settings, service, web=web)  # it re-arms only "tg:" timers itself

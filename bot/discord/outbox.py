@@ -10,12 +10,16 @@
   Discord enforces it (``enforce_nonce``, which discord.py sets with a nonce): a send Discord
   carried out but whose answer was lost — a dropped connection, a timeout, the process killed
   mid-send — and that is tried again within a few minutes returns the first message instead of
-  posting a second one.
+  posting a second one;
+* a row of several parts records each part as it is delivered (:func:`bot.outbox.calls`): a try
+  after a failure on a later part — minutes later too, past the nonce's window (a long flood
+  wait, a restart) — sends that part and the rest, never the parts delivered.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 from typing import Any, Callable
 
@@ -59,9 +63,9 @@ class DiscordTransport:
         self.protocol = protocol
         self._sheet = sheet  # the club's name and time zone (bot.protocol.files.SheetDefaults)
 
-    async def deliver(self, row: OutboxRow) -> int | None:
+    async def deliver(self, row: OutboxRow, made: ob.Made) -> int | None:
         try:
-            return await self._call(row)
+            return await self._call(row, made)
         except discord.HTTPException as error:
             if error.status == 429:
                 raise ob.RetryAfter(float(getattr(error, "retry_after", 1.0) or 1.0)) from error
@@ -82,7 +86,7 @@ class DiscordTransport:
             return channel  # type: ignore[no-any-return]
         return referee._messageable(id_of(row.chat))  # type: ignore[no-any-return]
 
-    async def _call(self, row: OutboxRow) -> int | None:
+    async def _call(self, row: OutboxRow, made: ob.Made) -> int | None:
         channel = await self._channel(row)
         payload = row.payload
         text = str(payload.get("text", ""))
@@ -103,13 +107,17 @@ class DiscordTransport:
             if not files and not problems:
                 return None
         parts = chunks(text, MAX_CONTENT) or [""]
-        sent: discord.Message | None = None
-        for index, part in enumerate(parts):
+
+        async def send(index: int) -> int:
             last = index == len(parts) - 1
-            sent = await channel.send(part or None, files=files if last and files else discord.utils.MISSING,
+            sent = await channel.send(parts[index] or None,
+                                      files=files if last and files else discord.utils.MISSING,
                                       view=_view(payload) if last else discord.utils.MISSING,
                                       nonce=nonce(row, index))
-        return int(sent.id) if sent is not None else None
+            return int(sent.id)
+
+        ids = await ob.calls(row, [functools.partial(send, i) for i in range(len(parts))], made)
+        return ids[-1]
 
     async def _protocol(self, game_id: int, lang: str,
                         payload: dict[str, Any]) -> tuple[list[discord.File], list[str]]:

@@ -1,4 +1,8 @@
-"""Deadlines on Discord: asyncio tasks, grouped by name (what the controllers' ports schedule)."""
+"""Deadlines on Discord: asyncio tasks, grouped by name (what the controllers' ports schedule).
+
+A task sleeps its delay on the event loop's clock, which is monotonic: a step of the wall clock
+moves no deadline (issue 32; the delay itself is computed once from the stored deadline, by the
+controllers: :mod:`bot.steady`)."""
 
 from __future__ import annotations
 

@@ -6,8 +6,11 @@ a masked link, a spoiler, a heading or a list, and ``@everyone`` or a pasted ``<
 mention (the client's ``AllowedMentions.none()`` already keeps every ping off), nor is any other
 ``<…>`` form Discord draws — a channel, a role, an emoji, a slash command, a timestamp. The
 catalogs' own formatting stays: only the names pass through :func:`escape_name`, by way of
-:meth:`bot.i18n.Catalog.name` of the catalogs :func:`discord_catalog` gives. (A host or a judge
-taking over is named by a mention the bot makes, ``<@id>``: not a name, left as it is.)
+:meth:`bot.i18n.Catalog.name` of the catalogs :func:`discord_catalog` gives — a seat's label, a
+notice's or a refusal's ``name`` (:func:`bot.render.notice_text`: «Место №3: name.»), an action
+as typed in the audit trail and a correction (``/name 3 name``), a member's or a channel's name
+in a tournament's lines, a table's channel in a player's card. (A host or a judge taking over is
+named by a mention the bot makes, ``<@id>``: not a name, left as it is.)
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ class VoiceTables:
     async def load(self) -> None:
         """At start-up: every mute written down and not yet lifted (any game, over or not)."""
         self._muted.clear()
-        for game_id, slots in (await self.referee.service.store.slots_named(MUTED_SLOT)).items():
+        for game_id, slots in (await self.referee.service.slots_named(MUTED_SLOT)).items():
             for (chat, _slot), member in slots.items():
                 self._muted[member] = (game_id, id_of(chat))
 
@@ -144,7 +144,7 @@ class VoiceTables:
         return Mute.DONE
 
     async def _note(self, game_id: int, voice_id: int, member_id: int, on: bool) -> None:
-        store = self.referee.service.store
+        store = self.referee.service
         if on:
             old = self._muted.get(member_id)
             if old is not None and old != (game_id, voice_id):  # muted before for another game
@@ -157,7 +157,7 @@ class VoiceTables:
                 await store.set_message(old[0], chat_key(old[1]), f"{MUTED_SLOT}{member_id}", None)
 
     async def _live(self, game_id: int) -> bool:
-        row = await self.referee.service.store.game(game_id)
+        row = await self.referee.service.game_row(game_id)
         return row is not None and not row.finished
 
     async def lift_stale(self, member_id: int, now_in: int | None, muted: bool) -> bool:

@@ -12,7 +12,9 @@ A platform gives only its primitives (:class:`.port.HostPort`: :mod:`bot.telegra
   same platform): handlers, presses and deadlines of a table run one at a time.
 * **Stored, then shown.** A step is stored with the table (``host_tables.step``: deadline, inputs,
   message ids) and logged with its length (``host_steps``); at start-up every open table is loaded
-  and resumed where it was — its deadline re-armed, or the step the rules expect opened.
+  and resumed where it was — its deadline re-armed, or the step the rules expect opened. While a
+  step runs, its deadline is kept on the monotonic clock (:mod:`bot.steady`): a step of the wall
+  clock (NTP, a resumed VM) neither freezes it nor ends it early.
 * **The outbox.** What an action announces — the lines of the event (fouls, nominations, the
   vote's result, «Наступает ночь», the night's result, the result), the players' cards, the
   checks' answers, the club channel's notes, the protocol — is rendered when the service applies
@@ -55,8 +57,10 @@ import rules
 from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
 from storage.club import fold
+from storage.shared import kept
 
 from .. import commands as cmds
+from ..club.defaults import merged, split
 from ..club.tournament import TournamentDesk, hosted_key
 from .. import why
 from .. import outbox as ob
@@ -68,6 +72,7 @@ from ..locks import ChatLocks
 from ..lru import Recent
 from ..render import config_label, error_text, result_text, seat_label, status_text
 from ..service import Outcome, Render, Service, ServiceError
+from ..steady import Steady
 from . import steps as st
 from . import views as vw
 from .options import HostError, parse_newgame
@@ -136,6 +141,10 @@ class HostController:
         #: whether this process runs ``chat``'s tables now (shared workers: whether it owns the
         #: chat, :mod:`bot.telegram.shared`); a deadline of a chat it does not run does nothing
         self.runs: Callable[[str], bool] = lambda chat: True
+        #: (table id, step number) -> the step's deadline on the monotonic clock (issue 32: a
+        #: step of the wall clock moves no step; the stored deadline stays the wall clock's)
+        self._steady: Steady[tuple[int, int]] = Steady(port.clock, port.monotonic,
+                                                       limit=locks.limit)
 
     @property
     def service(self) -> Service:
@@ -180,6 +189,8 @@ class HostController:
         self._unresumed.pop(chat, None)
         for table in self.tables_in(chat):
             self._cancel(table)
+            if table.step is not None:
+                self._steady.drop((table.id, table.step.no))
             for user in table.flags.away:
                 self.port.cancel(self._away_group(table, user))
             self._tables.pop(table.id, None)
@@ -287,24 +298,25 @@ class HostController:
 
     def _arm(self, table: Table) -> None:
         """Schedule the step's 10-second warning (a speech) and its end, from the stored deadline
-        (a late call still runs; a passed deadline fires at once). A step not yet shown runs no
-        deadline: it is looked at again in a moment (:meth:`_on_unseen`), and its window opens
-        when it is shown (:meth:`_open_window`)."""
+        kept on the monotonic clock since the step's window opened (:mod:`bot.steady`; one read
+        from the store — a start-up, a chat taken over — from the wall clock then), so that a
+        step of the wall clock moves neither (a late call still runs; a passed deadline fires at
+        once). A step not yet shown runs no deadline: it is looked at again in a moment
+        (:meth:`_on_unseen`), and its window opens when it is shown (:meth:`_open_window`)."""
         self._cancel(table)
         step = table.step
         if step is None:
             return
-        now = self.port.clock()
         no = step.no
         if not step.started:
             self.port.schedule(self._group(table), SHOW_POLL, lambda: self._on_unseen(table.id, no))
             return
+        left = self._steady.left((table.id, no), step.deadline)
         if step.stage is Stage.RUNNING and step.kind in st.WARNED_STEPS \
                 and step.seconds > st.WARN_LEFT:
-            warn_at = step.deadline - st.WARN_LEFT * self.port.scale
-            self.port.schedule(self._group(table), max(0.0, warn_at - now),
+            self.port.schedule(self._group(table), max(0.0, left - st.WARN_LEFT * self.port.scale),
                                lambda: self._on_warn(table.id, no))
-        self.port.schedule(self._group(table), max(0.0, step.deadline - now),
+        self.port.schedule(self._group(table), max(0.0, left),
                            lambda: self._on_deadline(table.id, no))
 
     async def _due(self, table_id: int) -> Table | None:
@@ -704,6 +716,7 @@ class HostController:
         now = self.port.clock()
         waited = (now - step.opened) / self.port.scale
         step.opened, step.deadline, step.started = now, now + step.seconds * self.port.scale, True
+        self._steady.set((table.id, step.no), step.deadline, step.seconds * self.port.scale)
         if step.seconds and waited >= LATE_NOTICE and step.message is not None:
             step.late = round(waited)
             cat = await self._cat(table.chat)
@@ -1161,7 +1174,9 @@ class HostController:
         if current is not None and not current.finished:  # over, or stopped: a new table may open
             return [cat.text("host-judge-game", game=current.game_id)]
         defaults = self.defaults
-        spec = parse_newgame(args, vote_window=defaults.vote_window, shooting=defaults.shooting,
+        club = await self.service.club_rules(chat)  # the club's own rules, typed words over them
+        spec = parse_newgame(merged(split(club.words), args) if club is not None else args,
+                             vote_window=defaults.vote_window, shooting=defaults.shooting,
                              silenced=defaults.silenced)
         if spec.options.voice and not self.port.voice_tables:  # no voice channels here
             raise HostError("bad_option", option="voice", value=spec.options.voice)
@@ -1184,7 +1199,7 @@ class HostController:
         """Can the bot write to the player privately (he has started it, his DMs are open)?
         Says hello if so."""
         cat = await self._player_cat(table, user)
-        return await self.port.post(user, cat.text("host-joined", title=table.flags.title),
+        return await self.port.post(user, cat.text("host-joined", title=cat.name(table.flags.title)),
                                     private=True) is not None
 
     async def _join(self, handle: Any, table: Table, who: Player) -> None:
@@ -1508,7 +1523,9 @@ class HostController:
             return [cat.text("host-error-bad_option", **error.params)]
         except Refusal as error:
             return [error_text(error, cat)]
-        except Exception:  # a bug, a full disk: said, and the table goes on as stored
+        except Exception as error:  # a bug, a full disk: said, and the table goes on as stored
+            if kept(error):  # the database away: applied again once it is back, the chat
+                return []    # claimed afresh (its tables read again)
             log.exception("host: /%s in %s failed", name, chat)
             saved = False
             for table in self.tables_in(chat):
@@ -1676,8 +1693,9 @@ class HostController:
             if table is None or table.status is not TableStatus.LOBBY or table.player(user) is None:
                 return None
             async with self.held(table.chat):
-                await self.port.post(user, (await self._player_cat(table, user)).text(
-                    "host-joined", title=table.flags.title), private=True)
+                cat = await self._player_cat(table, user)
+                await self.port.post(user, cat.text("host-joined", title=cat.name(table.flags.title)),
+                                     private=True)
                 await self.reachable(table, user)
             return True
         lobbies = [t for t in self._tables.values() if t.status is TableStatus.LOBBY and t.player(user)]
@@ -1767,7 +1785,9 @@ class HostController:
                 await self.port.answer(handle, error_text(error, cat)[:200], alert=True)
             except ValueError:
                 await self.port.answer(handle, cat.text("host-outdated"))
-            except Exception:  # a bug, a full disk: answered, and the table goes on as stored
+            except Exception as error:  # a bug, a full disk: answered, and the table goes on as stored
+                if kept(error):  # the database away: applied again once it is back
+                    return
                 log.exception("host: a press at table %s failed", table.id)
                 saved = await self._recover(table, mark)
                 await self.port.answer(handle, cat.text("error-saved-not-sent" if saved else

@@ -146,7 +146,11 @@ class HostPort(Protocol):
         """Real seconds per timer second (1.0 in play; tests run it fast)."""
 
     def clock(self) -> float:
-        """Wall-clock time in seconds (deadlines)."""
+        """Wall-clock time in seconds (deadlines, as stored)."""
+
+    def monotonic(self) -> float:
+        """A clock nobody sets, in seconds (the one :meth:`schedule` waits on): a running step
+        counts on it (:mod:`bot.steady`), whatever the wall clock does."""
 
     async def cat(self, chat: str) -> Catalog:
         """The catalog of a chat (its language)."""
@@ -212,7 +216,8 @@ class HostPort(Protocol):
 
     # --- deadlines -----------------------------------------------------------------------------------
     def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
-        """Call ``callback`` after ``delay`` real seconds (a late call still runs)."""
+        """Call ``callback`` after ``delay`` real seconds of :meth:`monotonic` (a late call
+        still runs; a step of the wall clock moves none)."""
 
     def cancel(self, group: str) -> None:
         """Cancel every call scheduled under ``group`` (but the one running now)."""

@@ -220,7 +220,7 @@ def role_card(state: rules.GameState, seat: int, group_title: str, cat: Catalog)
     blacks (F24 §4.2: they meet in night 0)."""
     role = state.seat(seat).role
     assert role is not None
-    lines = [cat.text("host-role-card", title=group_title, seat=seat_label(seat, cat),
+    lines = [cat.text("host-role-card", title=cat.name(group_title), seat=seat_label(seat, cat),
                       role=cat.text(f"role-{role.value}"))]
     if role.team.value == "black":
         mates = [cat.text("host-mate", seat=seat_label(s.number, cat),

@@ -45,6 +45,7 @@ from typing import Any, Callable, Sequence
 import rules
 from rules import Phase
 from storage import OutboxItem
+from storage.shared import kept
 
 from .. import audit
 from .. import commands as cmds
@@ -64,6 +65,7 @@ from ..render import (
     chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
 )
 from ..service import Outcome, Render, Service, ServiceError, Staged, untouched
+from ..steady import Steady
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
@@ -106,8 +108,11 @@ class JudgeController:
         self._latest: Recent[str, int] = Recent(locks.limit)
         # home -> the judge whose /new awaits a second
         self._confirm_new: Recent[str, str] = Recent(locks.limit)
-        # game id -> when its panel was last edited (clock)
+        # game id -> when its panel was last edited (port.monotonic)
         self._edited: Recent[int, float] = Recent(locks.limit)
+        # game id -> its running timer's deadline on the monotonic clock (issue 32: a step of
+        # the wall clock moves no timer; the stored deadline stays the wall clock's)
+        self._steady: Steady[int] = Steady(port.clock, port.monotonic, limit=locks.limit)
         # game id -> (the panel's message id, a hash of what it was last written with): an edit
         # that would write the same again is not made (a stale press re-showing the panel)
         self._shown: Recent[int, tuple[int, int]] = Recent(locks.limit)
@@ -212,7 +217,7 @@ class JudgeController:
         control = True if timer.live else (False if timer.stage == PAUSED else None)
         parts = rules.timing(state)
         following = parts[timer.part + 1].kind if timer.part + 1 < len(parts) else None
-        line = self.port.panel_timer_line(timer, cat, self.port.clock())
+        line = self.port.panel_timer_line(timer, cat, self._now(game_id, timer))
         return pn.TimerView(line, control, following)
 
     def _render(self, outcome: Outcome, cat: Catalog, view: Press | None,
@@ -268,7 +273,7 @@ class JudgeController:
             if lag <= self.port.panel_lag or not repost:
                 if handle is None and self._shown.get(game_id) == (stored, written):
                     return True  # the judge reads exactly this already
-                self._edited[game_id] = self.port.clock()
+                self._edited[game_id] = self.port.monotonic()
                 if await self.port.edit_panel(target, stored, panel, title, handle):
                     self._shown[game_id] = (stored, written)
                     return True
@@ -278,7 +283,7 @@ class JudgeController:
         if not repost:
             return True
         self._shown.pop(game_id, None)
-        self._edited[game_id] = self.port.clock()
+        self._edited[game_id] = self.port.monotonic()
         if stored is not None:
             await self.port.drop_panel(target, stored)
         sent = await self.port.post_panel(target, panel, title)
@@ -335,7 +340,7 @@ class JudgeController:
                 public_msg = (public_text(outcome.notices, outcome.state, public_cat)
                               if public_cat else None)
             keys = step_key(before), step_key(outcome.state)  # ~10 µs each: once per action
-            timer = self._new_timer(outcome.state, *keys)
+            timer = self._new_timer(outcome.game_id, outcome.state, *keys)
             items: list[OutboxItem] = []
             plan.said = judge or None  # shown at the top of the panel (:meth:`_after`)
             ping = (None if outcome.undone or outcome.correction is not None
@@ -351,14 +356,16 @@ class JudgeController:
                     plan.ended = None
             index: int | None = None
             if public and public_msg and public_cat is not None:
-                text = (public_msg if timer is None else
-                        f"{public_msg}\n\n{self.port.timer_line(timer, public_cat, self.port.clock())}")
+                text = (public_msg if timer is None else f"{public_msg}\n\n"
+                        f"{self.port.timer_line(timer, public_cat, self._now(outcome.game_id, timer))}")
                 index = len(items)
                 items.append(ob.post(public, text))
             ended = before.phase is not Phase.GAME_OVER and outcome.state.phase is Phase.GAME_OVER
             reopened = before.phase is Phase.GAME_OVER and outcome.state.phase is not Phase.GAME_OVER
             if club and reopened and public_msg:  # an undo took the end back: the club is told
                 items.append(ob.post(club, public_msg))
+            if club and before.phase is Phase.SETUP and outcome.state.phase is not Phase.SETUP:
+                items.append(await self._club_start_item(outcome, home, public, club))  # as host mode
             if ended:
                 items.extend(await self._end_items(outcome, home, public, club))
             plan.timer = timer
@@ -377,6 +384,16 @@ class JudgeController:
             return Staged(items, timer=stored)
 
         return render
+
+    async def _club_start_item(self, outcome: Outcome, home: str, public: str | None,
+                               club: str) -> OutboxItem:
+        """The club channel's note of a game's start (night 0 begins), as host mode posts its
+        tables' (``host-channel-start``): the game, its table (the linked group) and its judge."""
+        cat = await self._cat(club)
+        return ob.post(club, cat.text(
+            "judge-club-start", game=outcome.game_id,
+            where=self.port.place(public or home) or "none",  # its title: a place is no user
+            judge=self.port.name_of(outcome.judge) or self.port.mention(outcome.judge) or "none"))
 
     async def _end_items(self, outcome: Outcome, home: str, public: str | None,
                          club: str | None) -> list[OutboxItem]:
@@ -406,7 +423,8 @@ class JudgeController:
                                      lang=cat.lang, private=private, **meta))
         if club and (only is None or only == club):  # one message: the result with the files
             cat = await self._cat(club)
-            lines = [cat.text("judge-club-result", game=game_id, where=self.port.mention(home))]
+            where = self.port.mention(home) or meta["table"] or "none"  # the table, never «()»
+            lines = [cat.text("judge-club-result", game=game_id, where=where)]
             if state is not None:
                 lines.append(result_text(state, cat))
             items.append(ob.protocol(club, game_id, "\n".join(lines), lang=cat.lang, **meta))
@@ -427,13 +445,33 @@ class JudgeController:
         await self._queue(*items, game_id=current.game_id)
         return []
 
-    def _new_timer(self, after: rules.GameState, old: str | None, new: str | None) -> Timer | None:
+    def _new_timer(self, game_id: int, after: rules.GameState, old: str | None,
+                   new: str | None) -> Timer | None:
         """The timer of the step that begins with this action (its first timed part,
         :func:`rules.timing`), or ``None`` when the step did not change or is not timed (a vote;
-        a 0 s silence needs no timer). ``old``, ``new``: the :func:`step_key` before and after."""
+        a 0 s silence needs no timer). ``old``, ``new``: the :func:`step_key` before and after.
+        Its deadline is anchored on the monotonic clock at once (:meth:`_started`)."""
         if old == new or new is None:
             return None
-        return Timer.start(new, rules.timing(after)[0], self.port.scale, self.port.clock())
+        return self._started(game_id, Timer.start(new, rules.timing(after)[0], self.port.scale,
+                                                  self.port.clock()))
+
+    def _started(self, game_id: int, timer: Timer) -> Timer:
+        """``timer`` has just started running (or resumed) its full length, or what was left:
+        its deadline is kept on the monotonic clock from now (:mod:`bot.steady`)."""
+        if timer.deadline is not None:
+            left = timer.seconds if timer.run_from is None else timer.run_from
+            self._steady.set(game_id, timer.deadline, left * timer.scale)
+        return timer
+
+    def _now(self, game_id: int, timer: Timer) -> float:
+        """The moment ``timer`` (game ``game_id``'s) is at, as :class:`.timer.Timer` takes it: a
+        running one's from its deadline on the monotonic clock (its deadline less the seconds
+        left, whatever the wall clock did since it was armed: :mod:`bot.steady`); a paused or an
+        ended one's is the wall clock's."""
+        if timer.deadline is None or not timer.live:
+            return self.port.clock()
+        return self._steady.now(game_id, timer.deadline)
 
     async def _after(self, home: str, before: rules.GameState, outcome: Outcome,
                      plan: _Plan) -> bool:
@@ -539,11 +577,12 @@ class JudgeController:
         if home is not None:
             self._homes[game_id] = home
         self.port.cancel(self._group(game_id))
-        following = timer.next_edit(self.port.clock(), self.port.countdown_step)
+        now = self._now(game_id, timer)
+        following = timer.next_edit(now, self.port.countdown_step)
         if following is None:
             return
         stage, at = following
-        self._schedule_tick(game_id, timer.key, stage, at - self.port.clock(),
+        self._schedule_tick(game_id, timer.key, stage, at - now,
                             timer if stage == timer.stage else None)
 
     def _schedule_tick(self, game_id: int, key: str, stage: str, delay: float,
@@ -659,8 +698,9 @@ class JudgeController:
                 await self.service.set_timer(game_id, None)
                 return True
             if stage == timer.stage:  # the panel's countdown only
-                wait = self._edited.get(game_id, -COUNTDOWN_GAP * timer.scale) \
-                    + COUNTDOWN_GAP * timer.scale - self.port.clock()
+                edited = self._edited.get(game_id)
+                wait = 0.0 if edited is None else \
+                    edited + COUNTDOWN_GAP * timer.scale - self.port.monotonic()
                 if wait > 0:  # the panel was edited a moment ago: not twice in a row
                     self._schedule_tick(game_id, key, stage, wait, timer)
                     return True
@@ -700,14 +740,17 @@ class JudgeController:
         """Stop this process's timer of game ``game_id`` (another worker owns its chat now)."""
         self._homes.pop(game_id, None)
         self._shown.pop(game_id, None)  # the other worker may write the panel meanwhile
+        self._steady.drop(game_id)  # it re-arms from the stored deadline if it takes it back
         self.port.cancel(self._group(game_id))
 
     async def _timer_control(self, home: str, current: Outcome, resume: bool,
                              handle: Any = None) -> None:
         """Pause or resume the running step's timer (the judge's panel)."""
-        timer = await pause_or_resume(self.service, current, resume, self.port.clock())
+        timer = await pause_or_resume(self.service, current, resume,
+                                      lambda paused: self._now(current.game_id, paused))
         if timer is not None:
             if timer.live:
+                self._started(current.game_id, timer)
                 self._arm(current.game_id, timer, home)
             else:
                 self.port.cancel(self._group(current.game_id))
@@ -724,7 +767,8 @@ class JudgeController:
         if data is not None:
             timer = Timer.from_dict(data)
             if timer.key == step_key(current.state) and timer.part + 1 < len(parts):
-                after = timer.following(parts[timer.part + 1], self.port.clock())
+                after = self._started(current.game_id,
+                                      timer.following(parts[timer.part + 1], self.port.clock()))
                 await self.service.set_timer(current.game_id, after.to_dict())
                 self._arm(current.game_id, after, home)
                 await self._edit_group_timer(after)
@@ -848,7 +892,9 @@ class JudgeController:
                                      handle=call.entry.handle)
         except Refusal:
             raise
-        except Exception:  # a bug, a full disk: said, never silent
+        except Exception as error:  # a bug, a full disk: said, never silent
+            if kept(error):  # the database away: applied again once it is back
+                return []
             log.exception("judge: %r in %s failed", call.entry.text, call.home)
             return [Reply(await self._failed(call.home, mark))]
 
@@ -931,7 +977,9 @@ class JudgeController:
                 return await self._typed(home, user, command, current, notes=notes)
             except Refusal as error:
                 return [Reply(error_text(error, await self._cat(home)))]
-            except Exception:  # a bug, a full disk: said, never silent
+            except Exception as error:  # a bug, a full disk: said, never silent
+                if kept(error):  # the database away: applied again once it is back
+                    return []
                 log.exception("judge: %r in %s failed", text, home)
                 return [Reply(await self._failed(home, mark))]
 
@@ -956,7 +1004,8 @@ class JudgeController:
             if live is None:  # the first game command starts a game (as the console does)
                 if current is None and (missing := await self.service.missing(home)).code == "quarantined":
                     raise missing  # not over a game set aside without a word: /new does that
-                config = NewGame().config()
+                club = (await self.service.announce(current.game_id) if current is not None else None) or home
+                config = await self.service.new_game_rules(club, NewGame())  # the club's own rules
                 refusal = rules.check(rules.new_game(config), command.event)
                 if refusal is not None:
                     raise refusal
@@ -990,7 +1039,9 @@ class JudgeController:
             if live is not None and not confirmed and not untouched(live):  # a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
-            outcome, seated = await self._create_seated(home, user, command.config(), current, cat)
+            club = (await self.service.announce(current.game_id) if current is not None else None) or home
+            config = await self.service.new_game_rules(club, command)  # typed over the club's rules
+            outcome, seated = await self._create_seated(home, user, config, current, cat)
             replies = [Reply(self._t(cat, "judge-created", game=outcome.game_id)),
                        *(Reply(line) for line in seated)]
             replies.extend(Reply(line) for line in (notes() if notes is not None else []))
@@ -1025,13 +1076,20 @@ class JudgeController:
             return None
         names = {s.number: s.name for s in live.state.seats if s.name is not None}
         names[event.seat] = event.name
-        return await same_player(self.service.store, club, event.seat, names, accounts)
+        return await self.same_player(club, event.seat, names, accounts)
+
+    async def same_player(self, club: str, seat: int, names: dict[int, str],
+                          accounts: dict[int, str]) -> int | None:
+        """Another seat of ``club``'s roster entry that ``seat`` would be, by ``names`` (seat →
+        name) and ``accounts`` (seat → the member mapped to it): one player, one seat
+        (:func:`bot.club.answers.same_player`); ``None``: none."""
+        return await same_player(self.service.store, club, seat, names, accounts)
 
     async def _create_seated(self, home: str, user: str, config: rules.RulesConfig,
                              current: Outcome | None, cat: Catalog) -> tuple[Outcome, list[str]]:
         """:meth:`create`; a judge running a tournament's table (issue 17, part 4) gets his
         table's next game with its seats named by the plan, and the line that says so."""
-        desk = self._desk()
+        desk = self._desk(cat)
         seating = await desk.seating(user)
         outcome = await self.create(home, user, config, previous=current,
                                     names=seating.names if seating is not None else None,
@@ -1040,19 +1098,27 @@ class JudgeController:
             return outcome, []
         return outcome, await desk.started(seating, outcome.game_id, cat)
 
-    def tournament_desk(self) -> TournamentDesk:
+    def tournament_desk(self, cat: Catalog) -> TournamentDesk:
         """The tournament commands' desk of this platform (the web's tournament page reads it)."""
-        return self._desk()
+        return self._desk(cat)
 
-    def _desk(self) -> TournamentDesk:
+    def _named(self, user: str, cat: Catalog) -> str:
+        """A user as a message names him: his name as the platform shows it literally
+        (:meth:`~bot.i18n.Catalog.name`), else the platform's mention of him."""
+        name = self.port.name_of(user)
+        return cat.name(name) if name else self.port.mention(user)
+
+    def _desk(self, cat: Catalog) -> TournamentDesk:
+        """The tournament desk, naming people and chats in ``cat``'s messages literally."""
         async def state_of(game_id: int) -> rules.GameState | None:
             row = await self.service.store.game(game_id)
             current = await self.service.current(row.chat) if row is not None else None
             return current.state if current is not None and current.game_id == game_id \
                 and current.state.phase is not Phase.GAME_OVER else None
         return TournamentDesk(self.service.store, state_of=state_of,
-                              who=lambda user: self.port.name_of(user) or self.port.mention(user),
-                              where=self.port.place, hosting=True)
+                              who=lambda user: self._named(user, cat),
+                              where=lambda chat: cat.name(self.port.place(chat) or "") or None,
+                              hosting=True)
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
                                  move: bool = False, may_open: bool = True) -> list[Reply]:
@@ -1064,7 +1130,7 @@ class JudgeController:
         club has one (``/channel``)."""
         cat = await self._cat(club)
         own = await self.service.current(user) if move and command.what == "table" else None
-        answer = await self._desk().answer(
+        answer = await self._desk(cat).answer(
             club, user, command, cat, may_open=may_open, platform=self.port.platform,
             busy=own is not None and own.state.phase is not Phase.GAME_OVER)
         replies = [Reply("\n".join(answer.lines))]  # one message: the plan, the view
@@ -1075,8 +1141,8 @@ class JudgeController:
         if answer.taken is not None and move:
             row = await self.service.store.game(answer.taken)
             if row is not None:
-                replies.extend(await self.take_over(row.chat, user, self.port.name_of(user) or user,
-                                                    home=user))
+                replies.extend(await self.take_over(row.chat, user,
+                                                    self._named(user, cat) or user, home=user))
         if answer.closed is not None:
             channel = await self.service.store.host_channel(club)
             if channel is not None:
@@ -1205,7 +1271,9 @@ class JudgeController:
                 current = await self.service.current(home, copy=False)  # read only, as in typed
                 mark = None if current is None else (current.game_id, current.revision)
                 await self._press(home, user, data, handle, current)
-            except Exception:
+            except Exception as error:
+                if kept(error):  # the database away: applied again once it is back
+                    return
                 log.exception("judge: a press in %s failed", home)
                 text = await self._failed(home, mark)
                 if id(handle) not in self._answered:

@@ -22,6 +22,7 @@ from typing import Iterable, Sequence
 import rules
 from rules import Kind, Phase
 
+from ..audit import undone_actions
 from ..commands import command_text
 from ..i18n import Catalog
 from ..render import notice_text, phase_text, result_text, seat_label
@@ -92,7 +93,8 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     """The corrections an undo posts: for the judge, everything taken back; for the group, the
     taken-back announcements it had seen, and where the game stands now."""
     notices = undone_notices(state, undone)
-    judge = [judge_cat.text("judge-undone", count=len(undone))]
+    judge = [judge_cat.text("judge-undone", count=len(undone)),
+             *undone_actions(state.config, undone, judge_cat)]  # which, as typed: the judge's only
     judge.extend(_lines(notices, judge_cat, public=False))
     public = [public_cat.text("judge-undone-public", count=len(undone))]
     public.extend(_lines(notices, public_cat, public=True))
@@ -120,8 +122,8 @@ def correction_texts(state: rules.GameState, correction: rules.Correction, judge
     now, or ``None`` when none changed (a private notice's change must not show: F24 §4.4.13)."""
     config = state.config
     judge = [judge_cat.text("judge-fixed", seq=correction.seq,
-                            was=command_text(correction.original, config),
-                            now=command_text(correction.replacement, config))]
+                            was=judge_cat.name(command_text(correction.original, config)),
+                            now=judge_cat.name(command_text(correction.replacement, config)))]
     added, removed = _changed(_lines(correction.before, judge_cat, public=False),
                               _lines(correction.after, judge_cat, public=False))
     judge.extend(_changes(added, removed, judge_cat) or [judge_cat.text("judge-fixed-nothing-else")])

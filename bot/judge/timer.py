@@ -13,6 +13,10 @@ game on: the judge does.
 
 ``scale`` is the real seconds per timer second (1.0 in play; tests run it fast). The stored form
 (:meth:`Timer.to_dict`) lets a restart re-arm the timer (ARCHITECTURE.md, "Deadlines are stored").
+Its ``deadline`` is the wall clock's, as stored; a running timer is counted on the monotonic clock
+(:mod:`bot.steady`): the ``now`` its methods take is the moment in its deadline's frame that the
+judge's controller gives (:meth:`bot.judge.controller.JudgeController._now`), so a step of the
+wall clock moves none of its edits.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import dataclasses
 import datetime as dt
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import rules
 
@@ -57,7 +61,7 @@ class Timer:
     seconds: int  # the rules' length
     scale: float  # real seconds per timer second
     stage: str = RUNNING
-    deadline: float | None = None  # wall-clock end while it runs
+    deadline: float | None = None  # wall-clock end while it runs (as stored; see the module)
     left: float | None = None  # timer seconds left while paused
     run_from: float | None = None  # timer seconds left when the current run began (a resume)
     group_chat: str | None = None  # the group message carrying the timer line
@@ -206,11 +210,13 @@ def clock_time(at: float, zone: dt.tzinfo | None) -> str:
     return moment.strftime("%H:%M:%S")
 
 
-async def pause_or_resume(service: Any, current: Any, resume: bool, now: float) -> Timer | None:
+async def pause_or_resume(service: Any, current: Any, resume: bool,
+                          now: Callable[[Timer], float]) -> Timer | None:
     """Pause or resume the stored timer of ``current``'s running step (the judge's panel
-    button) and store it again. Returns the changed timer, or ``None`` when no timer runs for
-    the step on now (an outdated button). Shared by the Telegram and the Discord adapters,
-    which then arm or cancel its job and edit the messages that show it."""
+    button) and store it again; ``now(timer)``: the moment the stored timer is at (a running
+    one's on the monotonic clock: :meth:`bot.judge.controller.JudgeController._now`). Returns
+    the changed timer, or ``None`` when no timer runs for the step on now (an outdated button).
+    The judge's controller then arms or cancels its job and edits the messages that show it."""
     data = await service.timer(current.game_id)
     if data is None:
         return None
@@ -218,8 +224,8 @@ async def pause_or_resume(service: Any, current: Any, resume: bool, now: float) 
     if timer.key != step_key(current.state):
         return None
     if resume:
-        timer.resume(now)
+        timer.resume(now(timer))
     else:
-        timer.pause(now)
+        timer.pause(now(timer))
     await service.set_timer(current.game_id, timer.to_dict())
     return timer

@@ -50,7 +50,7 @@ from ..render import (
 )
 from .export import penalties
 from .record import (
-    DayRecord, GameRecord, NightRecord, PenaltyRecord, departure_of, read_game, require_finished,
+    BallotRound, DayRecord, GameRecord, NightRecord, PenaltyRecord, departure_of, read_game, require_finished,
 )
 
 WIDTH = 1200  # px: a phone shows it full width and zooms in
@@ -412,13 +412,20 @@ def _fouls_drawer(count: int, removed: bool) -> Callable[[Canvas, float, float, 
     return draw
 
 
+def _complete(ballot: BallotRound) -> bool:
+    """Whether every candidate of the round was counted (a vote cancelled in the middle of a
+    round, seed 5.1, leaves that round incomplete)."""
+    return all(c in ballot.counts for c in ballot.candidates)
+
+
 def _vote_marks(day: DayRecord, seat: int) -> str:
     """Whom ``seat`` voted against in each round (``5/7``) and his raise hand (↑ for, ↓ against),
-    when the judge recorded the voters."""
-    if day.cancelled is not None:
-        return ""
+    when the judge recorded the voters — a vote cancelled after a counted round (seed 5.1,
+    F24/S24 §7.1) keeps that round's: what was counted was counted."""
     marks = []
     for ballot in day.rounds:
+        if day.cancelled is not None and not _complete(ballot):
+            break  # the round the removal cut: no one's hand in it is the whole story
         target = ballot.target_of(seat)
         if target is None:
             return ""
@@ -505,14 +512,17 @@ def _day_rows(record: GameRecord, cat: Catalog) -> list[tuple[list[Cell], str | 
         order = day.rounds[0].candidates if day.rounds else [t for _, t in day.nominations]
         nominees = Span(seat_list(order, cat)) if order else Span(cat.text("protocol-none"), MUTED)
         votes: list[Span] = []
-        if day.cancelled is None:
-            for ballot in day.rounds:
-                counts = _counts(ballot.counts, ballot.candidates, cat)
-                text = counts if ballot.round == 0 else cat.text("protocol-revote", counts=counts)
-                votes.append(Span(text))
-            if day.raise_vote is not None:
-                r = day.raise_vote
-                votes.append(Span(cat.text("protocol-raise", yes=r.yes, at_table=r.at_table)))
+        for ballot in day.rounds:  # a vote cancelled later (seed 5.1) keeps its counted rounds
+            if not ballot.counts:
+                continue
+            shown = ballot.candidates if _complete(ballot) else [c for c in ballot.candidates
+                                                                 if c in ballot.counts]
+            counts = _counts(ballot.counts, shown, cat)
+            text = counts if ballot.round == 0 else cat.text("protocol-revote", counts=counts)
+            votes.append(Span(text))
+        if day.raise_vote is not None:
+            r = day.raise_vote
+            votes.append(Span(cat.text("protocol-raise", yes=r.yes, at_table=r.at_table)))
         if not votes:
             votes.append(Span(cat.text("protocol-none"), MUTED))
         rows.append(([

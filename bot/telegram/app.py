@@ -9,7 +9,7 @@ timer, undo, a new game, a take over — is the controller's; here is Telegram's
 
 * :class:`TelegramJudgePort`: the panel as a text with an inline keyboard (posted afresh below
   ``telegram_panel_lag`` newer messages, the old one's keyboard taken off), a press answered with
-  a toast or an alert, the JobQueue for deadlines;
+  a toast or an alert, the deadlines on the monotonic clock (:mod:`.jobs`);
 * the handlers: private messages (typed commands, ``/start``, ``/lang``), presses, the group's
   commands (``/link``, ``/unlink``, ``/takeover``, ``/lang``, ``/status``, ``/help``), a group
   upgraded to a supergroup;
@@ -75,7 +75,7 @@ from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
 from .host.handlers import display_name
 from . import http
 from .jobs import StoppingJobQueue
-from .base import PREFIX, TelegramPortBase
+from .base import PREFIX, TelegramPortBase, chat_id_of, chat_key
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
 from .. import lifecycle
 from ..access import Access
@@ -111,14 +111,6 @@ MENUS: tuple[tuple[BotCommandScope, str, tuple[str, ...]], ...] = (
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 Context = CallbackContext[Any, Any, Any, Any]
-
-
-def chat_key(chat_id: int) -> str:
-    return f"{PREFIX}{chat_id}"
-
-
-def chat_id_of(key: str) -> int:
-    return int(key.removeprefix(PREFIX))
 
 
 def _is_new_game(text: str) -> bool:
@@ -250,7 +242,7 @@ class TelegramJudgePort(TelegramPortBase):
         group = await self.public_chat(game_id, home)
         if group is None:
             return None
-        linked = await self.referee.service.store.host_channel(group)
+        linked = await self.referee.service.club_channel(group)
         if linked is None or not linked[0].startswith(PREFIX) or linked[0] in (group, home):
             return None
         return linked[0]
@@ -358,7 +350,8 @@ class TelegramReferee:
         self.settings = settings
         self._service = service
         self._own_store: Store | None = None
-        self.clock = clock
+        self.clock = clock  # the wall clock: the deadlines as stored (a test may step it)
+        self.monotonic: Callable[[], float] = time.monotonic  # what the deadlines wait on
         #: the time zone of the clock times the judge reads (``None``: the machine's local time)
         self.zone = settings.zone
         self.app: AnyApp | None = None
@@ -421,7 +414,8 @@ class TelegramReferee:
     async def post_init(self, app: AnyApp) -> None:
         if self._service is None:
             self._own_store = await Store.open(self.settings.db)
-            self._service = Service(self._own_store, cached=self.settings.cache_chats)
+            self._service = Service(self._own_store, cached=self.settings.cache_chats,
+                                    club_rules=self.settings.rules)
         await set_menus(app.bot, self.settings.lang, published.state_file(self.settings.db, "menus"))
         if self.web is not None:  # the table on a screen: its server, the Mini App's menu button
             await self.web.start(self.service)
@@ -468,10 +462,13 @@ class TelegramReferee:
         group's command with a line — never left spinning or silent. A group's plain message
         (host mode's out-of-turn speech) gets no answer: the group would read it."""
         from storage.pg import AlreadyApplied
+        from storage.shared import kept
 
         if isinstance(context.error, AlreadyApplied):  # another shared worker applied it: no answer
             log.warning("update %s was applied by another worker", getattr(update, "update_id", "?"))
             return
+        if context.error is not None and kept(context.error):  # the database away: applied
+            return  # again once it is back (the shared worker says so: bot/telegram/shared.py)
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
         if not isinstance(update, Update):
             return
@@ -526,12 +523,12 @@ class TelegramReferee:
         """The chat's catalog (``/lang``), else the configured language."""
         lang = self._langs.get(chat)
         if lang is None:
-            lang = await self.service.store.lang(chat) or self.settings.lang
+            lang = await self.service.lang(chat) or self.settings.lang
             self._langs[chat] = lang
         return catalog(lang if lang in LANGS else DEFAULT_LANG)
 
     async def _set_lang(self, chat: str, lang: str) -> None:
-        await self.service.store.set_lang(chat, lang)
+        await self.service.set_lang(chat, lang)
         self._langs[chat] = lang
 
     @property
@@ -839,7 +836,8 @@ def build_application(settings: Settings, service: Service | None = None, *,
                       clock: Callable[[], float] = time.time, web: Any = None) -> AnyApp:
     """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
     ``AIORateLimiter`` (:class:`.host.HostRateLimiter`) with the settings' limits, the JobQueue
-    for timers. ``service=None``: the store at ``settings.db`` is
+    for its start-up jobs (the timers: :class:`.jobs.JobScheduler`); ``clock``: the wall clock
+    the deadlines are stored in. ``service=None``: the store at ``settings.db`` is
     opened when the Application initialises and closed at shutdown."""
     if settings.telegram_token is None:
         raise ValueError("no Telegram token (MAFIA_REFEREE_TELEGRAM_TOKEN or TELEGRAM_BOT_TOKEN)")
@@ -847,7 +845,7 @@ def build_application(settings: Settings, service: Service | None = None, *,
     host = TelegramHost(settings, referee, referee.locks)  # host mode: the bot runs a table
     referee.attach(host)
     if web is None and settings.web:  # the table on a screen (bot.web); `both` shares one
-        from ..web import WebLayer
+        from ..web.server import WebLayer
 
         web = WebLayer(settings, clock=clock)
     if web is not None:

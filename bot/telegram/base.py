@@ -1,5 +1,6 @@
 """What both of Telegram's ports share (:class:`bot.judge.port.JudgePort`,
-:class:`bot.host.port.HostPort`): the adapter's outbox, clock, catalogs and the JobQueue."""
+:class:`bot.host.port.HostPort`): the adapter's outbox, clock, catalogs and the deadlines
+(:class:`.jobs.JobScheduler`, on the event loop's monotonic clock)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,16 @@ from ..outbox import Outbox
 from .jobs import JobScheduler
 
 PREFIX = "tg:"
+
+
+def chat_key(chat_id: int) -> str:
+    """The store's key of a Telegram chat: ``"tg:<id>"``."""
+    return f"{PREFIX}{chat_id}"
+
+
+def chat_id_of(key: str) -> int:
+    """The Telegram chat id of a store's key (:func:`chat_key`)."""
+    return int(key.removeprefix(PREFIX))
 
 
 class TelegramPortBase:
@@ -34,6 +45,9 @@ class TelegramPortBase:
 
     def clock(self) -> float:
         return float(self.referee.clock())
+
+    def monotonic(self) -> float:
+        return float(self.referee.monotonic())
 
     async def cat(self, chat: str) -> Catalog:
         """A chat's catalog (its ``/lang``)."""

@@ -2,7 +2,9 @@
 
 * a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`), its buttons an inline keyboard; an
   edit → ``editMessageText`` of the stored message (its keyboard the row's buttons, or none); a protocol row → ``sendPhoto`` (the score sheet, with the row's text as its
-  caption) and a ``sendDocument`` per JSON file (:mod:`bot.protocol.files`);
+  caption) and a ``sendDocument`` per JSON file (:mod:`bot.protocol.files`), each call recorded as
+  it is delivered (:func:`bot.outbox.calls`): a retry after a failure on a JSON file sends that
+  file and the rest, never the sheet again;
 * PTB's errors in the outbox's words: ``RetryAfter`` (429), ``ChatMigrated`` (the group became a
   supergroup), "message is not modified", ``Forbidden``/``BadRequest`` (given up), any other
   ``TelegramError`` (the network, a timeout: tried again later).
@@ -10,8 +12,9 @@
 
 from __future__ import annotations
 
+import functools
 import io
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
@@ -45,6 +48,23 @@ def _chat_id(chat: str) -> int:
     return int(chat.removeprefix(PREFIX))
 
 
+async def _message(bot: Any, chat: int, text: str) -> int:
+    """A protocol's calls, each the id of the message it made: its text, when too long for the
+    score sheet's caption, ..."""
+    return int((await bot.send_message(chat, text)).message_id)
+
+
+async def _photo(bot: Any, chat: int, name: str, data: bytes, caption: str | None) -> int:
+    """... the score sheet, ..."""
+    sent = await bot.send_photo(chat, InputFile(io.BytesIO(data), filename=name), caption=caption)
+    return int(sent.message_id)
+
+
+async def _document(bot: Any, chat: int, name: str, data: bytes) -> int:
+    """... and each JSON file."""
+    return int((await bot.send_document(chat, InputFile(io.BytesIO(data), filename=name))).message_id)
+
+
 def retry_seconds(error: RetryAfter) -> float:
     """The wait a 429 asks for, in seconds (PTB gives an int, or a timedelta with PTB_TIMEDELTA)."""
     value = error.retry_after
@@ -63,9 +83,9 @@ class TelegramTransport:
         self._bot = bot
         self._sheet = sheet  # the club's name and time zone (bot.protocol.files.SheetDefaults)
 
-    async def deliver(self, row: OutboxRow) -> int | None:
+    async def deliver(self, row: OutboxRow, made: ob.Made) -> int | None:
         try:
-            return await self._call(row)
+            return await self._call(row, made)
         except RetryAfter as error:
             raise ob.RetryAfter(retry_seconds(error)) from error
         except ChatMigrated as moved:
@@ -77,7 +97,7 @@ class TelegramTransport:
         except TelegramError as error:  # network, timeout, server error: try again later
             raise ob.Unreachable(f"{type(error).__name__}: {error}") from error
 
-    async def _call(self, row: OutboxRow) -> int | None:
+    async def _call(self, row: OutboxRow, made: ob.Made) -> int | None:
         bot = self._bot()
         payload = row.payload
         text = fit(str(payload.get("text", "")), MAX_TEXT)
@@ -91,30 +111,28 @@ class TelegramTransport:
                                         **_keyboard(payload))
             return int(message_id)
         if payload.get("protocol") is not None:
-            return await self._protocol(row, text)
+            return await self._protocol(row, text, made)
         sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload))
         return int(sent.message_id)
 
-    async def _protocol(self, row: OutboxRow, caption: str) -> int | None:
+    async def _protocol(self, row: OutboxRow, caption: str, made: ob.Made) -> int | None:
         from ..protocol.files import protocol_files
 
         bot = self._bot()
         cat = catalog(str(row.payload.get("lang", "ru")))
-        made = await protocol_files(self._store(), int(row.payload["protocol"]), cat,
-                                    defaults=self._sheet() if self._sheet else None,
-                                    judge=row.payload.get("judge"), table=row.payload.get("table"))
+        files = await protocol_files(self._store(), int(row.payload["protocol"]), cat,
+                                     defaults=self._sheet() if self._sheet else None,
+                                     judge=row.payload.get("judge"), table=row.payload.get("table"))
         chat = _chat_id(row.chat)
-        text = "\n".join([caption, *made.problems]).strip()
-        first: int | None = None
-        picture = made.picture
+        text = "\n".join([caption, *files.problems]).strip()
+        steps: list[Callable[[], Awaitable[int | None]]] = []
+        picture = files.picture
         if text and (picture is None or len(text) > MAX_CAPTION):  # too long for a caption
-            first = int((await bot.send_message(chat, fit(text, MAX_TEXT))).message_id)
+            steps.append(functools.partial(_message, bot, chat, fit(text, MAX_TEXT)))
             text = ""
         if picture is not None:
-            sent = await bot.send_photo(chat, InputFile(io.BytesIO(picture[1]), filename=picture[0]),
-                                        caption=text or None)
-            first = first if first is not None else int(sent.message_id)
-        for name, data in made.documents:
-            sent = await bot.send_document(chat, InputFile(io.BytesIO(data), filename=name))
-            first = first if first is not None else int(sent.message_id)
-        return first
+            steps.append(functools.partial(_photo, bot, chat, picture[0], picture[1], text or None))
+        for name, data in files.documents:
+            steps.append(functools.partial(_document, bot, chat, name, data))
+        ids = await ob.calls(row, steps, made)
+        return next((i for i in ids if i is not None), None)

@@ -25,6 +25,14 @@ lobby's link, a seated player's message go to the inbox under the table's chat
 (a player's private chat, the club channel) is sent by this worker if it can claim that chat,
 else by the chat's owner, which looks every ``SWEEP_EVERY`` seconds for unsent messages of its
 chats (:meth:`SharedWorker.sweep`): one sender per chat, always the chat's owner.
+
+An update the database could not take (PostgreSQL restarting, its connection cut: issue 32)
+stays in the inbox (:func:`storage.shared.kept`): the handlers say nothing of it, the worker
+tells the user once that it is kept and will be carried out when the database is back
+(``error-kept``: a press's alert, a line in the chat of a command or a private message; a
+group's plain message gets nothing), lets the chat go and applies the update once the database
+answers — once, whichever worker claims the chat. One the database kept refusing while it
+answered the inbox is dropped, and the user is told what to do again (``error-kept-dropped``).
 """
 
 from __future__ import annotations
@@ -36,9 +44,12 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from telegram import Update
 
+from storage.pg import applying
 from storage.shared import ChatClaims, Drainer
 
-from .base import PREFIX
+from ..i18n import Catalog, catalog
+from ..lru import Recent
+from .base import PREFIX, chat_key
 
 if TYPE_CHECKING:
     from ..host.controller import HostController
@@ -66,8 +77,6 @@ class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
 
     async def put(self, item: Any) -> None:
         if isinstance(item, Update) and item.effective_chat is not None:
-            from .app import chat_key
-
             store = self._referee.service.store
             chat = chat_key(item.effective_chat.id)
             routed = await self._route(item) if self._route is not None else None
@@ -92,14 +101,54 @@ class SharedWorker:
                                  on_claim=self._claimed,
                                  busy=self.host.live_chats if self.host is not None else None)
         # Telegram's chats only: Discord's shards may share the database and its inbox
-        self.drainer = Drainer(referee.service.store, self.claims, self._apply, prefix=PREFIX)
+        self.drainer = Drainer(referee.service.store, self.claims, self._apply, prefix=PREFIX,
+                               keep=True, on_dropped=self._dropped)
+        self._told: Recent[int, None] = Recent(1000)  # the kept updates whose user was told
         self._tasks: list[asyncio.Task[None]] = []
         if self.host is not None:
             self.host.runs = self.claims.owns  # a deadline of a chat let go does nothing
         referee.outbox.may_send = self.may_send
 
     async def _apply(self, chat: str, update_id: int, payload: dict[str, Any]) -> None:
-        await self.app.process_update(Update.de_json(payload, self.app.bot))
+        update = Update.de_json(payload, self.app.bot)
+        await self.app.process_update(update)
+        current = applying.get()
+        if current is not None and current.kept and not current.consumed \
+                and update_id not in self._told:
+            self._told[update_id] = None
+            await self._tell(update, "error-kept")
+
+    async def _dropped(self, chat: str, update_id: int, payload: dict[str, Any]) -> None:
+        """A kept update dropped (the database kept refusing it): the user is told what to do
+        again."""
+        self._told.pop(update_id, None)
+        await self._tell(Update.de_json(payload, self.app.bot), "error-kept-dropped")
+
+    async def _cat(self, chat_id: int) -> Catalog:
+        """The chat's catalog, or the configured language's when the store cannot tell."""
+        try:
+            return await asyncio.wait_for(self.referee.cat(chat_key(chat_id)), 5)
+        except Exception:  # noqa: BLE001 - the database is away
+            return catalog(self.referee.settings.lang)
+
+    async def _tell(self, update: Update, key: str) -> None:
+        """Say ``key`` about ``update`` where its user reads it (a press: its alert; a command
+        or a private message: a line in its chat; a group's plain message: nothing), without
+        the database: best effort, logged."""
+        chat, message = update.effective_chat, update.effective_message
+        if chat is None:
+            return
+        try:
+            cat = await self._cat(chat.id)
+            if update.callback_query is not None:
+                text = cat.text(key, press="yes", command="")
+                await update.callback_query.answer(text[:200], show_alert=True)
+            elif message is not None and message.text is not None and (
+                    chat.type == "private" or message.text.startswith("/")):
+                await self.app.bot.send_message(chat.id, cat.text(key, press="no",
+                                                                  command=message.text[:100]))
+        except Exception:  # noqa: BLE001 - nothing more can be said
+            log.exception("update %s: the user could not be told", update.update_id)
 
     async def _claimed(self, home: str) -> None:
         """Take the chat over: its running timer armed, its hosted tables resumed (their steps

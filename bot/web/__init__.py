@@ -13,8 +13,7 @@ set.
 
 No rule lives here: the pages show the engine's queries and :mod:`bot.render`'s words, and every
 action of the judge's page enters through the front door (:mod:`bot.front`).
+
+The package imports nothing itself (its modules import one another: ``from bot.web.server import
+WebLayer``), so that no import circles through it (``tests/test_imports.py``).
 """
-
-from .server import WebLayer
-
-__all__ = ["WebLayer"]

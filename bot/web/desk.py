@@ -46,29 +46,29 @@ class StreamDesk:
         cat = call.cat
         if layer is None:
             return [Reply(cat.text("web-off"))]
-        store = layer.service.store
+        service = layer.service
         chat = call.home if call.place is Place.DESK else call.chat
         if command.what == "tournament":
             club = call.chat
             if call.place is Place.DESK and call.current is not None:
                 club = await layer.service.announce(call.current.game_id) or call.chat
-            if await store.tournament(club) is None:
+            if await service.tournament(club) is None:
                 return [Reply(cat.text("web-no-tournament"))]
-            row = await store.web_table(TOURNAMENT + club, create=True)
+            row = await service.web_table(TOURNAMENT + club, create=True)
             return [Reply(cat.text("web-tournament", url=layer.tournament_url(row.public_key)))]
         lines: list[str] = []
         if command.what == "new":
-            row = await store.rotate_web_table(chat)
+            row = await service.rotate_web_table(chat)
             if layer.hub is not None:
                 layer.hub.close(chat)
             lines.append(cat.text("web-rotated"))
         elif command.what == "delay":
-            row = await store.set_web_delay(chat, int(command.seconds or 0))
+            row = await service.set_web_delay(chat, int(command.seconds or 0))
             if layer.hub is not None:
                 layer.hub.set_delay(chat, row.delay)
             lines.append(cat.text("web-delay-set", delay=duration(row.delay, cat)))
         else:
-            row = await store.web_table(chat, create=True)
+            row = await service.web_table(chat, create=True)
         lines.append(cat.text("web-pages", live=layer.live_url(row.public_key),
                               overlay=layer.overlay_url(row.public_key)))
         broadcast = cat.text("web-broadcast", delay=duration(row.delay, cat),

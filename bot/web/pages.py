@@ -65,7 +65,7 @@ class Pages:
         kept = self._folded.get(home)
         if kept is not None and (kept.game_id, kept.revision) == (current.game_id, current.revision):
             return kept.notices
-        row = await self.service.store.game(current.game_id)
+        row = await self.service.game_row(current.game_id)
         names = row.names if row is not None else {}
         events = await self.service.events(home)
         _, notices = rules.fold(current.state.config, events, names)
@@ -75,7 +75,7 @@ class Pages:
     async def clock_of(self, home: str, current: Outcome) -> vw.Clock | None:
         """The step's countdown: a hosted table's running step, else the judge's stored timer."""
         now = self.clock()
-        hosted = await self.service.store.host_table_of(home)
+        hosted = await self.service.host_table_of(home)
         if hosted is not None and hosted.game_id == current.game_id:
             return vw.host_clock(hosted.step, current.state, now, self.scale)
         return vw.judge_clock(await self.service.timer(current.game_id), current.state, now)

@@ -247,7 +247,7 @@ class WebLayer:
         (``<id>.<secret>``) opens; ``HTTPNotFound`` for any other (the same answer whatever
         was wrong: an unknown id and a wrong secret look alike)."""
         number, _, secret = key.partition(".")
-        row = await self.service.store.web_table_by_id(int(number)) if number.isdigit() \
+        row = await self.service.web_table_by_id(int(number)) if number.isdigit() \
             and len(number) <= 12 and secret else None
         if row is None:
             same_secret(secret, "x" * 22)  # the same work as a comparison

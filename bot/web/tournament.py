@@ -19,20 +19,20 @@ async def tournament_view(layer: "WebLayer", club: str) -> dict[str, Any]:
     judge and game), ``standings`` (over its finished games, F24/S24 §8.7.1) and ``tables``
     (each table's running game, its public view)."""
     cat = await layer.cat(club)
-    store = layer.service.store
-    found = await store.tournament(club)
+    service = layer.service
+    found = await service.tournament(club)
     out: dict[str, Any] = {"kind": "tournament", "lang": cat.lang, "labels": vw.labels(cat),
                            "lines": [], "standings": [], "tables": []}
     if found is None:
         out["lines"] = [cat.text("web-no-tournament")]
         return out
-    desk: TournamentDesk = layer.door(club).judge.tournament_desk()
+    desk: TournamentDesk = layer.door(club).judge.tournament_desk(cat)
     out["lines"] = (await desk.answer(club, found.chief, ClubCmd("tournament"), cat)).lines
     out["standings"] = await desk.standings(found, cat)
     assert layer.pages is not None
     for table in range(1, found.tables + 1):
         game = TournamentDesk._running(found, table)
-        row = await store.game(game) if game is not None else None
+        row = await service.game_row(game) if game is not None else None
         view = None
         if row is not None:
             shown, views = await layer.pages.views(row.chat, ("public",))

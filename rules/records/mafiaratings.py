@@ -470,8 +470,20 @@ def read(record: dict[str, Any]) -> tuple[RulesConfig, dict[int, str], tuple[str
         legacy = p.get("legacy")
         if isinstance(legacy, list) and legacy and reader.fates[i + 1] == (1, "night"):
             best_move = tuple(_seat(x, f"players[{i}].legacy[{k}]") for k, x in enumerate(legacy))
+    last = reader.last_round()
+    end = (last + 1, 1)
+    if record.get("winner") == "tie":
+        # A draw comes after quiet rounds (F24 §7.7: the third night in a row with nobody
+        # leaving), and a quiet round — no nomination, no vote, a miss — leaves no trace in the
+        # record: its last round is the last one with a trace. The replay plays on through as
+        # many quiet rounds as the draw needs (each night a miss, each day without a vote), so
+        # that the engine reaches the draw itself, or disagrees.
+        end = (last + 1 + config.draw_quiet_nights, 2)
     facts = GameFacts(days=days, nights=nights, penalties=reader.penalties(config.technical_fouls),
-                      best_move=best_move, end=(reader.last_round() + 1, 1))
+                      best_move=best_move, end=end)
+    if end != (last + 1, 1):
+        facts.notes.append(f"winner tie: the record's last trace is round {last}; the quiet rounds "
+                           f"after it are replayed to the draw (F24 §7.7)")
     for i, p in enumerate(reader.players):
         _bonus(facts, i + 1, p.get("bonus"))
     if "rules" not in record:

@@ -20,6 +20,7 @@ envelope ``{"id", "type", "started_at", "ended_at", "winnerCode", "data": {…v4
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..config import PRESETS, DrawDeclared, FirstDayVote, RulesConfig
@@ -38,6 +39,11 @@ FIRST_DAY = {None: FirstDayVote.SINGLE_NOT_VOTED, "none": FirstDayVote.NO_VOTE,
 # Config keys with no bearing on the course of the game (how votes are shown, whether the
 # referee sees the cards, how they were dealt, how the game is scored).
 NEUTRAL_CONFIG = ("openVoting", "refereeKnowRoles", "dealingType", "scoringType", "scoringVersion")
+#: A platform flag of the game (``isLive``; any ``is…``/``has…`` key that is true or false): how
+#: the platform shows or counts the game, never a rule of it. Read as such, noted, not compared;
+#: any other key the importer does not know stays an error (an unknown rule is never guessed).
+PLATFORM_FLAGS = ("isLive",)
+PLATFORM_FLAG = re.compile(r"(is|has)[A-Z][A-Za-z0-9]*")
 CHECKERS = {0: "don", 3: "sheriff"}
 
 # Fouls' and removals' stages (Stage.kt) → the engine's moment.
@@ -73,6 +79,21 @@ def _list(record: dict[str, Any], key: str) -> list[Any]:
 
 
 # --- options -----------------------------------------------------------------------------------
+def is_platform_flag(key: str, value: Any) -> bool:
+    """Whether ``config.key`` is a platform flag (:data:`PLATFORM_FLAGS`, :data:`PLATFORM_FLAG`)."""
+    return key in PLATFORM_FLAGS or (isinstance(value, bool) and PLATFORM_FLAG.fullmatch(key) is not None)
+
+
+def platform_flags(record: dict[str, Any]) -> list[str]:
+    """The notes on the record's platform flags in ``config`` (read, carrying no rule)."""
+    config = record.get("config")
+    if not isinstance(config, dict):
+        return []
+    return [f"config.{key}: {value!r}, a platform flag: no rule, not compared"
+            for key, value in config.items()
+            if key not in NEUTRAL_CONFIG and is_platform_flag(key, value)]
+
+
 def read_config(record: dict[str, Any]) -> RulesConfig:
     """The FIIM 2024 preset with the record's options (README "Options and causes")."""
     zero = record.get("zeroVoting")
@@ -92,7 +113,7 @@ def read_config(record: dict[str, Any]) -> RulesConfig:
                     raise RecordError("config.zeroVoting", f"{value!r} disagrees with the game's "
                                                            f"zeroVoting {zero!r}")
                 zero, field = value, "config.zeroVoting"
-            elif key not in NEUTRAL_CONFIG:
+            elif key not in NEUTRAL_CONFIG and not is_platform_flag(key, value):
                 raise RecordError(f"config.{key}", f"unknown option (value {value!r})")
     if zero not in FIRST_DAY:
         raise RecordError(field, f"unknown first-day rule {zero!r} (known: none, liftOnly, "
@@ -429,9 +450,12 @@ def envelope_checks(envelope: dict[str, Any], game: dict[str, Any], outcome: Out
     for i, person in enumerate(people):
         if not isinstance(person, dict):
             raise RecordError(f"players[{i}]", "expected an object")
-        seat = person.get("position")
+        # The envelope's seat is its tablePosition (its "position", where it has one beside it,
+        # is the player's place in the game's standings); an envelope without it: "position".
+        key = "tablePosition" if "tablePosition" in person else "position"
+        seat = person.get(key)
         if seat not in seats:
-            facts.notes.append(f"players[{i}]: no seat of the game (position {seat!r}); not compared")
+            facts.notes.append(f"players[{i}]: no seat of the game ({key} {seat!r}); not compared")
             continue
         mine = seats[seat]
         if "role" in person and person["role"] != mine.get("role"):
@@ -483,6 +507,7 @@ def read_game(record: dict[str, Any], in_envelope: bool = False) -> tuple[
     facts = GameFacts(days=days, nights=nights, penalties=penalties,
                       best_move=best_move(players, nights, roles), end=end_clock(record),
                       stop_at=stage_moment(stage, "stage") if partial else None)
+    facts.notes.extend(platform_flags(record))
     for seat, player in sorted(players.items()):
         if player.get("techs"):
             facts.notes.append(f"seat {seat}: {len(player['techs'])} technical foul(s) recorded; "

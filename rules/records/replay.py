@@ -15,6 +15,7 @@ from .. import notices as nt
 from ..notices import Notice
 from ..state import GameState, Phase
 from .model import Imported, Outcome, RecordedDeparture, departure_key
+from .reading import import_record
 
 
 @dataclass
@@ -160,6 +161,4 @@ def replay(record: Any) -> ReplayReport:
     """Import ``record`` (a parsed Polemica v4 or MafiaRatings JSON), replay it under the rules
     it was played by and compare the engine's outcome with the record's. Raises
     :class:`~.model.RecordError` for a record the importer cannot read faithfully."""
-    from . import import_record
-
     return replay_imported(import_record(record))

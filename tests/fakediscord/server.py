@@ -26,7 +26,8 @@ The gateway (``/gateway``, JSON text frames, one session at a time as for one un
 
 Faults: :meth:`~FakeDiscordServer.lose_answers` — the next matching REST calls are carried out and
 their connection is then dropped without an answer (the client sees a disconnect: "sent, but the
-answer was lost").
+answer was lost"); :meth:`~FakeDiscordServer.drop_calls` — their connection is dropped before they
+are carried out (a proxy's failure: nothing was done).
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ class FakeDiscordServer:
         self._changed = asyncio.Event()
         self._lose: list[list[Any]] = []  # [method, template, times left, match(body)]
         self.lost: list[Call] = []  # the calls carried out whose answer was dropped
+        self._drop: list[list[Any]] = []  # [method, template, times left, match(body)]
+        self.dropped: list[Call] = []  # the calls dropped before they were carried out
         self.faults: list[Fault] = []
         self.latencies: list[tuple[Callable[[Call], bool], float]] = []
 
@@ -237,6 +240,12 @@ class FakeDiscordServer:
             return web.json_response({"message": "You are being rate limited.", "code": 0,
                                       "retry_after": fault.retry_after, "global": False},
                                      status=429, headers={"Via": "1.1 google"})
+        if found is not None and self._matched(self._drop, call):
+            self.dropped.append(call)
+            self._changed.set()
+            assert request.transport is not None
+            request.transport.close()  # nothing carried out, nothing answered
+            return web.Response(status=502)
         response = self._answer(request, call, found, body, files)
         call.status = response.status
         events, self.fake.events[:] = list(self.fake.events), []
@@ -256,8 +265,20 @@ class FakeDiscordServer:
         its JSON body) are carried out, then their connection is dropped before the answer."""
         self._lose.append([method.upper(), template, times, match or (lambda call: True)])
 
+    def drop_calls(self, method: str, template: str, *, times: int = 1,
+                   match: Callable[[Call], bool] | None = None) -> None:
+        """The next ``times`` calls of ``method`` ``template`` that ``match`` accepts are not
+        carried out: their connection is dropped first (the client sees a disconnect)."""
+        self._drop.append([method.upper(), template, times, match or (lambda call: True)])
+
     def _lost(self, call: Call) -> bool:
-        for fault in self._lose:
+        return self._matched(self._lose, call)
+
+    @staticmethod
+    def _matched(faults: list[list[Any]], call: Call) -> bool:
+        """Whether one of ``faults`` (``[method, template, times left, match]``) takes
+        ``call`` (and counts it)."""
+        for fault in faults:
             if fault[0] == call.method and fault[1] == call.path and fault[2] > 0 and fault[3](call):
                 fault[2] -= 1
                 return True

@@ -311,19 +311,20 @@ def test_bad_points_are_refused(preset: str) -> None:
 # --- penalty points (§8.5) ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("preset, item, other, each", [
-    ("seed", "8.5.2", "8.5.13.4", "-0.5"), ("fiim2024", "8.5.3", "8.5.1", "-0.5"),
-    ("fsm2024", "8.5.1", "8.5.2", "-0.4")])
-def test_bad_plays_cost_each_once_and_the_automatic_bonus(preset: str, item: str, other: str,
+    ("seed", "8.5.3", "8.5.4", "-0.5"), ("fiim2024", "8.5.3", "8.5.1", "-0.5"),
+    ("fsm2024", "8.5.2", None, "-0.4")])
+def test_bad_plays_cost_each_once_and_the_automatic_bonus(preset: str, item: str, other: str | None,
                                                           each: str) -> None:
     """F24 §8.5: −0.5 for each listed bad play, different ones added up, the same one once (F24
-    §8.5.1); S24 §8.5: −0.4. A red's play given to a red; the automatic bonus goes (F24 §8.4.8)."""
+    §8.5.1); S24 §8.5: −0.4. A red's play given to a red whose team won — an item that does not
+    say "and lost" (S24 has one such for a red: §8.5.2); the automatic bonus goes (F24 §8.4.8)."""
     t = red_wins_by_team_loss(preset)
     t.do(BadPlay(seat=2, item=item))
     t.expect_notice(Kind.BAD_PLAY, seat=2, item=item, points=each)
     t.expect_refused(BadPlay(seat=2, item=item), Code.BAD_PLAY_GIVEN)
     p = pts(t)[2]
     assert p.bad_play == D(each) and p.auto_bonus == 0 and p.total == 1 + D(each)
-    if other != "8.5.13.4":
+    if other is not None:
         t.do(BadPlay(seat=2, item=other))
         assert pts(t)[2].bad_play == 2 * D(each)
     t.do(BadPlay(seat=2, item=item, withdraw=True))
@@ -353,7 +354,7 @@ def test_the_points_are_in_the_log_and_undone_with_it() -> None:
     """The judge's points are events: folding the log gives them back; an undo takes one back."""
     t = red_wins_by_team_loss("fiim2024")
     give(t, 2, "0.6")
-    t.do(BadPlay(seat=3, item="8.5.2"))
+    t.do(BadPlay(seat=3, item="8.5.3"))  # a red's, with no "and lost" in it: the reds won
     folded = t.replay()
     assert rules.game_points(folded) == pts(t)
     state, _ = rules.fold(t.state.config, [*t.log, rules.Undo()])

@@ -127,6 +127,16 @@ class DiscordTable:
         await self._deliver("INTERACTION_CREATE", payload, "interaction")
         return "\n".join(r.content for r in self.fake.replies[before:] if r.content)
 
+    async def close_steps(self, count: int = 1) -> None:
+        """End the hosted table's running step ``count`` times, as its timer does (the step's
+        own close, under the channel's lock)."""
+        host = self.referee.host
+        assert host is not None
+        for _ in range(count):
+            table = host.controller.tables_in(self.home)[-1]
+            async with host.controller.held(table.chat):
+                await host.controller.close_step(table)
+
     def panel(self, user: dict[str, Any] | None = None) -> FakeMessage:
         """The judge's panel: the newest message with buttons in his DMs."""
         uid = int((user or self.judge)["id"])

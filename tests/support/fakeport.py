@@ -144,12 +144,24 @@ class FakeClock:
 
     def __init__(self, now: float = 1_000_000.0) -> None:
         self.now = now
+        self.offset = 0.0  # what the wall clock's steps added (step_wall)
         self.settle: Callable[[], Awaitable[None]] | None = None  # after each call: background work
         self._due: list[tuple[float, int, str, Callable[[], Awaitable[None]]]] = []
         self._seq = itertools.count()
 
     def __call__(self) -> float:
+        """The wall clock: the monotonic one, moved by every step a test makes
+        (:meth:`step_wall`)."""
+        return self.now + self.offset
+
+    def monotonic(self) -> float:
+        """The clock nobody sets: what the scheduled calls wait on."""
         return self.now
+
+    def step_wall(self, seconds: float) -> None:
+        """The wall clock steps by ``seconds`` (NTP correcting it, a VM resumed): the monotonic
+        clock, and every call scheduled on it, do not move."""
+        self.offset += seconds
 
     def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
         self._due.append((self.now + max(0.0, delay), next(self._seq), group, callback))
@@ -191,7 +203,7 @@ class FakeTransport:
         self.chats = chats
         self._store = store
 
-    async def deliver(self, row: OutboxRow) -> int | None:
+    async def deliver(self, row: OutboxRow, made: Any = None) -> int | None:
         payload = row.payload
         text = str(payload.get("text", ""))
         if row.kind == "edit":
@@ -228,6 +240,9 @@ class _Base:
 
     async def cat(self, chat: str) -> Catalog:
         return catalog("ru")
+
+    def monotonic(self) -> float:
+        return self.clock.monotonic()
 
     def schedule(self, group: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
         self.clock.schedule(group, delay, callback)

@@ -45,12 +45,15 @@ def host_settings(fake: FakeBotAPI, db: Path, *, scale: float = SCALE, seed: int
 
 
 @asynccontextmanager
-async def app_running(fake: FakeBotAPI, db: Path, **options: Any) -> AsyncIterator[tuple[Any, Service]]:
-    """The Application (judge and host mode) over its own store at ``db``, always stopped."""
+async def app_running(fake: FakeBotAPI, db: Path, *, clock: Callable[[], float] | None = None,
+                      **options: Any) -> AsyncIterator[tuple[Any, Service]]:
+    """The Application (judge and host mode) over its own store at ``db``, always stopped;
+    ``clock``: its wall clock (a test steps it), else ``time.time``."""
     store = await Store.open(db)
     try:
         service = Service(store)
-        app = build_application(host_settings(fake, db, **options), service)
+        app = build_application(host_settings(fake, db, **options), service,
+                                **({"clock": clock} if clock is not None else {}))
         async with running(app, fake, allowed_updates=list(ALLOWED_UPDATES)):
             await app.post_init(app)  # run_polling() would call it; running() starts by hand
             yield app, service

@@ -46,6 +46,7 @@ class Server:
     port: int
     bin: Path
     user: str | None  # the OS user it runs as (None: ours)
+    options: str = ""  # the server's options (``pg_ctl -o``), for :meth:`resume`
 
     @property
     def url(self) -> str:
@@ -60,6 +61,20 @@ class Server:
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def halt(self) -> None:
+        """Stop the server as a restart does (a fast shutdown: every connection cut, every
+        transaction under way rolled back), its data kept for :meth:`resume`."""
+        done = self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+        if done.returncode:
+            raise Unavailable(f"pg_ctl stop failed: {done.stderr.strip()}")
+
+    def resume(self) -> None:
+        """Start the server :meth:`halt` stopped again, on the same port and data."""
+        done = self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"),
+                         "-o", self.options, "-w", "start")
+        if done.returncode:
+            raise Unavailable(f"pg_ctl start failed: {done.stderr.strip()}")
 
 
 class Unavailable(Exception):
@@ -88,6 +103,7 @@ def start(*, durable: bool = False) -> Server:
         raise Unavailable(f"initdb failed: {init.stderr.strip()[-500:]}")
     options = (f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
                + ("" if durable else " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"))
+    server.options = options
     started = server._run("pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "log"),
                           "-o", options, "-w", "start")
     if started.returncode:

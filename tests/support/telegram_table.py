@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import rules
 from bot.service import Outcome, Service
@@ -106,12 +106,15 @@ class Table:
 
 
 @asynccontextmanager
-async def bot_running(fake: FakeBotAPI, db: Path, **options: Any) -> AsyncIterator[tuple[Any, Service]]:
-    """The Application of judge mode over its own store at ``db``, started and always stopped."""
+async def bot_running(fake: FakeBotAPI, db: Path, *, clock: Callable[[], float] | None = None,
+                      **options: Any) -> AsyncIterator[tuple[Any, Service]]:
+    """The Application of judge mode over its own store at ``db``, started and always stopped;
+    ``clock``: its wall clock (a test steps it), else ``time.time``."""
     store = await Store.open(db)
     try:
         service = Service(store)
-        app = build_application(settings_for(fake, db, **options), service)
+        app = build_application(settings_for(fake, db, **options), service,
+                                **({"clock": clock} if clock is not None else {}))
         async with running(app, fake, allowed_updates=list(ALLOWED_UPDATES)):
             # run_polling() calls post_init after initialize(); running() starts the app by hand
             await app.post_init(app)

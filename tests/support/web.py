@@ -16,7 +16,7 @@ import aiohttp
 from bot.i18n import catalog
 from bot.service import Service
 from bot.settings import Settings
-from bot.web import WebLayer
+from bot.web.server import WebLayer
 from storage import Store
 
 WAIT = 20.0  # s: how long a stream may take to show a commit (generous: a busy machine)

@@ -78,23 +78,23 @@ class DiscordHost:
         channel's lock, which the router holds): the club channel that gets the start and the
         result of every table here, with the protocol; ``off`` unlinks it."""
         cat = await self.referee.cat(home)
-        store = self.referee.service.store
+        service = self.referee.service
         if target is None:
-            linked = await store.host_channel(home)
+            linked = await service.club_channel(home)
             return [cat.text("dc-host-channel-usage") if linked is None
                     else cat.text("dc-host-channel-is", channel=mention_channel(linked[0]))]
         if target == "off":
-            await store.set_host_channel(home, None)
+            await service.set_club_channel(home, None)
             return [cat.text("host-channel-unlinked")]
         club = chat_key(int(target))
         if club == home:
-            await store.set_host_channel(home, None)
+            await service.set_club_channel(home, None)
             return [cat.text("dc-link-self")]
         sent = await self.port.post(club, cat.text("dc-host-club-linked", channel=mention_channel(home)))
         if sent is None:
             return [cat.text("dc-link-cannot-post", channel=mention_channel(club),
                              rights=rights_text(["view_channel", "send_messages", "attach_files"], cat))]
-        await store.set_host_channel(home, club, mention_channel(club))
+        await service.set_club_channel(home, club, mention_channel(club))
         return [cat.text("dc-linked", channel=mention_channel(club))]
 
     # --- voice tables --------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ class DiscordHost:
                       message.content or "", handle=message, stamp=message.created_at.timestamp())
         replies = await self.referee.front.line(entry) or []
         if replies:  # his words go nowhere: told in his direct messages, through the outbox
-            await self.referee.service.store.enqueue([post(who, r.text, private=True) for r in replies])
+            await self.referee.service.enqueue([post(who, r.text, private=True) for r in replies])
             await self.port.outbox.flush(who)
 
 

@@ -63,7 +63,10 @@ replay-too-large = the file is over { $limit } MB ({ $size } MB)
 replay-too-large-stream = over { $limit } MB: not read any further
 replay-too-deep = JSON nested too deep
 replay-null-list = null instead of a list
-replay-too-many = { $count } entries in a list, over { $limit }
+replay-too-many = { $count ->
+    [one] { $count } entry
+   *[other] { $count } entries
+ } in a list, over { $limit }
 
 ## mafia-referee protocol, replay --png/--protocol
 
@@ -77,3 +80,51 @@ protocol-cli-not-written = { $file } is not written: { $why }
 cli-shards-need-postgresql = MAFIA_REFEREE_DISCORD_SHARD_IDS naming some of the shards needs a PostgreSQL database (MAFIA_REFEREE_DB=postgresql://…), which the processes of the other shards share: on SQLite one process serves every shard (set MAFIA_REFEREE_DISCORD_SHARDS alone).
 cli-shards-busy = Cannot serve Discord shards { $shards } of { $count } on { $path }: another process already serves one of them, serves the whole database alone, or runs with another MAFIA_REFEREE_DISCORD_SHARDS.
 cli-shards-both = mafia-referee both serves every Discord shard: unset MAFIA_REFEREE_DISCORD_SHARD_IDS, or run the shards with mafia-referee discord and Telegram apart.
+
+## What went wrong with a file, a folder or a connection (bot/i18n.problem_text)
+os-error-ENOENT = no such file or folder
+os-error-EACCES = permission denied
+os-error-EPERM = operation not permitted
+os-error-EISDIR = it is a folder
+os-error-ENOTDIR = a part of the path is not a folder
+os-error-EROFS = the file system is read-only
+os-error-ENOSPC = no space left on the device
+os-error-EEXIST = it exists already
+os-error-ECONNREFUSED = the connection was refused (is the server running, on that port?)
+os-error-EHOSTUNREACH = the host cannot be reached
+os-error-ENETUNREACH = the network cannot be reached
+os-error-ETIMEDOUT = no answer in time
+os-error-ECONNRESET = the connection was reset
+os-error-host = the host name is not known
+
+## Databases, clubs and output files of the commands (bot/cli.py, bot/club/export.py)
+cli-no-database = There is no database { $path } (nothing is created by asking). Give the bot's database: --db or MAFIA_REFEREE_DB.
+cli-db-unreachable = Cannot open the PostgreSQL database { $url }: { $problem }. Check that its server runs and the URL (--db or MAFIA_REFEREE_DB).
+cli-bad-output = Cannot write { $path }: { $problem }. Name a file in a folder that exists and may be written.
+cli-not-written = { $path } is not written: { $problem }.
+cli-no-club = The database has no club { $club } (no roster, no games). Its clubs: mafia-referee clubs.
+cli-clubs-none = The database has no club yet: a club appears with its first finished game (roles entered) or roster entry.
+cli-clubs-line = { $club }: { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+}, { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}{ $last ->
+    [none] {""}
+   *[other] , the last on { $last }
+}
+club-export-written = { $path }: { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+}, { $rows ->
+    [one] { $rows } row
+   *[other] { $rows } rows
+}
+club-card-written = { $path }: { $size ->
+    [one] { $size } byte
+   *[other] { $size } bytes
+ }
+setting-problem-club_rules = must be the words of /new: a preset (seed, fiim2024, fsm2024) and options name=value, not “{ $value }”
+replay-not-json = it is not JSON (line { $line }, column { $column })
+replay-not-utf8 = it is not UTF-8 text (byte { $offset })

@@ -28,7 +28,13 @@ club-stats-none = { $name }: no games in { $period }.
 club-stats-title = { $name }, { $period }:
 club-stats-games = games { $games }, wins { $wins } ({ $rate })
 club-stats-points = points { $points } (additional { $additional })
-club-stats-role = — { $role }: { $games } games, { $wins } wins ({ $rate })
+club-stats-role = — { $role }: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }, { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+ } ({ $rate })
 club-stats-best-move = best moves { $count }, black players named in them { $hits }
 club-card-place = #
 club-card-name = Player
@@ -51,15 +57,24 @@ club-top-empty = Nobody with { $least ->
    *[other] { $least } games
  } or more.
 club-top-unknown = /top does not know «{ $word }»: a period (month, season, 2026-03), points|wins|winrate, a role, min=N.
-club-top-line = { $place }. { $name } — { $points } points, { $wins } of { $games } won ({ $rate })
+club-top-line = { $place }. { $name } — { $points } points, { $wins } of { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ } won ({ $rate })
 club-roster-empty = The roster is empty: it fills as games with named seats end.
 club-roster-title = The club's roster ({ $count }):
-club-roster-line = { $name } — { $games } games
+club-roster-line = { $name } — { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }
 club-officials-only = Only the judge or a chat admin changes the roster.
 club-renamed = Renamed: { $name }.
 club-merged = Merged into { $name }: the games and the old names are kept.
 club-forget-nothing = The club keeps nothing about your account.
-club-forget-shown = Kept about you here: the name { $name } and { $games } games' figures. /forget yes deletes them (the games' protocols stay).
+club-forget-shown = Kept about you here: the name { $name } and the figures of { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }. /forget yes deletes them (the games' protocols stay).
 club-forgotten = Deleted: your roster entry and your games' figures in this club.
 club-error-no_player = Nobody called { $name } in the roster.
 club-error-name_taken = The roster already has { $name }: /merge joins two entries.
@@ -93,7 +108,13 @@ club-evening-posted = The evening's table and the season's rating are posted to 
 club-seating-usage = Write it as /seating 6 Anya, Borya, … — the number of games (up to { $most }), then the players' names separated by commas.
 club-seating-repeated = { $name } is in the list of players twice: one player, one seat. Remove the repeat (names are compared ignoring case).
 club-seating-players = { $count } different players: a table needs { $seats }.
-club-seating-title = The seating of { $games } games for { $players } players at { $tables ->
+club-seating-title = The seating of { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ } for { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+ } at { $tables ->
     [one] { $tables } table
    *[other] { $tables } tables
  } (seats even; opponents as varied as can be):
@@ -106,7 +127,10 @@ club-error-tournament_open = A tournament is running in this club already: /tour
 tournament-opened = Tournament #{ $number } is open: { $games ->
     [one] { $games } game
    *[other] { $games } games
- }, { $players } players, { $tables ->
+ }, { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+ }, { $tables ->
     [one] { $tables } table
    *[other] { $tables } tables
  }; chief judge { $chief }. The seating:
@@ -138,7 +162,10 @@ tournament-now-playing = game { $game } of { $games }: { $phase ->
     [game_over] over
    *[other] day { $day }
  }
-tournament-now-done = all { $games } games played
+tournament-now-done = { $games ->
+    [one] its one game played
+   *[other] all { $games } games played
+ }
 tournament-now-waiting = waiting for game { $game } of { $games }
 tournament-table-line = Table { $table } ({ $judge ->
     [none] no judge yet

@@ -111,7 +111,10 @@ option-third_foul_cuts_current_speech-no = a third foul does not end the current
 option-best_move-yes = best move
 option-best_move-no = no best move
 option-best_move_blocked_by_day1_departures = no best move when { $value } or more left on the first day
-option-draw_quiet_nights = a draw after { $value } nights with nobody leaving
+option-draw_quiet_nights = a draw after { $value ->
+    [one] { $value } night
+   *[other] { $value } nights
+ } with nobody leaving
 option-draw_declared-after_third_day = the draw is declared at the end of a day
 option-draw_declared-after_third_night = the draw is declared at the end of a night
 option-last_word_on_decisive_event-yes = a last word after the deciding vote or shot
@@ -309,6 +312,14 @@ cite-4_4_8 = { $rules ->
 cite-4_4_10 = { $rules ->
     [fsm2024] FSM 2024, §4.4.10
    *[other] FIIM 2024, §4.4.10
+ }
+cite-1_4 = { $rules ->
+    [fsm2024] FSM 2024, §1.4
+   *[other] FIIM 2024, §1.4
+ }
+cite-4_4_11 = { $rules ->
+    [fsm2024] FSM 2024, §4.4.11
+   *[other] FIIM 2024, §4.4.11
  }
 cite-4_4_12 = { $rules ->
     [fsm2024] FSM 2024, §4.4.12

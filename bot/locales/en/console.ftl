@@ -56,3 +56,7 @@ club-help =
     /seating 6 Anya, Borya, … — a seating plan for a series of 6 games: seats even, opponents as varied as can be
     /tournament open 4 Anya, Borya, … — open a tournament (its seating per table); /table N — run table N; /table N aside — set aside its game that will not be finished; /tournament — every table; /tournament close — the standings (the chief judge)
     /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it
+console-undone-actions = { $count ->
+    [one] Taken back: { $actions }
+   *[other] Taken back, the last first: { $actions }
+ }

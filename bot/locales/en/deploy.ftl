@@ -37,5 +37,15 @@ db-fault = { $code ->
 migrate-bad-target = Not migrated: { $target } is not a PostgreSQL database URL (postgresql://user@host:port/name), or --db is not an SQLite file.
 migrate-not-empty = Not migrated: the PostgreSQL database already holds rows (table { $table }). Migrate into an empty database.
 migrate-differs = The copy differs from the SQLite database ({ $problem }). Keep serving the SQLite file; the copy is left for inspection.
-migrate-table = { $table }: { $count } rows copied and checked (sha256 { $digest })
-migrate-done = Copied and checked: { $count } rows. Set MAFIA_REFEREE_DB to the PostgreSQL URL to serve from it.
+migrate-table = { $table }: { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+ } copied and checked (sha256 { $digest })
+migrate-done = Copied and checked: { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+ }. Set MAFIA_REFEREE_DB to the PostgreSQL URL to serve from it.
+backup-no_folder = No backup: the folder { $path } does not exist. Create it (or mount the backup disk) first: a backup never creates its folder.
+backup-read_only = No backup: the folder { $path } cannot be written: { $problem }.
+backup-unreachable = No backup: the PostgreSQL database { $path } cannot be reached: { $problem }. Check that its server runs and the URL (MAFIA_REFEREE_DB).
+backup-old_schema = No backup: the PostgreSQL database { $path } is of an older schema than this version's. Start the bot once to migrate it (or back it up with pg_dump).

@@ -17,7 +17,7 @@ dc-panel-setup = { $club ->
 ## Linking a club channel
 
 dc-linked = The results of this game go to { $channel } too.
-dc-linked-club = Results of game #{ $game } from { $channel } will come here.
+dc-linked-club = The start and the result of game #{ $game } from { $channel } will come here.
 dc-link-cannot-post = I cannot post in { $channel }: I need { $rights } there. Nothing was linked.
 dc-link-self = That is the game's own channel: its announcements come here anyway.
 dc-unlinked = The club channel is unlinked: the results stay in the game's channel.
@@ -115,7 +115,7 @@ dc-arg-club = The club channel
 dc-arg-off = Unlink the club channel
 dc-arg-voice = A voice table: the voice channel where the players speak
 dc-voice-lobby = 🎙 A voice table: in its voice channel only the speaker is heard, the others are server-muted (at night and in a vote, everyone). { $right ->
-    [yes] A member I cannot mute (the server's owner, a role above mine) is fouled by the host for speaking out of his minute (4.1.1).
+    [yes] A member I cannot mute (the server's owner, a role above mine) is fouled by the host for speaking out of turn (4.1.1).
    *[no] ⚠ I lack Mute Members: nobody will be muted, speaking out of one's minute is a foul by the host (4.1.1).
  }
 dc-voice-bound = 🎙 Voice table: { $channel }. The members mapped with /seat are server-muted there but the one who has the floor (you never are). { $right ->

@@ -3,6 +3,14 @@
 error-internal = Internal error. Nothing was done.
 error-not-saved = Internal error: the action was not saved, the game is as it was. Try again.
 error-saved-not-sent = The action is saved, but an internal error kept its message from being sent. /status shows the game.
+error-kept = No connection to the database: the { $press ->
+        [yes] press
+       *[no] command
+    } is kept and will be carried out as soon as it is back. No need to repeat it.
+error-kept-dropped = Not done: { $press ->
+        [yes] the button press
+       *[no] “{ $command }”
+    } — the database was unreachable. Repeat it once the bot answers again.
 error-unknown = Refused ({ $code }).
 
 ## Rules
@@ -37,7 +45,10 @@ error-bad_roles = { $black ->
  }
 error-roles_unknown = The roles are not entered.
 error-roles_known = The roles are entered: the rules decide the result themselves.
-error-result_required = The roles are not entered and { $at_table } players are left at the table: the game is over. Declare the result: /result red, black or draw.
+error-result_required = The roles are not entered and { $at_table ->
+    [one] { $at_table } player is
+   *[other] { $at_table } players are
+ } left at the table: the game is over. Declare the result: /result red, black or draw.
 error-team_required = The roles are not entered: give player { $seat }'s team (red or black).
 error-team_mismatch = Wrong team: by the entered roles player { $seat } is { $actual ->
     [red] red
@@ -94,11 +105,13 @@ service-not_judge = Only the game's judge can do this.
 service-stale = This button is out of date: the game has moved on. Here is where it stands.
 console-stale = The game was changed elsewhere (another console or a bot on the same database): the command was not carried out. Here is where it stands:
 service-game_exists = A game is already running in this chat. Finish it or start over.
-service-quarantined = The stored game №{ $game_id } cannot be loaded: this version of the bot refuses { $place ->
-        [rules] its rules or names
-       *[row] its logged action { $seq }
-    }.
-    Why: { $why }
+service-quarantined = The stored game №{ $game_id } cannot be loaded: { $place ->
+        [rules] this version of the bot refuses its rules or names.
+            Why: { $why }
+        [edited] its log was changed outside the bot — the actions up to { $seq } are not those the bot recorded and kept in the game's snapshot (the log is only ever added to).
+       *[row] this version of the bot refuses its logged action { $seq }.
+            Why: { $why }
+    }
     Nothing is deleted: its log is kept. Start a new game: { $hosted ->
         [yes] /newgame
        *[other] /new
@@ -149,3 +162,7 @@ what-item = an item number
 what-action = an action's number (from /log all)
 what-command = the corrected action, e.g. /foul 5 4.1.1
 what-seconds = a number of seconds
+command-several_names = /{ $command } names one seat: nothing is recorded for seat { $seat } ({ $count ->
+    [one] one name
+   *[other] { $count } names
+ } given). One seat, one name, a command each: /{ $command } { $number } Anna, then /{ $command } { $next } Boris …

@@ -3,7 +3,17 @@
 
 judge-panel-title = Game #{ $game }
 judge-protocol = The protocol of game #{ $game }.
-judge-club-result = Game #{ $game } ({ $where }) is over.
+judge-club-result = { $where ->
+    [none] Game #{ $game } is over.
+   *[other] Game #{ $game } ({ $where }) is over.
+ }
+judge-club-start = 🎲 Game #{ $game }{ $where ->
+    [none] {""}
+   *[other] {" "}at «{ $where }»
+ } begins.{ $judge ->
+    [none] {""}
+   *[other] {" "}The judge: { $judge }.
+ }
 judge-created = { $platform ->
    *[dc] Game #{ $game } is created in this channel. The judge's panel is in your direct messages.
     [tg] {""}

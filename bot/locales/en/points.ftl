@@ -77,7 +77,10 @@ error-extra_value = { $side ->
     }
    *[losers] Player { $seat } is on the losing team: the judge may give { $allowed } ({ cite-8_4_4 }), not { $value }.
  }
-error-extra_players = { $count } players would get extra points; at most { $limit } may ({ cite-8_4_1 }). Take another player's back (/extra N 0), or add "+" with the chief judge's approval.
+error-extra_players = { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+ } would get extra points; at most { $limit } may ({ cite-8_4_1 }). Take another player's back (/extra N 0), or add "+" with the chief judge's approval.
 error-extra_total = The extra points would come to { $total } in all; at most { $limit } ({ cite-8_4_2 }).
 error-unknown_bad_play = No such item of penalty points: "{ $item }". The items are { cite-8_5 }: /badplay N item.
 error-bad_play_role = Item { $item } is not for player { $seat }: it concerns { $who ->
@@ -142,4 +145,11 @@ points-roles-unknown = The roles were not entered: without them there are no poi
 points-not-computed = The first night's victim's compensation ({ $rules ->
     [fsm2024] FSM 2024, §8.6
    *[other] FIIM 2024, §8.6
- }) is not computed: it needs the player's record over the whole series.
+ }) is { $rules ->
+    [fsm2024] counted over a series, not a game: the club's /rating and a tournament's standings add it.
+   *[other] not computed: FIIM 2024's formula for it is not in the rules text this referee follows (its digest lost it), so neither this sheet nor the club's /rating counts it rather than guess.
+ }
+error-bad_play_not_lost = Item { $item } is a play by which the player's team lost, and { $result ->
+    [draw] this game was a draw
+   *[won] player { $seat }'s team won this game
+ }: no penalty points for it.

@@ -49,6 +49,8 @@ rule-4_4_3 = a player nominates at most one player a day.
 rule-4_4_4 = the nominees are voted in the order they were nominated.
 rule-4_4_8 = the hands of those who voted for nobody go to the last nominee.
 rule-4_4_10 = on day 1 a single nominee is not voted: there is no vote.
+rule-1_4 = who wins: the reds when no black player is left at the table, the blacks when as many blacks as reds are left; the moment of a vote or a kill is the moment of leaving.
+rule-4_4_11 = the nominee with the most hands leaves the game (a tie: the revote).
 rule-4_4_12 = a tie: each tied player speaks for 30 seconds, then they are voted again, in the same order; if fewer players tie, they are voted again.
 rule-4_4_12_3 = the same players tied again: the raise vote — if more than half the players at the table raise their hands, all the tied players leave; otherwise all stay.
 rule-4_5_6 = the Don's check: at night the Don shows another player's number and the judge answers whether that is the Sheriff; one check a night, never one's own seat.
@@ -66,7 +68,10 @@ rule-7_11 = with nine players at the table, three tied players are not put to a 
 rule-8_2_4 = a disqualification costs { $dq } — also one given after the result.
 rule-8_2_5 = the player whose offence lost the game gets { $team_loss }.
 rule-8_3_4 = the best move of a red player or the Sheriff killed on the first night: three blacks named { $bm3 }, two { $bm2 }.
-rule-8_4_1 = the judge gives extra points to at most { $xp } players ({ $xpa } with the chief judge's approval).
+rule-8_4_1 = the judge gives extra points to at most { $xp ->
+    [one] { $xp } player
+   *[other] { $xp } players
+ } ({ $xpa } with the chief judge's approval).
 rule-8_4_2 = the extra points add up to at most { $xt } ({ $xta } with approval).
 rule-8_4_3 = a winner's extra is { $wlo } to { $whi } (up to { $whia } with approval).
 rule-8_4_4 = a loser's extra is { $llo } to { $lhi }.

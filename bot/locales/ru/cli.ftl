@@ -77,3 +77,52 @@ protocol-cli-not-written = Файл { $file } не записан: { $why }
 cli-shards-need-postgresql = Если MAFIA_REFEREE_DISCORD_SHARD_IDS называет не все шарды, нужна база PostgreSQL (MAFIA_REFEREE_DB=postgresql://…), общая с процессами остальных шардов: с базой SQLite все шарды обслуживает один процесс (задайте только MAFIA_REFEREE_DISCORD_SHARDS).
 cli-shards-busy = Нельзя обслуживать шарды Discord { $shards } из { $count } на { $path }: один из них уже обслуживает другой процесс, или другой процесс обслуживает всю базу один, или работает с другим MAFIA_REFEREE_DISCORD_SHARDS.
 cli-shards-both = mafia-referee both обслуживает все шарды Discord: уберите MAFIA_REFEREE_DISCORD_SHARD_IDS или запустите шарды командой mafia-referee discord, а Telegram отдельно.
+
+## What went wrong with a file, a folder or a connection (bot/i18n.problem_text)
+os-error-ENOENT = нет такого файла или папки
+os-error-EACCES = нет доступа
+os-error-EPERM = операция не разрешена
+os-error-EISDIR = это папка
+os-error-ENOTDIR = часть пути — не папка
+os-error-EROFS = файловая система только для чтения
+os-error-ENOSPC = на устройстве нет места
+os-error-EEXIST = уже существует
+os-error-ECONNREFUSED = в соединении отказано (сервер запущен, на этом порту?)
+os-error-EHOSTUNREACH = узел недоступен
+os-error-ENETUNREACH = сеть недоступна
+os-error-ETIMEDOUT = нет ответа в срок
+os-error-ECONNRESET = соединение сброшено
+os-error-host = имя узла неизвестно
+
+## Databases, clubs and output files of the commands (bot/cli.py, bot/club/export.py)
+cli-no-database = Базы данных { $path } нет (по запросу она не создаётся). Укажите базу бота: --db или MAFIA_REFEREE_DB.
+cli-db-unreachable = Не удаётся открыть базу PostgreSQL { $url }: { $problem }. Проверьте, что её сервер работает, и адрес (--db или MAFIA_REFEREE_DB).
+cli-bad-output = Не удаётся записать { $path }: { $problem }. Укажите файл в существующей папке, доступной для записи.
+cli-not-written = Файл { $path } не записан: { $problem }.
+cli-no-club = В базе нет клуба { $club } (ни состава, ни игр). Клубы базы: mafia-referee clubs.
+cli-clubs-none = В базе ещё нет клубов: клуб появляется с первой оконченной игрой (с ролями) или записью в составе.
+cli-clubs-line = { $club }: { $players ->
+    [one] { $players } игрок
+    [few] { $players } игрока
+   *[many] { $players } игроков
+}, { $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[many] { $games } игр
+}{ $last ->
+    [none] {""}
+   *[other] , последняя { $last }
+}
+club-export-written = { $path }: { $players ->
+    [one] { $players } игрок
+    [few] { $players } игрока
+   *[many] { $players } игроков
+}, { $rows ->
+    [one] { $rows } строка
+    [few] { $rows } строки
+   *[many] { $rows } строк
+}
+club-card-written = { $path }: { $size } байт
+setting-problem-club_rules = нужны слова команды /new: набор правил (seed, fiim2024, fsm2024) и опции имя=значение, а не «{ $value }»
+replay-not-json = это не JSON (строка { $line }, столбец { $column })
+replay-not-utf8 = это не текст UTF-8 (байт { $offset })

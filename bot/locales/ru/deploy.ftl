@@ -39,3 +39,7 @@ migrate-not-empty = Перенос отменён: в базе PostgreSQL уже
 migrate-differs = Копия расходится с базой SQLite ({ $problem }). Продолжайте работать с файлом SQLite; копия оставлена для проверки.
 migrate-table = { $table }: скопировано и проверено строк: { $count } (sha256 { $digest })
 migrate-done = Скопировано и проверено строк: { $count }. Чтобы работать с PostgreSQL, задайте MAFIA_REFEREE_DB = адрес базы.
+backup-no_folder = Копии нет: папки { $path } нет. Сначала создайте её (или подключите диск для копий): папку для копии команда не создаёт.
+backup-read_only = Копии нет: в папку { $path } нельзя записать: { $problem }.
+backup-unreachable = Копии нет: база PostgreSQL { $path } недоступна: { $problem }. Проверьте, что её сервер работает, и адрес (MAFIA_REFEREE_DB).
+backup-old_schema = Копии нет: схема базы PostgreSQL { $path } старше, чем нужна этой версии. Запустите бота один раз, чтобы её обновить (или сделайте копию через pg_dump).

@@ -17,7 +17,7 @@ dc-panel-setup = { $club ->
 ## Канал клуба
 
 dc-linked = Итоги этой игры пойдут ещё и в { $channel }.
-dc-linked-club = Сюда придут итоги игры №{ $game } из { $channel }.
+dc-linked-club = Сюда придут начало и итоги игры №{ $game } из { $channel }.
 dc-link-cannot-post = Я не могу писать в { $channel }: там нужны права { $rights }. Ничего не привязано.
 dc-link-self = Это канал самой игры: её объявления и так идут сюда.
 dc-unlinked = Канал клуба отвязан: итоги остаются в канале игры.

@@ -3,7 +3,17 @@
 
 judge-panel-title = Игра №{ $game }
 judge-protocol = Протокол игры №{ $game }.
-judge-club-result = Игра №{ $game } ({ $where }) окончена.
+judge-club-result = { $where ->
+    [none] Игра №{ $game } окончена.
+   *[other] Игра №{ $game } ({ $where }) окончена.
+ }
+judge-club-start = 🎲 Игра №{ $game }{ $where ->
+    [none] {""}
+   *[other] {" "}в «{ $where }»
+ } начинается.{ $judge ->
+    [none] {""}
+   *[other] {" "}Судья — { $judge }.
+ }
 judge-created = { $platform ->
    *[dc] Игра №{ $game } создана в этом канале. Панель судьи — в ваших личных сообщениях.
     [tg] {""}

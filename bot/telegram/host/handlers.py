@@ -99,7 +99,7 @@ class TelegramHost:
         query = update.callback_query
         if query is not None:
             press = vw.decode(query.data)
-            row = await self.referee.service.store.host_table(press.table) if press else None
+            row = await self.referee.service.host_table(press.table) if press else None
             return row.chat if row is not None and row.chat.startswith(PREFIX) else None
         chat = update.effective_chat
         user = update.effective_user
@@ -110,7 +110,7 @@ class TelegramHost:
         if message is not None:
             table_id = vw.start_payload(text)
             if table_id is not None:
-                row = await self.referee.service.store.host_table(table_id)
+                row = await self.referee.service.host_table(table_id)
                 return row.chat if row is not None and row.chat.startswith(PREFIX) else None
             start = text.split(None, 1)[0].split("@")[0] == "/start" if text else False
             if not text or (text.startswith("/") and not start):
@@ -120,7 +120,7 @@ class TelegramHost:
             wanted = ("running", "lobby")
         else:
             return None
-        rows = await self.referee.service.store.open_host_tables(player=key(user.id))
+        rows = await self.referee.service.open_host_tables(player=key(user.id))
         for status in wanted:
             found = [r for r in rows if r.status == status and r.chat.startswith(PREFIX)
                      and (status == "lobby" or key(user.id) in r.seats.values())]
@@ -157,12 +157,12 @@ class TelegramHost:
         cat = await self.port.cat(chat)
         bot = self.app.bot
         if target is None:
-            linked = await self.referee.service.store.host_channel(chat)
+            linked = await self.referee.service.club_channel(chat)
             await self._queued(chat, cat.text("host-channel-usage") if linked is None
                                else cat.text("host-channel-is", title=linked[1] or linked[0]))
             return
         if target == "off":
-            await self.referee.service.store.set_host_channel(chat, None)
+            await self.referee.service.set_club_channel(chat, None)
             await self._queued(chat, cat.text("host-channel-unlinked"))
             return
         target = target if target.startswith("@") or target.lstrip("-").isdigit() else f"@{target}"
@@ -179,12 +179,12 @@ class TelegramHost:
         if not can_post:
             await self._queued(chat, cat.text("host-channel-cannot-post", name=target))
             return
-        await self.referee.service.store.set_host_channel(chat, key(found.id), found.title or target)
+        await self.referee.service.set_club_channel(chat, key(found.id), found.title or target)
         await self._queued(chat, cat.text("host-channel-linked", title=found.title or target))
 
     async def _queued(self, chat: str, text: str) -> None:
         """A confirmation the group must get: queued in the outbox, then sent."""
-        await self.referee.service.store.enqueue([post(chat, text)])
+        await self.referee.service.enqueue([post(chat, text)])
         await self.port.outbox.flush(chat)
 
     # --- private chats ----------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Telegram's primitives for host mode (:class:`bot.host.port.HostPort`): Bot API calls and PTB's
-JobQueue, nothing of the table flow (:mod:`bot.host.controller`).
+"""Telegram's primitives for host mode (:class:`bot.host.port.HostPort`): Bot API calls and the
+deadlines, nothing of the table flow (:mod:`bot.host.controller`).
 
 * messages are sent and edited with inline keyboards; a press is answered with
   ``answerCallbackQuery`` (a toast, an alert, or the bot's link to open);
@@ -7,7 +7,8 @@ JobQueue, nothing of the table flow (:mod:`bot.host.controller`).
   to restrict members; Telegram refuses it for admins and the owner: fouls cover them); a
   passing failure (the network, a flood wait) is tried again shortly, then left to the next step;
 * the bot's rights come from ``getChatMember`` of itself; a chat admin directs a table;
-* deadlines are JobQueue jobs (``misfire_grace_time=None``: a late job still runs).
+* deadlines are :class:`bot.telegram.jobs.JobScheduler` calls on the event loop's monotonic clock
+  (a late one still runs; a step of the wall clock moves none).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
--- 0014: the live pages of a table (issue 30, bot/web): per home chat — the chat whose games a
+-- 0016: the live pages of a table (issue 30, bot/web): per home chat — the chat whose games a
 -- table's page shows (a judge's private chat or channel, a hosted table's group; a tournament's
 -- page is ``tournament:<club chat>``) — the secret of its public page (the live page and the
 -- stream overlay: nothing role-bearing before the result), the second secret of its broadcast
@@ -17,5 +17,5 @@ CREATE TABLE web_tables (
     made_at   REAL NOT NULL                        -- when the secrets were made (unix seconds)
 );
 
-PRAGMA user_version = 14;
+PRAGMA user_version = 16;
 COMMIT;
