@@ -27,10 +27,12 @@ SECTIONS: dict[str, str] = {
     "kill": "bench.kill",
     "scale": "bench.scale",
     "workers": "bench.workers",
+    "web": "bench.web",
 }
 #: Sections run only when named in ``--only`` (kill points take minutes: bench/kill.py; scale
-#: and workers need a PostgreSQL server: bench/scale.py, bench/workers.py).
-OPT_IN = frozenset({"kill", "scale", "workers"})
+#: and workers need a PostgreSQL server: bench/scale.py, bench/workers.py; web opens hundreds of
+#: streams: bench/web.py).
+OPT_IN = frozenset({"kill", "scale", "workers", "web"})
 
 
 def _modules() -> dict[str, ModuleType]:

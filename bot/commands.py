@@ -250,8 +250,20 @@ class MapSeat:
     member: int | None = None
 
 
+@dataclass(frozen=True)
+class StreamCmd:
+    """The table on a screen (issue 30, :mod:`bot.web`): ``"show"`` the addresses of the chat's
+    live page, stream overlay and (privately) broadcast page; ``"new"`` secrets (the old
+    addresses stop working); ``"delay"``: the broadcast's delay, ``seconds``; ``"tournament"``:
+    the address of the club's tournament page."""
+
+    what: str = "show"
+    seconds: int | None = None
+
+
 Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, Explain, SetLang, Quit,
-                NewTable, StopTable, JoinSeat, Link, Unlink, SetChannel, TakeOver, ShowPanel, MapSeat]
+                NewTable, StopTable, JoinSeat, Link, Unlink, SetChannel, TakeOver, ShowPanel, MapSeat,
+                StreamCmd]
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -344,6 +356,7 @@ class Part(enum.Enum):
     CLUB = "club"  # the club's players: history, statistics, roster (bot.club.answers)
     TOURNAMENT = "tournament"  # a tournament evening (bot.club.tournament)
     PLATFORM = "platform"  # the platform's own: Telegram's /link, Discord's /seat, /lang, /start
+    WEB = "web"  # the table on a screen: its pages' addresses (bot.web.desk)
 
 
 class Who(enum.Enum):
@@ -963,6 +976,34 @@ _command("takeover", at=_routes(Place.GROUP, Place.CHANNEL, to=Part.JUDGE, who=W
                                 refusal="front-takeover-admin-only", locked=False))(
     _no_args(lambda: TakeOver()))
 _command("panel", at=(Route(Place.CHANNEL, Part.PLATFORM, Who.JUDGE),))(_no_args(lambda: ShowPanel()))
+
+
+_STREAM_WORDS = {"new": "new", "новые": "new", "новая": "new", "delay": "delay",
+                 "задержка": "delay", "tournament": "tournament", "турнир": "tournament"}
+MAX_STREAM_DELAY = 6 * 3600  # seconds: the broadcast's delay at most (storage.web.MAX_DELAY)
+
+
+# the table's pages: the judge at his desk; in a group or a channel its judge or admin; at a
+# hosted table the chat's admin (host mode's tables have no judge of their own)
+@_command("stream", "трансляция", at=(
+    Route(Place.DESK, Part.WEB), *_routes(Place.GROUP, Place.CHANNEL, to=Part.WEB, who=Who.JUDGE_OR_ADMIN),
+    Route(Place.TABLE, Part.WEB, Who.ADMIN)))
+def _stream(cmd: str, args: list[str], rest: str, state: rules.GameState | None) -> Command:
+    """``/stream``, ``/stream new``, ``/stream delay 300``, ``/stream tournament``."""
+    _at_most(cmd, args, 2)
+    if not args:
+        return StreamCmd()
+    what = _STREAM_WORDS.get(args[0].lower())
+    if what is None:
+        raise CommandError("bad_argument", command=cmd, argument=args[0])
+    if what != "delay":
+        _at_most(cmd, args, 1)
+        return StreamCmd(what)
+    _need(cmd, args, 2, "seconds")
+    seconds = _int(args[1])
+    if seconds is None or seconds > MAX_STREAM_DELAY:
+        raise CommandError("bad_argument", command=cmd, argument=args[1])
+    return StreamCmd("delay", seconds)
 
 
 @_command("seat", at=(Route(Place.CHANNEL, Part.PLATFORM, Who.JUDGE),))

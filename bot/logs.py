@@ -11,7 +11,10 @@ Both go through :class:`RedactingFormatter`: every secret (a bot token, and the 
 token after its ``:``, which alone is enough to use the bot) is replaced by ``<token>`` in the whole
 formatted text: the message, its arguments, the traceback; so is a database URL's password
 (``postgresql://user:***@host/db``). httpx's INFO lines carry the request URL,
-token included, so httpx is kept at WARNING as well.
+token included, so httpx is kept at WARNING as well. The web pages' secrets (issue 30,
+:mod:`bot.web`) are masked by their form, wherever a line quotes them (:data:`WEB_SECRETS`): a
+table page's key (``<id>.<secret>``), a judge's session or one-time link (``Bearer …``,
+``#dc=…``), a Mini App's signed ``initData`` (its ``hash``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,16 @@ URL_PASSWORD = re.compile(r"(\bpostgres(?:ql)?:/+[^\s:/@]*:)[^\s@/]+@")
 #: Libraries whose INFO lines are noise (apscheduler: three lines per timer edit) or carry the token
 #: in a URL (httpx, httpcore).
 NOISY = ("httpx", "httpcore", "apscheduler")
+
+
+#: The web pages' secrets by their form (:mod:`bot.web.auth`, :mod:`storage.web`): what each
+#: pattern's match becomes.
+WEB_SECRETS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9_.=-]+"), rf"\1{MASK}"),
+    (re.compile(r"\b(dc=|tgWebAppData=|hash(?:=|%3D))[^\s&#\"']+"), rf"\1{MASK}"),
+    (re.compile(r"\b(\d{1,12}\.)[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])"), rf"\1{MASK}"),
+    (re.compile(r"\b[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), MASK),
+)
 
 
 def _secret_parts(secrets: Iterable[str]) -> list[str]:
@@ -63,6 +76,8 @@ class RedactingFormatter(logging.Formatter):
     def redact(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, MASK)
+        for pattern, mask in WEB_SECRETS:
+            text = pattern.sub(mask, text)
         return URL_PASSWORD.sub(r"\1***@", text)
 
     def format(self, record: logging.LogRecord) -> str:

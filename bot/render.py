@@ -593,7 +593,34 @@ def told_departure(state: rules.GameState, seat: rules.Seat) -> rules.Departure 
     return None
 
 
+def status_header(state: rules.GameState, cat: Catalog) -> str:
+    """The status's first line: the phase, the day or the night and its step, the result."""
+    return _header(state, cat)
+
+
+def turn_line(state: rules.GameState, cat: Catalog) -> str | None:
+    """The status's line of who speaks now and for how long (``None``: nobody speaks)."""
+    turn = rules.current_turn(state)
+    return _turn_text(state, turn, cat) if turn is not None else None
+
+
+def vote_ban_lines(state: rules.GameState, cat: Catalog, *, for_judge: bool) -> list[str]:
+    """The status's lines of the votes a removal cancelled (seed 5.1, 5.2)."""
+    return _vote_bans(state, cat, for_judge=for_judge)
+
+
 def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_judge: bool) -> str:
+    who = player_label(state, seat.number, cat)
+    facts = seat_facts(state, seat, cat, for_judge=for_judge)
+    if not facts:
+        return who
+    return cat.text("status-seat", seat=who, facts="; ".join(facts))
+
+
+def seat_facts(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_judge: bool) -> list[str]:
+    """What the status says of one seat after its label: for the judge its role; its fouls and
+    warnings; a 3rd foul's penalty to come; how it left (as the table has been told:
+    :func:`told_departure`, unless ``for_judge``); a disqualification besides."""
     facts: list[str] = []
     if for_judge and seat.role is not None:
         facts.append(cat.text(f"role-{seat.role.value}"))
@@ -610,10 +637,7 @@ def _seat_line(state: rules.GameState, seat: rules.Seat, cat: Catalog, *, for_ju
         # disqualified as well: tonight's victim or a vote leaver in the last word (seed 4.5,
         # SC-killed-and-removed), or after the result (F24 §8.2.4: it costs points)
         facts.append(cat.text("status-disqualified"))
-    who = player_label(state, seat.number, cat)
-    if not facts:
-        return who
-    return cat.text("status-seat", seat=who, facts="; ".join(facts))
+    return facts
 
 
 def _pending_text(state: rules.GameState, cat: Catalog) -> str:

@@ -88,6 +88,42 @@ Rendered = Union[Sequence[OutboxItem], Staged]
 Render = Callable[[Outcome], Union[Rendered, Awaitable[Rendered]]]
 
 
+@dataclass(frozen=True)
+class Committed:
+    """What a watcher of the service (:meth:`Service.watch`: the web layer's live pages) is told
+    after a transaction of a game's home has committed: the home chat, the game, its revision
+    and its state as stored (the service's own: to read only), and whether it is recorded as
+    finished (over by the rules, or abandoned)."""
+
+    home: str
+    game_id: int
+    revision: int
+    state: rules.GameState
+    finished: bool
+
+
+@dataclass(frozen=True)
+class TimerStored:
+    """What a watcher is told when only a game's stored timer changed (a pause, a resume, a
+    stage of its countdown: :meth:`Service.set_timer`; no event logged)."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class Relinked:
+    """What a watcher is told when ``chat`` acts on another home's games from now on (linked,
+    unlinked, moved to a new id): a page that follows the chat follows that game."""
+
+    chat: str
+
+
+#: A watcher: called with each :class:`Committed`, :class:`TimerStored` or :class:`Relinked`,
+#: synchronously, right after the commit (the game's lock may still be held: it must only note
+#: it and return; the web layer schedules its work)
+Watcher = Callable[[Union[Committed, TimerStored, Relinked]], None]
+
+
 class ServiceError(Exception):
     """An action the service refuses. Codes: ``no_game``, ``not_judge``, ``stale`` (params
     ``revision``, ``current``), ``game_exists`` (``game_id``), ``nothing_to_undo`` (``steps``,
@@ -228,10 +264,35 @@ class Service:
         self._locks = locks(cached)
         self._games: Recent[str, _Game] = Recent(cached)  # home chat -> its current game
         self._aliases: Recent[str, str | None] = Recent(cached)  # chat -> its home (None: a home itself)
+        self._watchers: list[Watcher] = []
 
     @property
     def store(self) -> Store:
         return self._store
+
+    def watch(self, watcher: Watcher) -> None:
+        """Call ``watcher`` after every commit of a game's transaction (:class:`Committed`): an
+        action, an undo, a correction, a new game, an abandon, a take over, a timer stored. What
+        it is told has been committed: the live pages never show what was not (issue 30)."""
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
+
+    def _committed(self, home: str, game: _Game) -> None:
+        """Tell the watchers that ``game`` of ``home`` is stored as it is now."""
+        if self._watchers:
+            self._tell(Committed(home, game.id, game.revision, game.state, game.finished))
+
+    def _tell(self, done: Committed | TimerStored | Relinked) -> None:
+        """Call every watcher; one that fails is logged, never the action's failure (it has
+        been committed)."""
+        for watcher in tuple(self._watchers):
+            try:
+                watcher(done)
+            except Exception:  # noqa: BLE001 - the action stands; the page catches up later
+                log.exception("a watcher of the service failed on %s", done)
 
     # --- the public actions -------------------------------------------------------------------
     async def new_game(self, chat: str, judge: str, config: rules.RulesConfig,
@@ -261,6 +322,7 @@ class Service:
             game = _Game(id=game_id, judge=judge, config=config, names=names, state=state,
                          base=_Checkpoint(0, 0, state))
             self._games[chat] = game
+            self._committed(chat, game)
             return _outcome(game, [])
 
     async def act(self, chat: str, user: str, event: rules.Event, *,
@@ -298,6 +360,7 @@ class Service:
                 game.stored = count
             if count % self._every == 0:
                 game.checkpoints = [*game.checkpoints, _Checkpoint(seq, count, state)][-CHECKPOINTS_KEPT:]
+            self._committed(chat, game)
             return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def undo(self, chat: str, user: str, *, steps: int = 1,
@@ -376,6 +439,10 @@ class Service:
                     self._aliases.clear()
                 game.judge = user
                 self._games[home] = game
+                self._committed(home, game)
+                fallen = await self._load(current_home) if self._watchers else None
+                if fallen is not None:  # the old home shows its previous game again
+                    self._committed(current_home, fallen)
                 return _outcome(game, [])
 
     async def abandon(self, chat: str, user: str) -> Outcome:
@@ -391,6 +458,7 @@ class Service:
                 self._games.pop(chat, None)
                 raise
             game.finished = True
+            self._committed(chat, game)
             return _outcome(game, [])
 
     async def events(self, chat: str) -> list[rules.Event]:
@@ -417,12 +485,16 @@ class Service:
         async with self._lock(home):
             await self._store.set_alias(chat, home)
             self._aliases[chat] = home
+        if self._watchers:
+            self._tell(Relinked(chat))
         return home
 
     async def unlink(self, chat: str) -> None:
         """``chat`` is no longer an alias: it is a home of its own again."""
         await self._store.set_alias(chat, None)
         self._aliases[chat] = None
+        if self._watchers:
+            self._tell(Relinked(chat))
 
     async def aliases(self, home: str) -> list[str]:
         """The chats that act on ``home``'s games."""
@@ -433,6 +505,8 @@ class Service:
         the games announcing there follow it."""
         await self._store.move_chat(old, new)
         self._aliases.clear()
+        if self._watchers:
+            self._tell(Relinked(new))
 
     async def set_announce(self, game_id: int, chat: str | None) -> None:
         """Where game ``game_id``'s public announcements go (``None``: its home chat only)."""
@@ -493,8 +567,11 @@ class Service:
         return await self._store.messages(game_id)
 
     async def set_timer(self, game_id: int, timer: Mapping[str, Any] | None) -> None:
-        """Store the game's running timer (adapter-defined, JSON-ready) or clear it."""
+        """Store the game's running timer (adapter-defined, JSON-ready) or clear it; the
+        watchers of the game's home are told (a page shows the timer paused, resumed, over)."""
         await self._store.set_timer(game_id, timer)
+        if self._watchers:
+            self._tell(TimerStored(game_id))
 
     async def timer(self, game_id: int) -> dict[str, Any] | None:
         return await self._store.timer(game_id)
@@ -536,6 +613,30 @@ class Service:
     async def open_host_tables(self, *, player: str | None = None) -> list[Any]:
         """The hosted tables that gather or play (``player``: those he is at)."""
         return await self._store.open_host_tables(player=player)
+
+    async def host_table_of(self, chat: str) -> Any:
+        """The latest hosted table of ``chat`` as stored (its running step), or ``None``."""
+        return await self._store.host_table_of(chat)
+
+    async def tournament(self, club: str) -> Any:
+        """``club``'s open tournament as stored (:class:`storage.Tournament`), or ``None``."""
+        return await self._store.tournament(club)
+
+    # --- the live pages (issue 30, bot.web): their secrets and the broadcast's delay ------------
+    async def web_table(self, chat: str, *, create: bool = False) -> Any:
+        """The pages of ``chat`` (:class:`storage.WebTable`; ``create``: made when none yet)."""
+        return await self._store.web_table(chat, create=create)
+
+    async def web_table_by_id(self, table_id: int) -> Any:
+        return await self._store.web_table_by_id(table_id)
+
+    async def rotate_web_table(self, chat: str) -> Any:
+        """New secrets for ``chat``'s pages: the old addresses stop working."""
+        return await self._store.rotate_web_table(chat)
+
+    async def set_web_delay(self, chat: str, delay: int) -> Any:
+        """The broadcast's delay of ``chat``'s pages, seconds."""
+        return await self._store.set_web_delay(chat, delay)
 
     async def enqueue(self, items: Sequence[OutboxItem], game_id: int | None = None) -> list[int]:
         """Queue messages that no action carries (a confirmation) in the outbox."""
@@ -764,6 +865,7 @@ class Service:
         game.finished = over
         if due:
             game.stored = count
+        self._committed(chat, game)
         return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def _fix(self, chat: str, game: _Game, user: str, seq: int, replacement: rules.Event,
@@ -794,6 +896,7 @@ class Service:
         game.state = state
         game.finished = over
         game.stored = count
+        self._committed(chat, game)
         return replace(planned, outbox=tuple(queued), finished=over)  # its copy: no other
 
     async def _append(self, chat: str, game: _Game, events: list[rules.Event], user: str, *,

@@ -60,6 +60,20 @@ Deployment (``deploy/``, the README's Deployment section), all optional:
   :data:`WEBHOOK_SECRET_DISTINCT` of them different (an empty or weak one is a bad setting); unset,
   webhook mode makes a random one at each start (:func:`bot.telegram.webhook.webhook_secret`).
 
+The table on a screen (issue 30, :mod:`bot.web`), off unless ``MAFIA_REFEREE_WEB_URL`` is set:
+
+* ``MAFIA_REFEREE_WEB_URL`` — the public address of the bot's web pages (``https://…``, behind a
+  TLS-terminating proxy): the judge's Mini App, the live table page, the stream overlay, the
+  tournament page; the server listens on ``…_WEB_LISTEN`` (``127.0.0.1``) : ``…_WEB_PORT``
+  (8080) and answers ``/healthz`` there too;
+* ``…_WEB_AUTH_MAX_AGE`` — seconds a Telegram Mini App's ``initData`` is accepted after Telegram
+  signed it (86400); ``…_WEB_LINK_TTL`` — seconds a Discord judge's one-time link lasts (600);
+  ``…_WEB_SESSION_HOURS`` — how long a judge's page stays signed in (12);
+* ``…_WEB_MAX_PER_IP`` (20), ``…_WEB_MAX_PER_TABLE`` (1000) — open live streams per address and
+  per table; ``…_WEB_FORWARDED`` — the address is the proxy's ``X-Forwarded-For`` (behind a
+  proxy every client comes from its address); ``…_WEB_LOGO`` — a PNG, JPEG or SVG file, the club's
+  logo on the overlay.
+
 Who may use the bot (optional): ``MAFIA_REFEREE_ALLOWED_CHATS`` — Telegram groups (``tg:-100…``)
 and users (``tg:<user id>``), Discord servers (``dc:<server id>``), separated by commas or spaces
 (:mod:`bot.access`); unset, everyone.
@@ -260,6 +274,17 @@ class Settings(BaseSettings):
     workers: Literal["single", "shared"] = "single"
     # who may use the bot: chats and servers (bot/access.py); unset: everyone
     allowed_chats: str | None = None
+    # the table on a screen (issue 30, bot/web): on when web_url is set
+    web_url: str | None = None
+    web_listen: str = "127.0.0.1"
+    web_port: int = Field(default=8080, ge=0, le=65535)  # 0: any free port (tests)
+    web_auth_max_age: int = Field(default=86400, ge=60)
+    web_link_ttl: int = Field(default=600, ge=30, le=86400)
+    web_session_hours: float = Field(default=12.0, gt=0, le=72)
+    web_max_per_ip: int = Field(default=20, ge=1)
+    web_max_per_table: int = Field(default=1000, ge=1)
+    web_forwarded: bool = False
+    web_logo: Path | None = None
 
     def __init__(self, **values: Any) -> None:
         """Read the environment and the env file (``_env_file`` overrides ``.env``); an env file
@@ -271,13 +296,18 @@ class Settings(BaseSettings):
         _warn_old_names(env_file, encoding)
 
     @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url",
-                     "discord_base_url")
+                     "discord_base_url", "web_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         """The Bot API server, the webhook and Discord's API are reached over HTTP(S): anything
         else is a typo that would otherwise surface later as "cannot reach Telegram" (exit 1,
         restarted)."""
         return http_url(value)
+
+    @property
+    def web(self) -> bool:
+        """The web layer is on (:attr:`web_url` set)."""
+        return bool(self.web_url)
 
     def sheet(self) -> "SheetDefaults":
         """What every score sheet says of the club (its name and time zone)."""

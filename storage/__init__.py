@@ -12,10 +12,11 @@ from .rows import (
     StaleRevision, StorageError,
 )
 from .store import Store, sqlite_path
+from .web import WebTable
 
 __all__ = [
     "ROLES", "TOP_ORDERS", "ClubError", "ClubGame", "PlayerRow", "Totals", "Tournament",
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
     "OutboxRow", "Snapshot", "StaleRevision",
-    "StorageError", "Store", "PgStore", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
+    "StorageError", "Store", "PgStore", "WebTable", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
 ]

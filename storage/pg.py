@@ -43,6 +43,7 @@ from .games import GameMethods
 from .host import HostMethods
 from .migrate import MigrationError, NewerSchema, bundled
 from .rows import PRUNE_AFTER, StaleRevision, StorageError, dumps
+from .web import WebMethods
 
 if TYPE_CHECKING:
     import asyncpg
@@ -198,7 +199,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore(GameMethods, HostMethods, ClubMethods):
+class PgStore(GameMethods, HostMethods, ClubMethods, WebMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s: one text (:mod:`storage.games`, :mod:`storage.host`,

@@ -42,6 +42,7 @@ from .club import ClubMethods
 from .games import GameExtras, GameMethods
 from .host import HostMethods
 from .migrate import migrate, refuse_unknown
+from .web import WebMethods
 from .rows import (  # the rows are the backends' (storage/rows.py); named here for their importers
     PRUNE_AFTER, RESULTS, EventRow, GameRow, HostStepRow, NoSuchGame, OutboxItem, OutboxRow,
     Snapshot, StaleRevision, StorageError,
@@ -85,7 +86,7 @@ async def _connect_reader(path: str | os.PathLike[str]) -> aiosqlite.Connection:
     return reader
 
 
-class Store(GameMethods, HostMethods, ClubMethods):
+class Store(GameMethods, HostMethods, ClubMethods, WebMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 

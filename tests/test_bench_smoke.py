@@ -108,3 +108,21 @@ def test_quick_workers_bench_prints_its_rows(pg_server: str, capsys: pytest.Capt
     for row in WORKERS_ROWS:
         assert row in out, row
     assert "errors logged 0; webhook POSTs refused 0" in out
+
+
+WEB_ROWS = (  # bench/web.py: --quick runs 20 spectators of one table, 4 tables × 5
+    "commit to every page, p50, 1 table(s) × 20 spectators",
+    "commit to every page, p99, 1 table(s) × 20 spectators",
+    "bot's CPU per commit, 1 table(s) × 20 spectators",
+    "commit to every page, p99, 4 table(s) × 5 spectators",
+    "bot's CPU per commit, 4 table(s) × 5 spectators",
+)
+
+
+def test_quick_web_bench_prints_its_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    """The live pages' streams (bench/web.py, opt-in): spectators in a child process over SSE on
+    127.0.0.1, every row there (no figure asserted)."""
+    assert main(["--quick", "--only", "web"]) == 0
+    out = capsys.readouterr().out
+    for row in WEB_ROWS:
+        assert row in out, row

@@ -99,6 +99,7 @@ join       -             -             -             -             host         
 channel    -             platform:A    platform:A    -             platform:A    platform:A
 link       -             platform      platform:J    -             -             -
 unlink     -             platform:J    platform:J    -             -             -
+stream     web           web:JA        web:JA        -             web:A         web:A
 takeover   -             judge:AT      judge:AT      -             -             -
 panel      -             -             platform:J    -             -             -
 seat       -             -             platform:J    -             -             -

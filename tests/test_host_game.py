@@ -91,9 +91,7 @@ async def test_a_red_win(t: HostTable) -> None:
     order = state.speech_order
     noms = {order[0]: don, order[1]: mafia[1]}
     await t.speeches(order, noms)
-    await t.vote(don, others(state.at_table, don, mafia[1])[:5])
-    await t.wait_step("last_word", don)
-    await t.press(t.user(don), t.step_message(), "Пас")
+    await t.voted_out(don, others(state.at_table, don, mafia[1])[:5])
     await t.night(2, shots={mafia[1]: None})
 
     # Day 3: the last black alone nominated: voted (only day 1 spares a single nominee,

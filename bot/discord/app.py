@@ -65,6 +65,7 @@ from ..outbox import Outbox
 from ..render import chunks
 from ..service import Outcome, Service
 from ..settings import Settings
+from ..web.desk import StreamDesk
 from . import layout, slash
 from .base import DiscordPortBase
 from .countdown import timer_line
@@ -292,8 +293,8 @@ class DiscordJudgePort(DiscordPortBase):
                          handle: Any = None) -> bool:
         embed = layout.panel_embed(panel, title)
         view = layout.panel_view(panel) if panel.rows else None
-        if (handle is not None and not handle.response.is_done() and handle.message is not None
-                and handle.message.id == message_id):
+        if (isinstance(handle, discord.Interaction) and not handle.response.is_done()
+                and handle.message is not None and handle.message.id == message_id):
             try:  # the press's own answer edits the pressed panel
                 await handle.response.edit_message(embed=embed, view=view)
                 return True
@@ -316,6 +317,9 @@ class DiscordJudgePort(DiscordPortBase):
             await self.referee._edit(channel, message_id, embed=embed, view=None)
 
     async def answer(self, handle: Any, text: str | None = None, *, alert: bool = False) -> None:
+        if not isinstance(handle, discord.Interaction):  # a tap on the web page (bot.web.judge)
+            await handle.answer(text=text, show_alert=alert)
+            return
         if text:
             await self.referee.reply(handle, text)
         else:
@@ -394,6 +398,7 @@ class DiscordReferee:
         self._guilds: Recent[str, int] = Recent(settings.cache_chats)  # game channel -> its server
         self._dms: Recent[int, int] = Recent(settings.cache_chats)  # user id -> his DM channel id
         self.host: DiscordHost | None = None  # host mode (bot.discord.host), set up in setup
+        self.web: Any = None  # the table on a screen (bot.web.WebLayer), when it is on
         self.voice = VoiceTables(self)  # the server mutes of the voice tables (both modes)
         #: this process's Discord shards; with other processes serving the rest, it touches
         #: only its own servers' channels (:mod:`.shards`)
@@ -411,7 +416,7 @@ class DiscordReferee:
         judge = self.judge
         parts: dict[Part, Any] = {Part.JUDGE: judge, Part.CLUB: Via(judge.club_call, judge.held),
                                   Part.TOURNAMENT: Via(judge.tournament_call, judge.held),
-                                  Part.PLATFORM: self}
+                                  Part.PLATFORM: self, Part.WEB: StreamDesk(lambda: self.web)}
         if self.host is not None:
             parts[Part.HOST] = self.host
         return Front(lambda: self.service, parts, self, self.cat,
@@ -452,6 +457,8 @@ class DiscordReferee:
             self.front = self._front()
             await self.host.resume()
             await self.outbox.drain_all()
+        if self.web is not None:  # the table on a screen (bot.web)
+            await self.web.start(self.service)
         gcpolicy.freeze()  # what start-up built lives as long as the process
         # the commands are the application's, not a shard's: one process publishes them
         if self.sync and (not self.shards.multi or 0 in (self.shards.ids or ())):
@@ -577,6 +584,8 @@ class DiscordReferee:
 
     async def shutdown(self) -> None:
         lifecycle.stopping()
+        if self.web is not None:
+            await self.web.stop()
         if self._drainer is not None:
             self._drainer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1020,8 +1029,14 @@ class DiscordReferee:
         assert game is not None  # Who.JUDGE
         if isinstance(command, ShowPanel):
             shown = await self.judge.show_panel(home, game, fresh=True)
-            return [Reply(cat.text("judge-panel-sent", platform="dc") if shown
-                          else cat.text("judge-unreachable", platform="dc"))]
+            replies = [Reply(cat.text("judge-panel-sent", platform="dc") if shown
+                             else cat.text("judge-unreachable", platform="dc"))]
+            if self.web is not None and game.judge == call.user:  # the panel on a screen, by DM
+                link = self.web.link(call.user, home, game.game_id)
+                replies.append(Reply(cat.text("web-app-link", game=game.game_id, url=link,
+                                              minutes=max(1, self.settings.web_link_ttl // 60)),
+                                     private=True))
+            return replies
         if isinstance(command, Link):
             if command.channel is None:
                 raise CommandError("missing_argument", command="link", argument="channel")
@@ -1117,7 +1132,15 @@ def build_client(settings: Settings, service: Service | None = None, **options: 
     ``settings.db`` is opened when the client logs in and closed when it closes. With
     ``settings.discord_base_url`` it talks to that server instead of Discord."""
     options.setdefault("timer_scale", settings.telegram_timer_scale)
+    web = options.pop("web", None)
     referee = DiscordReferee(settings, service, **options)
+    if web is None and settings.web:  # the table on a screen (bot.web); `both` shares one
+        from ..web.server import WebLayer
+
+        web = WebLayer(settings, clock=referee.clock)
+    if web is not None:
+        web.attach("dc", referee)
+        referee.web = web
     sharding = referee.shards.client_options()
     kind = ShardedRefereeClient if sharding else RefereeClient
     return kind(referee, base_url=settings.discord_base_url, **sharding)

@@ -56,8 +56,13 @@ async def serve_both(settings: Settings, webhook_secret: str = "") -> None:
     lifecycle.stop_on_sigterm()  # systemctl stop, docker stop: as Ctrl+C
     store = await Store.open(settings.db)
     service = Service(store, cached=settings.cache_chats, club_rules=settings.rules)
-    telegram = build_application(settings, service)  # it re-arms only "tg:" timers itself
-    discord_client = build_client(settings, service)
+    web = None
+    if settings.web:  # one web layer for both: one server, both front doors (bot.web)
+        from ..web.server import WebLayer
+
+        web = WebLayer(settings)
+    telegram = build_application(settings, service, web=web)  # it re-arms only "tg:" timers itself
+    discord_client = build_client(settings, service, web=web)
     started = False
     try:
         await telegram.initialize()

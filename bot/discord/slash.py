@@ -362,6 +362,16 @@ async def settings(interaction: discord.Interaction[Any], rules: Optional[Range[
     await _run(interaction, "settings", "off" if off else rules)
 
 
+StreamWhat = Literal["new", "delay", "tournament"]
+
+
+@app_commands.command(name="stream", description=_desc("stream"))
+@app_commands.describe(what=_arg("stream-what"), seconds=_arg("stream-seconds"))
+async def stream(interaction: discord.Interaction[Any], what: Optional[StreamWhat] = None,
+                 seconds: Optional[Range[int, 0, 21600]] = None) -> None:
+    await _run(interaction, "stream", what, seconds)
+
+
 # --- Discord only -------------------------------------------------------------------------------
 
 @app_commands.command(name="panel", description=_desc("panel"))
@@ -397,7 +407,7 @@ GAME_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     new, name, roles, start, next_, nominate, withdraw, vote, raise_, kill, miss, shots, don,
     sheriff, bestmove, foul, warn, dq, ppk, tech, unfoul, result, extra, badplay, points, rule, why,
     undo, fix, timer, status, log_, help_, lang, games, stats, top, rating, evening, seating,
-    tournament, table_, roster, rename, merge, forget, settings,
+    tournament, table_, roster, rename, merge, forget, settings, stream,
 )
 DISCORD_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     panel, link, unlink, seat, takeover,

@@ -262,6 +262,18 @@ class JudgeController:
             return panel
         return pn.Panel(panel.text.replace(_TIMER_LINE, timer.line, 1), panel.rows)
 
+    async def panel_of(self, home: str, outcome: Outcome, *, timer: Timer | None = None) -> pn.Panel:
+        """The judge's panel of ``outcome`` as it is shown now (its view, what the last action
+        said, the timer's line, the platform's notes) — in his chat, and on the screen of his
+        Mini App (:mod:`bot.web`), whose taps are this panel's presses."""
+        cat = await self._cat(home)
+        view = self._views.get(outcome.game_id)
+        if view is not None and view.revision != outcome.revision:
+            view = None
+        shown = await self._timer_view(outcome.game_id, outcome.state, cat, timer)
+        notes = await self.port.panel_notes(outcome.state, outcome.game_id, home, cat)
+        return self._render(outcome, cat, view, shown, notes)
+
     async def show_panel(self, home: str, outcome: Outcome, *, fresh: bool = False,
                          repost: bool = True, handle: Any = None,
                          timer: Timer | None = None) -> bool:
@@ -274,12 +286,7 @@ class JudgeController:
         game_id = outcome.game_id
         target = self.port.judge_chat(home, outcome.judge)
         cat = await self._cat(home)
-        view = self._views.get(game_id)
-        if view is not None and view.revision != outcome.revision:
-            view = None
-        shown = await self._timer_view(game_id, outcome.state, cat, timer)
-        notes = await self.port.panel_notes(outcome.state, game_id, home, cat)
-        panel = self._render(outcome, cat, view, shown, notes)
+        panel = await self.panel_of(home, outcome, timer=timer)
         title = cat.text("judge-panel-title", game=game_id)
         written = hash((panel, title))
         stored = await self.service.message(game_id, target.chat, PANEL)
@@ -1115,6 +1122,10 @@ class JudgeController:
         if seating is None:
             return outcome, []
         return outcome, await desk.started(seating, outcome.game_id, cat)
+
+    def tournament_desk(self, cat: Catalog) -> TournamentDesk:
+        """The tournament commands' desk of this platform (the web's tournament page reads it)."""
+        return self._desk(cat)
 
     def _named(self, user: str, cat: Catalog) -> str:
         """A user as a message names him: his name as the platform shows it literally

@@ -38,7 +38,7 @@ from typing import Any, Awaitable, Callable, Sequence
 from telegram import (
     BotCommand, BotCommandScope, BotCommandScopeAllChatAdministrators, BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats, BotCommandScopeDefault, InlineKeyboardButton, InlineKeyboardMarkup,
-    InputFile, Message, Update,
+    InputFile, MenuButtonWebApp, Message, Update, WebAppInfo,
 )
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
@@ -70,6 +70,7 @@ from ..outbox import Outbox
 from ..render import chunks, fit
 from ..service import Service
 from ..settings import Settings
+from ..web.desk import StreamDesk
 from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
 from .host.handlers import display_name
 from . import http
@@ -184,18 +185,27 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         """Nothing to free."""
 
 
-def _markup(panel: pn.Panel) -> InlineKeyboardMarkup | None:
+#: a panel's Mini App button: its label and the Mini App's address (issue 30, :mod:`bot.web`)
+AppButton = tuple[str, str]
+
+
+def _markup(panel: pn.Panel, app: AppButton | None = None) -> InlineKeyboardMarkup | None:
     if not panel.rows:
         return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data) for b in row]
-                                 for row in panel.rows])
+    rows = [[InlineKeyboardButton(b.label, callback_data=b.data) for b in row] for row in panel.rows]
+    if app is not None:  # the panel on a screen: a Web App button (private chats only)
+        rows.append([InlineKeyboardButton(app[0], web_app=WebAppInfo(app[1]))])
+    return InlineKeyboardMarkup(rows)
 
 
-def _keyboard_json(rows: Sequence[Sequence[pn.Button]]) -> str:
+def _keyboard_json(rows: Sequence[Sequence[pn.Button]], app: AppButton | None = None) -> str:
     """A panel's keyboard as the Bot API's ``reply_markup`` (an ``InlineKeyboardMarkup`` in
-    JSON), built straight from the panel's buttons."""
-    return json.dumps({"inline_keyboard": [[{"text": b.label, "callback_data": b.data} for b in row]
-                                           for row in rows]})
+    JSON), built straight from the panel's buttons (and its Mini App button)."""
+    keyboard: list[list[dict[str, Any]]] = [[{"text": b.label, "callback_data": b.data} for b in row]
+                                            for row in rows]
+    if app is not None:
+        keyboard.append([{"text": app[0], "web_app": {"url": app[1]}}])
+    return json.dumps({"inline_keyboard": keyboard})
 
 
 class TelegramJudgePort(TelegramPortBase):
@@ -262,12 +272,14 @@ class TelegramJudgePort(TelegramPortBase):
         return [cat.text("tg-announce-group" if group else "tg-announce-here")]
 
     async def post_panel(self, target: Target, panel: pn.Panel, title: str) -> int | None:
-        sent = await self.referee._send(target.chat, panel.text, _markup(panel))
+        app = await self.referee.app_button(target.chat)
+        sent = await self.referee._send(target.chat, panel.text, _markup(panel, app))
         return sent.message_id if sent is not None else None
 
     async def edit_panel(self, target: Target, message_id: int, panel: pn.Panel, title: str,
                          handle: Any = None) -> bool:
-        return await self.referee._edit(target.chat, message_id, panel.text, panel.rows)
+        return await self.referee._edit(target.chat, message_id, panel.text, panel.rows,
+                                        app=await self.referee.app_button(target.chat))
 
     async def drop_panel(self, target: Target, message_id: int) -> None:
         """Take the keyboard off an old panel (its buttons would only be stale)."""
@@ -360,6 +372,7 @@ class TelegramReferee:
         self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
         self.shared: Any = None  # MAFIA_REFEREE_WORKERS=shared: this worker's SharedWorker
         self.host: TelegramHost | None = None  # host mode, attached by build_application
+        self.web: Any = None  # the table on a screen (bot.web.WebLayer), when it is on
         self.front = self._front()
 
     def _front(self) -> Front:
@@ -368,7 +381,7 @@ class TelegramReferee:
         judge = self.judge
         parts: dict[Part, Any] = {Part.JUDGE: judge, Part.CLUB: Via(judge.club_call, judge.held),
                                   Part.TOURNAMENT: Via(judge.tournament_call, judge.held),
-                                  Part.PLATFORM: self}
+                                  Part.PLATFORM: self, Part.WEB: StreamDesk(lambda: self.web)}
         host = self.host.controller if self.host is not None else None
         if host is not None:
             parts[Part.HOST] = host
@@ -404,6 +417,9 @@ class TelegramReferee:
             self._service = Service(self._own_store, cached=self.settings.cache_chats,
                                     club_rules=self.settings.rules)
         await set_menus(app.bot, self.settings.lang, published.state_file(self.settings.db, "menus"))
+        if self.web is not None:  # the table on a screen: its server, the Mini App's menu button
+            await self.web.start(self.service)
+            await self._menu_button(app.bot)
         if app.job_queue is not None:
             # shared workers (bot/telegram/shared.py) arm and send for the chats they own only
             app.job_queue.run_once(self._share if self.settings.workers == "shared" else self._rearm,
@@ -431,6 +447,8 @@ class TelegramReferee:
         if self.shared is not None:
             await self.shared.stop()
             self.shared = None
+        if self.web is not None:
+            await self.web.stop()
         await self.outbox.close()
         if self._own_store is not None:
             await self._own_store.close()
@@ -470,6 +488,35 @@ class TelegramReferee:
         except Exception:  # noqa: BLE001 - logged above; nothing more can be said
             log.exception("update %s: the failure could not be answered",
                           getattr(update, "update_id", "?"))
+
+    # --- the table on a screen (bot.web) --------------------------------------------------------------
+    @property
+    def mini_app(self) -> bool:
+        """Telegram opens a Mini App from an ``https://`` address only (a button with another
+        would make the Bot API refuse the whole panel); another Bot API server
+        (``…_TELEGRAM_BASE_URL``: a local one, the tests' fake) may be given any."""
+        return self.web is not None and (self.web.base.lower().startswith("https://")
+                                         or bool(self.settings.telegram_base_url))
+
+    async def app_button(self, chat: str) -> AppButton | None:
+        """The judge's panel's Mini App button (its label in the chat's language), when the web
+        layer is on."""
+        if not self.mini_app:
+            return None
+        return (await self.cat(chat)).text("web-app-button"), self.web.app_url()
+
+    async def _menu_button(self, bot: Any) -> None:
+        """Every private chat's menu button opens the Mini App (one warning if refused)."""
+        if not self.mini_app:
+            log.warning("MAFIA_REFEREE_WEB_URL is not https://: Telegram opens no Mini App there "
+                        "(the live pages work; the judge's panel has no Mini App button)")
+            return
+        label = catalog(self.settings.lang).text("web-app-button")
+        try:
+            await bot.set_chat_menu_button(
+                menu_button=MenuButtonWebApp(label, WebAppInfo(self.web.app_url())))
+        except TelegramError as error:
+            log.warning("could not set the menu button: %s", error)
 
     # --- small helpers --------------------------------------------------------------------------
     async def cat(self, chat: str) -> Catalog:
@@ -535,7 +582,8 @@ class TelegramReferee:
             log.warning("cannot send a picture to %s: %s", chat, error)
 
     async def _edit(self, chat: str, message_id: int, text: str,
-                    keyboard: Sequence[Sequence[pn.Button]] = ()) -> bool:
+                    keyboard: Sequence[Sequence[pn.Button]] = (), *,
+                    app: AppButton | None = None) -> bool:
         """Edit a message's text in place, with ``keyboard`` under it (none: the message keeps
         no buttons); "message is not modified" (Telegram's answer to an edit that changes
         nothing) counts as success.
@@ -549,7 +597,7 @@ class TelegramReferee:
         data: dict[str, Any] = {"chat_id": chat_id_of(chat), "message_id": message_id,
                                 "text": fit(text, MAX_TEXT)}
         if keyboard:
-            data["reply_markup"] = _keyboard_json(keyboard)
+            data["reply_markup"] = _keyboard_json(keyboard, app)
         try:
             await self._bot._post("editMessageText", data)
         except BadRequest as error:
@@ -785,7 +833,7 @@ def http_client(builder: Any, kind: str, connections: int) -> Any:
 
 
 def build_application(settings: Settings, service: Service | None = None, *,
-                      clock: Callable[[], float] = time.time) -> AnyApp:
+                      clock: Callable[[], float] = time.time, web: Any = None) -> AnyApp:
     """The Application of judge mode and host mode (:mod:`.host`): handlers, per-chat ordering,
     ``AIORateLimiter`` (:class:`.host.HostRateLimiter`) with the settings' limits, the JobQueue
     for its start-up jobs (the timers: :class:`.jobs.JobScheduler`); ``clock``: the wall clock
@@ -796,6 +844,13 @@ def build_application(settings: Settings, service: Service | None = None, *,
     referee = TelegramReferee(settings, service, clock=clock)
     host = TelegramHost(settings, referee, referee.locks)  # host mode: the bot runs a table
     referee.attach(host)
+    if web is None and settings.web:  # the table on a screen (bot.web); `both` shares one
+        from ..web.server import WebLayer
+
+        web = WebLayer(settings, clock=clock)
+    if web is not None:
+        web.attach("tg", referee)
+        referee.web = web
 
     async def post_init(app: AnyApp) -> None:
         await referee.post_init(app)

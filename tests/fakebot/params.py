@@ -35,6 +35,7 @@ class ApiError(Exception):
 JSON_FIELDS = frozenset({
     "reply_markup", "permissions", "entities", "caption_entities", "allowed_updates", "commands",
     "scope", "reply_parameters", "link_preview_options", "message_ids", "media", "rights",
+    "menu_button",
 })
 INT_FIELDS = frozenset({
     "chat_id", "from_chat_id", "message_id", "user_id", "offset", "limit", "timeout",

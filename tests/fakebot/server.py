@@ -265,6 +265,7 @@ class FakeBotAPI:
         self.callback_answers: dict[str, CallbackAnswer] = {}
         self.files: dict[str, StoredFile] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
+        self.menu_button: JSON | None = None  # setChatMenuButton's (the Mini App's, issue 30)
         self.faults: list[Fault] = []
         self.latencies: list[tuple[Callable[[str, JSON], bool], float]] = []  # slow()
         self.unimplemented: list[Call] = []
@@ -1362,6 +1363,18 @@ class FakeBotAPI:
                 if (key, lang) in self.commands:
                     return list(self.commands[(key, lang)])
         return []
+
+    def _api_setChatMenuButton(self, p: Params) -> bool:
+        """The private chats' menu button (``chat_id`` left out: every chat's default)."""
+        button = p.json("menu_button")
+        if button is not None and (not isinstance(button, dict) or button.get("type") not in (
+                "commands", "web_app", "default")):
+            raise ApiError(400, "Bad Request: can't parse menu button")
+        if isinstance(button, dict) and button.get("type") == "web_app" and not re.match(
+                r"https?://\S+$", str((button.get("web_app") or {}).get("url", ""))):
+            raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+        self.menu_button = button
+        return True
 
     def _api_setMyCommands(self, p: Params) -> bool:
         commands = p.json("commands")

@@ -228,10 +228,11 @@ async def running(server: FakeDiscordServer, client: RefereeClient) -> AsyncIter
 
 @asynccontextmanager
 async def table(db: Path, monkeypatch: Any = None, *, lang: str = "ru", service: Service | None = None,
-                fake: FakeDiscord | None = None, **options: Any) -> AsyncIterator[DiscordTable]:
+                fake: FakeDiscord | None = None, settings: dict[str, Any] | None = None,
+                **options: Any) -> AsyncIterator[DiscordTable]:
     """A server with the game's channel and a club channel, a judge, ten players and an admin
     (Manage Channels), the bot logged in over the fake Discord (``monkeypatch``: accepted for the
-    callers' sake, nothing is patched)."""
+    callers' sake, nothing is patched); ``settings``: more of the bot's settings by name."""
     fake = fake or FakeDiscord()
     for channel_id, name in ((TABLE_ID, "table-1"), (CLUB_ID, "club-results")):
         if channel_id not in fake.channels:
@@ -250,7 +251,8 @@ async def table(db: Path, monkeypatch: Any = None, *, lang: str = "ru", service:
     options.setdefault("protocol", False)
     try:
         async with FakeDiscordServer(fake) as server:
-            client = build_client(settings_for(db, server, lang=lang), service, **options)
+            client = build_client(settings_for(db, server, lang=lang, **(settings or {})), service,
+                                  **options)
             async with running(server, client):
                 yield DiscordTable(fake, server, client, service, judge, players, admin)
     finally:

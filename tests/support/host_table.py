@@ -285,6 +285,12 @@ class HostTable:
         for seat in voters:
             await self.press(self.user(seat), message, "Против")
 
+    async def voted_out(self, nominee: int, voters: list[int]) -> None:
+        """``voters`` vote ``nominee`` out (F24 §4.4.5); he says his last word and passes."""
+        await self.vote(nominee, voters)
+        await self.wait_step("last_word", nominee)
+        await self.press(self.user(nominee), self.step_message(), "Пас")
+
     async def raise_all(self, voters: list[int]) -> None:
         step = await self.wait_step("raise")
         message = self.fake.message(self.group, step.message)

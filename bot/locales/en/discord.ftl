@@ -182,3 +182,6 @@ dc-arg-table-aside = Set the table's unfinished game aside from the tournament (
 dc-cmd-settings = The rules the club's games start with
 dc-arg-club-rules = The rules, as after /new: fiim2024 timers.speech=45
 dc-arg-settings-off = Forget the club's own rules
+dc-cmd-stream = The table's live page, stream overlay and broadcast page (judge or Manage Channels)
+dc-arg-stream-what = new: new addresses; delay: the broadcast's delay; tournament: the tournament's page
+dc-arg-stream-seconds = The broadcast's delay in seconds (with delay)

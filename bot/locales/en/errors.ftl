@@ -161,6 +161,7 @@ what-points = a number of points
 what-item = an item number
 what-action = an action's number (from /log all)
 what-command = the corrected action, e.g. /foul 5 4.1.1
+what-seconds = a number of seconds
 command-several_names = /{ $command } names one seat: nothing is recorded for seat { $seat } ({ $count ->
     [one] one name
    *[other] { $count } names

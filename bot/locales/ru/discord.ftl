@@ -182,3 +182,6 @@ dc-arg-table-aside = Снять с турнира игру стола, кото�
 dc-cmd-settings = Правила, с которых начинаются игры клуба
 dc-arg-club-rules = Правила, как после /new: fiim2024 timers.speech=45
 dc-arg-settings-off = Забыть свои правила клуба
+dc-cmd-stream = Живая страница стола, оверлей и страница трансляции (судья или «Управление каналами»)
+dc-arg-stream-what = new — новые адреса; delay — задержка трансляции; tournament — страница турнира
+dc-arg-stream-seconds = Задержка трансляции в секундах (с delay)

@@ -159,6 +159,7 @@ what-points = число баллов
 what-item = номер пункта
 what-action = номер действия (из /log all)
 what-command = исправленное действие, например /foul 5 4.1.1
+what-seconds = число секунд
 command-several_names = /{ $command } называет одно место: { $count ->
     [one] { $count } имя
     [few] { $count } имени
