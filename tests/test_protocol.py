@@ -375,7 +375,10 @@ def test_the_export_follows_the_mafiaratings_layout(games: dict[str, Game]) -> N
 def test_the_rules_code_of_each_preset() -> None:
     """F24 has no nomination withdrawal: MafiaRatings 7.5.3 (digit 3 = 2)."""
     assert rules_code(rules.PRESETS["fiim2024"]) == ("0002000010000", [])
-    assert rules_code(rules.PRESETS["fsm2024"]) == ("0002000000000", [])  # S24 raises 3 of 9
+    # S24 raises 3 of 9; its committee's reading of a single candidate put up by the last
+    # speaker (the result decided, issue 35: RULES.md R6.11) no MafiaRatings digit expresses
+    assert rules_code(rules.PRESETS["fsm2024"]) == (
+        "0002000000000", ["single_nominee_decided=True (MafiaRatings: False)"])
     code, unexpressed = rules_code(rules.PRESETS["seed"])
     assert code == "0002000010000"
     assert any(u.startswith("draw_declared=after_third_day") for u in unexpressed)  # seed 5.8

@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator, Callable
 import pytest
 
 import rules
+from bot.host.steps import press_grace
 from bot.i18n import catalog
 from bot.judge.controller import JudgeController
 from bot.locks import ChatLocks
@@ -204,10 +205,13 @@ async def test_a_restart_re_arms_from_the_stored_deadline() -> None:
 
 async def closes_after(t: fake_host.Table, seconds: float, step: float, *, at: float = 1.0,
                        press: Callable[[], Any] | None = None) -> None:
-    """The running step closes ``seconds`` after it opened on the monotonic clock, the wall clock
+    """The running step closes ``seconds`` after it opened on the monotonic clock (a vote's
+    window its press grace later, :func:`bot.host.steps.press_grace`), the wall clock
     having jumped ``step`` ``at`` seconds in — and then a press failing inside (a full disk)
     having made the controller re-read the table from the store and re-arm it."""
     running = t.table().step
+    # a window of presses waits its grace after its time (issue 35: the doubt to the presser)
+    seconds += press_grace(running) * t.port.scale
     await t.clock.advance(at)
     t.clock.step_wall(step)
     if press is not None:
