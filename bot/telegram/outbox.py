@@ -1,8 +1,10 @@
 """Telegram's transport of the persistent outbox (:mod:`bot.outbox`): a row becomes a Bot API call.
 
-* a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`), its buttons an inline keyboard; an
-  edit → ``editMessageText`` of the stored message (its keyboard the row's buttons, or none); a protocol row → ``sendPhoto`` (the score sheet, with the row's text as its
-  caption) and a ``sendDocument`` per JSON file (:mod:`bot.protocol.files`);
+* a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`), its buttons an inline keyboard, a
+  private one protected from forwarding (:func:`protected`); an edit → ``editMessageText`` of
+  the stored message (its keyboard the row's buttons, or none); a protocol row → ``sendPhoto``
+  (the score sheet, with the row's text as its caption) and a ``sendDocument`` per JSON file
+  (:mod:`bot.protocol.files`);
 * PTB's errors in the outbox's words: ``RetryAfter`` (429), ``ChatMigrated`` (the group became a
   supergroup), "message is not modified", ``Forbidden``/``BadRequest`` (given up), any other
   ``TelegramError`` (the network, a timeout: tried again later).
@@ -39,6 +41,15 @@ def _keyboard(payload: dict[str, Any]) -> dict[str, Any]:
     """A row's buttons as the call's ``reply_markup`` (none given: an edit takes them off)."""
     keyboard = markup(ob.rows_of(payload))
     return {"reply_markup": keyboard} if keyboard is not None else {}
+
+
+def protected(payload: dict[str, Any]) -> dict[str, Any]:
+    """A private row (host mode's message to one player: his role card, a check's answer, a
+    night prompt, the blacks' words at night 0) is sent with ``protect_content``: Telegram lets
+    nobody forward or save it, so nobody can prove a role with the bot's own message (issue 36).
+    The judge's messages in judge mode are not private rows: he knows the roles, and his panel
+    may be forwarded to a fellow judge."""
+    return {"protect_content": True} if payload.get("private") else {}
 
 
 def _chat_id(chat: str) -> int:
@@ -92,7 +103,8 @@ class TelegramTransport:
             return int(message_id)
         if payload.get("protocol") is not None:
             return await self._protocol(row, text)
-        sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload))
+        sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload),
+                                      **protected(payload))
         return int(sent.message_id)
 
     async def _protocol(self, row: OutboxRow, caption: str) -> int | None:
