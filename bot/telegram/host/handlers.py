@@ -170,14 +170,14 @@ class TelegramHost:
             found = await bot.get_chat(int(target) if target.lstrip("-").isdigit() else target)
             member = await bot.get_chat_member(found.id, bot.id)
         except TelegramError:
-            await self._queued(chat, cat.text("host-channel-not-found", name=target))
+            await self._queued(chat, cat.text("host-channel-not-found", name=cat.said(target)))
             return
         can_post = found.type == "channel" and (
             member.status == ChatMemberStatus.OWNER
             or (member.status == ChatMemberStatus.ADMINISTRATOR
                 and bool(getattr(member, "can_post_messages", False))))
         if not can_post:
-            await self._queued(chat, cat.text("host-channel-cannot-post", name=target))
+            await self._queued(chat, cat.text("host-channel-cannot-post", name=cat.said(target)))
             return
         await self.referee.service.set_club_channel(chat, key(found.id), found.title or target)
         await self._queued(chat, cat.text("host-channel-linked", title=found.title or target))
