@@ -72,6 +72,8 @@ def clean_text(raw: str, *, lines: bool = False) -> str:
     a line break) becomes a space, or with ``lines`` a line break stays one —, and so are the
     zero-width characters (:data:`_ZERO_WIDTH`; a zero-width joiner between two letters). What
     the bot repeats of a user's words and every name go through it (:func:`clean_name`)."""
+    if raw.isprintable():  # none of them (each is Cc or Cf): as it is, at C speed
+        return raw
     out: list[str] = []
     last = len(raw) - 1
     for index, ch in enumerate(raw):

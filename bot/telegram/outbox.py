@@ -1,13 +1,13 @@
 """Telegram's transport of the persistent outbox (:mod:`bot.outbox`): a row becomes a Bot API call.
 
-* a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`), its buttons an inline keyboard, a
-  private one protected from forwarding (:func:`protected`); an edit → ``editMessageText`` of
-  the stored message (its keyboard the row's buttons, or none); a protocol row → ``sendPhoto``
-  (the score sheet, with the row's text as its caption) and a ``sendDocument`` per JSON file
-  (:mod:`bot.protocol.files`);
+* a text row → ``sendMessage`` (cut to :data:`MAX_TEXT`), its buttons an inline keyboard; an
+  edit → ``editMessageText`` of the stored message (its keyboard the row's buttons, or none); a protocol row → ``sendPhoto`` (the score sheet, with the row's text as its
+  caption) and a ``sendDocument`` per JSON file (:mod:`bot.protocol.files`);
 * PTB's errors in the outbox's words: ``RetryAfter`` (429), ``ChatMigrated`` (the group became a
   supergroup), "message is not modified", ``Forbidden``/``BadRequest`` (given up), any other
   ``TelegramError`` (the network, a timeout: tried again later).
+
+A private text row is sent protected from forwarding (:func:`protected`).
 """
 
 from __future__ import annotations
