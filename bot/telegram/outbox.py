@@ -101,10 +101,17 @@ class TelegramTransport:
             await bot.edit_message_text(text, chat_id=_chat_id(row.chat), message_id=message_id,
                                         **_keyboard(payload))
             return int(message_id)
+        if payload.get("private") and payload.get("protocol") is None:
+            return await self._protected(row, text)
         if payload.get("protocol") is not None:
             return await self._protocol(row, text)
-        sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload),
-                                      **protected(payload))
+        sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload))
+        return int(sent.message_id)
+
+    async def _protected(self, row: OutboxRow, text: str) -> int:
+        """A private text row: sent protected from forwarding (:func:`protected`)."""
+        sent = await self._bot().send_message(_chat_id(row.chat), text, **_keyboard(row.payload),
+                                              **protected(row.payload))
         return int(sent.message_id)
 
     async def _protocol(self, row: OutboxRow, caption: str) -> int | None:
