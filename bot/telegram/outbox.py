@@ -52,6 +52,13 @@ def protected(payload: dict[str, Any]) -> dict[str, Any]:
     return {"protect_content": True} if payload.get("private") else {}
 
 
+async def _send_protected(bot: Any, row: OutboxRow, text: str) -> int:
+    """A private text row sent: protected from forwarding (:func:`protected`)."""
+    sent = await bot.send_message(int(row.chat.removeprefix(PREFIX)), text,
+                                  **_keyboard(row.payload), **protected(row.payload))
+    return int(sent.message_id)
+
+
 def _chat_id(chat: str) -> int:
     return int(chat.removeprefix(PREFIX))
 
@@ -102,16 +109,10 @@ class TelegramTransport:
                                         **_keyboard(payload))
             return int(message_id)
         if payload.get("private") and payload.get("protocol") is None:
-            return await self._protected(row, text)
+            return await _send_protected(bot, row, text)
         if payload.get("protocol") is not None:
             return await self._protocol(row, text)
         sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload))
-        return int(sent.message_id)
-
-    async def _protected(self, row: OutboxRow, text: str) -> int:
-        """A private text row: sent protected from forwarding (:func:`protected`)."""
-        sent = await self._bot().send_message(_chat_id(row.chat), text, **_keyboard(row.payload),
-                                              **protected(row.payload))
         return int(sent.message_id)
 
     async def _protocol(self, row: OutboxRow, caption: str) -> int | None:
