@@ -21,6 +21,16 @@ A line that is not a command goes to host mode: in a group or a channel a player
 (judged by the table: out of his minute, a foul), in a private chat a black's words at night 0
 (relayed). At the judge's desk a line without ``/`` is a command too («фол 5»).
 
+Every door of a group is judged the same way (issue 36), by host mode's one judge of a
+message (:meth:`Lines.message`): an edited message (:attr:`Entry.edit`) is a line written at
+the time of the edit, never a command carried out again; a Telegram group's command is a
+message the whole group reads, so one that a seated player types out of his minute (or at
+night) is judged and deleted like any message, and nothing is answered — whether or not it
+names a command, or another bot; a message written in the name of a chat whose author the
+platform could not name (:attr:`Entry.anonymous`) is nobody's speech and nobody's command at
+a running table: host mode deletes it and tells the host. (A Discord slash command is seen by
+its asker alone: not a message of the channel.)
+
 The answers come back as :class:`bot.judge.port.Reply` for the one who asked; the platform
 turns them into messages. Refusals — a line the table does not know, a place without a route,
 rights missing, a command the rules refuse — are answered here, changing nothing.
@@ -88,7 +98,9 @@ class Entry:
     ``stamp``: when it was written by the platform's clock (seconds), host mode judges a speech
     by it; ``name``: the user's name as the table shows it; ``title`` and ``chat_type``: the
     chat's, as the platform knows them; ``bot``: the bot's own username (Telegram), whose
-    commands are ours."""
+    commands are ours. ``edit``: an earlier message edited (``stamp``: when; only ever a line,
+    judged as written then); ``anonymous``: written in the name of a chat (a group's anonymous
+    admin, a channel) by someone the platform could not name — ``user`` is that chat's key."""
 
     platform: str  # "tg" | "dc" | "console"
     place: Place
@@ -101,6 +113,8 @@ class Entry:
     title: str = ""
     chat_type: str = ""
     bot: str | None = None
+    edit: bool = False
+    anonymous: bool = False
 
 
 @dataclass
@@ -164,7 +178,8 @@ class Lines(Protocol):
     async def owns_protocol(self, chat: str) -> bool: ...
 
     async def message(self, chat: str, user: str, text: str, handle: Any, *,
-                      written_at: float | None = None) -> None: ...
+                      written_at: float | None = None, command: bool = False,
+                      anonymous: bool = False) -> bool: ...
 
     async def private_message(self, user: str, text: str) -> str | None: ...
 
@@ -219,8 +234,14 @@ class Front:
     # --- a typed line -----------------------------------------------------------------------------
     async def enter(self, entry: Entry) -> list[Reply] | None:
         """Carry out one typed line; the answers for the asker, or ``None`` when the line is not
-        the bot's business (another bot's command, a group's chat without a table)."""
+        the bot's business (another bot's command, a group's chat without a table). An edit is
+        a line (:meth:`line`); a group's command is first judged as the message it is
+        (:meth:`judged`)."""
         text = entry.text
+        if entry.edit:
+            return await self.line(entry)
+        if await self.judged(entry):
+            return []
         if addressed_elsewhere(text, entry.bot):
             return None
         if not text.lstrip().startswith("/"):
@@ -244,8 +265,11 @@ class Front:
         if host is None:
             return None
         if entry.place in (Place.GROUP, Place.CHANNEL):
-            await host.message(entry.chat, entry.user, entry.text, entry.handle, written_at=entry.stamp)
+            await host.message(entry.chat, entry.user, entry.text, entry.handle,
+                               written_at=entry.stamp, anonymous=entry.anonymous)
             return []
+        if entry.edit:  # a private message edited: nothing to judge, nothing relayed again
+            return None
         if entry.place in (Place.DESK, Place.DM):
             found = await host.private_message(entry.user, entry.text)
             if found == "seated":  # a player's stray message: his words go nowhere
@@ -253,6 +277,19 @@ class Front:
             if found is not None or entry.place is Place.DM:
                 return []
         return None
+
+    async def judged(self, entry: Entry) -> bool:
+        """Whether a command typed in a group (a message the whole group reads: Telegram's) was
+        judged by host mode as the message it is — a seated player's out of his minute or at
+        night (a foul, seed 4.1.1; night talk, seed 4.2.6), a departed player's, an unnamed
+        sender's at a running table: deleted where allowed, not carried out, nothing answered
+        (a refusal would repeat his words). ``False``: carry it out (nobody's speech there, or
+        the speaker's own minute: his ``/nominate``)."""
+        if self.lines is None or entry.place is not Place.GROUP or not entry.text.lstrip().startswith("/"):
+            return False
+        return await self.lines.message(entry.chat, entry.user, entry.text, entry.handle,
+                                        written_at=entry.stamp, command=True,
+                                        anonymous=entry.anonymous)
 
     async def command(self, entry: Entry, found: Spec) -> list[Reply]:
         """A command the table knows (``found``), typed at ``entry``'s place: routed, parsed,

@@ -23,6 +23,8 @@ from typing import Any, Callable
 from fluent.runtime import FluentBundle
 from fluent.syntax import FluentParser, ast
 
+import rules
+
 log = logging.getLogger(__name__)
 
 LANGS: tuple[str, ...] = ("ru", "en")
@@ -45,27 +47,55 @@ class Catalog:
     A name a user gave (a player's, a seat's) goes into a text through :meth:`name`, so that the
     platform shows it as written: plain text (the console, Telegram: no parse mode) takes it as
     it is; a platform that reads its texts as markup (Discord's Markdown) uses a catalog made by
-    :meth:`escaping`, whose names are escaped while the catalogs' own formatting stays."""
+    :meth:`escaping`, whose names are escaped while the catalogs' own formatting stays.
+
+    Words a user typed that an answer repeats (the argument a refusal did not understand, the
+    rule ``/rule`` did not find, a player the roster does not have) go in through :meth:`said`:
+    as typed where only the asker reads the answer, as «…» in a catalog made by
+    :meth:`unquoting` — a group's, where a player who may not speak would otherwise have the
+    bot say his words for him (issue 36). Both take out what would reorder or hide the text
+    around them (:func:`rules.clean_text`)."""
 
     def __init__(self, lang: str, bundle: FluentBundle, keys: frozenset[str],
-                 escape: Callable[[str], str] | None = None) -> None:
+                 escape: Callable[[str], str] | None = None, *, quoting: bool = True) -> None:
         self.lang = lang
         self._bundle = bundle
         self._keys = keys
         self._escape = escape
+        self.quoting = quoting
+        self._unquoting: Catalog | None = None if quoting else self
         self._texts = functools.lru_cache(maxsize=4096)(self._formatted)
 
     def __repr__(self) -> str:
-        return f"Catalog({self.lang!r})" if self._escape is None else f"Catalog({self.lang!r}, escaping)"
+        marks = [m for m, on in (("escaping", self._escape is not None),
+                                 ("unquoting", not self.quoting)) if on]
+        return f"Catalog({', '.join([repr(self.lang), *marks])})"
 
     def escaping(self, escape: Callable[[str], str]) -> "Catalog":
         """The same messages, with :meth:`name` passing each name through ``escape`` (e.g.
         Discord's Markdown escaping)."""
-        return Catalog(self.lang, self._bundle, self._keys, escape)
+        return Catalog(self.lang, self._bundle, self._keys, escape, quoting=self.quoting)
+
+    def unquoting(self) -> "Catalog":
+        """The same messages, whose :meth:`said` never repeats a user's words (made once)."""
+        if self._unquoting is None:
+            self._unquoting = Catalog(self.lang, self._bundle, self._keys, self._escape,
+                                      quoting=False)
+        return self._unquoting
 
     def name(self, value: str) -> str:
-        """A user-given name as this catalog's platform shows it literally."""
+        """A user-given name as this catalog's platform shows it literally (its controls and
+        zero-width characters taken out: :func:`rules.clean_text`)."""
+        value = rules.clean_text(value)
         return value if self._escape is None else self._escape(value)
+
+    def said(self, value: object) -> str:
+        """Words a user typed, as an answer repeats them: :meth:`name`'s way (its line breaks
+        kept), or «…» (the catalog's ``said-unquoted``) in an :meth:`unquoting` catalog."""
+        if not self.quoting:
+            return self.text("said-unquoted")
+        text = rules.clean_text(str(value), lines=True)
+        return text if self._escape is None else self._escape(text)
 
     @property
     def keys(self) -> frozenset[str]:

@@ -95,7 +95,8 @@ def rows_of(payload: dict[str, Any]) -> Rows | None:
 def post(chat: str, text: str, *, slot: str | None = None, private: bool = False,
          rows: Rows | None = None, **extra: Any) -> OutboxItem:
     """A message to ``chat``; ``slot``: store its id under that slot of the game's messages (a
-    later edit finds it); ``private``: ``chat`` is a user, written to in his direct messages;
+    later edit finds it); ``private``: ``chat`` is a user, written to in his direct messages
+    (host mode's: on Telegram sent protected, never forwarded: :func:`.telegram.outbox.protected`);
     ``rows``: its buttons."""
     payload: dict[str, Any] = {"text": text, **extra}
     if private:

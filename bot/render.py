@@ -427,10 +427,26 @@ def no_vote_text(why: Any, seat: Any, cat: Catalog, preset: Any = None, cause: A
 
 # --- errors ---------------------------------------------------------------------------------
 
+#: The refusals' parameters that carry what the user typed, by message: they go in through
+#: :meth:`bot.i18n.Catalog.said` — as typed where only the asker reads the answer, never in a
+#: group (issue 36: a player who may not speak must not have the bot say his words).
+TYPED_PARAMS: Mapping[str, tuple[str, ...]] = {
+    "command-unknown_command": ("command",), "command-too_many_arguments": ("argument",),
+    "command-bad_seat": ("argument",), "command-bad_argument": ("argument",),
+    "command-bad_undo": ("argument",), "command-bad_team": ("argument",),
+    "command-bad_fix": ("argument",), "command-unknown_preset": ("preset",),
+    "command-unknown_option": ("option",), "command-bad_option_value": ("option", "value"),
+    "command-duplicate_option": ("option",), "command-unknown_lang": ("lang",),
+    "command-unknown_reason": ("reason",), "error-unknown_reason": ("reason",),
+    "error-bad_points": ("value",),
+}
+
+
 def error_text(error: Exception, cat: Catalog) -> str:
     """A clear one-line message for a refusal: :class:`rules.RuleError` (``error-<code>``),
     ``bot.service.ServiceError`` (``service-<code>``) or ``bot.commands.CommandError``
-    (``command-<code>``); anything else is an internal error."""
+    (``command-<code>``); anything else is an internal error. What the user typed is repeated
+    only as ``cat`` repeats it (:data:`TYPED_PARAMS`: a group's catalog never does)."""
     if isinstance(error, rules.RuleError):
         prefix, code = "error", error.code.value
     elif type(error).__name__ == "ServiceError":
@@ -473,6 +489,9 @@ def error_text(error: Exception, cat: Catalog) -> str:
         what = f"what-{params.get('argument')}"  # what is missing: seat, name, count, …
         if cat.has(what):
             args["argument"] = cat.text(what)
+    for name in TYPED_PARAMS.get(key, ()):
+        if name in args:
+            args[name] = cat.said(args[name])
     return cat.text(key, **args)
 
 

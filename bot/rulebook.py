@@ -188,5 +188,5 @@ def rule_text(query: str, config: RulesConfig, cat: Catalog) -> str:
         return cat.text("rule-usage", numbers=", ".join(numbers(config, cat)))
     entries = lookup(query, config, cat)
     if not entries:
-        return cat.text("rule-unknown", query=query.strip())
+        return cat.text("rule-unknown", query=cat.said(query.strip()))
     return "\n".join(entry_text(e, config, cat) for e in entries)

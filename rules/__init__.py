@@ -17,8 +17,8 @@ from .config import (
     config_from_dict, config_to_dict,
 )
 from .engine import (
-    AFTER_THE_RESULT, MAX_NAME, Correction, NameFault, admit, apply, check, clean_name, correct, fold, name_key,
-    state_before, vote_plan,
+    AFTER_THE_RESULT, MAX_NAME, Correction, NameFault, admit, apply, check, clean_name, clean_text,
+    correct, fold, name_key, state_before, vote_plan,
 )
 from .errors import Code, RuleError
 from .events import (

@@ -40,6 +40,12 @@ _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                            "\u2066\u2067\u2068\u2069")
 # Letters that draw nothing (Hangul fillers, the blank Braille pattern).
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Characters that draw nothing inside a word (zero-width space and non-joiner, word joiner and the
+# invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator): «Бо\u200bрис»
+# reads as «Борис», and is the same name for the duplicate check. The zero-width joiner is
+# kept where it joins symbols (an emoji sequence: 👨‍👩‍👧), taken out between letters.
+_ZERO_WIDTH = frozenset("\u00ad\u180e\u200b\u200c\u2060\u2061\u2062\u2063\u2064\ufeff")
+_JOINER = "\u200d"
 
 
 class NameFault(Enum):
@@ -59,23 +65,42 @@ def _invisible(ch: str) -> bool:
     return ch.isspace() or unicodedata.category(ch) == "Cf"
 
 
-def _plain(ch: str) -> str:
-    """A control character (category Cc) or a bidirectional-text control (Unicode TR9) taken
-    out: a spacing control (tab, line break) becomes a space, the others nothing."""
-    if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
-        return " " if ch.isspace() else ""
-    return ch
+def clean_text(raw: str, *, lines: bool = False) -> str:
+    """``raw`` without what would reorder, hide or act in the text around it. Input hygiene, not a
+    rule: control characters (category Cc: BEL, ESC …) and the bidirectional-text controls
+    (Unicode TR9: overrides, embeddings, isolates, marks) are taken out — a spacing one (a tab,
+    a line break) becomes a space, or with ``lines`` a line break stays one —, and so are the
+    zero-width characters (:data:`_ZERO_WIDTH`; a zero-width joiner between two letters). What
+    the bot repeats of a user's words and every name go through it (:func:`clean_name`)."""
+    if raw.isprintable():  # none of them (each is Cc or Cf): as it is, at C speed
+        return raw
+    out: list[str] = []
+    last = len(raw) - 1
+    for index, ch in enumerate(raw):
+        if ch in _BIDI_CONTROLS or ch in _ZERO_WIDTH or unicodedata.category(ch) == "Cc":
+            if lines and ch == "\n":
+                out.append(ch)
+            elif ch.isspace():
+                out.append(" ")
+        elif ch == _JOINER and (index in (0, last) or raw[index - 1].isalpha()
+                                or raw[index + 1].isalpha()):
+            continue  # a joiner joins symbols (an emoji sequence), never letters
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def clean_name(raw: object) -> str | NameFault:
     """A player's name as it is kept, or why it is refused. Input hygiene, not a rule: control
-    characters and text-direction controls are taken out (they would reorder or break every
-    message around the name; taken out rather than refused, so that a platform's display name
-    or an older log still passes), then spaces and invisible format characters around the name;
-    a name with nothing visible, or longer than :data:`MAX_NAME` characters, is refused."""
+    characters, text-direction controls and zero-width characters are taken out
+    (:func:`clean_text`: they would reorder or break every message around the name, or make
+    «Бо\u200bрис» another name than «Борис»; taken out rather than refused, so that a
+    platform's display name or an older log still passes), then spaces and invisible format
+    characters around the name; a name with nothing visible, or longer than :data:`MAX_NAME`
+    characters, is refused."""
     if not isinstance(raw, str):
         return NameFault.LENGTH
-    text = "".join(_plain(ch) for ch in raw)
+    text = clean_text(raw)
     start, end = 0, len(text)
     while start < end and _invisible(text[start]):
         start += 1

@@ -924,7 +924,8 @@ async def test_the_bot_in_webhook_mode_as_a_process(tmp_path: Path, configured: 
             await fake.wait_for(lambda: fake.webhook, timeout=20, what="setWebhook")
             secret = str(fake.webhook.get("secret_token") or "")
             assert fake.webhook == {"url": "https://referee.example.org/tg/hook",
-                                    "allowed_updates": ["message", "callback_query", "my_chat_member"],
+                                    "allowed_updates": ["message", "edited_message", "callback_query",
+                                                        "my_chat_member"],
                                     "secret_token": secret}
             if configured:
                 assert secret == "webhook-Secret_42"

@@ -182,6 +182,9 @@ class _Host(_Part):
     async def owns_protocol(self, chat: str) -> bool:
         return False
 
+    async def message(self, chat: str, user: str, text: str, handle: Any, **kw: Any) -> bool:
+        return False  # nobody seated here: a group's command is nobody's speech
+
 
 class _Service:
     """The service as the router reads it: every chat its own home, each with a game judged
@@ -364,3 +367,44 @@ async def test_discord_refuses_in_the_doors_words(tmp_path: Path) -> None:
             options = {"channel": discord_table.CLUB_ID} if name == "link" else {}
             answer = await t.slash(name, **options)
             assert answer == RU.text("host-table-command", command=name), name
+
+
+async def test_every_door_of_a_group_reaches_host_modes_one_judge() -> None:
+    """Issue 36: a Telegram group's command is a message the group reads — host mode judges it
+    first, and one it takes as speech out of turn is neither carried out nor answered (whatever
+    it names: another bot's, no command at all); an edit is only ever a line (never a command
+    carried out again); an unnamed sender is handed in as such. A Discord slash command, seen
+    by its asker alone, is not judged."""
+    judged: list[tuple[str, bool, bool, float | None]] = []
+
+    class Judging(_Host):
+        taken = True
+
+        async def message(self, chat: str, user: str, text: str, handle: Any, *,
+                          written_at: float | None = None, command: bool = False,
+                          anonymous: bool = False) -> bool:
+            judged.append((text, command, anonymous, written_at))
+            return self.taken
+
+    reached: list[tuple[str, Any]] = []
+    front = _front(reached)
+    host = Judging("host", reached)
+    front.parts = {**front.parts, Part.HOST: host}  # type: ignore[dict-item]
+    front.lines = host  # type: ignore[assignment]
+    for text in ("/rule Шериф — №7", "/stop@OtherBot Шериф", "/шериф7", "/status"):
+        assert await front.enter(Entry("tg", Place.GROUP, "table", "u:p", text, stamp=5.0)) == []
+    assert judged == [(t, True, False, 5.0) for t in ("/rule Шериф — №7", "/stop@OtherBot Шериф",
+                                                      "/шериф7", "/status")]
+    assert reached == []
+    judged.clear()
+    assert await front.enter(Entry("tg", Place.GROUP, "table", "u:p", "/nominate 7", edit=True,
+                                   stamp=9.0, anonymous=True)) == []
+    assert judged == [("/nominate 7", False, True, 9.0)] and reached == []  # a line, never run
+    host.taken = False  # the speaker's own minute: his command is carried out
+    judged.clear()
+    await front.enter(Entry("tg", Place.GROUP, "table", "u:p", "/status"))
+    assert [name for name, _ in reached] == ["host"] and judged[0][1] is True
+    judged.clear()
+    await front.enter(Entry("dc", Place.CHANNEL, "table", "u:p", "/status"))  # a slash command
+    assert judged == []
+    assert await front.enter(Entry("tg", Place.DESK, "u:p", "u:p", "/status", edit=True)) is None

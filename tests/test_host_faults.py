@@ -220,8 +220,10 @@ BAD_HOST_COMMANDS = [
 
 async def test_the_hosts_bad_commands_are_answered_and_change_nothing(fake: FakeBotAPI,
                                                                      tmp_path: Path) -> None:
-    """Each refusal is one message in the group, the catalog's text, and the log is unchanged.
-    (Player #3 is a chat admin: the bot cannot mute him, so he can type out of turn.)"""
+    """Each refusal is one message in the group, the catalog's text — what was typed never
+    repeated there, «…» instead (issue 36) —, and the log is unchanged. (Player #3 is a chat
+    admin: the bot cannot mute him, so he can type out of turn: his command is then a message
+    out of turn, a foul, and not answered.)"""
     async with host_table(fake, tmp_path / "db.sqlite3", make_world(fake, admins=(3,))) as t:
         await bad_commands(t)
 
@@ -236,21 +238,25 @@ async def bad_commands(t: HostTable) -> None:
         count = len(t.fake.sent(t.group))
         await t.say(t.owner, line)
         sent = t.fake.sent(t.group)[count:]
-        assert [m.text for m in sent] == [CAT.text(key, **params)], line
+        typed = {"argument": CAT.text("said-unquoted")} if "argument" in params else {}
+        assert [m.text for m in sent] == [CAT.text(key, **{**params, **typed})], line
     # a spectator is neither the host nor an admin: his /foul is refused whatever its seat
     await t.say(spectator, "/foul 4")
     assert t.group_texts()[-1] == CAT.text("host-not-host")
     # the speaker nominates a seat that does not exist (R1.1) or nominates for another
     speaker = t.user(1)
     await t.say(speaker, "/nominate 11")
-    assert t.group_texts()[-1] == CAT.text("command-bad_seat", command="nominate", argument="11")
+    assert t.group_texts()[-1] == CAT.text("command-bad_seat", command="nominate", argument="…")
     await t.say(speaker, "/nominate 3 4")
     refusal = rules.RuleError(rules.Code.NOT_SPEAKER, seat=3, speaker=1)
     assert t.group_texts()[-1] == error_text(refusal, CAT)
-    # someone else's /nominate: not his minute
-    await t.say(t.user(3), "/nominate 4")
-    assert t.group_texts()[-1] == CAT.text("host-not-speaker")
     assert await log_of(t) == log
+    # someone else's /nominate, out of his minute: a message out of turn (seed 4.1.1), unanswered
+    answered = len(t.group_texts())
+    typed = await t.say(t.user(3), "/nominate 4")
+    assert typed.deleted and (await t.state()).seat(3).fouls == ["4.1.1"]
+    assert not any(CAT.text("host-not-speaker") in x for x in t.group_texts()[answered:])
+    assert (await t.state()).nominees == []
 
 
 async def test_a_non_player_pressing_the_speakers_button(t: HostTable) -> None:

@@ -72,7 +72,8 @@ async def test_a_command_addressed_to_another_bot_is_ignored(fake: FakeBotAPI, t
 async def test_a_host_who_plays_does_not_judge(fake: FakeBotAPI, tmp_path: Path) -> None:
     """The group's owner opens the table and joins it as its tenth player: the lobby says the
     host plays and that the chat's admins who do not play judge. The host's /foul and /stop are
-    refused; an admin who does not play fouls and stops."""
+    refused in his own minute (out of it they are his words out of turn, a foul: seed 4.1.1); an
+    admin who does not play fouls and stops."""
     world = make_world(fake)
     referee = fake.add_user("Судья", "referee", started=True)
     fake.set_member(world.group, referee, status="administrator")
@@ -82,13 +83,17 @@ async def test_a_host_who_plays_does_not_judge(fake: FakeBotAPI, tmp_path: Path)
         assert any("играет за столом, поэтому не судит" in x for x in t.group_texts())
         await t.wait_floor(1, consume=False)
         host_seat = t.seat(t.owner)
-        await t.say(t.owner, "/foul 3")
+        typed = await t.say(t.owner, "/foul 3")  # in #1's minute: a message like any (issue 36)
+        assert typed.deleted and (await t.state()).seat(host_seat).fouls == ["4.1.1"]
+        await t.speeches(list(range(1, host_seat)))
+        await t.wait_floor(host_seat, consume=False)
+        await t.say(t.owner, "/foul 3")  # his own minute: carried out, and refused
         assert t.group_texts()[-1] == CAT.text("host-not-host")
         await t.say(t.owner, "/stop")
         assert t.table().status == "running"
         assert (await t.state()).seat(3).fouls == []
         await t.say(referee, f"/foul {host_seat}")
-        assert len((await t.state()).seat(host_seat).fouls) == 1
+        assert len((await t.state()).seat(host_seat).fouls) == 2
         await t.say(referee, "/stop")
         assert t.table().status == "stopped"
 

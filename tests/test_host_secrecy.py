@@ -5,9 +5,11 @@ The bot is the only judge of a hosted table, so the group must not learn a role 
 wording, by the count or order of its messages and edits, by their buttons or by their timing
 (F24 §4.4.13, §4.5.4: roles are revealed only at the end). Each game below is played over the
 in-memory platform with the controllable clock (:mod:`support.fake_host`), so the transcript's
-times are exact, and by the same public script: #1 and #2 nominate #5 and #6, #6 is voted
-out; at night 1 #9 talks and is disqualified (seed 4.2.6), every black still at the table
-shoots #4, whoever is asked to check checks #1 (the Don) or #2 (the Sheriff; each the other
+times are exact, and by the same public script, whose words come through the front door as a
+platform hands them in: on day 1 #8 edits a message in #3's minute (a foul, seed 4.1.1) and
+someone writes in the group's name in #4's (deleted, the host told in private); #1 and #2
+nominate #5 and #6, #6 is voted out; at night 1 #9 types a command with free text and is
+disqualified for night talk (seed 4.2.6), every black still at the table shoots #4, whoever is asked to check checks #1 (the Don) or #2 (the Sheriff; each the other
 seat if it is his own), the night's
 victim names #1, #2, #3 as his best move. Who holds which role differs from game to
 game — the Don disqualified, the Sheriff voted out or shot, a black shot by his own team, a
@@ -25,7 +27,7 @@ import rules
 from bot.host.port import Rights
 from bot.host.steps import PRESS_GRACE
 from rules import Phase
-from support.fake_host import GROUP, RU, Table, table
+from support.fake_host import GROUP, HOST, RU, Table, table
 from support.fakeport import Seen
 
 SEATS = range(1, 11)
@@ -74,6 +76,10 @@ async def play(t: Table, monkeypatch: pytest.MonkeyPatch, cards: tuple[str, ...]
             await t.press(t.player(seat), t.step_message().data(RU.text("host-btn-nominate")))
             await t.press(t.player(seat), t.step_message().data(str({1: 5, 2: VOTED_OUT}[seat])))
         await t.clock.advance(7)  # everyone speaks a little, then passes
+        if seat == 3:  # an edit is a message written when edited: #8 out of turn
+            await t.enter(t.player(8), "я передумал", edit=True)
+        if seat == 4:  # in the group's name, by nobody the platform can name: deleted
+            await t.enter(t.player(7), "анонимно", anonymous=True)
         await t.press(t.player(seat), t.step_message().data(RU.text("host-btn-pass")))
     assert t.table().step.kind == "vote" and t.table().step.seat == 5
     for seat in (1, 2, 3, 4):  # four hands against #5; the rest go to #6 (F24 §4.4.8)
@@ -84,9 +90,7 @@ async def play(t: Table, monkeypatch: pytest.MonkeyPatch, cards: tuple[str, ...]
     await t.clock.advance(3)
     await t.press(t.player(VOTED_OUT), t.step_message().data(RU.text("host-btn-pass")))
     await t.clock.advance(2)
-    await t.host.message(GROUP, t.player(DISQUALIFIED).user, "кто тут мафия?", None,
-                         written_at=t.clock.now)  # night talk: seed 4.2.6, a disqualification
-    await t.port.outbox.settle()
+    await t.enter(t.player(DISQUALIFIED), "/rule кто_тут_мафия?")  # night talk: seed 4.2.6
     for _ in range(4):  # night 1: the shooting, the Don's check, the Sheriff's, the best move
         step = t.table().step
         assert step.at_night, step.kind
@@ -121,6 +125,9 @@ async def test_the_groups_transcript_does_not_depend_on_the_roles(
         assert state.phase is Phase.GAME_OVER
         return
     assert state.seat(SHOT).departure is not None  # the night's kill happened (F24 §4.5.4)
+    assert state.seat(8).fouls == ["4.1.1"] and state.seat(DISQUALIFIED).departure.reason == "4.2.6"
+    assert "msg:анонимно" in t.port.deleted
+    assert any("от имени группы или канала" in x for x in t.chats.texts(HOST.user))
     for index, (got, want) in enumerate(zip(seen, expected)):
         assert got == want, f"change {index} differs:\n{got}\n{want}"
     assert len(seen) == len(expected)

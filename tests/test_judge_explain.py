@@ -49,8 +49,9 @@ async def test_a_player_asks_why_there_is_no_vote_today_and_what_a_rule_says(t: 
     assert answer.startswith("5.7: игрок с третьим фолом")
     answer = await ask(t, "/rule 4.2.4")
     assert "Пункт 4.2.4" in answer and "дисквалифицирующий фол" in answer
-    answer = await ask(t, "/rule 9.9")
-    assert answer == catalog("ru").text("rule-unknown", query="9.9")
+    answer = await ask(t, "/rule 9.9")  # a Telegram group's answer never repeats the words
+    quoted = "…" if t.platform == "telegram" else "9.9"  # (issue 36); Discord's is ephemeral
+    assert answer == catalog("ru").text("rule-unknown", query=quoted)
 
     # the judge asks too: the answer may hold a private ruling, so it reaches the judge alone
     said = await t.command("why")

@@ -621,6 +621,53 @@ def test_controls_are_taken_out_of_a_name(name: str, kept: str) -> None:
     assert game.state.seat(3).name == kept
 
 
+
+#: the command errors whose parameters are never what the user typed: ``missing_argument``'s
+#: ``argument`` names what is missing (a seat, a name); ``wrong_reason``'s ``reason`` is a code
+#: the game has (only of another weight)
+NOT_TYPED = {"missing_argument", "wrong_reason"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_refusal_repeats_the_typed_words_only_where_the_asker_alone_reads_it(lang: str) -> None:
+    """Issue 36: a group's catalog (:meth:`Catalog.unquoting`) never repeats what the user
+    typed in a refusal — every command error, the unknown reason and points — while a private
+    chat's quotes it, cleaned of text-direction, zero-width and control characters."""
+    from bot.commands import COMMAND_ERROR_CODES, CommandError
+
+    typed = "\u202eШериф\u200b№7\x07"
+    shown = "Шериф№7"
+    cat = catalog(lang)
+    group = cat.unquoting()
+    assert group.unquoting() is group and cat.unquoting() is group
+    params = {"argument": typed, "preset": typed, "option": typed, "value": typed, "lang": typed,
+              "reason": typed, "seat": 3, "limit": 100, "length": 5000, "codes": "4.1.1"}
+    errors: list[Exception] = [rules.RuleError(rules.Code.UNKNOWN_REASON, reason=typed),
+                               rules.RuleError(rules.Code.BAD_POINTS, value=typed)]
+    errors += [CommandError(code, **params, command=typed if code == "unknown_command" else "foul")
+               for code in COMMAND_ERROR_CODES if code not in NOT_TYPED]
+    quoted = 0
+    for error in errors:
+        private, public = error_text(error, cat), error_text(error, group)
+        assert shown not in public and "Шериф" not in public, (error, public)
+        assert not any(ch in private for ch in "\u202e\u200b\x07"), (error, private)
+        code = error.code.value if isinstance(error, rules.RuleError) else error.code
+        key = f"{'error' if isinstance(error, rules.RuleError) else 'command'}-{code}"
+        if key in render_module.TYPED_PARAMS:
+            assert shown in private, (error, private)
+            quoted += 1
+    assert quoted == len(render_module.TYPED_PARAMS)
+
+
+def test_a_name_said_back_is_cleaned_and_escaped_where_the_platform_reads_markup() -> None:
+    """:meth:`Catalog.name` and :meth:`Catalog.said` take out what would reorder or hide the
+    text (a right-to-left override, a zero-width space, ESC) before a platform's escaping."""
+    escaping = RU.escaping(lambda text: text.replace("*", "\\*"))
+    assert RU.name("Бо\u200bрис\u202e") == "Борис"
+    assert escaping.said("**Бо\u200bрис**\x1b") == "\\*\\*Борис\\*\\*"
+    assert escaping.unquoting().said("**Борис**") == RU.text("said-unquoted") == "…"
+
+
 # --- rule numbers: the club's own (seed) vs FIIM 2024 ---------------------------------------
 
 SEED_RULES = Path(__file__).resolve().parents[1].parent / "shared" / "rules" / "seed-rules.ru.txt"

@@ -29,7 +29,7 @@ from .card import render_card, render_top
 from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
-from .tournament import make_plan, plan_lines, roster_names, split_names
+from .tournament import club_error_text, make_plan, plan_lines, roster_names, split_names
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
@@ -153,7 +153,7 @@ class ClubAnswers:
             handler = getattr(self, f"_{command.what}")
             return await handler(club, asker, command, cat, now)
         except ClubError as error:
-            return [cat.text(f"club-error-{error.code}", **{k: str(v) for k, v in error.params.items()})]
+            return [club_error_text(error, cat)]
 
     # --- history and statistics ------------------------------------------------------------------
     async def _games(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
@@ -225,7 +225,7 @@ class ClubAnswers:
         try:
             return await self._stats_lines(club, asker, command, cat, now)
         except ClubError as error:
-            return [cat.text(f"club-error-{error.code}", **{k: str(v) for k, v in error.params.items()})], None
+            return [club_error_text(error, cat)], None
 
     async def _stats_lines(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog,
                            now: float) -> tuple[list[str], tuple[int, Period] | None]:
@@ -233,7 +233,7 @@ class ClubAnswers:
         who = " ".join(rest).lstrip("@") if rest else asker.user
         player = await self.store.find_player(club, who)
         if player is None:
-            return [cat.text("club-no-player", name=cat.name(who)) if rest
+            return [cat.text("club-no-player", name=cat.said(who)) if rest
                     else cat.text("club-stats-whom")], None
         totals = (await self.store.club_totals(club, period.since, period.until,
                                                player=player.id)).get(player.id)
@@ -264,7 +264,7 @@ class ClubAnswers:
         """``/top``'s lines and its players, best first."""
         rest, period, order, role, least = self._split(command.args, now)
         if rest:
-            return [cat.text("club-top-unknown", word=cat.name(rest[0]))], []
+            return [cat.text("club-top-unknown", word=cat.said(rest[0]))], []
         order = order or "points"
         least = MIN_GAMES if least is None else least
         totals = await self.store.club_totals(club, period.since, period.until, role=role)
@@ -304,7 +304,7 @@ class ClubAnswers:
                       "fiim")
         rest, period, _, _, least = self._split(tuple(words), now)
         if rest:
-            return [cat.text("club-rating-unknown", word=cat.name(rest[0]))]
+            return [cat.text("club-rating-unknown", word=cat.said(rest[0]))]
         if not any(parse_period(w, now, self.tz) for w in words):
             period = parse_period("season", now, self.tz) or ALL
         least = 1 if least is None else least

@@ -79,6 +79,17 @@ def needs_admin(command: ClubCmd) -> bool:
     return len(words) == 2 and words[1] in HOST_WORDS
 
 
+#: the roster errors' parameters that carry names a user typed (``/rename``, ``/merge``, ``/stats``)
+TYPED_NAMES = ("name", "source", "target")
+
+
+def club_error_text(error: ClubError, cat: Catalog) -> str:
+    """A roster change refused, in ``cat``'s words: the names the user typed repeated only as
+    ``cat`` repeats a user's words (:meth:`bot.i18n.Catalog.said`: never in a group)."""
+    return cat.text(f"club-error-{error.code}", **{
+        k: cat.said(v) if k in TYPED_NAMES else str(v) for k, v in error.params.items()})
+
+
 @dataclass(frozen=True)
 class Seating:
     """A table's next game of a tournament: its number in the plan and the names by seat."""
@@ -202,8 +213,7 @@ class TournamentDesk:
                 return DeskAnswer([cat.text("tournament-usage", most=TOURNAMENT_GAMES)])
             return await self._view(club, cat)
         except ClubError as error:
-            return DeskAnswer([cat.text(f"club-error-{error.code}",
-                                        **{k: str(v) for k, v in error.params.items()})])
+            return DeskAnswer([club_error_text(error, cat)])
 
     async def _open(self, club: str, user: str, command: ClubCmd, cat: Catalog) -> DeskAnswer:
         if await self.store.tournament(club) is not None:
@@ -220,7 +230,7 @@ class TournamentDesk:
         for name in names:  # one player, one seat (rules.admit): «Вася» and «вася» are one
             key = rules.name_key(name)
             if key in keys:
-                return DeskAnswer([cat.text("club-seating-repeated", name=cat.name(name))])
+                return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(name))])
             keys.add(key)
         try:
             made = make_plan(names, int(head))

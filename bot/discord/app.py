@@ -94,6 +94,7 @@ MAX_CONTENT = 2000  # characters of a message's text
 REMOVAL_TIMEOUT = dt.timedelta(hours=6)  # longer than any game; lifted at its end
 REMOVED_CAUSES = (Cause.FOULS, Cause.DISQUALIFICATION)  # seed 4.5, 4.2: out of the game, alive
 MAX_EPHEMERAL_PARTS = 3
+REMEMBERED_INTERACTIONS = 10_000  # the interaction ids remembered to drop one delivered again
 
 
 
@@ -119,10 +120,12 @@ class RefereeClient(discord.Client):
         if base_url is not None:
             reroute(self, base_url)  # before the tree, which keeps the HTTP client
         self._handing: set[asyncio.Task[None]] = set()
-        if referee.shards.multi:  # a press in DMs may be another process's (bot.discord.shards)
-            parsers = self._connection.parsers
-            self._parse_interaction = parsers["INTERACTION_CREATE"]
-            parsers["INTERACTION_CREATE"] = self._interaction_arrived
+        #: the interactions parsed lately: one delivered again is dropped (:meth:`_interaction_arrived`)
+        self._interactions: Recent[int, bool] = Recent(REMEMBERED_INTERACTIONS)
+        self.repeated = 0  # interactions dropped as delivered again (tests wait on it)
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._interaction_arrived
         self.tree: app_commands.CommandTree[RefereeClient] = app_commands.CommandTree(self)
         self.tree.error(self._command_error)
         self.tree.interaction_check = self._allowed  # type: ignore[method-assign]
@@ -160,11 +163,21 @@ class RefereeClient(discord.Client):
         await self.referee.setup(self)
 
     def _interaction_arrived(self, data: Any) -> None:
-        """INTERACTION_CREATE in a process of several (:mod:`.shards`): a press in direct
-        messages (Discord sends them all to shard 0) goes to :meth:`DiscordReferee.route_dm`,
-        which parses it here if this process owns its game, else hands it to the owner;
-        anything else is parsed as usual."""
-        if data.get("guild_id") is None and data.get("type") == discord.InteractionType.component.value:
+        """INTERACTION_CREATE. One interaction, one effect (issue 36, as Telegram's
+        :class:`bot.telegram.app.PerChatUpdateProcessor` drops an update delivered again): an
+        interaction id seen lately — the gateway's replay after a resume, a repeat — is
+        dropped, so a hand press is never toggled back nor a command carried out twice. In a
+        process of several (:mod:`.shards`) a press in direct messages (Discord sends them all
+        to shard 0) goes to :meth:`DiscordReferee.route_dm`, which parses it here if this
+        process owns its game, else hands it to the owner; anything else is parsed as usual."""
+        key = int(data.get("id") or 0)
+        if key in self._interactions:
+            log.info("interaction %s delivered again: dropped", key)
+            self.repeated += 1
+            return
+        self._interactions[key] = True
+        if self.referee.shards.multi and data.get("guild_id") is None \
+                and data.get("type") == discord.InteractionType.component.value:
             task = asyncio.create_task(self.referee.route_dm(data, self._parse_interaction))
             self._handing.add(task)
             task.add_done_callback(self._handing.discard)
@@ -201,6 +214,15 @@ class RefereeClient(discord.Client):
                 await self.referee.host.on_message(message)
             except Exception:
                 log.exception("host: a message failed")
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """Host mode: a message edited in a table's channel is judged as written then (whether
+        or not discord.py still has it in its cache)."""
+        if self.referee.host is not None:
+            try:
+                await self.referee.host.on_edit(payload.message)
+            except Exception:
+                log.exception("host: an edited message failed")
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:

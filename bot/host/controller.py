@@ -138,6 +138,8 @@ class HostController:
         # over or stopped ones only as many as the chats' locks keep (bot.lru)
         self._tables: Recent[int, Table] = Recent(locks.limit, keep=lambda t: t.status in LIVE)
         self._unresumed: dict[str, list[int]] = {}  # chat -> its open tables not yet resumed
+        #: (table, step number) whose host was told of an unnamed message (:meth:`_unnamed`)
+        self._told_unnamed: Recent[tuple[int, int], bool] = Recent(256)
         #: whether this process runs ``chat``'s tables now (shared workers: whether it owns the
         #: chat, :mod:`bot.telegram.shared`); a deadline of a chat it does not run does nothing
         self.runs: Callable[[str], bool] = lambda chat: True
@@ -1273,7 +1275,8 @@ class HostController:
             wanted = " ".join((asked or who.name).split())
             seat = next((s for s, n in names.items() if fold(n) == fold(wanted)), None)
             if seat is None:
-                return None, self._t(cat, "host-tournament-not-listed", name=cat.name(wanted),
+                return None, self._t(cat, "host-tournament-not-listed",
+                                      name=cat.said(wanted) if asked else cat.name(wanted),
                                       game=tour["game"], table=tour["table"])
             entry = await store.find_player(tour["club"], names[seat])
             if entry is not None and entry.account not in (None, who.user):
@@ -1524,7 +1527,8 @@ class HostController:
                 return await self._protocol(chat)
             return await self._table_command(chat, who, name, command, handle)
         except HostError as error:
-            return [cat.text("host-error-bad_option", **error.params)]
+            return [cat.text("host-error-bad_option",
+                             **{k: cat.said(v) for k, v in error.params.items()})]
         except Refusal as error:
             return [error_text(error, cat)]
         except Exception as error:  # a bug, a full disk: said, and the table goes on as stored
@@ -1615,39 +1619,53 @@ class HostController:
 
     # --- messages -----------------------------------------------------------------------------------------
     async def message(self, chat: str, user: str, text: str, handle: Any, *,
-                      written_at: float | None = None) -> None:
+                      written_at: float | None = None, command: bool = False,
+                      anonymous: bool = False) -> bool:
         """A player writes in the table's chat: the speaker's «Пас» ends his minute; anyone else
         at the table speaks out of turn — by day a foul (seed 4.1.1), at night (night 0
         included) a disqualifying foul for night talk (seed 4.2.6:
         :func:`steps.out_of_turn_reason`); the message is deleted where allowed, after the foul
-        is stored (it is its evidence). ``written_at`` (real seconds, the platform's stamp):
-        a message is judged by the step it was written in, not the one it is read in
-        (:func:`steps.judge_written`) — one written in the writer's own minute, or his «Пас»
-        sent at the boundary or twice, is no foul."""
+        is stored (it is its evidence). ``written_at`` (real seconds, the platform's stamp; an
+        edit's: when it was edited): a message is judged by the step it was written in, not the
+        one it is read in (:func:`steps.judge_written`) — one written in the writer's own
+        minute, or his «Пас» sent at the boundary or twice, is no foul.
+
+        Every door of the chat comes here (issue 36, :mod:`bot.front`): ``command`` — a command
+        the whole chat reads (a Telegram group's), judged as any message out of one's minute
+        and then not carried out; ``anonymous`` — written in the name of a chat by someone the
+        platform could not name: at a running table it is deleted where allowed and the host
+        told (:meth:`_unnamed`), nobody is fouled. Returns whether the line was the table's
+        (judged: a command is then neither carried out nor answered); ``False``: no running
+        table, a member not seated, or the writer's own minute (a command is carried out)."""
         if await self.live(chat) is None and chat not in self._unresumed:
-            return
+            return False
         async with self.held(chat):
             table = await self._table_of(chat)
             if table is None or table.status is not TableStatus.RUNNING or table.step is None:
-                return
+                return False
+            if anonymous:
+                await self._unnamed(table, handle)
+                return True
             seat = table.seat_of(user)
             if seat is None:
-                return
+                return False
             current = await self.service.current(chat)
             if current is None:
-                return
+                return False
             state = current.state
             plan = st.plan(state, table.spec.options)
             if plan.key != table.step.key:
-                return
+                return False
             written = st.judge_written(table.flags.recent, table.step, seat, written_at, text)
             if written.own:
-                return  # written in his own minute (or its «Пас» repeated): nothing to judge
+                return not command  # written in his own minute (or its «Пас» repeated): nothing to judge
             if written.current and seat in st.writers(state, plan):
                 await self._active(table, table.step)
+                if command:
+                    return False  # his minute: his command (/nominate 7) is carried out
                 if text and st.is_pass(text):
                     await self._act_and_advance(table, rules.Next())
-                return
+                return True
             reason = (st.out_of_turn_reason(state, plan, seat) if written.current  # 4.1.1 by day,
                       else written.reason if rules.seen_at_table(state, seat) else None)  # 4.2.6 at night
             if reason is not None:
@@ -1657,6 +1675,24 @@ class HostController:
                     log.info("host: no foul for %s: %s", seat, error)
             if table.flags.rights.delete:
                 await self.port.delete(handle)
+            return True
+
+    async def _unnamed(self, table: Table, handle: Any) -> None:
+        """A message in the name of a chat (a group's anonymous admin, a channel) whose author
+        the platform could not name, at a running table: nobody may speak unnamed at a table
+        (seed 4.1.1: a player speaks in his own minute, as himself) and nobody can be fouled
+        for it, so it is deleted where allowed, and the host is told in private — once a step
+        (a flood of them is one notice)."""
+        if table.flags.rights.delete:
+            await self.port.delete(handle)
+        step = table.step
+        told = (table.id, step.no if step is not None else 0)
+        if told in self._told_unnamed or not table.host.startswith(self.port.prefix):
+            return
+        self._told_unnamed[told] = True
+        cat = await self._player_cat(table, table.host)
+        key = "host-unnamed-deleted" if table.flags.rights.delete else "host-unnamed-kept"
+        await self.port.post(table.host, cat.text(key, title=table.flags.title), private=True)
 
     async def private_message(self, user: str, text: str) -> str | None:
         """A player writes to the bot privately. Night 0 (F24 §4.2): what one black writes goes
@@ -1684,7 +1720,7 @@ class HostController:
             if other != seat and other in table.seats:
                 cat = await self._player_cat(table, table.seats[other])
                 items.append(ob.post(table.seats[other], cat.text(
-                    "host-relay", seat=seat_label(seat, cat), text=text), private=True))
+                    "host-relay", seat=seat_label(seat, cat), text=cat.said(text)), private=True))
         await self._queue(*items, game_id=table.game_id)
         return True
 

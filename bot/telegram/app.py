@@ -58,6 +58,7 @@ from .. import gcpolicy, published
 from ..commands import Link, Part, Place, SetChannel, SetLang, Unlink
 from ..front import Call, Entry, Front, Via
 from ..host import views as host_views
+from ..host.table import TableStatus
 from ..i18n import DEFAULT_LANG, LANGS, Catalog, catalog
 from ..judge import panel as pn
 from ..judge.controller import JudgeController
@@ -73,7 +74,7 @@ from ..settings import Settings
 from ..web.desk import StreamDesk
 from .host import HostRateLimiter, SharedRateLimiter, TelegramHost
 from .host.handlers import display_name
-from . import http
+from . import http, senders
 from .jobs import StoppingJobQueue
 from .base import PREFIX, TelegramPortBase, chat_id_of, chat_key
 from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
@@ -85,7 +86,8 @@ from .webhook import (
 
 log = logging.getLogger(__name__)
 
-ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
+#: ``edited_message``: an edit in a group is a message written at the time of the edit (issue 36)
+ALLOWED_UPDATES = ("message", "edited_message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 GATE_GROUP = -100  # the allow-list's handler runs before every other
 #: The command menus (``setMyCommands``): each scope lists the commands that work there, in
@@ -404,11 +406,12 @@ class TelegramReferee:
         if not self.access.everyone:  # before host mode's handlers (group -1) and judge mode's
             app.add_handler(TypeHandler(Update, self.gate), group=GATE_GROUP)
         new_messages = filters.UpdateType.MESSAGE
+        group_messages = filters.ChatType.GROUPS & ~filters.StatusUpdate.ALL
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(CallbackQueryHandler(self.on_press))
         app.add_handler(MessageHandler(
-            new_messages & ((filters.ChatType.PRIVATE & filters.TEXT)
-                            | (filters.ChatType.GROUPS & ~filters.StatusUpdate.ALL)), self.on_text))
+            (new_messages & ((filters.ChatType.PRIVATE & filters.TEXT) | group_messages))
+            | (filters.UpdateType.EDITED_MESSAGE & group_messages), self.on_text))
         app.add_error_handler(self.on_error)
 
     async def post_init(self, app: AnyApp) -> None:
@@ -520,12 +523,17 @@ class TelegramReferee:
 
     # --- small helpers --------------------------------------------------------------------------
     async def cat(self, chat: str) -> Catalog:
-        """The chat's catalog (``/lang``), else the configured language."""
+        """The chat's catalog (``/lang``), else the configured language. A group's (a negative
+        chat id: a group, a supergroup, a channel) never repeats a user's words
+        (:meth:`bot.i18n.Catalog.unquoting`): the whole group reads its answers, and a player
+        who may not speak must not have the bot say his words for him (issue 36); a private
+        chat's answer, read by the asker alone, quotes what he typed."""
         lang = self._langs.get(chat)
         if lang is None:
             lang = await self.service.lang(chat) or self.settings.lang
             self._langs[chat] = lang
-        return catalog(lang if lang in LANGS else DEFAULT_LANG)
+        found = catalog(lang if lang in LANGS else DEFAULT_LANG)
+        return found.unquoting() if chat.startswith(f"{PREFIX}-") else found
 
     async def _set_lang(self, chat: str, lang: str) -> None:
         await self.service.set_lang(chat, lang)
@@ -613,39 +621,58 @@ class TelegramReferee:
     # --- typed lines: the front door (bot.front) -----------------------------------------------
     async def on_text(self, update: Update, context: Context) -> None:
         """A message in a private chat (its text) or a group (any message: host mode judges a
-        sticker out of turn too), as an :class:`bot.front.Entry` for the router; its answers
-        in the chat where it was written. The lobby's deep link (``/start h<id>``) is Telegram's
-        own protocol: handed to host mode here."""
-        message = update.message
+        sticker out of turn too; an edit, as written when it was edited), as an
+        :class:`bot.front.Entry` for the router; its answers in the chat where it was written.
+        A group's message in the name of a chat is its author's when he can be named
+        (:func:`.senders.sender_of`), else nobody's (:attr:`bot.front.Entry.anonymous`); a
+        linked channel's forwarded post is nobody's business. The lobby's deep link
+        (``/start h<id>``) is Telegram's own protocol: handed to host mode here."""
+        message = update.effective_message
         user = update.effective_user
         if message is None or user is None:
             return
+        edit = update.edited_message is not None
         chat = message.chat
         private = chat.type == ChatType.PRIVATE
         text = message.text or ""
-        if private and not text:
+        if private and (not text or edit):
             return
-        key, who = chat_key(chat.id), chat_key(user.id)
-        self.names[who] = user.full_name
+        key, who, name = chat_key(chat.id), chat_key(user.id), display_name(user)
+        title = rules.clean_text(chat.title or "")
         if private:
             self.judge.seen(key, message.message_id)
-        elif chat.title:
-            self.titles[key] = chat.title
-        if not private and user.is_bot and not text.startswith("/"):
-            return  # a bot's message (a group's anonymous admin: issue 36) is nobody's speech
+        elif title:
+            self.titles[key] = title
+        found = None if private else await senders.sender_of(self._bot, message, lambda: self._seated(key))
+        if found is not None and found.free:
+            return  # the linked channel's post, forwarded: nobody speaks
+        if found is not None:
+            who, name = found.user, found.name
+        else:
+            self.names[who] = user.full_name
+            if not private and user.is_bot and not text.startswith("/"):
+                return  # another bot's message is nobody's speech
         if private and self.host is not None:
             table_id = host_views.start_payload(text)
             if table_id is not None:  # the lobby's deep link: his lobby may now write to him
                 if await self.host.controller.private_start(who, table_id) is None:
                     await self._send(key, (await self.cat(key)).text("host-link-stale"))
                 return
+        when = message.edit_date if edit else message.date
         entry = Entry("tg", Place.DESK if private else Place.GROUP, key, who, text, handle=message,
-                      stamp=message.date.timestamp() if message.date else None,
-                      name=display_name(user), title=chat.title or "", chat_type=chat.type or "",
-                      bot=getattr(self._bot, "username", None))
+                      stamp=when.timestamp() if when else None, name=name, title=title,
+                      chat_type=chat.type or "", bot=getattr(self._bot, "username", None),
+                      edit=edit, anonymous=found is not None and found.anonymous)
         replies = await self.front.enter(entry)
         if replies:
             await self._replies(key, replies)
+
+    async def _seated(self, chat: str) -> list[str] | None:
+        """The players seated at ``chat``'s running hosted table (``None``: none runs there)."""
+        table = await self.host.controller.live(chat) if self.host is not None else None
+        if table is None or table.status is not TableStatus.RUNNING:
+            return None
+        return list(table.seats.values())
 
     # --- button presses -------------------------------------------------------------------------
     async def on_press(self, update: Update, context: Context) -> None:

@@ -8,6 +8,8 @@
 * PTB's errors in the outbox's words: ``RetryAfter`` (429), ``ChatMigrated`` (the group became a
   supergroup), "message is not modified", ``Forbidden``/``BadRequest`` (given up), any other
   ``TelegramError`` (the network, a timeout: tried again later).
+
+A private text row is sent protected from forwarding (:func:`protected`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,22 @@ def _keyboard(payload: dict[str, Any]) -> dict[str, Any]:
     """A row's buttons as the call's ``reply_markup`` (none given: an edit takes them off)."""
     keyboard = markup(ob.rows_of(payload))
     return {"reply_markup": keyboard} if keyboard is not None else {}
+
+
+def protected(payload: dict[str, Any]) -> dict[str, Any]:
+    """A private row (host mode's message to one player: his role card, a check's answer, a
+    night prompt, the blacks' words at night 0) is sent with ``protect_content``: Telegram lets
+    nobody forward or save it, so nobody can prove a role with the bot's own message (issue 36).
+    The judge's messages in judge mode are not private rows: he knows the roles, and his panel
+    may be forwarded to a fellow judge."""
+    return {"protect_content": True} if payload.get("private") else {}
+
+
+async def _send_protected(bot: Any, row: OutboxRow, text: str) -> int:
+    """A private text row sent: protected from forwarding (:func:`protected`)."""
+    sent = await bot.send_message(int(row.chat.removeprefix(PREFIX)), text,
+                                  **_keyboard(row.payload), **protected(row.payload))
+    return int(sent.message_id)
 
 
 def _chat_id(chat: str) -> int:
@@ -110,6 +128,8 @@ class TelegramTransport:
             await bot.edit_message_text(text, chat_id=_chat_id(row.chat), message_id=message_id,
                                         **_keyboard(payload))
             return int(message_id)
+        if payload.get("private") and payload.get("protocol") is None:
+            return await _send_protected(bot, row, text)
         if payload.get("protocol") is not None:
             return await self._protocol(row, text, made)
         sent = await bot.send_message(_chat_id(row.chat), text, **_keyboard(payload))

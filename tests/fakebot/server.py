@@ -50,6 +50,9 @@ from .http import HttpRequest, HttpResponse, HttpServer, UploadedFile, json_resp
 from .params import ApiError, Params
 from .world import (
     ADMIN_RIGHTS,
+    ANONYMOUS_ADMIN_ID,
+    CHANNEL_BOT_ID,
+    TELEGRAM_ID,
     DEFAULT_BOT_ADMIN_RIGHTS,
     FOREVER,
     JSON,
@@ -409,11 +412,14 @@ class FakeBotAPI:
     def set_member(self, chat: FakeChat | int, user: FakeUser | int, status: str = "member", *,
                    rights: dict[str, bool] | None = None,
                    permissions: dict[str, bool] | None = None, until_date: int = FOREVER,
-                   is_member: bool = True) -> FakeMember:
-        """Set a member's standing directly (test setup; no update is sent)."""
+                   is_member: bool = True, anonymous: bool = False,
+                   title: str | None = None) -> FakeMember:
+        """Set a member's standing directly (test setup; no update is sent). ``anonymous``: an
+        administrator who remains anonymous (his messages are the group's); ``title``: an
+        administrator's custom title (an anonymous one's messages are signed with it)."""
         chat_obj, user_obj = self.chat(chat), self.user(user)
         member = FakeMember(user=user_obj, status=status, until_date=until_date,
-                            is_member=is_member)
+                            is_member=is_member, is_anonymous=anonymous, custom_title=title)
         if status == "administrator":
             member.rights = {**DEFAULT_BOT_ADMIN_RIGHTS, **(rights or {})}
         if status == "restricted":
@@ -505,29 +511,46 @@ class FakeBotAPI:
 
     def user_sends(self, user: FakeUser | int, chat: FakeChat | FakeUser | int | None,
                    text: str, *, reply_to: FakeMessage | int | None = None,
-                   date: int | None = None) -> FakeMessage:
+                   date: int | None = None, as_chat: FakeChat | int | None = None) -> FakeMessage:
         """A user writes ``text`` in ``chat`` (None: the private chat with the bot).
 
         Commands get ``bot_command`` entities (``/vote@BotName`` too), mentions ``mention``.
         ``date``: when Telegram received it (default now): an earlier one is a message the bot
         reads late. Returns the stored message; ``.delivered`` tells whether the bot received
         an update (privacy mode hides plain group messages from a bot that is not an admin).
+
+        In a group an anonymous administrator writes in the group's name (``sender_chat`` the
+        group, ``from`` @GroupAnonymousBot, signed with his custom title); ``as_chat``: a
+        channel he owns or administers, written in its name (``from`` @Channel_Bot).
         """
         user_obj = self.user(user)
         if not text.strip():
             raise FakeWorldError("Telegram clients do not send empty messages")
         chat_obj = self.private_chat(user_obj) if chat is None else self.chat(chat)
+        sender, signature, shown = None, None, user_obj
         if chat_obj.type == "private":
             if chat_obj.id != user_obj.id:
                 raise FakeWorldError(f"{user_obj.first_name} cannot write in another user's "
                                      "private chat with the bot")
+            if as_chat is not None:
+                raise FakeWorldError("nobody writes to a bot in a channel's name")
             self._ensure_started(user_obj)
         else:
             self._check_user_can_write(user_obj, chat_obj)
+            member = self._member(chat_obj, user_obj)
+            if as_chat is not None:
+                sender = self.chat(as_chat)
+                if sender.type != "channel" or not self._member(sender, user_obj).is_admin:
+                    raise FakeWorldError(f"{user_obj.first_name} cannot write as {sender.title!r}")
+                shown = self._placeholder(CHANNEL_BOT_ID, "Channel", "Channel_Bot", is_bot=True)
+            elif member.is_admin and member.is_anonymous:
+                sender, signature = chat_obj, member.custom_title
+                shown = self._placeholder(ANONYMOUS_ADMIN_ID, "Group", "GroupAnonymousBot", is_bot=True)
         reply = self._resolve_reply(chat_obj, reply_to)
         message = FakeMessage(chat=chat_obj, message_id=chat_obj.take_message_id(),
-                              date=self.now() if date is None else date, from_user=user_obj,
-                              text=text, entities=user_entities(text), reply_to=reply)
+                              date=self.now() if date is None else date, from_user=shown,
+                              text=text, entities=user_entities(text), reply_to=reply,
+                              sender_chat=sender, author=user_obj, author_signature=signature)
         self.messages[(chat_obj.id, message.message_id)] = message
         message.delivered = self._bot_receives(chat_obj, message)
         if message.delivered:
@@ -539,7 +562,8 @@ class FakeBotAPI:
     def user_edits(self, user: FakeUser | int, message: FakeMessage, text: str) -> FakeMessage:
         """The author edits their message: an ``edited_message`` update."""
         user_obj = self.user(user)
-        if message.from_user is None or message.from_user.id != user_obj.id:
+        author = message.author or message.from_user
+        if author is None or author.id != user_obj.id:
             raise FakeWorldError("only the author can edit a message")
         message.history.append(Edit(message.text, message.reply_markup, message.entities,
                                     message.edit_date or message.date))
@@ -549,6 +573,72 @@ class FakeBotAPI:
             self._emit("edited_message", message.to_api())
         self._notify()
         return message
+
+    def user_forwards(self, user: FakeUser | int, message: FakeMessage,
+                      to: FakeChat | FakeUser | int) -> FakeMessage:
+        """The user forwards ``message`` to chat ``to`` (a Telegram client's Forward). A message
+        sent with ``protect_content`` cannot be forwarded: Telegram's clients offer no Forward
+        for it (and ``forwardMessage`` answers "message has protected content")."""
+        user_obj, target = self.user(user), self.chat(to)
+        if message.deleted:
+            raise FakeWorldError("a deleted message cannot be forwarded")
+        if message.protected:
+            raise FakeWorldError("Bad Request: message has protected content and can't be forwarded")
+        if target.type != "private":
+            self._check_user_can_write(user_obj, target)
+        origin: JSON = {"type": "user", "sender_user": (message.from_user or user_obj).to_api(),
+                        "date": message.date}
+        forwarded = FakeMessage(chat=target, message_id=target.take_message_id(), date=self.now(),
+                                from_user=user_obj, text=message.text,
+                                entities=list(message.entities), author=user_obj)
+        forwarded.service = {"forward_origin": origin}
+        self.messages[(target.id, forwarded.message_id)] = forwarded
+        self._notify()
+        return forwarded
+
+    def link_channel(self, channel: FakeChat | int, group: FakeChat | int) -> None:
+        """The channel's discussion group is ``group``: each of its posts is forwarded there."""
+        channel_obj, group_obj = self.chat(channel), self.chat(group)
+        channel_obj.linked_chat, group_obj.linked_chat = group_obj.id, channel_obj.id
+
+    def channel_posts(self, channel: FakeChat | int, text: str) -> FakeMessage | None:
+        """The channel posts ``text`` (by one of its admins); its linked group gets the
+        automatic forward (``from`` Telegram, ``sender_chat`` the channel,
+        ``is_automatic_forward``), returned (``None``: no linked group)."""
+        channel_obj = self.chat(channel)
+        post = FakeMessage(chat=channel_obj, message_id=channel_obj.take_message_id(),
+                           date=self.now(), from_user=None, text=text, entities=user_entities(text))
+        post.service = {"sender_chat": channel_obj.to_api()}
+        self.messages[(channel_obj.id, post.message_id)] = post
+        if channel_obj.linked_chat is None:
+            return None
+        group = self.chat(channel_obj.linked_chat)
+        forwarded = FakeMessage(
+            chat=group, message_id=group.take_message_id(), date=self.now(),
+            from_user=self._placeholder(TELEGRAM_ID, "Telegram"), text=text,
+            entities=user_entities(text), sender_chat=channel_obj,
+            forward_origin={"type": "channel", "chat": channel_obj.to_api(),
+                            "message_id": post.message_id, "date": post.date})
+        self.messages[(group.id, forwarded.message_id)] = forwarded
+        forwarded.delivered = self._bot_receives(group, forwarded)
+        if forwarded.delivered:
+            forwarded.update_id = self._emit("message", forwarded.to_api())
+        self._notify()
+        return forwarded
+
+    def set_personal_channel(self, user: FakeUser | int, channel: FakeChat | int | None) -> None:
+        """The channel ``user`` shows on his profile (``getChat``'s ``personal_chat``)."""
+        self.user(user).personal_chat = None if channel is None else self.chat(channel).id
+
+    def _placeholder(self, user_id: int, first_name: str, username: str | None = None, *,
+                     is_bot: bool = False) -> FakeUser:
+        """One of Telegram's placeholder senders (@GroupAnonymousBot, @Channel_Bot, Telegram)."""
+        found = self.users.get(user_id)
+        if found is None:
+            found = FakeUser(id=user_id, first_name=first_name, username=username, is_bot=is_bot,
+                             language_code=None)
+            self.users[user_id] = found
+        return found
 
     def user_presses(self, user: FakeUser | int, message: FakeMessage | tuple[int, int],
                      data: str | None = None, *, button: str | None = None,
@@ -1669,7 +1759,9 @@ class FakeBotAPI:
         if chat.pinned:
             message = self.messages.get((chat.id, chat.pinned[-1]))
             pinned = message.to_api(with_reply=False) if message else None
-        return chat.to_full_api(pinned)
+        user = chat.private_user
+        personal = self.chats.get(user.personal_chat) if user is not None and user.personal_chat else None
+        return chat.to_full_api(pinned, personal.to_api() if personal is not None else None)
 
     def _api_getChatAdministrators(self, p: Params) -> list[JSON]:
         chat = self._chat_for(p)

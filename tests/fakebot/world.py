@@ -56,6 +56,11 @@ DEFAULT_BOT_ADMIN_RIGHTS: dict[str, bool] = {
 
 FOREVER = 0
 
+# The placeholder senders Telegram puts in ``from`` when a message is written in a chat's name
+# (Bot API, Message.sender_chat): a group's anonymous admin, a post as a channel, and a linked
+# channel's post forwarded into its discussion group.
+ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID, TELEGRAM_ID = 1087968824, 136817688, 777000
+
 STATUSES = ("creator", "administrator", "member", "restricted", "left", "kicked")
 
 
@@ -71,6 +76,7 @@ class FakeUser:
     is_bot: bool = False
     started: bool = False
     blocked: bool = False
+    personal_chat: int | None = None  # the channel his profile shows (getChat's personal_chat)
 
     def to_api(self) -> JSON:
         data: JSON = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
@@ -157,6 +163,7 @@ class FakeChat:
     next_message_id: int = 1
     pinned: list[int] = field(default_factory=list)
     private_user: FakeUser | None = None  # for private chats
+    linked_chat: int | None = None  # a channel's discussion group, a group's channel
 
     def to_api(self) -> JSON:
         """The short ``Chat`` object carried inside messages and updates."""
@@ -174,9 +181,13 @@ class FakeChat:
                 data["username"] = self.username
         return data
 
-    def to_full_api(self, pinned_message: JSON | None = None) -> JSON:
-        """``ChatFullInfo`` for getChat."""
+    def to_full_api(self, pinned_message: JSON | None = None, personal_chat: JSON | None = None) -> JSON:
+        """``ChatFullInfo`` for getChat (``personal_chat``: a user's channel on his profile)."""
         data = self.to_api()
+        if personal_chat is not None:
+            data["personal_chat"] = personal_chat
+        if self.linked_chat is not None:
+            data["linked_chat_id"] = self.linked_chat
         data.update(
             accent_color_id=0,
             max_reaction_count=11,
@@ -243,6 +254,15 @@ class FakeMessage:
     params: JSON = field(default_factory=dict)  # every parameter of the sending call
     delivered: bool | None = None  # user messages: did the bot receive an update for it
     update_id: int | None = None
+    sender_chat: FakeChat | None = None  # written in a chat's name (anonymous admin, channel)
+    author: FakeUser | None = None  # who wrote it when ``from`` is a placeholder (sender_chat)
+    author_signature: str | None = None  # an anonymous admin's custom title
+    forward_origin: JSON | None = None  # a linked channel's post, forwarded automatically
+
+    @property
+    def protected(self) -> bool:
+        """Sent with ``protect_content``: nobody can forward or save it."""
+        return bool(self.params.get("protect_content"))
 
     @property
     def chat_id(self) -> int:
@@ -286,6 +306,15 @@ class FakeMessage:
         data: JSON = {"message_id": self.message_id, "date": self.date, "chat": self.chat.to_api()}
         if self.from_user is not None:
             data["from"] = self.from_user.to_api()
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_api()
+        if self.author_signature:
+            data["author_signature"] = self.author_signature
+        if self.forward_origin is not None:
+            data["forward_origin"] = copy.deepcopy(self.forward_origin)
+            data["is_automatic_forward"] = True
+        if self.protected:
+            data["has_protected_content"] = True
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.reply_to is not None and with_reply:

@@ -341,12 +341,26 @@ class FakeDiscord:
         channel_id = channel or self.dm_of(uid)
         self.posts[message_id] = FakeMessage(message_id, channel_id, author,
                                              [Version(content, [], [], [])])
+        return self._member_message(self.posts[message_id], None)
+
+    def edit_payload(self, message_id: int, content: str, *, edited_at: float) -> dict[str, Any]:
+        """MESSAGE_UPDATE's payload: the member edits his message ``message_id`` (one of
+        :attr:`posts`) to ``content`` at ``edited_at`` (Unix seconds) — the whole message, as
+        Discord sends it, its ``edited_timestamp`` that time."""
+        message = self.posts[message_id]
+        message.versions.append(Version(content, [], [], []))
+        return self._member_message(message, datetime.fromtimestamp(edited_at, timezone.utc).isoformat())
+
+    def _member_message(self, message: FakeMessage, edited: str | None) -> dict[str, Any]:
+        """A member's message as the gateway carries it (``edited``: its ``edited_timestamp``)."""
+        uid = int(message.author["id"])
         payload: dict[str, Any] = {
-            "id": str(message_id), "type": 0, "content": content, "author": author,
-            "attachments": [], "embeds": [], "components": [], "mentions": [], "mention_roles": [],
-            "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
-            "edited_timestamp": None, "flags": 0, "channel_id": str(channel_id)}
-        if channel:
+            "id": str(message.id), "type": 0, "content": message.now.content,
+            "author": message.author, "attachments": [], "embeds": [], "components": [],
+            "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
+            "tts": False, "timestamp": TIMESTAMP, "edited_timestamp": edited, "flags": 0,
+            "channel_id": str(message.channel_id)}
+        if message.channel_id in self.channels:
             payload.update(guild_id=str(self.guild_id),
                            member={k: v for k, v in self.member_payload(uid).items() if k != "user"})
         return payload

@@ -57,6 +57,7 @@ BOT_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_f
                                  moderate_members=True)
 
 _TASKS = ("CommandTree-invoker", "discord-ui-", "discord.py: on_interaction", "discord.py: on_message",
+          "discord.py: on_raw_message_edit",
           "discord.py: on_voice_state_update", "discord.py: on_guild_available")
 HANDLED = 10.0  # s: how long the client may take to read a dispatched event (generous)
 
@@ -73,6 +74,7 @@ class DiscordTable:
     players: list[dict[str, Any]]
     admin: dict[str, Any]
     app_permissions: discord.Permissions = field(default_factory=lambda: BOT_RIGHTS)
+    last_interaction: dict[str, Any] | None = None  # the last INTERACTION_CREATE dispatched
 
     @property
     def referee(self) -> DiscordReferee:
@@ -99,6 +101,8 @@ class DiscordTable:
         discord.py dispatches for it, after its parser started the handlers), then until they
         are done."""
         wanted = int(payload["id"])
+        if event == "INTERACTION_CREATE":
+            self.last_interaction = payload
         seen = asyncio.ensure_future(self.client.wait_for(
             parsed, check=lambda item: int(item.id) == wanted, timeout=HANDLED))
         await asyncio.sleep(0)  # the listener is registered before the event can arrive
@@ -162,12 +166,42 @@ class DiscordTable:
         return "\n".join(r.content for r in self.fake.replies[before:] if r.content and r.user == uid)
 
     async def write(self, author: dict[str, Any], content: str, *, channel: int = TABLE_ID,
-                    written_at: float | None = None) -> None:
+                    written_at: float | None = None) -> int:
         """``author`` writes ``content`` in a server channel (``channel``), or in his direct
         messages with the bot (``channel=0``), delivered as the gateway's MESSAGE_CREATE;
-        ``written_at``: Discord's stamp (Unix seconds), if the bot reads it late."""
+        ``written_at``: Discord's stamp (Unix seconds), if the bot reads it late. Returns the
+        message's id (:attr:`FakeDiscord.posts`)."""
         payload = self.fake.message_payload(author, content, channel, written_at=written_at)
         await self._deliver("MESSAGE_CREATE", payload, "message")
+        return int(payload["id"])
+
+    async def edit(self, message_id: int, content: str, *, edited_at: float) -> None:
+        """Its author edits message ``message_id`` (one :meth:`write` sent) at ``edited_at``
+        (Unix seconds): the gateway's MESSAGE_UPDATE, handled."""
+        payload = self.fake.edit_payload(message_id, content, edited_at=edited_at)
+        seen = asyncio.ensure_future(self.client.wait_for(
+            "raw_message_edit", check=lambda event: event.message_id == message_id, timeout=HANDLED))
+        await asyncio.sleep(0)
+        sent = await self.server.dispatch("MESSAGE_UPDATE", payload)
+        assert sent is not None, "the bot is not connected to the gateway"
+        await seen
+        await self.settle()
+
+    async def again(self) -> None:
+        """The last interaction delivered again, as it was (its id and token: the gateway's replay
+        after a resume), and handled — or dropped as a repeat."""
+        assert self.last_interaction is not None, "no interaction was delivered yet"
+        wanted = int(self.last_interaction["id"])
+        before = getattr(self.client, "repeated", 0)
+        seen = asyncio.ensure_future(self.client.wait_for(
+            "interaction", check=lambda item: int(item.id) == wanted, timeout=HANDLED))
+        await asyncio.sleep(0)
+        sent = await self.server.dispatch("INTERACTION_CREATE", self.last_interaction)
+        assert sent is not None, "the bot is not connected to the gateway"
+        await wait_for(lambda: seen.done() or getattr(self.client, "repeated", 0) > before, timeout=HANDLED,
+                       what="the interaction handled or dropped")
+        seen.cancel()
+        await self.settle()
 
     async def voice(self, member: dict[str, Any], channel: int | None, *,
                     self_mute: bool | None = None, self_deaf: bool | None = None) -> None:

@@ -8,6 +8,8 @@ from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 import rules
+from bot.commands import Part, Place
+from bot.front import Entry, Front
 from bot.host.controller import Defaults, HostController
 from bot.host.port import Player, Rights
 from bot.i18n import catalog
@@ -55,6 +57,16 @@ class Table:
         await self.port.outbox.settle()  # what it sent in the background has arrived
         return answer
 
+    async def enter(self, who: Player, text: str, **entry: object) -> None:
+        """``who`` writes ``text`` in the group, through the front door as a platform hands it
+        in (``entry``: the :class:`bot.front.Entry`'s flags — ``edit``, ``anonymous``), stamped
+        now by the table's clock."""
+        door = Front(lambda: self.service, {Part.HOST: self.host}, _NoRights(), self.port.cat,
+                     lines=self.host)
+        await door.enter(Entry("tg", Place.GROUP, GROUP, who.user, text, handle=f"msg:{text}",
+                               stamp=self.clock.now, **entry))  # type: ignore[arg-type]
+        await self.port.outbox.settle()
+
     async def press(self, who: Player, data: str) -> Press:
         handle = Press(who.user)
         await self.host.press(who, data, handle)
@@ -101,6 +113,13 @@ class Table:
         assert self.table().step.kind == "night_zero"
         await self.clock.advance(self.table().step.seconds)  # the договорка runs out
         assert self.table().step.kind == "speech"
+
+
+class _NoRights:
+    """Nobody is a chat admin (the router asks only for a command it carries out)."""
+
+    async def is_admin(self, entry: Entry, chat: str, *, server: bool = False) -> bool:
+        return False
 
 
 @asynccontextmanager

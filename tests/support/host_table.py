@@ -119,12 +119,19 @@ class HostTable:
         return result
 
     async def say(self, user: FakeUser, text: str, chat: FakeChat | None = None, *,
-                  date: int | None = None) -> FakeMessage:
+                  date: int | None = None, as_chat: FakeChat | None = None) -> FakeMessage:
         """``user`` writes ``text`` in the group (or ``chat``; ``None`` … his private chat: pass
-        ``chat=user``); ``date``: Telegram's stamp, if the bot reads it late."""
+        ``chat=user``); ``date``: Telegram's stamp, if the bot reads it late; ``as_chat``: in
+        the name of his channel (an anonymous admin writes in the group's name anyway)."""
         target = self.group if chat is None else chat
-        return await self._handled(lambda: self.fake.user_sends(user, target, text, date=date),
-                                   f"handling {text!r}")
+        return await self._handled(
+            lambda: self.fake.user_sends(user, target, text, date=date, as_chat=as_chat),
+            f"handling {text!r}")
+
+    async def edit(self, user: FakeUser, message: FakeMessage, text: str) -> FakeMessage:
+        """``user`` edits his ``message`` to ``text`` (an ``edited_message`` update, handled)."""
+        return await self._handled(lambda: self.fake.user_edits(user, message, text),
+                                   f"the edit {text!r}")
 
     async def leave(self, user: FakeUser) -> FakeMessage:
         """``user`` leaves the group."""

@@ -13,6 +13,7 @@ from ...commands import NewTable, Place
 from ...front import Call, Entry
 from ...host.controller import Defaults, HostController
 from ...judge.port import Reply
+from ...lru import Recent
 from ...host.port import Player
 from ...host.table import Table
 from ...outbox import post
@@ -45,6 +46,7 @@ class DiscordHost:
             Defaults(vote_window=settings.host_vote_window,
                      shooting=settings.host_shooting,
                      silenced=settings.host_silenced, seed=settings.host_seed))
+        self._edits: Recent[tuple[int, float], bool] = Recent(1024)  # the edits judged
 
     def table(self, table_id: int) -> Table | None:
         return self.controller.table(table_id)
@@ -125,6 +127,22 @@ class DiscordHost:
         router as a line (:meth:`bot.front.Front.line`): in direct messages during night 0 a
         black's words go to the other blacks (F24 §4.2); in a hosted channel a seated player
         out of his minute is fouled (seed 4.1.1) and his message deleted where allowed."""
+        await self._line(message, message.created_at.timestamp())
+
+    async def on_edit(self, message: discord.Message) -> None:
+        """A member edited a message (issue 36): in a hosted channel it is judged as a message
+        written at the time of the edit (Discord's ``edited_timestamp``). An update without a
+        new edit time (a link's preview filled in) or one seen before is no edit."""
+        edited = message.edited_at
+        if edited is None or message.guild is None:
+            return
+        seen = (message.id, edited.timestamp())
+        if seen in self._edits:
+            return
+        self._edits[seen] = True
+        await self._line(message, edited.timestamp(), edit=True)
+
+    async def _line(self, message: discord.Message, stamp: float, *, edit: bool = False) -> None:
         author = message.author
         if author.bot:
             return
@@ -133,7 +151,7 @@ class DiscordHost:
         if message.guild is not None and not is_discord(chat):
             return
         entry = Entry("dc", Place.DM if message.guild is None else Place.CHANNEL, chat, who,
-                      message.content or "", handle=message, stamp=message.created_at.timestamp())
+                      message.content or "", handle=message, stamp=stamp, edit=edit)
         replies = await self.referee.front.line(entry) or []
         if replies:  # his words go nowhere: told in his direct messages, through the outbox
             await self.referee.service.enqueue([post(who, r.text, private=True) for r in replies])

@@ -352,3 +352,6 @@ cite-7_10 = { $rules ->
    *[other] FIIM 2024, §7.10
  }
 cite-7_11 = FIIM 2024, §7.11
+
+# A user's words a group's answer does not repeat (this stands for them).
+said-unquoted = …

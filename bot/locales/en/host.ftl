@@ -67,6 +67,8 @@ host-role-card = 🎭 The table in "{ $title }". Your seat is { $seat }, your ro
 host-mate = { $role } { $seat }
 host-role-blacks = The blacks at the table: { $mates }. During the mafia's meeting write here: I pass it on to the other blacks.
 host-relay = { $seat }: { $text }
+host-unnamed-deleted = Someone wrote at the table in "{ $title }" in the name of the group or a channel; I cannot tell who. The message is deleted: at the table, players write as themselves, in their own minute.
+host-unnamed-kept = Someone wrote at the table in "{ $title }" in the name of the group or a channel; I cannot tell who, and I may not delete messages there. At the table, players write as themselves, in their own minute.
 host-private-closed = Messages through me are open only to the blacks during the mafia's meeting. At night your buttons come in my messages here.
 
 ## Steps (the line under a step's message)

@@ -16,6 +16,8 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext, ChatMemberHandler, MessageHandler, filters
 
+import rules
+
 from ...host import steps as st
 from ...host import views as vw
 from ...host.controller import Defaults, HostController
@@ -170,17 +172,18 @@ class TelegramHost:
             found = await bot.get_chat(int(target) if target.lstrip("-").isdigit() else target)
             member = await bot.get_chat_member(found.id, bot.id)
         except TelegramError:
-            await self._queued(chat, cat.text("host-channel-not-found", name=target))
+            await self._queued(chat, cat.text("host-channel-not-found", name=cat.said(target)))
             return
         can_post = found.type == "channel" and (
             member.status == ChatMemberStatus.OWNER
             or (member.status == ChatMemberStatus.ADMINISTRATOR
                 and bool(getattr(member, "can_post_messages", False))))
         if not can_post:
-            await self._queued(chat, cat.text("host-channel-cannot-post", name=target))
+            await self._queued(chat, cat.text("host-channel-cannot-post", name=cat.said(target)))
             return
-        await self.referee.service.set_club_channel(chat, key(found.id), found.title or target)
-        await self._queued(chat, cat.text("host-channel-linked", title=found.title or target))
+        title = rules.clean_text(found.title or "") or target
+        await self.referee.service.set_club_channel(chat, key(found.id), title)
+        await self._queued(chat, cat.text("host-channel-linked", title=title))
 
     async def _queued(self, chat: str, text: str) -> None:
         """A confirmation the group must get: queued in the outbox, then sent."""

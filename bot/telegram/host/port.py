@@ -27,7 +27,7 @@ from ...host.port import Mute, MuteMode, Rights
 from ...i18n import Catalog
 from ...render import fit
 from ..base import PREFIX, TelegramPortBase
-from ..outbox import MAX_TEXT, markup, retry_seconds
+from ..outbox import MAX_TEXT, markup, protected, retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +65,10 @@ class TelegramHostPort(TelegramPortBase):
     # --- messages ---------------------------------------------------------------------------------
     async def post(self, chat: str, text: str, rows: vw.Rows | None = None, *,
                    private: bool = False) -> int | None:
-        try:
+        try:  # a player's private message cannot be forwarded (issue 36: .outbox.protected)
             sent = await self._bot.send_message(chat_id_of(chat), fit(text, MAX_TEXT),
-                                                reply_markup=markup(rows))
+                                                reply_markup=markup(rows),
+                                                **protected({"private": private}))
         except TelegramError as error:
             log.warning("host: cannot send to %s: %s", chat, error)
             return None
