@@ -25,7 +25,7 @@ import pytest
 
 import rules
 from bot.host.port import Rights
-from bot.host.steps import PRESS_GRACE
+from bot.host.steps import PRESS_GRACE, WRITTEN_GRACE
 from rules import Phase
 from support.fake_host import GROUP, HOST, RU, Table, table
 from support.fakeport import Seen
@@ -89,7 +89,8 @@ async def play(t: Table, monkeypatch: pytest.MonkeyPatch, cards: tuple[str, ...]
     assert t.table().step.kind == "last_word" and t.table().step.seat == VOTED_OUT
     await t.clock.advance(3)
     await t.press(t.player(VOTED_OUT), t.step_message().data(RU.text("host-btn-pass")))
-    await t.clock.advance(2)
+    # well into the night, past the grace that gives a message at the boundary the day's foul
+    await t.clock.advance(WRITTEN_GRACE + 3)
     await t.enter(t.player(DISQUALIFIED), "/rule кто_тут_мафия?")  # night talk: seed 4.2.6
     for _ in range(4):  # night 1: the shooting, the Don's check, the Sheriff's, the best move
         step = t.table().step
