@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.i18n import catalog
+from bot.host.steps import WRITTEN_GRACE
 from rules import Cause, Role
 from support.discord_table import TABLE_ID, DiscordTable, table
 from test_discord_host import expire, host_table, message_with, open_table, player_at, role_seats
@@ -43,7 +44,7 @@ async def test_an_edit_is_judged_when_it_was_edited_and_only_once(t: DiscordTabl
     assert (await t.state()).seat(first.seat).fouls == [] and not t.fake.posts[said].deleted
     await expire(t)
     assert host_table(t).step.seat != first.seat
-    stamp = time.time()
+    stamp = time.time() + WRITTEN_GRACE + 1  # a few seconds into the next minute: past the grace
     for _ in range(2):  # one edit, its update delivered twice
         await t.edit(said, "Я мирный. №5 — чёрный", edited_at=stamp)
     assert (await t.state()).seat(first.seat).fouls == ["4.1.1"]

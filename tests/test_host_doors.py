@@ -20,6 +20,7 @@ import pytest
 
 from bot.i18n import catalog
 from fakebot import FakeBotAPI, FakeWorldError
+from bot.host.steps import WRITTEN_GRACE
 from rules import Cause, Role
 from support.host_table import FAST, HostTable, host_table, make_world
 from support.telegram_table import table as judge_table
@@ -71,7 +72,12 @@ async def test_an_edit_is_judged_as_a_message_written_when_it_was_edited(t: Host
     assert not own.deleted and await fouls(t, 1) == []
     await t.pass_turn(1)
     await t.wait_floor(2, consume=False)
-    await t.edit(t.user(1), own, "Я мирный житель. №5 — чёрный")  # in #2's minute
+    real = t.fake.clock  # edited a few seconds into #2's minute: past the boundary's grace (issue 35)
+    t.fake.clock = lambda: real() + WRITTEN_GRACE + 1
+    try:
+        await t.edit(t.user(1), own, "Я мирный житель. №5 — чёрный")  # in #2's minute
+    finally:
+        t.fake.clock = real
     assert own.deleted
     assert await fouls(t, 1) == [FOUL]
     assert any(f"Игроку №1 — фол: речь не в свою игровую минуту" in x for x in t.group_texts())
