@@ -57,11 +57,14 @@ import asyncio
 import dataclasses
 import logging
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from storage import OutboxItem, OutboxRow, Store
 
 from .lru import CACHED_CHATS, Recent, locks
+
+if TYPE_CHECKING:
+    from .service import Service
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +256,13 @@ class Outbox:
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
         self.may_send: Callable[[str], Awaitable[bool]] | None = None
+
+    @classmethod
+    def of(cls, service: Callable[[], "Service"], transport: Transport, **options: Any) -> "Outbox":
+        """The outbox of the service ``service()`` gives (a platform builds its outbox before
+        the service opens): its rows are that service's store's; ``options`` as
+        :class:`Outbox` takes them."""
+        return cls(lambda: service().store, transport, **options)
 
     # --- draining -------------------------------------------------------------------------------
     def waiting(self, chat: str) -> bool:

@@ -469,9 +469,11 @@ class Service:
             return game.log
 
     # --- chats: aliases, announce chats, stored message ids and timers -----------------------
-    async def home(self, chat: str) -> str:
-        """The home chat whose games ``chat`` acts on (``chat`` itself unless it is an alias)."""
-        if chat not in self._aliases:
+    async def home(self, chat: str, *, fresh: bool = False) -> str:
+        """The home chat whose games ``chat`` acts on (``chat`` itself unless it is an alias).
+        ``fresh``: read from the store, not this process's memory — another worker sharing the
+        database may have linked it (the shared workers route by it)."""
+        if fresh or chat not in self._aliases:
             self._aliases[chat] = await self._store.alias(chat)
         return self._aliases[chat] or chat
 
@@ -654,6 +656,34 @@ class Service:
     async def pending_chats(self) -> list[str]:
         """The chats the outbox holds unsent messages for."""
         return await self._store.pending_chats()
+
+    async def open_host_chats(self, prefix: str = "") -> list[str]:
+        """The chats with a hosted table that gathers or plays (``prefix``: one platform's)."""
+        return await self._store.open_host_chats(prefix)
+
+    async def inbox_put(self, update_id: int, home: str, payload: Mapping[str, Any]) -> bool:
+        """Store an update for the worker that owns ``home`` (shared mode, PostgreSQL: the
+        inbox). ``False``: that update was stored before (delivered again)."""
+        return await self._store.inbox_put(update_id, home, dict(payload))  # type: ignore[attr-defined]
+
+    def drainer(self, claims: Any, apply: Any, **options: Any) -> Any:
+        """A loop over the inbox applying the updates of the chats ``claims`` owns
+        (:class:`storage.shared.Drainer`; ``options`` as it takes them)."""
+        from storage.shared import Drainer
+
+        return Drainer(self._store, claims, apply, **options)  # type: ignore[arg-type]
+
+    def shared_pool(self) -> Any:
+        """The PostgreSQL pool the shared workers count in (their send budget,
+        :class:`storage.shared.SendBudget`)."""
+        return self._store.pool  # type: ignore[attr-defined]
+
+    async def game_files(self, game_id: int, cat: Any, **sheet: Any) -> Any:
+        """The protocol files of game ``game_id`` (:func:`bot.protocol.files.protocol_files`;
+        ``sheet``: its header's defaults, judge and table)."""
+        from .protocol.files import protocol_files
+
+        return await protocol_files(self._store, game_id, cat, **sheet)
 
     async def prune(self) -> int:
         """Forget what finished games no longer need (their delivered outbox rows, their

@@ -150,6 +150,35 @@ def test_the_walker_finds_what_closes_a_circle(tmp_path: Path, files: dict[str, 
     assert circles(_tree(tmp_path, files)) == expected
 
 
+PLATFORMS = ("bot/telegram", "bot/discord")
+
+
+def store_reaches(root: Path) -> list[str]:
+    """Where a platform's code reaches past the service into the store: an attribute ``store``
+    of something named ``service`` (``self.service.store``, ``referee.service.store.alias``)."""
+    found = []
+    for platform in PLATFORMS:
+        for path in sorted((root / platform).glob("**/*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr == "store" and (
+                        isinstance(node.value, ast.Attribute) and node.value.attr == "service"
+                        or isinstance(node.value, ast.Name) and node.value.id == "service"):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_no_platform_reaches_into_the_store() -> None:
+    """Telegram and Discord reach the store only through :class:`bot.service.Service` (issue
+    29): what they need of it is a service method."""
+    assert store_reaches(ROOT) == []
+
+
+def test_the_reach_walker_finds_a_reach(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"bot/telegram/a.py": "x = self.service.store.alias(c)\n",
+                            "bot/discord/b.py": "y = service.store\nz = self.service.home(c)\n"})
+    assert store_reaches(root) == ["bot/telegram/a.py:1", "bot/discord/b.py:1"]
+
+
 if __name__ == "__main__":
     where = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
     for circle in circles(where):

@@ -268,8 +268,9 @@ def sender(store: Store, stub: StubBot, moved: list[tuple[str, str]] | None = No
         (moved if moved is not None else []).append((old, new))
         await store.move_chat(old, new)
 
-    return Outbox(lambda: store, TelegramTransport(lambda: store, lambda: stub),
-                  on_migrate=on_migrate, retry_delay=0.05)
+    service = Service(store)
+    return Outbox.of(lambda: service, TelegramTransport(lambda: service, lambda: stub),
+                     on_migrate=on_migrate, retry_delay=0.05)
 
 
 async def test_the_sender_retries_the_same_row_after_retry_after(store: Store) -> None:

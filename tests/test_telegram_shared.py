@@ -204,6 +204,7 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
     over once its claims end. A Discord chat on the same database is never a Telegram worker's."""
     from types import SimpleNamespace
 
+    from bot.service import Service
     from bot.telegram.shared import SharedWorker
     from storage import OutboxItem
 
@@ -223,12 +224,9 @@ async def test_a_chat_with_a_running_timer_or_unsent_messages_is_adopted_by_one_
             async def rearm(home: str) -> None:
                 log.append(("arm", home))
 
-            async def aliases(home: str) -> list[str]:
-                return await store.aliases_of(home)
-
             referee = SimpleNamespace(
                 settings=SimpleNamespace(db=pg_url),
-                service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
+                service=Service(store),
                 judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
                 outbox=SimpleNamespace(kick=lambda chat, reread=False: log.append(("send", chat))))
             return SharedWorker(SimpleNamespace(), referee)  # type: ignore[arg-type]
@@ -325,6 +323,7 @@ async def test_a_hosted_table_is_run_by_the_worker_that_owns_its_group(pg_url: s
     deadlines do nothing there). A group with a live table is not let go for room."""
     from types import SimpleNamespace
 
+    from bot.service import Service
     from bot.telegram.shared import SharedWorker
 
     async with await PgStore.open(pg_url) as store:
@@ -336,9 +335,6 @@ async def test_a_hosted_table_is_run_by_the_worker_that_owns_its_group(pg_url: s
             async def rearm(home: str) -> None:
                 return None
 
-            async def aliases(home: str) -> list[str]:
-                return []
-
             async def claimed(chat: str) -> None:
                 log.append(("resume", chat))
 
@@ -346,7 +342,7 @@ async def test_a_hosted_table_is_run_by_the_worker_that_owns_its_group(pg_url: s
                                    live_chats=lambda: {"tg:-7"}, runs=None)
             referee = SimpleNamespace(
                 settings=SimpleNamespace(db=pg_url),
-                service=SimpleNamespace(store=store, aliases=aliases, forget=lambda home: None),
+                service=Service(store),
                 judge=SimpleNamespace(rearm=rearm, disarm=lambda game_id: None),
                 outbox=SimpleNamespace(kick=lambda chat, reread=False: None))
             app = SimpleNamespace(bot_data={"host": SimpleNamespace(controller=flow)})

@@ -406,11 +406,11 @@ class DiscordReferee:
         self.access = Access(settings.allowed)  # MAFIA_REFEREE_ALLOWED_CHATS (bot/access.py)
         self.tasks = TaskScheduler()  # the timers of both modes
         #: the persistent outbox's sender: what an action announces (bot.outbox)
-        self.outbox = Outbox(lambda: self.service.store,
-                             DiscordTransport(lambda: self.service.store, lambda: self,
-                                              protocol=protocol, sheet=settings.sheet),
-                             on_sent=lambda chat, mid: self.judge.seen(chat, mid),
-                             cached=settings.cache_chats)
+        self.outbox = Outbox.of(lambda: self.service,
+                                DiscordTransport(lambda: self.service, lambda: self,
+                                                 protocol=protocol, sheet=settings.sheet),
+                                on_sent=lambda chat, mid: self.judge.seen(chat, mid),
+                                cached=settings.cache_chats)
         self.port = DiscordJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
         self.judge.club_tz = settings.timezone  # /stats month, the games' dates (issue 17)
@@ -499,10 +499,7 @@ class DiscordReferee:
         if not self.shards.multi or self._drainer is not None:
             return
         await self.take_up(list(self.bot.guilds))
-        from storage.shared import Drainer
-
-        drainer = Drainer(self.service.store, ShardClaims(self.owns), self._apply_handed,  # type: ignore[arg-type]
-                          prefix="dc:")
+        drainer = self.service.drainer(ShardClaims(self.owns), self._apply_handed, prefix="dc:")
         self._drainer = asyncio.create_task(drainer.run(), name="discord-shard-inbox")
 
     async def take_up(self, guilds: Sequence[discord.Guild]) -> None:
@@ -586,7 +583,7 @@ class DiscordReferee:
             interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self.bot._connection)
             await self._ack(interaction)
             try:
-                await self.service.store.inbox_put(int(data["id"]), home, data)  # type: ignore[attr-defined]
+                await self.service.inbox_put(int(data["id"]), home, data)
             except Exception:
                 log.exception("cannot hand press %s to the process of %s", data.get("id"), home)
                 await self.reply(interaction, (await self.guild_cat(None)).text("error-internal"))

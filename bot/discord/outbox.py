@@ -21,18 +21,21 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import aiohttp
 import discord
 
-from storage import OutboxRow, Store
+from storage import OutboxRow
 
 from .. import outbox as ob
 from ..i18n import catalog
 from ..render import chunks
 from .host.port import rows_view
 from .keys import PREFIX, id_of
+
+if TYPE_CHECKING:
+    from ..service import Service
 
 MAX_CONTENT = 2000  # characters of a message's text
 
@@ -56,9 +59,9 @@ class DiscordTransport:
 
     prefix = PREFIX
 
-    def __init__(self, store: Callable[[], Store], referee: Callable[[], Any], *,
+    def __init__(self, service: Callable[[], Service], referee: Callable[[], Any], *,
                  protocol: bool = True, sheet: Callable[[], Any] | None = None) -> None:
-        self._store = store
+        self._service = service
         self._referee = referee
         self.protocol = protocol
         self._sheet = sheet  # the club's name and time zone (bot.protocol.files.SheetDefaults)
@@ -93,7 +96,7 @@ class DiscordTransport:
         if row.kind == "edit":
             message_id = payload.get("message_id")
             if message_id is None and row.slot and row.game_id is not None:
-                message_id = await self._store().message(row.game_id, row.chat, row.slot)
+                message_id = await self._service().message(row.game_id, row.chat, row.slot)
             if message_id is None:
                 raise ob.Refused("message to edit not found")
             await channel.get_partial_message(int(message_id)).edit(
@@ -123,9 +126,7 @@ class DiscordTransport:
                         payload: dict[str, Any]) -> tuple[list[discord.File], list[str]]:
         if not self.protocol:
             return [], []
-        from ..protocol.files import protocol_files
-
-        made = await protocol_files(self._store(), game_id, catalog(lang),
-                                    defaults=self._sheet() if self._sheet else None,
-                                    judge=payload.get("judge"), table=payload.get("table"))
+        made = await self._service().game_files(
+            game_id, catalog(lang), defaults=self._sheet() if self._sheet else None,
+            judge=payload.get("judge"), table=payload.get("table"))
         return [discord.File(io.BytesIO(data), name) for name, data in made.files], made.problems

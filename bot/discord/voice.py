@@ -144,17 +144,17 @@ class VoiceTables:
         return Mute.DONE
 
     async def _note(self, game_id: int, voice_id: int, member_id: int, on: bool) -> None:
-        store = self.referee.service
+        service = self.referee.service
         if on:
             old = self._muted.get(member_id)
             if old is not None and old != (game_id, voice_id):  # muted before for another game
-                await store.set_message(old[0], chat_key(old[1]), f"{MUTED_SLOT}{member_id}", None)
+                await service.set_message(old[0], chat_key(old[1]), f"{MUTED_SLOT}{member_id}", None)
             self._muted[member_id] = (game_id, voice_id)
-            await store.set_message(game_id, chat_key(voice_id), f"{MUTED_SLOT}{member_id}", member_id)
+            await service.set_message(game_id, chat_key(voice_id), f"{MUTED_SLOT}{member_id}", member_id)
         else:
             old = self._muted.pop(member_id, None)
             if old is not None:
-                await store.set_message(old[0], chat_key(old[1]), f"{MUTED_SLOT}{member_id}", None)
+                await service.set_message(old[0], chat_key(old[1]), f"{MUTED_SLOT}{member_id}", None)
 
     async def _live(self, game_id: int) -> bool:
         row = await self.referee.service.game_row(game_id)

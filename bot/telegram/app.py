@@ -362,12 +362,12 @@ class TelegramReferee:
         self.names: Recent[str, str] = Recent(settings.cache_chats)  # user -> name (the sheet's judge)
         self.titles: Recent[str, str] = Recent(settings.cache_chats)  # group -> title (the sheet's table)
         #: the persistent outbox's sender (bot.outbox): the announcements of an action
-        self.outbox = Outbox(lambda: self.service.store,
-                             TelegramTransport(lambda: self.service.store, lambda: self._bot,
-                                               sheet=settings.sheet),
-                             on_migrate=self.service_migrate,
-                             on_sent=lambda chat, mid: self.judge.seen(chat, mid),
-                             cached=settings.cache_chats)
+        self.outbox = Outbox.of(lambda: self.service,
+                                TelegramTransport(lambda: self.service, lambda: self._bot,
+                                                  sheet=settings.sheet),
+                                on_migrate=self.service_migrate,
+                                on_sent=lambda chat, mid: self.judge.seen(chat, mid),
+                                cached=settings.cache_chats)
         self.port = TelegramJudgePort(self)
         self.judge = JudgeController(lambda: self.service, self.port, self.locks)
         self.judge.club_tz = settings.timezone  # /stats month, the games' dates (issue 17)
@@ -836,7 +836,7 @@ def rate_limiter(settings: Settings, referee: TelegramReferee) -> HostRateLimite
 
     assert settings.telegram_token is not None
     bot = settings.telegram_token.get_secret_value().split(":", 1)[0]
-    budget = SendBudget(lambda: referee.service.store.pool, f"tg:{bot}",
+    budget = SendBudget(lambda: referee.service.shared_pool(), f"tg:{bot}",
                         settings.telegram_rate_overall)
     return SharedRateLimiter(budget, **groups)
 

@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import functools
 import io
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from storage import OutboxRow, Store
+from storage import OutboxRow
 
 from .. import outbox as ob
 from ..i18n import catalog
 from ..render import fit
 from .base import PREFIX
+
+if TYPE_CHECKING:
+    from ..service import Service
 
 MAX_TEXT = 4096  # Bot API: a message's text, in UTF-16 code units
 MAX_CAPTION = 1024  # Bot API: a photo's caption
@@ -91,13 +94,13 @@ def retry_seconds(error: RetryAfter) -> float:
 
 class TelegramTransport:
     """Sends outbox rows through ``bot()`` (PTB's ``Bot``: it may be built after the transport);
-    ``store()`` gives the store (a slot's message id, a protocol's game)."""
+    ``service()`` gives the service (a slot's message id, a protocol's files)."""
 
     prefix = PREFIX
 
-    def __init__(self, store: Callable[[], Store], bot: Callable[[], Any], *,
+    def __init__(self, service: Callable[[], Service], bot: Callable[[], Any], *,
                  sheet: Callable[[], Any] | None = None) -> None:
-        self._store = store
+        self._service = service
         self._bot = bot
         self._sheet = sheet  # the club's name and time zone (bot.protocol.files.SheetDefaults)
 
@@ -122,7 +125,7 @@ class TelegramTransport:
         if row.kind == "edit":
             message_id = payload.get("message_id")
             if message_id is None and row.slot and row.game_id is not None:
-                message_id = await self._store().message(row.game_id, row.chat, row.slot)
+                message_id = await self._service().message(row.game_id, row.chat, row.slot)
             if message_id is None:
                 raise BadRequest("message to edit not found")
             await bot.edit_message_text(text, chat_id=_chat_id(row.chat), message_id=message_id,
@@ -136,13 +139,11 @@ class TelegramTransport:
         return int(sent.message_id)
 
     async def _protocol(self, row: OutboxRow, caption: str, made: ob.Made) -> int | None:
-        from ..protocol.files import protocol_files
-
         bot = self._bot()
         cat = catalog(str(row.payload.get("lang", "ru")))
-        files = await protocol_files(self._store(), int(row.payload["protocol"]), cat,
-                                     defaults=self._sheet() if self._sheet else None,
-                                     judge=row.payload.get("judge"), table=row.payload.get("table"))
+        files = await self._service().game_files(
+            int(row.payload["protocol"]), cat, defaults=self._sheet() if self._sheet else None,
+            judge=row.payload.get("judge"), table=row.payload.get("table"))
         chat = _chat_id(row.chat)
         text = "\n".join([caption, *files.problems]).strip()
         steps: list[Callable[[], Awaitable[int | None]]] = []

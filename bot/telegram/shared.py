@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from telegram import Update
 
 from storage.pg import applying
-from storage.shared import ChatClaims, Drainer
+from storage.shared import ChatClaims
 
 from ..i18n import Catalog, catalog
 from ..lru import Recent
@@ -77,11 +77,11 @@ class InboxQueue(asyncio.Queue):  # type: ignore[type-arg]
 
     async def put(self, item: Any) -> None:
         if isinstance(item, Update) and item.effective_chat is not None:
-            store = self._referee.service.store
+            service = self._referee.service
             chat = chat_key(item.effective_chat.id)
             routed = await self._route(item) if self._route is not None else None
-            home = routed or await store.alias(chat) or chat
-            if not await store.inbox_put(item.update_id, home, item.to_dict()):
+            home = routed or await service.home(chat, fresh=True)
+            if not await service.inbox_put(item.update_id, home, item.to_dict()):
                 log.info("update %s delivered again: stored once", item.update_id)
             return
         await super().put(item)
@@ -101,8 +101,8 @@ class SharedWorker:
                                  on_claim=self._claimed,
                                  busy=self.host.live_chats if self.host is not None else None)
         # Telegram's chats only: Discord's shards may share the database and its inbox
-        self.drainer = Drainer(referee.service.store, self.claims, self._apply, prefix=PREFIX,
-                               keep=True, on_dropped=self._dropped)
+        self.drainer = referee.service.drainer(self.claims, self._apply, prefix=PREFIX,
+                                               keep=True, on_dropped=self._dropped)
         self._told: Recent[int, None] = Recent(1000)  # the kept updates whose user was told
         self._tasks: list[asyncio.Task[None]] = []
         if self.host is not None:
@@ -173,17 +173,17 @@ class SharedWorker:
         their own). Another worker owning it sends them (:meth:`sweep`): one sender per chat."""
         if self.claims.owns(chat):
             return True
-        home = await self.referee.service.store.alias(chat) or chat
+        home = await self.referee.service.home(chat, fresh=True)
         return self.claims.owns(home) or await self.claims.claim(home)
 
     async def sweep(self) -> list[str]:
         """Send the unsent messages of the chats this worker owns, whoever queued them (another
         worker's hosted table writes to a player whose private chat is owned here). Returns the
         chats sent to."""
-        store = self.referee.service.store
+        service = self.referee.service
         kicked = []
-        for chat in await store.pending_chats():
-            if chat.startswith(PREFIX) and self.claims.owns(await store.alias(chat) or chat):
+        for chat in await service.pending_chats():
+            if chat.startswith(PREFIX) and self.claims.owns(await service.home(chat, fresh=True)):
                 self.referee.outbox.kick(chat, reread=True)
                 kicked.append(chat)
         return kicked
@@ -191,17 +191,17 @@ class SharedWorker:
     async def adopt(self) -> list[str]:
         """Claim the chats that have a running timer, an open hosted table or unsent messages
         and no owner. Returns the chats claimed now."""
-        store = self.referee.service.store
+        service = self.referee.service
         homes: list[str] = []
-        for game_id in await store.open_timers(prefix=PREFIX):
-            game = await store.game(game_id)
+        for game_id in await service.open_timers(prefix=PREFIX):
+            game = await service.game_row(game_id)
             if game is not None:
                 homes.append(game.chat)
         if self.host is not None:
-            homes.extend(await store.open_host_chats(PREFIX))
-        for chat in await store.pending_chats():
+            homes.extend(await service.open_host_chats(PREFIX))
+        for chat in await service.pending_chats():
             if chat.startswith(PREFIX):  # a Discord process sends its own
-                homes.append(await store.alias(chat) or chat)
+                homes.append(await service.home(chat, fresh=True))
         taken = []
         for home in dict.fromkeys(homes):
             if home not in self.claims.owned and await self.claims.claim(home):
