@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator, Iterator
@@ -21,6 +22,11 @@ import pytest
 
 from fakebot import FakeBotAPI
 from storage import Store
+
+# A shell's background job (`pytest … &` without job control) starts with SIGINT ignored, and a
+# process inherits that: the bots the tests start would ignore the Ctrl+C they are stopped with.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

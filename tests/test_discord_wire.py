@@ -57,7 +57,12 @@ async def test_the_bot_runs_as_a_process_against_another_server(variable: str, t
         finally:
             if process.returncode is None:
                 process.send_signal(signal.SIGINT)
-            out, err = await asyncio.wait_for(process.communicate(), 30)
+            try:
+                out, err = await asyncio.wait_for(process.communicate(), 30)
+            except asyncio.TimeoutError:
+                process.kill()
+                out, err = await process.communicate()
+                pytest.fail("still running 30 s after Ctrl+C:\n" + out.decode() + err.decode())
     log = out.decode() + err.decode()
     assert process.returncode == 0, log
     assert TOKEN not in log and "secret-part" not in log

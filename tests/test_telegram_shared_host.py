@@ -110,6 +110,7 @@ async def test_a_hosted_table_goes_on_in_the_other_worker_when_its_worker_is_kil
             name = await store.pool.fetchval(
                 "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
                 " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1"
+                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
                 " AND l.objsubid = 2 AND l.objid::bigint = (hashtext($2)::bigint & 4294967295)",
                 CHAT_LOCK, group)
             assert name is not None and name.startswith(CLAIMS_NAME), name
