@@ -118,6 +118,20 @@ class Database(_Marked):
 
     label = "DATABASE"
 
+    def __call__(self, text: str) -> "Path | str":
+        """Refused here (argparse's one line, exit 2) unless it names a database
+        (:func:`storage.pg.check_target`), the password masked."""
+        import argparse
+
+        from storage.pg import BadTarget, check_target
+
+        try:
+            check_target(text)
+        except BadTarget as bad:
+            raise argparse.ArgumentTypeError(
+                catalog(_usage_lang(sys.argv[1:])).text("setting-problem-database", shown=bad.shown)) from None
+        return Path(text)
+
 
 class PostgresUrl(Database):
     """``migrate --to``: a PostgreSQL database's URL, kept as text (its ``//``)."""

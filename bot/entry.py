@@ -38,10 +38,10 @@ PREFIX = "MAFIA_REFEREE_"
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
             "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url",
-            "time_zone", "https_url", "webhook_secret", "club_rules")
+            "time_zone", "https_url", "webhook_secret", "club_rules", "database")
 #: the ``ctx`` entries a problem's words use besides the limit (the webhook secret's bounds); the
 #: input itself is never shown for a secret (``setting-problem-webhook_secret`` has no value)
-CONTEXT = ("min", "distinct")
+CONTEXT = ("min", "distinct", "shown")
 
 
 def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
@@ -57,8 +57,10 @@ def setting_problem(problem: Mapping[str, Any], cat: Catalog) -> str:
     limit = next((ctx[key] for key in ("gt", "ge", "lt", "le") if key in ctx), "")
     if isinstance(limit, float) and limit.is_integer():
         limit = int(limit)  # "больше 0", not "больше 0.0"
+    from storage.pg import masked
+
     return cat.text(f"setting-problem-{kind}", limit=str(limit),
-                    value=str(problem.get("input", ""))[:40],
+                    value=masked(str(problem.get("input", "")))[:40],
                     **{key: str(ctx[key]) for key in CONTEXT if key in ctx})
 
 
@@ -78,7 +80,7 @@ def run() -> int:
 
     from .cli import BadOutput, DatabaseNotWritable, DatabaseUnreachable, NoDatabase, main
     from .i18n import problem_text
-    from .settings import EnvFileError
+    from .settings import EnvFileError, WebUnavailable
     from .writer import DatabaseBusy
 
     cat = catalog(_lang())
@@ -129,6 +131,10 @@ def run() -> int:
         return EXIT_USAGE
     except sqlite3.Error as error:
         print(cat.text("cli-bad-database", problem=str(error)), file=sys.stderr)
+        return EXIT_USAGE
+    except WebUnavailable as error:
+        print(cat.text("cli-web-unavailable", listen=error.listen, port=str(error.port),
+                       problem=problem_text(error.cause, cat)), file=sys.stderr)
         return EXIT_USAGE
 
 

@@ -32,9 +32,10 @@ MASK = "<token>"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: Record attributes copied into a JSON line when present (``extra={...}``).
 CONTEXT_FIELDS = ("game", "chat")
-#: A database URL's password (``postgresql://user:PASSWORD@host``), whoever logged the URL: masked
-#: as :func:`storage.pg.redacted` masks it (``user:***@``), in every line.
-URL_PASSWORD = re.compile(r"(\bpostgres(?:ql)?:/+[^\s:/@]*:)[^\s@/]+@")
+#: A URL's password (``postgresql://user:PASSWORD@host``, a Bot API server's
+#: ``http://user:PASSWORD@host``), whoever logged the URL: masked as :func:`storage.pg.redacted`
+#: masks it (``user:***@``), in every line.
+URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/+[^\s:/@]*:)[^\s@/]+@")
 #: Libraries whose INFO lines are noise (apscheduler: three lines per timer edit) or carry the token
 #: in a URL (httpx, httpcore).
 NOISY = ("httpx", "httpcore", "apscheduler")

@@ -167,6 +167,15 @@ def http_url(value: str | None) -> str | None:
     return value.strip()
 
 
+class WebUnavailable(RuntimeError):
+    """The pages cannot listen on ``MAFIA_REFEREE_WEB_LISTEN``:``MAFIA_REFEREE_WEB_PORT`` (the
+    port taken, an address that is not this machine's): a setting to fix (exit 2)."""
+
+    def __init__(self, listen: str, port: int, cause: OSError) -> None:
+        super().__init__(f"cannot listen on {listen}:{port}: {cause}")
+        self.listen, self.port, self.cause = listen, port, cause
+
+
 def default_db_path() -> Path:
     """The XDG data directory's ``mafia-referee/referee.sqlite3``."""
     base = os.environ.get("XDG_DATA_HOME") or ""
@@ -294,6 +303,24 @@ class Settings(BaseSettings):
         check_env_files(env_file, encoding)
         super().__init__(**values)
         _warn_old_names(env_file, encoding)
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _db(cls, value: object) -> object:
+        """A file path, ``sqlite:///path`` or a PostgreSQL URL that parses
+        (:func:`storage.pg.check_target`); empty is unset (the default path). Anything else —
+        ``mysql://``, ``postgresql+psycopg://``, a port that is not a number — is refused here,
+        its password masked, before a file could be made of it."""
+        from storage.pg import BadTarget, check_target
+
+        if value is None or not str(value).strip():
+            return default_db_path()
+        try:
+            check_target(value)
+        except BadTarget as bad:
+            raise PydanticCustomError("database", "must be a file path or a postgresql:// URL",
+                                      {"shown": bad.shown}) from None
+        return value
 
     @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url",
                      "discord_base_url", "web_url")

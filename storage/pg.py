@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -69,16 +70,64 @@ def normal_url(target: object) -> str:
     return f"{scheme}://{rest.lstrip('/')}"
 
 
+#: ``scheme:/…user:PASSWORD@`` in any text (a URL as given, or folded to ``scheme:/`` by a path)
+_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/+[^\s:/@]*:)[^\s@/]*@")
+#: a URL's scheme at the start of a setting (two letters at least: ``C:/`` is a Windows path)
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):/")
+
+
+def masked(text: str) -> str:
+    """``text`` with the password of every URL in it replaced by ``***`` (``user:***@``),
+    whatever the scheme; never raises."""
+    return _PASSWORD.sub(r"\1***@", str(text))
+
+
 def redacted(url: str) -> str:
     """``url`` without its password (``postgresql://user:***@host/db``): what messages and logs
-    may show."""
+    may show. A URL that does not parse is masked as text (never raises)."""
     from urllib.parse import urlsplit, urlunsplit
 
-    parts = urlsplit(normal_url(url))
-    if parts.password is None:
-        return urlunsplit(parts)
+    try:
+        parts = urlsplit(normal_url(url))
+        if parts.password is None:
+            return urlunsplit(parts)
+    except ValueError:  # a bad IPv6 host, …: no parts to rebuild from
+        return masked(normal_url(url))
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+class BadTarget(ValueError):
+    """A database setting (``MAFIA_REFEREE_DB``, ``--db``) that names no database this bot can
+    open. ``shown``: the value without its password; ``why``: ``"scheme"`` (a URL of another
+    kind than ``postgresql://``, ``sqlite:///``), ``"url"`` (a PostgreSQL URL that does not
+    parse: its host, its port) or ``"empty"``."""
+
+    def __init__(self, shown: str, why: str) -> None:
+        super().__init__(f"not a database ({why}): {shown}")
+        self.shown = shown
+        self.why = why
+
+
+def check_target(target: object) -> None:
+    """Raise :class:`BadTarget` unless ``target`` is a file path, ``sqlite:///path`` or a
+    PostgreSQL URL that parses (a host, a port that is a number). Checked before anything is
+    opened or created: a mistyped URL never becomes a file whose name carries its password."""
+    from urllib.parse import urlsplit
+
+    text = str(target).strip()
+    if not text or text == ".":
+        raise BadTarget(text, "empty")
+    scheme = _SCHEME.match(text)
+    if scheme is None or scheme.group(1).lower() == "sqlite":
+        return
+    if not is_url(text):
+        raise BadTarget(masked(text if "://" in text else text.replace(":/", "://", 1)), "scheme")
+    try:
+        parts = urlsplit(normal_url(text))
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        raise BadTarget(redacted(text), "url") from None
 
 
 async def schema_version(conn: "asyncpg.Connection") -> int:

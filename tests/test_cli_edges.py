@@ -380,3 +380,97 @@ def test_a_database_urls_password_never_reaches_a_log_line(fmt: str) -> None:
     assert PASSWORD not in text
     # the warning, the exception's message and its traceback's last line
     assert text.count("referee:***@db.host") == 3
+
+
+# --- a database setting that names no database: refused before anything is made of it -----------
+
+NOT_DATABASES = {  # the value -> what the line shows of it (its password masked)
+    f"postgresql+psycopg://referee:{PASSWORD}@db.host/referee": "postgresql+psycopg://referee:***@db.host/referee",
+    f"mysql://referee:{PASSWORD}@db.host/referee": "mysql://referee:***@db.host/referee",
+    f"postgresql://referee:{PASSWORD}@[::1/referee": "postgresql://referee:***@[::1/referee",
+    f"postgresql://referee:{PASSWORD}@db.host:abc/referee": "postgresql://referee:***@db.host:abc/referee",
+}
+
+
+@pytest.mark.parametrize("value", list(NOT_DATABASES))
+@pytest.mark.parametrize("name", ["health", "console", "protocol", "telegram"])
+def test_a_database_setting_that_names_no_database_is_one_line_and_exit_2(
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        value: str, name: str) -> None:
+    """Another scheme than PostgreSQL's (``mysql://``, a driver's ``postgresql+psycopg://``), a
+    host or a port that does not parse: in MAFIA_REFEREE_DB or ``--db``, one line that names the
+    setting, the password masked, exit 2 (``health`` too: a setting to fix) — and no file or
+    folder made of the value (it once became an SQLite file whose name carried the password)."""
+    shown = NOT_DATABASES[value]
+    monkeypatch.setenv("MAFIA_REFEREE_DB", value)
+    status, out, err = _run([name], monkeypatch, capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in out + err, err
+    assert err.strip() == _en("cli-bad-setting", name="MAFIA_REFEREE_DB",
+                              problem=_en("setting-problem-database", shown=shown))
+    monkeypatch.delenv("MAFIA_REFEREE_DB")
+    with pytest.raises(SystemExit) as exited:  # argparse's error, as for any bad option
+        _run([name, "--db", value], monkeypatch, capsys)
+    out, err = capsys.readouterr()
+    assert exited.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert _en("setting-problem-database", shown=shown) in err
+    assert PASSWORD not in out + err
+    assert [p.name for p in env_with_tokens.iterdir()] == [], "something was made of the value"
+
+
+def test_an_empty_database_setting_is_the_default_path(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.settings import Settings, default_db_path
+
+    monkeypatch.setenv("MAFIA_REFEREE_DB", "")
+    assert Settings(_env_file=None).db == default_db_path()  # type: ignore[call-arg]
+    monkeypatch.setenv("MAFIA_REFEREE_DB", "  ")
+    assert Settings(_env_file=None).db == default_db_path()  # type: ignore[call-arg]
+
+
+def test_any_urls_password_is_masked_in_a_log_line() -> None:
+    """A Bot API server's address with a password (MAFIA_REFEREE_TELEGRAM_BASE_URL), logged when
+    it cannot be reached: masked as a database URL's is."""
+    import io
+    import logging
+
+    from bot.logs import configure_logging
+
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        configure_logging("123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", stream=stream)
+        logging.getLogger("bot.telegram.app").error(
+            "cannot reach the Telegram Bot API at %s: refused", f"http://proxy:{PASSWORD}@127.0.0.1:1/bot")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    text = stream.getvalue()
+    assert PASSWORD not in text and "http://proxy:***@127.0.0.1:1/bot" in text
+
+
+async def test_a_web_address_that_cannot_be_listened_on_is_one_line_and_exit_2(
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The web pages' port taken by another program: :class:`bot.settings.WebUnavailable` from
+    the layer's start, said in one line by the command line (exit 2), never a traceback."""
+    from bot.service import Service
+    from bot.settings import Settings, WebUnavailable
+    from bot.web.server import WebLayer
+    from storage import Store
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        settings = Settings(_env_file=None, web_url="http://127.0.0.1", web_port=port)  # type: ignore[call-arg]
+        async with await Store.open(env_with_tokens / "web.sqlite3") as store:
+            with pytest.raises(WebUnavailable) as raised:
+                await WebLayer(settings).start(Service(store))
+    (env_with_tokens / "web.sqlite3").unlink()
+
+    def taken_port(argv: object = None) -> int:
+        raise raised.value
+
+    monkeypatch.setattr("bot.cli.main", taken_port)
+    status, out, err = _run(["telegram"], monkeypatch, capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert f"127.0.0.1:{port}" in err and "MAFIA_REFEREE_WEB_PORT" in err

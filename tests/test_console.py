@@ -505,6 +505,29 @@ async def test_the_console_shows_every_clock_time_in_the_clubs_time_zone(tmp_pat
         await store.close()
 
 
+async def test_a_timer_whose_end_passed_unrung_says_time_is_up(tmp_path: Path) -> None:
+    """The console started again after a step's end (its alarm never rang: no alarm here, as
+    with a script's input): ``/timer`` says the time is up, not «1 second left» for ever."""
+    from bot.console import Session
+    from bot.service import Service
+    from support.fakeport import FakeClock
+
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), clock=clock)
+        await session.open()
+        for line in ("/new", "/roles D2 M5 M7 S8", "/start"):
+            await session.handle(line)
+        await clock.advance(59.5)
+        assert (await session.handle("/timer")).lines[-1].startswith("⏱ Договорка: осталось 1 секунда")
+        await clock.advance(30)
+        assert (await session.handle("/timer")).lines == ["⏹ Договорка: время вышло."]
+        session.close()
+    finally:
+        await store.close()
+
+
 async def test_the_console_times_every_step_warns_pauses_and_moves_nothing(tmp_path: Path) -> None:
     """The judge's console times each timed step (docs/rules.md §2.4): its line says how long and
     until when; at a terminal the 10-seconds-left warning and the end ring as they come (here a

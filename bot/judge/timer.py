@@ -155,10 +155,13 @@ class Timer:
     def countdown_line(self, cat: Catalog, now: float, step: int, zone: dt.tzinfo | None) -> str:
         """The judge's countdown while the timer runs: the seconds left (:meth:`shown_left`)
         and the end as a clock time in ``zone`` («до 20:31:15»; ``None``: the machine's local
-        time); paused or over, :meth:`line`."""
+        time); paused or over, :meth:`line`; past its end before its alarm rang (a console
+        started again after it), over."""
         if not self.live or self.deadline is None:
             return self.line(cat, now)
         title = self._title(cat)
+        if self.remaining(now) <= 0:
+            return cat.text("judge-timer-over", title=title)
         return cat.text("judge-timer-countdown", title=title,
                         left=duration(self.shown_left(now, step), cat),
                         until=clock_time(self.deadline, zone))

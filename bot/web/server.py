@@ -34,7 +34,7 @@ from aiohttp import web
 
 from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..service import Service
-from ..settings import Settings
+from ..settings import Settings, WebUnavailable
 from . import view as vw
 from .auth import AuthError, Signer, same_secret
 from .hub import KEEPALIVE, Follower, Hub, Refused, frame
@@ -157,7 +157,8 @@ class WebLayer:
 
     # --- life cycle -------------------------------------------------------------------------------
     async def start(self, service: Service) -> None:
-        """Listen (once: a second platform's start only counts); the hub watches ``service``."""
+        """Listen (once: a second platform's start only counts); the hub watches ``service``.
+        Raises :class:`WebUnavailable` when the address cannot be listened on."""
         self._users += 1
         if self._runner is not None:
             return
@@ -172,7 +173,12 @@ class WebLayer:
                                      shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.web_listen, self.settings.web_port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:  # the port taken, an address not this machine's or no address
+            await self._runner.cleanup()
+            self._runner = None
+            raise WebUnavailable(self.settings.web_listen, self.settings.web_port, error) from None
         sockets = getattr(site, "_server").sockets if getattr(site, "_server", None) else []
         self.port = sockets[0].getsockname()[1] if sockets else self.settings.web_port
         log.info("the web pages listen on %s:%s", self.settings.web_listen, self.port)

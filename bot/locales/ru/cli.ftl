@@ -126,3 +126,5 @@ club-card-written = { $path }: { $size } байт
 setting-problem-club_rules = нужны слова команды /new: набор правил (seed, fiim2024, fsm2024) и опции имя=значение, а не «{ $value }»
 replay-not-json = это не JSON (строка { $line }, столбец { $column })
 replay-not-utf8 = это не текст UTF-8 (байт { $offset })
+setting-problem-database = нужен путь к файлу или адрес postgresql://пользователь:пароль@сервер:порт/база, а не «{ $shown }»
+cli-web-unavailable = Веб-страницы не могут слушать { $listen }:{ $port }: { $problem }. Укажите другие MAFIA_REFEREE_WEB_LISTEN или MAFIA_REFEREE_WEB_PORT.
