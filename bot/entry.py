@@ -38,7 +38,8 @@ PREFIX = "MAFIA_REFEREE_"
 #: any other keeps pydantic's own (English) text.
 PROBLEMS = ("literal_error", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
             "int_parsing", "int_from_float", "float_parsing", "bool_parsing", "missing", "http_url",
-            "time_zone", "https_url", "webhook_secret", "club_rules", "database")
+            "time_zone", "https_url", "webhook_secret", "club_rules", "database",
+            "picture_file")
 #: the ``ctx`` entries a problem's words use besides the limit (the webhook secret's bounds); the
 #: input itself is never shown for a secret (``setting-problem-webhook_secret`` has no value)
 CONTEXT = ("min", "distinct", "shown")

@@ -109,6 +109,25 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
+class _OncePerProcess(logging.Filter):
+    """python-dotenv warns of an ``.env`` line it cannot parse at every read of the file, and a
+    command reads its settings several times: each such warning is said once a process."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._said: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message in self._said:
+            return False
+        self._said.add(message)
+        return True
+
+
+logging.getLogger("dotenv.main").addFilter(_OncePerProcess())
+
 APP_DIR = "mafia-referee"
 DB_FILE = "referee.sqlite3"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
@@ -320,6 +339,17 @@ class Settings(BaseSettings):
         except BadTarget as bad:
             raise PydanticCustomError("database", "must be a file path or a postgresql:// URL",
                                       {"shown": bad.shown}) from None
+        return value
+
+    @field_validator("web_logo")
+    @classmethod
+    def _logo(cls, value: Path | None) -> Path | None:
+        """The club's logo on the overlay: a PNG, JPEG or SVG file that exists (a mistyped path
+        would leave the overlay without it, unsaid); empty is unset."""
+        if value is None or not str(value).strip() or str(value) == ".":
+            return None
+        if value.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg") or not value.is_file():
+            raise PydanticCustomError("picture_file", "must be a PNG, JPEG or SVG file that exists")
         return value
 
     @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url",

@@ -474,3 +474,33 @@ async def test_a_web_address_that_cannot_be_listened_on_is_one_line_and_exit_2(
     status, out, err = _run(["telegram"], monkeypatch, capsys)
     assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert f"127.0.0.1:{port}" in err and "MAFIA_REFEREE_WEB_PORT" in err
+
+
+def test_a_logo_that_is_not_a_picture_file_is_a_bad_setting(
+        env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """MAFIA_REFEREE_WEB_LOGO names a file that is not there, or not a picture: one line and
+    exit 2 (the overlay went without it, unsaid); a PNG that is there is taken."""
+    from bot.settings import Settings
+
+    for bad in ("/nowhere/logo.png", str(env_with_tokens / "notes.txt")):
+        monkeypatch.setenv("MAFIA_REFEREE_WEB_LOGO", bad)
+        status, out, err = _run(["health"], monkeypatch, capsys)
+        assert status == 2 and err.strip() == _en(
+            "cli-bad-setting", name="MAFIA_REFEREE_WEB_LOGO",
+            problem=_en("setting-problem-picture_file", value=bad[:40])), err
+    logo = env_with_tokens / "logo.png"
+    logo.write_bytes(b"\x89PNG\r\n\x1a\n")
+    monkeypatch.setenv("MAFIA_REFEREE_WEB_LOGO", str(logo))
+    assert Settings(_env_file=None).web_logo == logo  # type: ignore[call-arg]
+
+
+def test_an_env_file_line_that_cannot_be_read_is_said_once(tmp_path: Path) -> None:
+    """python-dotenv warns of such a line at every read of the file; a command reads its
+    settings several times: the warning is one line."""
+    (tmp_path / ".env").write_text("MAFIA_REFEREE_LANG=en\nGARBAGE LINE\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAFIA_REFEREE_")}
+    env["MAFIA_REFEREE_DB"] = str(tmp_path / "none.sqlite3")
+    done = subprocess.run([sys.executable, "-m", "bot", "health"], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env=env)
+    warnings = [line for line in done.stderr.splitlines() if "could not parse" in line]
+    assert warnings == ["python-dotenv could not parse statement starting at line 2"], done.stderr
