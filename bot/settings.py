@@ -344,12 +344,13 @@ class Settings(BaseSettings):
     @field_validator("web_logo")
     @classmethod
     def _logo(cls, value: Path | None) -> Path | None:
-        """The club's logo on the overlay: a PNG, JPEG or SVG file that exists (a mistyped path
-        would leave the overlay without it, unsaid); empty is unset."""
+        """The club's logo on the overlay: a PNG, JPEG or SVG file (another kind would never be
+        shown); empty is unset. That it exists is checked when the pages start (it may be put
+        there later: :meth:`bot.web.server.WebLayer.start` warns while it is not)."""
         if value is None or not str(value).strip() or str(value) == ".":
             return None
-        if value.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg") or not value.is_file():
-            raise PydanticCustomError("picture_file", "must be a PNG, JPEG or SVG file that exists")
+        if value.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg"):
+            raise PydanticCustomError("picture_file", "must be a PNG, JPEG or SVG file")
         return value
 
     @field_validator("telegram_base_url", "telegram_base_file_url", "telegram_webhook_url",

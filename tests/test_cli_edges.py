@@ -476,22 +476,40 @@ async def test_a_web_address_that_cannot_be_listened_on_is_one_line_and_exit_2(
     assert f"127.0.0.1:{port}" in err and "MAFIA_REFEREE_WEB_PORT" in err
 
 
-def test_a_logo_that_is_not_a_picture_file_is_a_bad_setting(
+def test_a_logo_that_is_not_a_picture_is_a_bad_setting(
         env_with_tokens: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """MAFIA_REFEREE_WEB_LOGO names a file that is not there, or not a picture: one line and
-    exit 2 (the overlay went without it, unsaid); a PNG that is there is taken."""
-    from bot.settings import Settings
+    """MAFIA_REFEREE_WEB_LOGO of a kind the overlay cannot show: one line and exit 2."""
+    bad = str(env_with_tokens / "notes.txt")
+    monkeypatch.setenv("MAFIA_REFEREE_WEB_LOGO", bad)
+    status, out, err = _run(["health"], monkeypatch, capsys)
+    assert status == 2 and err.strip() == _en(
+        "cli-bad-setting", name="MAFIA_REFEREE_WEB_LOGO",
+        problem=_en("setting-problem-picture_file", value=bad[:40])), err
 
-    for bad in ("/nowhere/logo.png", str(env_with_tokens / "notes.txt")):
-        monkeypatch.setenv("MAFIA_REFEREE_WEB_LOGO", bad)
-        status, out, err = _run(["health"], monkeypatch, capsys)
-        assert status == 2 and err.strip() == _en(
-            "cli-bad-setting", name="MAFIA_REFEREE_WEB_LOGO",
-            problem=_en("setting-problem-picture_file", value=bad[:40])), err
+
+async def test_a_logo_that_is_not_there_is_warned_of_when_the_pages_start(
+        env_with_tokens: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The overlay went without a logo that is not there, unsaid: the log says it at the start
+    (it may be put there later, so the bot still runs); a logo that is there is not warned of."""
+    from bot.service import Service
+    from bot.settings import Settings
+    from bot.web.server import WebLayer
+    from storage import Store
+
     logo = env_with_tokens / "logo.png"
-    logo.write_bytes(b"\x89PNG\r\n\x1a\n")
-    monkeypatch.setenv("MAFIA_REFEREE_WEB_LOGO", str(logo))
-    assert Settings(_env_file=None).web_logo == logo  # type: ignore[call-arg]
+    async with await Store.open(env_with_tokens / "web.sqlite3") as store:
+        for there in (False, True):
+            if there:
+                logo.write_bytes(b"\x89PNG\r\n\x1a\n")
+            settings = Settings(_env_file=None, web_url="http://127.0.0.1", web_port=0,  # type: ignore[call-arg]
+                                web_logo=logo)
+            layer = WebLayer(settings)
+            caplog.clear()
+            await layer.start(Service(store))
+            await layer.stop()
+            warned = [r for r in caplog.records if "logo" in r.getMessage() and r.levelname == "WARNING"]
+            assert bool(warned) is not there, caplog.text
+            assert there or str(logo) in warned[0].getMessage()
 
 
 def test_an_env_file_line_that_cannot_be_read_is_said_once(tmp_path: Path) -> None:

@@ -182,6 +182,10 @@ class WebLayer:
         sockets = getattr(site, "_server").sockets if getattr(site, "_server", None) else []
         self.port = sockets[0].getsockname()[1] if sockets else self.settings.web_port
         log.info("the web pages listen on %s:%s", self.settings.web_listen, self.port)
+        logo = self.settings.web_logo
+        if logo is not None and not logo.is_file():
+            log.warning("the club's logo %s is not there (MAFIA_REFEREE_WEB_LOGO): the overlay "
+                        "goes without it until it is", logo)
 
     async def stop(self) -> None:
         """Stop listening once the last platform stops; every stream is closed first."""

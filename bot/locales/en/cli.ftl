@@ -130,4 +130,4 @@ replay-not-json = it is not JSON (line { $line }, column { $column })
 replay-not-utf8 = it is not UTF-8 text (byte { $offset })
 setting-problem-database = must be a file path or a postgresql://user:password@host:port/database URL, not “{ $shown }”
 cli-web-unavailable = The web pages cannot listen on { $listen }:{ $port }: { $problem }. Choose another MAFIA_REFEREE_WEB_LISTEN or MAFIA_REFEREE_WEB_PORT.
-setting-problem-picture_file = must be a PNG, JPEG or SVG file that exists, not “{ $value }”
+setting-problem-picture_file = must be a PNG, JPEG or SVG file, not “{ $value }”

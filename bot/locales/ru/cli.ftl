@@ -128,4 +128,4 @@ replay-not-json = это не JSON (строка { $line }, столбец { $co
 replay-not-utf8 = это не текст UTF-8 (байт { $offset })
 setting-problem-database = нужен путь к файлу или адрес postgresql://пользователь:пароль@сервер:порт/база, а не «{ $shown }»
 cli-web-unavailable = Веб-страницы не могут слушать { $listen }:{ $port }: { $problem }. Укажите другие MAFIA_REFEREE_WEB_LISTEN или MAFIA_REFEREE_WEB_PORT.
-setting-problem-picture_file = нужен существующий файл PNG, JPEG или SVG, а не «{ $value }»
+setting-problem-picture_file = нужен файл PNG, JPEG или SVG, а не «{ $value }»
