@@ -157,7 +157,7 @@ def admit(state: GameState, event: ev.Event) -> RuleError | None:
                   and name_key(s.name) == key), None)
     if other is None:
         return None
-    return RuleError(Code.NAME_TAKEN, seat=event.seat, other=other, name=name)
+    return RuleError(Code.NAME_TAKEN, seat=event.seat, other=other, name=state.seat(other).name)
 
 
 def _admit_night(state: GameState, event: ev.DonCheck | ev.SheriffCheck | ev.BestMove

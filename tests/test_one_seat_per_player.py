@@ -121,6 +121,7 @@ def test_a_log_stored_before_the_refusal_still_replays() -> None:
     assert rules.admit(state, rules.SetName(seat=3, name="ВАСЯ")) is not None
     refusal = rules.check(state, rules.SetName(seat=3, name="ВАСЯ"))  # a new action: refused
     assert refusal is not None and refusal.code is rules.Code.NAME_TAKEN
+    assert refusal.params["other"] == 1 and refusal.params["name"] == "Вася"  # as the seat has it
 
 
 async def test_the_tournament_list_refuses_one_player_named_twice() -> None:
