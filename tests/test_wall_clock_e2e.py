@@ -36,7 +36,7 @@ from support.telegram_table import Table, table
 RU = catalog("ru")
 HOST_RIGHTS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
                                   moderate_members=True, manage_roles=True, manage_messages=True)
-SCALE = 0.1  # real seconds per timer second: a 60 s speech runs 6 s, a 20 s night step 2 s
+SCALE = 0.2  # real seconds per timer second: a 60 s speech runs 12 s, a 20 s night step 4 s
 LATE = 20.0  # s: how late a step's end may be seen on a busy machine (a 30 s step back is more)
 EARLY = 0.05  # s: the clocks' granularity (a timestamp rounded, a poll's slack)
 
