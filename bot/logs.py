@@ -26,16 +26,14 @@ import sys
 from datetime import datetime, timezone
 from typing import Any, Iterable, Literal, TextIO
 
+from storage.pg import masked
+
 LogFormat = Literal["text", "json"]
 
 MASK = "<token>"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: Record attributes copied into a JSON line when present (``extra={...}``).
 CONTEXT_FIELDS = ("game", "chat")
-#: A URL's password (``postgresql://user:PASSWORD@host``, a Bot API server's
-#: ``http://user:PASSWORD@host``), whoever logged the URL: masked as :func:`storage.pg.redacted`
-#: masks it (``user:***@``), in every line.
-URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/+[^\s:/@]*:)[^\s@/]+@")
 #: Libraries whose INFO lines are noise (apscheduler: three lines per timer edit) or carry the token
 #: in a URL (httpx, httpcore).
 NOISY = ("httpx", "httpcore", "apscheduler")
@@ -79,7 +77,7 @@ class RedactingFormatter(logging.Formatter):
             text = text.replace(secret, MASK)
         for pattern, mask in WEB_SECRETS:
             text = pattern.sub(mask, text)
-        return URL_PASSWORD.sub(r"\1***@", text)
+        return masked(text)  # a URL's password, whoever logged the URL (user:***@)
 
     def format(self, record: logging.LogRecord) -> str:
         return self.redact(super().format(record))
