@@ -70,8 +70,9 @@ def normal_url(target: object) -> str:
     return f"{scheme}://{rest.lstrip('/')}"
 
 
-#: ``scheme:/…user:PASSWORD@`` in any text (a URL as given, or folded to ``scheme:/`` by a path)
-_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/+[^\s:/@]*:)[^\s@/]*@")
+#: ``scheme:/…user:PASSWORD@`` in any text (a URL as given, or folded to ``scheme:/`` by a path);
+#: the password runs to the host's ``@``, the last before the path (an ``@`` typed in it too)
+_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/+[^\s:/@]*:)[^\s/]*@")
 #: a URL's scheme at the start of a setting (two letters at least: ``C:/`` is a Windows path)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):/")
 
@@ -84,17 +85,8 @@ def masked(text: str) -> str:
 
 def redacted(url: str) -> str:
     """``url`` without its password (``postgresql://user:***@host/db``): what messages and logs
-    may show. A URL that does not parse is masked as text (never raises)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(normal_url(url))
-        if parts.password is None:
-            return urlunsplit(parts)
-    except ValueError:  # a bad IPv6 host, …: no parts to rebuild from
-        return masked(normal_url(url))
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+    may show (:func:`masked`; never raises, whether the URL parses or not)."""
+    return masked(normal_url(url))
 
 
 class BadTarget(ValueError):

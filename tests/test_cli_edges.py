@@ -441,11 +441,14 @@ def test_any_urls_password_is_masked_in_a_log_line() -> None:
         configure_logging("123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", stream=stream)
         logging.getLogger("bot.telegram.app").error(
             "cannot reach the Telegram Bot API at %s: refused", f"http://proxy:{PASSWORD}@127.0.0.1:1/bot")
+        logging.getLogger("storage.pg").error(  # an @ typed in the password, not percent-encoded
+            "cannot reach %s", f"postgresql://referee:{PASSWORD}@x@db.host/referee")
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
     text = stream.getvalue()
     assert PASSWORD not in text and "http://proxy:***@127.0.0.1:1/bot" in text
+    assert "postgresql://referee:***@db.host/referee" in text and "@x@" not in text
 
 
 async def test_a_web_address_that_cannot_be_listened_on_is_one_line_and_exit_2(
