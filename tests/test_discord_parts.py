@@ -114,15 +114,15 @@ def test_custom_ids_of_other_bots_are_not_ours() -> None:
 # --- the slash commands ------------------------------------------------------------------------------
 
 def test_the_game_commands_keep_the_typed_names() -> None:
-    """Every judge command of the console and Telegram has its slash command, same name
-    (``/protocol`` is one for both modes, registered with host mode's)."""
-    from bot.discord.host import commands as host_commands
-
-    names = {c.name for c in slash.COMMANDS} | host_commands.NAMES
-    typed = set(cmds.command_names()) - {"quit"}  # a chat has nothing to quit
-    assert typed <= names
-    assert slash.DISCORD_ONLY == {"panel", "link", "unlink", "seat", "takeover"}
+    """Every command of the table that works in a Discord channel or at a hosted table there is
+    a slash command of the same name — every typed command but ``/quit`` (a chat has nothing to
+    quit) — and only those; each works in a server only."""
+    names = {c.name for c in slash.COMMANDS}
+    assert names == set(cmds.command_names()) - {"quit"}
+    assert {"panel", "link", "unlink", "seat", "takeover", "newgame", "stop", "pass", "join",
+            "protocol", "channel"} <= names  # Discord's own and host mode's too
     assert all(c.guild_only for c in slash.COMMANDS)
+    assert set(slash.OPTIONS) <= names
 
 
 async def test_descriptions_in_both_languages_within_discords_limits() -> None:
@@ -263,8 +263,7 @@ async def test_both_bots_run_in_one_process_over_one_service(tmp_path: Path,
             await asyncio.sleep(0.05)
         assert telegram.calls_to("getUpdates"), "Telegram is not polling"
         published = {c["name"]: c for c in discord_fake.fake.published}  # the slash commands
-        from bot.discord.host.commands import HOST_COMMANDS
-        assert set(published) == {c.name for c in (*slash.COMMANDS, *HOST_COMMANDS)}
+        assert set(published) == {c.name for c in slash.COMMANDS}
         assert published["foul"]["description_localizations"]["ru"].startswith("Фол")
         service = clients[0].referee.service
         assert isinstance(service, Service)

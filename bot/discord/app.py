@@ -72,7 +72,6 @@ from .countdown import timer_line
 from .endpoint import reroute, routed_context
 from .host import DiscordHost, HostButton
 from .host.handlers import player as host_player
-from .host import commands as host_commands
 from .host import is_ours as is_host_button
 from .keys import chat_key, guild_key, id_of, is_discord, mention_channel, mention_user, user_key
 from .outbox import DiscordTransport
@@ -130,7 +129,6 @@ class RefereeClient(discord.Client):
         self.tree.error(self._command_error)
         self.tree.interaction_check = self._allowed  # type: ignore[method-assign]
         slash.install(self.tree)
-        host_commands.install(self.tree)
 
     async def _command_error(self, interaction: discord.Interaction[Any],
                              error: app_commands.AppCommandError) -> None:

@@ -4,9 +4,8 @@ shared :class:`bot.host.controller.HostController`; here only Discord's part:
 * :mod:`.port` — the primitives (REST calls, member overwrites or timeouts, asyncio timers, the
   persistent buttons :class:`HostButton`);
 * :mod:`.handlers` — slash commands, presses and messages handed to the controller, and
-  ``/channel``;
-* :mod:`.commands` — the slash commands only host mode has (``/newgame``, ``/stop``, ``/pass``,
-  ``/protocol``, ``/channel``).
+  ``/channel`` (the slash commands themselves, host mode's ``/newgame``, ``/stop``, ``/pass``
+  among them, are made from the command table: :mod:`bot.discord.slash`).
 """
 
 from .handlers import DiscordHost
