@@ -284,7 +284,7 @@ async def stats(interaction: discord.Interaction[Any], player: Optional[Range[st
 @app_commands.describe(period=_arg("period"), order=_arg("order"), role=_arg("role"),
                        least=_arg("least"))
 async def top(interaction: discord.Interaction[Any], period: Optional[Range[str, 1, 30]] = None,
-              order: Optional[Literal["points", "wins", "winrate"]] = None,
+              order: Optional[Literal["points", "wins", "winrate", "elo"]] = None,
               role: Optional[Literal["civilian", "sheriff", "mafia", "don"]] = None,
               least: Optional[Range[int, 0, 1000]] = None) -> None:
     await _run(interaction, "top", period, order, role, f"min={least}" if least is not None else None)
