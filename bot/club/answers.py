@@ -30,7 +30,7 @@ from .card import render_card, render_top
 from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
-from .strength import RED_ROLES, Result, Strength, recompute
+from .strength import RED_ROLES, START_RATING, Result, Strength, recompute
 from .tournament import club_error_text, make_plan, plan_lines, roster_names, split_names
 
 #: ``/top`` lists at most this many players.
@@ -41,6 +41,8 @@ MIN_GAMES = 3
 ROSTER_OFFERED = 5
 #: ``/seating``: the most games of a series.
 SEATING_GAMES = 20
+#: ``/seating``: a player with at least this many games in the club is a regular (spread evenly).
+REGULAR_GAMES = 10
 #: ``/evening`` covers the games finished in the last this many hours.
 EVENING_HOURS = 12
 #: ``/rating`` lists at most this many players.
@@ -415,13 +417,29 @@ class ClubAnswers:
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
         shown = await roster_names(self.store, club, split_names(rest))
+        strength, regulars = await self._seating_balance(club, shown)
         try:
-            made = make_plan(shown, int(head))
+            made = make_plan(shown, int(head), strength, regulars)
         except SeatingError:
             return [cat.text("club-seating-players", count=len(set(shown)), seats=SEATS)]
         return [cat.text("club-seating-title", games=int(head), players=len(shown),
                          tables=len(made.rounds[0])),
-                *plan_lines(made.rounds, made.resting, cat)]
+                cat.text("club-seating-balanced", regular=REGULAR_GAMES),
+                *plan_lines(made.rounds, made.resting, cat, strength)]
+
+    async def _seating_balance(self, club: str, names: list[str]) -> tuple[dict[str, float], set[str]]:
+        """The strength of each of ``names`` (the club's rating; a name it has not rated: a new
+        player's, :data:`.strength.START_RATING`) and the regulars among them (at least
+        :data:`REGULAR_GAMES` games in the club): what a balanced ``/seating`` evens."""
+        strengths = await club_strength(self.store, club, self.tz)
+        strength, regulars = {}, set()
+        for name in names:
+            found = await self.store.find_player(club, name)
+            rated = strengths.get(found.id) if found is not None else None
+            strength[name] = rated.rating if rated is not None else START_RATING
+            if found is not None and found.games >= REGULAR_GAMES:
+                regulars.add(name)
+        return strength, regulars
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

@@ -101,6 +101,8 @@ club-seating-repeated = { $name } в списке игроков дважды: �
 club-seating-players = Разных игроков: { $count }, а за столом их { $seats }.
 club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
 club-seating-table = Игра { $game }, стол { $table }: { $seats }
+club-seating-table-strength = Игра { $game }, стол { $table } (сила { $strength }): { $seats }
+club-seating-balanced = Столы уравнены по силе (/top elo), завсегдатаи (от { $regular } игр) распределены поровну; у ещё не оценённого игрока сила 1500.
 club-seating-resting = Игра { $game }, отдыхают: { $names }
 
 # Турнирный вечер (issue 17, часть 4; bot/club/tournament.py).
