@@ -483,13 +483,16 @@ def results_sync(db: sqlite3.Connection, club: str, until: float | None
 
 def results_mark_sync(db: sqlite3.Connection, club: str) -> tuple[Any, ...]:
     """A mark of the club's rows of games that changes whenever :func:`results_sync` would read
-    something else: a game added, corrected or forgotten, a merge (the rows' count, the sums of
-    their games, players, teams and results, the newest end)."""
-    row = db.execute("SELECT COUNT(*), SUM(game_id), SUM(player_id), MAX(finished_at),"
-                     " SUM(CASE WHEN role IN ('civilian', 'sheriff') THEN seat ELSE 0 END),"
-                     " SUM(CASE result WHEN 'red' THEN 1 WHEN 'black' THEN 2 ELSE 3 END * seat)"
-                     " FROM game_players WHERE club = ?", (club,)).fetchone()
-    return tuple(row)
+    something else, read from the monthly sums the rows keep (``player_months``: a few rows per
+    player and month, not a million) and the newest end: a game ended (the newest end moves,
+    the sums grow), one whose end was undone or corrected (its games, wins, roles or players
+    leave the sums), a merge (the games move to another player) or a player forgotten."""
+    months = db.execute("SELECT COUNT(*), SUM(games), SUM(wins), SUM(points), SUM(month),"
+                        " SUM(player_id * games), SUM(player_id * wins), SUM(LENGTH(role) * games)"
+                        " FROM player_months WHERE club = ? AND games > 0", (club,)).fetchone()
+    newest = db.execute("SELECT MAX(finished_at) FROM game_players WHERE club = ?",
+                        (club,)).fetchone()
+    return (*months, *newest)
 
 
 def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:

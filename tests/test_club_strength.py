@@ -177,9 +177,7 @@ async def test_the_rating_is_the_stored_games_folded_and_follows_a_merge(store: 
     assert len(rows) == 20 and {r[4] for r in rows} == {"red", "black"}
     answers = ClubAnswers(store)
     strengths = await club_strength(store, CLUB, "UTC")
-    expected = recompute([Result(g, at, p, role in ("civilian", "sheriff"),
-                                 float((role in ("civilian", "sheriff")) == (result == "red")))
-                          for g, at, p, role, result in rows])
+    expected = recompute(expected_rows(rows))
     assert strengths == expected and len(strengths) == 11
     anya, anna = await store.find_player(CLUB, "Аня"), await store.find_player(CLUB, "Анна")
     assert anya is not None and anna is not None
@@ -190,6 +188,17 @@ async def test_the_rating_is_the_stored_games_folded_and_follows_a_merge(store: 
     lines = await answers.answer(CLUB, Asker("tg:1"), ClubCmd("stats", ("Аня",)), catalog("ru"), time.time())
     rating = round(merged[anya.id].rating)
     assert any(line.startswith(f"сила (Глико-2) {rating} ±") for line in lines), lines
+    await service.undo(CLUB, JUDGE, steps=1)  # the second game's end taken back: its rows go
+    after = await club_strength(store, CLUB, "UTC")
+    assert after[anya.id].games == 1 and after == recompute(
+        expected_rows(await store.club_results(CLUB)))
+    assert len({s.rating for s in after.values()}) == 2  # one game: its winners, its losers
+
+
+def expected_rows(rows: list[tuple[int, float, int, str, str]]) -> list[Result]:
+    return [Result(g, at, p, role in ("civilian", "sheriff"),
+                   float((role in ("civilian", "sheriff")) == (result == "red")))
+            for g, at, p, role, result in rows]
 
 
 async def test_top_elo_orders_by_strength_and_refuses_a_role(store: Store) -> None:

@@ -18,7 +18,7 @@ Given the players' strength (issue 33: the club's rating, :mod:`.strength`) and 
 strengths from the round's, in units of :data:`STRENGTH_UNIT` rating points, plus those of their
 counts of regulars (each regular weighing :data:`REGULAR`). A swap that only evens the tables
 may add a meeting, but never one that would bring a pair to :func:`meeting_bound` meetings
-(the meetings' own swaps are as before). Over 10–40 players of ratings spread as N(1500, 150) the
+(the meetings' own swaps are as before). Over 20–40 players of ratings spread as N(1500, 150) the
 largest gap between a round's tables' means falls from about 70 rating points to about 20, the
 regulars' from 2.5 to 0.9 (measured once, seeds 0–2 of eight sizes; not a promise).
 

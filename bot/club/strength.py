@@ -175,8 +175,12 @@ def recompute(results: Iterable[Result], tz: str = "UTC", *, tau: float = TAU
     (:func:`evening`); a player who missed periods has his deviation grown once per period
     missed, to the last one (so a long absence shows as a wider ``RD``)."""
     periods: dict[dt.date, dict[int, list[Result]]] = {}
+    days: dict[float, dt.date] = {}  # a game's ten rows share one end
     for row in results:
-        periods.setdefault(evening(row.finished_at, tz), {}).setdefault(row.game_id, []).append(row)
+        day = days.get(row.finished_at)
+        if day is None:
+            day = days[row.finished_at] = evening(row.finished_at, tz)
+        periods.setdefault(day, {}).setdefault(row.game_id, []).append(row)
     rated: dict[int, _Rated] = {}
     red_score, decided = 0.0, 0
     number = -1

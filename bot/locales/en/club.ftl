@@ -131,7 +131,10 @@ club-seating-title = The seating of { $games ->
  } (seats even; opponents as varied as can be):
 club-seating-table = Game { $game }, table { $table }: { $seats }
 club-seating-table-strength = Game { $game }, table { $table } (strength { $strength }): { $seats }
-club-seating-balanced = The tables are balanced by the strength rating (/top elo), the regulars ({ $regular } games or more) spread evenly; a player not yet rated counts as 1500.
+club-seating-balanced = The tables are balanced by the strength rating (/top elo), the regulars ({ $regular ->
+    [one] { $regular } game
+   *[other] { $regular } games
+ } or more) spread evenly; a player not yet rated counts as 1500.
 club-seating-resting = Game { $game }, resting: { $names }
 
 # A tournament evening (issue 17, part 4; bot/club/tournament.py).
