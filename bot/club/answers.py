@@ -25,7 +25,7 @@ from storage.club import SEAT_SLOT
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
-from ..lru import Recent
+from ..lru import Recent, locks
 from .card import render_card, render_top
 from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
@@ -62,6 +62,8 @@ ROLE_WORDS = {"civilian": "civilian", "мирный": "civilian", "мирные"
 #: The clubs' strength ratings last computed (:func:`club_strength`), each with its rows' mark.
 _STRENGTHS: Recent[tuple[int, str, str, float | None], tuple[tuple[Any, ...], dict[int, Strength]]] \
     = Recent(64)
+#: One recompute at a time per club: a second asker waits for the first one's result.
+_STRENGTH_LOCKS = locks(64)
 _MIN = re.compile(r"^(?:min|мин)=(\d{1,4})$")
 _PAIR = re.compile(r"\s*(?:=|->|→)\s*")
 
@@ -87,19 +89,21 @@ async def club_strength(store: Store, club: str, tz: str, until: float | None = 
                         ) -> dict[int, Strength]:
     """Each player's strength (:mod:`.strength`, Glicko-2) after the club's games finished before
     ``until`` (unix seconds; ``None``: all), recomputed from the stored rows; the last result is
-    kept per club while the rows' mark (:meth:`storage.Store.club_results_mark`) stays the same."""
+    kept per club while the rows' mark (:meth:`storage.Store.club_results_mark`) stays the same;
+    one recompute at a time per club (a second asker waits for the first one's result)."""
     key = (id(store), club, tz, until)
-    mark = await store.club_results_mark(club)
-    kept = _STRENGTHS.get(key)
-    if kept is not None and kept[0] == mark:
-        return kept[1]
-    rows = await store.club_results(club, until)
-    results = [Result(game, at, player, role in RED_ROLES,
-                      0.5 if result == "draw" else float((role in RED_ROLES) == (result == "red")))
-               for game, at, player, role, result in rows]
-    strengths = await asyncio.to_thread(recompute, results, tz)
-    _STRENGTHS[key] = (mark, strengths)
-    return strengths
+    async with _STRENGTH_LOCKS.setdefault(f"{id(store)} {club}", asyncio.Lock()):
+        mark = await store.club_results_mark(club)
+        kept = _STRENGTHS.get(key)
+        if kept is not None and kept[0] == mark:
+            return kept[1]
+        rows = await store.club_results(club, until)
+        results = [Result(game, at, player, role in RED_ROLES, 0.5 if result == "draw"
+                          else float((role in RED_ROLES) == (result == "red")))
+                   for game, at, player, role, result in rows]
+        strengths = await asyncio.to_thread(recompute, results, tz)
+        _STRENGTHS[key] = (mark, strengths)
+        return strengths
 
 
 def strength_text(s: Strength) -> tuple[str, str]:
