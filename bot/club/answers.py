@@ -355,9 +355,9 @@ class ClubAnswers:
         if not rows:
             return lines, None, ""
         value, column = (lambda t: points_text(t.points)), "points"
-        if command.what == "top" and self._split(command.args, now)[2] == "elo":
-            strengths = await club_strength(self.store, club, self.tz,
-                                            self._split(command.args, now)[1].until)
+        _, period, order, _, _ = self._split(command.args, now)
+        if command.what == "top" and order == "elo":  # the rating in the points' column
+            strengths = await club_strength(self.store, club, self.tz, period.until)
             value, column = (lambda t: strength_text(strengths[t.player_id])[0]), "strength"
         cells = [(place, cat.name(t.name), value(t), t.wins, t.games,
                   _rate(t.wins, t.games)) for place, t in enumerate(rows, 1)]

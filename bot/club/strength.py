@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 #: Glicko-2's scale factor (rating points per unit of μ) and the new player's values.
@@ -225,6 +225,6 @@ def _strength(player: int, p: _Rated) -> Strength:
     return Strength(player, START_RATING + SCALE * p.mu, SCALE * p.phi, p.sigma, p.games)
 
 
-def table_means(tables: Sequence[Sequence[object]], strength: Mapping[object, float]) -> list[float]:
+def table_means(tables: Sequence[Sequence[Any]], strength: Mapping[Any, float]) -> list[float]:
     """Each table's mean rating (a player without one counts as :data:`START_RATING`)."""
     return [sum(strength.get(p, START_RATING) for p in table) / len(table) for table in tables]
