@@ -142,6 +142,12 @@ def test_an_absence_widens_the_deviation_once_per_evening_missed() -> None:
     assert away[10].rd > kept[10].rd > recompute(rows)[10].rd
 
 
+def test_a_draw_of_equals_moves_no_rating_and_narrows_every_deviation() -> None:
+    # s = ½ = E for everyone: Δ = 0, so μ' = μ; the game still tells something: φ' < φ
+    out = recompute(game(1, T0, list(range(1, 8)), [8, 9, 10], "draw"))
+    assert all(abs(s.rating - START_RATING) < 1e-9 and s.rd < 350 for s in out.values())
+
+
 def test_a_game_with_one_team_only_is_not_rated() -> None:
     assert recompute([Result(1, T0, p, True, 1.0) for p in range(1, 8)]) == {}
 
