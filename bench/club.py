@@ -10,10 +10,14 @@ best of five after a warm-up:
 
 * ``/top season`` and ``/top`` (all games), ``/top month``;
 * ``/stats <player>`` (all games) and ``/stats <player> month``;
-* ``/games``.
+* ``/games``;
+* the strength rating recomputed (issue 33: :func:`bot.club.answers.club_strength`, its cache
+  emptied first): every row of the club's games read and folded by Glicko-2, one rating period
+  per day of games; its floor the rows read alone (:meth:`storage.Store.club_results`). Best of
+  three (one with ``--quick``).
 
-The floor is the same totals summed from the rows alone (``GROUP BY player, role`` over the
-club's rows of the period): what a query costs without the monthly sums.
+The floor of the others is the same totals summed from the rows alone (``GROUP BY player, role``
+over the club's rows of the period): what a query costs without the monthly sums.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.club.answers import Asker, ClubAnswers
+from bot.club import answers as club_answers
+from bot.club.answers import Asker, ClubAnswers, club_strength
 from bot.commands import ClubCmd
 from bot.i18n import catalog
 from storage import Store
@@ -146,6 +151,25 @@ async def _measure(db: Path) -> dict[str, tuple[float, str]]:
     return out
 
 
+async def _strength(db: Path, runs: int) -> tuple[float, float, int]:
+    """The rating recomputed from the stored rows (best of ``runs``), the rows read alone, and
+    how many players it rated."""
+    store = await Store.open(db)
+    try:
+        best, floor, rated = float("inf"), float("inf"), 0
+        for _ in range(runs):
+            club_answers._STRENGTHS.clear()
+            started = time.perf_counter()
+            rated = len(await club_strength(store, CLUB, "UTC"))
+            best = min(best, time.perf_counter() - started)
+            started = time.perf_counter()
+            await store.club_results(CLUB)
+            floor = min(floor, time.perf_counter() - started)
+        return best, floor, rated
+    finally:
+        await store.close()
+
+
 def run(args: argparse.Namespace) -> Section:
     quick = bool(args.quick)
     players = 100 if quick else args.club_players
@@ -173,6 +197,15 @@ def run(args: argparse.Namespace) -> Section:
                       "warm-up. Floor: the same totals summed from the rows alone (GROUP BY "
                       "player and role over the period's rows), without the monthly sums.")
                 if n == 0 else ""))
+        seconds, floor, rated = asyncio.run(_strength(db, 1 if quick else 3))
+        eprint(f"club: strength recompute: {seconds:.2f} s for {rated:,} players")
+        section.rows.append(Row(
+            f"strength rating recompute, {players:,} players × {games:,} games", seconds, "s",
+            floor=floor, target="—", met=None,
+            note=("Issue 33: every stored row of the club's games read and folded by Glicko-2 "
+                  "(bot/club/strength.py; a rating period per day of games), the cache emptied "
+                  f"first; best of {1 if quick else 3}. Floor: the rows read alone "
+                  "(Store.club_results).")))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return section

@@ -20,7 +20,7 @@ Commands::
     /points   /protocol   /rule 5.7 | /rule draw   /why
     /undo [n]   /fix 12 /foul 5 4.1.1   /timer [pause|resume|next]
     /status   /log [all]   /help   /lang ru|en   /quit
-    /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate]
+    /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate|elo]
     [civilian|sheriff|mafia|don] [min=N]   /rating [period] [fiim|fsm] [min=N]   /evening
     /seating 6 Аня, Боря, …  (a series' seating plan)
     /roster [name]

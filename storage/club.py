@@ -468,6 +468,33 @@ def points_sync(db: sqlite3.Connection, club: str, player: int, since: float | N
         " ORDER BY finished_at, game_id", params).fetchall()]
 
 
+def results_sync(db: sqlite3.Connection, club: str, until: float | None
+                 ) -> list[tuple[int, float, int, str, str]]:
+    """Every row of the club's finished games before ``until`` (``None``: all), oldest first:
+    ``(game_id, finished_at, player_id, role, result)`` (``result``: ``red``, ``black`` or
+    ``draw``; the strength rating's input, issue 33)."""
+    where, params = ["club = ?"], [club]
+    _window(where, params, "finished_at", None, until)
+    return [(int(game), float(at), int(player), role, result or "") for game, at, player, role, result
+            in db.execute(f"SELECT game_id, finished_at, player_id, role, result FROM game_players"
+                          f" WHERE {' AND '.join(where)} ORDER BY finished_at, game_id, seat",
+                          params)]
+
+
+def results_mark_sync(db: sqlite3.Connection, club: str) -> tuple[Any, ...]:
+    """A mark of the club's rows of games that changes whenever :func:`results_sync` would read
+    something else, read from the monthly sums the rows keep (``player_months``: a few rows per
+    player and month, not a million) and the newest end: a game ended (the newest end moves,
+    the sums grow), one whose end was undone or corrected (its games, wins, roles or players
+    leave the sums), a merge (the games move to another player) or a player forgotten."""
+    months = db.execute("SELECT COUNT(*), SUM(games), SUM(wins), SUM(points), SUM(month),"
+                        " SUM(player_id * games), SUM(player_id * wins), SUM(LENGTH(role) * games)"
+                        " FROM player_months WHERE club = ? AND games > 0", (club,)).fetchone()
+    newest = db.execute("SELECT MAX(finished_at) FROM game_players WHERE club = ?",
+                        (club,)).fetchone()
+    return (*months, *newest)
+
+
 def games_sync(db: sqlite3.Connection, club: str, limit: int) -> list[ClubGame]:
     """The club's last ``limit`` games with players' rows (finished with the roles known),
     newest first."""
@@ -810,6 +837,18 @@ class ClubMethods(Bridged):
         """``player``'s games finished in ``[since, until)``, oldest first: ``(finished_at,
         points in hundredths)`` (the player's card, issue 17)."""
         return await self._club_read(lambda db: points_sync(db, club_chat, player, since, until))
+
+    async def club_results(self, club_chat: str, until: float | None = None
+                           ) -> list[tuple[int, float, int, str, str]]:
+        """Every row of the club's games finished before ``until`` (unix seconds; ``None``: all),
+        oldest first: ``(game_id, finished_at, player_id, role, result)`` (the strength rating,
+        :mod:`bot.club.strength`)."""
+        return await self._club_read(lambda db: results_sync(db, club_chat, until))
+
+    async def club_results_mark(self, club_chat: str) -> tuple[Any, ...]:
+        """A mark that changes whenever :meth:`club_results` would read other rows (one
+        aggregate: a cache of the rating is checked by it)."""
+        return await self._club_read(lambda db: results_mark_sync(db, club_chat))
 
     async def club_games(self, club_chat: str, limit: int = 10) -> list[ClubGame]:
         """The club's last finished games, newest first."""

@@ -32,6 +32,7 @@ CLUB_ROWS = (  # bench/club.py: --quick writes 100 players and 2,000 games
     "/top (all games), 100 players × 2,000 games",
     "/stats player (all games), 100 players × 2,000 games",
     "/games, 100 players × 2,000 games",
+    "strength rating recompute, 100 players × 2,000 games",
 )
 HTTP_ROWS = (  # bench/http.py
     "CPU per sendMessage, aiohttp client (the default), pool 8",

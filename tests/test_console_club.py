@@ -17,6 +17,7 @@ from PIL import Image
 import rules
 from bot.cli import main
 from bot.club import card as club_card
+from bot.club.answers import club_strength
 from bot.console import CHAT, Session
 from bot.i18n import catalog
 from bot.protocol import to_json
@@ -190,3 +191,26 @@ async def test_an_invalid_period_is_refused_not_read_as_a_name(store: Store, com
     assert len(lines) == 1 and f"«{period}»" in lines[0] and why in lines[0], lines
     assert "нет игрока" not in lines[0]
     assert "Аня" in "\n".join((await session.handle("/stats Аня 2026-03")).lines)  # a valid month
+
+
+async def test_a_balanced_seating_says_each_tables_mean_strength(store: Store) -> None:
+    """Issue 33: /seating balances the tables by the strength rating; each table's line says its
+    mean strength (the club's rating; a guest not yet rated counts as a new player's 1500)."""
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)  # the reds win: their ratings rise
+    people = [*NAMES, *(f"Гость {i}" for i in range(1, 11))]
+    lines = (await session.handle(f"/seating 4 {', '.join(people)}")).lines
+    assert lines[1].startswith("Столы уравнены по силе (/top elo)")
+    strengths = await club_strength(store, CHAT, "UTC")
+    rating = {}
+    for name in people:
+        found = await store.find_player(CHAT, name)
+        rating[name] = strengths[found.id].rating if found is not None else 1500.0
+    tables = [line for line in lines if ", стол " in line]
+    assert len(tables) == 8
+    for line in tables:
+        head, seats = line.split(": ", 1)
+        names = [part.split(". ", 1)[1] for part in seats.split(", ")]
+        shown = int(head.rsplit("(сила ", 1)[1].rstrip(")"))
+        assert shown == round(sum(rating[n] for n in names) / len(names)), line

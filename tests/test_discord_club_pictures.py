@@ -52,3 +52,26 @@ async def test_stats_and_top_attach_their_pictures(t: DiscordTable) -> None:
     before = len(pictures(t))
     await t.slash("games")  # no picture for the other commands
     assert len(pictures(t)) == before
+
+
+async def test_top_by_strength_and_the_stats_strength_line(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33 in Discord: ``/top order:elo`` ranks by the strength rating (its picture's
+    column the strength), ``/stats`` says the player's; a game with both teams named is rated."""
+    names = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор", "Жанна", "Зоя", "Игорь", "Кира"]
+    async with table(tmp_path / "referee.sqlite3", monkeypatch) as t:
+        await t.slash("new")
+        for seat, name in enumerate(names, 1):
+            await t.slash("name", seat=seat, name=name)
+        await t.slash("roles", roles="D2 M5 M7 S8")
+        await t.slash("start")
+        await t.slash("next")
+        await t.slash("ppk", seat=7)  # the reds win by a team loss (seed 4.3)
+        answer = await t.slash("top", order="elo", least=1)
+        lines = answer.splitlines()
+        assert lines[0].startswith("Лучшие по силе (Глико-2)")
+        ranked = [line.split(". ", 1)[1].split(" — ")[0] for line in lines[1:]]
+        assert len(ranked) == 10 and set(ranked[-3:]) == {"Боря", "Даша", "Жанна"}  # D2 M5 M7
+        assert [n for n, _ in pictures(t) if n == "top.png"]
+        stats = await t.slash("stats", player="Аня")
+        assert "сила (Глико-2) " in stats and "игр в расчёте 1" in stats

@@ -115,6 +115,16 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
     assert len(tops) == 1 and tops[0].caption == lines[0]  # the table as a picture too (issue 17 §2)
     assert Image.open(io.BytesIO(t.fake.files[tops[0].photo[-1]["file_id"]].data)).format == "PNG"
 
+    # the strength rating (issue 33): /top elo (сила) ranks the same ten by Glicko-2, a picture too
+    before = len(t.public())
+    await t.say("/top сила", chat=t.group)
+    lines = t.public()[before:]
+    assert lines[0].startswith("Лучшие по силе (Глико-2), все игры (не меньше 3 игр)")
+    assert lines[-1] == lines[0]  # the picture's caption
+    strengths = [int(line.split(" — сила ")[1].split(" ")[0]) for line in lines[1:-1]]
+    assert len(strengths) == 10 and strengths == sorted(strengths, reverse=True)
+    assert any(m.photo and m.caption == lines[0] for m in t.fake.sent(t.group))
+
     # the season's rating: the same points, every player ranked (RULES.md §9 tie-breaks)
     before = len(t.public())
     await t.say("/rating", chat=t.group)

@@ -25,10 +25,12 @@ from storage.club import SEAT_SLOT
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
+from ..lru import Recent, locks
 from .card import render_card, render_top
 from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
+from .strength import RED_ROLES, START_RATING, Result, Strength, recompute
 from .tournament import club_error_text, make_plan, plan_lines, roster_names, split_names
 
 #: ``/top`` lists at most this many players.
@@ -39,6 +41,8 @@ MIN_GAMES = 3
 ROSTER_OFFERED = 5
 #: ``/seating``: the most games of a series.
 SEATING_GAMES = 20
+#: ``/seating``: a player with at least this many games in the club is a regular (spread evenly).
+REGULAR_GAMES = 10
 #: ``/evening`` covers the games finished in the last this many hours.
 EVENING_HOURS = 12
 #: ``/rating`` lists at most this many players.
@@ -49,10 +53,17 @@ SCHEME_WORDS = {"fiim": "fiim", "фиим": "fiim", "fiim2024": "fiim", "seed": 
 GAMES_SHOWN, GAMES_MAX = 10, 50
 
 ORDER_WORDS = {"points": "points", "баллы": "points", "очки": "points", "wins": "wins",
-               "победы": "wins", "winrate": "winrate", "rate": "winrate", "процент": "winrate"}
+               "победы": "wins", "winrate": "winrate", "rate": "winrate", "процент": "winrate",
+               "elo": "elo", "эло": "elo", "strength": "elo", "сила": "elo", "glicko": "elo",
+               "глико": "elo"}
 ROLE_WORDS = {"civilian": "civilian", "мирный": "civilian", "мирные": "civilian",
               "sheriff": "sheriff", "шериф": "sheriff", "mafia": "mafia", "мафия": "mafia",
               "don": "don", "дон": "don"}
+#: The clubs' strength ratings last computed (:func:`club_strength`), each with its rows' mark.
+_STRENGTHS: Recent[tuple[int, str, str, float | None], tuple[tuple[Any, ...], dict[int, Strength]]] \
+    = Recent(64)
+#: One recompute at a time per club: a second asker waits for the first one's result.
+_STRENGTH_LOCKS = locks(64)
 _MIN = re.compile(r"^(?:min|мин)=(\d{1,4})$")
 _PAIR = re.compile(r"\s*(?:=|->|→)\s*")
 
@@ -72,6 +83,32 @@ def points_text(hundredths: int) -> str:
 
 def _rate(wins: int, games: int) -> str:
     return f"{round(100 * wins / games)}%" if games else "—"
+
+
+async def club_strength(store: Store, club: str, tz: str, until: float | None = None
+                        ) -> dict[int, Strength]:
+    """Each player's strength (:mod:`.strength`, Glicko-2) after the club's games finished before
+    ``until`` (unix seconds; ``None``: all), recomputed from the stored rows; the last result is
+    kept per club while the rows' mark (:meth:`storage.Store.club_results_mark`) stays the same;
+    one recompute at a time per club (a second asker waits for the first one's result)."""
+    key = (id(store), club, tz, until)
+    async with _STRENGTH_LOCKS.setdefault(f"{id(store)} {club}", asyncio.Lock()):
+        mark = await store.club_results_mark(club)
+        kept = _STRENGTHS.get(key)
+        if kept is not None and kept[0] == mark:
+            return kept[1]
+        rows = await store.club_results(club, until)
+        results = [Result(game, at, player, role in RED_ROLES, 0.5 if result == "draw"
+                          else float((role in RED_ROLES) == (result == "red")))
+                   for game, at, player, role, result in rows]
+        strengths = await asyncio.to_thread(recompute, results, tz)
+        _STRENGTHS[key] = (mark, strengths)
+        return strengths
+
+
+def strength_text(s: Strength) -> tuple[str, str]:
+    """A strength as shown: the rating and its deviation, whole points."""
+    return str(round(s.rating)), str(round(s.rd))
 
 
 def ranked(totals: dict[int, Totals], order: str, min_games: int) -> list[Totals]:
@@ -245,6 +282,10 @@ class ClubAnswers:
                           rate=_rate(totals.wins, totals.games)),
                  cat.text("club-stats-points", points=points_text(totals.points),
                           additional=points_text(totals.additional))]
+        strength = (await club_strength(self.store, club, self.tz, period.until)).get(player.id)
+        if strength is not None:
+            rating, rd = strength_text(strength)
+            lines.append(cat.text("club-stats-strength", rating=rating, rd=rd, games=strength.games))
         for role in ROLES:
             games, wins = totals.by_role.get(role, (0, 0))
             if games:
@@ -267,14 +308,35 @@ class ClubAnswers:
             return [cat.text("club-top-unknown", word=cat.said(rest[0]))], []
         order = order or "points"
         least = MIN_GAMES if least is None else least
+        if order == "elo" and role is not None:  # a team's result rates the whole team
+            return [cat.text("club-top-elo-role")], []
         totals = await self.store.club_totals(club, period.since, period.until, role=role)
-        rows = ranked(totals, order, least)[:TOP_SIZE]
         title = cat.text("club-top-title", order=cat.text(f"club-order-{order}"),
                          period=self.period_name(period, cat),
                          role=cat.text(f"club-role-{role}") if role else "none", least=least)
+        if order == "elo":
+            return await self._top_strength(club, period, totals, least, title, cat)
+        rows = ranked(totals, order, least)[:TOP_SIZE]
         if not rows:
             return [title, cat.text("club-top-empty", least=least)], []
         return [title, *self._top_lines(rows, cat)], rows
+
+    async def _top_strength(self, club: str, period: Period, totals: dict[int, Totals], least: int,
+                            title: str, cat: Catalog) -> tuple[list[str], list[Totals]]:
+        """``/top elo``: the period's players with at least ``least`` games in it, by their
+        strength at the period's end (:func:`club_strength`), strongest first."""
+        strengths = await club_strength(self.store, club, self.tz, period.until)
+        rows = sorted((t for t in totals.values() if t.games >= least and t.player_id in strengths),
+                      key=lambda t: (-strengths[t.player_id].rating, t.name.casefold(), t.player_id)
+                      )[:TOP_SIZE]
+        if not rows:
+            return [title, cat.text("club-top-empty", least=least)], []
+        lines = [title]
+        for place, t in enumerate(rows, 1):
+            rating, rd = strength_text(strengths[t.player_id])
+            lines.append(cat.text("club-top-elo-line", place=place, name=cat.name(t.name),
+                                  rating=rating, rd=rd, games=t.games))
+        return lines, rows
 
     def _top_lines(self, rows: list[Totals], cat: Catalog) -> list[str]:
         return [cat.text("club-top-line", place=place, name=cat.name(t.name),
@@ -292,9 +354,14 @@ class ClubAnswers:
             lines, rows = await self._evening_rows(club, cat, now)
         if not rows:
             return lines, None, ""
-        cells = [(place, cat.name(t.name), points_text(t.points), t.wins, t.games,
+        value, column = (lambda t: points_text(t.points)), "points"
+        _, period, order, _, _ = self._split(command.args, now)
+        if command.what == "top" and order == "elo":  # the rating in the points' column
+            strengths = await club_strength(self.store, club, self.tz, period.until)
+            value, column = (lambda t: strength_text(strengths[t.player_id])[0]), "strength"
+        cells = [(place, cat.name(t.name), value(t), t.wins, t.games,
                   _rate(t.wins, t.games)) for place, t in enumerate(rows, 1)]
-        png = await asyncio.to_thread(render_top, lines[0], cells, cat)
+        png = await asyncio.to_thread(render_top, lines[0], cells, cat, column)
         return lines, (f"{command.what}.png", png), lines[0]
 
     async def _rating(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:
@@ -354,13 +421,29 @@ class ClubAnswers:
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
         shown = await roster_names(self.store, club, split_names(rest))
+        strength, regulars = await self._seating_balance(club, shown)
         try:
-            made = make_plan(shown, int(head))
+            made = make_plan(shown, int(head), strength, regulars)
         except SeatingError:
             return [cat.text("club-seating-players", count=len(set(shown)), seats=SEATS)]
         return [cat.text("club-seating-title", games=int(head), players=len(shown),
                          tables=len(made.rounds[0])),
-                *plan_lines(made.rounds, made.resting, cat)]
+                cat.text("club-seating-balanced", regular=REGULAR_GAMES),
+                *plan_lines(made.rounds, made.resting, cat, strength)]
+
+    async def _seating_balance(self, club: str, names: list[str]) -> tuple[dict[str, float], set[str]]:
+        """The strength of each of ``names`` (the club's rating; a name it has not rated: a new
+        player's, :data:`.strength.START_RATING`) and the regulars among them (at least
+        :data:`REGULAR_GAMES` games in the club): what a balanced ``/seating`` evens."""
+        strengths = await club_strength(self.store, club, self.tz)
+        strength, regulars = {}, set()
+        for name in names:
+            found = await self.store.find_player(club, name)
+            rated = strengths.get(found.id) if found is not None else None
+            strength[name] = rated.rating if rated is not None else START_RATING
+            if found is not None and found.games >= REGULAR_GAMES:
+                regulars.add(name)
+        return strength, regulars
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

@@ -93,9 +93,10 @@ _FIXED = {0: 44, 2: 96, 3: 96, 4: 84, 5: 104}
 
 
 def compose_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]],
-                cat: Catalog) -> tuple[Canvas, float]:
+                cat: Catalog, value: str = "points") -> tuple[Canvas, float]:
     """The table's drawing (its texts: :meth:`Canvas.texts`) and its height; ``rows``: (place,
-    name, points, wins, games, win rate), best first."""
+    name, points, wins, games, win rate), best first; ``value``: what the third column holds
+    (``points``, or ``strength``: the rating, ``/top elo``)."""
     canvas = Canvas()
     y = float(MARGIN)
     inner = WIDTH - 2 * MARGIN
@@ -114,13 +115,15 @@ def compose_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]],
               Cell([Span(rate, MUTED)], align="center")],
              BLACK_ROW if place % 2 == 0 else None)
             for place, name, points, wins, games, rate in rows]
-    y = table(canvas, y, [cat.text(f"club-card-{c}") for c in TOP_COLUMNS], widths, body,
+    heads = [value if c == "points" else c for c in TOP_COLUMNS]
+    y = table(canvas, y, [cat.text(f"club-card-{c}") for c in heads], widths, body,
               min_row=32.0, center={0, 2, 3, 4, 5})
     return canvas, y + MARGIN
 
 
-def render_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]], cat: Catalog) -> bytes:
-    """The table as PNG bytes (synchronous: call in a thread)."""
+def render_top(title: str, rows: Sequence[tuple[int, str, str, int, int, str]], cat: Catalog,
+               value: str = "points") -> bytes:
+    """The table as PNG bytes (synchronous: call in a thread); ``value``: :func:`compose_top`'s."""
     with _LOCK:
-        canvas, height = compose_top(title, rows, cat)
+        canvas, height = compose_top(title, rows, cat, value)
         return canvas.png(height, WIDTH)

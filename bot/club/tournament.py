@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Collection, Mapping
 
 import rules
 from rules import Phase
@@ -43,6 +43,7 @@ from ..commands import ClubCmd
 from ..i18n import Catalog
 from .rating import FirstNight, Standing, standings
 from .seating import SEATS, Plan, SeatingError, plan
+from .strength import table_means
 
 #: The commands this module answers.
 TOURNAMENT_COMMANDS = ("tournament", "table")
@@ -134,21 +135,28 @@ async def roster_names(store: Store, club: str, names: list[str]) -> list[str]:
     return shown
 
 
-def make_plan(names: list[str], games: int) -> Plan:
+def make_plan(names: list[str], games: int, strength: Mapping[str, float] | None = None,
+              regulars: Collection[str] = ()) -> Plan:
     """The seating plan of ``games`` games for ``names``, seeded by the names (the same list
-    gives the same plan). Raises :class:`.seating.SeatingError`."""
-    return plan(names, games, seed=zlib.crc32("\n".join(names).encode()))
+    gives the same plan); balanced by ``strength`` and ``regulars`` when given
+    (:func:`.seating.plan`). Raises :class:`.seating.SeatingError`."""
+    return plan(names, games, seed=zlib.crc32("\n".join(names).encode()), strength=strength,
+                regulars=regulars)
 
 
 def plan_lines(rounds: tuple[tuple[tuple[str, ...], ...], ...], resting: tuple[tuple[str, ...], ...],
-               cat: Catalog) -> list[str]:
-    """A plan printed per game and table (seat by seat), and who rests in each game."""
+               cat: Catalog, strength: Mapping[str, float] | None = None) -> list[str]:
+    """A plan printed per game and table (seat by seat), and who rests in each game; with
+    ``strength``, each table's mean strength (public: the club's rating)."""
     lines = []
     for number, (tables, rest) in enumerate(zip(rounds, resting), 1):
-        for table_no, table in enumerate(tables, 1):
-            lines.append(cat.text("club-seating-table", game=number, table=table_no,
-                                  seats=", ".join(f"{seat}. {cat.name(str(p))}"
-                                                  for seat, p in enumerate(table, 1))))
+        means = table_means(tables, strength) if strength is not None else [None] * len(tables)
+        for table_no, (table, mean) in enumerate(zip(tables, means), 1):
+            seats = ", ".join(f"{seat}. {cat.name(str(p))}" for seat, p in enumerate(table, 1))
+            lines.append(cat.text("club-seating-table", game=number, table=table_no, seats=seats)
+                         if mean is None else
+                         cat.text("club-seating-table-strength", game=number, table=table_no,
+                                  seats=seats, strength=str(round(mean))))
         if rest:
             lines.append(cat.text("club-seating-resting", game=number,
                                   names=", ".join(cat.name(str(p)) for p in rest)))

@@ -153,7 +153,7 @@ OPTIONS: dict[str, Slash] = {
     "lang": Slash((Opt("lang", Literal["ru", "en"], True),)),
     "games": Slash((Opt("count", Range[int, 1, 50]),)),
     "stats": Slash((Opt("player", Name), _PERIOD)),
-    "top": Slash((_PERIOD, Opt("order", Literal["points", "wins", "winrate"]),
+    "top": Slash((_PERIOD, Opt("order", Literal["points", "wins", "winrate", "elo"]),
                   Opt("role", Literal["civilian", "sheriff", "mafia", "don"]), _LEAST)),
     "rating": Slash((_PERIOD, Opt("scheme", Scheme), _LEAST)),
     "seating": Slash((Opt("games", Games, True, "series-games"), Opt("players", Players, True))),

@@ -15,6 +15,7 @@ club-role-don = Don
 club-order-points = points
 club-order-wins = wins
 club-order-winrate = win rate
+club-order-elo = strength (Glicko-2)
 club-no-games = The club's history has no games yet: it holds the finished games whose seats have names. A game's names may be entered after its end too: /name 3 Alex.
 club-bad-count = /games takes a number from 1 to { $most }.
 club-games-title = The club's last games ({ $count }):
@@ -42,8 +43,13 @@ club-card-points = Points
 club-card-wins = Wins
 club-card-games = Games
 club-card-rate = Win rate
+club-card-strength = Strength
 club-card-chart-games = Points per game
 club-card-chart-months = Points per month
+club-stats-strength = strength (Glicko-2) { $rating } ± { $rd } over { $games ->
+    [one] { $games } rated game
+   *[other] { $games } rated games
+ }
 club-stats-penalties = killed on the first night { $first }; fouls { $fouls }; removals { $removed }
 club-top-title = Top by { $order }{ $role ->
     [none] {""}
@@ -56,11 +62,16 @@ club-top-empty = Nobody with { $least ->
     [one] { $least } game
    *[other] { $least } games
  } or more.
-club-top-unknown = /top does not know «{ $word }»: a period (month, season, 2026-03), points|wins|winrate, a role, min=N.
+club-top-unknown = /top does not know «{ $word }»: a period (month, season, 2026-03), points|wins|winrate|elo, a role, min=N.
 club-top-line = { $place }. { $name } — { $points } points, { $wins } of { $games ->
     [one] { $games } game
    *[other] { $games } games
  } won ({ $rate })
+club-top-elo-line = { $place }. { $name } — { $rating } ± { $rd }, { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+ }
+club-top-elo-role = The strength rating counts a team's result for the whole team, so it has no role of its own: write /top elo without a role.
 club-roster-empty = The roster is empty: it fills as games with named seats end.
 club-roster-title = The club's roster ({ $count }):
 club-roster-line = { $name } — { $games ->
@@ -119,6 +130,11 @@ club-seating-title = The seating of { $games ->
    *[other] { $tables } tables
  } (seats even; opponents as varied as can be):
 club-seating-table = Game { $game }, table { $table }: { $seats }
+club-seating-table-strength = Game { $game }, table { $table } (strength { $strength }): { $seats }
+club-seating-balanced = The tables are balanced by the strength rating (/top elo), the regulars ({ $regular ->
+    [one] { $regular } game
+   *[other] { $regular } games
+ } or more) spread evenly; a player not yet rated counts as 1500.
 club-seating-resting = Game { $game }, resting: { $names }
 
 # A tournament evening (issue 17, part 4; bot/club/tournament.py).

@@ -50,7 +50,7 @@ console-protocol = The protocol of game #{ $game } (the score sheet PNG, JSON, t
 # club-help: the club's commands (issue 17), shown after the judge's.
 club-help =
     The club: its games, statistics, rating, roster:
-    /games [N] — the club's last games; /stats [name] [month|season|2026-03|2026-03-01..2026-03-31] — a player's statistics; /top [period] [points|wins|winrate] [civilian|sheriff|mafia|don] [min=N] — the best players
+    /games [N] — the club's last games; /stats [name] [month|season|2026-03|2026-03-01..2026-03-31] — a player's statistics; /top [period] [points|wins|winrate|elo] [civilian|sheriff|mafia|don] [min=N] — the best players (elo: by the strength rating)
     /rating [period] [fiim|fsm] [min=N] — the season's rating: points, the compensation, the tie-breaks
     /evening — the evening's table (the games of the last 12 hours) and the season's rating; in a group with a club channel (/channel), posted there
     /seating 6 Anya, Borya, … — a seating plan for a series of 6 games: seats even, opponents as varied as can be

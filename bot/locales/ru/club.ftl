@@ -15,6 +15,7 @@ club-role-don = Дон
 club-order-points = баллам
 club-order-wins = победам
 club-order-winrate = проценту побед
+club-order-elo = силе (Глико-2)
 club-no-games = В истории клуба пока нет игр: в неё входят оконченные игры с именами игроков. Имена игры можно внести и после её конца: /name 3 Вася.
 club-bad-count = /games: число от 1 до { $most }.
 club-games-title = Последние игры клуба ({ $count }):
@@ -36,8 +37,10 @@ club-card-points = Баллы
 club-card-wins = Победы
 club-card-games = Игры
 club-card-rate = % побед
+club-card-strength = Сила
 club-card-chart-games = Баллы за игру
 club-card-chart-months = Баллы за месяц
+club-stats-strength = сила (Глико-2) { $rating } ± { $rd }, игр в расчёте { $games }
 club-stats-penalties = убийств в первую ночь { $first }; фолов { $fouls }; удалений { $removed }
 club-top-title = Лучшие по { $order }{ $role ->
     [none] {""}
@@ -50,8 +53,10 @@ club-top-empty = Нет игроков хотя бы с { $least ->
     [one] { $least } игрой
    *[other] { $least } играми
  }.
-club-top-unknown = /top не знает «{ $word }»: период (month, season, 2026-03), points|wins|winrate, роль, min=N.
+club-top-unknown = /top не знает «{ $word }»: период (month, season, 2026-03), points|wins|winrate|elo, роль, min=N.
 club-top-line = { $place }. { $name } — баллов { $points }, побед { $wins } из { $games } ({ $rate })
+club-top-elo-line = { $place }. { $name } — сила { $rating } ± { $rd }, игр { $games }
+club-top-elo-role = Сила считается по результату всей команды, своей роли у неё нет: напишите /top elo без роли.
 club-roster-empty = Состав пуст: имена игроков вносятся в состав по итогам оконченных игр.
 club-roster-title = Состав клуба ({ $count }):
 club-roster-line = { $name } — игр { $games }
@@ -96,6 +101,8 @@ club-seating-repeated = { $name } в списке игроков дважды: �
 club-seating-players = Разных игроков: { $count }, а за столом их { $seats }.
 club-seating-title = Рассадка: игр { $games }, игроков { $players }, столов { $tables } (места — поровну, соперники — как можно разнообразнее):
 club-seating-table = Игра { $game }, стол { $table }: { $seats }
+club-seating-table-strength = Игра { $game }, стол { $table } (сила { $strength }): { $seats }
+club-seating-balanced = Столы уравнены по силе (/top elo), завсегдатаи (от { $regular } игр) распределены поровну; у ещё не оценённого игрока сила 1500.
 club-seating-resting = Игра { $game }, отдыхают: { $names }
 
 # Турнирный вечер (issue 17, часть 4; bot/club/tournament.py).

@@ -51,7 +51,7 @@ console-protocol = Протокол игры №{ $game } (лист игры PNG
 # club-help: the club's commands (issue 17), shown after the judge's.
 club-help =
     Клуб: история игр, статистика, рейтинг, состав:
-    /games [N] — последние игры клуба; /stats [имя] [month|season|2026-03|2026-03-01..2026-03-31] — статистика игрока; /top [период] [points|wins|winrate] [civilian|sheriff|mafia|don] [min=N] — лучшие игроки
+    /games [N] — последние игры клуба; /stats [имя] [month|season|2026-03|2026-03-01..2026-03-31] — статистика игрока; /top [период] [points|wins|winrate|elo] [civilian|sheriff|mafia|don] [min=N] — лучшие игроки (elo: по силе)
     /rating [период] [fiim|fsm] [min=N] — рейтинг сезона: баллы, компенсация, порядок при равенстве
     /evening — итоги вечера (игры за 12 часов) и рейтинг сезона; в группе с клубным каналом (/channel) — в канал
     /seating 6 Аня, Боря, … — рассадка серии из 6 игр: места равномерно, соперники — как можно разнообразнее
