@@ -20,6 +20,7 @@ import pytest
 from bot.club.evening import REMINDERS, EveningDesk, EveningError, decode, parse_new
 from bot.commands import ClubCmd
 from bot.i18n import catalog
+from bot.service import Service
 from storage import Store
 from support.fakeport import Chats, FakeClock, FakeHostPort, Press
 
@@ -42,11 +43,13 @@ class Club:
         self.chats = Chats(self.clock)
         self.port = FakeHostPort(self.chats, self.clock, lambda: store)
         self.zone = zone
-        self.desk = EveningDesk(lambda: store, self.port, zone=zone)
+        self.service = Service(store)
+        self.desk = EveningDesk(lambda: self.service, self.port, zone=zone)
 
     async def restart(self) -> None:
         self.clock.cancel_all()
-        self.desk = EveningDesk(lambda: self.store, self.port, zone=self.zone)
+        self.service = Service(self.store)
+        self.desk = EveningDesk(lambda: self.service, self.port, zone=self.zone)
         await self.desk.resume_all()
 
     async def admin(self, line: str, *, admin: bool = True) -> list[str]:

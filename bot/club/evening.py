@@ -32,9 +32,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import rules
 from storage import Evening, Signed, Store
 from storage.evening import CANCELLED, CLOSED, GOING, OPEN, RESERVE
 
@@ -43,18 +44,25 @@ from ..i18n import Catalog
 from ..locks import ChatLocks
 from ..outbox import Button, Rows
 
+if TYPE_CHECKING:
+    from ..service import Service
+
 #: the data of a sign-up's buttons: ``e:<evening id>:<action>``
 PREFIX = "e"
 #: a button's action → what the press asks (:data:`storage.evening.WANTS`)
 ACTIONS = {"g": GOING, "n": "out", "r": RESERVE}
 #: the reminders: seconds before the start
 REMINDERS = (2 * 3600, 15 * 60)
+#: ``/tournament open N`` takes the list of an evening that started at most this many hours ago
+TAKEN_HOURS = 12
 #: the most tables an evening may have
 MAX_TABLES = 10
 NEW_WORDS = ("new", "open", "новый", "новая", "открыть")
 CLOSE_WORDS = ("close", "закрыть")
 CANCEL_WORDS = ("cancel", "отменить", "отмена")
 TABLES_KEYS = ("tables", "столов", "столы", "столик", "столиков")
+#: the console's typed presses (it has no buttons): ``/evening go Аня`` — a button's action
+TYPED = {"go": "g", "иду": "g", "no": "n", "нет": "n", "out": "n", "reserve": "r", "резерв": "r"}
 _DATA = re.compile(r"e:([0-9]{1,12}):([gnr])")
 _TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.]([0-5][0-9])")
 _ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
@@ -233,9 +241,9 @@ class EveningDesk:
     ``MAFIA_REFEREE_TIMEZONE``); ``remind``: whether the reminders are armed (the console runs
     none)."""
 
-    def __init__(self, store: Callable[[], Store], port: EveningPort, *, zone: str,
+    def __init__(self, service: Callable[[], Service], port: EveningPort, *, zone: str,
                  remind: bool = True) -> None:
-        self._store = store
+        self._service = service
         self.port = port
         self.zone = zone
         self.remind = remind
@@ -243,7 +251,7 @@ class EveningDesk:
 
     @property
     def store(self) -> Store:
-        return self._store()
+        return self._service().store
 
     # --- the admin's commands ---------------------------------------------------------------------
     async def command(self, club: str, user: str, command: ClubCmd, cat: Catalog, *,
@@ -315,6 +323,20 @@ class EveningDesk:
         if signed.moved is not None:
             await self.tell(signed.moved.account, found, "evening-moved-up")
 
+    async def typed(self, club: str, command: ClubCmd, handle: Any) -> str | None:
+        """The console's press typed by its judge for a player (``/evening go Аня``: the words
+        of :data:`TYPED`, then the name), on the club's open evening, answered to ``handle``
+        as a press is; the refusal's catalog key when there is no name or no open evening."""
+        name = " ".join(command.rest.split()[1:])
+        found = await self.store.open_evening_of(club)
+        if not name:
+            return "evening-usage"
+        if found is None:
+            return "evening-none"
+        action = TYPED[command.args[0].lower()]
+        await self.press(f"{club}:{rules.name_key(name)}", name, encode(found.id, action), handle)
+        return None
+
     async def tell(self, user: str, evening: Evening, key: str) -> bool:
         """``key``'s words to ``user`` in private; ``False`` when he cannot be written to (he
         blocked the bot, never started it: the platform logged it) — nothing else changes."""
@@ -348,11 +370,14 @@ class EveningDesk:
         self.port.schedule(self._group(evening_id), max(0.0, at - self.port.clock()),
                            lambda: self.due(evening_id))
 
-    async def resume_all(self, prefix: str = "") -> None:
+    async def resume_all(self, prefix: str = "",
+                         owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         """After a start-up: every open evening of the clubs whose keys start with ``prefix``
-        armed again from its stored start and reminders."""
+        (and that ``owns``, when given: a process of several) armed again from its stored start
+        and reminders."""
         for evening in await self.store.open_evenings(prefix):
-            self._arm(evening)
+            if owns is None or await owns(evening.club):
+                self._arm(evening)
 
     async def due(self, evening_id: int) -> None:
         """A deadline of the evening fell due: at the start the sign-up closes; else the last

@@ -299,8 +299,13 @@ async def rating(interaction: discord.Interaction[Any], period: Optional[Range[s
 
 
 @app_commands.command(name="evening", description=_desc("evening"))
-async def evening(interaction: discord.Interaction[Any]) -> None:
-    await _run(interaction, "evening")
+@app_commands.describe(action=_arg("evening-action"), start=_arg("evening-start"),
+                       tables=_arg("evening-tables"))
+async def evening(interaction: discord.Interaction[Any],
+                  action: Optional[Literal["new", "close", "cancel"]] = None,
+                  start: Optional[Range[str, 1, 30]] = None,
+                  tables: Optional[Range[int, 1, 10]] = None) -> None:
+    await _run(interaction, "evening", action, start, f"tables={tables}" if tables is not None else None)
 
 
 @app_commands.command(name="seating", description=_desc("seating"))
