@@ -282,7 +282,7 @@ evening-started = The sign-up is closed, the evening begins. Playing, { $count }
     [none] nobody signed up.
    *[other] { $going }
 }
-    A tournament of this list: /tournament open <games> (no names).
+    A tournament of this list: /tournament open <games> (no names); a table the bot hosts for this list: /newgame.
 evening-opened = The sign-up is posted. { $count ->
     [0] No reminders: the start is less than fifteen minutes away.
    *[other] Reminders at { $times } ({ $zone }).
