@@ -55,7 +55,7 @@ club-help =
     /evening — the evening's table (the games of the last 12 hours) and the season's rating; in a group with a club channel (/channel), posted there
     /evening new 19:30 tables=2 — the evening's sign-up (/evening close, /evening cancel); on the console for a player: /evening go|no|reserve Anya
     /seating 6 Anya, Borya, … — a seating plan for a series of 6 games: seats even, opponents as varied as can be
-    /tournament open 4 Anya, Borya, … — open a tournament (its seating per table); /table N — run table N; /table N aside — set aside its game that will not be finished; /tournament — every table; /tournament close — the standings (the chief judge)
+    /tournament open 4 Anya, Borya, … — open a tournament (its seating per table; no names: the evening's sign-up list); /table N — run table N; /table N aside — set aside its game that will not be finished; /tournament — every table; /tournament close — the standings (the chief judge)
     /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it
     /settings [the rules, as after /new | off] — the rules the club's new games start with (an admin)
 console-undone-actions = { $count ->
