@@ -10,10 +10,7 @@ nothing of it. ``/evening`` alone is still the evening's table."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import AsyncIterator
-
 import discord
-import pytest
 
 from bot.i18n import catalog
 from support.discord_table import CLUB_ID, DiscordTable, FakeMessage, table
@@ -22,19 +19,18 @@ RU = catalog("ru")
 MANAGE = discord.Permissions(manage_channels=True)
 
 
-@pytest.fixture
-async def t(tmp_path: Path) -> AsyncIterator[DiscordTable]:
-    async with table(tmp_path / "referee.sqlite3", timer_scale=1000.0) as running:
-        yield running
-
-
 def post(t: DiscordTable) -> FakeMessage:
     found = [m for m in t.fake.in_channel(CLUB_ID, deleted=False) if m.button("Иду")]
     assert found, t.public(CLUB_ID)
     return found[-1]
 
 
-async def test_a_discord_sign_up_fills_and_moves_up_the_reserve_past_closed_dms(t: DiscordTable) -> None:
+async def test_a_discord_sign_up_fills_and_moves_up_the_reserve_past_closed_dms(tmp_path: Path) -> None:
+    async with table(tmp_path / "referee.sqlite3") as t:
+        await _sign_up(t)
+
+
+async def _sign_up(t: DiscordTable) -> None:
     refused = await t.slash("evening", action="new", start="19:30", tables=1, where=CLUB_ID)
     assert refused == RU.text("evening-admins-only")
     assert t.fake.in_channel(CLUB_ID) == []
