@@ -19,5 +19,6 @@ __all__ = [
     "ROLES", "TOP_ORDERS", "ClubError", "ClubGame", "PlayerRow", "Totals", "Tournament",
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
     "OutboxRow", "Snapshot", "StaleRevision",
-    "StorageError", "Store", "PgStore", "WebTable", "Evening", "Signed", "SignUp", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
+    "StorageError", "Store", "PgStore", "WebTable", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
+    "Evening", "Signed", "SignUp",
 ]

@@ -109,7 +109,8 @@ async def test_only_an_admin_posts_and_one_evening_is_open_at_a_time(club: Club)
     assert len(club.chats.of(GROUP)) == 1
 
 
-async def test_a_full_evening_puts_the_next_in_the_reserve_and_a_cancel_moves_the_first_up(club: Club) -> None:
+async def test_a_full_evening_sends_the_next_to_the_reserve_and_a_cancel_moves_its_first_up(
+        club: Club) -> None:
     await club.admin("/evening new 2026-03-29 19:30 tables=1")
     for n in range(10, 20):
         assert (await club.press(n, "evening-btn-go")).text == RU.text("evening-pressed-going")
@@ -208,3 +209,23 @@ async def test_close_and_cancel_are_the_admins_and_end_the_sign_up(club: Club) -
     await club.desk.press("fk:9", "Игрок9", "e:999:g", handle)
     assert handle.text == RU.text("evening-pressed-stale")
     assert decode("e:1:x") is None and decode("h:1:0:J") is None
+
+
+async def test_under_shared_workers_the_reminders_are_the_owners_of_the_clubs_chat(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    club.clock.cancel_all()
+    other = EveningDesk(lambda: club.service, club.port, zone=BERLIN)  # another worker's process
+    owned: set[str] = set()
+    other.runs = owned.__contains__
+    assert await other.clubs("fk:") == [GROUP] and await other.clubs("tg:") == []
+    await other.claimed(GROUP)
+    assert club.clock.pending("evening:") == [SUNDAY_START - 7200]
+    other.released(GROUP)  # the chat went to another worker before the reminder
+    assert club.clock.pending("evening:") == []
+    await other.claimed(GROUP)
+    await club.clock.advance(SUNDAY_START - 7200 - club.clock.now)  # due, but not owned: nothing
+    assert len(club.chats.of(GROUP)) == 1
+    owned.add(GROUP)
+    await other.claimed(GROUP)
+    await club.clock.advance(0)
+    assert club.chats.of(GROUP)[-1].text.startswith("Напоминание: вечер начинается через 2 часа")

@@ -27,7 +27,8 @@ async def _fill(store: Store, evening: int, count: int, first: int = 100) -> Non
 
 async def test_an_evening_opens_once_per_club_with_ten_places_a_table(any_store: Store) -> None:
     made = await _evening(any_store, tables=2)
-    assert (made.cap, made.tables, made.status, made.zone, made.reminded) == (20, 2, "open", "Europe/Berlin", 0)
+    assert (made.cap, made.tables, made.status, made.zone, made.reminded) == \
+        (20, 2, "open", "Europe/Berlin", 0)
     assert await any_store.open_evening("tg:-1001", "tg:2", NOW, "UTC", 1, now=NOW) is None  # one open
     assert (await any_store.open_evening_of("tg:-1001")) == made
     other = await any_store.open_evening("tg:-1002", "tg:2", NOW, "UTC", 1, now=NOW)
@@ -41,7 +42,8 @@ async def test_an_evening_opens_once_per_club_with_ten_places_a_table(any_store:
     assert again is not None  # a club's next evening, once the last one is over
 
 
-async def test_a_full_list_sends_the_next_to_the_reserve_and_a_leaver_gives_his_place(any_store: Store) -> None:
+async def test_a_full_list_sends_the_next_to_the_reserve_and_a_leaver_gives_his_place(
+        any_store: Store) -> None:
     evening = (await _evening(any_store)).id
     await _fill(any_store, evening, 10)
     full = await any_store.sign_evening(evening, "tg:200", "Late", GOING, NOW)
@@ -58,7 +60,8 @@ async def test_a_full_list_sends_the_next_to_the_reserve_and_a_leaver_gives_his_
     assert [p.account for p in players if p.list == RESERVE] == ["tg:201"]
 
 
-async def test_a_player_of_a_full_list_who_moves_to_the_reserve_lets_the_first_of_it_up(any_store: Store) -> None:
+async def test_a_player_of_a_full_list_who_moves_to_the_reserve_lets_the_first_of_it_up(
+        any_store: Store) -> None:
     evening = (await _evening(any_store)).id
     await _fill(any_store, evening, 10)
     assert (await any_store.sign_evening(evening, "tg:300", "R", GOING, NOW)).outcome == "full"
@@ -68,7 +71,8 @@ async def test_a_player_of_a_full_list_who_moves_to_the_reserve_lets_the_first_o
     assert [p.account for p in players if p.list == RESERVE] == ["tg:100"]
 
 
-async def test_a_reserve_chosen_while_places_are_free_waits_and_comes_on_its_own_press(any_store: Store) -> None:
+async def test_a_reserve_chosen_while_places_are_free_waits_and_comes_on_its_own_press(
+        any_store: Store) -> None:
     evening = (await _evening(any_store)).id
     assert (await any_store.sign_evening(evening, "tg:1", "A", RESERVE, NOW)).outcome == RESERVE
     await _fill(any_store, evening, 3)

@@ -7,6 +7,7 @@ all the same, nothing breaks and the group reads nothing of it."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -14,7 +15,8 @@ import pytest
 
 from bot.i18n import catalog
 from fakebot import FakeBotAPI
-from support.telegram_table import Table, table
+from storage import Store
+from support.telegram_table import Table, bot_running, make_world, table
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")
 RU = catalog("ru")
@@ -74,3 +76,24 @@ async def test_a_sign_up_fills_moves_up_the_reserve_and_survives_a_blocked_playe
     late = await t.press(data=go, user=people[0], message=final, strict=False)  # a button still on a screen
     await fake.wait_for(lambda: late in fake.callback_answers, what="the stale press's answer")
     assert fake.callback_answers[late].text == RU.text("evening-pressed-closed")
+
+
+async def test_a_stored_evening_is_re_armed_at_start_up_and_its_due_reminder_posted(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    db = tmp_path / "referee.sqlite3"
+    judge, group, people = make_world(fake)
+    club = f"tg:{group.id}"
+    async with await Store.open(db) as store:  # before this start: ten minutes to the start
+        now = time.time()
+        made = await store.open_evening(club, f"tg:{people[0].id}", now + 600, "Europe/Moscow", 1,
+                                        reminded=1, now=now - 7200)
+        assert made is not None
+        await store.sign_evening(made.id, f"tg:{people[1].id}", "Игрок1", "going", now)
+    async with bot_running(fake, db):
+        reminder = await fake.wait_for(
+            lambda: [m.text for m in fake.sent(group) if m.text.startswith("Напоминание")],
+            what="the fifteen minutes' reminder, armed again at start-up")
+        assert "Идут (1/10): 1. Игрок1" in reminder[0]
+        private = await fake.wait_for(lambda: [m.text for m in fake.sent(people[1].id)],
+                                      what="the player's reminder in private")
+        assert private[-1].startswith("Напоминание: вы в списке на вечер")

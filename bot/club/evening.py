@@ -248,6 +248,9 @@ class EveningDesk:
         self.zone = zone
         self.remind = remind
         self.locks = ChatLocks()
+        self._armed: dict[str, int] = {}  # club -> its open evening whose deadline is armed here
+        #: shared workers: whether this worker runs the club's chat now (``None``: every chat)
+        self.runs: Callable[[str], bool] | None = None
 
     @property
     def store(self) -> Store:
@@ -367,8 +370,26 @@ class EveningDesk:
         at = deadlines(evening)[min(evening.reminded, 2)]
         evening_id = evening.id
         self.port.cancel(self._group(evening_id))
+        self._armed[evening.club] = evening_id
         self.port.schedule(self._group(evening_id), max(0.0, at - self.port.clock()),
                            lambda: self.due(evening_id))
+
+    async def clubs(self, prefix: str = "") -> list[str]:
+        """The clubs (chat keys starting with ``prefix``) with an evening taking sign-ups: a
+        shared worker claims those nobody owns (their reminders need an owner)."""
+        return list(dict.fromkeys(e.club for e in await self.store.open_evenings(prefix)))
+
+    async def claimed(self, club: str) -> None:
+        """Shared workers: this worker now runs ``club``'s chat — its open evening armed."""
+        found = await self.store.open_evening_of(club)
+        if found is not None:
+            self._arm(found)
+
+    def released(self, club: str) -> None:
+        """Shared workers: ``club``'s chat is another worker's now — its deadline disarmed."""
+        evening_id = self._armed.pop(club, None)
+        if evening_id is not None:
+            self.port.cancel(self._group(evening_id))
 
     async def resume_all(self, prefix: str = "",
                          owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
@@ -384,6 +405,8 @@ class EveningDesk:
         reminder due now is sent (one the bot was down for is skipped), then the next armed."""
         evening = await self.store.evening(evening_id)
         if evening is None or evening.status != OPEN:
+            return
+        if self.runs is not None and not self.runs(evening.club):  # another worker's chat now
             return
         now = self.port.clock()
         due = [n for n, at in enumerate(deadlines(evening)) if at <= now]
