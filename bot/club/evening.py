@@ -263,15 +263,15 @@ class EveningDesk:
         chat): the lines for him. A refusal is a line; nothing changes."""
         word = command.args[0].lower() if command.args else ""
         try:
+            if word not in (*NEW_WORDS, *CLOSE_WORDS, *CANCEL_WORDS):
+                raise EveningError("usage", most=MAX_TABLES)
             if not admin:
                 raise EveningError("admins-only")
             if word in NEW_WORDS:
                 return await self._new(club, user, list(command.args[1:]), cat)
-            if word in CLOSE_WORDS or word in CANCEL_WORDS:
-                if len(command.args) > 1:
-                    raise EveningError("usage", most=MAX_TABLES)
-                return await self._end(club, CLOSED if word in CLOSE_WORDS else CANCELLED, cat)
-            raise EveningError("usage", most=MAX_TABLES)
+            if len(command.args) > 1:  # /evening close | cancel: nothing after it
+                raise EveningError("usage", most=MAX_TABLES)
+            return await self._end(club, CLOSED if word in CLOSE_WORDS else CANCELLED, cat)
         except EveningError as error:
             return [cat.text(f"evening-{error.key}", **error.params)]
 
@@ -299,7 +299,7 @@ class EveningDesk:
             found = await self.store.open_evening_of(club)
             if found is None or not await self.store.end_evening(found.id, status, self.port.clock()):
                 raise EveningError("none")
-            self.port.cancel(self._group(found.id))
+            self.released(club)
             players = await self._show(found.id)
         going = [p for p in players if p.list == GOING]
         if status == CANCELLED:
@@ -443,6 +443,7 @@ class EveningDesk:
         async with self.locks.lock(evening.club):
             if not await self.store.end_evening(evening.id, CLOSED, self.port.clock()):
                 return
+            self._armed.pop(evening.club, None)
             players = await self._show(evening.id)
         cat = await self.port.cat(evening.club)
         going = [p for p in players if p.list == GOING]
