@@ -151,6 +151,8 @@ async def test_a_player_who_blocked_the_bot_still_moves_up_and_nothing_breaks(cl
 
 async def test_the_reminders_fall_by_the_clubs_clock_across_a_dst_change(club: Club) -> None:
     await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(13, "evening-btn-go")  # first on the list, and has blocked the bot
+    club.chats.blocked.add("fk:13")
     await club.press(10, "evening-btn-go")
     await club.press(11, "evening-btn-no")
     assert club.clock.pending("evening:") == [SUNDAY_START - 7200]  # 15:30 UTC = 17:30 CEST
@@ -159,11 +161,12 @@ async def test_the_reminders_fall_by_the_clubs_clock_across_a_dst_change(club: C
     await club.clock.advance(1)
     reminder = club.chats.of(GROUP)[-1]
     assert reminder.text == RU.text("evening-reminder", minutes=120, date="2026-03-29", time="19:30",
-                                    count=1, cap=10, going="1. Игрок10")
+                                    count=2, cap=10, going="1. Игрок13, 2. Игрок10")
     seen = [s for s in club.chats.transcript(GROUP) if s.kind == "post"]
     assert seen[-1].at == SUNDAY_START - REMINDERS[0]
-    assert [m.text for m in club.chats.of("fk:10")] == [
+    assert [m.text for m in club.chats.of("fk:10")] == [  # the blocked one before him: no matter
         RU.text("evening-reminder-private", date="2026-03-29", time="19:30")]
+    assert club.chats.of("fk:13") == []
     assert club.chats.of("fk:11") == []  # not coming: not reminded
     assert club.clock.pending("evening:") == [SUNDAY_START - 900]
     await club.restart()  # a new process: the deadline is re-armed from the stored evening
@@ -173,7 +176,7 @@ async def test_the_reminders_fall_by_the_clubs_clock_across_a_dst_change(club: C
     assert len(club.chats.of("fk:10")) == 2
     await club.clock.advance(900)
     last = club.chats.of(GROUP)[-1]
-    assert last.text == RU.text("evening-started", count=1, going="1. Игрок10", tables=1)
+    assert last.text == RU.text("evening-started", count=2, going="1. Игрок13, 2. Игрок10", tables=1)
     post = club.chats.of(GROUP)[0]
     assert post.buttons is None and "запись закрыта" in post.text
     assert club.clock.pending("evening:") == []
