@@ -148,6 +148,7 @@ class EveningMethods(Bridged):
         return _evening(row) if row is not None else None
 
     async def evening(self, evening_id: int) -> Evening | None:
+        """The evening of that id, whatever its status; ``None``: no such evening."""
         row = await self._one(f"SELECT {_COLUMNS} FROM evenings WHERE id = ?", evening_id)
         return _evening(row) if row is not None else None
 
@@ -185,6 +186,8 @@ class EveningMethods(Bridged):
         return await self._write_unit(_sign(evening_id, account, name, want, now))
 
     async def set_evening_message(self, evening_id: int, message_id: int | None) -> None:
+        """The evening's sign-up post (its message id in the club's chat; Discord's a 64-bit
+        snowflake)."""
         await self._write_step(count("UPDATE evenings SET message_id = ? WHERE id = ?",
                                      message_id, evening_id))
 
