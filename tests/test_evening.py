@@ -11,8 +11,6 @@ evening included; they survive a restart (stored deadlines); at the start the li
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
-from typing import AsyncIterator
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -68,9 +66,9 @@ class Club:
 
 
 @pytest.fixture
-async def club(tmp_path: Path) -> AsyncIterator[Club]:
-    async with await Store.open(tmp_path / "club.sqlite3") as store:
-        yield Club(store)
+def club(any_store: Store) -> Club:
+    """The club over each backend in turn (SQLite, PostgreSQL)."""
+    return Club(any_store)
 
 
 def test_the_start_is_the_clubs_wall_clock_on_the_evenings_own_date() -> None:
