@@ -22,6 +22,7 @@ Commands::
     /status   /log [all]   /help   /lang ru|en   /quit
     /games [N]   /stats [name] [month|season|2026-03|dates]   /top [period] [points|wins|winrate|elo]
     [civilian|sheriff|mafia|don] [min=N]   /rating [period] [fiim|fsm] [min=N]   /evening
+    /evening new [date] 19:30 tables=2 | close | cancel  (an evening's sign-up, issue 33)
     /seating 6 Аня, Боря, …  (a series' seating plan)
     /roster [name]
     /rename Вася = Василий

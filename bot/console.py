@@ -48,6 +48,8 @@ import rules
 from . import audit, why
 from . import commands as cmds
 from .club.answers import Asker, ClubAnswers, roster_name
+from .club.evening import MAX_TABLES, EveningDesk
+from .club.evening import TYPED as EVENING_TYPED
 from .club.tournament import TOURNAMENT_COMMANDS, TournamentDesk
 from .commands import (
     Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Part, Quit, SetLang, Show, TimerCmd,
@@ -71,6 +73,42 @@ PROMPT = "> "
 #: The exit status after Ctrl-C at the prompt (128 + SIGINT, as a shell reports it).
 EXIT_INTERRUPTED = 130
 
+
+
+class _EveningPort:
+    """The evening's sign-up on the console (:class:`bot.club.evening.EveningPort`): what the
+    club's chat would see, printed (:attr:`lines`), a private message with the player's mark."""
+
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+        self.lines: list[str] = []
+        self._ids = iter(range(1, 1 << 30))
+
+    async def cat(self, chat: str) -> Catalog:
+        return self.session.cat
+
+    async def post(self, chat: str, text: str, rows: Any = None, *, private: bool = False) -> int | None:
+        self.lines.append(self.session.cat.text("console-evening-private", text=text) if private else text)
+        return next(self._ids)
+
+    async def edit(self, chat: str, message_id: int, text: str, rows: Any = None, *,
+                   private: bool = False) -> bool:
+        self.lines.append(text)
+        return True
+
+    async def answer(self, handle: Any, text: str | None = None, *, alert: bool = False,
+                     url: str | None = None) -> None:
+        if text:
+            self.lines.append(text)
+
+    def clock(self) -> float:
+        return self.session.clock()
+
+    def schedule(self, group: str, delay: float, callback: Any) -> None:
+        return None  # the console runs no reminders
+
+    def cancel(self, group: str) -> None:
+        return None
 
 
 @dataclass
@@ -250,6 +288,8 @@ class Session:
             return Reply(await self._show(command.what))
         if isinstance(command, ClubCmd) and command.what in TOURNAMENT_COMMANDS:
             return Reply((await self._desk().answer(self.chat, self.user, command, self.cat)).lines)
+        if isinstance(command, ClubCmd) and command.what == "evening" and command.args:
+            return Reply(await self._evening(command))  # the sign-up (issue 33)
         if isinstance(command, ClubCmd) and command.what == "settings":  # the console's club's rules
             return Reply(await club_settings(self.service, self.chat, self.user, command, self.cat))
         if isinstance(command, ClubCmd):  # the console's own club: its chat (issue 17)
@@ -264,6 +304,19 @@ class Session:
             return Reply([self.cat.text("console-lang", lang=command.lang)])
         assert isinstance(command, Quit)
         return Reply(quit=True)
+
+    async def _evening(self, command: ClubCmd) -> list[str]:
+        """``/evening new|close|cancel …`` (its judge is the club's admin) and, with no buttons
+        to press, a player's press typed for him: ``/evening go|no|reserve Аня``. What the chat
+        would see (the post, each edit, a private message) is printed, then the answer. The
+        console runs no reminders (no process waits for them)."""
+        port = _EveningPort(self)
+        desk = EveningDesk(lambda: self.service, port, zone=self.club_tz, remind=False)
+        if command.args[0].lower() in EVENING_TYPED:
+            refused = await desk.typed(self.chat, command, port)
+            return port.lines + ([self.cat.text(refused, most=MAX_TABLES)] if refused else [])
+        said = await desk.command(self.chat, self.user, command, self.cat, admin=True)
+        return port.lines + said
 
     def close(self) -> None:
         """No alarm rings after the console is gone."""
@@ -394,7 +447,7 @@ class Session:
             current = await self.service.current(self.chat)
             return current.state if current is not None and current.game_id == game_id \
                 and current.state.phase is not rules.Phase.GAME_OVER else None
-        return TournamentDesk(self.service.store, state_of=state_of)
+        return TournamentDesk(self.service.store, state_of=state_of, clock=self.clock)
 
     def _after(self, outcome: Outcome) -> list[str]:
         """The notices of an accepted action, then what comes next (or the result)."""

@@ -46,6 +46,7 @@ from typing import Any, AsyncContextManager, Awaitable, Callable, Mapping, Proto
 import rules
 
 from . import commands as cmds
+from .club.evening import is_press as is_evening_press
 from .club.tournament import needs_admin
 from .commands import ClubCmd, Command, CommandError, Part, Place, Route, Spec, Who
 from .host import views as host_views
@@ -184,6 +185,12 @@ class Lines(Protocol):
     async def private_message(self, user: str, text: str) -> str | None: ...
 
 
+class Evenings(Protocol):
+    """The clubs' evening sign-up as a press reaches it (:class:`bot.club.evening.EveningDesk`)."""
+
+    async def press(self, user: str, name: str, data: str | None, handle: Any) -> None: ...
+
+
 class Presses(Protocol):
     """Judge mode as a press reaches it: the panel's buttons of the game of ``home``."""
 
@@ -222,7 +229,8 @@ class Front:
     """The router of one platform: ``service`` (the game per chat), the ``parts`` that carry
     commands out, host mode for the lines that are not commands (``lines``; ``None``: no host
     mode here), the platform's ``rights`` and its catalogs (``cat``: the chat's language),
-    and ``mention`` (how a user is named: the judge in a refusal)."""
+    ``mention`` (how a user is named: the judge in a refusal) and ``evenings``, the clubs'
+    evening sign-up whose buttons (``e:…``) it takes (``None``: none here)."""
 
     service: Callable[[], Service]
     parts: Mapping[Part, Handler]
@@ -230,6 +238,7 @@ class Front:
     cat: Callable[[str], Awaitable[Catalog]]
     lines: Lines | None = None
     mention: Callable[[str], str] = str
+    evenings: Evenings | None = None
 
     # --- a typed line -----------------------------------------------------------------------------
     async def enter(self, entry: Entry) -> list[Reply] | None:
@@ -342,7 +351,11 @@ class Front:
         """A button pressed (``entry.text``: its data): host mode's (``h:…``: its own table, a
         night prompt pressed in a player's private chat) go to host mode; the judge's panel to
         judge mode, acting on the game of ``home`` (else the home of the chat where the panel
-        is). Each part answers the press itself (outdated, not yours: nothing changes)."""
+        is); an evening's sign-up (``e:…``) to the clubs' sign-up. Each part answers the press
+        itself (outdated, not yours: nothing changes)."""
+        if self.evenings is not None and is_evening_press(entry.text):
+            await self.evenings.press(entry.user, entry.name or entry.user, entry.text, entry.handle)
+            return
         if self.lines is not None and entry.text.startswith(f"{host_views.PREFIX}:"):
             await self.lines.press(Player(entry.user, entry.name or entry.user), entry.text, entry.handle)
             return

@@ -5,6 +5,7 @@ the default: :mod:`storage.store`) or PostgreSQL (asyncpg, :mod:`storage.pg`);
 (:mod:`storage.bridge`); their rows are :mod:`storage.rows`'."""
 
 from .club import ROLES, TOP_ORDERS, ClubError, ClubGame, PlayerRow, Totals, Tournament
+from .evening import Evening, Signed, SignUp
 from .migrate import Migration, MigrationError, bundled, migrate, user_version
 from .pg import PgStore, is_url
 from .rows import (
@@ -19,4 +20,5 @@ __all__ = [
     "RESULTS", "EventRow", "GameRow", "HostStepRow", "Migration", "MigrationError", "NoSuchGame", "OutboxItem",
     "OutboxRow", "Snapshot", "StaleRevision",
     "StorageError", "Store", "PgStore", "WebTable", "bundled", "is_url", "migrate", "sqlite_path", "user_version",
+    "Evening", "Signed", "SignUp",
 ]

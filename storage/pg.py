@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Sequenc
 
 from .bridge import Step, Unit, drive, pg_sql
 from .club import ClubMethods
+from .evening import EveningMethods
 from .games import GameMethods
 from .host import HostMethods
 from .migrate import MigrationError, NewerSchema, bundled
@@ -240,7 +241,7 @@ class AlreadyApplied(StorageError):
         self.update_id = update_id
 
 
-class PgStore(GameMethods, HostMethods, ClubMethods, WebMethods):
+class PgStore(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
     """The game store on PostgreSQL. Open with ``await PgStore.open(url)`` and always
     :meth:`close` it. The methods, their arguments, results and errors are
     :class:`storage.Store`'s: one text (:mod:`storage.games`, :mod:`storage.host`,

@@ -39,6 +39,7 @@ import aiosqlite
 
 from .bridge import Paused, Unit, run
 from .club import ClubMethods
+from .evening import EveningMethods
 from .games import GameExtras, GameMethods
 from .host import HostMethods
 from .migrate import migrate, refuse_unknown
@@ -86,7 +87,7 @@ async def _connect_reader(path: str | os.PathLike[str]) -> aiosqlite.Connection:
     return reader
 
 
-class Store(GameMethods, HostMethods, ClubMethods, WebMethods):
+class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
 

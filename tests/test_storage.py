@@ -68,7 +68,8 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         assert (await store.current_game("tg:1")).id == game  # type: ignore[union-attr]
         tables = await store.conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        assert [t[0] for t in tables] == ["chats", "club_rules", "events", "game_players", "games", "host_channels",
+        assert [t[0] for t in tables] == ["chats", "club_rules", "evening_players", "evenings", "events",
+                                          "game_players", "games", "host_channels",
                                           "host_steps", "host_tables", "inbox", "outbox", "player_months",
                                           "player_names", "players", "send_budget", "snapshots",
                                           "tournament_games", "tournament_tables", "tournaments", "web_tables"]
@@ -129,9 +130,11 @@ async def test_migration_0012_keeps_a_stored_day_one_leaders_game_as_it_was_play
         await store.conn.execute("DROP TABLE club_rules")  # as before 0015
         await store.conn.execute("ALTER TABLE games DROP COLUMN quarantine")  # as before 0013
         await store.conn.execute("DROP TABLE web_tables")  # as before 0016
+        await store.conn.execute("DROP TABLE evening_players")  # as before 0017
+        await store.conn.execute("DROP TABLE evenings")
         await store.conn.execute("ALTER TABLE outbox DROP COLUMN parts")  # as before 0014
         await store.conn.execute("PRAGMA user_version = 11")
-        assert await migrate(store.conn) == [12, 13, 14, 15, 16]
+        assert await migrate(store.conn) == [12, 13, 14, 15, 16, 17]
         stored = (await store.current_game("tg:1")).config  # type: ignore[union-attr]
         assert stored["first_day_leader_speech"] is False
         config = rules.config_from_dict(stored)

@@ -30,6 +30,7 @@ over with its roles unknown, a game stopped).
 from __future__ import annotations
 
 import re
+import time
 import zlib
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Collection, Mapping
@@ -38,9 +39,11 @@ import rules
 from rules import Phase
 from rules.points import show
 from storage import ClubError, Store, Tournament
+from storage.evening import GOING
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
+from .evening import TAKEN_HOURS, wall
 from .rating import FirstNight, Standing, standings
 from .seating import SEATS, Plan, SeatingError, plan
 from .strength import table_means
@@ -82,6 +85,10 @@ def needs_admin(command: ClubCmd) -> bool:
 
 #: the roster errors' parameters that carry names a user typed (``/rename``, ``/merge``, ``/stats``)
 TYPED_NAMES = ("name", "source", "target")
+
+
+class TournamentRefusal(Exception):
+    """A tournament command refused in its words (``str(error)``: the line); nothing changes."""
 
 
 def club_error_text(error: ClubError, cat: Catalog) -> str:
@@ -181,8 +188,9 @@ class TournamentDesk:
                  state_of: Callable[[int], Awaitable[rules.GameState | None]] | None = None,
                  who: Callable[[str], str] = str,
                  where: Callable[[str], str | None] = lambda chat: None,
-                 hosting: bool = False) -> None:
+                 hosting: bool = False, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock
         self.state_of = state_of
         self.who = who
         self.where = where
@@ -222,6 +230,8 @@ class TournamentDesk:
             return await self._view(club, cat)
         except ClubError as error:
             return DeskAnswer([club_error_text(error, cat)])
+        except TournamentRefusal as refusal:
+            return DeskAnswer([str(refusal)])
 
     async def _open(self, club: str, user: str, command: ClubCmd, cat: Catalog) -> DeskAnswer:
         if await self.store.tournament(club) is not None:
@@ -233,7 +243,11 @@ class TournamentDesk:
             scheme, rest = SCHEME_WORDS[words[2].lower()], " ".join(words[3:])
         if not head.isdecimal() or not 1 <= int(head) <= TOURNAMENT_GAMES:
             return DeskAnswer([cat.text("tournament-usage", most=TOURNAMENT_GAMES)])
-        names = await roster_names(self.store, club, split_names(rest))
+        typed = split_names(rest)
+        taken: list[str] = []
+        if not typed:  # no names: the players of the club's evening (its sign-up, issue 33)
+            typed, taken = await self._evening_names(club, cat)
+        names = await roster_names(self.store, club, typed)
         keys: set[str] = set()
         for name in names:  # one player, one seat (rules.admit): «Вася» and «вася» are one
             key = rules.name_key(name)
@@ -247,11 +261,25 @@ class TournamentDesk:
         rounds = tuple(tuple(tuple(str(p) for p in t) for t in r) for r in made.rounds)
         resting = tuple(tuple(str(p) for p in r) for r in made.resting)
         opened = await self.store.open_tournament(club, user, scheme, rounds, resting)
-        return DeskAnswer([cat.text("tournament-opened", number=opened.id, games=opened.games,
+        return DeskAnswer([*taken,
+                           cat.text("tournament-opened", number=opened.id, games=opened.games,
                                     tables=opened.tables, players=len(names),
                                     chief=self.who(user)),
                            *plan_lines(rounds, resting, cat),
                            cat.text("tournament-how", tables=opened.tables)])
+
+    async def _evening_names(self, club: str, cat: Catalog) -> tuple[list[str], list[str]]:
+        """The players of the club's evening — its sign-up's list (:mod:`.evening`), of an
+        evening that starts no earlier than :data:`.evening.TAKEN_HOURS` ago — and the line that says
+        so; :class:`TournamentRefusal` when there is none, or its list is empty."""
+        found = await self.store.latest_evening(club, self.clock() - TAKEN_HOURS * 3600)
+        players = [p.name for p in await self.store.evening_players(found.id)
+                   if p.list == GOING] if found is not None else []
+        if not players:
+            raise TournamentRefusal(cat.text("evening-list-empty"))
+        assert found is not None
+        date, time_ = wall(found.starts_at, found.zone)
+        return players, [cat.text("evening-from-list", date=date, time=time_)]
 
     async def _table(self, club: str, user: str, command: ClubCmd, cat: Catalog,
                      busy: bool) -> DeskAnswer:

@@ -439,9 +439,11 @@ class DiscordReferee:
                                   Part.PLATFORM: self, Part.WEB: StreamDesk(lambda: self.web)}
         if self.host is not None:
             parts[Part.HOST] = self.host
+        # the clubs' evening sign-up goes with host mode (its port posts and edits)
+        judge.evenings = self.host.evenings if self.host is not None else None
         return Front(lambda: self.service, parts, self, self.cat,
                      lines=self.host.controller if self.host is not None else None,
-                     mention=self.port.mention)
+                     mention=self.port.mention, evenings=judge.evenings)
 
     # --- life cycle -----------------------------------------------------------------------------
     @property

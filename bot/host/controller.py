@@ -57,10 +57,12 @@ import rules
 from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
 from storage.club import fold
+from storage.evening import CLOSED, GOING
 from storage.shared import kept
 
 from .. import commands as cmds
 from ..club.defaults import merged, split
+from ..club.evening import TAKEN_HOURS
 from ..club.tournament import TournamentDesk, hosted_key
 from .. import why
 from .. import outbox as ob
@@ -1151,6 +1153,13 @@ class HostController:
         for index, player in enumerate(table.players if tour is None else (), 1):
             lines.append(cat.text("host-lobby-player", index=index, name=cat.name(player["name"]),
                                   reachable="yes" if player.get("reachable") else "no"))
+        evening = flags.evening
+        if evening is not None:  # the evening's list: who has not joined yet
+            seated = {p["user"] for p in table.players}
+            waiting = [cat.name(n) for a, n in evening["names"].items() if a not in seated]
+            lines.append(cat.text("host-lobby-evening", count=len(evening["names"]),
+                                  only="yes" if evening["only"] else "no",
+                                  waiting=", ".join(waiting) or "none"))
         options = table.spec.options
         notes, extra = self.port.lobby_notes(
             flags.rights, "voice" if options.voice and options.mute != "foul" else options.mute,
@@ -1193,13 +1202,25 @@ class HostController:
                                "id": seating.tournament.id, "club": seating.tournament.club,
                                "table": seating.table, "game": seating.game_no,
                                "games": seating.tournament.games,
-                               "names": {str(k): v for k, v in seating.names.items()}})
+                               "names": {str(k): v for k, v in seating.names.items()}},
+                           evening=None if seating is not None else await self._evening_list(chat))
         table_id = await self.service.store.create_host_table(chat, host.user, spec.to_dict(),
                                                               data=flags.to_dict())
         table = await self._load(table_id)
         assert table is not None
         await self._show_lobby(table)
         return []
+
+    async def _evening_list(self, chat: str) -> dict[str, Any] | None:
+        """The list of the group's evening (its sign-up, :mod:`bot.club.evening`) whose start
+        is at most :data:`bot.club.evening.TAKEN_HOURS` ago and whose list is final: the lobby
+        names them, and with ten or more only they join (the rest wait for the next table)."""
+        store = self.service.store
+        found = await store.latest_evening(chat, self.port.clock() - TAKEN_HOURS * 3600)
+        if found is None or found.status != CLOSED:
+            return None
+        names = {p.account: p.name for p in await store.evening_players(found.id) if p.list == GOING}
+        return {"id": found.id, "names": names, "only": len(names) >= TABLE_SIZE} if names else None
 
     async def _hello(self, table: Table, user: str) -> bool:
         """Can the bot write to the player privately (he has started it, his DMs are open)?
@@ -1226,6 +1247,10 @@ class HostController:
             return
         if table.full:
             await self.port.answer(handle, cat.text("host-join-full"), alert=True)
+            return
+        evening = table.flags.evening
+        if evening is not None and evening["only"] and who.user not in evening["names"]:
+            await self.port.answer(handle, cat.text("host-join-evening-only"), alert=True)
             return
         seat, refusal = await self._plan_seat(table, who, None, cat)
         if refusal is not None:

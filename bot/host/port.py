@@ -100,6 +100,9 @@ class TableFlags:
     recent: list[dict[str, Any]] = field(default_factory=list)  # the last steps' times (steps.recent_record)
     #: a tournament's table (issue 17): {"id", "club", "table", "game", "games", "names": {"1": name}}
     tournament: dict[str, Any] | None = None
+    #: the club's evening whose list gathers here (issue 33): {"id", "names": {account: name},
+    #: "only": only they join (a list of ten or more)}
+    evening: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)

@@ -52,6 +52,7 @@ from .. import commands as cmds
 from .. import outbox as ob
 from .. import why
 from ..club.answers import Asker, ClubAnswers, mapped_accounts, roster_name, same_player
+from ..club.evening import EveningDesk
 from ..club.tournament import TOURNAMENT_COMMANDS, DeskAnswer, TournamentDesk
 from ..commands import (
     Act, ClubCmd, Command, CommandError, Explain, FixCmd, NewGame, Place, Quit, SetLang, Show,
@@ -148,6 +149,8 @@ class JudgeController:
         self._homes: Recent[int, str] = Recent(locks.limit)
         self._answered: set[int] = set()  # the presses being handled that were answered (ids)
         self.club_tz = "UTC"  # the club's time zone (settings.timezone): /stats month, dates
+        #: the clubs' evening sign-up (``/evening new``), where the platform runs one
+        self.evenings: EveningDesk | None = None
 
     @property
     def service(self) -> Service:
@@ -951,6 +954,8 @@ class JudgeController:
         current = call.current
         club = call.chat if call.place in (Place.GROUP, Place.TABLE) else \
             await self._club_of(call.home, current)
+        if command.what == "evening" and command.args:  # the sign-up: the chat is the club
+            return [Reply(line) for line in await self._evening(call, command)]
         if command.what == "settings":  # the router has checked: the chat's admin
             return [Reply(line) for line in await club_settings(self.service, club, call.user,
                                                                 command, call.cat)]
@@ -965,6 +970,14 @@ class JudgeController:
         posted = Reply("\n".join(r.text for r in replies), chat=channel[0],
                        picture=next((r.picture for r in replies if r.picture is not None), None))
         return [posted, Reply(call.cat.text("club-evening-posted", channel=channel[1] or channel[0]))]
+
+    async def _evening(self, call: Call, command: ClubCmd) -> list[str]:
+        """``/evening new|close|cancel …``: in a group or a channel (the club is that chat), by
+        its admin (:meth:`bot.club.evening.EveningDesk.command`); at a private desk, refused."""
+        if self.evenings is None or call.place not in (Place.GROUP, Place.TABLE, Place.CHANNEL):
+            return [call.cat.text("evening-in-group")]
+        return await self.evenings.command(call.chat, call.user, command, call.cat,
+                                           admin=await call.admin())
 
     async def tournament_call(self, call: Call) -> list[Reply]:
         """``/tournament`` or ``/table`` routed here (the router has checked who may open one):
@@ -1143,7 +1156,7 @@ class JudgeController:
         return TournamentDesk(self.service.store, state_of=state_of,
                               who=lambda user: self._named(user, cat),
                               where=lambda chat: cat.name(self.port.place(chat) or "") or None,
-                              hosting=True)
+                              hosting=True, clock=self.port.clock)
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
                                  move: bool = False, may_open: bool = True) -> list[Reply]:

@@ -387,11 +387,14 @@ class TelegramReferee:
         host = self.host.controller if self.host is not None else None
         if host is not None:
             parts[Part.HOST] = host
-        return Front(lambda: self.service, parts, self, self.cat, lines=host, mention=self.port.mention)
+        return Front(lambda: self.service, parts, self, self.cat, lines=host, mention=self.port.mention,
+                     evenings=self.host.evenings if self.host is not None else None)
 
     def attach(self, host: TelegramHost) -> None:
-        """Host mode beside judge mode: its commands and the lines that are not commands."""
+        """Host mode beside judge mode: its commands and the lines that are not commands, and
+        the clubs' evening sign-up (its port)."""
         self.host = host
+        self.judge.evenings = host.evenings
         self.front = self._front()
 
     # --- life cycle -----------------------------------------------------------------------------

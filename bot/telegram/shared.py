@@ -107,6 +107,10 @@ class SharedWorker:
         self._tasks: list[asyncio.Task[None]] = []
         if self.host is not None:
             self.host.runs = self.claims.owns  # a deadline of a chat let go does nothing
+        #: the clubs' evening sign-up: its reminders are the owner's of the club's chat
+        self.evenings = getattr(host, "evenings", None)  # (a unit test's host mode may have none)
+        if self.evenings is not None:
+            self.evenings.runs = self.claims.owns
         referee.outbox.may_send = self.may_send
 
     async def _apply(self, chat: str, update_id: int, payload: dict[str, Any]) -> None:
@@ -152,11 +156,14 @@ class SharedWorker:
 
     async def _claimed(self, home: str) -> None:
         """Take the chat over: its running timer armed, its hosted tables resumed (their steps
-        re-armed from the stored deadlines), its unsent messages sent."""
+        re-armed from the stored deadlines), its evening's next reminder armed, its unsent
+        messages sent."""
         referee = self.referee
         await referee.judge.rearm(home)
         if self.host is not None:
             await self.host.claimed(home)
+        if self.evenings is not None:
+            await self.evenings.claimed(home)
         for chat in (home, *await referee.service.aliases(home)):
             referee.outbox.kick(chat, reread=True)
 
@@ -166,6 +173,8 @@ class SharedWorker:
             self.referee.judge.disarm(game_id)
         if self.host is not None:
             self.host.released(home)
+        if self.evenings is not None:
+            self.evenings.released(home)
 
     async def may_send(self, chat: str) -> bool:
         """Whether this worker sends ``chat``'s outbox now: it owns the chat's home, or claims it
@@ -199,6 +208,8 @@ class SharedWorker:
                 homes.append(game.chat)
         if self.host is not None:
             homes.extend(await service.open_host_chats(PREFIX))
+        if self.evenings is not None:
+            homes.extend(await self.evenings.clubs(PREFIX))
         for chat in await service.pending_chats():
             if chat.startswith(PREFIX):  # a Discord process sends its own
                 homes.append(await service.home(chat, fresh=True))

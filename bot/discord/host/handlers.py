@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import discord
 
+from ...club.evening import EveningDesk
 from ...host import steps as st
 from ...commands import NewTable, Place
 from ...front import Call, Entry
@@ -47,6 +48,8 @@ class DiscordHost:
                      shooting=settings.host_shooting,
                      silenced=settings.host_silenced, seed=settings.host_seed))
         self._edits: Recent[tuple[int, float], bool] = Recent(1024)  # the edits judged
+        #: the clubs' evening sign-up (issue 33): posted, edited and reminded through this port
+        self.evenings = EveningDesk(lambda: referee.service, self.port, zone=settings.timezone)
 
     def table(self, table_id: int) -> Table | None:
         return self.controller.table(table_id)
@@ -54,9 +57,11 @@ class DiscordHost:
     async def resume(self, owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         """After a restart, before the gateway connects (no press can come first): every open
         table of Discord's is loaded and resumed (``owns``: those of the channels it accepts,
-        :meth:`bot.host.controller.HostController.load_open`)."""
+        :meth:`bot.host.controller.HostController.load_open`); and every open evening's
+        sign-up of those channels its next reminder (stored deadlines)."""
         await self.controller.load_open(owns)
         await self.controller.resume_all()
+        await self.evenings.resume_all("dc:", owns)
 
     # --- slash commands: the front door's host part (bot.front) ----------------------------------
     def held(self, home: str) -> Any:

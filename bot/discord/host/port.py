@@ -43,7 +43,8 @@ SEND_MESSAGES = discord.Permissions(send_messages=True).value
 MEMBER_OVERWRITE = 1  # the overwrite's target type: a member
 # The rights "only the speaker writes" and the removal need, by mode (the lobby names the missing).
 HOST_RIGHTS = ("view_channel", "send_messages", "attach_files")
-TEMPLATE = r"h:[0-9]{1,12}:[0-9]{1,12}:[A-Za-z0-9-]+(?::[A-Za-z0-9-]+)?"
+#: host mode's buttons, and an evening's sign-up (``e:<evening>:<action>``, :mod:`bot.club.evening`)
+TEMPLATE = r"h:[0-9]{1,12}:[0-9]{1,12}:[A-Za-z0-9-]+(?::[A-Za-z0-9-]+)?|e:[0-9]{1,12}:[gnr]"
 _PATTERN = re.compile(TEMPLATE)
 MAX_CONTENT = 2000
 
@@ -70,8 +71,9 @@ def rows_view(rows: vw.Rows | None) -> discord.ui.View | None:
 
 
 class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """A host-mode button (``h:<table>:<step>:<action>[:<arg>]``, :mod:`bot.host.views`):
-    rebuilt by discord.py from any matching custom_id, after a restart too."""
+    """A host-mode button (``h:<table>:<step>:<action>[:<arg>]``, :mod:`bot.host.views`), or an
+    evening's sign-up's (``e:…``): rebuilt by discord.py from any matching custom_id, after a
+    restart too."""
 
     def __init__(self, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)

@@ -253,3 +253,68 @@ club-settings-admin-only = { $platform ->
     [dc] The club's rules are set by a member with Manage Channels.
    *[tg] The club's rules are set by a chat admin.
 }
+
+## The evening's sign-up (issue 33): /evening new 19:30 tables=2
+evening-post = { $status ->
+    [cancelled] The evening of { $date } at { $time } is called off.
+    [closed] The evening of { $date } at { $time } ({ $zone }): the sign-up is closed.
+   *[open] The evening of { $date } at { $time } ({ $zone }): { $tables ->
+        [one] { $tables } table
+       *[other] { $tables } tables
+    }, { $cap } places. Sign up with the buttons below.
+}
+evening-post-going = Coming ({ $count }/{ $cap }): { $going ->
+    [none] nobody yet.
+   *[other] { $going }
+}
+evening-post-reserve = Reserve: { $reserve }
+evening-post-how = Reminders two hours and fifteen minutes before the start; when someone on the list drops out, the first of the reserve takes the place.
+evening-btn-go = Coming
+evening-btn-no = Not coming
+evening-btn-reserve = Reserve
+evening-pressed-going = You are on the list.
+evening-pressed-full = The places are taken: you are in the reserve, number { $place }. When a place frees up the bot writes to you in private.
+evening-pressed-reserve = You are in the reserve, number { $place }.
+evening-pressed-out = You are off the list for this evening.
+evening-pressed-already_going = You are on the list already.
+evening-pressed-already_reserve = { $full ->
+    [yes] No place yet: you are in the reserve, number { $place }.
+   *[no] You are in the reserve already, number { $place }.
+}
+evening-pressed-not_signed = You are not on the list anyway.
+evening-pressed-closed = The sign-up for this evening is closed: nothing changed.
+evening-pressed-stale = This button is outdated: that sign-up is gone.
+evening-moved-up = A place freed up: you are on the list for the evening of { $date } at { $time }.
+evening-reminder = Reminder: the evening starts in { $minutes ->
+    [120] two hours
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+}, at { $time }. Coming ({ $count }/{ $cap }): { $going ->
+    [none] nobody yet.
+   *[other] { $going }
+}
+evening-reminder-private = Reminder: you are on the list for the evening of { $date } at { $time }.
+evening-started = The sign-up is closed, the evening begins. Playing, { $count }: { $going ->
+    [none] nobody signed up.
+   *[other] { $going }
+}
+    A tournament of this list: /tournament open <games> (no names); a table the bot hosts for this list: /newgame.
+evening-opened = The sign-up is posted. { $count ->
+    [0] No reminders: the start is less than fifteen minutes away.
+   *[other] Reminders at { $times } ({ $zone }).
+}
+evening-closed = The sign-up is closed. On the list, { $count }: { $going ->
+    [none] nobody.
+   *[other] { $going }
+}
+evening-cancelled = The evening is called off, the sign-up closed.
+evening-usage = Write it as /evening new 19:30 tables=2 (or /evening new 2026-03-29 19:30 tables=2) — the date (unless today), the start by the club's clock and the tables (up to { $most }); /evening close — close the sign-up; /evening cancel — call the evening off; /evening — the evening's results.
+evening-admins-only = Only an admin of this chat opens, closes or calls off an evening's sign-up.
+evening-already = The sign-up for the evening of { $date } at { $time } is open already: /evening close or /evening cancel first.
+evening-none = No evening's sign-up is open.
+evening-past = That time has passed.
+evening-not-posted = The sign-up could not be posted in this chat: nothing changed.
+evening-bad-zone = The club's time zone { $zone } is unknown to the system (MAFIA_REFEREE_TIMEZONE).
+evening-in-group = An evening's sign-up is opened in the club's chat (a group or a channel), not here.
+evening-from-list = The players come from the sign-up of the evening of { $date } at { $time }.
+evening-list-empty = The evening's sign-up has no players: name them, separated by commas.

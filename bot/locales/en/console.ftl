@@ -53,11 +53,14 @@ club-help =
     /games [N] — the club's last games; /stats [name] [month|season|2026-03|2026-03-01..2026-03-31] — a player's statistics; /top [period] [points|wins|winrate|elo] [civilian|sheriff|mafia|don] [min=N] — the best players (elo: by the strength rating)
     /rating [period] [fiim|fsm] [min=N] — the season's rating: points, the compensation, the tie-breaks
     /evening — the evening's table (the games of the last 12 hours) and the season's rating; in a group with a club channel (/channel), posted there
+    /evening new 19:30 tables=2 — the evening's sign-up (/evening close, /evening cancel); on the console for a player: /evening go|no|reserve Anya
     /seating 6 Anya, Borya, … — a seating plan for a series of 6 games: seats even, opponents as varied as can be
-    /tournament open 4 Anya, Borya, … — open a tournament (its seating per table); /table N — run table N; /table N aside — set aside its game that will not be finished; /tournament — every table; /tournament close — the standings (the chief judge)
+    /tournament open 4 Anya, Borya, … — open a tournament (its seating per table; no names: the evening's sign-up list); /table N — run table N; /table N aside — set aside its game that will not be finished; /tournament — every table; /tournament close — the standings (the chief judge)
     /roster [name's start] — the club's roster; /rename Vasya = Vasily, /merge Vasya = Vasily — rename, merge two entries of one player; /forget [yes] — what the club keeps about you, delete it
     /settings [the rules, as after /new | off] — the rules the club's new games start with (an admin)
 console-undone-actions = { $count ->
     [one] Taken back: { $actions }
    *[other] Taken back, the last first: { $actions }
  }
+
+console-evening-private = (in private) { $text }

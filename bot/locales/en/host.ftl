@@ -210,3 +210,11 @@ host-tournament-seated = { $who } — seat { $seat } ({ $name }).
 host-join-button = Players join this table with «Join ✋» under the lobby.
 host-join-usage = Write it as /join Name — the name as the tournament's plan writes it.
 host-tournament-moved = the chief judge (table { $table } of the tournament is no longer hosted in this group)
+host-join-evening-only = This table is for the evening's list: the players of its sign-up sit here.
+host-lobby-evening = The evening's list ({ $count }){ $only ->
+    [yes] : only its players sit here.
+   *[no] : the free seats are anyone's.
+} Not seated yet: { $waiting ->
+    [none] everyone is.
+   *[other] { $waiting }
+}

@@ -200,3 +200,70 @@ club-settings-admin-only = { $platform ->
     [dc] Правила клуба задаёт участник с правом «Управлять каналами».
    *[tg] Правила клуба задаёт администратор чата.
 }
+
+## Запись на вечер (issue 33): /evening new 19:30 tables=2
+evening-post = { $status ->
+    [cancelled] Вечер { $date } в { $time } отменён.
+    [closed] Вечер { $date } в { $time } ({ $zone }): запись закрыта.
+   *[open] Вечер { $date } в { $time } ({ $zone }): { $tables ->
+        [one] { $tables } стол
+        [few] { $tables } стола
+       *[other] { $tables } столов
+    }, мест — { $cap }. Запишитесь кнопкой ниже.
+}
+evening-post-going = Идут ({ $count }/{ $cap }): { $going ->
+    [none] пока никого.
+   *[other] { $going }
+}
+evening-post-reserve = Резерв: { $reserve }
+evening-post-how = Напоминания — за 2 часа и за 15 минут до начала; при отказе из списка первое место в резерве переходит в список.
+evening-btn-go = Иду
+evening-btn-no = Не приду
+evening-btn-reserve = В резерв
+evening-pressed-going = Вы в списке на вечер.
+evening-pressed-full = Мест больше нет: вы в резерве, номер { $place }. Освободится место — бот напишет вам в личные сообщения.
+evening-pressed-reserve = Вы в резерве, номер { $place }.
+evening-pressed-out = Вас нет в списке на этот вечер.
+evening-pressed-already_going = Вы уже в списке.
+evening-pressed-already_reserve = { $full ->
+    [yes] Мест пока нет: вы в резерве, номер { $place }.
+   *[no] Вы уже в резерве, номер { $place }.
+}
+evening-pressed-not_signed = Вас и так нет в списке.
+evening-pressed-closed = Запись на этот вечер закрыта: ничего не изменилось.
+evening-pressed-stale = Эта кнопка устарела: такой записи больше нет.
+evening-moved-up = Освободилось место: вы в списке на вечер { $date } в { $time }.
+evening-reminder = Напоминание: вечер начинается через { $minutes ->
+    [120] 2 часа
+    [one] { $minutes } минуту
+    [few] { $minutes } минуты
+   *[other] { $minutes } минут
+}, в { $time }. Идут ({ $count }/{ $cap }): { $going ->
+    [none] пока никого.
+   *[other] { $going }
+}
+evening-reminder-private = Напоминание: вы в списке на вечер { $date } в { $time }.
+evening-started = Запись закрыта, вечер начинается. Играют { $count }: { $going ->
+    [none] список пуст.
+   *[other] { $going }
+}
+    Турнир по этому списку: /tournament open <число игр> (без имён); стол с ботом-ведущим для этого списка: /newgame.
+evening-opened = Запись опубликована. { $count ->
+    [0] Напоминаний не будет: до начала меньше 15 минут.
+   *[other] Напоминания: { $times } ({ $zone }).
+}
+evening-closed = Запись закрыта. В списке { $count }: { $going ->
+    [none] никого.
+   *[other] { $going }
+}
+evening-cancelled = Вечер отменён, запись закрыта.
+evening-usage = Напишите так: /evening new 19:30 tables=2 (или /вечер новый 29.03 19:30 столов=2) — дата (если не сегодня), начало по времени клуба и число столов (до { $most }); /evening close — закрыть запись; /evening cancel — отменить вечер; /evening — итоги вечера.
+evening-admins-only = Открыть, закрыть или отменить запись на вечер может только администратор чата.
+evening-already = Запись на вечер { $date } в { $time } уже открыта: сначала /evening close или /evening cancel.
+evening-none = Открытой записи на вечер нет.
+evening-past = Это время уже прошло.
+evening-not-posted = Не получилось опубликовать запись в этом чате: ничего не изменилось.
+evening-bad-zone = Часовой пояс клуба { $zone } неизвестен системе (MAFIA_REFEREE_TIMEZONE).
+evening-in-group = Запись на вечер открывают в чате клуба (в группе или канале), а не здесь.
+evening-from-list = Игроки — из записи на вечер { $date } в { $time }.
+evening-list-empty = В записи на вечер нет игроков: перечислите имена через запятую.

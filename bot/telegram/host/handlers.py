@@ -18,6 +18,7 @@ from telegram.ext import CallbackContext, ChatMemberHandler, MessageHandler, fil
 
 import rules
 
+from ...club.evening import EveningDesk
 from ...host import steps as st
 from ...host import views as vw
 from ...host.controller import Defaults, HostController
@@ -60,6 +61,8 @@ class TelegramHost:
             Defaults(vote_window=settings.host_vote_window,
                      shooting=settings.host_shooting,
                      silenced=settings.host_silenced, seed=settings.host_seed))
+        #: the clubs' evening sign-up (issue 33): posted, edited and reminded through host mode's port
+        self.evenings = EveningDesk(lambda: referee.service, self.port, zone=settings.timezone)
         self.app: Any = None
 
     def register(self, app: Any) -> None:
@@ -85,8 +88,10 @@ class TelegramHost:
                                    job_kwargs={"misfire_grace_time": None})
 
     async def _resume(self, context: Context) -> None:
-        """The start-up job: every open table that no update of its group has resumed yet."""
+        """The start-up job: every open table that no update of its group has resumed yet, and
+        every open evening's sign-up its next reminder (stored deadlines)."""
         await self.controller.resume_all()
+        await self.evenings.resume_all(PREFIX)
 
     async def home_of(self, update: Update) -> str | None:
         """Shared workers: the chat of the hosted table ``update`` belongs to, when that is not

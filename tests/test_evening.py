@@ -1,0 +1,232 @@
+"""Issue 33, item 1: an evening's sign-up, as the club's chat sees it (:mod:`bot.club.evening`
+over the in-memory platform, time moved by the test: :class:`support.fakeport.FakeClock`).
+
+The places are tables × 10 (ten seats a table, F24 §1.1); «Иду» with the list full puts the
+player in the reserve and says so; a player of a full list who cancels gives the place to the
+first of the reserve, who is told in private — also when that player blocked the bot (nothing
+breaks, the post says nothing private); the reminders fall two hours and fifteen minutes before
+the start by the club's wall clock, a change of daylight saving time between the post and the
+evening included; they survive a restart (stored deadlines); at the start the list is final."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.club.evening import REMINDERS, EveningDesk, EveningError, decode, parse_new
+from bot.commands import ClubCmd
+from bot.i18n import catalog
+from bot.service import Service
+from storage import Store
+from support.fakeport import Chats, FakeClock, FakeHostPort, Press
+
+RU = catalog("ru")
+GROUP = "fk:-100"
+ADMIN = "fk:1"
+BERLIN = "Europe/Berlin"
+#: Saturday 2026-03-28, noon in Berlin (CET, UTC+1); the clocks go forward that night at 02:00
+SATURDAY_NOON = dt.datetime(2026, 3, 28, 12, 0, tzinfo=ZoneInfo(BERLIN)).timestamp()
+#: Sunday 2026-03-29 19:30 in Berlin is CEST (UTC+2): 17:30 UTC
+SUNDAY_START = dt.datetime(2026, 3, 29, 17, 30, tzinfo=dt.timezone.utc).timestamp()
+
+
+class Club:
+    """One club's chat over the fakes; :meth:`restart` is a new process over the same store."""
+
+    def __init__(self, store: Store, zone: str = BERLIN) -> None:
+        self.store = store
+        self.clock = FakeClock(SATURDAY_NOON)
+        self.chats = Chats(self.clock)
+        self.port = FakeHostPort(self.chats, self.clock, lambda: store)
+        self.zone = zone
+        self.service = Service(store)
+        self.desk = EveningDesk(lambda: self.service, self.port, zone=zone)
+
+    async def restart(self) -> None:
+        self.clock.cancel_all()
+        self.service = Service(self.store)
+        self.desk = EveningDesk(lambda: self.service, self.port, zone=self.zone)
+        await self.desk.resume_all()
+
+    async def admin(self, line: str, *, admin: bool = True) -> list[str]:
+        words = line.split()[1:]
+        return await self.desk.command(GROUP, ADMIN, ClubCmd("evening", tuple(words), " ".join(words)),
+                                       RU, admin=admin)
+
+    def post(self):  # noqa: ANN201 - the fake message
+        return self.chats.last(GROUP, with_button=RU.text("evening-btn-go"))
+
+    async def press(self, n: int, label: str, *, post=None) -> Press:  # noqa: ANN001
+        handle = Press(f"fk:{n}")
+        data = (post or self.post()).data(RU.text(label))
+        await self.desk.press(f"fk:{n}", f"Игрок{n}", data, handle)
+        return handle
+
+
+@pytest.fixture
+def club(any_store: Store) -> Club:
+    """The club over each backend in turn (SQLite, PostgreSQL)."""
+    return Club(any_store)
+
+
+def test_the_start_is_the_clubs_wall_clock_on_the_evenings_own_date() -> None:
+    # posted on Saturday (UTC+1), the evening on Sunday after the change (UTC+2)
+    assert parse_new(["2026-03-29", "19:30", "tables=2"], SATURDAY_NOON, BERLIN).starts_at == SUNDAY_START
+    assert parse_new(["29.03", "19:30"], SATURDAY_NOON, BERLIN).starts_at == SUNDAY_START
+    # no date: the next 19:30 there — Saturday's, before the change (UTC+1: 18:30 UTC)
+    saturday = dt.datetime(2026, 3, 28, 18, 30, tzinfo=dt.timezone.utc).timestamp()
+    assert parse_new(["19:30"], SATURDAY_NOON, BERLIN).starts_at == saturday
+    assert parse_new(["19:30", "столов=3"], SATURDAY_NOON, BERLIN).tables == 3
+    # New York falls back on 2026-11-01: 19:30 that Sunday is EST (UTC-5), the Saturday EDT (UTC-4)
+    ny_saturday = dt.datetime(2026, 10, 31, 12, 0, tzinfo=ZoneInfo("America/New_York")).timestamp()
+    assert parse_new(["2026-11-01", "19:30"], ny_saturday, "America/New_York").starts_at == \
+        dt.datetime(2026, 11, 2, 0, 30, tzinfo=dt.timezone.utc).timestamp()
+    for bad in (["tables=2"], ["19:30", "tables=0"], ["19:30", "tables=11"], ["19:30", "soon"],
+                ["31.02", "19:30"]):
+        with pytest.raises(EveningError) as error:
+            parse_new(bad, SATURDAY_NOON, BERLIN)
+        assert error.value.key == "usage"
+    with pytest.raises(EveningError) as error:
+        parse_new(["2026-03-27", "19:30"], SATURDAY_NOON, BERLIN)
+    assert error.value.key == "past"
+
+
+async def test_only_an_admin_posts_and_one_evening_is_open_at_a_time(club: Club) -> None:
+    assert await club.admin("/evening new 19:30", admin=False) == [RU.text("evening-admins-only")]
+    assert club.chats.of(GROUP) == []  # nothing posted
+    assert await club.admin("/evening new later") == [RU.text("evening-usage", most=10)]
+    said = await club.admin("/evening new 2026-03-29 19:30 tables=2")
+    assert said == [RU.text("evening-opened", count=2, times="17:30, 19:15", zone=BERLIN)]
+    post = club.post()
+    assert "2026-03-29 в 19:30" in post.text and "мест — 20" in post.text and "0/20" in post.text
+    assert post.labels() == ["Иду", "Не приду", "В резерв"]
+    again = await club.admin("/evening new 20:00")
+    assert again == [RU.text("evening-already", date="2026-03-29", time="19:30")]
+    assert len(club.chats.of(GROUP)) == 1
+
+
+async def test_a_full_evening_sends_the_next_to_the_reserve_and_a_cancel_moves_its_first_up(
+        club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30 tables=1")
+    for n in range(10, 20):
+        assert (await club.press(n, "evening-btn-go")).text == RU.text("evening-pressed-going")
+    assert "10/10" in club.post().text
+    late = await club.press(30, "evening-btn-go")
+    assert late.text == RU.text("evening-pressed-full", place=1)
+    assert (await club.press(31, "evening-btn-go")).text == RU.text("evening-pressed-full", place=2)
+    assert "Резерв: 1. Игрок30, 2. Игрок31" in club.post().text
+    assert club.chats.of("fk:30") == []  # nobody told anything yet
+    out = await club.press(12, "evening-btn-no")
+    assert out.text == RU.text("evening-pressed-out")
+    text = club.post().text
+    assert "10/10" in text and "Игрок12" not in text and "10. Игрок30" in text
+    assert "Резерв: 1. Игрок31" in text
+    told = club.chats.of("fk:30")
+    assert [m.text for m in told] == [RU.text("evening-moved-up", date="2026-03-29", time="19:30")]
+    assert told[0].private
+    # a stale or repeated press is harmless and answered clearly
+    assert (await club.press(30, "evening-btn-go")).text == RU.text("evening-pressed-already_going")
+    assert (await club.press(12, "evening-btn-no")).text == RU.text("evening-pressed-not_signed")
+    assert (await club.press(31, "evening-btn-go")).text == \
+        RU.text("evening-pressed-already_reserve", place=1, full="yes")
+
+
+async def test_a_player_who_blocked_the_bot_still_moves_up_and_nothing_breaks(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    for n in range(10, 20):
+        await club.press(n, "evening-btn-go")
+    await club.press(40, "evening-btn-go")
+    club.chats.blocked.add("fk:40")  # the Bot API answers 403 to every send
+    assert "Резерв: 1. Игрок40" in club.post().text
+    assert (await club.press(15, "evening-btn-no")).text == RU.text("evening-pressed-out")
+    after = club.post().text
+    assert "10. Игрок40" in after and "Резерв" not in after
+    assert club.chats.of("fk:40") == []
+    assert len(club.chats.of(GROUP)) == 1  # the post only: nothing said of it in the group
+
+
+async def test_the_reminders_fall_by_the_clubs_clock_across_a_dst_change(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(13, "evening-btn-go")  # first on the list, and has blocked the bot
+    club.chats.blocked.add("fk:13")
+    await club.press(10, "evening-btn-go")
+    await club.press(11, "evening-btn-no")
+    assert club.clock.pending("evening:") == [SUNDAY_START - 7200]  # 15:30 UTC = 17:30 CEST
+    await club.clock.advance(SUNDAY_START - 7200 - club.clock.now - 1)
+    assert len(club.chats.of(GROUP)) == 1  # a second early: nothing yet
+    await club.clock.advance(1)
+    reminder = club.chats.of(GROUP)[-1]
+    assert reminder.text == RU.text("evening-reminder", minutes=120, date="2026-03-29", time="19:30",
+                                    count=2, cap=10, going="1. Игрок13, 2. Игрок10")
+    seen = [s for s in club.chats.transcript(GROUP) if s.kind == "post"]
+    assert seen[-1].at == SUNDAY_START - REMINDERS[0]
+    assert [m.text for m in club.chats.of("fk:10")] == [  # the blocked one before him: no matter
+        RU.text("evening-reminder-private", date="2026-03-29", time="19:30")]
+    assert club.chats.of("fk:13") == []
+    assert club.chats.of("fk:11") == []  # not coming: not reminded
+    assert club.clock.pending("evening:") == [SUNDAY_START - 900]
+    await club.restart()  # a new process: the deadline is re-armed from the stored evening
+    assert club.clock.pending("evening:") == [SUNDAY_START - 900]
+    await club.clock.advance(SUNDAY_START - 900 - club.clock.now)
+    assert [s.at for s in club.chats.transcript(GROUP) if s.kind == "post"][-1] == SUNDAY_START - 900
+    assert len(club.chats.of("fk:10")) == 2
+    await club.clock.advance(900)
+    last = club.chats.of(GROUP)[-1]
+    assert last.text == RU.text("evening-started", count=2, going="1. Игрок13, 2. Игрок10", tables=1)
+    post = club.chats.of(GROUP)[0]
+    assert post.buttons is None and "запись закрыта" in post.text
+    assert club.clock.pending("evening:") == []
+    handle = Press("fk:12")  # a press of the closed post (its buttons still on a screen)
+    await club.desk.press("fk:12", "Игрок12", "e:1:g", handle)
+    assert handle.text == RU.text("evening-pressed-closed")
+
+
+async def test_a_reminder_missed_while_the_bot_was_down_is_skipped_not_sent_late(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    club.clock.cancel_all()  # the process dies before the two hours' reminder
+    club.clock.now = SUNDAY_START - 600  # back ten minutes before the start
+    await club.restart()
+    await club.clock.advance(0)
+    posts = club.chats.of(GROUP)
+    assert len(posts) == 2 and posts[-1].text.startswith("Напоминание: вечер начинается через 15 минут")
+    assert club.clock.pending("evening:") == [SUNDAY_START]
+
+
+async def test_close_and_cancel_are_the_admins_and_end_the_sign_up(club: Club) -> None:
+    assert await club.admin("/evening close") == [RU.text("evening-none")]
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    post = club.post()
+    assert await club.admin("/evening close", admin=False) == [RU.text("evening-admins-only")]
+    assert await club.admin("/evening close") == [RU.text("evening-closed", count=1, going="1. Игрок10")]
+    assert post.buttons is None and club.clock.pending("evening:") == []
+    await club.admin("/evening new 2026-03-30 19:30")
+    assert await club.admin("/evening cancel") == [RU.text("evening-cancelled")]
+    assert "отменён" in club.chats.of(GROUP)[-1].text
+    handle = Press("fk:9")
+    await club.desk.press("fk:9", "Игрок9", "e:999:g", handle)
+    assert handle.text == RU.text("evening-pressed-stale")
+    assert decode("e:1:x") is None and decode("h:1:0:J") is None
+
+
+async def test_under_shared_workers_the_reminders_are_the_owners_of_the_clubs_chat(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    club.clock.cancel_all()
+    other = EveningDesk(lambda: club.service, club.port, zone=BERLIN)  # another worker's process
+    owned: set[str] = set()
+    other.runs = owned.__contains__
+    assert await other.clubs("fk:") == [GROUP] and await other.clubs("tg:") == []
+    await other.claimed(GROUP)
+    assert club.clock.pending("evening:") == [SUNDAY_START - 7200]
+    other.released(GROUP)  # the chat went to another worker before the reminder
+    assert club.clock.pending("evening:") == []
+    await other.claimed(GROUP)
+    await club.clock.advance(SUNDAY_START - 7200 - club.clock.now)  # due, but not owned: nothing
+    assert len(club.chats.of(GROUP)) == 1
+    owned.add(GROUP)
+    await other.claimed(GROUP)
+    await club.clock.advance(0)
+    assert club.chats.of(GROUP)[-1].text.startswith("Напоминание: вечер начинается через 2 часа")

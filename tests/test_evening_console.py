@@ -1,0 +1,46 @@
+"""Issue 33, items 1 and 4: the evening's sign-up at the console. Its judge is the club's admin
+(``/evening new``); with no buttons, a player's press is typed for him (``/evening go Аня``); a
+full list (tables × 10, F24 §1.1) sends the next to the reserve, whose first moves up when a
+player of the list cancels; ``/tournament open N`` with no names takes the evening's list."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from bot.console import Session
+from bot.i18n import catalog
+from bot.service import Service
+from storage import Store
+
+RU = catalog("ru")
+NAMES = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор", "Жанна", "Зоя", "Игорь", "Кира"]
+NOON = dt.datetime(2026, 3, 28, 12, 0, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
+
+
+async def test_the_console_runs_a_sign_up_and_a_tournament_takes_its_list(store: Store) -> None:
+    session = Session(Service(store), RU, clock=lambda: NOON)
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    refused = await session.handle("/tournament open 2")
+    assert refused.lines == [RU.text("evening-list-empty")]
+    opened = await session.handle("/вечер новый 29.03 19:30 столов=1")
+    assert opened.lines[-1] == RU.text("evening-opened", count=2, times="17:30, 19:15", zone="Europe/Berlin")
+    assert "2026-03-29 в 19:30" in opened.lines[0]
+    for name in NAMES:
+        reply = await session.handle(f"/evening go {name}")
+        assert reply.lines[-1] == RU.text("evening-pressed-going")
+    full = await session.handle("/evening go Лёва")
+    assert full.lines[-1] == RU.text("evening-pressed-full", place=1)
+    left = await session.handle("/evening no Вика")
+    assert left.lines[1] == RU.text("evening-pressed-out")  # the post edited, the answer, the private line
+    assert "10. Лёва" in left.lines[0] and "Резерв" not in left.lines[0]
+    assert RU.text("console-evening-private",
+                   text=RU.text("evening-moved-up", date="2026-03-29", time="19:30")) in left.lines
+    closed = await session.handle("/evening close")
+    assert closed.lines[-1].startswith("Запись закрыта. В списке 10: 1. Аня, 2. Боря, 3. Гоша")
+    assert (await session.handle("/evening go Вика")).lines == [RU.text("evening-none")]
+    tournament = await session.handle("/tournament open 2")
+    assert tournament.lines[0] == RU.text("evening-from-list", date="2026-03-29", time="19:30")
+    plan = "\n".join(tournament.lines)
+    assert "Лёва" in plan and "Вика" not in plan
