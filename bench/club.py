@@ -11,7 +11,7 @@ best of five after a warm-up:
 * ``/top season`` and ``/top`` (all games), ``/top month``;
 * ``/stats <player>`` (all games) and ``/stats <player> month``;
 * ``/games``;
-* the strength rating recomputed (issue 33: :func:`bot.club.answers.club_strength`, its cache
+* the strength rating recomputed (issue 33: :func:`bot.club.balance.club_strength`, its cache
   emptied first): every row of the club's games read and folded by Glicko-2, one rating period
   per day of games; its floor the rows read alone (:meth:`storage.Store.club_results`). Best of
   three (one with ``--quick``).
@@ -31,8 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.club import answers as club_answers
-from bot.club.answers import Asker, ClubAnswers, club_strength
+from bot.club import balance
+from bot.club.answers import Asker, ClubAnswers
+from bot.club.balance import club_strength
 from bot.commands import ClubCmd
 from bot.i18n import catalog
 from storage import Store
@@ -158,7 +159,7 @@ async def _strength(db: Path, runs: int) -> tuple[float, float, int]:
     try:
         best, floor, rated = float("inf"), float("inf"), 0
         for _ in range(runs):
-            club_answers._STRENGTHS.clear()
+            balance._STRENGTHS.clear()
             started = time.perf_counter()
             rated = len(await club_strength(store, CLUB, "UTC"))
             best = min(best, time.perf_counter() - started)

@@ -447,7 +447,8 @@ class Session:
             current = await self.service.current(self.chat)
             return current.state if current is not None and current.game_id == game_id \
                 and current.state.phase is not rules.Phase.GAME_OVER else None
-        return TournamentDesk(self.service.store, state_of=state_of, clock=self.clock)
+        return TournamentDesk(self.service.store, state_of=state_of, clock=self.clock,
+                              tz=self.club_tz)
 
     def _after(self, outcome: Outcome) -> list[str]:
         """The notices of an accepted action, then what comes next (or the result)."""

@@ -12,11 +12,12 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.club.answers import Asker, ClubAnswers, club_strength
+from bot.club.answers import Asker, ClubAnswers
+from bot.club.balance import club_strength
 from bot.club.strength import (
     SCALE, START_RATING, Result, evening, recompute, red_advantage, table_means, update,
 )
-from bot.commands import ClubCmd
+from bot.commands import ClubCmd, parse
 from bot.i18n import catalog
 from bot.service import Service
 from storage import Store
@@ -227,3 +228,26 @@ async def test_top_elo_orders_by_strength_and_refuses_a_role(store: Store) -> No
     _, picture, _ = await answers.table_picture(CLUB, Asker("tg:1"), ClubCmd("top", ("elo", "min=1")),
                                                 cat, time.time())
     assert picture is not None and picture[1].startswith(b"\x89PNG")
+
+
+async def test_a_tournament_opened_in_a_rated_club_evens_its_tables_by_strength(store: Store) -> None:
+    """``/tournament open 2 …`` seats as a balanced ``/seating`` does: the seven reds who won
+    twice are split between the two tables, and each table's line says its mean strength; in a
+    club with nobody rated the plan is the plain one (tests/test_tournament.py)."""
+    from bot.club.tournament import TournamentDesk
+
+    service = Service(store)
+    await play(service, oath(9))  # red (seats 1–7) wins twice
+    await play(service, oath(10))
+    strong = {n for s, n in club.NAMES.items() if s <= 7}
+    guests = [f"Гость {i}" for i in range(1, 11)]
+    cat = catalog("ru")
+    command = parse("/tournament open 2 " + ", ".join([*club.NAMES.values(), *guests]), None)
+    assert isinstance(command, ClubCmd)
+    answer = await TournamentDesk(store).answer(CLUB, JUDGE, command, cat)
+    text = "\n".join(answer.lines)
+    assert cat.text("club-seating-balanced", regular=10) in text
+    firsts = [line for line in answer.lines if line.startswith("Игра 1, стол ")]
+    assert len(firsts) == 2 and all("(сила " in line for line in firsts), firsts
+    at_tables = [sum(name in line for name in strong) for line in firsts]
+    assert sorted(at_tables) == [3, 4], firsts  # not all the strong at one table

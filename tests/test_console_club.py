@@ -17,7 +17,7 @@ from PIL import Image
 import rules
 from bot.cli import main
 from bot.club import card as club_card
-from bot.club.answers import club_strength
+from bot.club.balance import club_strength
 from bot.console import CHAT, Session
 from bot.i18n import catalog
 from bot.protocol import to_json

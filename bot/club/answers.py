@@ -30,7 +30,8 @@ from .card import render_card, render_top
 from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
-from .strength import RED_ROLES, START_RATING, Result, Strength, recompute
+from .balance import REGULAR_GAMES, club_strength, seating_balance
+from .strength import Strength
 from .tournament import club_error_text, make_plan, plan_lines, roster_names, split_names
 
 #: ``/top`` lists at most this many players.
@@ -41,8 +42,6 @@ MIN_GAMES = 3
 ROSTER_OFFERED = 5
 #: ``/seating``: the most games of a series.
 SEATING_GAMES = 20
-#: ``/seating``: a player with at least this many games in the club is a regular (spread evenly).
-REGULAR_GAMES = 10
 #: ``/evening`` covers the games finished in the last this many hours.
 EVENING_HOURS = 12
 #: ``/rating`` lists at most this many players.
@@ -59,11 +58,6 @@ ORDER_WORDS = {"points": "points", "баллы": "points", "очки": "points",
 ROLE_WORDS = {"civilian": "civilian", "мирный": "civilian", "мирные": "civilian",
               "sheriff": "sheriff", "шериф": "sheriff", "mafia": "mafia", "мафия": "mafia",
               "don": "don", "дон": "don"}
-#: The clubs' strength ratings last computed (:func:`club_strength`), each with its rows' mark.
-_STRENGTHS: Recent[tuple[int, str, str, float | None], tuple[tuple[Any, ...], dict[int, Strength]]] \
-    = Recent(64)
-#: One recompute at a time per club: a second asker waits for the first one's result.
-_STRENGTH_LOCKS = locks(64)
 _MIN = re.compile(r"^(?:min|мин)=(\d{1,4})$")
 _PAIR = re.compile(r"\s*(?:=|->|→)\s*")
 
@@ -83,27 +77,6 @@ def points_text(hundredths: int) -> str:
 
 def _rate(wins: int, games: int) -> str:
     return f"{round(100 * wins / games)}%" if games else "—"
-
-
-async def club_strength(store: Store, club: str, tz: str, until: float | None = None
-                        ) -> dict[int, Strength]:
-    """Each player's strength (:mod:`.strength`, Glicko-2) after the club's games finished before
-    ``until`` (unix seconds; ``None``: all), recomputed from the stored rows; the last result is
-    kept per club while the rows' mark (:meth:`storage.Store.club_results_mark`) stays the same;
-    one recompute at a time per club (a second asker waits for the first one's result)."""
-    key = (id(store), club, tz, until)
-    async with _STRENGTH_LOCKS.setdefault(f"{id(store)} {club}", asyncio.Lock()):
-        mark = await store.club_results_mark(club)
-        kept = _STRENGTHS.get(key)
-        if kept is not None and kept[0] == mark:
-            return kept[1]
-        rows = await store.club_results(club, until)
-        results = [Result(game, at, player, role in RED_ROLES, 0.5 if result == "draw"
-                          else float((role in RED_ROLES) == (result == "red")))
-                   for game, at, player, role, result in rows]
-        strengths = await asyncio.to_thread(recompute, results, tz)
-        _STRENGTHS[key] = (mark, strengths)
-        return strengths
 
 
 def strength_text(s: Strength) -> tuple[str, str]:
@@ -421,7 +394,7 @@ class ClubAnswers:
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
         shown = await roster_names(self.store, club, split_names(rest))
-        strength, regulars = await self._seating_balance(club, shown)
+        strength, regulars = await seating_balance(self.store, club, shown, self.tz)
         try:
             made = make_plan(shown, int(head), strength, regulars)
         except SeatingError:
@@ -430,20 +403,6 @@ class ClubAnswers:
                          tables=len(made.rounds[0])),
                 cat.text("club-seating-balanced", regular=REGULAR_GAMES),
                 *plan_lines(made.rounds, made.resting, cat, strength)]
-
-    async def _seating_balance(self, club: str, names: list[str]) -> tuple[dict[str, float], set[str]]:
-        """The strength of each of ``names`` (the club's rating; a name it has not rated: a new
-        player's, :data:`.strength.START_RATING`) and the regulars among them (at least
-        :data:`REGULAR_GAMES` games in the club): what a balanced ``/seating`` evens."""
-        strengths = await club_strength(self.store, club, self.tz)
-        strength, regulars = {}, set()
-        for name in names:
-            found = await self.store.find_player(club, name)
-            rated = strengths.get(found.id) if found is not None else None
-            strength[name] = rated.rating if rated is not None else START_RATING
-            if found is not None and found.games >= REGULAR_GAMES:
-                regulars.add(name)
-        return strength, regulars
 
     # --- the roster ------------------------------------------------------------------------------
     async def _roster(self, club: str, asker: Asker, command: ClubCmd, cat: Catalog, now: float) -> list[str]:

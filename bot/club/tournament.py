@@ -43,10 +43,11 @@ from storage.evening import GOING
 
 from ..commands import ClubCmd
 from ..i18n import Catalog
+from .balance import REGULAR_GAMES, seating_balance
 from .evening import TAKEN_HOURS, wall
 from .rating import FirstNight, Standing, standings
 from .seating import SEATS, Plan, SeatingError, plan
-from .strength import table_means
+from .strength import START_RATING, table_means
 
 #: The commands this module answers.
 TOURNAMENT_COMMANDS = ("tournament", "table")
@@ -182,15 +183,18 @@ class TournamentDesk:
     """The tournament commands of a club. ``state_of(game_id)``: the game's current state while
     it runs (``None`` once it is over or set aside); ``who(account)``: an account as the platform
     shows it; ``where(chat)``: a group's title, if known (a hosted table's); ``hosting``: the
-    platform runs hosted tables (``/table N host``; the console does not)."""
+    platform runs hosted tables (``/table N host``; the console does not); ``tz``: the club's
+    time zone (its strength rating's evenings, :mod:`.balance`)."""
 
     def __init__(self, store: Store, *,
                  state_of: Callable[[int], Awaitable[rules.GameState | None]] | None = None,
                  who: Callable[[str], str] = str,
                  where: Callable[[str], str | None] = lambda chat: None,
-                 hosting: bool = False, clock: Callable[[], float] = time.time) -> None:
+                 hosting: bool = False, clock: Callable[[], float] = time.time,
+                 tz: str = "UTC") -> None:
         self.store = store
         self.clock = clock
+        self.tz = tz
         self.state_of = state_of
         self.who = who
         self.where = where
@@ -254,8 +258,12 @@ class TournamentDesk:
             if key in keys:
                 return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(name))])
             keys.add(key)
-        try:
-            made = make_plan(names, int(head))
+        balance: tuple[dict[str, float], set[str]] | None = \
+            await seating_balance(self.store, club, names, self.tz)
+        if not balance[1] and all(rated == START_RATING for rated in balance[0].values()):
+            balance = None  # nobody rated yet: nothing to even (the plain plan, as before)
+        try:  # balanced by the club's strength rating, as /seating's (issue 33)
+            made = make_plan(names, int(head), *(balance or ()))
         except SeatingError:
             return DeskAnswer([cat.text("club-seating-players", count=len(set(names)), seats=SEATS)])
         rounds = tuple(tuple(tuple(str(p) for p in t) for t in r) for r in made.rounds)
@@ -265,7 +273,9 @@ class TournamentDesk:
                            cat.text("tournament-opened", number=opened.id, games=opened.games,
                                     tables=opened.tables, players=len(names),
                                     chief=self.who(user)),
-                           *plan_lines(rounds, resting, cat),
+                           *([cat.text("club-seating-balanced", regular=REGULAR_GAMES)]
+                             if balance else []),
+                           *plan_lines(rounds, resting, cat, balance[0] if balance else None),
                            cat.text("tournament-how", tables=opened.tables)])
 
     async def _evening_names(self, club: str, cat: Catalog) -> tuple[list[str], list[str]]:

@@ -1156,7 +1156,7 @@ class JudgeController:
         return TournamentDesk(self.service.store, state_of=state_of,
                               who=lambda user: self._named(user, cat),
                               where=lambda chat: cat.name(self.port.place(chat) or "") or None,
-                              hosting=True, clock=self.port.clock)
+                              hosting=True, clock=self.port.clock, tz=self.club_tz)
 
     async def tournament_replies(self, club: str, user: str, command: ClubCmd, *,
                                  move: bool = False, may_open: bool = True) -> list[Reply]:
