@@ -287,10 +287,16 @@ class Outbox:
                 store = self._store()
                 seen = store.queued(chat)
                 drained = self._drained.get(chat) or self._clean
-                if drained is not None and drained[0] is store and drained[1] == seen \
-                        and (drained is not self._clean or chat not in self._unclean):
+                token = drained[1] if drained is not None and drained[0] is store \
+                    and (drained is not self._clean or chat not in self._unclean) else None
+                if token == seen:
                     return  # found empty, and nothing was queued since
-                rows = await store.pending(chat)
+                # what this process queued since it found the chat empty is known without a read
+                # (issue 34); taken once: a chat left before the end reads its rows next time
+                rows = store.queued_since(chat, token) if token is not None else None
+                self._drained.pop(chat, None)
+                if rows is None:
+                    rows = await store.pending(chat)
                 if not rows:
                     self._drained[chat] = (store, seen)
                     return
@@ -306,9 +312,9 @@ class Outbox:
                             return
                 finally:
                     await self._mark(sent)
+                self._drained[chat] = (store, seen)  # every row read was sent and marked
                 if store.queued(chat) == seen:
-                    self._drained[chat] = (store, seen)  # every row read was sent and marked
-                    return  # nothing was queued meanwhile: no need to read again
+                    return  # nothing was queued meanwhile: no need to look again
 
     def kick(self, chat: str, *, reread: bool = False) -> None:
         """Flush the chat in the background; ``reread``: read its pending rows even if this

@@ -116,6 +116,7 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods):
         self._langs: dict[str, str | None] = {}
         self._epoch = 0  # counts the commits that changed a cached value
         self._queued: dict[str, int] = {}  # chat -> outbox rows committed for it (this process)
+        self._fresh: dict[str, tuple[int, list[OutboxRow]]] = {}  # those rows (queued_since)
         self._forgotten = 0  # counts the times the caches were dropped
         self.prune_after = PRUNE_AFTER  # see :meth:`prune`
 
@@ -392,6 +393,7 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods):
         self._forgotten += 1
         self._games.clear()
         self._langs.clear()
+        self._fresh.clear()
 
     # --- the connection bridge (storage/bridge.py): the hooks of the methods written once -----
     async def _read_unit(self, unit: Unit[_T], *, consistent: bool = False) -> _T:
