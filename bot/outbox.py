@@ -253,6 +253,9 @@ class Outbox:
         # read again since, are in _unclean
         self._clean: tuple[Store, tuple[int, int]] | None = None
         self._unclean: set[str] = set()
+        # (game, chat, slot) -> the id of the message its send made, once marked sent (issue 34:
+        # the host's step message is taken from here, not read back from the store)
+        self._slots: Recent[tuple[int, str, str], int] = Recent(cached)
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
         self.may_send: Callable[[str], Awaitable[bool]] | None = None
@@ -265,6 +268,12 @@ class Outbox:
         return cls(lambda: service().store, transport, **options)
 
     # --- draining -------------------------------------------------------------------------------
+    def delivered(self, game_id: int, chat: str, slot: str) -> int | None:
+        """The id of the message that a send of game ``game_id`` under ``slot`` made in ``chat``,
+        if this process sent it and marked it sent (as the store then holds it in the game's
+        messages), else ``None``: ask the store."""
+        return self._slots.get((game_id, chat, slot))
+
     def waiting(self, chat: str) -> bool:
         """Whether the chat waits out a flood limit (or a network error) before its next send."""
         task = self._waiting.get(chat)
@@ -417,6 +426,10 @@ class Outbox:
             batch = list(sent)
             sent.clear()
             await self._store().mark_sent_many(batch)
+            for row, message_id in batch:
+                if row.kind == "send" and row.slot and row.game_id is not None \
+                        and message_id is not None:
+                    self._slots[(row.game_id, row.chat, row.slot)] = message_id
 
     # --- waiting --------------------------------------------------------------------------------
     def _wait(self, chat: str, seconds: float) -> None:
