@@ -12,7 +12,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .bridge import Bridged, Step, Unit, count, one
 from .games import enqueue, queued_rows
 from .rows import (
-    HOST_COLUMNS, HOST_FIELDS, HostStepRow, HostTableRow, OutboxItem, StorageError, dumps, host_row,
+    HOST_COLUMNS, HOST_FIELDS, HostStepRow, HostTableRow, OutboxItem, OutboxRow, StorageError, dumps,
+    host_row,
 )
 
 
