@@ -215,7 +215,8 @@ def _settings(token: str, base_url: str, db: Path, connections: int | None = Non
     if cache is not None:
         pool["cache_chats"] = cache
     return Settings(telegram_token=token, telegram_base_url=base_url, db=db, lang="ru",
-                    telegram_rate_overall=0, telegram_rate_group=0, telegram_max_retries=3, **pool)
+                    telegram_rate_overall=0, telegram_rate_group=0, telegram_rate_private=0,
+                    telegram_max_retries=3, **pool)
 
 
 def _http_client() -> str:
