@@ -240,24 +240,22 @@ async def outbox_rows(store: Store) -> list[Any]:
 # --- the sender alone, over a stub bot --------------------------------------------------------------
 
 class StubBot:
-    """Answers ``send_message`` from a script of faults (``None``: success), keeping what left."""
+    """Answers ``sendMessage`` (the transport's plain-data call, ``Bot._post``) from a script of
+    faults (``None``: success), keeping what left."""
 
     def __init__(self, faults: list[Exception | None]) -> None:
         self.faults = faults
         self.sent: list[tuple[int, str]] = []
         self.tries = 0
 
-    async def send_message(self, chat_id: int, text: str) -> Any:
+    async def _post(self, endpoint: str, data: dict[str, Any]) -> Any:
+        assert endpoint == "sendMessage"
         self.tries += 1
         fault = self.faults.pop(0) if self.faults else None
         if fault is not None:
             raise fault
-        self.sent.append((chat_id, text))
-
-        class Sent:
-            message_id = 100 + len(self.sent)
-
-        return Sent()
+        self.sent.append((data["chat_id"], data["text"]))
+        return {"message_id": 100 + len(self.sent)}
 
 
 def sender(store: Store, stub: StubBot, moved: list[tuple[str, str]] | None = None) -> Any:
