@@ -10,11 +10,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pytest
 from telegram.error import RetryAfter
 
 from bot.settings import Settings
 from bot.telegram.app import rate_limiter
 from bot.telegram.host.limiter import HostRateLimiter, Pacer
+
+pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # a 429's wait as a timedelta (PTB 22)
 
 JUDGE = 42  # a private chat: the judge's, his panel there
 GROUP = -1001  # the club's group
