@@ -532,6 +532,8 @@ class HostController:
         old = table.step
         if plan.over or expected.kind is StepKind.OVER or (old is not None and old.key == expected.key):
             return None
+        if not plan.slot and not same_night(old, expected):
+            return None  # no message queued for it: its step looks in the outbox after the commit
         plan.closings = await self._closings(table, old, outcome.state)
         flags = TableFlags.from_dict(table.flags.to_dict())
         plan.step = await self._next_step(table, expected, old, outcome.revision, plan, flags)
