@@ -28,11 +28,12 @@ SECTIONS: dict[str, str] = {
     "scale": "bench.scale",
     "workers": "bench.workers",
     "web": "bench.web",
+    "host": "bench.host",
 }
 #: Sections run only when named in ``--only`` (kill points take minutes: bench/kill.py; scale
 #: and workers need a PostgreSQL server: bench/scale.py, bench/workers.py; web opens hundreds of
-#: streams: bench/web.py).
-OPT_IN = frozenset({"kill", "scale", "workers", "web"})
+#: streams: bench/web.py; host mode's tick drives the tests' in-memory platform: bench/host.py).
+OPT_IN = frozenset({"kill", "scale", "workers", "web", "host"})
 
 
 def _modules() -> dict[str, ModuleType]:

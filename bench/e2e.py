@@ -84,6 +84,7 @@ FIRST_ID = 100_001  # user (= private chat) ids of the bench's judges
 REPLIES = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup", "answercallbackquery"})
 KEEP_UP_GRACE_S = 1.0
 GROWTH_S = 0.050
+KEPT_P50_S = 0.050  # kept up also means a median latency this low (issue 34: no slow queue)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -215,7 +216,8 @@ def _settings(token: str, base_url: str, db: Path, connections: int | None = Non
     if cache is not None:
         pool["cache_chats"] = cache
     return Settings(telegram_token=token, telegram_base_url=base_url, db=db, lang="ru",
-                    telegram_rate_overall=0, telegram_rate_group=0, telegram_max_retries=3, **pool)
+                    telegram_rate_overall=0, telegram_rate_group=0, telegram_rate_private=0,
+                    telegram_max_retries=3, **pool)
 
 
 def _http_client() -> str:
@@ -255,6 +257,64 @@ def _echo_app(token: str, base_url: str, connections: int, http: str) -> Any:
                       .concurrent_updates(PerChatUpdateProcessor()), http, connections).build()
     app.add_handler(MessageHandler(filters.TEXT, echo))
     app.add_handler(CallbackQueryHandler(answer))
+    return app
+
+
+def _floor_app(token: str, base_url: str, connections: int, http: str, db: Path) -> Any:
+    """The floor of a judge's action (issue 34): the echo bot's Application, and per update one
+    fsync'd SQLite round trip (an INSERT and its COMMIT, ``synchronous=FULL`` in WAL mode, on
+    one thread of its own: the store's writer) and one ``editMessageText`` of the chat's one
+    message (posted at its first update) — a press answered first, as the referee answers it.
+    Everything a judge's press needs beside the referee's own logic."""
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
+    from telegram import Update
+
+    writer = ThreadPoolExecutor(1, thread_name_prefix="floor-sqlite")
+    conn: list[sqlite3.Connection] = []
+
+    def write(chat: int, text: str) -> None:
+        if not conn:
+            conn.append(sqlite3.connect(db, isolation_level=None))
+            conn[0].execute("PRAGMA journal_mode=WAL")
+            conn[0].execute("PRAGMA synchronous=FULL")
+            conn[0].execute("CREATE TABLE IF NOT EXISTS log(chat INTEGER, text TEXT)")
+        db_ = conn[0]
+        db_.execute("BEGIN IMMEDIATE")
+        db_.execute("INSERT INTO log(chat, text) VALUES (?, ?)", (chat, text))
+        db_.execute("COMMIT")
+
+    posted: dict[int, int] = {}
+    seen: dict[int, int] = {}
+
+    async def act(update: Update, text: str) -> None:
+        chat = update.effective_chat
+        assert chat is not None
+        await asyncio.get_running_loop().run_in_executor(writer, write, chat.id, text)
+        bot = update.get_bot()
+        seen[chat.id] = seen.get(chat.id, 0) + 1
+        text = f"{text} ({seen[chat.id]})"  # never "not modified"
+        if chat.id in posted:
+            await bot.edit_message_text(text, chat_id=chat.id, message_id=posted[chat.id])
+        else:
+            posted[chat.id] = (await bot.send_message(chat.id, text)).message_id
+
+    async def typed(update: Update, _: Any) -> None:
+        assert update.message is not None and update.message.text is not None
+        await act(update, update.message.text)
+
+    async def pressed(update: Update, _: Any) -> None:
+        assert update.callback_query is not None
+        await update.callback_query.answer()
+        await act(update, update.callback_query.data or "")
+
+    app = _echo_app(token, base_url, connections, http)
+    app.handlers.clear()
+    from telegram.ext import CallbackQueryHandler, MessageHandler, filters
+
+    app.add_handler(MessageHandler(filters.TEXT, typed))
+    app.add_handler(CallbackQueryHandler(pressed))
     return app
 
 
@@ -488,6 +548,9 @@ async def _serve(options: dict[str, Any]) -> None:
                          options.get("cache"))
     if options["mode"] == "echo":  # the same HTTP client settings as the referee's
         app = _echo_app(token, base_url, settings.telegram_connections, settings.telegram_http)
+    elif options["mode"] == "floor":
+        app = _floor_app(token, base_url, settings.telegram_connections, settings.telegram_http,
+                         Path(options["db"]))
     else:
         _countdown_budget()
         if os.environ.get("BENCH_TIMERS") == "off":  # diagnostic: the referee without its timers
@@ -500,7 +563,7 @@ async def _serve(options: dict[str, Any]) -> None:
         await app.post_init(app)
     await app.start()
     await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES))
-    if options["mode"] != "echo":
+    if options["mode"] == "referee":
         from bot.telegram.app import referee_of
 
         await _trace_sql(referee_of(app).service.store, counts, texts)
@@ -712,7 +775,7 @@ class Judges:
             wanted = ("v", words[1], words[2])
         else:
             return None
-        if self.mode == "echo":
+        if self.mode != "referee":  # the echo and the floor bot: any data is pressed
             return "0:0:" + ":".join(wanted)
         chat = FIRST_ID + i
         message_id = self.fake.panel.get(chat)
@@ -729,10 +792,10 @@ class Judges:
         chat = FIRST_ID + i
         queue = self.fake.pending.setdefault(chat, deque())
         data = self._press_data(i, line)
-        target = self.fake.last.get(chat) if self.mode == "echo" else self.fake.panel.get(chat)
+        target = self.fake.last.get(chat) if self.mode != "referee" else self.fake.panel.get(chat)
         if data is not None and target is not None:
             qid = self.fake.user_presses(self.users[i], (chat, target), data,
-                                         strict=self.mode != "echo")
+                                         strict=self.mode == "referee")
             self.fake.presses[qid] = chat
             queue.append(Pending(at, qid, step))
             self.pressed += 1
@@ -827,7 +890,7 @@ async def offer(judges: Judges, rate: float, seconds: float, cursor: int,
     ordered = step.latencies
     if len(ordered) >= 6:
         step.growth = statistics.median(ordered[-third:]) - statistics.median(ordered[:third])
-    step.kept_up = late == 0 and step.growth <= GROWTH_S
+    step.kept_up = late == 0 and step.growth <= GROWTH_S and step.p(50) <= KEPT_P50_S
     return step, cursor + total
 
 
@@ -1173,6 +1236,29 @@ def _stalls(run: Run) -> str:
             f"run (longest {1000 * stats.get('stall_max', 0):.0f} ms)")
 
 
+def _step_cpu(step: Step) -> float:
+    """The step's CPU per update (ms)."""
+    return 1000 * step.load.get("cpu", 0) / max(1, step.load.get("done", 0))
+
+
+def _equal(ref: Run, other: Run) -> tuple[float, float, float] | None:
+    """The highest offered rate both ``ref`` and ``other`` kept up with, and each one's CPU per
+    update at it (ms): ``(rate, ref's, other's)``; ``None`` if they kept up with none alike."""
+    theirs = {step.rate: step for step in other.steps if step.kept_up}
+    both = [(step.rate, _step_cpu(step), _step_cpu(theirs[step.rate]))
+            for step in ref.steps if step.kept_up and step.rate in theirs]
+    return max(both, default=None)
+
+
+def _equal_note(ref: Run, other: Run, name: str) -> str:
+    found = _equal(ref, other)
+    if found is None:
+        return f"no rate kept up by both the referee and the {name}"
+    rate, mine, theirs = found
+    return (f"at {rate:,.0f}/s referee {mine:.2f} ms, {name} {theirs:.2f} ms "
+            f"({mine / theirs if theirs else float('nan'):.2f}×)")
+
+
 def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -1190,12 +1276,16 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
            "alternating the referee and the echo bot")
     refs: list[Run] = []
     echoes: list[Run] = []
+    floors: list[Run] = []
     for r in range(runs):
         refs.append(Run(*await measure_bot("referee", folder, s, n, seconds, quick, connections)))
         echoes.append(Run(*await measure_bot("echo", folder, s, n, seconds, quick, connections)))
+        floors.append(Run(*await measure_bot("floor", folder, s, n, seconds, quick, connections)))
         eprint(f"e2e run {r + 1}: referee {refs[-1].best.rate:,.0f}/s {refs[-1].load_ms:.2f} ms CPU "
                f"under load ({refs[-1].cpu_ms:.2f} whole run), echo {echoes[-1].best.rate:,.0f}/s "
-               f"{echoes[-1].load_ms:.2f} ms ({echoes[-1].cpu_ms:.2f})")
+               f"{echoes[-1].load_ms:.2f} ms ({echoes[-1].cpu_ms:.2f}), floor "
+               f"{floors[-1].best.rate:,.0f}/s {floors[-1].load_ms:.2f} ms; at equal rates: "
+               f"{_equal_note(refs[-1], echoes[-1], 'echo')}; {_equal_note(refs[-1], floors[-1], 'floor')}")
     live_refs: list[Run] = []
     live_echoes: list[Run] = []
     for r in range(runs if live else 0):
@@ -1221,6 +1311,11 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
     rate, echo_rate = _median([x.best.rate for x in refs]), _median([x.best.rate for x in echoes])
     ratio = rate / echo_rate if echo_rate else None
     cpu, echo_cpu = _median([x.load_ms for x in refs]), _median([x.load_ms for x in echoes])
+    equal = [_equal(ref, echo) for ref, echo in zip(refs, echoes)]
+    equal_floor = [_equal(ref, floor) for ref, floor in zip(refs, floors)]
+    ratios = [e[1] / e[2] for e in equal if e is not None and e[2] > 0]
+    floor_ratios = [e[1] / e[2] for e in equal_floor if e is not None and e[2] > 0]
+    floor_cpu = _median([x.load_ms for x in floors])
     p50 = _median([x.latency.p(50) for x in refs])
     p99 = _median([x.latency.p(99) for x in refs])
     gc_max = _median([x.stats.get("gc_max", 0.0) for x in refs])
@@ -1266,6 +1361,22 @@ async def _run(folder: Path, n: int, seconds: float, m: int, quick: bool, runs: 
                               for x in refs) + " — work the bench's judges, who act every "
                   f"{n / LATENCY_RATE:g} s at 100/s, mostly cancel during the load (a speech "
                   "lasts 60 s), but a real table's speeches reach.")),
+        Row("CPU per update at equal offered rates, referee ÷ echo", _median(ratios), "×",
+            target="≤ 2×", met=bool(ratios) and _median(ratios) <= TARGET_CPU_RATIO,
+            note=("issue 34: each run's referee and echo compared at the highest rate both kept "
+                  f"up (no backlog, growth ≤ {1000 * GROWTH_S:.0f} ms and p50 ≤ "
+                  f"{1000 * KEPT_P50_S:.0f} ms), the step's CPU per update: "
+                  + "; ".join(_equal_note(ref, echo, "echo") for ref, echo in zip(refs, echoes))
+                  + ". The row above compares each bot at its own rates (the echo is cheaper "
+                  "per update at a higher rate).")),
+        Row("floor of a judge's action: CPU per update under load", floor_cpu / 1000, "s",
+            note=("a poll, a parse, one fsync'd SQLite round trip (INSERT + COMMIT, "
+                  "synchronous=FULL) and one editMessageText (a press answered first) per update "
+                  "(_floor_app), same client and processor as the referee's; runs "
+                  + _spread([x.load_ms for x in floors], "{:.2f} ms") + "; sustained "
+                  + _spread([x.best.rate for x in floors], "{:,.0f}/s"))),
+        Row("CPU per update at equal offered rates, referee ÷ floor", _median(floor_ratios), "×",
+            note="; ".join(_equal_note(ref, floor, "floor") for ref, floor in zip(refs, floors))),
         Row(f"latency at {LATENCY_RATE:.0f}/s, p50", p50, "s",
             floor=_median([x.latency.p(50) for x in echoes]),
             note=(f"from each update's scheduled time to the bot's first reply reaching the fake "

@@ -91,6 +91,7 @@ class Worker:
                "MAFIA_REFEREE_TELEGRAM_WEBHOOK_PORT": str(self.port),
                "MAFIA_REFEREE_TELEGRAM_WEBHOOK_SECRET": SECRET,
                "MAFIA_REFEREE_TELEGRAM_RATE_OVERALL": "0", "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0",
+               "MAFIA_REFEREE_TELEGRAM_RATE_PRIVATE": "0",
                "PYTHONPATH": os.pathsep.join([str(PROJECT), os.environ.get("PYTHONPATH", "")])}
         self.log = log
         self._log = log.open("w")

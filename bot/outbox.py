@@ -253,6 +253,9 @@ class Outbox:
         # read again since, are in _unclean
         self._clean: tuple[Store, tuple[int, int]] | None = None
         self._unclean: set[str] = set()
+        # (game, chat, slot) -> the id of the message its send made, once marked sent (issue 34:
+        # the host's step message is taken from here, not read back from the store)
+        self._slots: Recent[tuple[int, str, str], int] = Recent(cached)
         self._waiting: dict[str, asyncio.Task[None]] = {}  # chat -> its retry after a wait
         self._tasks: set[asyncio.Task[None]] = set()
         self.may_send: Callable[[str], Awaitable[bool]] | None = None
@@ -265,6 +268,12 @@ class Outbox:
         return cls(lambda: service().store, transport, **options)
 
     # --- draining -------------------------------------------------------------------------------
+    def delivered(self, game_id: int, chat: str, slot: str) -> int | None:
+        """The id of the message that a send of game ``game_id`` under ``slot`` made in ``chat``,
+        if this process sent it and marked it sent (as the store then holds it in the game's
+        messages), else ``None``: ask the store."""
+        return self._slots.get((game_id, chat, slot))
+
     def waiting(self, chat: str) -> bool:
         """Whether the chat waits out a flood limit (or a network error) before its next send."""
         task = self._waiting.get(chat)
@@ -287,10 +296,16 @@ class Outbox:
                 store = self._store()
                 seen = store.queued(chat)
                 drained = self._drained.get(chat) or self._clean
-                if drained is not None and drained[0] is store and drained[1] == seen \
-                        and (drained is not self._clean or chat not in self._unclean):
+                token = drained[1] if drained is not None and drained[0] is store \
+                    and (drained is not self._clean or chat not in self._unclean) else None
+                if token == seen:
                     return  # found empty, and nothing was queued since
-                rows = await store.pending(chat)
+                # what this process queued since it found the chat empty is known without a read
+                # (issue 34); taken once: a chat left before the end reads its rows next time
+                rows = store.queued_since(chat, token) if token is not None else None
+                self._drained.pop(chat, None)
+                if rows is None:
+                    rows = await store.pending(chat)
                 if not rows:
                     self._drained[chat] = (store, seen)
                     return
@@ -306,9 +321,9 @@ class Outbox:
                             return
                 finally:
                     await self._mark(sent)
+                self._drained[chat] = (store, seen)  # every row read was sent and marked
                 if store.queued(chat) == seen:
-                    self._drained[chat] = (store, seen)  # every row read was sent and marked
-                    return  # nothing was queued meanwhile: no need to read again
+                    return  # nothing was queued meanwhile: no need to look again
 
     def kick(self, chat: str, *, reread: bool = False) -> None:
         """Flush the chat in the background; ``reread``: read its pending rows even if this
@@ -411,6 +426,10 @@ class Outbox:
             batch = list(sent)
             sent.clear()
             await self._store().mark_sent_many(batch)
+            for row, message_id in batch:
+                if row.kind == "send" and row.slot and row.game_id is not None \
+                        and message_id is not None:
+                    self._slots[(row.game_id, row.chat, row.slot)] = message_id
 
     # --- waiting --------------------------------------------------------------------------------
     def _wait(self, chat: str, seconds: float) -> None:

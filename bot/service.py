@@ -38,6 +38,7 @@ import rules
 from rules import snapshot as snapshots
 from rules.events import counted
 from storage import GameRow, OutboxItem, Snapshot, StaleRevision, Store
+from storage.bridge import Unit
 
 from .club.facts import seat_facts
 from .commands import CommandError
@@ -73,10 +74,13 @@ class Staged:
     and the game's new timer, both stored in the same transaction as the events. ``timer`` is
     called inside that transaction with the ids of the queued messages (so that a timer may name
     the message that carries its countdown) and returns the timer (JSON-ready), or ``None`` to
-    clear it; ``timer=None`` leaves the stored timer as it is."""
+    clear it; ``timer=None`` leaves the stored timer as it is. ``also``: more of the store's
+    steps for the same transaction (host mode's new step with the event that opened it:
+    :func:`storage.host.host_update`; issue 34)."""
 
     outbox: Sequence[OutboxItem] = ()
     timer: Callable[[Sequence[int]], Mapping[str, Any] | None] | None = None
+    also: Callable[[], Unit[Any]] | None = None
 
 
 #: What an adapter passes to :meth:`Service.act` / :meth:`Service.undo`: called with the outcome
@@ -943,7 +947,7 @@ class Service:
             queued = await self._store.append_many(
                 game.id, game.revision + 1, rows, user,
                 finished=finished, result=result if finished else None, outbox=staged.outbox,
-                timer=staged.timer, figures=figures,
+                timer=staged.timer, figures=figures, also=staged.also,
                 snapshot=None if snapshot is None else snapshot(digest.hexdigest()))
         except StaleRevision as error:
             self._games.pop(chat, None)
@@ -1064,7 +1068,7 @@ async def _rendered(render: Render | None, planned: Outcome) -> Staged:
     if inspect.isawaitable(items):
         items = await items
     if isinstance(items, Staged):
-        return Staged(tuple(items.outbox), items.timer)
+        return Staged(tuple(items.outbox), items.timer, items.also)
     return Staged(tuple(items))  # type: ignore[arg-type]
 
 

@@ -265,6 +265,10 @@ class Settings(BaseSettings):
     telegram_rate_overall: float = Field(default=30.0, ge=0)
     telegram_rate_group: float = Field(default=20.0, ge=0)
     telegram_rate_group_period: float = Field(default=60.0, ge=0)
+    # a private chat's own limit (issue 34: Telegram's ~1 message a second to one chat): a
+    # judge's panel edits paced, not refused with 429s; 0 = off
+    telegram_rate_private: float = Field(default=1.0, ge=0)
+    telegram_rate_private_period: float = Field(default=1.0, ge=0)
     telegram_max_retries: int = Field(default=3, ge=0)
     telegram_panel_lag: int = Field(default=3, ge=0)
     timezone: str = Field(default=DEFAULT_TIMEZONE, validation_alias=AliasChoices(

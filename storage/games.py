@@ -33,6 +33,7 @@ from .rows import (
 #: The aliases of a home (:meth:`GameMethods.aliases_of`): run at every chat a shared worker claims.
 ALIASES_SQL = "SELECT chat FROM chats WHERE home = ? ORDER BY chat"
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})  # JSON values shared safely
+FRESH_KEPT = 256  # rows kept per chat for its sender (GameMethods.queued_since), at most
 
 
 @dataclass
@@ -46,13 +47,15 @@ class GameExtras:
 
 class GameMethods(Bridged):
     """The games, logs, chats and outbox methods of both backends (see the module's docstring).
-    A backend sets ``_queued`` (a dict) in its constructor."""
+    A backend sets ``_queued`` and ``_fresh`` (dicts) in its constructor."""
 
     #: Seconds after its end that a finished game's delivered rows are pruned (:meth:`prune`).
     prune_after: float = PRUNE_AFTER
     #: Statements (one ``?``: the moment) that :meth:`prune` runs in its transaction too.
     _PRUNED_TOO: tuple[str, ...] = ()
     _queued: dict[str, int]  # chat -> outbox rows committed for it (this process)
+    #: chat -> (its :attr:`_queued` count before them, the rows it counts since, not yet taken)
+    _fresh: dict[str, tuple[int, list[OutboxRow]]]
     _forgotten = 0  # counts the times the caches were dropped (SQLite's)
 
     # --- the caches' hooks: called once a write is committed (SQLite's; PostgreSQL has none) ---
@@ -96,10 +99,12 @@ class GameMethods(Bridged):
             if tournament is not None:
                 yield call(start_game_sync, *tournament, game_id)
             items = list((yield on_loop(outbox, game_id))) if outbox is not None else []
-            for item in items:
-                yield from enqueue(item, dumps(dict(item.payload)), game_id, at)
+            queued = [(item, dumps(dict(item.payload))) for item in items]
+            ids = []
+            for item, payload in queued:
+                ids.append((yield from enqueue(item, payload, game_id, at)))
             yield from prune_games(at - self.prune_after, chat)
-            return int(game_id), [item.chat for item in items]
+            return int(game_id), queued_rows(ids, queued, int(game_id), at)
 
         game_id, _ = await self._write_unit(unit(), lambda made: self._bump(made[1]),
                                             on_loop=outbox is not None)
@@ -173,6 +178,7 @@ class GameMethods(Bridged):
         timer: Callable[[list[int]], Mapping[str, Any] | None] | None = None,
         snapshot: Snapshot | None = None,
         figures: Sequence[Mapping[str, Any]] | None = None,
+        also: Callable[[], Unit[Any]] | None = None,
     ) -> list[int]:
         """Log ``events`` as rows ``seq``, ``seq + 1``, … in ONE transaction, and in the same
         transaction set the game's end: ``finished=True`` marks it finished with ``result``,
@@ -180,8 +186,9 @@ class GameMethods(Bridged):
         events caused (0004); and with ``timer`` store the game's timer: ``timer(outbox ids)``
         (``None`` clears it); with ``snapshot``, replace the game's snapshot (0005); with
         ``figures``, replace the game's rows of its players (0006,
-        :func:`storage.club.figures_sync`; an empty list deletes them). Either all of it is
-        stored or nothing. On PostgreSQL the game's advisory lock is taken first (one game's
+        :func:`storage.club.figures_sync`; an empty list deletes them); ``also()``: more steps
+        of the same transaction, after the outbox's (a hosted table's new step:
+        :func:`storage.host.host_update`, issue 34). Either all of it is stored or nothing. On PostgreSQL the game's advisory lock is taken first (one game's
         transitions at a time across workers) and the inbox update being applied is consumed in
         it (the fence, :data:`storage.pg.applying`). Returns the outbox ids."""
         at = time.time()
@@ -220,6 +227,8 @@ class GameMethods(Bridged):
                 ids.append((yield from enqueue(item, payload, game_id, at)))
             if figures is not None:
                 yield call(figures_sync, game_id, figures, at)
+            if also is not None:
+                yield from also()
             if snap is not None:
                 yield count("INSERT INTO snapshots(game_id, seq, standing, version, state)"
                             " VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET"
@@ -233,7 +242,7 @@ class GameMethods(Bridged):
             return ids, text, True
 
         def cached(out: tuple[list[int], str | None, bool]) -> None:
-            self._bump([item.chat for item in outbox])
+            self._bump(queued_rows(out[0], payloads, game_id, at))
             if out[2]:
                 self._set_cached(game_id, timer=None if out[1] is None else json.loads(out[1]))
 
@@ -413,9 +422,33 @@ class GameMethods(Bridged):
         same token after sending them needs not read again."""
         return self._forgotten, self._queued.get(chat, 0)
 
-    def _bump(self, chats: Sequence[str]) -> None:
-        for chat in chats:
-            self._queued[chat] = self._queued.get(chat, 0) + 1
+    def queued_since(self, chat: str, token: tuple[int, int]) -> list[OutboxRow] | None:
+        """The outbox rows this process committed for ``chat`` since :meth:`queued` gave
+        ``token``, oldest first, as :meth:`pending` would read them then — or ``None`` when they
+        are not all known here (the caches were dropped since, or too many were queued): the
+        caller reads them (issue 34: an action's sender needs no read of what it queued). What
+        is given is forgotten: a later call with a token before it gives ``None``."""
+        if token[0] != self._forgotten:
+            return None
+        base, rows = self._fresh.get(chat, (self._queued.get(chat, 0), []))
+        if token[1] < base or token[1] > base + len(rows):
+            return None
+        taken = rows[token[1] - base:]
+        self._fresh[chat] = (base + len(rows), [])
+        return sorted(taken, key=lambda row: row.id)
+
+    def _bump(self, rows: Sequence[OutboxRow]) -> None:
+        """Once committed: ``rows`` were queued by this process (:meth:`queued`,
+        :meth:`queued_since`)."""
+        for row in rows:
+            chat = row.chat
+            count = self._queued.get(chat, 0)
+            self._queued[chat] = count + 1
+            base, kept = self._fresh.get(chat, (count, []))
+            if len(kept) >= FRESH_KEPT:  # a chat nobody drains here: its rows are read, if ever
+                base, kept = count, []
+            kept.append(row)
+            self._fresh[chat] = (base, kept)
 
     async def enqueue(self, items: Sequence[OutboxItem], game_id: int | None = None) -> list[int]:
         """Queue messages outside any action (in one transaction). Returns their ids."""
@@ -428,7 +461,8 @@ class GameMethods(Bridged):
                 ids.append((yield from enqueue(item, payload, game_id, at)))
             return ids
 
-        return await self._write_unit(unit(), lambda _: self._bump([item.chat for item in items]))
+        return await self._write_unit(
+            unit(), lambda ids: self._bump(queued_rows(ids, payloads, game_id, at)))
 
     async def pending(self, chat: str | None = None) -> list[OutboxRow]:
         """The chat's (or every chat's) messages not yet sent nor given up, oldest first."""
@@ -569,6 +603,17 @@ def enqueue(item: OutboxItem, payload: str, game_id: int | None, at: float) -> U
                           " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                           item.chat, game_id, item.kind, payload, item.slot, at)
     return int(row_id)
+
+
+def queued_rows(ids: Sequence[int], queued: Sequence[tuple[OutboxItem, str]], game_id: int | None,
+                at: float) -> list[OutboxRow]:
+    """The pending rows just queued (their ``ids``; ``queued``: each item with its payload's
+    JSON text), as :meth:`GameMethods.pending` reads them: what :meth:`GameMethods._bump`
+    keeps."""
+    return [OutboxRow(id=row_id, chat=item.chat, game_id=game_id, kind=item.kind,
+                      payload=json.loads(payload), slot=item.slot, created_at=at, sent_at=None,
+                      message_id=None, attempts=0, last_error=None, state="pending")
+            for row_id, (item, payload) in zip(ids, queued)]
 
 
 def prune_games(before: float, chat: str | None) -> Unit[int]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .bridge import Bridged, Step, Unit, count, one
-from .games import enqueue
+from .games import enqueue, queued_rows
 from .rows import (
-    HOST_COLUMNS, HOST_FIELDS, HostStepRow, HostTableRow, OutboxItem, StorageError, dumps, host_row,
+    HOST_COLUMNS, HOST_FIELDS, HostStepRow, HostTableRow, OutboxItem, OutboxRow, StorageError, dumps,
+    host_row,
 )
 
 
@@ -20,7 +21,7 @@ class HostMethods(Bridged):
     """Host mode's store methods (0003), one text for both backends: each a unit run by the
     backend's :meth:`_read_unit` or :meth:`_write_unit`."""
 
-    def _bump(self, chats: Sequence[str]) -> None:
+    def _bump(self, rows: Sequence[OutboxRow]) -> None:
         raise NotImplementedError
 
     async def create_host_table(self, chat: str, host: str, options: Mapping[str, Any], *,
@@ -106,22 +107,43 @@ class HostMethods(Bridged):
         :meth:`log_host_step`). ``outbox``: messages queued in the same transaction (of game
         ``outbox_game``, as :meth:`enqueue`). Raises :class:`StorageError` for an unknown field or
         table."""
-        sets, params = host_assignments(fields)
-        if not sets and opened is None and not outbox:
+        table = host_update(table_id, opened=opened, **fields)
+        if table is None and not outbox:
             return
         queued = [(item, dumps(dict(item.payload))) for item in outbox]
         at = time.time()
 
-        def unit() -> Unit[None]:
-            if sets and not (yield count(f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?",
-                                         *params, table_id)):
-                raise StorageError(f"no host table {table_id}")
-            if opened is not None:
-                yield host_step_insert(table_id, opened)
+        def unit() -> Unit[list[int]]:
+            if table is not None:
+                yield from table()
+            ids = []
             for item, payload in queued:
-                yield from enqueue(item, payload, outbox_game, at)
+                ids.append((yield from enqueue(item, payload, outbox_game, at)))
+            return ids
 
-        await self._write_unit(unit(), lambda _: self._bump([item.chat for item in outbox]))
+        await self._write_unit(
+            unit(), lambda ids: self._bump(queued_rows(ids, queued, outbox_game, at)))
+
+
+def host_update(table_id: int, *, opened: HostStepRow | None = None,
+                **fields: Any) -> Callable[[], Unit[None]] | None:
+    """The steps of :meth:`HostMethods.update_host_table` without its outbox, as a unit to run
+    inside another transaction too (``None``: nothing to change): an action's, so that host
+    mode's step goes into the store with the event that opened it
+    (:meth:`storage.games.GameMethods.append_many`'s ``also``; issue 34). Raises
+    :class:`StorageError` for an unknown field at once, for an unknown table when run."""
+    sets, params = host_assignments(fields)
+    if not sets and opened is None:
+        return None
+
+    def unit() -> Unit[None]:
+        if sets and not (yield count(f"UPDATE host_tables SET {', '.join(sets)} WHERE id = ?",
+                                     *params, table_id)):
+            raise StorageError(f"no host table {table_id}")
+        if opened is not None:
+            yield host_step_insert(table_id, opened)
+
+    return unit
 
 
 def host_step_insert(table_id: int, row: HostStepRow) -> Step:

@@ -44,7 +44,7 @@ from .evening import EveningMethods
 from .games import GameMethods
 from .host import HostMethods
 from .migrate import MigrationError, NewerSchema, bundled
-from .rows import PRUNE_AFTER, StaleRevision, StorageError, dumps
+from .rows import PRUNE_AFTER, OutboxRow, StaleRevision, StorageError, dumps
 from .web import WebMethods
 
 if TYPE_CHECKING:
@@ -254,6 +254,7 @@ class PgStore(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods)
         self._pool: "asyncpg.Pool | None" = pool
         self.url = url
         self._queued: dict[str, int] = {}  # chat -> outbox rows committed for it (this process)
+        self._fresh: dict[str, tuple[int, list[OutboxRow]]] = {}  # those rows (queued_since)
         self.prune_after = PRUNE_AFTER
 
     # --- life cycle ---------------------------------------------------------------------------

@@ -12,9 +12,10 @@ One :class:`Store` per process, with two aiosqlite connections to the file: a wr
   unit alone commits at once. A write method returns only after ITS commit, so whatever it returns
   is durable (``synchronous=FULL``); a failed commit fails every unit of it. A unit is ONE round
   trip to the writer's thread (:meth:`Store._unit`: the bridge's :func:`storage.bridge.run`
-  drives it there), but one that calls the caller's code (a new game's announcements, an
-  :func:`storage.bridge.on_loop` step), which comes back to the event loop for it: a round trip
-  before and after each such step (:meth:`Store._write`).
+  drives it there) — its ``COMMIT`` too when it is alone (no batch open, no other unit waiting
+  for the lock: issue 34), else one more for the batch's —, but one that calls the caller's code
+  (a new game's announcements, an :func:`storage.bridge.on_loop` step), which comes back to the
+  event loop for it: a round trip before and after each such step (:meth:`Store._write`).
 * **Reads** go through the reader connection (WAL: they see only committed rows and never wait
   behind a write), so no reader ever sees a unit that is not yet committed; a read is one round
   trip to its thread. An in-memory database (``":memory:"``, tests) has one connection: a read
@@ -66,6 +67,22 @@ def sqlite_path(target: str | os.PathLike[str]) -> str | os.PathLike[str]:
     return target
 
 
+def _savepoint(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``work(db)`` inside the unit's savepoint, rolled back alone on any error."""
+    db.execute("SAVEPOINT unit")
+    try:
+        result = work(db)
+    except BaseException:
+        try:
+            db.execute("ROLLBACK TO unit")
+            db.execute("RELEASE unit")
+        except sqlite3.Error:  # SQLite rolled the whole batch back: its COMMIT fails
+            pass
+        raise
+    db.execute("RELEASE unit")
+    return result
+
+
 @dataclass
 class _Batch:
     """The units of the open transaction: ``done`` resolves at its COMMIT."""
@@ -100,6 +117,7 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
         self._langs: dict[str, str | None] = {}
         self._epoch = 0  # counts the commits that changed a cached value
         self._queued: dict[str, int] = {}  # chat -> outbox rows committed for it (this process)
+        self._fresh: dict[str, tuple[int, list[OutboxRow]]] = {}  # those rows (queued_since)
         self._forgotten = 0  # counts the times the caches were dropped
         self.prune_after = PRUNE_AFTER  # see :meth:`prune`
 
@@ -225,27 +243,20 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
         (as an :meth:`_after_commit` hook: the caches follow the rows). An error inside ``work`` rolls the unit back
         alone. A caller cancelled while ``work`` runs cannot stop it: the unit then commits
         with its batch, as one cancelled while waiting for the ``COMMIT`` does in
-        :meth:`_write`, and the cancellation is raised after."""
+        :meth:`_write`, and the cancellation is raised after. A unit alone — no batch open,
+        no other unit waiting for the lock once the loop has run what was ready — is committed
+        in that same round trip (:meth:`_unit_alone`)."""
         async with self._lock:
             conn = self.conn
+            if self._batch is None and await self._alone():
+                return await self._unit_alone(conn, work, then)
             opening = self._batch is None
             batch = self._open_batch()
 
             def inside(db: sqlite3.Connection) -> _T:
                 if opening:
                     db.execute("BEGIN IMMEDIATE")
-                db.execute("SAVEPOINT unit")
-                try:
-                    result = work(db)
-                except BaseException:
-                    try:
-                        db.execute("ROLLBACK TO unit")
-                        db.execute("RELEASE unit")
-                    except sqlite3.Error:  # SQLite rolled the whole batch back: its COMMIT fails
-                        pass
-                    raise
-                db.execute("RELEASE unit")
-                return result
+                return _savepoint(db, work)
 
             call = asyncio.ensure_future(conn._execute(inside, conn._conn))
             try:
@@ -265,6 +276,45 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
             if then is not None:
                 batch.hooks.append(lambda: then(result))
         await asyncio.shield(batch.done)
+        return result
+
+    async def _alone(self) -> bool:
+        """Under the write lock, no batch open: whether this unit is alone — the loop first runs
+        what was ready (units started with this one queue for the lock meanwhile, and form a
+        batch of the group commit), then no writer waits for the lock."""
+        await asyncio.sleep(0)
+        return self._batch is None and not getattr(self._lock, "_waiters", None)
+
+    async def _unit_alone(self, conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], _T],
+                          then: Callable[[_T], None] | None) -> _T:
+        """:meth:`_unit` of a unit alone (under the lock): its ``BEGIN IMMEDIATE``, savepoint,
+        statements and ``COMMIT`` in ONE round trip to the writer's thread; ``then(result)``
+        once committed. A failed ``COMMIT`` is rolled back and the caches dropped (as
+        :meth:`_commit`)."""
+        def inside(db: sqlite3.Connection) -> _T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = _savepoint(db, work)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.rollback()
+                raise
+            return result
+
+        call = asyncio.ensure_future(conn._execute(inside, conn._conn))
+        try:
+            result = await asyncio.shield(call)
+        except asyncio.CancelledError:
+            result = await call  # it ran (or runs) to its end in the thread: it is committed
+            if then is not None:
+                then(result)
+            raise
+        except sqlite3.Error:
+            self._forget()  # the store's state is in doubt: read it afresh
+            raise
+        if then is not None:
+            then(result)
         return result
 
     def _after_commit(self, hook: Callable[[], None]) -> None:
@@ -344,6 +394,7 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
         self._forgotten += 1
         self._games.clear()
         self._langs.clear()
+        self._fresh.clear()
 
     # --- the connection bridge (storage/bridge.py): the hooks of the methods written once -----
     async def _read_unit(self, unit: Unit[_T], *, consistent: bool = False) -> _T:

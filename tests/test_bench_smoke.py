@@ -43,6 +43,9 @@ HTTP_ROWS = (  # bench/http.py
 E2E_ROWS = (  # bench/e2e.py: --quick runs 50 games; the restart stores --games games
     "sustained rate, 50 open games",
     "CPU of the bot process per update, under load",
+    "CPU per update at equal offered rates, referee ÷ echo",  # issue 34
+    "floor of a judge's action: CPU per update under load",
+    "CPU per update at equal offered rates, referee ÷ floor",
     "latency at 100/s, p50",
     "latency at 100/s, p99",
     "longest GC pause under load",

@@ -344,9 +344,11 @@ async def test_a_press_before_the_resume_does_not_act_on_the_step_the_process_di
         fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#1's «Пас» is committed and the process dies before #2's step is stored (found by the
     SIGKILL test: the pass, pressed again, came in before the start-up resume, was taken as the
-    pass of the step now running and skipped a turn — there, the night's shooting). After the
-    restart, with the start-up resume not run yet, #1 presses «Пас» again on his old message:
-    the group is resumed first, the press is out of date, and #2 has the floor (F24 §4.3.2)."""
+    pass of the step now running and skipped a turn — there, the night's shooting). Since issue
+    34 the step is stored with the event; a store an older version left so is what this makes
+    (the step kept out of the event's transaction). After the restart, with the start-up resume
+    not run yet, #1 presses «Пас» again on his old message: the group is resumed first, the
+    press is out of date, and #2 has the floor (F24 §4.3.2)."""
     from bot.host.controller import HostController
 
     db = tmp_path / "db.sqlite3"
@@ -358,6 +360,7 @@ async def test_a_press_before_the_resume_does_not_act_on_the_step_the_process_di
 
 
         t.host.controller._advance = does_nothing  # type: ignore[method-assign]  # dies right after the commit
+        t.host.controller._staged = does_nothing  # type: ignore[method-assign]  # an older version's
         await t.press(t.user(1), t.step_message(), "Пас")
         assert (await t.state()).speaker == 2
         stored = await t.service.store.host_table(t.table().id)

@@ -240,24 +240,22 @@ async def outbox_rows(store: Store) -> list[Any]:
 # --- the sender alone, over a stub bot --------------------------------------------------------------
 
 class StubBot:
-    """Answers ``send_message`` from a script of faults (``None``: success), keeping what left."""
+    """Answers ``sendMessage`` (the transport's plain-data call, ``Bot._post``) from a script of
+    faults (``None``: success), keeping what left."""
 
     def __init__(self, faults: list[Exception | None]) -> None:
         self.faults = faults
         self.sent: list[tuple[int, str]] = []
         self.tries = 0
 
-    async def send_message(self, chat_id: int, text: str) -> Any:
+    async def _post(self, endpoint: str, data: dict[str, Any]) -> Any:
+        assert endpoint == "sendMessage"
         self.tries += 1
         fault = self.faults.pop(0) if self.faults else None
         if fault is not None:
             raise fault
-        self.sent.append((chat_id, text))
-
-        class Sent:
-            message_id = 100 + len(self.sent)
-
-        return Sent()
+        self.sent.append((data["chat_id"], data["text"]))
+        return {"message_id": 100 + len(self.sent)}
 
 
 def sender(store: Store, stub: StubBot, moved: list[tuple[str, str]] | None = None) -> Any:
@@ -353,7 +351,8 @@ def counting_outbox(store: Store) -> tuple[Any, list[str], list[str]]:
 async def test_a_chat_found_empty_is_not_read_again_until_something_is_queued_for_it() -> None:
     """An action flushes its judge's chat though it rarely queues anything there now (his
     panel carries the action): once a flush found the chat with nothing pending, the next
-    reads the store only after a row was queued for that chat (the store's ``queued`` token)."""
+    reads nothing — and what this process queued there since is sent without a read of the
+    store either (issue 34: the store knows the rows it committed, ``queued_since``)."""
     from bot import outbox as ob
 
     store = await Store.open(":memory:")
@@ -364,10 +363,45 @@ async def test_a_chat_found_empty_is_not_read_again_until_something_is_queued_fo
         await box.flush("tg:1")
         assert reads == ["tg:1"]  # found empty once; nothing queued since: not read again
         await store.enqueue([ob.post("tg:1", "Игра №1")], game_id=game)
+        await store.enqueue([ob.post("tg:1", "Игра №2")], game_id=game)
         await box.flush("tg:1")
-        assert sent == ["Игра №1"] and reads[1:] == ["tg:1"]
+        assert sent == ["Игра №1", "Игра №2"] and reads[1:] == []  # what was queued here: known
+        assert await store.pending("tg:1") == []  # and marked sent
+        reads.clear()
         await box.flush("tg:1", "tg:2")
-        assert reads[2:] == ["tg:2"]  # tg:1 drained by that send, tg:2 never read before
+        assert reads == ["tg:2"]  # tg:1 drained by that send, tg:2 never read before
+    finally:
+        await store.close()
+
+
+async def test_a_chat_left_part_way_is_read_from_the_store_at_its_next_flush() -> None:
+    """What the store knows it queued is taken once (issue 34): a flush stopped by a flood
+    limit leaves the rest to the store's own record, read again at the retry — each row sent
+    once, in order, none lost."""
+    from bot import outbox as ob
+
+    store = await Store.open(":memory:")
+    try:
+        box, sent, reads = counting_outbox(store)
+        deliver = box.transport.deliver
+        limited = [True]
+
+        async def once_limited(row: Any, made: Any) -> int:
+            if row.payload["text"] == "2" and limited:
+                limited.clear()
+                raise ob.RetryAfter(0)
+            return await deliver(row, made)
+
+        box.transport.deliver = once_limited  # type: ignore[method-assign]
+        game = await store.create_game("tg:1", "tg:1", rules.config_to_dict(rules.PRESETS["seed"]), {})
+        await box.flush("tg:1")
+        await store.enqueue([ob.post("tg:1", text) for text in "123"], game_id=game)
+        reads.clear()
+        await box.flush("tg:1")
+        assert sent == ["1"] and reads == []  # known, until the flood limit
+        await box.settle()
+        assert sent == ["1", "2", "3"] and reads == ["tg:1"]  # the rest read from the store
+        assert await store.pending("tg:1") == []
     finally:
         await store.close()
 
@@ -392,9 +426,9 @@ async def test_after_the_start_s_drain_a_chat_with_nothing_pending_is_not_read()
         assert reads[2:] == []  # tg:1 drained; tg:3 and tg:4 found clean by the start's read
         await store.enqueue([ob.post("tg:3", "Игра №1")], game_id=game)
         await box.flush("tg:3", "tg:4")
-        assert sent[1:] == ["Игра №1"] and reads[2:] == ["tg:3"]
+        assert sent[1:] == ["Игра №1"] and reads[2:] == []  # queued here since the start: known
         box.kick("tg:4", reread=True)  # another process may have queued there
         await box.settle()
-        assert reads[3:] == ["tg:4"]
+        assert reads[2:] == ["tg:4"]
     finally:
         await store.close()

@@ -86,6 +86,7 @@ async def test_a_hosted_table_goes_on_in_the_other_worker_when_its_worker_is_kil
                        MAFIA_REFEREE_LANG="ru", MAFIA_REFEREE_WORKERS="shared",
                        MAFIA_REFEREE_TELEGRAM_TIMER_SCALE=repr(SCALE), MAFIA_REFEREE_HOST_SEED="7",
                        MAFIA_REFEREE_TELEGRAM_RATE_OVERALL="1000", MAFIA_REFEREE_TELEGRAM_RATE_GROUP="1000",
+                       MAFIA_REFEREE_TELEGRAM_RATE_PRIVATE="1000",
                        MAFIA_REFEREE_TELEGRAM_RATE_GROUP_PERIOD="1",
                        MAFIA_REFEREE_TELEGRAM_WEBHOOK_URL="https://referee.example.org/tg/hook",
                        MAFIA_REFEREE_TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",

@@ -58,6 +58,7 @@ from rules import Kind, Phase
 from storage import HostStepRow, OutboxItem
 from storage.club import fold
 from storage.evening import CLOSED, GOING
+from storage.host import host_update
 from storage.shared import kept
 
 from .. import commands as cmds
@@ -73,7 +74,7 @@ from ..i18n import Catalog
 from ..locks import ChatLocks
 from ..lru import Recent
 from ..render import config_label, error_text, result_text, seat_label, status_text
-from ..service import Outcome, Render, Service, ServiceError
+from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..steady import Steady
 from . import steps as st
 from . import views as vw
@@ -125,6 +126,10 @@ class _Plan:
     base: str = ""  # that message's text above the step line
     over: bool = False  # the result was queued
     chats: list[str] = field(default_factory=list)  # who got something
+    #: the new step and the table's flags, stored with the event (:meth:`HostController._staged`)
+    step: Step | None = None
+    flags: TableFlags | None = None
+    closings: list[OutboxItem] = field(default_factory=list)  # the old step's prompts closed
 
 
 class HostController:
@@ -257,8 +262,24 @@ class HostController:
         table = await self._table_of(chat)
         return table if table is not None and table.status in LIVE else None
 
-    async def _save(self, table: Table, *fields: str) -> None:
-        await self.service.store.update_host_table(table.id, **table.stored(*fields))
+    async def _save(self, table: Table, *fields: str, later: bool = False) -> None:
+        """Store the table's ``fields`` and those whose write was put off (``table.unsaved``);
+        ``later``: put these off too, to the handler's next write (:meth:`_saved`)."""
+        if later:
+            table.unsaved.update(fields)
+            return
+        await self.service.store.update_host_table(table.id, **self._fields(table, *fields))
+
+    def _fields(self, table: Table, *fields: str) -> dict[str, Any]:
+        """``table.stored`` of ``fields`` and of those put off, which are then no longer."""
+        values = table.stored(*dict.fromkeys([*fields, *sorted(table.unsaved)]))
+        table.unsaved.clear()
+        return values
+
+    async def _saved(self, table: Table) -> None:
+        """The writes put off (:meth:`_save` with ``later``) are made now, if any."""
+        if table.unsaved:
+            await self._save(table)
 
     async def _queue(self, *items: OutboxItem, game_id: int | None = None) -> None:
         """Queue messages that no action carries (a lobby's or a stop's) and send them."""
@@ -282,7 +303,7 @@ class HostController:
     async def _save_queuing(self, table: Table, items: list[OutboxItem], *fields: str) -> None:
         """Store ``fields`` and queue ``items`` in one transaction, then send them in the
         background (:meth:`_kick`)."""
-        await self.service.store.update_host_table(table.id, **table.stored(*fields),
+        await self.service.store.update_host_table(table.id, **self._fields(table, *fields),
                                                    outbox=items, outbox_game=table.game_id)
         self._kick(*(item.chat for item in items))
 
@@ -465,6 +486,7 @@ class HostController:
         else:
             await self._advance(table, current, _Plan())
         await self._absent(table)  # a silent player's removal the stop cut short
+        await self._saved(table)
         for user in list(table.flags.away):  # a voice table's graces, re-armed
             self._arm_away(table, user)
 
@@ -492,14 +514,38 @@ class HostController:
         commit): the messages it causes, queued in the same transaction. ``before(outcome)`` may
         add messages ahead of them. What :meth:`_advance` needs is left in ``plan``."""
 
-        async def render(outcome: Outcome) -> list[OutboxItem]:
+        async def render(outcome: Outcome) -> Staged:
             items: list[OutboxItem] = list(await before(outcome)) if before is not None else []
             items.extend(await self._answer_items(table, outcome))
             items.extend(await self._group_items(table, outcome, plan))
             plan.chats = list(dict.fromkeys(item.chat for item in items))
-            return items
+            also = await self._staged(table, outcome, plan)
+            return Staged([*items, *plan.closings], also=also)
 
         return render
+
+    async def _staged(self, table: Table, outcome: Outcome, plan: _Plan) -> Any:
+        """When the action opens a new step: that step, the table's flags (the old step's
+        silence counted, its record) and the closing of the old step's prompts, stored in the
+        action's own transaction (issue 34: one write a step; a restart finds the step with
+        its event, as it found it stored just after). Left in ``plan`` for :meth:`_advance`;
+        the table in memory is changed only once committed. ``None``: no new step."""
+        expected = st.plan(outcome.state, table.spec.options)
+        old = table.step
+        if plan.over or expected.kind is StepKind.OVER or (old is not None and old.key == expected.key):
+            return None
+        if not plan.slot and not same_night(old, expected):
+            return None  # no message queued for it: its step looks in the outbox after the commit
+        plan.closings = await self._closings(table, old, outcome.state)
+        flags = TableFlags.from_dict(table.flags.to_dict())
+        plan.step = await self._next_step(table, expected, old, outcome.revision, plan, flags)
+        plan.flags = flags
+        return host_update(table.id, opened=self._opened(plan.step), step=plan.step.to_dict(),
+                           data=flags.to_dict())
+
+    def _opened(self, step: Step) -> HostStepRow:
+        """The record of ``step`` in ``host_steps``: opened now."""
+        return HostStepRow(step.no, step.key, step.kind, step.seconds, step.opened)
 
     async def _answer_items(self, table: Table, outcome: Outcome) -> list[OutboxItem]:
         """A check's answer goes to its checker only (F24 §4.5.6–4.5.7)."""
@@ -572,8 +618,13 @@ class HostController:
             return
         # the old step's prompts are closed in the new step's own transaction: the work done
         # before the group sees the new step is the same whoever was asked something in private
-        closings = await self._closings(table, old, state)
-        await self._store_step(table, expected, old, outcome.revision, plan, closings)
+        if plan.step is not None:  # stored with the event
+            table.step, closings = plan.step, plan.closings
+            if plan.flags is not None:
+                table.flags = plan.flags
+        else:
+            closings = await self._closings(table, old, state)
+            await self._store_step(table, expected, old, outcome.revision, plan, closings)
         await self._retire_step(table, old, state, expected, prompts=False)
         await self._retired(table)
         await self._open(table, state, expected)
@@ -594,10 +645,21 @@ class HostController:
 
     async def _store_step(self, table: Table, plan: Plan, old: Step | None, revision: int,
                           rendered: _Plan, outbox: list[OutboxItem] | None = None) -> Step:
-        """The new step, stored at once (with ``outbox``, queued in the same transaction). Its
-        message was queued with the event; a resumed table looks for it in the outbox (the base
-        of a message already sent is the words of the events since the old step, derived again
-        from the log — for its edits only: nothing is posted again)."""
+        """The new step, stored at once (with ``outbox``, queued in the same transaction): an
+        event's step not stored with it (:meth:`_staged`), a resumed table's."""
+        step = await self._next_step(table, plan, old, revision, rendered, table.flags)
+        table.step = step
+        await self.service.store.update_host_table(  # the step, its record and the old step's
+            table.id, **self._fields(table, "step", "flags"),  # silence count: one transaction
+            opened=self._opened(step), outbox=outbox or (), outbox_game=table.game_id)
+        return step
+
+    async def _next_step(self, table: Table, plan: Plan, old: Step | None, revision: int,
+                         rendered: _Plan, flags: TableFlags) -> Step:
+        """The new step (``flags``: the table's, changed by it: the old step's silence counted,
+        its record). Its message was queued with the event; a resumed table looks for it in
+        the outbox (the base of a message already sent is the words of the events since the old
+        step, derived again from the log — for its edits only: nothing is posted again)."""
         now = self.port.clock()
         step = self._new_step(plan, old, now, "", revision)
         if old is not None:  # closed after this store; a restart in between closes it then
@@ -612,15 +674,9 @@ class HostController:
             if queued:
                 step.slot = slot
                 step.base = base if base is not None else await self._base_since(table, old)
-        table.step = step
         if old is not None:  # a message read after it is judged by when it was written
-            self._count_silence(table, old)
-            flags = table.flags
+            self._count_silence(table, old, flags)
             flags.recent = [*flags.recent, st.recent_record(old, now)][-st.RECENT_KEPT:]
-        await self.service.store.update_host_table(  # the step, its record and the old step's
-            table.id, **table.stored("step", "flags"),  # silence count: one transaction
-            opened=HostStepRow(step.no, step.key, step.kind, step.seconds, now),
-            outbox=outbox or (), outbox_game=table.game_id)
         return step
 
     async def _base_since(self, table: Table, old: Step | None) -> str:
@@ -644,17 +700,20 @@ class HostController:
     async def _open(self, table: Table, state: rules.GameState, plan: Plan) -> None:
         """The stored new step goes live: the mutes, its message (from the outbox, in order after
         the event's lines), its buttons and its timer (:meth:`_show`), its private prompts."""
-        await self._sync_mutes(table, state, plan)
+        await self._sync_mutes(table, state, plan, later=True)
         await self._flush(table.chat)
-        await self._show(table, state)
-        await self._prompt_all(table, state)
+        await self._show(table, state, later=True)
+        await self._prompt_all(table, state)  # stored with the step's opening
+        await self._saved(table)
         self._arm(table)
 
     async def _adopt(self, table: Table, step: Step) -> int | None:
         """The id of the step's message once the outbox has sent it; ``None`` while it is still
         queued. If the sender gave it up, the slot is dropped: the message is posted directly."""
         if table.game_id is not None:
-            found = await self.service.store.message(table.game_id, table.chat, step.slot)
+            found = self.port.outbox.delivered(table.game_id, table.chat, step.slot)  # sent here
+            if found is None:
+                found = await self.service.store.message(table.game_id, table.chat, step.slot)
             if found is not None:
                 return found
         if not (await self._queued(table, step.slot))[0]:
@@ -671,11 +730,13 @@ class HostController:
                 text = f"{text} {countdown}"
         return text
 
-    async def _show(self, table: Table, state: rules.GameState, *, closed: bool = False) -> None:
+    async def _show(self, table: Table, state: rules.GameState, *, closed: bool = False,
+                    later: bool = False) -> None:
         """The step's group message: edited in place; taken from the outbox once its first post
         has left (then edited: its buttons, its stage); posted here only when nothing was queued
         for it (a resumed or moved table). A step shown for the first time opens its window
-        (:meth:`_open_window`); one that could not be shown waits (:meth:`_arm`)."""
+        (:meth:`_open_window`); one that could not be shown waits (:meth:`_arm`). What it
+        changed is stored before it returns — ``later``: by the caller's next write."""
         step = table.step
         if step is None:
             return
@@ -687,6 +748,8 @@ class HostController:
         rows = None if closed else vw.step_keyboard(step, state, table.id, cat)
         if await self._display(table, step, state, cat, text, rows, closed=closed) and opening:
             await self._open_window(table, state, rows)
+        if not later:
+            await self._saved(table)
 
     async def _display(self, table: Table, step: Step, state: rules.GameState, cat: Catalog,
                        text: str, rows: vw.Rows | None, *, closed: bool) -> bool:
@@ -699,7 +762,7 @@ class HostController:
                 as_queued = (step.slot == step_slot(step.no, step.key)
                              and step.stage is Stage.RUNNING and not closed and text == queued)
                 step.message = found
-                await self._save(table, "step")
+                await self._save(table, "step", later=True)  # stored with the window's opening
                 if rows or not as_queued:  # the buttons; or the stage / step moved on meanwhile
                     return await self.port.edit(table.chat, found, text, rows)
                 return True
@@ -729,7 +792,7 @@ class HostController:
             step.late = round(waited)
             cat = await self._cat(table.chat)
             await self.port.edit(table.chat, step.message, self._step_text(step, state, cat), rows)
-        await self._save(table, "step")
+        await self._save(table, "step", later=True)  # by the caller (:meth:`_show`)
         self._arm(table)
 
     async def _place(self, chat: str, message_id: int | None, text: str,
@@ -782,8 +845,8 @@ class HostController:
     async def _retired(self, table: Table) -> None:
         """The step before the running one is closed (:meth:`_retire_step`): forget it."""
         if table.step is not None and table.step.previous is not None:
-            table.step.previous = None
-            await self._save(table, "step")
+            table.step.previous = None  # a restart before it is stored closes it again: edits
+            await self._save(table, "step", later=True)
 
     async def _prompt_all(self, table: Table, state: rules.GameState) -> None:
         """The night's private prompts: the blacks' shot, the Don's or the Sheriff's check, the
@@ -836,14 +899,13 @@ class HostController:
             step.active = True
             await self._save(table, "step")
 
-    def _count_silence(self, table: Table, step: Step) -> bool:
+    def _count_silence(self, table: Table, step: Step, flags: TableFlags) -> bool:
         """``absent_after`` (seed 4.2.1): the speaker's silent own day speeches in a row, kept
         with the table, counted when the next step is stored (in the same transaction). A
         silenced minute (seed 4.4) is not a speech of his: it neither counts nor resets. A bot
         that cannot read the chat's messages cannot tell silence from speech: nothing counts.
         When the count reaches the option the seat is noted as ``absent_due`` (:meth:`_absent`).
-        Returns whether the flags changed."""
-        flags = table.flags
+        Returns whether ``flags`` (the table's, or those about to be stored) changed."""
         if not flags.rights.read or table.spec.options.voice:  # a voice table: silence unheard
             return False
         if not st.count_silence(step, flags.silent):
@@ -876,12 +938,14 @@ class HostController:
         await self._save(table, "flags")
 
     # --- mutes --------------------------------------------------------------------------------------------
-    async def _sync_mutes(self, table: Table, state: rules.GameState, plan: Plan) -> None:
+    async def _sync_mutes(self, table: Table, state: rules.GameState, plan: Plan, *,
+                          later: bool = False) -> None:
         """Everyone at the table but the speaker is muted: for the whole game (a whole-game
         :class:`.port.MuteMode`: departed players too), or during the speeches only (``timeout``:
         so that every hand can be raised). A player the rules removed (seed 4.5, 4.2) is muted
         until the end where the platform can. Only the differences are sent; what was done is
-        stored with the table."""
+        stored with the table (``later``: with the handler's next write — a restart before it
+        mutes or unmutes again, harmlessly)."""
         await self._sync_removals(table, state)
         flags = table.flags
         mode = flags.mode
@@ -922,7 +986,7 @@ class HostController:
                 "host-voice-unmutable", seats=", ".join(map(str, fresh)))), game_id=table.game_id)
         if (muted, unmutable) != before or flags.mode is not mode:
             flags.muted, flags.unmutable = sorted(muted), sorted(unmutable)
-            await self._save(table, "flags")
+            await self._save(table, "flags", later=later)
 
     def _away_group(self, table: Table, user: str) -> str:
         return f"host-away:{table.id}:{user}"

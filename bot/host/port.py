@@ -18,6 +18,7 @@ from typing import Any, Awaitable, Callable, Mapping, Protocol
 
 from ..i18n import Catalog
 from ..outbox import Outbox
+from .plain import plain
 from .views import Rows
 
 
@@ -105,7 +106,7 @@ class TableFlags:
     evening: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
+        out = plain(self)
         out["rights"] = self.rights.to_dict()
         out["mode"] = self.mode.value
         return out

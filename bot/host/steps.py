@@ -34,6 +34,7 @@ from rules import Role
 
 from ..judge.routing import turn_key
 from .options import HostOptions
+from .plain import plain
 
 class StepKind(enum.StrEnum):
     """A step of a hosted table (:class:`Plan`): night 0 (the договорка, F24 §4.2.1), a speech
@@ -123,7 +124,7 @@ class Step:
     late: int = 0  # timer seconds it waited to be shown (0: on time)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Step":

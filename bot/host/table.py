@@ -48,6 +48,10 @@ class Table:
     step: Step | None = None
     flags: TableFlags = field(default_factory=TableFlags)
     status: TableStatus = TableStatus.LOBBY
+    #: fields changed in memory whose write is put off to the handler's next one (issue 34:
+    #: what a restart does again harmlessly — a step forgotten once closed, the mutes' record,
+    #: a step message's id —, so that a step costs one write): :meth:`stored` adds them
+    unsaved: set[str] = field(default_factory=set, compare=False, repr=False)
 
     @classmethod
     def from_row(cls, row: Any) -> "Table":

@@ -825,12 +825,14 @@ class TelegramReferee:
 # --- building and running ---------------------------------------------------------------------------
 
 def rate_limiter(settings: Settings, referee: TelegramReferee) -> HostRateLimiter:
-    """The Bot API's limits (``MAFIA_REFEREE_TELEGRAM_RATE_*``): this process's
-    :class:`.host.HostRateLimiter`; shared workers take the overall limit from one budget in the
+    """The Bot API's limits (``MAFIA_REFEREE_TELEGRAM_RATE_*``: overall, per group, per private
+    chat): this process's :class:`.host.HostRateLimiter`; shared workers take the overall limit from one budget in the
     database (:class:`.host.SharedRateLimiter`: the limit is the bot's, whichever worker sends),
     each the group limit of the groups it owns."""
     groups = {"group_max_rate": settings.telegram_rate_group,
               "group_time_period": settings.telegram_rate_group_period,
+              "private_max_rate": settings.telegram_rate_private,
+              "private_time_period": settings.telegram_rate_private_period,
               "max_retries": settings.telegram_max_retries}
     if settings.workers != "shared" or not settings.telegram_rate_overall:
         return HostRateLimiter(overall_max_rate=settings.telegram_rate_overall,

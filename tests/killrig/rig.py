@@ -93,7 +93,8 @@ class KillFake(FakeBotAPI):  # type: ignore[misc]
         """The fake's token and URL; the rate limiter off (the fake has no flood limits here)."""
         return {"PTB_TIMEDELTA": "1", "MAFIA_REFEREE_TELEGRAM_TOKEN": self.token,
                 "MAFIA_REFEREE_TELEGRAM_BASE_URL": self.base_url,
-                "MAFIA_REFEREE_TELEGRAM_RATE_OVERALL": "0", "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0"}
+                "MAFIA_REFEREE_TELEGRAM_RATE_OVERALL": "0", "MAFIA_REFEREE_TELEGRAM_RATE_GROUP": "0",
+                "MAFIA_REFEREE_TELEGRAM_RATE_PRIVATE": "0"}
 
     def ready_mark(self) -> int:
         return len(self.calls_to("getUpdates"))

@@ -41,6 +41,7 @@ def host_settings(fake: FakeBotAPI, db: Path, *, scale: float = SCALE, seed: int
     return Settings(telegram_token=fake.token, telegram_base_url=fake.base_url, db=db, lang=lang,
                     telegram_timer_scale=scale, telegram_rate_overall=1000,
                     telegram_rate_group=1000, telegram_rate_group_period=1,
+                    telegram_rate_private=1000,
                     telegram_max_retries=retries, host_seed=seed)
 
 

@@ -27,6 +27,7 @@ def settings_for(fake: FakeBotAPI, db: Path, *, scale: float = 1000.0, lag: int 
     return Settings(telegram_token=fake.token, telegram_base_url=fake.base_url, db=db,
                     lang=lang, telegram_timer_scale=scale, telegram_rate_overall=1000,
                     telegram_rate_group=1000, telegram_rate_group_period=1,
+                    telegram_rate_private=1000,
                     telegram_max_retries=3, telegram_panel_lag=lag, **more)
 
 

@@ -7,6 +7,11 @@ and asks about members: under the stock limiter those calls would eat the group'
 the game up for a minute at a time. Here they pass under the overall limit only; messages and
 edits keep the group limit, and a ``RetryAfter`` still pauses everything (inherited).
 
+A private chat has a limit of its own too (issue 34; Telegram: about one message a second to one
+chat; PTB's limiter has none there): its messages and edits are paced (:class:`Pacer`), so that a
+judge pressing faster than once a second gets his panel's edits one a second, not 429s and their
+retries.
+
 With several workers (``MAFIA_REFEREE_WORKERS=shared``) the overall limit is the bot's, not a
 process's: :class:`SharedRateLimiter` takes every request's turn from a budget the workers share
 in PostgreSQL (:class:`storage.shared.SendBudget`). The group limit stays each worker's own: a
@@ -35,9 +40,55 @@ NOT_MESSAGES = frozenset({
 })
 
 
+class Pacer:
+    """At most ``rate`` calls per ``period`` seconds to one chat, evenly spaced: each call to
+    :meth:`turn` waits (``sleep``) until the chat's next slot on ``clock`` (seconds; a test's
+    own clock and sleep, else the event loop's). ``rate=0``: no limit. Chats idle for a period
+    are forgotten (at most ``kept`` remembered)."""
+
+    def __init__(self, rate: float, period: float, *, clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep, kept: int = 512) -> None:
+        self.gap = period / rate if rate > 0 and period > 0 else 0.0
+        self._clock = clock
+        self._sleep = sleep
+        self._kept = kept
+        self._next: dict[int, float] = {}  # chat -> when its next call may go
+
+    def _now(self) -> float:
+        return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+
+    async def turn(self, chat: int) -> None:
+        """Wait for ``chat``'s next slot, and take it."""
+        if not self.gap:
+            return
+        now = self._now()
+        if len(self._next) > self._kept:
+            self._next = {c: at for c, at in self._next.items() if at > now}
+        at = max(now, self._next.get(chat, now))
+        self._next[chat] = at + self.gap
+        if at > now:
+            await self._sleep(at - now)
+
+
+def private_chat(data: dict[str, Any]) -> int | None:
+    """The private chat (a user's id: positive) a request is sent to, or ``None``."""
+    try:
+        chat = int(data.get("chat_id"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return chat if chat > 0 else None
+
+
 class HostRateLimiter(AIORateLimiter):
-    """:class:`AIORateLimiter` whose group limit applies to messages and edits only, and which
-    tells whether it has room for a request that may be skipped (:meth:`has_room`)."""
+    """:class:`AIORateLimiter` whose group limit applies to messages and edits only, which
+    paces a private chat's messages and edits (``private_max_rate`` per
+    ``private_time_period`` seconds: :class:`Pacer`; ``pacer``: a test's own), and which tells
+    whether it has room for a request that may be skipped (:meth:`has_room`)."""
+
+    def __init__(self, *, private_max_rate: float = 0, private_time_period: float = 1,
+                 pacer: Pacer | None = None, **limits: Any) -> None:
+        super().__init__(**limits)
+        self.pacer = pacer if pacer is not None else Pacer(private_max_rate, private_time_period)
 
     def has_room(self, share: float) -> bool:
         """Whether one more request would go at once and leave at most ``share`` (0–1) of the
@@ -61,8 +112,16 @@ class HostRateLimiter(AIORateLimiter):
     ) -> Any:
         if endpoint in NOT_MESSAGES and "chat_id" in data:
             data = {**data, "chat_id": 0}  # decides the limits only: the request keeps its chat
+        else:
+            await self._paced(data)
         return await super().process_request(callback, args, kwargs, endpoint, data,
                                               rate_limit_args)
+
+    async def _paced(self, data: dict[str, Any]) -> None:
+        """A message or an edit to a private chat waits for that chat's turn."""
+        chat = private_chat(data)
+        if chat is not None:
+            await self.pacer.turn(chat)
 
 
 class SharedRateLimiter(HostRateLimiter):
@@ -74,9 +133,11 @@ class SharedRateLimiter(HostRateLimiter):
     goes under a local limit at the full rate, and this is logged. ``sleep``: a test's own."""
 
     def __init__(self, budget: "SendBudget", *, group_max_rate: float, group_time_period: float,
-                 max_retries: int, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+                 max_retries: int, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                 private_max_rate: float = 0, private_time_period: float = 1) -> None:
         super().__init__(overall_max_rate=0, group_max_rate=group_max_rate,
-                         group_time_period=group_time_period, max_retries=max_retries)
+                         group_time_period=group_time_period, max_retries=max_retries,
+                         private_max_rate=private_max_rate, private_time_period=private_time_period)
         self.budget = budget
         self._sleep = sleep
         self._fallback = AsyncLimiter(budget.rate, 1)
