@@ -230,3 +230,13 @@ async def test_under_shared_workers_the_reminders_are_the_owners_of_the_clubs_ch
     await other.claimed(GROUP)
     await club.clock.advance(0)
     assert club.chats.of(GROUP)[-1].text.startswith("Напоминание: вечер начинается через 2 часа")
+
+
+def test_leaving_the_list_is_told_apart_from_a_press_that_changed_nothing() -> None:
+    # «Не приду» from the list or the reserve takes the player off: the answer confirms it, it does
+    # not read as the refusal a player who was never signed up gets ("you are not on the list").
+    for lang in ("ru", "en"):
+        texts = catalog(lang)
+        left, nothing = texts.text("evening-pressed-out"), texts.text("evening-pressed-not_signed")
+        assert left != nothing
+        assert "нет в списке" not in left and "not on the list" not in left

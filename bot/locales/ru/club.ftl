@@ -223,7 +223,7 @@ evening-btn-reserve = В резерв
 evening-pressed-going = Вы в списке на вечер.
 evening-pressed-full = Мест больше нет: вы в резерве, номер { $place }. Освободится место — бот напишет вам в личные сообщения.
 evening-pressed-reserve = Вы в резерве, номер { $place }.
-evening-pressed-out = Вас нет в списке на этот вечер.
+evening-pressed-out = Вы вычеркнуты из записи на этот вечер.
 evening-pressed-already_going = Вы уже в списке.
 evening-pressed-already_reserve = { $full ->
     [yes] Мест пока нет: вы в резерве, номер { $place }.
