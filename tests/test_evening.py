@@ -84,13 +84,21 @@ def test_the_start_is_the_clubs_wall_clock_on_the_evenings_own_date() -> None:
     assert parse_new(["2026-11-01", "19:30"], ny_saturday, "America/New_York").starts_at == \
         dt.datetime(2026, 11, 2, 0, 30, tzinfo=dt.timezone.utc).timestamp()
     for bad in (["tables=2"], ["19:30", "tables=0"], ["19:30", "tables=11"], ["19:30", "soon"],
-                ["31.02", "19:30"]):
+                ["31.02", "19:30"], ["19:30", "tables=1", "tables=3"]):  # which of the two?
         with pytest.raises(EveningError) as error:
             parse_new(bad, SATURDAY_NOON, BERLIN)
         assert error.value.key == "usage"
     with pytest.raises(EveningError) as error:
         parse_new(["2026-03-27", "19:30"], SATURDAY_NOON, BERLIN)
     assert error.value.key == "past"
+    # 02:30 never comes in Berlin on 2026-03-29 (02:00 → 03:00): refused, not moved to 03:30
+    with pytest.raises(EveningError) as error:
+        parse_new(["29.03", "02:30"], SATURDAY_NOON, BERLIN)
+    assert error.value.key == "no-such-time"
+    assert "29.03.2026" in RU.text("evening-no-such-time", **error.value.params)
+    # 02:30 of the autumn change comes twice: the first (summer time), as zoneinfo's fold=0
+    autumn = parse_new(["2026-10-25", "02:30"], SATURDAY_NOON, BERLIN).starts_at
+    assert autumn == dt.datetime(2026, 10, 25, 0, 30, tzinfo=dt.timezone.utc).timestamp()
 
 
 async def test_only_an_admin_posts_and_one_evening_is_open_at_a_time(club: Club) -> None:

@@ -139,17 +139,18 @@ def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
     """The words after ``new``: an optional date (``2026-03-29``, ``29.03``, ``29.03.2026``), the
     start ``HH:MM`` and ``tables=N`` (``столов=N``; 1 … :data:`MAX_TABLES`, default 1). The start
     is that wall-clock time in ``zone`` — on the date given, else the next such time after
-    ``now`` (seconds) — as an instant. :class:`EveningError`: ``usage`` (a word it cannot read),
-    ``past`` (the start has passed)."""
+    ``now`` (seconds) — as an instant. :class:`EveningError`: ``usage`` (a word it cannot read,
+    or ``tables=`` given twice), ``no-such-time`` (the clocks skip that time on that date: the
+    spring change of daylight saving time), ``past`` (the start has passed)."""
     tz = zone_of(zone)
     today = dt.datetime.fromtimestamp(now, tz).date()
     day: dt.date | None = None
     clock: dt.time | None = None
-    tables = 1
+    tables: int | None = None
     for word in words:
         key, sep, value = word.partition("=")
         if sep and key.lower() in TABLES_KEYS:
-            if not value.isdecimal() or not 1 <= int(value) <= MAX_TABLES:
+            if tables is not None or not value.isdecimal() or not 1 <= int(value) <= MAX_TABLES:
                 raise EveningError("usage", most=MAX_TABLES)
             tables = int(value)
         elif (found := _TIME.fullmatch(word)) and clock is None:
@@ -165,7 +166,7 @@ def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
         start = _instant(today + dt.timedelta(days=1), clock, tz)
     if start <= now:
         raise EveningError("past")
-    return NewEvening(start, tables)
+    return NewEvening(start, tables or 1)
 
 
 def _date(found: re.Match[str], today: dt.date) -> dt.date:
@@ -183,8 +184,13 @@ def _date(found: re.Match[str], today: dt.date) -> dt.date:
 
 def _instant(day: dt.date, clock: dt.time, tz: ZoneInfo) -> float:
     """The instant the wall clock in ``tz`` shows ``clock`` on ``day`` (the zone's offset of
-    that date: daylight saving time or not)."""
-    return dt.datetime.combine(day, clock, tzinfo=tz).timestamp()
+    that date: daylight saving time or not). :class:`EveningError` (``no-such-time``) when the
+    clocks skip it that day (they are put forward over it)."""
+    at = dt.datetime.combine(day, clock, tzinfo=tz).timestamp()
+    shown = dt.datetime.fromtimestamp(at, tz)
+    if (shown.date(), shown.time()) != (day, clock):
+        raise EveningError("no-such-time", date=day.strftime("%d.%m.%Y"), time=clock.strftime("%H:%M"))
+    return at
 
 
 def deadlines(evening: Evening) -> tuple[float, float, float]:

@@ -313,6 +313,7 @@ evening-admins-only = Only an admin of this chat opens, closes or calls off an e
 evening-already = The sign-up for the evening of { $date } at { $time } is open already: /evening close or /evening cancel first.
 evening-none = No evening's sign-up is open.
 evening-past = That time has passed.
+evening-no-such-time = { $date } at { $time } never comes by the club's clock: the clocks go forward that night. Choose another time.
 evening-not-posted = The sign-up could not be posted in this chat: nothing changed.
 evening-bad-zone = The club's time zone { $zone } is unknown to the system (MAFIA_REFEREE_TIMEZONE).
 evening-in-group = An evening's sign-up is opened in the club's chat (a group or a channel), not here.

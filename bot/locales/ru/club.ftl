@@ -262,6 +262,7 @@ evening-admins-only = Открыть, закрыть или отменить з�
 evening-already = Запись на вечер { $date } в { $time } уже открыта: сначала /evening close или /evening cancel.
 evening-none = Открытой записи на вечер нет.
 evening-past = Это время уже прошло.
+evening-no-such-time = { $date } в { $time } по времени клуба не наступит: в эту ночь часы переводят вперёд. Назначьте другое время.
 evening-not-posted = Не получилось опубликовать запись в этом чате: ничего не изменилось.
 evening-bad-zone = Часовой пояс клуба { $zone } неизвестен системе (MAFIA_REFEREE_TIMEZONE).
 evening-in-group = Запись на вечер открывают в чате клуба (в группе или канале), а не здесь.
