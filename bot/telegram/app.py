@@ -77,7 +77,7 @@ from .host.handlers import display_name
 from . import http, senders
 from .jobs import StoppingJobQueue
 from .base import PREFIX, TelegramPortBase, chat_id_of, chat_key
-from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport
+from .outbox import MAX_CAPTION, MAX_TEXT, TelegramTransport, inline_keyboard
 from .. import lifecycle
 from ..access import Access
 from .webhook import (
@@ -203,8 +203,7 @@ def _markup(panel: pn.Panel, app: AppButton | None = None) -> InlineKeyboardMark
 def _keyboard_json(rows: Sequence[Sequence[pn.Button]], app: AppButton | None = None) -> str:
     """A panel's keyboard as the Bot API's ``reply_markup`` (an ``InlineKeyboardMarkup`` in
     JSON), built straight from the panel's buttons (and its Mini App button)."""
-    keyboard: list[list[dict[str, Any]]] = [[{"text": b.label, "callback_data": b.data} for b in row]
-                                            for row in rows]
+    keyboard = inline_keyboard(rows)
     if app is not None:
         keyboard.append([{"text": app[0], "web_app": {"url": app[1]}}])
     return json.dumps({"inline_keyboard": keyboard})

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import io
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
@@ -48,9 +48,16 @@ def _keyboard(payload: dict[str, Any]) -> dict[str, Any]:
     the Bot API's JSON: the request is made from plain data (``Bot._post``, under the rate
     limiter as every call), as the judge's panel edit is (issue 34: ``send_message`` builds PTB
     objects and parses the sent ``Message`` back, about 470 µs of CPU a call against 250)."""
-    rows = [[{"text": b.label, **({"url": b.url} if b.url else {"callback_data": b.data})}
-             for b in row] for row in ob.rows_of(payload) or [] if row]
+    rows = inline_keyboard([row for row in ob.rows_of(payload) or [] if row])
     return {"reply_markup": {"inline_keyboard": rows}} if rows else {}
+
+
+def inline_keyboard(rows: Sequence[Sequence[Any]]) -> list[list[dict[str, Any]]]:
+    """Buttons — ours (:class:`bot.outbox.Button`) or a judge's panel's — as the rows of the Bot
+    API's ``InlineKeyboardMarkup`` in JSON: a button with a URL opens it, any other sends its
+    data back when pressed."""
+    return [[{"text": b.label, **({"url": url} if (url := getattr(b, "url", None))
+                                  else {"callback_data": b.data})} for b in row] for row in rows]
 
 
 async def _sent(bot: Any, chat: int, text: str, **data: Any) -> int:
