@@ -6,7 +6,8 @@ After an accepted command the console prints every notice (private ones too: the
 the judge) and what to do next; a refused one prints why and changes nothing.
 
 A restart resumes the chat's current game, finished or not: a finished one stays current (``/undo``
-takes back its last action, game commands say it is over) until ``/new``. ``--new`` over an
+takes back its last action; a game command acts on it or starts the next game, as at the bots'
+desk: :func:`bot.judge.decide.game_for`) until ``/new``. ``--new`` over an
 unfinished game asks first, as ``/new`` does. A command made stale by another writer on the same
 database (a second console) is refused in the console's words, followed by the position.
 
@@ -56,6 +57,7 @@ from .commands import (
     UndoCmd,
 )
 from .front import Call, Entry, Front
+from .judge import decide
 from .judge.controller import club_settings
 from .judge.port import Reply as JudgeReply
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
@@ -164,7 +166,8 @@ class Session:
         ``new`` over an unfinished game asks first, as ``/new`` does: the game is kept and
         resumed, and a ``/new`` typed next confirms (``refused_new`` is set); ``new=2`` (the
         flag given twice) replaces it at once. A finished game stays current, as it was before
-        the restart: ``/undo`` takes back its last action, game commands say it is over."""
+        the restart: ``/undo`` takes back its last action, a game command acts on it (a name,
+        a late penalty) or starts the next game (the roles), any other says it is over."""
         current = await self.service.current(self.chat)
         unfinished = current is not None and current.state.phase is not rules.Phase.GAME_OVER
         if new and (not unfinished or int(new) >= 2 or untouched(current)):
@@ -254,7 +257,7 @@ class Session:
     async def _run(self, command: cmds.Command) -> Reply:
         confirmed, self._confirm_new = self._confirm_new, False
         if isinstance(command, Act):
-            lines = await self._ensure_game(command.event)
+            lines = await self._game_for(command.event)
             event, offered = await roster_name(self.service.store, self.chat, command.event, self.cat)
             outcome = await self.service.act(self.chat, self.user, event)
             return Reply(lines + self._after(outcome) + offered + await self._step_timer(outcome),
@@ -279,8 +282,7 @@ class Session:
             return Reply(await self._timer_command(command))
         if isinstance(command, NewGame):
             current = None if self._pending_new else await self.service.current(self.chat)
-            if (not confirmed and current is not None and not untouched(current)
-                    and current.state.phase is not rules.Phase.GAME_OVER):
+            if not confirmed and decide.asks_before_replacing(current):
                 self._confirm_new = True
                 return Reply([self.cat.text("console-new-confirm", game=current.game_id)])
             return Reply(await self._new_game(command))
@@ -398,27 +400,27 @@ class Session:
         current = await self.service.current(self.chat)
         if current is None:
             raise await self.service.missing(self.chat)
-        row = await self.service.store.game(current.game_id)
-        then = rules.state_before(current.state.config, await self.service.events(self.chat),
-                                  command.seq, row.names if row is not None else {})
-        outcome = await self.service.fix(self.chat, self.user, command.seq, command.replacement(then))
+        outcome = await self.service.fix(self.chat, self.user, command.seq,
+                                         await decide.replacement(self.service, self.chat, current, command))
         assert outcome.correction is not None
         judge, public = correction_texts(outcome.state, outcome.correction, self.cat, self.cat)
         lines = (judge if self.judge_view else public or "").splitlines()
         return Reply(lines + self._next_lines(outcome.state), outcome=outcome)
 
-    async def _ensure_game(self, event: rules.Event) -> list[str]:
-        """The first game command of a chat with no unfinished game starts one (seed preset),
-        unless the rules would refuse that command in the new game: then nothing is created."""
-        if not self._pending_new:
+    async def _game_for(self, event: rules.Event) -> list[str]:
+        """A game command with no game in progress acts on the game just over or starts the
+        next one, as at the bots' desk (:func:`bot.judge.decide.game_for`; refused otherwise,
+        nothing created): the lines of the game it started."""
+        current = None if self._pending_new else await self.service.current(self.chat)
+        if decide.in_progress(current) is not None:
             return []
-        command = NewGame()
-        refusal = rules.check(rules.new_game(await self.service.new_game_rules(self.chat, command)), event)
-        if refusal is not None:
-            raise refusal
-        return await self._new_game(command, show_next=False)
+        config = await decide.game_for(self.service, self.chat, self.chat, current, event)
+        if config is None:
+            return []
+        return await self._new_game(NewGame(), show_next=False, config=config)
 
-    async def _new_game(self, command: NewGame, *, show_next: bool = True) -> list[str]:
+    async def _new_game(self, command: NewGame, *, show_next: bool = True,
+                        config: rules.RulesConfig | None = None) -> list[str]:
         current = await self.service.current(self.chat)
         lines: list[str] = []
         if current is not None and current.state.phase is not rules.Phase.GAME_OVER \
@@ -426,7 +428,8 @@ class Session:
             lines.append(self.cat.text("console-replaced", game=current.game_id))
         desk = self._desk()
         seating = await desk.seating(self.user)  # a tournament's table: its next game's seats
-        config = await self.service.new_game_rules(self.chat, command)  # over the club's own rules
+        if config is None:  # the typed ones over the club's own rules
+            config = await self.service.new_game_rules(self.chat, command)
         outcome = await self.service.new_game(self.chat, self.user, config,
                                               seating.names if seating is not None else None,
                                               replace=True,
@@ -482,10 +485,8 @@ class Session:
     async def _show(self, what: str) -> list[str]:
         current = await self.service.current(self.chat)
         if what == "help":  # the reason codes of this game's rules (of the default ones before /new)
-            reasons = cmds.reason_codes(current.state.config.reasons if current is not None
-                                        else rules.REASONS[rules.DEFAULT_PRESET])
             return [self.cat.text("console-help"), self.cat.text("club-help"),
-                    self.cat.text("commands-reasons", codes=reasons)]
+                    self.cat.text("commands-reasons", codes=decide.help_reasons(current))]
         if current is None:
             raise await self.service.missing(self.chat)
         state = current.state
@@ -501,7 +502,7 @@ class Session:
             return [self.cat.text("console-protocol", game=str(current.game_id))]
         if what == "log_all" and self.judge_view:
             return await self._audit_lines(current)
-        return await self._log_lines(state)
+        return await self._log_lines(current)
 
     async def _explain(self, command: Explain) -> list[str]:
         """``/rule`` (:mod:`bot.rulebook`) and ``/why`` (:mod:`bot.why`), under this game's
@@ -514,19 +515,13 @@ class Session:
 
     async def _audit_lines(self, current: Outcome) -> list[str]:
         """``/log all``: the audit trail (:mod:`bot.audit`), the times in the club's time zone."""
-        rows = await self.service.store.events(current.game_id)
-        if not rows:
-            return [self.cat.text("judge-log-empty", game=current.game_id)]
-        return [self.cat.text("judge-log-title", game=current.game_id),
-                *audit.lines(audit.trail(rows), current.state.config, self.cat,
-                             who=lambda actor: actor, when=lambda at: clock_time(at, self.zone))]
+        return await decide.audit_lines(self.service, current, self.cat, who=lambda actor: actor,
+                                      when=lambda at: clock_time(at, self.zone))
 
-    async def _log_lines(self, state: rules.GameState) -> list[str]:
+    async def _log_lines(self, current: Outcome) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""
-        row = await self.service.store.current_game(self.chat)
-        names = row.names if row is not None else {}
-        _, notices = rules.fold(state.config, await self.service.events(self.chat), names)
-        return self.notice_lines(notices) or [status_text(state, self.cat, for_judge=self.judge_view)]
+        return self.notice_lines(await decide.announced(self.service, self.chat, current)) \
+            or [status_text(current.state, self.cat, for_judge=self.judge_view)]
 
 
 # --- reading commands -------------------------------------------------------------------------

@@ -47,7 +47,6 @@ from rules import Phase
 from storage import OutboxItem
 from storage.shared import kept
 
-from .. import audit
 from .. import commands as cmds
 from .. import outbox as ob
 from .. import why
@@ -65,8 +64,9 @@ from ..lru import Recent
 from ..render import (
     chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
 )
-from ..service import Outcome, Render, Service, ServiceError, Staged, untouched
+from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..steady import Steady
+from . import decide
 from . import panel as pn
 from .callbacks import Press, decode
 from .port import JudgePort, Reply, Target
@@ -581,11 +581,7 @@ class JudgeController:
         replacement is read against the game as it stood before that action; the judge is told
         what it corrected and what changed as a result, the table what changed in what it had
         been told. A refusal (the first later action it would break) changes nothing."""
-        log = await self.service.events(home)
-        row = await self.service.store.game(before.game_id)
-        names = row.names if row is not None else {}
-        then = rules.state_before(before.state.config, log, command.seq, names)
-        replacement = command.replacement(then)
+        replacement = await decide.replacement(self.service, home, before, command)
         plan = _Plan()
         outcome = await self.service.fix(home, user, command.seq, replacement,
                                          render=self._renderer(home, before.state, plan))
@@ -1030,24 +1026,20 @@ class JudgeController:
             raise CommandError("shooting_first", command="next")
         if isinstance(command, Explain):  # anyone may ask; nothing changes
             return await self.explain(home, user, command, home, private=True)
-        if isinstance(command, Act) and live is None and current is not None \
-                and isinstance(command.event, rules.AFTER_THE_RESULT):
-            live = current  # the judge's points or a late penalty: the game just over (F24 §7.9, §8.4)
+        opening: rules.RulesConfig | None = None
+        if isinstance(command, Act) and live is None:  # the game just over, or the next one
+            club = (await self.service.announce(current.game_id) if current is not None else None) or home
+            opening = await decide.game_for(self.service, home, club, current, command.event)
+            live = current if opening is None else None
         if isinstance(command, (Act, UndoCmd, FixCmd, TimerCmd)):
             game = live or current
             if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
                 return [Reply(self._t(cat, "judge-not-judge", judge=self.port.mention(game.judge)))]
         if isinstance(command, Act):
             seated: list[str] = []
-            if live is None:  # the first game command starts a game (as the console does)
-                if current is None and (missing := await self.service.missing(home)).code == "quarantined":
-                    raise missing  # not over a game set aside without a word: /new does that
-                club = (await self.service.announce(current.game_id) if current is not None else None) or home
-                config = await self.service.new_game_rules(club, NewGame())  # the club's own rules
-                refusal = rules.check(rules.new_game(config), command.event)
-                if refusal is not None:
-                    raise refusal
-                live, seated = await self._create_seated(home, user, config, current, cat)
+            if live is None:  # the command starts the next game (decide.game_for)
+                assert opening is not None
+                live, seated = await self._create_seated(home, user, opening, current, cat)
             club = await self.service.announce(live.game_id) or home
             event, offered = await roster_name(self.service.store, club, command.event, cat)
             clash = await self._same_player(home, club, live, event)
@@ -1074,7 +1066,7 @@ class JudgeController:
             if live is not None and live.judge != user:
                 return [Reply(self._t(cat, "judge-busy", game=live.game_id,
                                       judge=self.port.mention(live.judge)))]
-            if live is not None and not confirmed and not untouched(live):  # a second /new confirms
+            if not confirmed and decide.asks_before_replacing(live):  # a second /new confirms
                 self._confirm_new[home] = user
                 return [Reply(cat.text("console-new-confirm", game=live.game_id))]
             club = (await self.service.announce(current.game_id) if current is not None else None) or home
@@ -1241,10 +1233,8 @@ class JudgeController:
         (the last game's files again, here), ``/help``."""
         cat = await self._cat(home)
         if what == "help":
-            reasons = cmds.reason_codes(current.state.config.reasons if current is not None
-                                        else rules.REASONS[rules.DEFAULT_PRESET])
             return [Reply(f"{cat.text('commands-help')}\n{cat.text('club-help')}"
-                          f"\n{cat.text('commands-reasons', codes=reasons)}"
+                          f"\n{cat.text('commands-reasons', codes=decide.help_reasons(current))}"
                           f"\n\n{self._t(cat, 'judge-help')}")]
         if current is None:
             raise await self.service.missing(home)
@@ -1266,11 +1256,8 @@ class JudgeController:
             return [Reply(result_text(current.state, cat), private=not over)]
         if what == "log_all" and judge:
             return [Reply(await self.audit_text(home, current), private=True)]
-        row = await self.service.store.game(current.game_id)
-        names = row.names if row is not None else {}
-        _, notices = rules.fold(current.state.config, await self.service.events(home), names)
-        lines = [t for t in (notice_text(n, cat) for n in notices
-                             if judge or over or not n.private) if t]
+        notices = await decide.announced(self.service, home, current)
+        lines = [t for t in (notice_text(n, cat) for n in notices if judge or over or not n.private) if t]
         text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
         return [Reply(text, private=judge)]
 
@@ -1288,14 +1275,9 @@ class JudgeController:
     async def audit_text(self, home: str, current: Outcome) -> str:
         """The game's audit trail for its judge (:mod:`bot.audit`): every logged action, who
         recorded it and when (the platform's words for both), what was undone and by whom."""
-        cat = await self._cat(home)
-        rows = await self.service.store.events(current.game_id)
-        if not rows:
-            return cat.text("judge-log-empty", game=current.game_id)
-        lines = audit.lines(audit.trail(rows), current.state.config, cat,
-                            who=lambda actor: self.port.mention(actor) or actor,
-                            when=self.port.moment)
-        return "\n".join([cat.text("judge-log-title", game=current.game_id), *lines])
+        return "\n".join(await decide.audit_lines(
+            self.service, current, await self._cat(home),
+            who=lambda actor: self.port.mention(actor) or actor, when=self.port.moment))
 
     # --- presses -------------------------------------------------------------------------------------
     async def press(self, home: str, user: str, data: str | None, handle: Any) -> None:
