@@ -41,7 +41,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TextIO, Union
+from typing import Any, Awaitable, Callable, Iterable, Iterator, TextIO, Union
 from zoneinfo import ZoneInfo
 
 import rules
@@ -51,12 +51,12 @@ from . import commands as cmds
 from .club.answers import Asker, ClubAnswers, roster_name
 from .club.evening import MAX_TABLES, EveningDesk
 from .club.evening import TYPED as EVENING_TYPED
-from .club.tournament import TOURNAMENT_COMMANDS, TournamentDesk
+from .club.tournament import TournamentDesk
 from .commands import (
     Act, ClubCmd, CommandError, Explain, FixCmd, NewGame, Part, Quit, SetLang, Show, TimerCmd,
     UndoCmd,
 )
-from .front import Call, Entry, Front
+from .front import Call, Entry, Front, Via
 from .judge import decide
 from .judge.controller import club_settings
 from .judge.port import Reply as JudgeReply
@@ -148,6 +148,7 @@ class Session:
         self._alarms: list[Any] = []
         self._pending_new = True  # no game yet: the first game command creates one
         self._confirm_new = False  # a /new over an unfinished game waits for a second /new
+        self._confirmed = False  # the command being carried out is that second /new's turn
         self.refused_new = False  # ``open(new=True)`` kept an unfinished game (it asked first)
         self.club_tz = "UTC"  # the club's time zone (MAFIA_REFEREE_TIMEZONE): every clock time shown
         self._front: Front | None = None
@@ -193,9 +194,16 @@ class Session:
     @property
     def front(self) -> Front:
         """The router the console's lines go through, as every platform's do: the console is
-        the judge's desk (:attr:`bot.commands.Place.CONSOLE`), every part of it this session."""
+        the judge's desk (:attr:`bot.commands.Place.CONSOLE`); the router hands each command to
+        its part (:class:`bot.commands.Part`): this session's judge (:meth:`run`), its club, its
+        tournament desk, its own language."""
         if self._front is None:
-            parts = {part: self for part in Part}
+            parts: dict[Part, Any] = {
+                Part.JUDGE: self,
+                Part.CLUB: Via(lambda call: self._carry(call, self._club)),
+                Part.TOURNAMENT: Via(lambda call: self._carry(call, self._tournament)),
+                Part.PLATFORM: Via(lambda call: self._carry(call, self._lang)),
+            }
             self._front = Front(lambda: self.service, parts, self, self._chat_cat)
         return self._front
 
@@ -225,12 +233,22 @@ class Session:
         return Reply(lines, accepted=done.accepted and not refused, quit=done.quit, outcome=done.outcome)
 
     async def run(self, call: Call) -> list[JudgeReply]:
-        """A command routed to the console (every part is this session's): carried out by
-        :meth:`_run`; its :class:`Reply` kept for :meth:`handle`."""
+        """A judge's command routed to the console: carried out by :meth:`_run`."""
+        return await self._carry(call, self._judge)
+
+    async def _judge(self, call: Call) -> Reply:
+        if cmds.next_in_shooting(call.command, self.state(call.current, call.place)):
+            raise CommandError("shooting_first", command="next")
+        return await self._run(call.command)
+
+    async def _carry(self, call: Call, part: Callable[[Call], Awaitable[Reply]]) -> list[JudgeReply]:
+        """Carry ``call`` out by ``part``; its :class:`Reply` kept for :meth:`handle`. A command
+        made stale by another writer, or one the database could not record, is said in the
+        console's words (nothing changed); any other refusal goes back to the router."""
+        # only the command right after an asking /new may confirm it (whichever part runs it)
+        self._confirmed, self._confirm_new = self._confirm_new, False
         try:
-            if cmds.next_in_shooting(call.command, self.state(call.current, call.place)):
-                raise CommandError("shooting_first", command="next")
-            done = await self._run(call.command)
+            done = await part(call)
         except ServiceError as error:
             if error.code != "stale":
                 raise
@@ -255,7 +273,7 @@ class Session:
         return lines
 
     async def _run(self, command: cmds.Command) -> Reply:
-        confirmed, self._confirm_new = self._confirm_new, False
+        confirmed = self._confirmed
         if isinstance(command, Act):
             lines = await self._game_for(command.event)
             event, offered = await roster_name(self.service.store, self.chat, command.event, self.cat)
@@ -288,24 +306,39 @@ class Session:
             return Reply(await self._new_game(command))
         if isinstance(command, Show):
             return Reply(await self._show(command.what))
-        if isinstance(command, ClubCmd) and command.what in TOURNAMENT_COMMANDS:
-            return Reply((await self._desk().answer(self.chat, self.user, command, self.cat)).lines)
-        if isinstance(command, ClubCmd) and command.what == "evening" and command.args:
-            return Reply(await self._evening(command))  # the sign-up (issue 33)
-        if isinstance(command, ClubCmd) and command.what == "settings":  # the console's club's rules
-            return Reply(await club_settings(self.service, self.chat, self.user, command, self.cat))
-        if isinstance(command, ClubCmd):  # the console's own club: its chat (issue 17)
-            answers = ClubAnswers(self.service.store, tz=self.club_tz)
-            return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,
-                                              self.cat, self.clock()))
         if isinstance(command, Explain):
             return Reply(await self._explain(command))
-        if isinstance(command, SetLang):
-            await self.service.store.set_lang(self.chat, command.lang)
-            self.cat = catalog(command.lang)
-            return Reply([self.cat.text("console-lang", lang=command.lang)])
-        assert isinstance(command, Quit)
+        assert isinstance(command, Quit), command  # the router sends the judge's commands only
         return Reply(quit=True)
+
+    # --- the console's other parts: its club, its tournament desk, its language -------------------
+    async def _club(self, call: Call) -> Reply:
+        """A club command (:attr:`bot.commands.Part.CLUB`): the console's own club is its chat
+        (issue 17) and its judge the club's official; ``/evening new|close|cancel`` and a
+        player's press typed for him (issue 33); ``/settings``, the club's rules."""
+        command = call.command
+        assert isinstance(command, ClubCmd), command
+        if command.what == "evening" and command.args:
+            return Reply(await self._evening(command))
+        if command.what == "settings":
+            return Reply(await club_settings(self.service, self.chat, self.user, command, self.cat))
+        answers = ClubAnswers(self.service.store, tz=self.club_tz)
+        return Reply(await answers.answer(self.chat, Asker(self.user, official=True), command,
+                                          self.cat, self.clock()))
+
+    async def _tournament(self, call: Call) -> Reply:
+        """``/tournament``, ``/table`` (:attr:`bot.commands.Part.TOURNAMENT`): the console's one
+        judge runs each table in turn (:meth:`_desk`)."""
+        assert isinstance(call.command, ClubCmd), call.command
+        return Reply((await self._desk().answer(self.chat, self.user, call.command, self.cat)).lines)
+
+    async def _lang(self, call: Call) -> Reply:
+        """``/lang ru|en`` (:attr:`bot.commands.Part.PLATFORM`): the console's language, stored."""
+        command = call.command
+        assert isinstance(command, SetLang), command
+        await self.service.store.set_lang(self.chat, command.lang)
+        self.cat = catalog(command.lang)
+        return Reply([self.cat.text("console-lang", lang=command.lang)])
 
     async def _evening(self, command: ClubCmd) -> list[str]:
         """``/evening new|close|cancel …`` (its judge is the club's admin) and, with no buttons
