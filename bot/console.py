@@ -417,10 +417,10 @@ class Session:
         elif command.what == "resume":
             timer.resume(now)
         elif command.what == "next":
-            parts = rules.timing(current.state)
-            if timer.part + 1 >= len(parts):  # night 0's parts only: nothing moves
+            following = timer.next_part(current.state, now)
+            if following is None:  # night 0's parts only: nothing moves
                 return [self.cat.text("judge-timer-no-next")]
-            self._timer = timer = timer.following(parts[timer.part + 1], now)
+            self._timer = timer = following
         if command.what != "show":
             await self.service.set_timer(current.game_id, timer.to_dict())
             self._arm()

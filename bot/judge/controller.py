@@ -567,9 +567,7 @@ class JudgeController:
             return [Reply(view.line if view is not None else cat.text("judge-timer-none"))]
         if command.what == "next":
             data = await self.service.timer(current.game_id)
-            timer = Timer.from_dict(data) if data is not None else None
-            if timer is None or timer.key != step_key(current.state) \
-                    or timer.part + 1 >= len(rules.timing(current.state)):
+            if data is None or Timer.from_dict(data).next_part(current.state, self.port.clock()) is None:
                 return [Reply(cat.text("judge-timer-no-next"))]  # night 0's parts only
             await self._next_part(home, current)
         else:
@@ -784,15 +782,13 @@ class JudgeController:
         where it is, the new one runs its full length in the same lines. Nothing in the game
         changes. A press with no next part left (outdated) only shows the panel again."""
         data = await self.service.timer(current.game_id)
-        parts = rules.timing(current.state)
-        if data is not None:
-            timer = Timer.from_dict(data)
-            if timer.key == step_key(current.state) and timer.part + 1 < len(parts):
-                after = self._started(current.game_id,
-                                      timer.following(parts[timer.part + 1], self.port.clock()))
-                await self.service.set_timer(current.game_id, after.to_dict())
-                self._arm(current.game_id, after, home)
-                await self._edit_group_timer(after)
+        following = Timer.from_dict(data).next_part(current.state, self.port.clock()) \
+            if data is not None else None
+        if following is not None:
+            after = self._started(current.game_id, following)
+            await self.service.set_timer(current.game_id, after.to_dict())
+            self._arm(current.game_id, after, home)
+            await self._edit_group_timer(after)
         await self.show_panel(home, current, handle=handle)
 
     # --- games ---------------------------------------------------------------------------------------

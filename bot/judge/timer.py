@@ -75,6 +75,16 @@ class Timer:
         return cls(key=key, kind=timed.kind, seat=timed.seat, seconds=timed.seconds, scale=scale,
                    deadline=now + timed.seconds * scale, part=part)
 
+    def next_part(self, state: rules.GameState, now: float) -> "Timer | None":
+        """The running step's next timed part (:func:`rules.timing` of ``state``: night 0's
+        Sheriff's look after the meeting, F24 §4.2.3; the free seating, S24 §4.2.3) as a timer
+        starting at ``now`` (:meth:`following`); ``None`` when this timer is not ``state``'s
+        step's, or the step has no part left."""
+        parts = rules.timing(state)
+        if self.key != step_key(state) or self.part + 1 >= len(parts):
+            return None
+        return self.following(parts[self.part + 1], now)
+
     def following(self, timed: rules.Timed, now: float) -> "Timer":
         """The step's next part (night 0's Sheriff's look after the meeting), starting now and
         shown in the same table message as this one."""
