@@ -104,6 +104,26 @@ async def _connect_reader(path: str | os.PathLike[str]) -> aiosqlite.Connection:
     return reader
 
 
+class _WriteLock:
+    """The store's write lock (an :class:`asyncio.Lock`, used as ``async with``) that also says
+    how many writers wait for it (:attr:`waiting`): the group commit asks whether a unit is
+    alone (:meth:`Store._alone`) without reading the lock's private state."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.waiting = 0  # the writers inside ``async with`` that do not hold the lock yet
+
+    async def __aenter__(self) -> None:
+        self.waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self.waiting -= 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
 class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
     """The game store. Open with ``await Store.open(path)`` (or ``async with await Store.open(p)``)
     and always :meth:`close` it."""
@@ -111,7 +131,7 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
     def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self._conn: aiosqlite.Connection | None = conn
         self._reader = reader  # None: reads share the writer (an in-memory database)
-        self._lock = asyncio.Lock()
+        self._lock = _WriteLock()
         self._batch: _Batch | None = None  # the open transaction's units, until its COMMIT
         self._games: dict[int, GameExtras] = {}  # written through after each commit
         self._langs: dict[str, str | None] = {}
@@ -283,7 +303,7 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
         what was ready (units started with this one queue for the lock meanwhile, and form a
         batch of the group commit), then no writer waits for the lock."""
         await asyncio.sleep(0)
-        return self._batch is None and not getattr(self._lock, "_waiters", None)
+        return self._batch is None and not self._lock.waiting
 
     async def _unit_alone(self, conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], _T],
                           then: Callable[[_T], None] | None) -> _T:
