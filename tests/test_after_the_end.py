@@ -86,6 +86,11 @@ async def test_after_the_end_the_finished_game_takes_a_name_and_the_roles_start_
         current = await judge.service.current(judge.home)
         assert current is not None and current.game_id == over
         assert current.state.phase is rules.Phase.GAME_OVER and current.state.seat(3).name == "Вера"
+        # a name another seat of the finished game has: its own reason, not a new game
+        said = await judge.say("/name 4 Вера")
+        assert error_text(rules.RuleError(rules.Code.NAME_TAKEN, seat=4, other=3, name="Вера"), judge.cat) in said
+        current = await judge.service.current(judge.home)
+        assert current is not None and current.game_id == over and current.state.seat(4).name is None
         # a command no game takes now: the finished game's words, nothing created
         said = await judge.say("/next")
         assert error_text(rules.RuleError(rules.Code.GAME_OVER), judge.cat) in said

@@ -37,18 +37,21 @@ async def game_for(service: Service, home: str, club: str, current: Outcome | No
     * ``None``: the game just over, which still takes it (a name corrected for the protocol, a
       penalty recorded after the result, F24 §7.9; the judge's points, F24/S24 §8.4, §8.5);
     * a :class:`rules.RulesConfig`: the rules of the next game, which ``event`` starts (the
-      club's own, :meth:`bot.service.Service.new_game_rules` of ``club``) — when that game's
-      setup takes it (a name, the roles, the preset's first steps);
+      club's own, :meth:`bot.service.Service.new_game_rules` of ``club``) — when the finished
+      game refuses it only because it is over and the next game's setup takes it (the roles);
     * else it is refused, nothing created: raises the finished game's own refusal (it is over,
-      F24 §1.4, and ``/new`` starts the next one), or with no game the new setup's
-      (:class:`rules.RuleError`); a chat whose game was set aside raises its ``quarantined``
-      :class:`bot.service.ServiceError` (``/new`` replaces it, never a game command silently).
+      F24 §1.4, and ``/new`` starts the next one; or its own reason: a name another seat of it
+      has), or with no game the new setup's (:class:`rules.RuleError`); a chat whose game was
+      set aside raises its ``quarantined`` :class:`bot.service.ServiceError` (``/new`` replaces
+      it, never a game command silently).
     """
     refusal: rules.RuleError | None = None
     if current is not None:
         refusal = rules.check(current.state, event)
         if refusal is None:
             return None
+        if refusal.code is not rules.Code.GAME_OVER:  # the finished game's own reason
+            raise refusal
     elif (missing := await service.missing(home)).code == "quarantined":
         raise missing
     config = await service.new_game_rules(club, NewGame())
