@@ -928,7 +928,10 @@ class JudgeController:
         whole group (a private ruling never: the group sees only the public)."""
         cat, home, group = call.cat, call.home, call.chat
         command = call.command
-        if isinstance(command, Explain):
+        if isinstance(command, Explain) and (command.what == "rule" or home != group
+                                             or call.current is not None):
+            # a rule is no game's; a ruling is the linked game's (or the group's own hosted
+            # table's, over)
             return await self.explain(home, call.user, command, group, private=False)
         if home == group:  # no game linked here
             return [Reply(cat.text("tg-not-linked"))]
