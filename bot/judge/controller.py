@@ -354,7 +354,7 @@ class JudgeController:
             public_cat = await self._cat(public) if public else None
             if outcome.undone:
                 judge, said = undo_texts(outcome.state, outcome.undone, judge_cat,
-                                         public_cat or judge_cat)
+                                         public_cat or judge_cat, outcome.retold)
                 public_msg: str | None = said if public else None
             elif outcome.correction is not None:
                 judge, fixed = correction_texts(outcome.state, outcome.correction, judge_cat,
