@@ -893,10 +893,9 @@ class JudgeController:
 
     @staticmethod
     def state(current: Outcome | None, place: Place) -> rules.GameState | None:
-        """What a command is parsed against: the home's game while it is not over (``/nominate
-        7``: its speaker; the penalties: its preset's reasons)."""
-        return current.state if current is not None and current.state.phase is not Phase.GAME_OVER \
-            else None
+        """What a command is parsed against: the home's game (``/nominate 7``: its speaker; the
+        penalties: its preset's reasons — after the end too, a penalty recorded then, F24 §7.9)."""
+        return current.state if current is not None else None
 
     async def run(self, call: Call) -> list[Reply]:
         """A command routed to judge mode (:mod:`bot.front`), under the home's lock (but
