@@ -99,3 +99,17 @@ async def test_an_undone_correction_the_group_never_saw_is_not_announced(t: Tabl
     await t.say("/undo")
     assert len(t.public()) == len(heard) + 2
     assert "отменено 1 действие" in t.public()[-1] and "№7" in t.public()[-1]
+
+
+async def test_an_undo_of_a_correction_and_the_action_before_it_is_told_once(t: Table) -> None:
+    """/undo 2 of a foul and then a correction of it: the group, told of #6's foul and then that
+    it was #7's, is told once that neither stands."""
+    await t.say("/foul 6")  # 4
+    await t.say("/fix 4 /foul 7")
+    heard = len(t.public())
+    await t.say("/undo 2")
+    assert len(t.public()) == heard + 1
+    told = t.public()[-1]
+    assert "отменено 2 действия" in told and told.count("№7") == 1 and "№6" not in told
+    state = await t.state()
+    assert not state.seat(7).fouls and not state.seat(6).fouls

@@ -106,7 +106,8 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
         if not added and not removed:
             return "\n".join(judge), None
         public.extend(_changes(added, removed, public_cat))
-    public.extend(_lines(notices, public_cat, public=True))
+    else:
+        public.extend(_lines(notices, public_cat, public=True))
     public.append(now_text(state, public_cat))
     return "\n".join(judge), "\n".join(public)
 
