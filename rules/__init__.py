@@ -17,7 +17,7 @@ from .config import (
     config_from_dict, config_to_dict,
 )
 from .engine import (
-    AFTER_THE_RESULT, MAX_NAME, Correction, NameFault, admit, apply, check, clean_name, clean_text,
+    AFTER_THE_END, AFTER_THE_RESULT, MAX_NAME, Correction, NameFault, admit, apply, check, clean_name, clean_text,
     correct, fold, name_key, state_before, vote_plan,
 )
 from .errors import Code, RuleError

@@ -214,7 +214,7 @@ def apply(state: GameState, event: ev.Event) -> tuple[GameState, list[Notice]]:
 def _open_to(state: GameState, event: ev.Event) -> None:
     """Raise the :class:`RuleError` of a game that takes no such event at all now: over
     (``GAME_OVER``, see :func:`apply`), or waiting for the judge's result (``RESULT_REQUIRED``)."""
-    if state.phase is Phase.GAME_OVER and not isinstance(event, _AFTER_THE_END):
+    if state.phase is Phase.GAME_OVER and not isinstance(event, AFTER_THE_END):
         raise RuleError(Code.GAME_OVER)
     if result_required(state) and not isinstance(event, (ev.SetName, ev.DeclareResult)):
         raise RuleError(Code.RESULT_REQUIRED, at_table=len(state.at_table))
@@ -1595,4 +1595,5 @@ _HANDLERS: dict[type, Callable[[_Move, ev.Event], None]] = {
 #: What a finished game still takes besides a name: a penalty, recorded (F24 §7.9), and the
 #: judge's points (F24/S24 §8.4, §8.5).
 AFTER_THE_RESULT = (ev.Penalty, ev.Extra, ev.BadPlay)
-_AFTER_THE_END = (ev.SetName, *AFTER_THE_RESULT)
+#: ... and a name: every event a finished game takes
+AFTER_THE_END = (ev.SetName, *AFTER_THE_RESULT)

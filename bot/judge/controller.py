@@ -1033,8 +1033,9 @@ class JudgeController:
         if isinstance(command, Explain):  # anyone may ask; nothing changes
             return await self.explain(home, user, command, home, private=True)
         if isinstance(command, Act) and live is None and current is not None \
-                and isinstance(command.event, rules.AFTER_THE_RESULT):
-            live = current  # the judge's points or a late penalty: the game just over (F24 §7.9, §8.4)
+                and isinstance(command.event, rules.AFTER_THE_END):
+            live = current  # a name, the judge's points or a late penalty: the game just over
+            # (its players' rows in the club; F24 §7.9, §8.4), as at the console
         if isinstance(command, (Act, UndoCmd, FixCmd, TimerCmd)):
             game = live or current
             if game is not None and game.judge != user and (live is not None or not isinstance(command, Act)):
