@@ -385,10 +385,13 @@ class JudgeController:
                         f"{self.port.timer_line(timer, public_cat, self._now(outcome.game_id, timer))}")
                 index = len(items)
                 items.append(ob.post(public, text))
-            ended = before.phase is not Phase.GAME_OVER and outcome.state.phase is Phase.GAME_OVER
-            reopened = before.phase is Phase.GAME_OVER and outcome.state.phase is not Phase.GAME_OVER
-            if club and reopened and public_msg:  # an undo took the end back: the club is told
-                items.append(ob.post(club, public_msg))
+            was_over, over = before.phase is Phase.GAME_OVER, outcome.state.phase is Phase.GAME_OVER
+            # a correction of a game over that changes its result: the end is told again
+            rejudged = was_over and over and before.result != outcome.state.result
+            ended = (not was_over and over) or rejudged
+            reopened = was_over and not over
+            if club and (reopened or rejudged) and public_msg:  # the end taken back: the club
+                items.append(ob.post(club, public_msg))  # is told
             if club and before.phase is Phase.SETUP and outcome.state.phase is not Phase.SETUP:
                 items.append(await self._club_start_item(outcome, home, public, club))  # as host mode
             if ended:
