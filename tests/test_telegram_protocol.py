@@ -11,7 +11,7 @@ from typing import AsyncIterator
 
 import pytest
 
-from fakebot import FakeBotAPI
+from fakebot import FakeBotAPI, FakeChat
 from rules import Phase, Team
 from rules.records import replay
 from support.telegram_table import Table, table
@@ -34,15 +34,22 @@ def files(t: Table, chat: object) -> tuple[list[bytes], dict[str, bytes]]:
     return pictures, documents
 
 
-async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None:
+async def day_one(t: Table, new: str = "/new") -> FakeChat:
+    """The club's channel linked to the group (by its owner, an admin), the judge's game
+    (``new``) linked there, roles D2 M5 M7 S8, started and at day 1: #1 speaks. The channel."""
     owner = t.players[0]  # the group's creator: an admin, he links the club's channel
     channel = t.fake.add_channel("Клубный канал", username="club_news")
     await t.say("/channel @club_news", chat=t.group, user=owner)
-    await t.say("/new fiim2024")
+    await t.say(new)
     await t.say("/link", chat=t.group)
     await t.say("/roles D2 M5 M7 S8")
     await t.say("/start")
     await t.say("/next")  # night 0 ends: day 1, #1 speaks
+    return channel
+
+
+async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None:
+    channel = await day_one(t, "/new fiim2024")
     await t.say("/nominate 5")
     await t.say("/next")
     await t.say("/nominate 7")  # #2 nominates #7
@@ -89,14 +96,7 @@ async def test_a_correction_that_changes_the_result_sends_the_protocol_again(t: 
     over, with the other result. The group and the club's channel, told "black wins" with its
     protocol, are told of the correction and get the protocol of the result as it stands —
     the channel is never left with a result the game no longer has."""
-    owner = t.players[0]
-    channel = t.fake.add_channel("Клубный канал", username="club_news")
-    await t.say("/channel @club_news", chat=t.group, user=owner)
-    await t.say("/new")
-    await t.say("/link", chat=t.group)
-    await t.say("/roles D2 M5 M7 S8")
-    await t.say("/start")
-    await t.say("/next")
+    channel = await day_one(t)
     await t.say("/ppk 3 4.3.1 red")  # 4: the game is over, black wins
     assert (await t.state()).result.winner is Team.BLACK  # type: ignore[union-attr]
     for chat in (t.group, channel):
