@@ -603,10 +603,21 @@ def _nominate(cmd: str, args: list[str], rest: str, state: rules.GameState | Non
     if len(args) == 2:
         return Act(rules.Nominate(by=_seat(cmd, args[0]), target=_seat(cmd, args[1])))
     target = _seat(cmd, args[0])
+    return Act(_by_speaker(cmd, state, lambda by: rules.Nominate(by=by, target=target)))
+
+
+def _by_speaker(cmd: str, state: rules.GameState | None,
+                make: Callable[[int], rules.Event]) -> rules.Event:
+    """The event ``make`` builds for the current speaker (``/nominate 7``, ``/withdraw``). Nobody
+    speaking: ``no_speaker`` (say who: ``/nominate 3 7``) — but in a game over the engine's own
+    refusal, which no seat would change."""
     speaker = state.speaker if state is not None else None
-    if speaker is None:
-        raise CommandError("no_speaker", command=cmd)
-    return Act(rules.Nominate(by=speaker, target=target))
+    if speaker is not None:
+        return make(speaker)
+    refusal = rules.check(state, make(1)) if state is not None else None
+    if refusal is not None and refusal.code is rules.Code.GAME_OVER:
+        raise refusal
+    raise CommandError("no_speaker", command=cmd)
 
 
 @_command("withdraw", "unnominate")
@@ -616,10 +627,7 @@ def _withdraw(cmd: str, args: list[str], rest: str, state: rules.GameState | Non
     _at_most(cmd, args, 1)
     if args:
         return Act(rules.WithdrawNomination(by=_seat(cmd, args[0])))
-    speaker = state.speaker if state is not None else None
-    if speaker is None:
-        raise CommandError("no_speaker", command=cmd)
-    return Act(rules.WithdrawNomination(by=speaker))
+    return Act(_by_speaker(cmd, state, lambda by: rules.WithdrawNomination(by=by)))
 
 
 @_command("vote")

@@ -260,7 +260,9 @@ class Front:
         try:
             found = cmds.find(text)
         except CommandError as error:
-            if entry.place in (Place.GROUP, Place.DM) and error.code in ("unknown_command", "empty_command"):
+            if entry.place in (Place.GROUP, Place.DM) and (
+                    error.code in ("unknown_command", "empty_command")
+                    or cmds.spec(cmds.head(text)) is None):  # however long
                 return None  # another bot's command: not ours to answer
             return [Reply(error_text(error, await self.cat(entry.chat)), refused=True)]
         return await self.command(entry, found)
@@ -379,10 +381,14 @@ class Front:
         if place is Place.TABLE:
             return self._text(cat, "host-table-command", entry, command=name)
         if place is Place.GROUP and found.routes_at(Place.DESK, entry.platform):
-            current = await self.service().current(await self.service().home(entry.chat))
+            home = await self.service().home(entry.chat)
+            linked = home != entry.chat
+            current = await self.service().current(home) if linked else None
             if current is not None and current.judge == entry.user:
                 return self._text(cat, "tg-group-use-private", entry)
-            return self._text(cat, found.group_refusal or "tg-only-judge", entry)
+            # no game linked here: nobody's the judge of it, game commands go to a private chat
+            return self._text(cat, found.group_refusal or (
+                "tg-only-judge" if linked else "tg-group-use-private"), entry)
         return self._text(cat, "front-not-here", entry, command=name,
                           where=_where(found.places(), entry.platform))
 
@@ -396,6 +402,8 @@ class Front:
             return None
         current = call.current
         if who is Who.JUDGE:
+            if current is None and call.place is Place.GROUP and call.home == entry.chat:
+                return self._text(call.cat, "tg-not-linked", entry)  # a group: nothing linked
             if current is None:
                 raise await self.service().missing(call.home)
             if current.judge == call.user:

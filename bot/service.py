@@ -66,6 +66,9 @@ class Outcome:
     outbox: tuple[int, ...] = ()  # the ids of the messages queued with it, in render's order
     finished: bool = False  # the game is recorded as finished: over by the rules, or abandoned
     correction: rules.Correction | None = None  # for a fix: what it corrected, and what followed
+    #: for an undo that takes a correction back: every notice of the game as it was told, and
+    #: as it stands now (what the table was told of the correction is what changes back)
+    retold: tuple[tuple[rules.Notice, ...], tuple[rules.Notice, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -863,10 +866,13 @@ class Service:
             await self._read_all(game)
             game.refold()
         undos = [rules.Undo() for _ in range(steps)]
+        retold = None
         if len(game.standing) < steps:  # a correction taken back: the log before it, refolded
             actions = rules.standing(game.log)
             undone = tuple(event for _, event in reversed(actions[len(actions) - steps:]))
-            state, _ = rules.fold(game.config, [*game.log, *undos], game.names)
+            _, told = rules.fold(game.config, game.log, game.names)
+            state, now = rules.fold(game.config, [*game.log, *undos], game.names)
+            retold = (tuple(told), tuple(now))
             keep, checkpoints = None, []
         else:
             keep = game.standing[:len(game.standing) - steps]
@@ -881,7 +887,8 @@ class Service:
         over = state.phase is rules.Phase.GAME_OVER
         finished = None if over == game.finished else over
         planned = Outcome(game_id=game.id, revision=game.revision + steps,
-                          state=copy.deepcopy(state), notices=[], judge=game.judge, undone=undone)
+                          state=copy.deepcopy(state), notices=[], judge=game.judge, undone=undone,
+                          retold=retold)
         count = game.count - steps
         due = game.stored is not None and count < game.stored  # the stored one is undone
         queued = await self._append(

@@ -140,6 +140,16 @@ def test_nominate_with_one_seat_needs_a_speaker() -> None:
         assert caught.value.code == "no_speaker"
 
 
+def test_after_the_end_nobody_is_asked_who_nominates() -> None:
+    """A game over takes no nomination (F24 §1.4), whoever makes it: "the game is over", not
+    "say who nominates: /nominate 3 7" — advice no seat could follow."""
+    state = play("/start", "/result red")
+    for text in ("/nominate 7", "/withdraw"):
+        with pytest.raises(rules.RuleError) as caught:
+            parse(text, state)
+        assert caught.value.code is rules.Code.GAME_OVER, text
+
+
 def test_new_options() -> None:
     command = parse("/new fsm2024 raise_vote=no self_nomination=true best_move=yes "
                     "first_day_vote=no_vote draw_quiet_nights=4 timers.speech=45", None)

@@ -321,3 +321,14 @@ async def test_host_tables_in_the_store(any_store: Store) -> None:
     assert await store.create_host_table("tg:-400", "tg:1", {"host": {}, "rules": {}}) == table + 1
     with pytest.raises(Exception):
         await store.update_host_table(table, status="weird")
+
+
+def test_a_host_option_given_twice_is_refused() -> None:
+    """``/newgame mute=foul mute=restrict`` (or ``seats=`` and ``seating=``, its other name):
+    which was meant? Refused as any option given twice is, never the last one taken."""
+    for args in (["mute=foul", "mute=restrict"], ["seats=join", "seating=shuffle"],
+                 ["absent=1", "absent_after=3"], ["grace=10", "voice_grace=20"],
+                 ["silenced=5", "silenced=5"], ["voice=1", "voice=2"]):
+        with pytest.raises(CommandError) as refused:
+            parse_newgame(args, vote_window=10, shooting=20, silenced=10)
+        assert refused.value.code == "duplicate_option", args

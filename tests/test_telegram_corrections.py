@@ -10,6 +10,7 @@ from typing import AsyncIterator
 
 import pytest
 
+import rules
 from fakebot import FakeBotAPI
 from support.telegram_table import Table, linked_day_one
 
@@ -76,3 +77,39 @@ async def test_a_correction_three_actions_back_and_one_refused(t: Table) -> None
     await t.press("Далее ▶")
     await t.press("Далее ▶")
     assert (await t.state()).speaker == 5 and (await t.state()).seconds == 0  # silenced (seed 4.4)
+
+
+async def test_an_undone_correction_the_group_never_saw_is_not_announced(t: Table) -> None:
+    """At night the judge corrects the shooting (a kill into a miss: nothing the group has been
+    told changes, so it hears nothing) and takes the correction back: the group hears nothing
+    of that either — "the judge undid an action" would tell it that something hidden was
+    changed at night (F24 §4.4.13). An undone correction of what it was told is announced."""
+    await t.say("/foul 6")  # 4
+    for _ in range(10):  # day 1: ten speeches, nobody nominated; night 1's shooting
+        await t.say("/next")
+    await t.say("/kill 4")  # 15
+    assert (await t.state()).night.step is rules.NightStep.DON_CHECK  # type: ignore[union-attr]
+    heard = t.public()
+    await t.say("/fix 15 /miss")
+    await t.say("/undo")
+    assert t.public() == heard
+    assert "Отменено 1 действие" in t.private()[-1]
+    assert (await t.state()).seat(4).departure is not None  # the kill stands again
+    await t.say("/fix 4 /foul 7")  # the group was told of #6's foul: it is #7's
+    await t.say("/undo")
+    assert len(t.public()) == len(heard) + 2
+    assert "отменено 1 действие" in t.public()[-1] and "№7" in t.public()[-1]
+
+
+async def test_an_undo_of_a_correction_and_the_action_before_it_is_told_once(t: Table) -> None:
+    """/undo 2 of a foul and then a correction of it: the group, told of #6's foul and then that
+    it was #7's, is told once that neither stands."""
+    await t.say("/foul 6")  # 4
+    await t.say("/fix 4 /foul 7")
+    heard = len(t.public())
+    await t.say("/undo 2")
+    assert len(t.public()) == heard + 1
+    told = t.public()[-1]
+    assert "отменено 2 действия" in told and told.count("№7") == 1 and "№6" not in told
+    state = await t.state()
+    assert not state.seat(7).fouls and not state.seat(6).fouls

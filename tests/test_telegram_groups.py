@@ -9,6 +9,7 @@ from typing import AsyncIterator
 
 import pytest
 
+import rules
 from fakebot import FakeBotAPI
 from bot.i18n import catalog
 from support.telegram_table import Table, table
@@ -110,3 +111,31 @@ async def test_a_group_command_that_fails_inside_is_answered(t: Table, monkeypat
     await t.say("/link", chat=t.group)
     await t.fake.wait_for(lambda: last(t, t.group) == RU.text("error-internal"), what="the error's answer")
     assert await t.service.home(f"tg:{t.group.id}") == f"tg:{t.group.id}"
+
+
+async def test_a_group_without_a_linked_game_is_told_so_not_to_start_one_here(t: Table) -> None:
+    """A group nothing is linked to: its commands that need the linked game are told that no
+    game is linked (/link), never "start a new one: /new", which a group may not do; a game
+    command there points to the private chat, the judge of a game of his own included (he is
+    the judge: "only the judge may" would be wrong)."""
+    await t.say("/new")  # the judge has a game, not linked to the group
+    for user in (t.judge, t.players[1]):
+        for line in ("/why", "/unlink"):
+            await t.say(line, chat=t.group, user=user)
+            assert last(t, t.group) == RU.text("tg-not-linked"), (user.id, line)
+        await t.say("/foul 3", chat=t.group, user=user)
+        assert last(t, t.group) == RU.text("tg-group-use-private"), user.id
+    assert (await t.state()).phase is rules.Phase.SETUP and await t.log_length() == 0
+    await t.say("/rule 5.7", chat=t.group, user=t.players[1])  # a rule is no game's
+    assert last(t, t.group).startswith("5.7:")
+
+
+async def test_another_bots_long_command_in_a_group_is_not_answered(t: Table) -> None:
+    """A command no command of ours names is another bot's, however long: the group hears
+    nothing from us (not "too long")."""
+    count = len(t.fake.sent(t.group))
+    await t.say("/weather " + "Москва " * 100, chat=t.group, user=t.players[1])
+    assert len(t.fake.sent(t.group)) == count
+    await t.say("/foul " + "3 " * 300, chat=t.group, user=t.players[1])  # ours: said
+    assert len(t.fake.sent(t.group)) == count + 1
+    assert last(t, t.group) == RU.text("command-too_long", length=606, limit=500)

@@ -11,7 +11,7 @@ from typing import AsyncIterator
 
 import pytest
 
-from fakebot import FakeBotAPI
+from fakebot import FakeBotAPI, FakeChat
 from rules import Phase, Team
 from rules.records import replay
 from support.telegram_table import Table, table
@@ -34,15 +34,22 @@ def files(t: Table, chat: object) -> tuple[list[bytes], dict[str, bytes]]:
     return pictures, documents
 
 
-async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None:
+async def day_one(t: Table, new: str = "/new") -> FakeChat:
+    """The club's channel linked to the group (by its owner, an admin), the judge's game
+    (``new``) linked there, roles D2 M5 M7 S8, started and at day 1: #1 speaks. The channel."""
     owner = t.players[0]  # the group's creator: an admin, he links the club's channel
     channel = t.fake.add_channel("Клубный канал", username="club_news")
     await t.say("/channel @club_news", chat=t.group, user=owner)
-    await t.say("/new fiim2024")
+    await t.say(new)
     await t.say("/link", chat=t.group)
     await t.say("/roles D2 M5 M7 S8")
     await t.say("/start")
     await t.say("/next")  # night 0 ends: day 1, #1 speaks
+    return channel
+
+
+async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None:
+    channel = await day_one(t, "/new fiim2024")
     await t.say("/nominate 5")
     await t.say("/next")
     await t.say("/nominate 7")  # #2 nominates #7
@@ -81,3 +88,29 @@ async def test_a_judges_game_ends_with_its_protocol_everywhere(t: Table) -> None
     await t.say("/protocol")
     await t.fake.wait_for(lambda: len(files(t, t.judge)[0]) > before, timeout=30,
                           what="the protocol sent again to the judge")
+
+
+async def test_a_correction_that_changes_the_result_sends_the_protocol_again(t: Table) -> None:
+    """The game ends by a team loss given to the wrong seat (the reds lose); after the end the
+    judge corrects it into the black offender's (seed 4.3: the blacks lose): the game is still
+    over, with the other result. The group and the club's channel, told "black wins" with its
+    protocol, are told of the correction and get the protocol of the result as it stands —
+    the channel is never left with a result the game no longer has."""
+    channel = await day_one(t)
+    await t.say("/ppk 3 4.3.1 red")  # 4: the game is over, black wins
+    assert (await t.state()).result.winner is Team.BLACK  # type: ignore[union-attr]
+    for chat in (t.group, channel):
+        await t.fake.wait_for(lambda c=chat: len(files(t, c)[1]) >= 2, timeout=30,
+                              what=f"the protocol in {chat}")
+    told = [len(t.texts(chat)) for chat in (t.group, channel)]
+    await t.say("/fix 4 /ppk 5 4.3.1 black")
+    state = await t.state()
+    assert state.phase is Phase.GAME_OVER and state.result.winner is Team.RED  # type: ignore[union-attr]
+    for chat, before in zip((t.group, channel), told):
+        def ours(c: object = chat) -> list[dict[str, object]]:
+            return [json.loads(t.fake.files[m.document["file_id"]].data) for m in t.fake.sent(c)  # type: ignore[arg-type]
+                    if m.document and m.document["file_name"] == "game-1.json"]
+
+        await t.fake.wait_for(lambda: len(ours()) >= 2, timeout=30, what=f"the protocol again in {chat}")
+        assert [d["outcome"]["winner"] for d in ours()] == ["black", "red"], chat  # type: ignore[index]
+        assert any("Поправка судьи" in text for text in t.texts(chat)[before:]), chat

@@ -164,5 +164,19 @@ async def test_the_group_language_is_its_own(t: Table) -> None:
     await t.press("Далее ▶")
     assert "Player #2 speaks — 60 seconds." in (t.fake.sent(t.group)[-1].text or "")
     assert "№2" in "\n".join(t.private()[-3:])  # the judge's chat stays Russian
-    await t.say("/lang ru", chat=t.group, user=t.players[1])  # a plain member may not
-    assert "only" in (t.fake.sent(t.group)[-1].text or "").lower()
+    await t.say("/lang ru", chat=t.group, user=t.players[1])  # a plain member may not: who may
+    answer = (t.fake.sent(t.group)[-1].text or "").lower()
+    assert "judge" in answer and "admin" in answer
+
+
+async def test_a_players_lang_in_the_group_is_told_who_may(t: Table) -> None:
+    """/lang in the group is the judge's or a chat admin's (the group's owner changes it): a
+    player is told both, and nothing changes; the owner's is carried out."""
+    await t.say("/lang en", chat=t.group, user=t.players[1])
+    answer = t.fake.sent(t.group)[-1].text or ""
+    assert "судья" in answer and "администратор" in answer
+    await t.say("/status", chat=t.group, user=t.players[1])
+    assert "Говорит" in (t.fake.sent(t.group)[-1].text or "")  # still Russian
+    await t.say("/lang en", chat=t.group, user=t.players[0])  # the group's creator
+    await t.say("/status", chat=t.group, user=t.players[1])
+    assert "speaks" in (t.fake.sent(t.group)[-1].text or "")

@@ -266,3 +266,40 @@ async def test_new_over_a_live_game_asks_for_a_second_new(fake: FakeBotAPI, tmp_
         /new fiim2024
     """))
     assert state.config.preset == "fiim2024" and state.phase is Phase.SETUP
+
+
+AFTER_THE_END_UNDER_FSM = script("""
+    /new fsm2024
+    /start
+    /result red
+    # after the result a penalty is still recorded (FSM 2024 §6.8.6), by the game's own
+    # items: 4.1.8 is a disqualifying foul under fsm2024 (a foul of the seed's)
+    /dq 3 4.1.8
+    /foul 4 4.1.8
+""")
+
+
+async def test_a_penalty_after_the_end_is_read_by_the_games_own_rules(fake: FakeBotAPI, tmp_path: Path) -> None:
+    state = await same_end(fake, tmp_path, AFTER_THE_END_UNDER_FSM)
+    assert state.phase is Phase.GAME_OVER and state.config.preset == "fsm2024"
+    _, log, accepted = await through_console(tmp_path / "again.sqlite3", AFTER_THE_END_UNDER_FSM)
+    assert accepted == [True, True, True, True, False]  # /foul: 4.1.8 is not a foul here
+    assert log[-1] == rules.Penalty(seat=3, reason="4.1.8")
+
+
+NAMED_AFTER_THE_END = script("""
+    /new
+    /start
+    /result red
+    # the club's history counts a finished game's names, which may come after the end
+    /name 3 Вася
+""")
+
+
+async def test_a_name_after_the_end_is_the_finished_games(fake: FakeBotAPI, tmp_path: Path) -> None:
+    """The judge names a seat of the game just over, as the club's history tells him he may
+    (``club-no-games``: «/name 3 Вася» after the end): the finished game's name, as at the
+    console, never a new game of its own."""
+    state = await same_end(fake, tmp_path, NAMED_AFTER_THE_END)
+    assert state.phase is Phase.GAME_OVER and state.seat(3).name == "Вася"
+    assert "/name 3" in catalog("ru").text("club-no-games")

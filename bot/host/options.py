@@ -102,6 +102,11 @@ def _count(key: str, raw: str) -> int:
     return int(raw)
 
 
+#: the host's own options (the rules' are :func:`bot.commands.parse_options`'), by one name
+_HOST_OPTIONS = frozenset({"seating", "mute", "silenced", "absent_after", "voice_grace", "voice"})
+_SAME = {"seats": "seating", "absent": "absent_after", "grace": "voice_grace"}
+
+
 def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced: int,
                   absent_after: int = ABSENT_AFTER) -> TableSpec:
     """``/newgame``'s arguments → a :class:`TableSpec`. ``vote_window`` is the host-mode
@@ -112,10 +117,16 @@ def parse_newgame(args: list[str], *, vote_window: int, shooting: int, silenced:
     :class:`bot.commands.CommandError`."""
     host: dict[str, Any] = {"silenced": silenced, "absent_after": absent_after}
     rest: list[str] = []
+    given: set[str] = set()
     for arg in args:
         key, sep, raw = arg.partition("=")
         key = key.strip().lower()
         raw = raw.strip().lower()
+        option = _SAME.get(key, key)
+        if sep and option in _HOST_OPTIONS:  # which of the two was meant? said, not guessed
+            if option in given:
+                raise CommandError("duplicate_option", option=key)
+            given.add(option)
         if sep and key in ("seats", "seating"):
             if raw not in SEATINGS:
                 raise HostError("bad_option", option=key, value=raw)

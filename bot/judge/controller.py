@@ -354,7 +354,7 @@ class JudgeController:
             public_cat = await self._cat(public) if public else None
             if outcome.undone:
                 judge, said = undo_texts(outcome.state, outcome.undone, judge_cat,
-                                         public_cat or judge_cat)
+                                         public_cat or judge_cat, outcome.retold)
                 public_msg: str | None = said if public else None
             elif outcome.correction is not None:
                 judge, fixed = correction_texts(outcome.state, outcome.correction, judge_cat,
@@ -385,10 +385,13 @@ class JudgeController:
                         f"{self.port.timer_line(timer, public_cat, self._now(outcome.game_id, timer))}")
                 index = len(items)
                 items.append(ob.post(public, text))
-            ended = before.phase is not Phase.GAME_OVER and outcome.state.phase is Phase.GAME_OVER
-            reopened = before.phase is Phase.GAME_OVER and outcome.state.phase is not Phase.GAME_OVER
-            if club and reopened and public_msg:  # an undo took the end back: the club is told
-                items.append(ob.post(club, public_msg))
+            was_over, over = before.phase is Phase.GAME_OVER, outcome.state.phase is Phase.GAME_OVER
+            # a correction of a game over that changes its result: the end is told again
+            rejudged = was_over and over and before.result != outcome.state.result
+            ended = (not was_over and over) or rejudged
+            reopened = was_over and not over
+            if club and (reopened or rejudged) and public_msg:  # the end taken back: the club
+                items.append(ob.post(club, public_msg))  # is told
             if club and before.phase is Phase.SETUP and outcome.state.phase is not Phase.SETUP:
                 items.append(await self._club_start_item(outcome, home, public, club))  # as host mode
             if ended:
@@ -885,10 +888,9 @@ class JudgeController:
 
     @staticmethod
     def state(current: Outcome | None, place: Place) -> rules.GameState | None:
-        """What a command is parsed against: the home's game while it is not over (``/nominate
-        7``: its speaker; the penalties: its preset's reasons)."""
-        return current.state if current is not None and current.state.phase is not Phase.GAME_OVER \
-            else None
+        """What a command is parsed against: the home's game (``/nominate 7``: its speaker; the
+        penalties: its preset's reasons — after the end too, a penalty recorded then, F24 §7.9)."""
+        return current.state if current is not None else None
 
     async def run(self, call: Call) -> list[Reply]:
         """A command routed to judge mode (:mod:`bot.front`), under the home's lock (but
@@ -920,7 +922,10 @@ class JudgeController:
         whole group (a private ruling never: the group sees only the public)."""
         cat, home, group = call.cat, call.home, call.chat
         command = call.command
-        if isinstance(command, Explain):
+        if isinstance(command, Explain) and (command.what == "rule" or home != group
+                                             or call.current is not None):
+            # a rule is no game's; a ruling is the linked game's (or the group's own hosted
+            # table's, over)
             return await self.explain(home, call.user, command, group, private=False)
         if home == group:  # no game linked here
             return [Reply(cat.text("tg-not-linked"))]

@@ -89,15 +89,25 @@ def now_text(state: rules.GameState, cat: Catalog) -> str:
 
 
 def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat: Catalog,
-               public_cat: Catalog) -> tuple[str, str]:
+               public_cat: Catalog, retold: tuple[Sequence[rules.Notice], Sequence[rules.Notice]]
+               | None = None) -> tuple[str, str | None]:
     """The corrections an undo posts: for the judge, everything taken back; for the group, the
-    taken-back announcements it had seen, and where the game stands now."""
+    taken-back announcements it had seen, and where the game stands now. An undo that takes a
+    correction back (``retold``: the game's notices as told, and as they stand now) gives the
+    group what changes back in what it was told, or ``None`` when nothing does: a correction
+    the group never heard of is not heard of when undone either (F24 §4.4.13)."""
     notices = undone_notices(state, undone)
     judge = [judge_cat.text("judge-undone", count=len(undone)),
              *undone_actions(state.config, undone, judge_cat)]  # which, as typed: the judge's only
     judge.extend(_lines(notices, judge_cat, public=False))
     public = [public_cat.text("judge-undone-public", count=len(undone))]
-    public.extend(_lines(notices, public_cat, public=True))
+    if retold is not None:
+        added, removed = _changed(*(_lines(told, public_cat, public=True) for told in retold))
+        if not added and not removed:
+            return "\n".join(judge), None
+        public.extend(_changes(added, removed, public_cat))
+    else:
+        public.extend(_lines(notices, public_cat, public=True))
     public.append(now_text(state, public_cat))
     return "\n".join(judge), "\n".join(public)
 

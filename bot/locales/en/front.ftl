@@ -16,7 +16,7 @@ front-not-allowed = Here only { $platform ->
 } may give /{ $command }.
 front-lang-not-allowed = { $platform ->
     [dc] The server's language is changed by a game's judge or a member with Manage Server.
-   *[tg] Only the game's judge can do that.
+   *[tg] The group's language is changed by a game's judge or a chat admin.
 }
 front-takeover-admin-only = { $platform ->
     [dc] Only a member with Manage Channels may take a game over.
