@@ -270,11 +270,14 @@ Command = Union[Act, UndoCmd, FixCmd, TimerCmd, NewGame, Show, ClubCmd, Explain,
 # --- argument helpers -----------------------------------------------------------------------
 
 _INT = re.compile(r"[0-9]{1,4}")  # ASCII digits only: str.isdigit() accepts "²" and "٣"
+_SECONDS = re.compile(r"[0-9]{1,5}")  # a length in seconds: up to a day's 86 400
+#: the largest count a command reads (four digits: :data:`_INT`); Discord's options stop there too
+MAX_NUMBER = 9_999
 _LIST_SPLIT = re.compile(r"[,;]")
 
 
-def _int(text: str) -> int | None:
-    return int(text) if _INT.fullmatch(text) else None
+def _int(text: str, digits: re.Pattern[str] = _INT) -> int | None:
+    return int(text) if digits.fullmatch(text) else None
 
 
 def _seat(command: str, text: str) -> int:
@@ -1009,7 +1012,7 @@ def _stream(cmd: str, args: list[str], rest: str, state: rules.GameState | None)
         _at_most(cmd, args, 1)
         return StreamCmd(what)
     _need(cmd, args, 2, "seconds")
-    seconds = _int(args[1])
+    seconds = _int(args[1], _SECONDS)
     if seconds is None or seconds > MAX_STREAM_DELAY:
         raise CommandError("bad_argument", command=cmd, argument=args[1])
     return StreamCmd("delay", seconds)

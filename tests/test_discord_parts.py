@@ -155,6 +155,52 @@ async def test_a_slash_commands_options_are_typed_as_its_line(name: str, values:
     assert {p.name for p in command.parameters} == {o.name for o in slash.OPTIONS.get(name, slash.Slash()).options}
 
 
+#: what the other options of a command are when one of its numbers is tried at its bounds: a
+#: required text, or the choice the number belongs to (``/stream delay N``, ``/evening new``)
+_BESIDE: dict[str, dict[str, object]] = {
+    "name": {"name": "Аня"}, "extra": {"points": "0.5"}, "badplay": {"item": "8.5.2"},
+    "fix": {"command": "/foul 5"}, "stream": {"what": "delay"},
+    "evening": {"action": "new", "start": "19:30"}, "tournament": {"action": "open", "games": 4},
+    "seating": {"players": "20"},
+}
+
+
+def _integer_options() -> list[tuple[str, str, int]]:
+    from discord.app_commands.transformers import RangeTransformer
+
+    return [(name, option.name, bound) for name, spec in sorted(slash.OPTIONS.items())
+            for option in spec.options
+            if isinstance(option.kind, RangeTransformer)
+            and option.kind.type is discord.AppCommandOptionType.integer
+            for bound in (int(option.kind.min_value), int(option.kind.max_value))]
+
+
+@pytest.mark.parametrize(("name", "option", "bound"), _integer_options())
+async def test_every_number_a_slash_option_offers_is_read_by_its_typed_line(
+        name: str, option: str, bound: int) -> None:
+    """A slash command becomes its typed line (one parser): every number an integer option
+    offers, at both ends of its range, must be one the typed line reads — not refused as a bad
+    argument (``/fix action:12345`` past a line's four digits; ``/stream delay`` up to its six
+    hours, 21600 s)."""
+    from types import SimpleNamespace
+
+    lines: list[str] = []
+
+    async def heard(interaction: object, line: str) -> None:
+        lines.append(line)
+
+    command = next(c for c in slash.COMMANDS if c.name == name)
+    values = {**{o.name: 3 for o in slash.OPTIONS[name].options if o.required}, **_BESIDE.get(name, {}),
+              option: bound}
+    interaction = SimpleNamespace(client=SimpleNamespace(referee=SimpleNamespace(slash=heard)))
+    await command.callback(interaction, **values)  # type: ignore[arg-type]
+    [line] = lines
+    try:
+        cmds.find(line).parse(line, None)
+    except cmds.CommandError as error:
+        assert error.code not in ("bad_argument", "bad_seat", "bad_option_value", "bad_undo"), (line, error)
+
+
 async def test_descriptions_in_both_languages_within_discords_limits() -> None:
     client = discord.Client(intents=discord.Intents.none())
     tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
