@@ -80,14 +80,17 @@ PLACES: Mapping[str, tuple[Place, ...]] = {
 
 def _where(places: tuple[Place, ...], platform: str) -> str:
     """Where a command works, as :meth:`Front.not_here` says it: its first place this
-    platform has; else, on the console, ``"bots"`` for one of both bots' chats; else its first
-    place anywhere (Discord's ``/seat``: ``"channel"``)."""
+    platform has; else, on the console, ``"bots"`` for one of both bots' chats; else Discord
+    when only Discord's chats have it (Discord's ``/seat`` typed in Telegram or the console:
+    ``"discord"``); else its first place anywhere (``"table"``: a table either bot runs)."""
     here = [p for p in places if p in PLACES[platform]]
     if here:
         return here[0].value
-    if platform == "console" and {Place.DESK, Place.GROUP} & set(places) \
-            and {Place.CHANNEL, Place.DM} & set(places):
+    kinds = set(places)
+    if platform == "console" and {Place.DESK, Place.GROUP} & kinds and {Place.CHANNEL, Place.DM} & kinds:
         return "bots"
+    if kinds and kinds <= set(PLACES["dc"]) - set(PLACES["tg"]):  # Discord's own chats only
+        return "discord"
     return places[0].value if places else "elsewhere"
 
 

@@ -254,8 +254,9 @@ async def test_a_refusal_names_where_the_command_works() -> None:
     front = _front(reached)
     cases = [("console", Place.CONSOLE, "/newgame", "bots"), ("console", Place.CONSOLE, "/link", "bots"),
              ("tg", Place.DESK, "/newgame", "group"), ("tg", Place.DESK, "/stop", "table"),
-             ("tg", Place.DESK, "/seat 5", "channel"), ("dc", Place.CHANNEL, "/stop", "table"),
-             ("tg", Place.GROUP, "/join Аня", "table"), ("console", Place.CONSOLE, "/panel", "channel")]
+             ("tg", Place.DESK, "/seat 5", "discord"), ("dc", Place.CHANNEL, "/stop", "table"),
+             ("tg", Place.GROUP, "/join Аня", "table"), ("console", Place.CONSOLE, "/panel", "discord"),
+             ("dc", Place.DM, "/seat 5", "channel")]
     for platform, place, text, where in cases:
         answers = await front.enter(Entry(platform, place, "chat", "u:judge", text))
         name = cmds.spec(cmds.head(text)).name  # type: ignore[union-attr]
@@ -316,7 +317,7 @@ async def test_the_console_refuses_what_is_not_the_consoles(store: Any) -> None:
     session = Session(Service(store), RU)
     await session.open()
     for text, where in (("/newgame", "bots"), ("/link", "bots"), ("/channel off", "bots"),
-                        ("/stop", "table"), ("/seat 5", "channel")):
+                        ("/stop", "table"), ("/seat 5", "discord")):
         reply = await session.handle(text)
         name = cmds.spec(cmds.head(text)).name  # type: ignore[union-attr]
         assert reply.lines == [RU.text("front-not-here", command=name, where=where)], text
@@ -333,7 +334,7 @@ async def fake() -> AsyncIterator[FakeBotAPI]:
 @pytest.mark.usefixtures("ptb_timedelta")
 async def test_telegram_refuses_in_the_doors_words(fake: FakeBotAPI, tmp_path: Path) -> None:
     async with telegram_table(fake, tmp_path / "db.sqlite3") as t:
-        for text, where in (("/newgame", "group"), ("/stop", "table"), ("/seat 5", "channel")):
+        for text, where in (("/newgame", "group"), ("/stop", "table"), ("/seat 5", "discord")):
             await t.say(text)  # in the judge's private chat
             name = cmds.spec(cmds.head(text)).name  # type: ignore[union-attr]
             assert t.fake.sent(t.judge)[-1].text == RU.text("front-not-here", command=name, where=where)

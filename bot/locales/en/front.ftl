@@ -8,6 +8,7 @@ front-not-here = /{ $command } { $where ->
     [table] works at a table I run (/newgame opens one).
     [console] works in the judge's console.
     [bots] works in Telegram and Discord, not in the console.
+    [discord] works in Discord, in a server's text channel.
    *[elsewhere] does not work here.
 }
 front-not-allowed = Here only { $platform ->

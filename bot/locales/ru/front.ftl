@@ -8,6 +8,7 @@ front-not-here = /{ $command } { $where ->
     [table] работает за столом, который веду я (его открывает /newgame).
     [console] работает в консоли судьи.
     [bots] работает в Telegram и Discord, не в консоли.
+    [discord] работает в Discord, в текстовом канале сервера.
    *[elsewhere] здесь не работает.
 }
 front-not-allowed = /{ $command } здесь может дать только { $platform ->
