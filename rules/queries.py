@@ -29,7 +29,10 @@ from typing import Any, ClassVar, Union
 
 import rules.events as ev  # the module, not the package (rules/__init__ imports this one)
 
-from .engine import BEST_MOVE_MAX, ROLE_COUNTS, VotePlan, check, hands_left, result_required, vote_plan
+from .engine import (
+    BEST_MOVE_MAX, ROLE_COUNTS, VotePlan, check, hands_left, nomination_refusal, result_required,
+    vote_plan,
+)
 from .errors import Code, RuleError
 from .state import GameState, NightStep, Phase, Result, Role, Team
 
@@ -298,8 +301,10 @@ def next_action(state: GameState) -> Action:
 
 def can_nominate(state: GameState, by: int, target: int) -> RuleError | None:
     """``None`` if ``by`` may nominate ``target`` now, else the :class:`RuleError` saying why
-    (F24 §4.4.2–4.4.4: in his own minute, once a day, a seat at the table not yet nominated)."""
-    return check(state, ev.Nominate(by=by, target=target))
+    (F24 §4.4.2–4.4.4: in his own minute, once a day, a seat at the table not yet nominated):
+    :func:`rules.check`'s answer, without its copy of the state
+    (:func:`rules.engine.nomination_refusal`)."""
+    return nomination_refusal(state, ev.Nominate(by=by, target=target))
 
 
 def nominable(state: GameState, by: int) -> list[int]:
