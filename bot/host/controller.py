@@ -389,9 +389,11 @@ class HostController:
                 return
             table.step.stage = Stage.WARNED
             current = await self.service.current(table.chat)
-            if current is not None:  # shown, then stored: a kill between shows it again
-                await self._show(table, current.state)
-            await self._save(table, "step")
+            if current is not None:
+                await self._show(table, current.state, later=True)
+            # stored by the step's next write (its end's, issue 34): a restart before it finds
+            # the step running and warns again at once (_arm), the same words shown again
+            await self._save(table, "step", later=True)
 
     async def _on_deadline(self, table_id: int, no: int) -> None:
         table = await self._due(table_id)
