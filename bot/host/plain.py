@@ -7,14 +7,18 @@ import dataclasses
 from typing import Any
 
 
+_CONTAINERS = (list, dict)
+
+
 def json_copy(value: Any) -> Any:
     """``value`` (JSON: lists, dicts, numbers, strings, ``None``) copied: its lists and dicts
-    new, the rest shared (immutable)."""
+    new, the rest shared (immutable). A scalar inside is taken as it is, without a call (the
+    table's last steps are 32 records of scalars)."""
     kind = type(value)
     if kind is list:
-        return [json_copy(v) for v in value]
+        return [json_copy(v) if type(v) in _CONTAINERS else v for v in value]
     if kind is dict:
-        return {k: json_copy(v) for k, v in value.items()}
+        return {k: json_copy(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
     return value
 
 

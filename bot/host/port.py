@@ -67,7 +67,7 @@ class Rights:
     voice: bool = False
 
     def to_dict(self) -> dict[str, bool]:
-        return dataclasses.asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Rights":
