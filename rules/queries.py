@@ -7,7 +7,8 @@ says why not (in the spirit of python-chess's ``legal_moves`` and pokerkit's ``c
 * :func:`timing` — the timed parts of the step running now (:class:`Timed`: a speech, night 0's
   meeting and the Sheriff's look, a night step), for the judge's timer (docs/rules.md §2.4).
 * :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (a :class:`VotePlan`, docs/rules.md §4.1).
-* :func:`nominable`, :func:`can_nominate` — whom a speaker may nominate (F24 §4.4.2–4.4.3).
+* :func:`nominable`, :func:`can_nominate`, :func:`may_nominate` — whom a speaker may nominate
+  (F24 §4.4.2–4.4.3).
 * :func:`can_vote` — may a seat raise a hand in the running round or the raise vote (seed 4.1.8).
 * :func:`checker` — the seat that checks in the night's Don or Sheriff step (docs/rules.md §5.2).
 * :func:`can_penalize` — may a seat be given a penalty now; :func:`seen_at_table` — is a seat at
@@ -41,6 +42,7 @@ __all__ = [
     "ChecksStep", "DonCheckStep", "Expected", "LastWord", "LeaderSpeech", "NightZero", "Over", "RaiseVoting",
     "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Timed", "Turn", "VotePlan", "Voting",
     "can_nominate", "can_penalize", "can_vote", "checker", "current_turn", "deal", "expected",
+    "may_nominate",
     "next_action", "nominable", "out_of_turn_reason", "result_required", "seen_at_table", "shooters",
     "timing", "vote_plan",
 ]
@@ -310,6 +312,12 @@ def can_nominate(state: GameState, by: int, target: int) -> RuleError | None:
 def nominable(state: GameState, by: int) -> list[int]:
     """The seats ``by`` may nominate now (:func:`can_nominate`)."""
     return [seat.number for seat in state.seats if can_nominate(state, by, seat.number) is None]
+
+
+def may_nominate(state: GameState, by: int) -> bool:
+    """Whether ``by`` may nominate anyone now (:func:`nominable` is not empty), asked seat by
+    seat only until one is allowed (a speaker's button «Выставить»)."""
+    return any(can_nominate(state, by, seat.number) is None for seat in state.seats)
 
 
 def can_vote(state: GameState, seat: int) -> RuleError | None:

@@ -945,10 +945,11 @@ def _refusals(state: GameState, by: int) -> dict[int, tuple[Code, dict[str, Any]
 def test_nominable_is_what_check_accepts(data: st.DataObject, preset: str, size: int, roles_known: bool,
                                          self_nomination: bool, withdrawal: str) -> None:
     """F24 §4.4.2–4.4.4: :func:`rules.nominable` offers exactly the seats :func:`rules.check`
-    accepts for a nomination, and :func:`rules.can_nominate` refuses the others as it does (the
-    same code, the same parameters), at every state of a random game under each preset (the
-    options that shape a nomination drawn too: self-nomination, docs/rules.md §3.4;
-    withdrawal, MafiaRatings 7.5), played until fewer than ``size`` players are at the table."""
+    accepts for a nomination (:func:`rules.may_nominate`: whether there is one), and
+    :func:`rules.can_nominate` refuses the others as it does (the same code, the same
+    parameters), at every state of a random game under each preset (the options that shape a
+    nomination drawn too: self-nomination, docs/rules.md §3.4; withdrawal, MafiaRatings 7.5),
+    played until fewer than ``size`` players are at the table."""
     config = rules.PRESETS[preset].with_options(self_nomination=self_nomination,
                                                 nomination_withdrawal=withdrawal)
     state = rules.new_game(config)
@@ -960,7 +961,9 @@ def test_nominable_is_what_check_accepts(data: st.DataObject, preset: str, size:
         speakers = [state.speaker] if state.speaker is not None else []
         for by in dict.fromkeys([*speakers, pick(draw, ANY_SEAT, "by")]):
             checked = _refusals(state, by)
-            assert rules.nominable(state, by) == [t for t in SEATS if checked[t] is None]
+            allowed = [t for t in SEATS if checked[t] is None]
+            assert rules.nominable(state, by) == allowed
+            assert rules.may_nominate(state, by) is bool(allowed)
             for target, refusal in checked.items():
                 error = rules.can_nominate(state, by, target)
                 assert (None if error is None else (error.code, error.params)) == refusal
