@@ -542,8 +542,8 @@ class HostController:
         flags = TableFlags.from_dict(table.flags.to_dict())
         plan.step = await self._next_step(table, expected, old, outcome.revision, plan, flags)
         plan.flags = flags
-        return host_update(table.id, opened=self._opened(plan.step), step=plan.step.to_dict(),
-                           data=flags.to_dict())
+        return host_update(table.id, opened=self._opened(plan.step),  # serialised at once
+                           step=plan.step.to_dict(copied=False), data=flags.to_dict(copied=False))
 
     def _opened(self, step: Step) -> HostStepRow:
         """The record of ``step`` in ``host_steps``: opened now."""

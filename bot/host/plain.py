@@ -22,8 +22,12 @@ def json_copy(value: Any) -> Any:
     return value
 
 
-def plain(obj: Any) -> dict[str, Any]:
+def plain(obj: Any, *, copied: bool = True) -> dict[str, Any]:
     """``dataclasses.asdict(obj)`` for a dataclass whose fields hold JSON values (an enum left as
     it is): each field copied by :func:`json_copy`, no dataclass walked — 8-10× cheaper, and
-    a table's flags and step are written at every step (issue 34)."""
+    a table's flags and step are written at every step (issue 34). ``copied=False``: the
+    fields themselves, for a JSON text made from them at once (a store's write, which
+    serialises them before it returns), never to keep."""
+    if not copied:
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
     return {f.name: json_copy(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
