@@ -35,7 +35,7 @@ from .queries import (
     BEST_MOVE_MAX, LEFT_TABLE, NIGHT_TALK, OUT_OF_TURN, Action, BestMoveStep, ChecksStep,
     DonCheckStep, Expected, LastWord, LeaderSpeech, NightZero, Over, RaiseVoting, Setup, SheriffCheckStep,
     Shooting, Speech, TieSpeech, Timed, Turn, VotePlan, Voting, can_nominate, can_penalize, can_vote,
-    checker, current_turn, deal, expected, next_action, nominable, out_of_turn_reason,
+    checker, current_turn, deal, expected, may_nominate, next_action, nominable, out_of_turn_reason,
     result_required, seen_at_table, shooters, timing,
 )
 from .state import (

@@ -233,6 +233,25 @@ def check(state: GameState, event: ev.Event) -> RuleError | None:
     return None
 
 
+def nomination_refusal(state: GameState, event: ev.Nominate) -> RuleError | None:
+    """:func:`check` of a nomination without the copy :func:`apply` makes: the checks of
+    :meth:`_Move.nomination` (F24 §4.4.2–4.4.4), the rules' one statement of who may nominate
+    whom, run on ``state`` itself (they only read it). What :func:`apply` does after them never
+    refuses, and :func:`admit` refuses no nomination, so the answer is :func:`check`'s:
+    the :class:`RuleError` it would return (``rules``: the preset), else ``None``. For
+    :func:`rules.nominable`, which asks it of every seat."""
+    try:
+        _open_to(state, event)
+    except RuleError as error:
+        return error  # as apply raises it
+    try:
+        _Move(state).nomination(event)
+    except RuleError as error:
+        error.params.setdefault("rules", state.config.preset)  # as apply adds it
+        return error
+    return None
+
+
 def fold(
     config: RulesConfig, events: Iterable[ev.Event], names: dict[int, str] | None = None
 ) -> tuple[GameState, list[Notice]]:
@@ -493,12 +512,13 @@ class _Move:
         self.say(nt.Speech(seat=seat.number, seconds=seconds, silenced=silenced, short=short,
                            option=option, day=s.day))
 
-    def nominate(self, e: ev.Nominate) -> None:
+    def nomination(self, e: ev.Nominate) -> tuple[int, int, int | None]:
         """F24 §4.4.2–4.4.4: only in one's own minute, one per day, no repeat, only seats at the
-        table; the nominations' order is the voting order. Self-nomination per option
-        (docs/rules.md §3.4). A silenced speaker (seed 4.4) still nominates. Option
-        ``nomination_withdrawal=auto`` (MafiaRatings 7.5.2): a second nomination in his minute
-        replaces his first."""
+        table. Self-nomination per option (docs/rules.md §3.4). A silenced speaker (seed 4.4)
+        still nominates. Option ``nomination_withdrawal=auto`` (MafiaRatings 7.5.2): a second
+        nomination in his minute replaces his first. Returns ``(by, target, earlier)``, the
+        speaker's nominee it replaces or ``None``; raises :class:`RuleError` why not. Only reads
+        the state: :func:`nomination_refusal` asks it without a copy."""
         s = self.s
         by = self.valid_seat(e.by)
         if s.phase is Phase.LAST_WORD and s.speaker == by:
@@ -514,6 +534,13 @@ class _Move:
             raise RuleError(Code.ALREADY_NOMINATED, seat=target)
         if target == by and not self.cfg.self_nomination:
             raise RuleError(Code.SELF_NOMINATION, seat=by)
+        return by, target, earlier
+
+    def nominate(self, e: ev.Nominate) -> None:
+        """A nomination the rules allow (:meth:`nomination`) is put up; the nominations' order
+        is the voting order (F24 §4.4.2)."""
+        s = self.s
+        by, target, earlier = self.nomination(e)
         if earlier is not None:
             self.withdraw(by, earlier)
         s.nominations.append((by, target))

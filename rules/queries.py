@@ -7,7 +7,8 @@ says why not (in the spirit of python-chess's ``legal_moves`` and pokerkit's ``c
 * :func:`timing` — the timed parts of the step running now (:class:`Timed`: a speech, night 0's
   meeting and the Sheriff's look, a night step), for the judge's timer (docs/rules.md §2.4).
 * :func:`rules.engine.vote_plan` — is today's vote held, and if not, why (a :class:`VotePlan`, docs/rules.md §4.1).
-* :func:`nominable`, :func:`can_nominate` — whom a speaker may nominate (F24 §4.4.2–4.4.3).
+* :func:`nominable`, :func:`can_nominate`, :func:`may_nominate` — whom a speaker may nominate
+  (F24 §4.4.2–4.4.3).
 * :func:`can_vote` — may a seat raise a hand in the running round or the raise vote (seed 4.1.8).
 * :func:`checker` — the seat that checks in the night's Don or Sheriff step (docs/rules.md §5.2).
 * :func:`can_penalize` — may a seat be given a penalty now; :func:`seen_at_table` — is a seat at
@@ -29,7 +30,10 @@ from typing import Any, ClassVar, Union
 
 import rules.events as ev  # the module, not the package (rules/__init__ imports this one)
 
-from .engine import BEST_MOVE_MAX, ROLE_COUNTS, VotePlan, check, hands_left, result_required, vote_plan
+from .engine import (
+    BEST_MOVE_MAX, ROLE_COUNTS, VotePlan, check, hands_left, nomination_refusal, result_required,
+    vote_plan,
+)
 from .errors import Code, RuleError
 from .state import GameState, NightStep, Phase, Result, Role, Team
 
@@ -38,6 +42,7 @@ __all__ = [
     "ChecksStep", "DonCheckStep", "Expected", "LastWord", "LeaderSpeech", "NightZero", "Over", "RaiseVoting",
     "Setup", "SheriffCheckStep", "Shooting", "Speech", "TieSpeech", "Timed", "Turn", "VotePlan", "Voting",
     "can_nominate", "can_penalize", "can_vote", "checker", "current_turn", "deal", "expected",
+    "may_nominate",
     "next_action", "nominable", "out_of_turn_reason", "result_required", "seen_at_table", "shooters",
     "timing", "vote_plan",
 ]
@@ -298,13 +303,21 @@ def next_action(state: GameState) -> Action:
 
 def can_nominate(state: GameState, by: int, target: int) -> RuleError | None:
     """``None`` if ``by`` may nominate ``target`` now, else the :class:`RuleError` saying why
-    (F24 §4.4.2–4.4.4: in his own minute, once a day, a seat at the table not yet nominated)."""
-    return check(state, ev.Nominate(by=by, target=target))
+    (F24 §4.4.2–4.4.4: in his own minute, once a day, a seat at the table not yet nominated):
+    :func:`rules.check`'s answer, without its copy of the state
+    (:func:`rules.engine.nomination_refusal`)."""
+    return nomination_refusal(state, ev.Nominate(by=by, target=target))
 
 
 def nominable(state: GameState, by: int) -> list[int]:
     """The seats ``by`` may nominate now (:func:`can_nominate`)."""
     return [seat.number for seat in state.seats if can_nominate(state, by, seat.number) is None]
+
+
+def may_nominate(state: GameState, by: int) -> bool:
+    """Whether ``by`` may nominate anyone now (:func:`nominable` is not empty), asked seat by
+    seat only until one is allowed (a speaker's button «Выставить»)."""
+    return any(can_nominate(state, by, seat.number) is None for seat in state.seats)
 
 
 def can_vote(state: GameState, seat: int) -> RuleError | None:

@@ -923,3 +923,53 @@ def _accepts(state: GameState, case: dict[str, Any]) -> bool:
     """After the ballot the removed seat is still at the table or speaking his last word."""
     return state.phase is not Phase.GAME_OVER and (
         state.seat(case["removed"]).at_table or case["removed"] in state.last_words)
+
+
+# --- whom a speaker may nominate: the query against the rules' own check -------------------------
+
+def _refusals(state: GameState, by: int) -> dict[int, tuple[Code, dict[str, Any]] | None]:
+    """What :func:`rules.check` says of ``by`` nominating each seat (and the seats that do not
+    exist): ``None`` where it accepts, else the refusal's code and parameters."""
+    out: dict[int, tuple[Code, dict[str, Any]] | None] = {}
+    for target in ANY_SEAT:
+        error = rules.check(state, Nominate(by=by, target=target))
+        out[target] = None if error is None else (error.code, error.params)
+    return out
+
+
+@settings(max_examples=40, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), preset=st.sampled_from(sorted(rules.PRESETS)), size=st.sampled_from([10, 7, 5, 3]),
+       roles_known=st.booleans(), self_nomination=st.booleans(),
+       withdrawal=st.sampled_from([w.value for w in rules.NominationWithdrawal]))
+def test_nominable_is_what_check_accepts(data: st.DataObject, preset: str, size: int, roles_known: bool,
+                                         self_nomination: bool, withdrawal: str) -> None:
+    """F24 §4.4.2–4.4.4: :func:`rules.nominable` offers exactly the seats :func:`rules.check`
+    accepts for a nomination (:func:`rules.may_nominate`: whether there is one), and
+    :func:`rules.can_nominate` refuses the others as it does (the same code, the same
+    parameters), at every state of a random game under each preset (the options that shape a
+    nomination drawn too: self-nomination, docs/rules.md §3.4; withdrawal, MafiaRatings 7.5),
+    played until fewer than ``size`` players are at the table."""
+    config = rules.PRESETS[preset].with_options(self_nomination=self_nomination,
+                                                nomination_withdrawal=withdrawal)
+    state = rules.new_game(config)
+    if roles_known:
+        state, _ = rules.apply(state, SetRoles(roles=tuple(data.draw(st.permutations(ROLE_DECK)))))
+    style = data.draw(STYLES, label="style")
+    draw = lambda strategy, label=None: data.draw(strategy, label=label)  # noqa: E731
+    for _ in range(STEPS):
+        speakers = [state.speaker] if state.speaker is not None else []
+        for by in dict.fromkeys([*speakers, pick(draw, ANY_SEAT, "by")]):
+            checked = _refusals(state, by)
+            allowed = [t for t in SEATS if checked[t] is None]
+            assert rules.nominable(state, by) == allowed
+            assert rules.may_nominate(state, by) is bool(allowed)
+            for target, refusal in checked.items():
+                error = rules.can_nominate(state, by, target)
+                assert (None if error is None else (error.code, error.params)) == refusal
+        if state.phase is Phase.GAME_OVER or len(state.at_table) < size:
+            break
+        try:
+            state, _ = rules.apply(state, plausible_event(draw, state, style))
+        except RuleError:
+            pass

@@ -389,9 +389,11 @@ class HostController:
                 return
             table.step.stage = Stage.WARNED
             current = await self.service.current(table.chat)
-            if current is not None:  # shown, then stored: a kill between shows it again
-                await self._show(table, current.state)
-            await self._save(table, "step")
+            if current is not None:
+                await self._show(table, current.state, later=True)
+            # stored by the step's next write (its end's, issue 34): a restart before it finds
+            # the step running and warns again at once (_arm), the same words shown again
+            await self._save(table, "step", later=True)
 
     async def _on_deadline(self, table_id: int, no: int) -> None:
         table = await self._due(table_id)
@@ -540,8 +542,8 @@ class HostController:
         flags = TableFlags.from_dict(table.flags.to_dict())
         plan.step = await self._next_step(table, expected, old, outcome.revision, plan, flags)
         plan.flags = flags
-        return host_update(table.id, opened=self._opened(plan.step), step=plan.step.to_dict(),
-                           data=flags.to_dict())
+        return host_update(table.id, opened=self._opened(plan.step),  # serialised at once
+                           step=plan.step.to_dict(copied=False), data=flags.to_dict(copied=False))
 
     def _opened(self, step: Step) -> HostStepRow:
         """The record of ``step`` in ``host_steps``: opened now."""

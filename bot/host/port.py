@@ -67,7 +67,7 @@ class Rights:
     voice: bool = False
 
     def to_dict(self) -> dict[str, bool]:
-        return dataclasses.asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Rights":
@@ -105,8 +105,9 @@ class TableFlags:
     #: "only": only they join (a list of ten or more)}
     evening: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out = plain(self)
+    def to_dict(self, *, copied: bool = True) -> dict[str, Any]:
+        """The flags as stored (``copied=False``: to be serialised at once, :func:`.plain.plain`)."""
+        out = plain(self, copied=copied)
         out["rights"] = self.rights.to_dict()
         out["mode"] = self.mode.value
         return out

@@ -123,8 +123,9 @@ class Step:
     started: bool = False  # its message is shown with its buttons: the window runs
     late: int = 0  # timer seconds it waited to be shown (0: on time)
 
-    def to_dict(self) -> dict[str, Any]:
-        return plain(self)
+    def to_dict(self, *, copied: bool = True) -> dict[str, Any]:
+        """The step as stored (``copied=False``: to be serialised at once, :func:`.plain.plain`)."""
+        return plain(self, copied=copied)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Step":

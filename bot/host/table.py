@@ -63,13 +63,14 @@ class Table:
 
     def stored(self, *fields: str) -> dict[str, Any]:
         """The named fields as :meth:`storage.Store.update_host_table` takes them (``flags`` is
-        the ``data`` column; the step as JSON)."""
+        the ``data`` column; the step as JSON): not copied — the store serialises them before
+        it returns —, so to be passed to it at once, never kept."""
         values: dict[str, Any] = {}
         for name in fields:
             if name == "flags":
-                values["data"] = self.flags.to_dict()
+                values["data"] = self.flags.to_dict(copied=False)
             elif name == "step":
-                values["step"] = self.step.to_dict() if self.step is not None else None
+                values["step"] = self.step.to_dict(copied=False) if self.step is not None else None
             else:
                 values[name] = getattr(self, name)
         return values

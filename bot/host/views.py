@@ -168,7 +168,7 @@ def step_keyboard(step: Step, state: rules.GameState, table: int, cat: Catalog) 
             rows.append([Btn(cat.text("host-btn-back"), encode(table, step.no, BACK))])
             return rows
         row = [Btn(cat.text("host-btn-pass"), encode(table, step.no, PASS))]
-        if rules.nominable(state, step.seat):
+        if rules.may_nominate(state, step.seat):
             row.append(Btn(cat.text("host-btn-nominate"), encode(table, step.no, NOM_VIEW)))
         return [row]
     if kind in ("last_word", "tie_speech", "leader_speech"):
