@@ -1021,7 +1021,7 @@ class JudgeController:
     async def _typed(self, home: str, user: str, command: Command, current: Outcome | None, *,
                      notes: Callable[[], list[str]] | None = None, handle: Any = None) -> list[Reply]:
         cat = await self._cat(home)
-        live = current if current is not None and current.state.phase is not Phase.GAME_OVER else None
+        live = decide.in_progress(current)
         confirmed = self._confirm_new.pop(home, None) == user
         if cmds.next_in_shooting(command, live.state if live is not None else None):
             raise CommandError("shooting_first", command="next")
