@@ -279,14 +279,12 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
                 return _savepoint(db, work)
 
             call = asyncio.ensure_future(conn._execute(inside, conn._conn))
+            cancelled: asyncio.CancelledError | None = None
             try:
                 result = await asyncio.shield(call)
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as error:
                 result = await call  # it ran (or runs) to its end in the thread: commit it
-                if then is not None:
-                    batch.hooks.append(lambda: then(result))
-                await asyncio.shield(batch.done)
-                raise
+                cancelled = error
             except BaseException:
                 if opening and not conn.in_transaction and self._batch is batch:
                     self._batch = None  # its BEGIN failed: no batch to commit
@@ -295,7 +293,11 @@ class Store(GameMethods, HostMethods, ClubMethods, WebMethods, EveningMethods):
                 raise
             if then is not None:
                 batch.hooks.append(lambda: then(result))
+        # the batch's COMMIT is made under the lock (its committer queues for it): waited for
+        # outside it, a cancelled unit too (waiting inside, it held the COMMIT off for good)
         await asyncio.shield(batch.done)
+        if cancelled is not None:
+            raise cancelled
         return result
 
     async def _alone(self) -> bool:

@@ -358,6 +358,38 @@ async def test_concurrent_units_share_a_commit_and_each_is_durable(store: Store,
         assert conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == len(games)
 
 
+@pytest.mark.sqlite_only
+async def test_a_unit_cancelled_inside_a_batch_commits_and_lets_the_batch_commit(
+        store: Store, db_path: Path) -> None:
+    """A writer cancelled while its statements run in SQLite's thread (a handler stopped, the
+    process shutting down) cannot stop them: its unit commits with its batch and the
+    cancellation is raised after — without holding the write lock meanwhile, which the batch's
+    COMMIT needs (it waited inside it: that writer, the batch and every later write hung)."""
+    import threading
+
+    await store._unit(lambda db: db.execute("CREATE TABLE probe (n INTEGER)"))
+    running, release = threading.Event(), threading.Event()
+
+    def slow(db: sqlite3.Connection) -> None:
+        running.set()
+        release.wait(30)
+        db.execute("INSERT INTO probe VALUES (2)")
+
+    first = asyncio.ensure_future(store._unit(lambda db: db.execute("INSERT INTO probe VALUES (1)")))
+    second = asyncio.ensure_future(store._unit(slow))  # queued with the first: one batch
+    while not running.is_set():
+        await asyncio.sleep(0.01)
+    second.cancel()
+    release.set()
+    # a bound that only a hang reaches (no speed is asserted)
+    done, _ = await asyncio.wait({first, second}, timeout=60)
+    assert done == {first, second}
+    assert second.cancelled()
+    await asyncio.wait_for(store._unit(lambda db: db.execute("INSERT INTO probe VALUES (3)")), 60)
+    with closing(raw(db_path)) as conn:
+        assert sorted(n for (n,) in conn.execute("SELECT n FROM probe")) == [1, 2, 3]
+
+
 async def test_a_failing_unit_is_rolled_back_alone(store: Store) -> None:
     """A refused write inside a batch takes nothing of the other writes with it."""
     a = await store.create_game("tg:1", "tg:1", CONFIG, {})
