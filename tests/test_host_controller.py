@@ -8,13 +8,15 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import rules
+from bot.host.controller import FAILED_RETRY
 from bot.host.port import Player, Rights
 from bot.host.steps import PRESS_GRACE, WRITTEN_GRACE, Step, StepKind, press_grace
 from rules import Phase, Role
-from storage import Store
 from support.fake_host import GROUP, HOST, PLAYERS, RU, SECRETS, Table, table
 from support.stores import disk_full
 
@@ -243,6 +245,70 @@ async def test_a_hosts_command_that_cannot_be_stored_is_answered() -> None:
         assert len((await t.state()).seat(3).fouls) == 1
 
 
+async def test_a_speech_whose_end_cannot_be_stored_ends_once_the_disk_has_room() -> None:
+    """Nothing waits for a player: every step ends when its time is up. A full disk as #1's
+    minute runs out (past its 10-second warning): his speech cannot end then, but the table
+    is not left waiting for a press — once the disk has room it ends at the next try
+    (FAILED_RETRY), and #2 gets his full minute (F24 §4.3.1–4.3.2)."""
+    async with table() as t:
+        await t.to_first_speech()
+        step = t.table().step
+        await t.clock.advance(step.seconds - 5)
+        room = disk_full(t.store)
+        await t.clock.advance(5)  # the end fails: logged, the table as stored
+        assert (await t.state()).speaker == step.seat
+        room()
+        await t.clock.advance(FAILED_RETRY)
+        assert (await t.state()).speaker == step.seat % 10 + 1
+        following = t.table().step
+        assert following.no == step.no + 1 and following.started
+        await t.clock.advance(following.seconds - 1)
+        assert t.table().step.no == following.no  # his whole minute
+        await t.clock.advance(1)
+        assert t.table().step.no == following.no + 1
+
+
+async def _to_the_shooting(t: Table) -> tuple[Step, list[int], int]:
+    """Day 1 without nominations (every speaker passes), to night 1's shooting: the step, the
+    blacks' seats and a civilian's (a victim)."""
+    await t.to_first_speech()
+    for _ in range(10):
+        await t.press(t.player(t.table().step.seat), t.step_message().data(RU.text("host-btn-pass")))
+    step = t.table().step
+    assert step.kind == "shooting"
+    state = await t.state()
+    blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
+    return step, blacks, next(s.number for s in state.seats if s.role is Role.CIVILIAN)
+
+
+async def test_a_night_step_whose_end_cannot_be_stored_goes_on_and_the_shot_counts() -> None:
+    """At night nobody can press the table on (F24 §4.5): the shooting's end fails on a full
+    disk, is tried again every FAILED_RETRY while the disk stays full — not in a loop —, and
+    once there is room the shots taken count (all on one seat: the kill, F24 §4.5.3–4.5.4)."""
+    async with table() as t:
+        step, blacks, victim = await _to_the_shooting(t)
+        for black in blacks:
+            await t.press(t.player(black), t.prompt(t.table().seats[black]).data(str(victim)))
+        tries: list[float] = []
+        close = t.host.close_step
+
+        async def counted(table):  # noqa: ANN001, ANN202
+            tries.append(t.clock.now)
+            await close(table)
+
+        t.host.close_step = counted  # type: ignore[method-assign]
+        room = disk_full(t.store)
+        await t.clock.advance(step.seconds + PRESS_GRACE + 3 * FAILED_RETRY)
+        assert len(tries) == 4 and all(b - a == FAILED_RETRY for a, b in zip(tries, tries[1:]))
+        assert t.table().step.no == step.no
+        room()
+        await t.clock.advance(FAILED_RETRY)
+        assert t.table().step.kind == "don_check"
+        for _ in range(3):
+            await t.clock.advance(t.table().step.seconds + PRESS_GRACE)
+        assert (await t.state()).seat(victim).departure.cause is rules.Cause.KILL
+
+
 # --- a message is judged by when it was written (seed 4.1.1, 4.2.6; F24 §4.3.1) ----------------------
 
 async def write(t: Table, seat: int, text: str, written_at: float) -> None:
@@ -414,14 +480,7 @@ async def test_a_shot_pressed_at_the_shootings_edge_counts_as_the_black_saw_it(
     shooting ran out, arrives a moment late: within PRESS_GRACE it counts — the kill; after, the
     step is closed and he did not shoot — a miss."""
     async with table() as t:
-        await t.to_first_speech()
-        for _ in range(10):
-            await t.press(t.player(t.table().step.seat), t.step_message().data(RU.text("host-btn-pass")))
-        step = t.table().step
-        assert step.kind == "shooting"
-        state = await t.state()
-        blacks = [s.number for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
-        victim = next(s.number for s in state.seats if s.role is Role.CIVILIAN)
+        step, blacks, victim = await _to_the_shooting(t)
         shots = {b: t.prompt(t.table().seats[b]).data(str(victim)) for b in blacks}
         for black in blacks[:-1]:
             await t.press(t.player(black), shots[black])

@@ -88,6 +88,8 @@ log = logging.getLogger(__name__)
 LIVE = (TableStatus.LOBBY, TableStatus.RUNNING)
 OVER_SLOT = "host:over"  # the outbox slot of the result's message (F24 §1.4)
 SHOW_POLL = 0.5  # real seconds between looks at a step whose message is not shown yet
+#: real seconds before a table whose deadline's handler failed (a full disk) is tried again
+FAILED_RETRY = 5.0
 LATE_NOTICE = 5  # timer seconds: a step shown this late says so on its line
 #: the host's penalties at a table (seed IV): /foul, /warn, /dq, /ppk and /unfoul
 HOST_PENALTIES = (rules.Penalty, rules.WithdrawFoul)
@@ -321,31 +323,33 @@ class HostController:
     def _cancel(self, table: Table) -> None:
         self.port.cancel(self._group(table))
 
-    def _arm(self, table: Table) -> None:
+    def _arm(self, table: Table, *, after: float = 0.0) -> None:
         """Schedule the step's 10-second warning (a speech) and its end, from the stored deadline
         — for a window of presses :data:`steps.PRESS_GRACE` after it (:func:`steps.press_grace`) —
         kept on the monotonic clock since the step's window opened (:mod:`bot.steady`; one read
         from the store — a start-up, a chat taken over — from the wall clock then), so that a
         step of the wall clock moves neither (a late call still runs; a passed deadline fires at
         once). A step not yet shown runs no deadline: it is looked at again in a moment
-        (:meth:`_on_unseen`), and its window opens when it is shown (:meth:`_open_window`)."""
+        (:meth:`_on_unseen`), and its window opens when it is shown (:meth:`_open_window`).
+        ``after``: no call sooner than that many real seconds from now (a failure's retry)."""
         self._cancel(table)
         step = table.step
         if step is None:
             return
         no = step.no
         if not step.started:
-            self.port.schedule(self._group(table), SHOW_POLL, lambda: self._on_unseen(table.id, no))
+            self.port.schedule(self._group(table), max(after, SHOW_POLL),
+                               lambda: self._on_unseen(table.id, no))
             return
         left = self._steady.left((table.id, no), step.deadline)
         if step.stage is Stage.RUNNING and step.kind in st.WARNED_STEPS \
                 and step.seconds > st.WARN_LEFT:
-            self.port.schedule(self._group(table), max(0.0, left - st.WARN_LEFT * self.port.scale),
+            self.port.schedule(self._group(table), max(after, left - st.WARN_LEFT * self.port.scale),
                                lambda: self._on_warn(table.id, no))
         # a window of presses closes st.PRESS_GRACE after its time: a press sent as it closed,
         # its button still on the player's screen, counts (the doubt goes to the player)
         closes = left + st.press_grace(step) * self.port.scale
-        self.port.schedule(self._group(table), max(0.0, closes),
+        self.port.schedule(self._group(table), max(after, closes),
                            lambda: self._on_deadline(table.id, no))
 
     async def _due(self, table_id: int) -> Table | None:
@@ -373,11 +377,12 @@ class HostController:
             if await self._running(table_id, no) is None or table.step is None \
                     or table.step.started:
                 return
-            current = await self.service.current(table.chat)
-            if current is not None:
-                await self._show(table, current.state)
-            if not table.step.started:
-                self._arm(table)
+            async with self._guarded(table, "a step's look"):
+                current = await self.service.current(table.chat)
+                if current is not None:
+                    await self._show(table, current.state)
+                if not table.step.started:
+                    self._arm(table)
 
     async def _on_warn(self, table_id: int, no: int) -> None:
         table = await self._due(table_id)
@@ -387,13 +392,14 @@ class HostController:
             if await self._running(table_id, no) is None or table.step is None \
                     or table.step.stage is not Stage.RUNNING:
                 return
-            table.step.stage = Stage.WARNED
-            current = await self.service.current(table.chat)
-            if current is not None:
-                await self._show(table, current.state, later=True)
-            # stored by the step's next write (its end's, issue 34): a restart before it finds
-            # the step running and warns again at once (_arm), the same words shown again
-            await self._save(table, "step", later=True)
+            async with self._guarded(table, "a step's warning"):
+                table.step.stage = Stage.WARNED
+                current = await self.service.current(table.chat)
+                if current is not None:
+                    await self._show(table, current.state, later=True)
+                # stored by the step's next write (its end's, issue 34): a restart before it finds
+                # the step running and warns again at once (_arm), the same words shown again
+                await self._save(table, "step", later=True)
 
     async def _on_deadline(self, table_id: int, no: int) -> None:
         table = await self._due(table_id)
@@ -402,7 +408,8 @@ class HostController:
         async with self.held(table.chat):
             if await self._running(table_id, no) is None:
                 return
-            await self.close_step(table)
+            async with self._guarded(table, "a step's end"):
+                await self.close_step(table)
 
     # --- an internal error --------------------------------------------------------------------------------
     async def _mark(self, table: Table) -> tuple[Any, ...] | None:
@@ -433,6 +440,26 @@ class HostController:
             fresh = self._tables[table.id] = Table.from_row(row)
             await self._resume_one(fresh)  # it logs its own failure
         return mark is not None and now != mark
+
+    @contextlib.asynccontextmanager
+    async def _guarded(self, table: Table, what: str) -> AsyncIterator[None]:
+        """A handler of ``table`` that no press or command answers — a step's deadline, a
+        message in the group, a player leaving — under the chat's lock. One that fails inside
+        (a full disk, the database away) is logged and the table goes on as stored
+        (:meth:`_recover`), its step's calls re-armed no sooner than :data:`FAILED_RETRY`:
+        a step whose end could not be stored is ended again then — nothing is left waiting
+        for a press that may never come (at night none can) — and a failure that lasts is
+        tried again at that pace, not in a loop."""
+        try:
+            yield
+        except Exception as error:  # noqa: BLE001 - logged; the table goes on as stored
+            if kept(error):  # an update kept for the database: applied again once it is back
+                raise
+            log.exception("host: %s at table %s failed", what, table.id)
+            await self._recover(table, None)  # read after the failure only: no tick's read more
+            fresh = self._tables.get(table.id)
+            if fresh is not None and fresh.status is TableStatus.RUNNING:
+                self._arm(fresh, after=FAILED_RETRY)
 
     # --- resuming after a restart ---------------------------------------------------------------------
     async def _resume_one(self, table: Table) -> None:
@@ -1755,15 +1782,17 @@ class HostController:
                 if command:
                     return False  # his minute: his command (/nominate 7) is carried out
                 if text and st.is_pass(text):
-                    await self._act_and_advance(table, rules.Next())
+                    async with self._guarded(table, "a typed «Пас»"):
+                        await self._act_and_advance(table, rules.Next())
                 return True
             reason = (st.out_of_turn_reason(state, plan, seat) if written.current  # 4.1.1 by day,
                       else written.reason if rules.seen_at_table(state, seat) else None)  # 4.2.6 at night
             if reason is not None:
-                try:
-                    await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
-                except rules.RuleError as error:
-                    log.info("host: no foul for %s: %s", seat, error)
+                async with self._guarded(table, "a foul for a message"):
+                    try:
+                        await self._act_and_advance(table, rules.Penalty(seat=seat, reason=reason))
+                    except rules.RuleError as error:
+                        log.info("host: no foul for %s: %s", seat, error)
             if table.flags.rights.delete:
                 await self.port.delete(handle)
             return True
@@ -1868,10 +1897,11 @@ class HostController:
         current = await self.service.current(table.chat)
         if current is None or current.finished:
             return
-        try:  # tonight's victim too, or one whose last word waits: the penalty removes them now
-            await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE))
-        except rules.RuleError as error:
-            log.info("host: %s left, no penalty: %s", seat, error)
+        async with self._guarded(table, "a player's leaving"):
+            try:  # tonight's victim too, or one whose last word waits: the penalty removes them now
+                await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE))
+            except rules.RuleError as error:
+                log.info("host: %s left, no penalty: %s", seat, error)
 
     async def migrated(self, old: str, new: str) -> None:
         """The chat changed its id (a Telegram group upgraded to a supergroup): its open table,
