@@ -61,7 +61,7 @@ from .judge import decide
 from .judge.controller import club_settings
 from .judge.port import Reply as JudgeReply
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
-from .judge.routing import correction_texts, step_key
+from .judge.routing import correction_texts, step_key, undo_texts
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
 from .render import (
     action_text, config_label, error_text, notice_text, points_text, result_text, status_text,
@@ -284,6 +284,9 @@ class Session:
             if self._pending_new:  # a game not yet created has nothing to undo
                 raise ServiceError("nothing_to_undo", steps=command.steps, available=0)
             outcome = await self.service.undo(self.chat, self.user, steps=command.steps)
+            if not self.judge_view:  # what the group is told, as on the platforms
+                _, public = undo_texts(outcome.state, outcome.undone, self.cat, self.cat, outcome.retold)
+                return Reply(public.splitlines() if public else [], outcome=outcome)
             lines = [self.cat.text("console-undone", count=len(outcome.undone)),
                      *audit.undone_actions(outcome.state.config, outcome.undone, self.cat)]
             lines.extend(self._undone_lines(outcome))

@@ -390,14 +390,20 @@ def undone_notices(state: rules.GameState, undone: Iterable[rules.Event]) -> lis
     """What the undone events had announced: re-applied, oldest first, to the restored state
     (``undone`` newest first, as :attr:`bot.service.Outcome.undone`). An event that no longer
     applies (it cannot happen: the state is the one it was applied to) ends the list."""
-    notices: list[Notice] = []
+    return [notice for said in undone_by_event(state, undone) for notice in said]
+
+
+def undone_by_event(state: rules.GameState, undone: Iterable[rules.Event]) -> list[list[Notice]]:
+    """:func:`undone_notices`, one list per undone event, oldest first: which of them the group
+    had heard of (a public notice) and which it had not."""
+    said: list[list[Notice]] = []
     for event in reversed(list(undone)):
         try:
             state, new = rules.apply(state, event)
         except (rules.RuleError, TypeError):
             break
-        notices.extend(new)
-    return notices
+        said.append(list(new))
+    return said
 
 
 def _removal_mode(notice: nt.Removed) -> str:

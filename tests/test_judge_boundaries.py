@@ -17,6 +17,8 @@ from typing import AsyncIterator
 
 import pytest
 
+import rules
+
 from bot.console import Session
 from bot.i18n import catalog
 from bot.service import Service
@@ -95,5 +97,29 @@ async def test_the_consoles_group_view_tells_the_killed_and_removed_seat_once(tm
             assert reply.accepted, (line, reply.lines)
             lines.extend(x for text in reply.lines for x in text.splitlines())
         assert about(lines, 3) == KILLED_AND_REMOVED, about(lines, 3)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+async def test_the_consoles_group_view_of_a_night_undone_shows_no_command(preset: str,
+                                                                         tmp_path: Path) -> None:
+    """The console's group view of /undo at night prints what the table's chat is told — the
+    announcements taken back and where the game stands — never the commands undone: "/don 8"
+    would tell the table whom the Don checked, "/kill 3" the night's victim before the morning
+    (F24 §4.4.13, seed 5.4)."""
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), judge_view=False, clock=FakeClock())
+        await session.open()
+        for line in (f"/new {preset}", "/roles D2 M5 M7 S8", "/start", *["/next"] * 11, "/kill 3",
+                     "/don 8"):
+            assert (await session.handle(line)).accepted, line
+        undone = await session.handle("/undo 2")
+        assert undone.accepted
+        said = "\n".join(undone.lines)
+        assert "/" not in said and "№8" not in said and "№3" not in said, said
+        assert "отменено 2 действия" in said, said  # both steps were announced (Дон, Шериф)
+        assert not [x for x in undone.lines if any(word in x for word in RU_SECRETS)]
     finally:
         await store.close()

@@ -12,7 +12,7 @@ import pytest
 
 import rules
 from fakebot import FakeBotAPI
-from support.telegram_table import Table, linked_day_one
+from support.telegram_table import Table, linked_day_one, table
 
 pytestmark = pytest.mark.usefixtures("ptb_timedelta")  # PTB gives retry_after as a timedelta
 
@@ -98,7 +98,7 @@ async def test_an_undone_correction_the_group_never_saw_is_not_announced(t: Tabl
     await t.say("/fix 4 /foul 7")  # the group was told of #6's foul: it is #7's
     await t.say("/undo")
     assert len(t.public()) == len(heard) + 2
-    assert "отменено 1 действие" in t.public()[-1] and "№7" in t.public()[-1]
+    assert "Поправка судьи: отмена." in t.public()[-1] and "№7" in t.public()[-1]
 
 
 async def test_an_undo_of_a_correction_and_the_action_before_it_is_told_once(t: Table) -> None:
@@ -110,6 +110,33 @@ async def test_an_undo_of_a_correction_and_the_action_before_it_is_told_once(t: 
     await t.say("/undo 2")
     assert len(t.public()) == heard + 1
     told = t.public()[-1]
-    assert "отменено 2 действия" in told and told.count("№7") == 1 and "№6" not in told
+    assert "Поправка судьи: отмена." in told and told.count("№7") == 1 and "№6" not in told
     state = await t.state()
     assert not state.seat(7).fouls and not state.seat(6).fouls
+
+
+async def test_an_undo_counts_for_the_group_only_what_the_group_was_told(fake: FakeBotAPI,
+                                                                         tmp_path: Path) -> None:
+    """The judge enters the roles during night 0 (F24 §1.1), which the group is not told of, and
+    calls the morning. /undo of the roles alone: the group hears nothing — "the judge undid an
+    action" would tell it that something hidden was recorded (F24 §4.4.13). /undo 2 of the
+    morning and the roles: the group hears of one action undone, the morning it was told of."""
+    async with table(fake, tmp_path / "referee.sqlite3") as t:
+        await t.say("/new")
+        await t.say("/link", chat=t.group)
+        await t.say("/start")
+        await t.say("/roles D2 M5 M7 S8")
+        heard = t.public()
+        await t.say("/undo")
+        assert t.public() == heard
+        assert not (await t.state()).roles_known
+        await t.say("/roles D2 M5 M7 S8")
+        await t.say("/next")  # the morning: day 1
+        assert len(t.public()) == len(heard) + 1
+        await t.say("/undo 2")
+        told = t.public()[-1]
+        assert len(t.public()) == len(heard) + 2
+        assert "отменено 1 действие" in told and "ночь" in told.lower()
+        state = await t.state()
+        assert state.phase is rules.Phase.NIGHT_ZERO and not state.roles_known
+        assert not [line for line in t.public() if "Дон" in line or "D2" in line]

@@ -25,7 +25,7 @@ from rules import Kind, Phase
 from ..audit import undone_actions
 from ..commands import command_text
 from ..i18n import Catalog
-from ..render import notice_text, phase_text, result_text, seat_label
+from ..render import notice_text, phase_text, result_text, seat_label, undone_by_event
 
 
 def _lines(notices: Iterable[rules.Notice], cat: Catalog, *, public: bool) -> list[str]:
@@ -64,19 +64,6 @@ def public_text(notices: Sequence[rules.Notice], state: rules.GameState, cat: Ca
     return "\n".join(lines) or None
 
 
-def undone_notices(state: rules.GameState, undone: Sequence[rules.Event]) -> list[rules.Notice]:
-    """What the undone events had announced: re-applied, oldest first, to the restored state.
-    ``undone`` is newest first (:attr:`bot.service.Outcome.undone`)."""
-    notices: list[rules.Notice] = []
-    for event in reversed(undone):
-        try:
-            state, new = rules.apply(state, event)
-        except (rules.RuleError, TypeError):
-            break
-        notices.extend(new)
-    return notices
-
-
 def now_text(state: rules.GameState, cat: Catalog) -> str:
     """Where the game stands, in public words: who speaks, or the phase (no nominees, seed 5.4)."""
     turn = rules.current_turn(state)
@@ -91,24 +78,31 @@ def now_text(state: rules.GameState, cat: Catalog) -> str:
 def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat: Catalog,
                public_cat: Catalog, retold: tuple[Sequence[rules.Notice], Sequence[rules.Notice]]
                | None = None) -> tuple[str, str | None]:
-    """The corrections an undo posts: for the judge, everything taken back; for the group, the
-    taken-back announcements it had seen, and where the game stands now. An undo that takes a
-    correction back (``retold``: the game's notices as told, and as they stand now) gives the
-    group what changes back in what it was told, or ``None`` when nothing does: a correction
-    the group never heard of is not heard of when undone either (F24 §4.4.13)."""
-    notices = undone_notices(state, undone)
+    """The corrections an undo posts: ``(judge's text, group's text or None)``. For the judge,
+    everything taken back; for the group, how many of the undone actions it had heard of, their
+    announcements, and where the game stands now. An undo that takes a correction back
+    (``retold``: the game's notices as told, and as they stand now) gives the group what changes
+    back in what it was told, with no count. The group hears nothing (``None``) of an undo that
+    changes nothing it was told — the roles entered, a correction it never heard of: a hidden
+    action is not heard of when undone, nor counted among those that are (F24 §4.4.13)."""
+    said = undone_by_event(state, undone)
     judge = [judge_cat.text("judge-undone", count=len(undone)),
              *undone_actions(state.config, undone, judge_cat)]  # which, as typed: the judge's only
-    judge.extend(_lines(notices, judge_cat, public=False))
-    public = [public_cat.text("judge-undone-public", count=len(undone))]
+    judge.extend(_lines((notice for notices in said for notice in notices), judge_cat, public=False))
+    heard = [lines for lines in (_lines(notices, public_cat, public=True) for notices in said) if lines]
     if retold is not None:
         added, removed = _changed(*(_lines(told, public_cat, public=True) for told in retold))
         if not added and not removed:
             return "\n".join(judge), None
-        public.extend(_changes(added, removed, public_cat))
-    else:
-        public.extend(_lines(notices, public_cat, public=True))
-    public.append(now_text(state, public_cat))
+        # which of the undone actions the group had heard of is not known here: no count
+        public = [public_cat.text("judge-undone-public-retold"), *_changes(added, removed, public_cat)]
+        return "\n".join(judge), "\n".join([*public, now_text(state, public_cat)])
+    if not heard:  # only what the group never heard of (the roles entered): nor of its undoing
+        return "\n".join(judge), None
+    # the group counts the actions it had heard of: a hidden one in the count would tell it that
+    # something it was not told of happened (F24 §4.4.13)
+    public = [public_cat.text("judge-undone-public", count=len(heard)),
+              *(line for lines in heard for line in lines), now_text(state, public_cat)]
     return "\n".join(judge), "\n".join(public)
 
 

@@ -189,6 +189,7 @@ judge-undone-public = { $count ->
     [one] ↩ Correction: the judge undid { $count } action.
    *[other] ↩ Correction: the judge undid { $count } actions.
  }
+judge-undone-public-retold = ↩ The judge's correction: undone.
 judge-now-turn = Now: { $kind ->
     [last_word] player { $seat }'s last word.
     [tie_speech] player { $seat }'s speech before the revote.

@@ -191,6 +191,7 @@ judge-undone-public = { $count ->
     [few] ↩ Поправка судьи: отменено { $count } действия.
    *[many] ↩ Поправка судьи: отменено { $count } действий.
  }
+judge-undone-public-retold = ↩ Поправка судьи: отмена.
 judge-now-turn = Сейчас: { $kind ->
     [last_word] последнее слово игрока { $seat }.
     [tie_speech] слово игрока { $seat } перед переголосованием.
