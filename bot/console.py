@@ -529,6 +529,8 @@ class Session:
         if what == "status":
             return [status_text(state, self.cat, for_judge=self.judge_view)]
         if what == "result":
+            if not decide.result_shown(state, judge=self.judge_view):
+                return [self.cat.text("result-not-over")]
             return [result_text(state, self.cat)]
         if what == "points":
             return [points_text(state, self.cat)]
@@ -556,8 +558,11 @@ class Session:
 
     async def _log_lines(self, current: Outcome) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""
-        return self.notice_lines(await decide.announced(self.service, self.chat, current)) \
-            or [status_text(current.state, self.cat, for_judge=self.judge_view)]
+        over = current.state.phase is rules.Phase.GAME_OVER
+        lines = [text for text in (notice_text(notice, self.cat)
+                                   for notice in await decide.announced(self.service, self.chat, current)
+                                   if decide.readable(notice, judge=self.judge_view, over=over)) if text]
+        return lines or [status_text(current.state, self.cat, for_judge=self.judge_view)]
 
 
 # --- reading commands -------------------------------------------------------------------------

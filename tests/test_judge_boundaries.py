@@ -123,3 +123,27 @@ async def test_the_consoles_group_view_of_a_night_undone_shows_no_command(preset
         assert not [x for x in undone.lines if any(word in x for word in RU_SECRETS)]
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+async def test_the_consoles_group_view_asked_at_night_tells_nothing_the_table_is_not_told(
+        preset: str, tmp_path: Path) -> None:
+    """Night 1, #3 shot and the Don's check recorded: whatever the group's view is asked — the
+    result, the status, the log, the audit trail, the last ruling — it does not learn of the
+    kill before the morning (F24 §4.5.9), nor any role or check (F24 §4.4.13), as the table's
+    chat is answered on the platforms (only "the game is not over" for /result)."""
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        session = Session(Service(store), catalog("ru"), judge_view=False, clock=FakeClock())
+        await session.open()
+        for line in (f"/new {preset}", "/roles D2 M5 M7 S8", "/start", *["/next"] * 11, "/kill 3",
+                     "/don 8"):
+            assert (await session.handle(line)).accepted, line
+        asked = {line: "\n".join((await session.handle(line)).lines)
+                 for line in ("/result", "/status", "/log", "/log all", "/why", "/points")}
+        assert asked["/result"] == catalog("ru").text("result-not-over")
+        for line, said in asked.items():
+            assert "убийство" not in said and "убит" not in said, (line, said)
+            assert not any(word in said for word in RU_SECRETS), (line, said)
+    finally:
+        await store.close()

@@ -1252,13 +1252,14 @@ class JudgeController:
         if what == "protocol":
             return await self.send_protocol(home, user, home)
         if what == "result":
-            if not over and not judge:
+            if not decide.result_shown(current.state, judge=judge):
                 return [Reply(cat.text("result-not-over"))]
             return [Reply(result_text(current.state, cat), private=not over)]
         if what == "log_all" and judge:
             return [Reply(await self.audit_text(home, current), private=True)]
         notices = await decide.announced(self.service, home, current)
-        lines = [t for t in (notice_text(n, cat) for n in notices if judge or over or not n.private) if t]
+        lines = [t for t in (notice_text(n, cat) for n in notices
+                             if decide.readable(n, judge=judge, over=over)) if t]
         text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
         return [Reply(text, private=judge)]
 

@@ -101,6 +101,19 @@ async def announced(service: Service, home: str, current: Outcome) -> list[rules
     return notices
 
 
+def readable(notice: rules.Notice, *, judge: bool, over: bool) -> bool:
+    """Whether a reader of ``/log`` may read ``notice``: the judge always; anyone else a public
+    one, and every one once the game is over (the roles are revealed then, F24 §4.4.13)."""
+    return judge or over or not notice.private
+
+
+def result_shown(state: rules.GameState, *, judge: bool) -> bool:
+    """Whether ``/result`` shows the result text (the departures, the roles): to anyone once
+    the game is over, before that to the judge alone — the table learns of a night's kill in
+    the morning (F24 §4.5.9) and of the roles at the end (F24 §4.4.13)."""
+    return judge or state.phase is rules.Phase.GAME_OVER
+
+
 async def audit_lines(service: Service, current: Outcome, cat: Catalog, *,
                       who: Callable[[str], str], when: Callable[[float], str]) -> list[str]:
     """``/log all``: ``current``'s audit trail (:mod:`bot.audit`) — its title, then every logged
