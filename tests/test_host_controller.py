@@ -509,3 +509,36 @@ async def test_a_voice_table_where_the_platform_has_no_voice_is_refused() -> Non
         answer = await t.command(HOST, "/newgame voice=123")
         assert RU.text("host-error-bad_option", option="voice", value="123") in "\n".join(answer)
         assert not t.host.tables_in(GROUP)
+
+
+# --- a voice table: a player out of its channel (seed 4.2.1) ------------------------------------------
+
+async def test_a_voice_players_leaving_that_cannot_be_stored_is_tried_again_until_it_is() -> None:
+    """Seed 4.2.1: a seated player out of the voice table's channel past ``voice_grace`` has
+    left the table (a disqualifying foul, seed 4.5). A full disk as #6's grace runs out: his
+    leaving cannot be stored then — logged, the table goes on as stored, he is still marked
+    away — and it is tried again every FAILED_RETRY while the disk stays full, not in a loop;
+    once there is room he has left the table, and the mark is gone."""
+    async with table(Rights(mute=True, delete=True, voice=True)) as t:
+        t.port.voice_tables = True
+        await t.to_first_speech("/newgame voice=123 grace=20")
+        user = t.player(6).user
+        await t.host.voice_left(GROUP, user)
+        tries: list[float] = []
+        over = t.host.away_over
+
+        async def counted(table_id: int, who: str) -> None:
+            tries.append(t.clock.now)
+            await over(table_id, who)
+
+        t.host.away_over = counted  # type: ignore[method-assign]
+        room = disk_full(t.store)
+        await t.clock.advance(20 + 3 * FAILED_RETRY)
+        assert len(tries) == 4 and all(b - a == FAILED_RETRY for a, b in zip(tries, tries[1:]))
+        assert (await t.state()).seat(6).at_table and user in t.table().flags.away
+        room()
+        await t.clock.advance(FAILED_RETRY)
+        departure = (await t.state()).seat(6).departure
+        assert departure is not None and departure.cause is rules.Cause.DISQUALIFICATION
+        assert departure.reason == "4.2.1" and t.table().flags.away == {}
+        assert any(RU.text("host-voice-away", seat="№6", seconds=20) in x for x in t.chats.texts(GROUP))

@@ -449,7 +449,9 @@ class HostController:
         (:meth:`_recover`), its step's calls re-armed no sooner than :data:`FAILED_RETRY`:
         a step whose end could not be stored is ended again then — nothing is left waiting
         for a press that may never come (at night none can) — and a failure that lasts is
-        tried again at that pace, not in a loop."""
+        tried again at that pace, not in a loop. A voice table's graces are re-armed alike: a
+        player away past his grace whose leaving (seed 4.2.1) could not be stored is tried
+        again then (:meth:`away_over`)."""
         try:
             yield
         except Exception as error:  # noqa: BLE001 - logged; the table goes on as stored
@@ -460,6 +462,8 @@ class HostController:
             fresh = self._tables.get(table.id)
             if fresh is not None and fresh.status is TableStatus.RUNNING:
                 self._arm(fresh, after=FAILED_RETRY)
+                for user in list(fresh.flags.away):  # resumed at once above: one past due loops
+                    self._arm_away(fresh, user, after=FAILED_RETRY)
 
     # --- resuming after a restart ---------------------------------------------------------------------
     async def _resume_one(self, table: Table) -> None:
@@ -1020,13 +1024,16 @@ class HostController:
     def _away_group(self, table: Table, user: str) -> str:
         return f"host-away:{table.id}:{user}"
 
-    def _arm_away(self, table: Table, user: str) -> None:
-        """Schedule the end of ``user``'s grace out of the voice channel (a late call still runs)."""
+    def _arm_away(self, table: Table, user: str, *, after: float = 0.0) -> None:
+        """Schedule the end of ``user``'s grace out of the voice channel (a late call still runs;
+        one call at a time). ``after``: no call sooner than that many real seconds from now (a
+        failure's retry, :meth:`_guarded`)."""
         deadline = table.flags.away.get(user)
         if deadline is None:
             return
-        table_id = table.id
-        self.port.schedule(self._away_group(table, user), max(0.0, deadline - self.port.clock()),
+        table_id, group = table.id, self._away_group(table, user)
+        self.port.cancel(group)
+        self.port.schedule(group, max(after, deadline - self.port.clock()),
                            lambda: self.away_over(table_id, user))
 
     async def voice_left(self, chat: str, user: str) -> None:
@@ -1048,27 +1055,30 @@ class HostController:
     async def away_over(self, table_id: int, user: str) -> None:
         """``user``'s grace out of the voice channel is over: still away and at the table, he
         has left it — seed 4.2.1, a disqualifying foul (seed 4.5: at once, no last word). The
-        mark is cleared after the penalty is stored (a restart in between applies it then)."""
+        mark is cleared after the penalty is stored (a restart in between applies it then); one
+        that cannot be stored (a full disk) is tried again every :data:`FAILED_RETRY` seconds
+        until it is (:meth:`_guarded`)."""
         table = await self._due(table_id)
         if table is None:
             return
         async with self.held(table.chat):
             if table.status is not TableStatus.RUNNING or user not in table.flags.away:
                 return
-            current = await self.service.current(table.chat)
-            seat = table.seat_of(user)
-            if current is not None and not current.finished and seat is not None \
-                    and current.state.seat(seat).at_table:
-                cat = await self._cat(table.chat)
-                lead = [cat.text("host-voice-away", seat=seat_label(seat, cat),
-                                 seconds=table.spec.options.voice_grace)]
-                try:
-                    await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
-                                                lead=lead)
-                except rules.RuleError as error:
-                    log.info("host: %s away, no penalty: %s", seat, error)
-            table.flags.away.pop(user, None)
-            await self._save(table, "flags")
+            async with self._guarded(table, "a player's leaving the voice channel"):
+                current = await self.service.current(table.chat)
+                seat = table.seat_of(user)
+                if current is not None and not current.finished and seat is not None \
+                        and current.state.seat(seat).at_table:
+                    cat = await self._cat(table.chat)
+                    lead = [cat.text("host-voice-away", seat=seat_label(seat, cat),
+                                     seconds=table.spec.options.voice_grace)]
+                    try:
+                        await self._act_and_advance(
+                            table, rules.Penalty(seat=seat, reason=LEFT_TABLE), lead=lead)
+                    except rules.RuleError as error:
+                        log.info("host: %s away, no penalty: %s", seat, error)
+                table.flags.away.pop(user, None)
+                await self._save(table, "flags")
 
     async def voice_joined(self, chat: str, user: str, muted: bool) -> None:
         """A member connects to a voice table's channel (or the bot learns who is there, after

@@ -100,16 +100,16 @@ class Table:
         assert step is not None and step.message is not None, step
         return self.chats.messages[step.message]
 
-    async def fill(self) -> None:
-        """``/newgame`` and ten joins: the deal and night 0."""
-        assert await self.command(HOST, "/newgame") == []
+    async def fill(self, newgame: str = "/newgame") -> None:
+        """``newgame`` (``/newgame`` and its options) and ten joins: the deal and night 0."""
+        assert await self.command(HOST, newgame) == []
         lobby = self.chats.last(GROUP, with_button=RU.text("host-btn-join"))
         for player in PLAYERS:
             answer = await self.press(player, lobby.data(RU.text("host-btn-join")))
             assert answer.answered
 
-    async def to_first_speech(self) -> None:
-        await self.fill()
+    async def to_first_speech(self, newgame: str = "/newgame") -> None:
+        await self.fill(newgame)
         assert self.table().step.kind == "night_zero"
         await self.clock.advance(self.table().step.seconds)  # the договорка runs out
         assert self.table().step.kind == "speech"
