@@ -8,6 +8,7 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -542,3 +543,42 @@ async def test_a_voice_players_leaving_that_cannot_be_stored_is_tried_again_unti
         assert departure is not None and departure.cause is rules.Cause.DISQUALIFICATION
         assert departure.reason == "4.2.1" and t.table().flags.away == {}
         assert any(RU.text("host-voice-away", seat="№6", seconds=20) in x for x in t.chats.texts(GROUP))
+
+
+# --- night 0: the blacks' words relayed in private (F24 §4.2) -------------------------------------------
+
+async def test_a_blacks_words_relayed_at_night_zero_hold_up_nothing_the_group_sees() -> None:
+    """F24 §4.2: at night 0 what a black writes to the bot goes to the other blacks. A private
+    chat is paced (about a send a second): however long the relayed words wait for their turn,
+    the black's message is taken at once and the договорка ends on its time — what the group
+    sees, and when, never depends on who was written to privately (F24 §4.4.13, §4.5)."""
+    async with table() as t:
+        await t.fill()
+        night = t.table().step
+        state = await t.state()
+        blacks = [t.table().seats[s.number] for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
+        turn, waiting = asyncio.Event(), asyncio.Event()
+        transport = t.port.outbox.transport
+        deliver = transport.deliver
+
+        async def paced(row, made=None):  # noqa: ANN001, ANN202
+            if row.payload.get("private"):
+                waiting.set()
+                await turn.wait()  # its chat's turn: given below, after the night's end
+            return await deliver(row, made)
+
+        transport.deliver = paced  # type: ignore[method-assign]
+        t.clock.settle = None  # the relayed words are awaited below, not after every call
+        try:
+            relayed = asyncio.ensure_future(t.host.private_message(blacks[0], "стреляем 3-5-7"))
+            await waiting.wait()  # the first relayed message waits for its chat's turn
+            assert relayed.done() and relayed.result() == "relayed"
+            await t.clock.advance(night.seconds)
+            assert t.table().step.kind == "speech"  # the day begins on time
+            assert not any("стреляем 3-5-7" in x for user in blacks[1:] for x in t.chats.texts(user))
+        finally:
+            turn.set()
+        await t.port.outbox.settle()
+        for user in blacks[1:]:
+            assert any("стреляем 3-5-7" in x for x in t.chats.texts(user)), t.chats.texts(user)[-2:]
+        assert not any("стреляем" in x for x in t.chats.texts(GROUP))

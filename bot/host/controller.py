@@ -289,6 +289,13 @@ class HostController:
             await self.service.store.enqueue(list(items), game_id=game_id)
             await self.port.outbox.flush(*(item.chat for item in items))
 
+    async def _queue_aside(self, *items: OutboxItem, game_id: int | None = None) -> None:
+        """Queue messages to private chats (paced: about a send a second each) and send them in
+        the background (:meth:`_kick`), not under the group's lock."""
+        if items:
+            await self.service.store.enqueue(list(items), game_id=game_id)
+            self._kick(*(item.chat for item in items))
+
     async def _flush(self, *chats: str, defer_files: bool = False) -> None:
         """Let the outbox's sender post what is queued for ``chats`` now (in order; a chat that
         must wait out a flood limit is sent later by the sender itself); ``defer_files``: the
@@ -1826,7 +1833,8 @@ class HostController:
 
     async def private_message(self, user: str, text: str) -> str | None:
         """A player writes to the bot privately. Night 0 (F24 §4.2): what one black writes goes
-        to the other blacks. Returns ``"relayed"``; ``"seated"`` when he sits at a running table
+        to the other blacks, sent in the background (their private chats are paced; the group's
+        night 0 does not wait for them). Returns ``"relayed"``; ``"seated"`` when he sits at a running table
         but nothing was relayed (tell him his messages go nowhere); ``None``: not the tables'
         business."""
         seated = [t for t in self._tables.values() if t.status is TableStatus.RUNNING and t.seat_of(user)]
@@ -1851,7 +1859,8 @@ class HostController:
                 cat = await self._player_cat(table, table.seats[other])
                 items.append(ob.post(table.seats[other], cat.text(
                     "host-relay", seat=seat_label(seat, cat), text=cat.said(text)), private=True))
-        await self._queue(*items, game_id=table.game_id)
+        # in the background: a black who writes much must not hold up night 0's end (F24 §4.2)
+        await self._queue_aside(*items, game_id=table.game_id)
         return True
 
     async def private_start(self, user: str, table_id: int | None = None) -> bool | None:
