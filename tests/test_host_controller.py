@@ -407,6 +407,27 @@ async def test_at_the_end_of_his_minute_the_grace_goes_to_the_writer(after: floa
         assert t.table().step.no == second.no
 
 
+@pytest.mark.parametrize("text", ["/nominate 7", "/выставить 7"])
+async def test_a_nomination_typed_in_ones_minute_and_read_after_it_is_refused_saying_why(text: str) -> None:
+    """F24 §4.4.2: a nomination is made in one's own speech. #1 types it 1 s before his minute
+    runs out, and up to WRITTEN_GRACE after; it reaches the bot in #2's minute. It is no speech
+    out of turn (seed 4.1.1: written in his own minute), but a speech ends at its time — no grace
+    after it, as for its nomination button — so #7 is not nominated, and #1 is told just that,
+    not "it is not your minute". Beyond the grace it was written in #2's minute: a foul, and the
+    command is not carried out. #2's own nomination counts."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        first, second, closed = await _first_minute_over(t)
+        late = [RU.text("host-nomination-late", target="№7", rules=t.table().spec.config.preset)]
+        assert await t.enter(t.player(1), text, stamp=first.deadline - 1) == late
+        assert await t.enter(t.player(1), text, stamp=closed + WRITTEN_GRACE) == late
+        state = await t.state()
+        assert state.nominations == [] and state.seat(1).fouls == [] and t.table().step.no == second.no
+        assert await t.enter(t.player(1), text, stamp=closed + WRITTEN_GRACE + 0.5) == []
+        assert (await t.state()).seat(1).fouls == ["4.1.1"]
+        assert await t.enter(t.player(2), text) == []
+        assert (await t.state()).nominations == [(2, 7)]
+
+
 @pytest.mark.parametrize("before, foul", [(WRITTEN_GRACE, False), (WRITTEN_GRACE + 0.5, True)])
 async def test_at_the_start_of_his_minute_the_grace_goes_to_the_writer(before: float, foul: bool) -> None:
     """#2's first words stamped up to WRITTEN_GRACE before his minute opened are his; earlier

@@ -1635,7 +1635,8 @@ class HostController:
         entry = call.entry
         who = Player(entry.user, entry.name or entry.user)
         replies = await self._command(call.chat, who, call.spec.name, call.command, entry.handle,
-                                      title=entry.title, chat_type=entry.chat_type)
+                                      title=entry.title, chat_type=entry.chat_type,
+                                      written_at=entry.stamp)
         return [Reply(text) for text in replies if text]
 
     async def command(self, chat: str, who: Player, name: str, text: str, handle: Any = None, *,
@@ -1651,7 +1652,8 @@ class HostController:
                                        chat_type=chat_type)
 
     async def _command(self, chat: str, who: Player, name: str, command: cmds.Command,
-                       handle: Any, *, title: str, chat_type: str) -> list[str]:
+                       handle: Any, *, title: str, chat_type: str,
+                       written_at: float | None = None) -> list[str]:
         cat = await self._cat(chat)
         mark = {t.id: await self._mark(t) for t in self.tables_in(chat) if t.status in LIVE}
         try:
@@ -1660,7 +1662,7 @@ class HostController:
                                              chat_type=chat_type)
             if isinstance(command, Show) and command.what == "protocol":
                 return await self._protocol(chat)
-            return await self._table_command(chat, who, name, command, handle)
+            return await self._table_command(chat, who, name, command, handle, written_at)
         except HostError as error:
             return [cat.text("host-error-bad_option",
                              **{k: cat.said(v) for k, v in error.params.items()})]
@@ -1677,7 +1679,9 @@ class HostController:
             return [cat.text("error-saved-not-sent" if saved else "error-not-saved")]
 
     async def _table_command(self, chat: str, who: Player, name: str, command: cmds.Command,
-                             handle: Any) -> list[str]:
+                             handle: Any, written_at: float | None = None) -> list[str]:
+        """A command at the chat's table; ``written_at``: when it was written (the platform's
+        stamp, real seconds), if known."""
         cat = await self._cat(chat)
         table = await self.live(chat)
         if table is None:  # it stopped meanwhile
@@ -1713,6 +1717,12 @@ class HostController:
         seat = table.seat_of(who.user)
         step = table.step
         if seat is None or step is None or step.seat != seat or step.kind not in st.FLOOR:
+            if seat is not None and isinstance(event, rules.Nominate) \
+                    and st.written_in_own(table.flags.recent, seat, written_at, (StepKind.SPEECH,)):
+                # written in his minute, read after it (F24 §4.4.2: in one's own speech): a
+                # speech ends at its time, no grace after it (as for its nomination button)
+                return [cat.text("host-nomination-late", target=seat_label(event.target, cat),
+                                 rules=table.spec.config.preset)]
             return [cat.text("host-not-speaker")]
         await self._active(table, step)
         if isinstance(event, rules.Next):  # «Пас»: the speaker ends his minute
