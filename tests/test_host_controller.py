@@ -8,6 +8,7 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -406,6 +407,27 @@ async def test_at_the_end_of_his_minute_the_grace_goes_to_the_writer(after: floa
         assert t.table().step.no == second.no
 
 
+@pytest.mark.parametrize("text", ["/nominate 7", "/выставить 7"])
+async def test_a_nomination_typed_in_ones_minute_and_read_after_it_is_refused_saying_why(text: str) -> None:
+    """F24 §4.4.2: a nomination is made in one's own speech. #1 types it 1 s before his minute
+    runs out, and up to WRITTEN_GRACE after; it reaches the bot in #2's minute. It is no speech
+    out of turn (seed 4.1.1: written in his own minute), but a speech ends at its time — no grace
+    after it, as for its nomination button — so #7 is not nominated, and #1 is told just that,
+    not "it is not your minute". Beyond the grace it was written in #2's minute: a foul, and the
+    command is not carried out. #2's own nomination counts."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        first, second, closed = await _first_minute_over(t)
+        late = [RU.text("host-nomination-late", target="№7", rules=t.table().spec.config.preset)]
+        assert await t.enter(t.player(1), text, stamp=first.deadline - 1) == late
+        assert await t.enter(t.player(1), text, stamp=closed + WRITTEN_GRACE) == late
+        state = await t.state()
+        assert state.nominations == [] and state.seat(1).fouls == [] and t.table().step.no == second.no
+        assert await t.enter(t.player(1), text, stamp=closed + WRITTEN_GRACE + 0.5) == []
+        assert (await t.state()).seat(1).fouls == ["4.1.1"]
+        assert await t.enter(t.player(2), text) == []
+        assert (await t.state()).nominations == [(2, 7)]
+
+
 @pytest.mark.parametrize("before, foul", [(WRITTEN_GRACE, False), (WRITTEN_GRACE + 0.5, True)])
 async def test_at_the_start_of_his_minute_the_grace_goes_to_the_writer(before: float, foul: bool) -> None:
     """#2's first words stamped up to WRITTEN_GRACE before his minute opened are his; earlier
@@ -509,3 +531,75 @@ async def test_a_voice_table_where_the_platform_has_no_voice_is_refused() -> Non
         answer = await t.command(HOST, "/newgame voice=123")
         assert RU.text("host-error-bad_option", option="voice", value="123") in "\n".join(answer)
         assert not t.host.tables_in(GROUP)
+
+
+# --- a voice table: a player out of its channel (seed 4.2.1) ------------------------------------------
+
+async def test_a_voice_players_leaving_that_cannot_be_stored_is_tried_again_until_it_is() -> None:
+    """Seed 4.2.1: a seated player out of the voice table's channel past ``voice_grace`` has
+    left the table (a disqualifying foul, seed 4.5). A full disk as #6's grace runs out: his
+    leaving cannot be stored then — logged, the table goes on as stored, he is still marked
+    away — and it is tried again every FAILED_RETRY while the disk stays full, not in a loop;
+    once there is room he has left the table, and the mark is gone."""
+    async with table(Rights(mute=True, delete=True, voice=True)) as t:
+        t.port.voice_tables = True
+        await t.to_first_speech("/newgame voice=123 grace=20")
+        user = t.player(6).user
+        await t.host.voice_left(GROUP, user)
+        tries: list[float] = []
+        over = t.host.away_over
+
+        async def counted(table_id: int, who: str) -> None:
+            tries.append(t.clock.now)
+            await over(table_id, who)
+
+        t.host.away_over = counted  # type: ignore[method-assign]
+        room = disk_full(t.store)
+        await t.clock.advance(20 + 3 * FAILED_RETRY)
+        assert len(tries) == 4 and all(b - a == FAILED_RETRY for a, b in zip(tries, tries[1:]))
+        assert (await t.state()).seat(6).at_table and user in t.table().flags.away
+        room()
+        await t.clock.advance(FAILED_RETRY)
+        departure = (await t.state()).seat(6).departure
+        assert departure is not None and departure.cause is rules.Cause.DISQUALIFICATION
+        assert departure.reason == "4.2.1" and t.table().flags.away == {}
+        assert any(RU.text("host-voice-away", seat="№6", seconds=20) in x for x in t.chats.texts(GROUP))
+
+
+# --- night 0: the blacks' words relayed in private (F24 §4.2) -------------------------------------------
+
+async def test_a_blacks_words_relayed_at_night_zero_hold_up_nothing_the_group_sees() -> None:
+    """F24 §4.2: at night 0 what a black writes to the bot goes to the other blacks. A private
+    chat is paced (about a send a second): however long the relayed words wait for their turn,
+    the black's message is taken at once and the договорка ends on its time — what the group
+    sees, and when, never depends on who was written to privately (F24 §4.4.13, §4.5)."""
+    async with table() as t:
+        await t.fill()
+        night = t.table().step
+        state = await t.state()
+        blacks = [t.table().seats[s.number] for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
+        turn, waiting = asyncio.Event(), asyncio.Event()
+        transport = t.port.outbox.transport
+        deliver = transport.deliver
+
+        async def paced(row, made=None):  # noqa: ANN001, ANN202
+            if row.payload.get("private"):
+                waiting.set()
+                await turn.wait()  # its chat's turn: given below, after the night's end
+            return await deliver(row, made)
+
+        transport.deliver = paced  # type: ignore[method-assign]
+        t.clock.settle = None  # the relayed words are awaited below, not after every call
+        try:
+            relayed = asyncio.ensure_future(t.host.private_message(blacks[0], "стреляем 3-5-7"))
+            await waiting.wait()  # the first relayed message waits for its chat's turn
+            assert relayed.done() and relayed.result() == "relayed"
+            await t.clock.advance(night.seconds)
+            assert t.table().step.kind == "speech"  # the day begins on time
+            assert not any("стреляем 3-5-7" in x for user in blacks[1:] for x in t.chats.texts(user))
+        finally:
+            turn.set()
+        await t.port.outbox.settle()
+        for user in blacks[1:]:
+            assert any("стреляем 3-5-7" in x for x in t.chats.texts(user)), t.chats.texts(user)[-2:]
+        assert not any("стреляем" in x for x in t.chats.texts(GROUP))

@@ -289,6 +289,13 @@ class HostController:
             await self.service.store.enqueue(list(items), game_id=game_id)
             await self.port.outbox.flush(*(item.chat for item in items))
 
+    async def _queue_aside(self, *items: OutboxItem, game_id: int | None = None) -> None:
+        """Queue messages to private chats (paced: about a send a second each) and send them in
+        the background (:meth:`_kick`), not under the group's lock."""
+        if items:
+            await self.service.store.enqueue(list(items), game_id=game_id)
+            self._kick(*(item.chat for item in items))
+
     async def _flush(self, *chats: str, defer_files: bool = False) -> None:
         """Let the outbox's sender post what is queued for ``chats`` now (in order; a chat that
         must wait out a flood limit is sent later by the sender itself); ``defer_files``: the
@@ -449,7 +456,9 @@ class HostController:
         (:meth:`_recover`), its step's calls re-armed no sooner than :data:`FAILED_RETRY`:
         a step whose end could not be stored is ended again then — nothing is left waiting
         for a press that may never come (at night none can) — and a failure that lasts is
-        tried again at that pace, not in a loop."""
+        tried again at that pace, not in a loop. A voice table's graces are re-armed alike: a
+        player away past his grace whose leaving (seed 4.2.1) could not be stored is tried
+        again then (:meth:`away_over`)."""
         try:
             yield
         except Exception as error:  # noqa: BLE001 - logged; the table goes on as stored
@@ -460,6 +469,8 @@ class HostController:
             fresh = self._tables.get(table.id)
             if fresh is not None and fresh.status is TableStatus.RUNNING:
                 self._arm(fresh, after=FAILED_RETRY)
+                for user in list(fresh.flags.away):  # resumed at once above: one past due loops
+                    self._arm_away(fresh, user, after=FAILED_RETRY)
 
     # --- resuming after a restart ---------------------------------------------------------------------
     async def _resume_one(self, table: Table) -> None:
@@ -1020,13 +1031,16 @@ class HostController:
     def _away_group(self, table: Table, user: str) -> str:
         return f"host-away:{table.id}:{user}"
 
-    def _arm_away(self, table: Table, user: str) -> None:
-        """Schedule the end of ``user``'s grace out of the voice channel (a late call still runs)."""
+    def _arm_away(self, table: Table, user: str, *, after: float = 0.0) -> None:
+        """Schedule the end of ``user``'s grace out of the voice channel (a late call still runs;
+        one call at a time). ``after``: no call sooner than that many real seconds from now (a
+        failure's retry, :meth:`_guarded`)."""
         deadline = table.flags.away.get(user)
         if deadline is None:
             return
-        table_id = table.id
-        self.port.schedule(self._away_group(table, user), max(0.0, deadline - self.port.clock()),
+        table_id, group = table.id, self._away_group(table, user)
+        self.port.cancel(group)
+        self.port.schedule(group, max(after, deadline - self.port.clock()),
                            lambda: self.away_over(table_id, user))
 
     async def voice_left(self, chat: str, user: str) -> None:
@@ -1048,27 +1062,30 @@ class HostController:
     async def away_over(self, table_id: int, user: str) -> None:
         """``user``'s grace out of the voice channel is over: still away and at the table, he
         has left it — seed 4.2.1, a disqualifying foul (seed 4.5: at once, no last word). The
-        mark is cleared after the penalty is stored (a restart in between applies it then)."""
+        mark is cleared after the penalty is stored (a restart in between applies it then); one
+        that cannot be stored (a full disk) is tried again every :data:`FAILED_RETRY` seconds
+        until it is (:meth:`_guarded`)."""
         table = await self._due(table_id)
         if table is None:
             return
         async with self.held(table.chat):
             if table.status is not TableStatus.RUNNING or user not in table.flags.away:
                 return
-            current = await self.service.current(table.chat)
-            seat = table.seat_of(user)
-            if current is not None and not current.finished and seat is not None \
-                    and current.state.seat(seat).at_table:
-                cat = await self._cat(table.chat)
-                lead = [cat.text("host-voice-away", seat=seat_label(seat, cat),
-                                 seconds=table.spec.options.voice_grace)]
-                try:
-                    await self._act_and_advance(table, rules.Penalty(seat=seat, reason=LEFT_TABLE),
-                                                lead=lead)
-                except rules.RuleError as error:
-                    log.info("host: %s away, no penalty: %s", seat, error)
-            table.flags.away.pop(user, None)
-            await self._save(table, "flags")
+            async with self._guarded(table, "a player's leaving the voice channel"):
+                current = await self.service.current(table.chat)
+                seat = table.seat_of(user)
+                if current is not None and not current.finished and seat is not None \
+                        and current.state.seat(seat).at_table:
+                    cat = await self._cat(table.chat)
+                    lead = [cat.text("host-voice-away", seat=seat_label(seat, cat),
+                                     seconds=table.spec.options.voice_grace)]
+                    try:
+                        await self._act_and_advance(
+                            table, rules.Penalty(seat=seat, reason=LEFT_TABLE), lead=lead)
+                    except rules.RuleError as error:
+                        log.info("host: %s away, no penalty: %s", seat, error)
+                table.flags.away.pop(user, None)
+                await self._save(table, "flags")
 
     async def voice_joined(self, chat: str, user: str, muted: bool) -> None:
         """A member connects to a voice table's channel (or the bot learns who is there, after
@@ -1618,7 +1635,8 @@ class HostController:
         entry = call.entry
         who = Player(entry.user, entry.name or entry.user)
         replies = await self._command(call.chat, who, call.spec.name, call.command, entry.handle,
-                                      title=entry.title, chat_type=entry.chat_type)
+                                      title=entry.title, chat_type=entry.chat_type,
+                                      written_at=entry.stamp)
         return [Reply(text) for text in replies if text]
 
     async def command(self, chat: str, who: Player, name: str, text: str, handle: Any = None, *,
@@ -1634,7 +1652,8 @@ class HostController:
                                        chat_type=chat_type)
 
     async def _command(self, chat: str, who: Player, name: str, command: cmds.Command,
-                       handle: Any, *, title: str, chat_type: str) -> list[str]:
+                       handle: Any, *, title: str, chat_type: str,
+                       written_at: float | None = None) -> list[str]:
         cat = await self._cat(chat)
         mark = {t.id: await self._mark(t) for t in self.tables_in(chat) if t.status in LIVE}
         try:
@@ -1643,7 +1662,7 @@ class HostController:
                                              chat_type=chat_type)
             if isinstance(command, Show) and command.what == "protocol":
                 return await self._protocol(chat)
-            return await self._table_command(chat, who, name, command, handle)
+            return await self._table_command(chat, who, name, command, handle, written_at)
         except HostError as error:
             return [cat.text("host-error-bad_option",
                              **{k: cat.said(v) for k, v in error.params.items()})]
@@ -1660,7 +1679,9 @@ class HostController:
             return [cat.text("error-saved-not-sent" if saved else "error-not-saved")]
 
     async def _table_command(self, chat: str, who: Player, name: str, command: cmds.Command,
-                             handle: Any) -> list[str]:
+                             handle: Any, written_at: float | None = None) -> list[str]:
+        """A command at the chat's table; ``written_at``: when it was written (the platform's
+        stamp, real seconds), if known."""
         cat = await self._cat(chat)
         table = await self.live(chat)
         if table is None:  # it stopped meanwhile
@@ -1696,6 +1717,12 @@ class HostController:
         seat = table.seat_of(who.user)
         step = table.step
         if seat is None or step is None or step.seat != seat or step.kind not in st.FLOOR:
+            if seat is not None and isinstance(event, rules.Nominate) \
+                    and st.written_in_own(table.flags.recent, seat, written_at, (StepKind.SPEECH,)):
+                # written in his minute, read after it (F24 §4.4.2: in one's own speech): a
+                # speech ends at its time, no grace after it (as for its nomination button)
+                return [cat.text("host-nomination-late", target=seat_label(event.target, cat),
+                                 rules=table.spec.config.preset)]
             return [cat.text("host-not-speaker")]
         await self._active(table, step)
         if isinstance(event, rules.Next):  # «Пас»: the speaker ends his minute
@@ -1816,7 +1843,8 @@ class HostController:
 
     async def private_message(self, user: str, text: str) -> str | None:
         """A player writes to the bot privately. Night 0 (F24 §4.2): what one black writes goes
-        to the other blacks. Returns ``"relayed"``; ``"seated"`` when he sits at a running table
+        to the other blacks, sent in the background (their private chats are paced; the group's
+        night 0 does not wait for them). Returns ``"relayed"``; ``"seated"`` when he sits at a running table
         but nothing was relayed (tell him his messages go nowhere); ``None``: not the tables'
         business."""
         seated = [t for t in self._tables.values() if t.status is TableStatus.RUNNING and t.seat_of(user)]
@@ -1841,7 +1869,8 @@ class HostController:
                 cat = await self._player_cat(table, table.seats[other])
                 items.append(ob.post(table.seats[other], cat.text(
                     "host-relay", seat=seat_label(seat, cat), text=cat.said(text)), private=True))
-        await self._queue(*items, game_id=table.game_id)
+        # in the background: a black who writes much must not hold up night 0's end (F24 §4.2)
+        await self._queue_aside(*items, game_id=table.game_id)
         return True
 
     async def private_start(self, user: str, table_id: int | None = None) -> bool | None:

@@ -309,6 +309,16 @@ def judge_written(recent: list[dict[str, Any]], step: Step, seat: int, written_a
     return Written(reason=rules.NIGHT_TALK if following["night"] else rules.OUT_OF_TURN)
 
 
+def written_in_own(recent: list[dict[str, Any]], seat: int, written_at: float | None,
+                   kinds: tuple[StepKind, ...] = SPEAKING) -> bool:
+    """Whether a message stamped ``written_at`` (real seconds) was written in one of ``seat``'s
+    own minutes of ``kinds`` kept in ``recent`` (:func:`recent_record`), ``WRITTEN_GRACE`` wider
+    on both sides — the doubt goes to the writer (seed 4.1.1; F24 §4.3.1: the minute is his)."""
+    return written_at is not None and any(
+        r["seat"] == seat and r["kind"] in kinds
+        and r["opened"] - WRITTEN_GRACE <= written_at <= r["closed"] + WRITTEN_GRACE for r in recent)
+
+
 def step_at_night(step: Step) -> bool:
     """A night step, night 0's included: speaking there is night talk (seed 4.2.6)."""
     return step.at_night or step.kind is StepKind.NIGHT_ZERO

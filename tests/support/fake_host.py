@@ -57,15 +57,18 @@ class Table:
         await self.port.outbox.settle()  # what it sent in the background has arrived
         return answer
 
-    async def enter(self, who: Player, text: str, **entry: object) -> None:
+    async def enter(self, who: Player, text: str, *, stamp: float | None = None,
+                    **entry: object) -> list[str]:
         """``who`` writes ``text`` in the group, through the front door as a platform hands it
         in (``entry``: the :class:`bot.front.Entry`'s flags — ``edit``, ``anonymous``), stamped
-        now by the table's clock."""
+        ``stamp`` (the platform's; by default now, by the table's clock). Returns the answers."""
         door = Front(lambda: self.service, {Part.HOST: self.host}, _NoRights(), self.port.cat,
                      lines=self.host)
-        await door.enter(Entry("tg", Place.GROUP, GROUP, who.user, text, handle=f"msg:{text}",
-                               stamp=self.clock.now, **entry))  # type: ignore[arg-type]
+        replies = await door.enter(Entry(
+            "tg", Place.GROUP, GROUP, who.user, text, handle=f"msg:{text}",
+            stamp=self.clock.now if stamp is None else stamp, **entry))  # type: ignore[arg-type]
         await self.port.outbox.settle()
+        return [r.text for r in replies or []]
 
     async def press(self, who: Player, data: str) -> Press:
         handle = Press(who.user)
@@ -100,16 +103,16 @@ class Table:
         assert step is not None and step.message is not None, step
         return self.chats.messages[step.message]
 
-    async def fill(self) -> None:
-        """``/newgame`` and ten joins: the deal and night 0."""
-        assert await self.command(HOST, "/newgame") == []
+    async def fill(self, newgame: str = "/newgame") -> None:
+        """``newgame`` (``/newgame`` and its options) and ten joins: the deal and night 0."""
+        assert await self.command(HOST, newgame) == []
         lobby = self.chats.last(GROUP, with_button=RU.text("host-btn-join"))
         for player in PLAYERS:
             answer = await self.press(player, lobby.data(RU.text("host-btn-join")))
             assert answer.answered
 
-    async def to_first_speech(self) -> None:
-        await self.fill()
+    async def to_first_speech(self, newgame: str = "/newgame") -> None:
+        await self.fill(newgame)
         assert self.table().step.kind == "night_zero"
         await self.clock.advance(self.table().step.seconds)  # the договорка runs out
         assert self.table().step.kind == "speech"

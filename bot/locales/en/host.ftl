@@ -160,6 +160,7 @@ host-not-host = { $platform ->
 }
 host-not-player = You are not playing at this table.
 host-not-speaker = It is not your minute.
+host-nomination-late = Your minute was over before your nomination reached me: { $target } is not nominated — a nomination is made in one's own speech only ({ cite-4_4_2 }).
 host-outdated = This button no longer works.
 host-error-bad_option = Unknown value { $value } for { $option }.
 

@@ -162,6 +162,7 @@ host-not-host = { $platform ->
 }
 host-not-player = Вы не играете за этим столом.
 host-not-speaker = Сейчас не ваша минута.
+host-nomination-late = Ваша минута закончилась раньше, чем выставление дошло до меня: кандидатура { $target } не выставлена — выставляют только в свою речь ({ cite-4_4_2 }).
 host-outdated = Эта кнопка уже не действует.
 host-error-bad_option = Неизвестное значение { $value } для { $option }.
 
