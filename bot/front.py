@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, AsyncContextManager, Awaitable, Callable, Mapping, Protocol, cast
 
 import rules
@@ -60,6 +60,11 @@ log = logging.getLogger(__name__)
 
 #: what a part may refuse with (the router answers it: nothing changed)
 REFUSALS: tuple[type[Exception], ...] = (CommandError, ServiceError, rules.RuleError)
+#: the commands that only read (``/status``, ``/rule``, ``/why``, ``/log``, ``/help``…): typed
+#: where everyone reads the answer, it yields to the game (:func:`yields`)
+READS: tuple[type, ...] = (cmds.Show, cmds.Explain)
+#: where an answer is read by everyone, in a chat of its own budget (Telegram: ~20 messages a minute)
+SHARED = (Place.GROUP, Place.TABLE)
 
 
 def addressed_elsewhere(text: str, bot_username: str | None) -> bool:
@@ -227,6 +232,17 @@ class Via:
         return await self.runs(call)
 
 
+def yields(call: Call, replies: list[Reply]) -> list[Reply]:
+    """The answers of a command that only reads (:data:`READS`), typed in a group everyone
+    reads (:data:`SHARED`), marked :attr:`~bot.judge.port.Reply.optional`: the platform leaves
+    them out while the chat's budget is short, so that ten players typing ``/status`` do not
+    hold up the game's announcements, which wait in the same budget (what the game says goes
+    first; a status a minute late is stale anyway). Private answers stay as they are."""
+    if call.place not in SHARED or not isinstance(call.command, READS):
+        return replies
+    return [replace(r, optional=True) if not r.private and r.chat is None else r for r in replies]
+
+
 @dataclass
 class Front:
     """The router of one platform: ``service`` (the game per chat), the ``parts`` that carry
@@ -327,7 +343,7 @@ class Front:
                 refusal = await self.refusal(call)
                 if refusal is not None:
                     return [Reply(refusal, refused=True)]
-                return await part.run(call)
+                return yields(call, await part.run(call))
             except REFUSALS as error:
                 return [Reply(error_text(error, cat), refused=True)]
 

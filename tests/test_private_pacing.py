@@ -116,3 +116,25 @@ def test_the_private_limit_is_a_setting_one_a_second_by_default(monkeypatch: Any
     assert rate_limiter(Settings(_env_file=None), None).pacer.gap == 1.5  # type: ignore[arg-type,call-arg]
     monkeypatch.setenv("MAFIA_REFEREE_TELEGRAM_RATE_PRIVATE", "0")
     assert rate_limiter(Settings(_env_file=None), None).pacer.gap == 0.0  # type: ignore[arg-type,call-arg]
+
+
+@pytest.mark.parametrize("rate", [1, 3, 20])
+async def test_an_answer_that_only_reads_goes_in_a_quiet_group_and_yields_in_a_busy_one(rate: int) -> None:
+    """Whatever the group's budget (MAFIA_REFEREE_TELEGRAM_RATE_GROUP a minute), an answer
+    that only reads (a /status in the group) has room while the group is quiet, and none once
+    the game's messages have used the budget up: they go first."""
+    from bot.telegram.app import GROUP_KEPT
+
+    limiter = HostRateLimiter(group_max_rate=rate, group_time_period=60, max_retries=0)
+    await limiter.initialize()
+    group = -1001
+
+    async def sent(*_: Any, **__: Any) -> bool:
+        return True
+
+    assert limiter.group_has_room(group, GROUP_KEPT)
+    for _ in range(rate):  # the game's announcements
+        await limiter.process_request(sent, (), {}, "sendMessage", {"chat_id": group}, None)
+    assert not limiter.group_has_room(group, GROUP_KEPT)
+    assert limiter.group_has_room(-1002, GROUP_KEPT)  # another group's budget is its own
+    await limiter.shutdown()

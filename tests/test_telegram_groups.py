@@ -139,3 +139,27 @@ async def test_another_bots_long_command_in_a_group_is_not_answered(t: Table) ->
     await t.say("/foul " + "3 " * 300, chat=t.group, user=t.players[1])  # ours: said
     assert len(t.fake.sent(t.group)) == count + 1
     assert last(t, t.group) == RU.text("command-too_long", length=606, limit=500)
+
+
+async def test_a_group_typing_status_does_not_hold_up_the_games_announcements(
+        fake: FakeBotAPI, tmp_path: Path) -> None:
+    """A group may get about 20 messages a minute (MAFIA_REFEREE_TELEGRAM_RATE_GROUP): 25
+    players' /status typed at once would fill it, and the table's next announcement would wait
+    behind their answers. An answer that only reads leaves a quarter of the budget to the game:
+    some /status go unanswered while the group is busy, and the announcement of the judge's
+    next action goes out at once."""
+    async with table(fake, tmp_path / "referee.sqlite3", telegram_rate_group=20,
+                     telegram_rate_group_period=60) as t:
+        await t.say("/new")
+        await t.say("/roles D2 M5 M7 S8")
+        await t.say("/link", chat=t.group)
+        await t.press("Начать игру ▶")
+        await t.press("Далее ▶ (утро)")  # day 1: «Слово игроку №1»
+        before = len(t.public())
+        for i in range(25):
+            await t.say("/status", chat=t.group, user=t.players[i % len(t.players)])
+        answers = len(t.public()) - before
+        assert 0 < answers < 25
+        await t.press("Далее ▶")
+        told = t.public()[-1]
+        assert "№2" in told and RU.text("status-seats") not in told  # the announcement, not a status

@@ -47,6 +47,9 @@ class Reply:
     chat: str | None = None
     #: the command was refused: nothing changed (the console's ``--strict`` stops at one)
     refused: bool = False
+    #: the chat may go without it when it is busy (an answer only read, typed in a group: the
+    #: game's announcements there go first, :func:`bot.front.yields`)
+    optional: bool = False
 
 
 class JudgePort(Protocol):

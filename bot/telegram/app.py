@@ -90,6 +90,9 @@ log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ("message", "edited_message", "callback_query", "my_chat_member")
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 GATE_GROUP = -100  # the allow-list's handler runs before every other
+#: the share of a group's budget an answer that only reads leaves to the game's announcements
+#: (5 of its 20 messages a minute): ``/status`` typed by many waits for none of them
+GROUP_KEPT = 0.25
 #: The command menus (``setMyCommands``): each scope lists the commands that work there, in
 #: every language (``language_code``) and, for clients in another one, in the configured one.
 #: The judge's private chat: recording the game. A group, for every member: host mode (a table,
@@ -576,11 +579,23 @@ class TelegramReferee:
         for another chat (the evening's table for the club's channel) is posted there."""
         for reply in replies:
             where = reply.chat or chat
+            if reply.optional and not self._group_room(where):
+                log.info("%s is busy: an answer that only reads is left out", where)
+                continue
             for part in chunks(reply.text, MAX_TEXT):
                 if part:
                     await self._send(where, part)
             if reply.picture is not None:
                 await self._photo(where, *reply.picture)
+
+    def _group_room(self, chat: str) -> bool:
+        """Whether group ``chat`` has room now for an answer it may go without
+        (:attr:`~bot.judge.port.Reply.optional`): one that leaves :data:`GROUP_KEPT` of its
+        budget to the game's announcements (:meth:`.host.HostRateLimiter.group_has_room`)."""
+        limiter = getattr(self._bot, "rate_limiter", None)
+        chat_id = chat_id_of(chat)
+        return not isinstance(limiter, HostRateLimiter) or chat_id > 0 \
+            or limiter.group_has_room(chat_id, GROUP_KEPT)
 
     async def _photo(self, chat: str, name: str, png: bytes, caption: str) -> None:
         """A picture (``/stats``' card) with its caption; one the chat refuses is logged and

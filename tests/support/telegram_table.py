@@ -22,13 +22,13 @@ HANDLED = 30.0  # s: how long the bot may take to handle one update (generous: a
 
 def settings_for(fake: FakeBotAPI, db: Path, *, scale: float = 1000.0, lag: int = 3,
                  lang: str = "ru", **more: Any) -> Settings:
-    """Settings for a test: the fake's URL, a high rate limit, a slow (or fast) timer; ``more``:
-    other settings by name (``telegram_http="httpx"``)."""
+    """Settings for a test: the fake's URL, high rate limits, a slow (or fast) timer; ``more``:
+    other settings by name (``telegram_http="httpx"``; a limit: ``telegram_rate_group=20``)."""
+    limits: dict[str, Any] = {"telegram_rate_overall": 1000, "telegram_rate_group": 1000,
+                              "telegram_rate_group_period": 1, "telegram_rate_private": 1000}
     return Settings(telegram_token=fake.token, telegram_base_url=fake.base_url, db=db,
-                    lang=lang, telegram_timer_scale=scale, telegram_rate_overall=1000,
-                    telegram_rate_group=1000, telegram_rate_group_period=1,
-                    telegram_rate_private=1000,
-                    telegram_max_retries=3, telegram_panel_lag=lag, **more)
+                    lang=lang, telegram_timer_scale=scale, telegram_max_retries=3,
+                    telegram_panel_lag=lag, **{**limits, **more})
 
 
 @dataclass

@@ -101,6 +101,17 @@ class HostRateLimiter(AIORateLimiter):
         base = self._base_limiter
         return base is None or base.has_capacity(1 + base.max_rate * (1 - share))
 
+    def group_has_room(self, chat_id: int, kept: float) -> bool:
+        """Whether one more message to group ``chat_id`` would go at once and leave ``kept``
+        (0–1) of its budget (``group_max_rate`` per ``group_time_period``, about 20 a minute)
+        free for others, with no flood wait holding every request back. No group limit:
+        always. Reads the state PTB's :class:`AIORateLimiter` keeps (``_group_limiters``: an
+        ``aiolimiter.AsyncLimiter`` a group, made at its first message)."""
+        if not self._retry_after_event.is_set():
+            return False
+        limiter = self._group_limiters.get(chat_id) if self._group_max_rate else None
+        return limiter is None or limiter.has_capacity(min(limiter.max_rate, 1 + limiter.max_rate * kept))
+
     async def process_request(
         self,
         callback: Callable[..., Coroutine[Any, Any, Any]],
