@@ -12,6 +12,7 @@ lines the table reads about that seat.
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -101,13 +102,10 @@ async def test_the_consoles_group_view_tells_the_killed_and_removed_seat_once(tm
         await store.close()
 
 
-@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
-async def test_the_consoles_group_view_of_a_night_undone_shows_no_command(preset: str,
-                                                                         tmp_path: Path) -> None:
-    """The console's group view of /undo at night prints what the table's chat is told — the
-    announcements taken back and where the game stands — never the commands undone: "/don 8"
-    would tell the table whom the Don checked, "/kill 3" the night's victim before the morning
-    (F24 §4.4.13, seed 5.4)."""
+@asynccontextmanager
+async def group_view_at_night(preset: str, tmp_path: Path) -> AsyncIterator[Session]:
+    """The console's group view of a game of ``preset`` at night 1: #3 shot, the Don's check of
+    #8 recorded."""
     store = await Store.open(tmp_path / "db.sqlite3")
     try:
         session = Session(Service(store), catalog("ru"), judge_view=False, clock=FakeClock())
@@ -115,14 +113,25 @@ async def test_the_consoles_group_view_of_a_night_undone_shows_no_command(preset
         for line in (f"/new {preset}", "/roles D2 M5 M7 S8", "/start", *["/next"] * 11, "/kill 3",
                      "/don 8"):
             assert (await session.handle(line)).accepted, line
+        yield session
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+async def test_the_consoles_group_view_of_a_night_undone_shows_no_command(preset: str,
+                                                                         tmp_path: Path) -> None:
+    """The console's group view of /undo at night prints what the table's chat is told — the
+    announcements taken back and where the game stands — never the commands undone: "/don 8"
+    would tell the table whom the Don checked, "/kill 3" the night's victim before the morning
+    (F24 §4.4.13, seed 5.4)."""
+    async with group_view_at_night(preset, tmp_path) as session:
         undone = await session.handle("/undo 2")
         assert undone.accepted
         said = "\n".join(undone.lines)
         assert "/" not in said and "№8" not in said and "№3" not in said, said
         assert "отменено 2 действия" in said, said  # both steps were announced (Дон, Шериф)
         assert not [x for x in undone.lines if any(word in x for word in RU_SECRETS)]
-    finally:
-        await store.close()
 
 
 @pytest.mark.parametrize("preset", sorted(rules.PRESETS))
@@ -132,18 +141,10 @@ async def test_the_consoles_group_view_asked_at_night_tells_nothing_the_table_is
     result, the status, the log, the audit trail, the last ruling — it does not learn of the
     kill before the morning (F24 §4.5.9), nor any role or check (F24 §4.4.13), as the table's
     chat is answered on the platforms (only "the game is not over" for /result)."""
-    store = await Store.open(tmp_path / "db.sqlite3")
-    try:
-        session = Session(Service(store), catalog("ru"), judge_view=False, clock=FakeClock())
-        await session.open()
-        for line in (f"/new {preset}", "/roles D2 M5 M7 S8", "/start", *["/next"] * 11, "/kill 3",
-                     "/don 8"):
-            assert (await session.handle(line)).accepted, line
+    async with group_view_at_night(preset, tmp_path) as session:
         asked = {line: "\n".join((await session.handle(line)).lines)
                  for line in ("/result", "/status", "/log", "/log all", "/why", "/points")}
         assert asked["/result"] == catalog("ru").text("result-not-over")
         for line, said in asked.items():
             assert "убийство" not in said and "убит" not in said, (line, said)
             assert not any(word in said for word in RU_SECRETS), (line, said)
-    finally:
-        await store.close()
