@@ -248,3 +248,15 @@ def test_leaving_the_list_is_told_apart_from_a_press_that_changed_nothing() -> N
         left, nothing = texts.text("evening-pressed-out"), texts.text("evening-pressed-not_signed")
         assert left != nothing
         assert "нет в списке" not in left and "not on the list" not in left
+
+
+def test_a_date_before_the_time_is_a_date_whatever_its_day() -> None:
+    # README: «a date before the time, 2026-03-29 or 29.03»; 05.04 is the fifth of April, not 05:04
+    april = parse_new(["05.04", "19:30", "tables=2"], SATURDAY_NOON, BERLIN)
+    assert april.starts_at == dt.datetime(2026, 4, 5, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    assert april.tables == 2
+    assert parse_new(["12.04.2026", "19.30"], SATURDAY_NOON, BERLIN).starts_at == \
+        dt.datetime(2026, 4, 12, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    # a lone «19.30» is still the time: the next 19:30
+    assert parse_new(["19.30"], SATURDAY_NOON, BERLIN).starts_at == \
+        dt.datetime(2026, 3, 28, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()

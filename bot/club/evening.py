@@ -136,7 +136,8 @@ def zone_of(name: str) -> ZoneInfo:
 
 
 def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
-    """The words after ``new``: an optional date (``2026-03-29``, ``29.03``, ``29.03.2026``), the
+    """The words after ``new``: an optional date (``2026-03-29``, ``29.03``, ``29.03.2026``; a
+    ``DD.MM`` before the time is the date, README «An evening's sign-up»), the
     start ``HH:MM`` and ``tables=N`` (``столов=N``; 1 … :data:`MAX_TABLES`, default 1). The start
     is that wall-clock time in ``zone`` — on the date given, else the next such time after
     ``now`` (seconds) — as an instant. :class:`EveningError`: ``usage`` (a word it cannot read,
@@ -147,16 +148,19 @@ def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
     day: dt.date | None = None
     clock: dt.time | None = None
     tables: int | None = None
-    for word in words:
+    for n, word in enumerate(words):
         key, sep, value = word.partition("=")
+        dated = day is None and (_ISO_DATE.fullmatch(word) or _DAY_MONTH.fullmatch(word))
         if sep and key.lower() in TABLES_KEYS:
             if tables is not None or not value.isdecimal() or not 1 <= int(value) <= MAX_TABLES:
                 raise EveningError("usage", most=MAX_TABLES)
             tables = int(value)
+        elif dated and (clock is not None or any(_TIME.fullmatch(w) for w in words[n + 1:])):
+            day = _date(dated, today)  # «05.04 19:30»: a date before the time, not 05:04
         elif (found := _TIME.fullmatch(word)) and clock is None:
             clock = dt.time(int(found.group(1)), int(found.group(2)))
-        elif day is None and (found := _ISO_DATE.fullmatch(word) or _DAY_MONTH.fullmatch(word)):
-            day = _date(found, today)
+        elif dated:
+            day = _date(dated, today)
         else:
             raise EveningError("usage", most=MAX_TABLES)
     if clock is None:
