@@ -44,3 +44,22 @@ async def test_the_console_runs_a_sign_up_and_a_tournament_takes_its_list(store:
     assert tournament.lines[0] == RU.text("evening-from-list", date="2026-03-29", time="19:30")
     plan = "\n".join(tournament.lines)
     assert "Лёва" in plan and "Вика" not in plan
+
+
+async def test_tonights_tournament_takes_tonights_list_not_next_weeks_sign_up(store: Store) -> None:
+    # tonight's evening starts at 19:30 and its list is final; at 19:45 the admin posts next
+    # Sunday's sign-up, and Зоя signs up for it at once; then the chief judge opens tonight's
+    now = [NOON]
+    session = Session(Service(store), RU, clock=lambda: now[0])
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    await session.handle("/evening new 28.03 19:30 tables=1")
+    for name in NAMES:
+        await session.handle(f"/evening go {name}")
+    await session.handle("/evening close")
+    now[0] = dt.datetime(2026, 3, 28, 19, 45, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
+    assert "2026-04-05 в 19:30" in (await session.handle("/evening new 2026-04-05 19:30")).lines[0]
+    await session.handle("/evening go Зоя")
+    tournament = await session.handle("/tournament open 2")
+    assert tournament.lines[0] == RU.text("evening-from-list", date="2026-03-28", time="19:30")
+    assert "игроков — 10" in tournament.lines[1]

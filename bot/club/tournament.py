@@ -279,10 +279,12 @@ class TournamentDesk:
                            cat.text("tournament-how", tables=opened.tables)])
 
     async def _evening_names(self, club: str, cat: Catalog) -> tuple[list[str], list[str]]:
-        """The players of the club's evening — its sign-up's list (:mod:`.evening`), of an
-        evening that starts no earlier than :data:`.evening.TAKEN_HOURS` ago — and the line that says
+        """The players of the club's evening — its sign-up's list (:mod:`.evening`), of tonight's
+        evening (:meth:`storage.evening.EveningMethods.latest_evening`: started no earlier than
+        :data:`.evening.TAKEN_HOURS` ago, not next week's sign-up) — and the line that says
         so; :class:`TournamentRefusal` when there is none, or its list is empty."""
-        found = await self.store.latest_evening(club, self.clock() - TAKEN_HOURS * 3600)
+        now = self.clock()
+        found = await self.store.latest_evening(club, now - TAKEN_HOURS * 3600, now)
         players = [p.name for p in await self.store.evening_players(found.id)
                    if p.list == GOING] if found is not None else []
         if not players:
