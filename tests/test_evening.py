@@ -260,3 +260,17 @@ def test_a_date_before_the_time_is_a_date_whatever_its_day() -> None:
     # a lone «19.30» is still the time: the next 19:30
     assert parse_new(["19.30"], SATURDAY_NOON, BERLIN).starts_at == \
         dt.datetime(2026, 3, 28, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+
+
+def test_the_29th_of_february_without_a_year_is_the_next_one() -> None:
+    # in the summer of 2027 «29.02» is 2028's (2027 has none); after it in 2028, 2032's
+    summer = dt.datetime(2027, 6, 1, 12, 0, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    assert parse_new(["29.02", "19:30"], summer, BERLIN).starts_at == \
+        dt.datetime(2028, 2, 29, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    march = dt.datetime(2028, 3, 10, 12, 0, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    assert parse_new(["29.02", "19:30"], march, BERLIN).starts_at == \
+        dt.datetime(2032, 2, 29, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    for bad in (["29.02.2027", "19:30"], ["30.02", "19:30"]):  # no calendar has them
+        with pytest.raises(EveningError) as error:
+            parse_new(bad, summer, BERLIN)
+        assert error.value.key == "usage"

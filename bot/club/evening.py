@@ -174,16 +174,25 @@ def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
 
 
 def _date(found: re.Match[str], today: dt.date) -> dt.date:
+    """The date typed: ``2026-03-29``, ``29.03.2026``, or ``29.03`` — the next 29.03 from
+    ``today`` on (in April, next year's; ``29.02`` the next leap year's). :class:`EveningError`
+    (``usage``) for a date no calendar has."""
     parts = found.groups()
     try:
         if len(parts) == 3 and found.re is _ISO_DATE:
             return dt.date(int(parts[0]), int(parts[1]), int(parts[2]))
-        day = dt.date(int(parts[2]) if parts[2] else today.year, int(parts[1]), int(parts[0]))
+        if parts[2]:
+            return dt.date(int(parts[2]), int(parts[1]), int(parts[0]))
     except ValueError:
         raise EveningError("usage", most=MAX_TABLES) from None
-    if parts[2] is None and day < today:  # «29.03» in April: next year's
-        day = day.replace(year=day.year + 1)
-    return day
+    for year in range(today.year, today.year + 9):  # a 29.02 comes within eight years
+        try:
+            day = dt.date(year, int(parts[1]), int(parts[0]))
+        except ValueError:
+            continue
+        if day >= today:
+            return day
+    raise EveningError("usage", most=MAX_TABLES)
 
 
 def _instant(day: dt.date, clock: dt.time, tz: ZoneInfo) -> float:
