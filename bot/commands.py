@@ -1079,6 +1079,10 @@ def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
             return f"/unfoul {seat}"
         case rules.DeclareResult(winner=winner):
             return f"/result {winner}"
+        case rules.Extra(seat=seat, points=points, approved=approved):
+            return f"/extra {seat} {points}" + (" +" if approved else "")
+        case rules.BadPlay(seat=seat, item=item, withdraw=withdraw):
+            return f"/badplay {seat} {'-' if withdraw else ''}{item}"
     return event.type
 
 

@@ -486,6 +486,9 @@ def test_ppk_with_a_stray_word_names_the_teams() -> None:
     rules.Penalty(seat=5, reason="4.2.7"), rules.Penalty(seat=5, reason="4.3.1", team="black"),
     rules.Penalty(seat=5, reason="ppk"), rules.Penalty(seat=5, reason="tech"),
     rules.WithdrawFoul(seat=5), rules.DeclareResult(winner="draw"),
+    # after the result: the judge's extra points (§8.4) and a bad play's penalty points (§8.5)
+    rules.Extra(seat=3, points="0.4"), rules.Extra(seat=3, points="0.7", approved=True),
+    rules.BadPlay(seat=3, item="8.5.2"), rules.BadPlay(seat=3, item="8.5.2", withdraw=True),
 ])
 def test_every_event_reads_back_from_its_command(event: rules.Event, preset: str) -> None:
     """``command_text`` is what the judge would type: parsed under the same preset (seed 4.1.8 is
