@@ -199,8 +199,23 @@ async def test_a_reminder_missed_while_the_bot_was_down_is_skipped_not_sent_late
     await club.restart()
     await club.clock.advance(0)
     posts = club.chats.of(GROUP)
-    assert len(posts) == 2 and posts[-1].text.startswith("Напоминание: вечер начинается через 15 минут")
+    # the last reminder due is sent, and says the time truly left: ten minutes, not fifteen
+    assert len(posts) == 2 and posts[-1].text.startswith("Напоминание: вечер начинается через 10 минут,")
     assert club.clock.pending("evening:") == [SUNDAY_START]
+
+
+async def test_a_reminder_sent_after_a_restart_never_promises_more_time_than_is_left(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    club.clock.cancel_all()  # the process dies before the two hours' reminder
+    club.clock.now = SUNDAY_START - 3600  # back an hour before the start
+    await club.restart()
+    await club.clock.advance(0)
+    assert club.chats.of(GROUP)[-1].text == RU.text(
+        "evening-reminder", minutes=60, date="2026-03-29", time="19:30", count=1, cap=10, going="1. Игрок10")
+    assert "2 часа" not in club.chats.of(GROUP)[-1].text
+    await club.clock.advance(3600 - 900)  # the fifteen minutes' comes on time
+    assert club.chats.of(GROUP)[-1].text.startswith("Напоминание: вечер начинается через 15 минут,")
 
 
 async def test_close_and_cancel_are_the_admins_and_end_the_sign_up(club: Club) -> None:

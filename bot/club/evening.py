@@ -30,6 +30,7 @@ alone still answers the evening's results (:mod:`.answers`).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
@@ -445,13 +446,16 @@ class EveningDesk:
 
     async def _reminder(self, evening: Evening, which: int) -> None:
         """Reminder ``which`` (0: two hours before, 1: fifteen minutes): a post in the club's
-        chat naming the list, and each player of the list told in private."""
+        chat naming the list, and each player of the list told in private. It says the minutes
+        truly left: one sent late (the bot was down at its time) never promises two hours when
+        one is left."""
         players = await self.store.evening_players(evening.id)
         cat = await self.port.cat(evening.club)
         date, time_ = wall(evening.starts_at, evening.zone)
         going = [p for p in players if p.list == GOING]
+        left = min(REMINDERS[which], max(60, math.ceil(evening.starts_at - self.port.clock())))
         await self.port.post(evening.club, cat.text(
-            "evening-reminder", minutes=REMINDERS[which] // 60, date=date, time=time_, count=len(going),
+            "evening-reminder", minutes=math.ceil(left / 60), date=date, time=time_, count=len(going),
             cap=evening.cap, going=names(players, GOING, cat) or "none"))
         for player in going:
             await self.tell(player.account, evening, "evening-reminder-private")
