@@ -289,3 +289,11 @@ def test_the_29th_of_february_without_a_year_is_the_next_one() -> None:
         with pytest.raises(EveningError) as error:
             parse_new(bad, summer, BERLIN)
         assert error.value.key == "usage"
+
+
+async def test_a_sign_up_posted_an_hour_before_the_start_announces_its_one_reminder(club: Club) -> None:
+    club.clock.now = SUNDAY_START - 3600  # 18:30 in Berlin: the two hours' reminder is past
+    said = await club.admin("/evening new 19:30")
+    assert said == ["Запись опубликована. Напоминание: 19:15 (Europe/Berlin)."]
+    en = catalog("en").text("evening-opened", count=1, times="19:15", zone=BERLIN)
+    assert en == "The sign-up is posted. A reminder at 19:15 (Europe/Berlin)."

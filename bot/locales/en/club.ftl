@@ -301,6 +301,7 @@ evening-started = The sign-up is closed, the evening begins. Playing, { $count }
     A tournament of this list: /tournament open <games> (no names); a table the bot hosts for this list: /newgame.
 evening-opened = The sign-up is posted. { $count ->
     [0] No reminders: the start is less than fifteen minutes away.
+    [one] A reminder at { $times } ({ $zone }).
    *[other] Reminders at { $times } ({ $zone }).
 }
 evening-closed = The sign-up is closed. On the list, { $count }: { $going ->
