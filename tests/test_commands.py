@@ -498,6 +498,16 @@ def test_every_event_reads_back_from_its_command(event: rules.Event, preset: str
     assert parse(c.command_text(event, config), state) == Act(event)
 
 
+def test_an_undone_correction_is_named_as_the_judge_typed_it() -> None:
+    """README, ``/undo``: «saying which, as typed»; a correction (``/fix 80 /vote 7 1``) is an
+    action undone like any other, so the judge reads its own command back, not «fix»."""
+    fix = rules.Fix(seq=80, event=rules.Vote(nominee=7, count=1))
+    assert c.command_text(fix) == "/fix 80 /vote 7 1"
+    assert parse(c.command_text(fix), rules.new_game(rules.PRESETS["seed"])) == FixCmd(80, "/vote 7 1")
+    penalty = rules.Fix(seq=12, event=rules.Penalty(seat=5, reason="4.1.1"))
+    assert c.command_text(penalty, rules.PRESETS["seed"]) == "/fix 12 /foul 5 4.1.1"
+
+
 @pytest.mark.parametrize(("event", "typed"), [
     (rules.Penalty(seat=5), "/foul 5"), (rules.Penalty(seat=5, reason="warning"), "/warn 5"),
     (rules.Penalty(seat=5, reason="dq"), "/dq 5"), (rules.Penalty(seat=5, reason="tech"), "/tech 5"),
