@@ -208,8 +208,11 @@ class EveningMethods(Bridged):
 
     async def end_evening(self, evening_id: int, status: str, now: float) -> bool:
         """Close (:data:`CLOSED`: the list final) or call off (:data:`CANCELLED`) an open
-        evening; ``False`` when it was not open (nothing changed)."""
+        evening — one whose list is closed may still be called off (README: «/evening close
+        closes the list early, /evening cancel calls the evening off»); ``False`` when it was
+        not open (or, to call off, closed): nothing changed."""
         assert status in (CLOSED, CANCELLED), status
+        was = (OPEN, CLOSED) if status == CANCELLED else (OPEN, OPEN)
         return bool(await self._write_step(count(
-            "UPDATE evenings SET status = ?, closed_at = ? WHERE id = ? AND status = ?",
-            status, now, evening_id, OPEN)))
+            "UPDATE evenings SET status = ?, closed_at = ? WHERE id = ? AND status IN (?, ?)",
+            status, now, evening_id, *was)))

@@ -63,3 +63,21 @@ async def test_tonights_tournament_takes_tonights_list_not_next_weeks_sign_up(st
     tournament = await session.handle("/tournament open 2")
     assert tournament.lines[0] == RU.text("evening-from-list", date="2026-03-28", time="19:30")
     assert "игроков — 10" in tournament.lines[1]
+
+
+async def test_an_evening_whose_list_was_closed_early_can_still_be_called_off(store: Store) -> None:
+    # README: «/evening close closes the list early, /evening cancel calls the evening off» —
+    # the list closed at noon, the evening of 19:30 is called off in the afternoon
+    session = Session(Service(store), RU, clock=lambda: NOON)
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    await session.handle("/evening new 19:30 tables=1")
+    for name in NAMES[:4]:
+        await session.handle(f"/evening go {name}")
+    await session.handle("/evening close")
+    cancelled = await session.handle("/evening cancel")
+    assert cancelled.lines[-1] == RU.text("evening-cancelled")
+    assert cancelled.lines[0].splitlines()[0] == "Вечер 2026-03-28 в 19:30 отменён."  # the post, edited
+    assert (await session.handle("/evening cancel")).lines == [RU.text("evening-none")]
+    # a called-off evening's list is nobody's tournament
+    assert (await session.handle("/tournament open 2")).lines == [RU.text("evening-list-empty")]

@@ -315,9 +315,16 @@ class EveningDesk:
         return [cat.text("evening-opened", count=len(times), times=", ".join(times), zone=self.zone)]
 
     async def _end(self, club: str, status: str, cat: Catalog) -> list[str]:
+        """``/evening close``: the open sign-up's list is final; ``/evening cancel``: the
+        evening is called off — the open one, else the next one whose list was closed early
+        and that has not started yet."""
         async with self.locks.lock(club):
+            now = self.port.clock()
             found = await self.store.open_evening_of(club)
-            if found is None or not await self.store.end_evening(found.id, status, self.port.clock()):
+            if found is None and status == CANCELLED:
+                found = await self.store.latest_evening(club, now, now)  # to come, its list closed
+                found = found if found is not None and found.starts_at > now else None
+            if found is None or not await self.store.end_evening(found.id, status, now):
                 raise EveningError("none")
             self.released(club)
             players = await self._show(found.id)
