@@ -160,18 +160,15 @@ class EveningMethods(Bridged):
     async def latest_evening(self, club: str, since: float, now: float | None = None) -> Evening | None:
         """Tonight's evening of ``club``, the one whose list a tournament or a hosted lobby
         takes: of its evenings not called off that start at ``since`` (unix seconds) or later,
-        the last one started by ``now`` (default: the last start of all); none started, the
-        first to come whose list is final, else the first to come — so a sign-up posted for
-        next week during tonight's evening does not take tonight's place."""
+        one whose list is final (closed) before one still taking sign-ups, then the one whose
+        start is nearest ``now`` — so a sign-up posted for next week during tonight's evening
+        does not take tonight's place. Without ``now``: the last to start."""
         found = [_evening(row) for row in await self._rows(
             f"SELECT {_COLUMNS} FROM evenings WHERE club = ? AND status <> ? AND starts_at >= ?"
             " ORDER BY starts_at DESC, id DESC", club, CANCELLED, since)]
         if now is None or not found:
             return found[0] if found else None
-        started = [e for e in found if e.starts_at <= now]
-        if started:
-            return started[0]
-        return min(found, key=lambda e: (e.status != CLOSED, e.starts_at, e.id))
+        return min(found, key=lambda e: (e.status != CLOSED, abs(e.starts_at - now), -e.id))
 
     async def open_evenings(self, prefix: str = "") -> list[Evening]:
         """Every evening taking sign-ups whose club's key starts with ``prefix`` (to re-arm
