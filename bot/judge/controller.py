@@ -956,8 +956,10 @@ class JudgeController:
         if command.what == "settings":  # the router has checked: the chat's admin
             return [Reply(line) for line in await club_settings(self.service, club, call.user,
                                                                 command, call.cat)]
+        # the judge or the chat's admin: changes the roster, posts /evening to the club's
+        # channel (README, «A club's players across games»)
         official = (current is not None and current.judge == call.user) or (
-            call.place in (Place.GROUP, Place.TABLE) and command.what in ("rename", "merge")
+            call.place in (Place.GROUP, Place.TABLE) and command.what in ("rename", "merge", "evening")
             and await call.admin())
         replies = await self.club_replies(club, call.user, command, official=official)
         channel = await self.service.store.host_channel(club) if command.what == "evening" else None
