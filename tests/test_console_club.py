@@ -214,3 +214,18 @@ async def test_a_balanced_seating_says_each_tables_mean_strength(store: Store) -
         names = [part.split(". ", 1)[1] for part in seats.split(", ")]
         shown = int(head.rsplit("(сила ", 1)[1].rstrip(")"))
         assert shown == round(sum(rating[n] for n in names) / len(names)), line
+
+
+@pytest.mark.parametrize("twice", ["Аня, АНЯ", "Ёжик, Ежик", "Аня, Аня", "Аня, Ан\u200bя"])
+async def test_one_player_under_two_spellings_gets_one_seat_in_a_seating_and_a_tournament(
+        store: Store, twice: str) -> None:
+    # README, /name: «one player, one seat: a name another seat has — case, ё and fullwidth
+    # letters aside — is refused»; a plan that seats her twice could never start its game
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    players = f"{twice}, Боря, Вика, Гоша, Даша, Егор, Жанна, Зоя, Игорь, Кира"
+    for typed in (f"/seating 1 {players}", f"/tournament open 1 {players}"):
+        refused = (await session.handle(typed)).lines
+        assert len(refused) == 1 and "в списке игроков дважды: один игрок — одно место" in refused[0], refused
+    assert (await session.handle("/tournament")).lines[0].startswith("В клубе не идёт турнир")
+

@@ -130,8 +130,22 @@ class DeskAnswer:
 
 
 def split_names(text: str) -> list[str]:
-    """The names of a comma (or ``;``, a new line) separated list, their spaces collapsed."""
-    return [" ".join(n.split()) for n in re.split(r"[,;\n]", text) if n.strip()]
+    """The names of a comma (or ``;``, a new line) separated list, their spaces collapsed and
+    what a seat's name loses taken out (:func:`rules.clean_text`: zero-width characters…)."""
+    return [name for name in (" ".join(rules.clean_text(n).split()) for n in re.split(r"[,;\n]", text))
+            if name]
+
+
+def repeated(names: list[str]) -> str | None:
+    """The first name of ``names`` that is another one's player (:func:`rules.name_key` of its
+    seat's name: case, ё and fullwidth letters aside), else ``None``: one player, one seat."""
+    keys: set[str] = set()
+    for name in names:
+        key = rules.name_key(rules.clean_text(name))
+        if key in keys:
+            return name
+        keys.add(key)
+    return None
 
 
 async def roster_names(store: Store, club: str, names: list[str]) -> list[str]:
@@ -252,12 +266,9 @@ class TournamentDesk:
         if not typed:  # no names: the players of the club's evening (its sign-up, issue 33)
             typed, taken = await self._evening_names(club, cat)
         names = await roster_names(self.store, club, typed)
-        keys: set[str] = set()
-        for name in names:  # one player, one seat (rules.admit): «Вася» and «вася» are one
-            key = rules.name_key(name)
-            if key in keys:
-                return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(name))])
-            keys.add(key)
+        twice = repeated(names)  # one player, one seat (rules.admit): «Вася» and «вася» are one
+        if twice is not None:
+            return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(twice))])
         balance: tuple[dict[str, float], set[str]] | None = \
             await seating_balance(self.store, club, names, self.tz)
         if not balance[1] and all(rated == START_RATING for rated in balance[0].values()):
