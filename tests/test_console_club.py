@@ -160,6 +160,23 @@ def test_the_console_dates_the_clubs_games_in_the_clubs_time_zone(
     assert line.startswith(f"Игра №1, {date}:")
 
 
+
+@pytest.mark.parametrize(("zone", "date"), [("Europe/Moscow", "2026-07-01"), ("UTC", "2026-06-30"),
+                                            ("America/New_York", "2026-06-30")])
+def test_mafia_referee_clubs_dates_the_last_game_by_the_clubs_clock(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        zone: str, date: str) -> None:
+    """README: ``mafia-referee clubs`` lists «its games and the last one's date» — the club's
+    date (``MAFIA_REFEREE_TIMEZONE``), the one ``/games`` gives that game, not UTC's."""
+    import sqlite3
+    db = clean_env / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    with sqlite3.connect(db) as conn:  # the game ended at 22:30 UTC on 30 June
+        conn.execute("UPDATE game_players SET finished_at = ?", (1782858600.0,))
+    monkeypatch.setenv("MAFIA_REFEREE_TIMEZONE", zone)
+    assert main(["clubs", "--db", str(db), "--lang", "ru"]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"последняя {date}")
+
 async def test_games_without_names_are_said_to_be_left_out_of_the_history(store: Store) -> None:
     """A finished game whose seats have no names leaves no rows: /games does not say there is
     no finished game (there is one), but that the history holds the games with names — and a
