@@ -246,3 +246,15 @@ async def test_one_player_under_two_spellings_gets_one_seat_in_a_seating_and_a_t
         assert len(refused) == 1 and "в списке игроков дважды: один игрок — одно место" in refused[0], refused
     assert (await session.handle("/tournament")).lines[0].startswith("В клубе не идёт турнир")
 
+
+
+async def test_a_name_no_seat_takes_is_refused_in_a_seating_and_a_tournament(store: Store) -> None:
+    # a seat's name is 1 to 64 characters (/name): a plan with a longer one could never start
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    players = ", ".join(["Я" * 65, *NAMES[1:]])
+    for typed in (f"/seating 1 {players}", f"/tournament open 1 {players}"):
+        refused = (await session.handle(typed)).lines
+        assert refused == [f"Имя «{'Я' * 65}» не годится для места за столом: от 1 до 64 символов, "
+                           "хотя бы один видимый знак."]
+    assert (await session.handle("/tournament")).lines[0].startswith("В клубе не идёт турнир")

@@ -81,3 +81,26 @@ async def test_an_evening_whose_list_was_closed_early_can_still_be_called_off(st
     assert (await session.handle("/evening cancel")).lines == [RU.text("evening-none")]
     # a called-off evening's list is nobody's tournament
     assert (await session.handle("/tournament open 2")).lines == [RU.text("evening-list-empty")]
+
+
+async def test_a_tournament_seats_the_evenings_namesakes_and_long_names_as_a_hosted_table_would(
+        store: Store) -> None:
+    # two accounts both called «Аня» on the list, and one whose platform name is 70 letters long
+    session = Session(Service(store), RU, clock=lambda: NOON)
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    await session.handle("/evening new 19:30 tables=1")
+    evening = await store.open_evening_of("console:local")
+    signed = [("tg:1", "Аня"), ("tg:2", "Аня"), ("tg:3", "Я" * 70), *((f"tg:{n}", name) for n, name in
+                                                                    enumerate(NAMES[1:8], 4))]
+    for account, name in signed:
+        assert (await store.sign_evening(evening.id, account, name, "going", NOON)).outcome == "going"
+    await session.handle("/evening close")
+    opened = await session.handle("/tournament open 1")
+    assert opened.lines[1].startswith("Турнир №1 открыт: игр — 1, игроков — 10"), opened.lines
+    table = next(line for line in opened.lines if line.startswith("Игра 1, стол 1: "))
+    seated = {seat.split(". ", 1)[1] for seat in table.removeprefix("Игра 1, стол 1: ").split(", ")}
+    assert {"Аня", "Аня (2)", "Я" * 64} <= seated
+    await session.handle("/table 1")
+    started = await session.handle("/new")  # the plan's names are seats' names: the game starts
+    assert started.lines[0].startswith("Новая игра №1"), started.lines

@@ -32,7 +32,9 @@ from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
 from .balance import REGULAR_GAMES, club_strength, seating_balance
 from .strength import Strength
-from .tournament import club_error_text, make_plan, plan_lines, repeated, roster_names, split_names
+from .tournament import (
+    club_error_text, make_plan, plan_lines, repeated, roster_names, split_names, unseatable,
+)
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
@@ -394,6 +396,8 @@ class ClubAnswers:
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
         shown = await roster_names(self.store, club, split_names(rest))
+        if (bad := unseatable(shown)) is not None:
+            return [cat.text("club-seating-bad-name", name=cat.said(bad), most=rules.MAX_NAME)]
         twice = repeated(shown)  # one player, one seat (README, /name), as /tournament open
         if twice is not None:
             return [cat.text("club-seating-repeated", name=cat.said(twice))]

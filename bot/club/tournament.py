@@ -42,6 +42,7 @@ from storage import ClubError, Store, Tournament
 from storage.evening import GOING
 
 from ..commands import ClubCmd
+from ..host.steps import distinct_name, seat_name
 from ..i18n import Catalog
 from .balance import REGULAR_GAMES, seating_balance
 from .evening import TAKEN_HOURS, wall
@@ -134,6 +135,13 @@ def split_names(text: str) -> list[str]:
     what a seat's name loses taken out (:func:`rules.clean_text`: zero-width characters…)."""
     return [name for name in (" ".join(rules.clean_text(n).split()) for n in re.split(r"[,;\n]", text))
             if name]
+
+
+def unseatable(names: list[str]) -> str | None:
+    """The first name of ``names`` no seat takes (:func:`rules.clean_name`: over
+    :data:`rules.MAX_NAME` characters, or nothing visible), else ``None`` — a plan with it
+    would have its table's ``/new`` refused."""
+    return next((name for name in names if not isinstance(rules.clean_name(name), str)), None)
 
 
 def repeated(names: list[str]) -> str | None:
@@ -266,6 +274,8 @@ class TournamentDesk:
         if not typed:  # no names: the players of the club's evening (its sign-up, issue 33)
             typed, taken = await self._evening_names(club, cat)
         names = await roster_names(self.store, club, typed)
+        if (bad := unseatable(names)) is not None:
+            return DeskAnswer([cat.text("club-seating-bad-name", name=cat.said(bad), most=rules.MAX_NAME)])
         twice = repeated(names)  # one player, one seat (rules.admit): «Вася» and «вася» are one
         if twice is not None:
             return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(twice))])
@@ -296,8 +306,11 @@ class TournamentDesk:
         so; :class:`TournamentRefusal` when there is none, or its list is empty."""
         now = self.clock()
         found = await self.store.latest_evening(club, now - TAKEN_HOURS * 3600, now)
-        players = [p.name for p in await self.store.evening_players(found.id)
-                   if p.list == GOING] if found is not None else []
+        players: list[str] = []
+        for signed in await self.store.evening_players(found.id) if found is not None else []:
+            if signed.list == GOING:  # a seat's name, as a hosted table gives it: cut to its
+                # length, a second «Аня» (another account) is «Аня (2)» — one player, one seat
+                players.append(distinct_name(seat_name(signed.name, fallback=signed.account), players))
         if not players:
             raise TournamentRefusal(cat.text("evening-list-empty"))
         assert found is not None

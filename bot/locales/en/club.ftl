@@ -117,6 +117,7 @@ club-evening-title = The evening of { $date }: { $games ->
  }
 club-evening-posted = The evening's table and the season's rating are posted to { $channel }.
 club-seating-usage = Write it as /seating 6 Anya, Borya, … — the number of games (up to { $most }), then the players' names separated by commas.
+club-seating-bad-name = «{ $name }» cannot be a seat's name: 1 to { $most } characters, at least one of them visible.
 club-seating-repeated = { $name } is in the list of players twice: one player, one seat. Remove the repeat (names are compared ignoring case).
 club-seating-players = { $count } different players: a table needs { $seats }.
 club-seating-title = The seating of { $games ->
