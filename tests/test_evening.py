@@ -297,3 +297,24 @@ async def test_a_sign_up_posted_an_hour_before_the_start_announces_its_one_remin
     assert said == ["Запись опубликована. Напоминание: 19:15 (Europe/Berlin)."]
     en = catalog("en").text("evening-opened", count=1, times="19:15", zone=BERLIN)
     assert en == "The sign-up is posted. A reminder at 19:15 (Europe/Berlin)."
+
+
+async def test_an_evening_the_bot_was_down_for_is_closed_without_saying_it_begins(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    club.clock.cancel_all()  # the process dies on Saturday and is back on Tuesday
+    club.clock.now = SUNDAY_START + 2 * 24 * 3600
+    await club.restart()
+    await club.clock.advance(0)
+    assert len(club.chats.of(GROUP)) == 1  # no reminder, no «the evening begins» two days late
+    post = club.chats.of(GROUP)[0]
+    assert post.buttons is None and "запись закрыта" in post.text
+    assert club.clock.pending("evening:") == []
+    # back within the evening: the start is still announced
+    await club.admin("/evening new 2026-04-05 19:30")
+    club.clock.cancel_all()
+    start = dt.datetime(2026, 4, 5, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    club.clock.now = start + 600
+    await club.restart()
+    await club.clock.advance(0)
+    assert club.chats.of(GROUP)[-1].text.startswith("Запись закрыта, вечер начинается.")

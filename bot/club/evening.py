@@ -469,12 +469,17 @@ class EveningDesk:
 
     async def _start(self, evening: Evening) -> None:
         """The start: the sign-up closes, the post shows the final list, the chat is told how a
-        tournament takes it."""
+        tournament takes it — unless the bot was down for the whole evening (its start over
+        :data:`TAKEN_HOURS` ago: no tournament takes that list), when the post alone shows it
+        closed: «the evening begins» is not said a day late."""
         async with self.locks.lock(evening.club):
-            if not await self.store.end_evening(evening.id, CLOSED, self.port.clock()):
+            now = self.port.clock()
+            if not await self.store.end_evening(evening.id, CLOSED, now):
                 return
             self._armed.pop(evening.club, None)
             players = await self._show(evening.id)
+        if now - evening.starts_at > TAKEN_HOURS * 3600:
+            return
         cat = await self.port.cat(evening.club)
         going = [p for p in players if p.list == GOING]
         await self.port.post(evening.club, cat.text(
