@@ -944,8 +944,9 @@ class JudgeController:
         """A club command routed here (:data:`bot.commands.CLUB_COMMANDS`): the club is the chat
         it is typed in (a group, a channel, a table), or at the judge's desk the group his game
         is linked to (else his own chat). The judge of the chat's game is official (he may
-        change the roster), and so is a chat admin for ``/rename`` and ``/merge``; the
-        official's ``/evening`` goes to the club's channel when it has one (``/channel``)."""
+        change the roster), and so is a chat admin for ``/rename``, ``/merge`` and ``/evening``;
+        the official's ``/evening`` goes to the club's channel when it has one (``/channel``:
+        README, «by the judge or an admin»)."""
         command = call.command
         assert isinstance(command, ClubCmd)
         current = call.current
