@@ -104,3 +104,13 @@ async def test_a_tournament_seats_the_evenings_namesakes_and_long_names_as_a_hos
     await session.handle("/table 1")
     started = await session.handle("/new")  # the plan's names are seats' names: the game starts
     assert started.lines[0].startswith("Новая игра №1"), started.lines
+
+
+async def test_a_press_typed_without_a_name_says_how_to_type_it(store: Store) -> None:
+    session = Session(Service(store), RU, clock=lambda: NOON)
+    await session.open()
+    await session.handle("/evening new 19:30")
+    for typed in ("/evening go", "/evening reserve  ", "/evening no"):
+        assert (await session.handle(typed)).lines == [
+            "Напишите так: /evening go Аня — «Иду» за игрока (/evening no Аня — «Не приду»,"
+            " /evening reserve Аня — «В резерв»)."]

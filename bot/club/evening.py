@@ -356,11 +356,12 @@ class EveningDesk:
     async def typed(self, club: str, command: ClubCmd, handle: Any) -> str | None:
         """The console's press typed by its judge for a player (``/evening go Аня``: the words
         of :data:`TYPED`, then the name), on the club's open evening, answered to ``handle``
-        as a press is; the refusal's catalog key when there is no name or no open evening."""
+        as a press is; the refusal's catalog key when there is no name (how to type it) or no
+        open evening."""
         name = " ".join(command.rest.split()[1:])
         found = await self.store.open_evening_of(club)
         if not name:
-            return "evening-usage"
+            return "evening-typed-usage"
         if found is None:
             return "evening-none"
         action = TYPED[command.args[0].lower()]

@@ -311,6 +311,7 @@ evening-closed = The sign-up is closed. On the list, { $count }: { $going ->
 }
 evening-cancelled = The evening is called off, the sign-up closed.
 evening-usage = Write it as /evening new 19:30 tables=2 (or /evening new 2026-03-29 19:30 tables=2) — the date (unless today), the start by the club's clock and the tables (up to { $most }); /evening close — close the sign-up; /evening cancel — call the evening off; /evening — the evening's results.
+evening-typed-usage = Write it as /evening go Anya — «Coming» for a player (/evening no Anya — «Not coming», /evening reserve Anya — «Reserve»).
 evening-admins-only = Only an admin of this chat opens, closes or calls off an evening's sign-up.
 evening-already = The sign-up for the evening of { $date } at { $time } is open already: /evening close or /evening cancel first.
 evening-none = No evening's sign-up is open.

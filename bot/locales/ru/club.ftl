@@ -260,6 +260,7 @@ evening-closed = Запись закрыта. В списке { $count }: { $goi
 }
 evening-cancelled = Вечер отменён, запись закрыта.
 evening-usage = Напишите так: /evening new 19:30 tables=2 (или /вечер новый 29.03 19:30 столов=2) — дата (если не сегодня), начало по времени клуба и число столов (до { $most }); /evening close — закрыть запись; /evening cancel — отменить вечер; /evening — итоги вечера.
+evening-typed-usage = Напишите так: /evening go Аня — «Иду» за игрока (/evening no Аня — «Не приду», /evening reserve Аня — «В резерв»).
 evening-admins-only = Открыть, закрыть или отменить запись на вечер может только администратор чата.
 evening-already = Запись на вечер { $date } в { $time } уже открыта: сначала /evening close или /evening cancel.
 evening-none = Открытой записи на вечер нет.
