@@ -258,3 +258,20 @@ async def test_a_name_no_seat_takes_is_refused_in_a_seating_and_a_tournament(sto
         assert refused == [f"Имя «{'Я' * 65}» не годится для места за столом: от 1 до 64 символов, "
                            "хотя бы один видимый знак."]
     assert (await session.handle("/tournament")).lines[0].startswith("В клубе не идёт турнир")
+
+
+async def test_a_game_played_blind_is_said_to_be_left_out_for_its_roles(store: Store) -> None:
+    """README: «Every finished game (with its roles entered) leaves one row per seated player»:
+    a game with every name but played blind (/roles unknown, /result) is not in the history, and
+    /games says why — not that names are missing, which the judge would type in vain."""
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    for seat, name in enumerate(NAMES, 1):
+        await session.handle(f"/name {seat} {name}")
+    for line in ("/roles unknown", "/start", "/next", "/result red"):
+        assert (await session.handle(line)).accepted, line
+    lines = (await session.handle("/games")).lines
+    assert len(lines) == 1 and "внесёнными ролями" in lines[0] and "/roles unknown" in lines[0]
+    evening = (await session.handle("/evening")).lines  # a game did end: it is not in the history
+    assert evening == ["За последние 12 часов в историю клуба не вошло ни одной игры: в неё входят"
+                       " оконченные игры с именами игроков и внесёнными ролями."]

@@ -16,7 +16,7 @@ club-order-points = points
 club-order-wins = wins
 club-order-winrate = win rate
 club-order-elo = strength (Glicko-2)
-club-no-games = The club's history has no games yet: it holds the finished games whose seats have names. A game's names may be entered after its end too: /name 3 Alex.
+club-no-games = The club's history has no games yet: it holds the finished games whose seats have names and whose roles were entered (a game played blind, /roles unknown, is not in it). A game's names may be entered after its end too: /name 3 Alex.
 club-bad-count = /games takes a number from 1 to { $most }.
 club-games-title = The club's last games ({ $count }):
 club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points }){ $link ->
@@ -110,7 +110,7 @@ club-rating-compensation = The first night's victims' compensation is counted in
 club-rating-no-compensation = The first night's victims' compensation (FIIM 2024 §8.6) is not counted: its formula is not in the rules this bot follows.
 club-rating-unknown = /rating does not know «{ $word }»: a period (month, season, 2026-03), fiim|fsm, min=N.
 club-name-offered = The roster has names beginning so: { $names } — /name { $seat } <name> takes one.
-club-evening-none = No games ended in the last { $hours } hours.
+club-evening-none = No game of the last { $hours } hours is in the club's history: it holds the finished games whose seats have names and whose roles were entered.
 club-evening-title = The evening of { $date }: { $games ->
     [one] { $games } game
    *[other] { $games } games

@@ -16,7 +16,7 @@ club-order-points = баллам
 club-order-wins = победам
 club-order-winrate = проценту побед
 club-order-elo = силе (Глико-2)
-club-no-games = В истории клуба пока нет игр: в неё входят оконченные игры с именами игроков. Имена игры можно внести и после её конца: /name 3 Вася.
+club-no-games = В истории клуба пока нет игр: в неё входят оконченные игры с именами игроков и внесёнными ролями (игра вслепую, /roles unknown, в неё не входит). Имена игры можно внести и после её конца: /name 3 Вася.
 club-bad-count = /games: число от 1 до { $most }.
 club-games-title = Последние игры клуба ({ $count }):
 club-games-line = Игра №{ $game }, { $date }: { $result }; больше всех баллов: { $best } ({ $points }){ $link ->
@@ -89,7 +89,7 @@ club-rating-compensation = Компенсация за убийство в пе�
 club-rating-no-compensation = Компенсация за убийство в первую ночь (ФИИМ 2024, §8.6) не учтена: её формулы нет в правилах, по которым работает бот.
 club-rating-unknown = /rating не знает «{ $word }»: период (month, season, 2026-03), fiim|fsm, min=N.
 club-name-offered = В составе клуба есть имена, которые так начинаются: { $names } — /name { $seat } <имя>, чтобы выбрать.
-club-evening-none = За последние { $hours } часов не окончилось ни одной игры.
+club-evening-none = За последние { $hours } часов в историю клуба не вошло ни одной игры: в неё входят оконченные игры с именами игроков и внесёнными ролями.
 club-evening-title = Вечер { $date }: { $games ->
     [one] { $games } игра
     [few] { $games } игры
