@@ -114,3 +114,20 @@ async def test_a_press_typed_without_a_name_says_how_to_type_it(store: Store) ->
         assert (await session.handle(typed)).lines == [
             "Напишите так: /evening go Аня — «Иду» за игрока (/evening no Аня — «Не приду»,"
             " /evening reserve Аня — «В резерв»)."]
+
+
+async def test_at_the_console_the_sign_up_closes_once_its_start_has_passed(store: Store) -> None:
+    # README: «At the start the sign-up closes and the post shows the final list» — the console
+    # waits for no deadline, so the next evening command finds it closed, as the bots would have
+    now = [NOON]
+    session = Session(Service(store), RU, clock=lambda: now[0])
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    await session.handle("/evening new 19:30 tables=1")
+    await session.handle("/evening go Аня")
+    now[0] = dt.datetime(2026, 3, 28, 19, 40, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
+    late = await session.handle("/evening go Боря")  # ten minutes after the start
+    assert RU.text("evening-started", count=1, going="1. Аня", tables=1) in late.lines
+    assert late.lines[-1] == RU.text("evening-none")  # nothing changed: the list is final
+    assert "Боря" not in "\n".join(late.lines)
+    assert (await session.handle("/evening new 2026-04-04 19:30")).lines[-1].startswith("Запись опубликована.")

@@ -452,6 +452,14 @@ class EveningDesk:
         if refreshed is not None:
             self._arm(refreshed)
 
+    async def catch_up(self, club: str) -> None:
+        """The club's open evening whose start has passed closes as at its start (the post
+        shows the final list, the chat is told): for a desk that arms no deadline — the
+        console, which waits for nothing — before it reads the next evening command."""
+        found = await self.store.open_evening_of(club)
+        if found is not None and found.starts_at <= self.port.clock():
+            await self._start(found)
+
     async def _reminder(self, evening: Evening, which: int) -> None:
         """Reminder ``which`` (0: two hours before, 1: fifteen minutes): a post in the club's
         chat naming the list, and each player of the list told in private. It says the minutes
