@@ -130,4 +130,5 @@ async def test_at_the_console_the_sign_up_closes_once_its_start_has_passed(store
     assert RU.text("evening-started", count=1, going="1. Аня", tables=1) in late.lines
     assert late.lines[-1] == RU.text("evening-none")  # nothing changed: the list is final
     assert "Боря" not in "\n".join(late.lines)
-    assert (await session.handle("/evening new 2026-04-04 19:30")).lines[-1].startswith("Запись опубликована.")
+    next_week = await session.handle("/evening new 2026-04-04 19:30")
+    assert next_week.lines[-1].startswith("Запись опубликована.")
