@@ -5,11 +5,13 @@ player and offers the roster's names that begin as typed."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import csv
 import json
 from decimal import Decimal
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from PIL import Image
@@ -275,3 +277,17 @@ async def test_a_game_played_blind_is_said_to_be_left_out_for_its_roles(store: S
     evening = (await session.handle("/evening")).lines  # a game did end: it is not in the history
     assert evening == ["За последние 12 часов в историю клуба не вошло ни одной игры: в неё входят"
                        " оконченные игры с именами игроков и внесёнными ролями."]
+
+
+async def test_the_evenings_table_typed_after_midnight_is_titled_by_the_evening_not_the_new_day(
+        store: Store) -> None:
+    # docs/strength.md: «a club evening … the date turning at 06:00 so that a game after midnight
+    # belongs to the evening»; the judge closes Saturday's evening at half past midnight
+    berlin = ZoneInfo("Europe/Berlin")
+    now = [dt.datetime(2026, 3, 28, 23, 40, tzinfo=berlin).timestamp()]
+    session = Session(Service(store), catalog("ru"), clock=lambda: now[0])
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    now[0] = dt.datetime(2026, 3, 29, 0, 30, tzinfo=berlin).timestamp()
+    assert (await session.handle("/evening")).lines[0] == "Вечер 2026-03-28: 1 игра"
