@@ -318,3 +318,10 @@ async def test_an_evening_the_bot_was_down_for_is_closed_without_saying_it_begin
     await club.restart()
     await club.clock.advance(0)
     assert club.chats.of(GROUP)[-1].text.startswith("Запись закрыта, вечер начинается.")
+
+
+def test_a_date_past_the_calendars_end_is_refused_in_words() -> None:
+    # 9999-12-31 23:59 in New York is already year 10000 in UTC: a refusal, not a traceback
+    with pytest.raises(EveningError) as error:
+        parse_new(["9999-12-31", "23:59"], SATURDAY_NOON, "America/New_York")
+    assert error.value.key == "usage"

@@ -200,8 +200,11 @@ def _instant(day: dt.date, clock: dt.time, tz: ZoneInfo) -> float:
     """The instant the wall clock in ``tz`` shows ``clock`` on ``day`` (the zone's offset of
     that date: daylight saving time or not). :class:`EveningError` (``no-such-time``) when the
     clocks skip it that day (they are put forward over it)."""
-    at = dt.datetime.combine(day, clock, tzinfo=tz).timestamp()
-    shown = dt.datetime.fromtimestamp(at, tz)
+    try:  # a date the clock cannot show (9999-12-31 west of UTC is year 10000 there)
+        at = dt.datetime.combine(day, clock, tzinfo=tz).timestamp()
+        shown = dt.datetime.fromtimestamp(at, tz)
+    except (ValueError, OverflowError, OSError):
+        raise EveningError("usage", most=MAX_TABLES) from None
     if (shown.date(), shown.time()) != (day, clock):
         raise EveningError("no-such-time", date=day.strftime("%d.%m.%Y"), time=clock.strftime("%H:%M"))
     return at
