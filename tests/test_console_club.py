@@ -200,6 +200,11 @@ async def test_games_without_names_are_said_to_be_left_out_of_the_history(store:
     ("/stats 2026-03-31..2026-03-01 Аня", "2026-03-31..2026-03-01", "первый день позже последнего"),
     ("/top 2026-13", "2026-13", "такой даты нет"),
     ("/rating 2026-12-31..2026-01-01", "2026-12-31..2026-01-01", "первый день позже последнего"),
+    # the calendar's end: a refusal in words, not a traceback
+    ("/top 9999-12-31", "9999-12-31", "годы — от 1970 до 9998"),
+    ("/stats Аня 2026-01-01..9999-12-31", "2026-01-01..9999-12-31", "годы — от 1970 до 9998"),
+    ("/stats Аня 9999-12", "9999-12", "годы — от 1970 до 9998"),
+    ("/rating 9999", "9999", "годы — от 1970 до 9998"),
 ])
 async def test_an_invalid_period_is_refused_not_read_as_a_name(store: Store, command: str, period: str,
                                                                why: str) -> None:

@@ -91,6 +91,7 @@ club-error-no_player = Nobody called { $name } in the roster.
 club-error-name_taken = The roster already has { $name }: /merge joins two entries.
 club-error-shared_game = { $source } and { $target } are two people: both sit at the table of game { $game }. These entries cannot be merged.
 club-error-bad_period = { $why ->
+    [range] Invalid period "{ $period }": the years go from 1970 to 9998.
     [reversed] Invalid period "{ $period }": the first day comes after the last. Write it so: 2026-03-01..2026-03-31.
    *[date] Invalid period "{ $period }": there is no such date. A period: 2026, 2026-03, 2026-03-14 or 2026-03-01..2026-03-31.
  }
