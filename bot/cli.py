@@ -451,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         settings = Settings()
         return asyncio.run(run_clubs(args.db or settings.db, sys.stdout,
-                                     lang=args.lang or settings.lang))
+                                     lang=args.lang or settings.lang, tz=settings.timezone))
     if args.command == "club-export":
         from .club.export import run_export
         from .console import CHAT

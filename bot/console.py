@@ -347,9 +347,11 @@ class Session:
         """``/evening new|close|cancel …`` (its judge is the club's admin) and, with no buttons
         to press, a player's press typed for him: ``/evening go|no|reserve Аня``. What the chat
         would see (the post, each edit, a private message) is printed, then the answer. The
-        console runs no reminders (no process waits for them)."""
+        console runs no reminders (no process waits for them); a sign-up whose start has passed
+        is closed, as at its start, before the command is read."""
         port = _EveningPort(self)
         desk = EveningDesk(lambda: self.service, port, zone=self.club_tz, remind=False)
+        await desk.catch_up(self.chat)  # its start passed: the sign-up closed, as in the bots
         if command.args[0].lower() in EVENING_TYPED:
             refused = await desk.typed(self.chat, command, port)
             return port.lines + ([self.cat.text(refused, most=MAX_TABLES)] if refused else [])

@@ -157,13 +157,18 @@ class EveningMethods(Bridged):
         row = await self._one(f"SELECT {_COLUMNS} FROM evenings WHERE club = ? AND status = ?", club, OPEN)
         return _evening(row) if row is not None else None
 
-    async def latest_evening(self, club: str, since: float) -> Evening | None:
-        """The last evening of ``club`` not called off that starts at ``since`` (unix seconds)
-        or later: the one whose list a tournament takes."""
-        row = await self._one(f"SELECT {_COLUMNS} FROM evenings WHERE club = ? AND status <> ?"
-                              " AND starts_at >= ? ORDER BY starts_at DESC, id DESC LIMIT 1",
-                              club, CANCELLED, since)
-        return _evening(row) if row is not None else None
+    async def latest_evening(self, club: str, since: float, now: float | None = None) -> Evening | None:
+        """Tonight's evening of ``club``, the one whose list a tournament or a hosted lobby
+        takes: of its evenings not called off that start at ``since`` (unix seconds) or later,
+        one whose list is final (closed) before one still taking sign-ups, then the one whose
+        start is nearest ``now`` — so a sign-up posted for next week during tonight's evening
+        does not take tonight's place. Without ``now``: the last to start."""
+        found = [_evening(row) for row in await self._rows(
+            f"SELECT {_COLUMNS} FROM evenings WHERE club = ? AND status <> ? AND starts_at >= ?"
+            " ORDER BY starts_at DESC, id DESC", club, CANCELLED, since)]
+        if now is None or not found:
+            return found[0] if found else None
+        return min(found, key=lambda e: (e.status != CLOSED, abs(e.starts_at - now), -e.id))
 
     async def open_evenings(self, prefix: str = "") -> list[Evening]:
         """Every evening taking sign-ups whose club's key starts with ``prefix`` (to re-arm
@@ -200,8 +205,11 @@ class EveningMethods(Bridged):
 
     async def end_evening(self, evening_id: int, status: str, now: float) -> bool:
         """Close (:data:`CLOSED`: the list final) or call off (:data:`CANCELLED`) an open
-        evening; ``False`` when it was not open (nothing changed)."""
+        evening — one whose list is closed may still be called off (README: «/evening close
+        closes the list early, /evening cancel calls the evening off»); ``False`` when it was
+        not open (or, to call off, closed): nothing changed."""
         assert status in (CLOSED, CANCELLED), status
+        was = (OPEN, CLOSED) if status == CANCELLED else (OPEN, OPEN)
         return bool(await self._write_step(count(
-            "UPDATE evenings SET status = ?, closed_at = ? WHERE id = ? AND status = ?",
-            status, now, evening_id, OPEN)))
+            "UPDATE evenings SET status = ?, closed_at = ? WHERE id = ? AND status IN (?, ?)",
+            status, now, evening_id, *was)))

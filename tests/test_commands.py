@@ -486,6 +486,9 @@ def test_ppk_with_a_stray_word_names_the_teams() -> None:
     rules.Penalty(seat=5, reason="4.2.7"), rules.Penalty(seat=5, reason="4.3.1", team="black"),
     rules.Penalty(seat=5, reason="ppk"), rules.Penalty(seat=5, reason="tech"),
     rules.WithdrawFoul(seat=5), rules.DeclareResult(winner="draw"),
+    # after the result: the judge's extra points (§8.4) and a bad play's penalty points (§8.5)
+    rules.Extra(seat=3, points="0.4"), rules.Extra(seat=3, points="0.7", approved=True),
+    rules.BadPlay(seat=3, item="8.5.2"), rules.BadPlay(seat=3, item="8.5.2", withdraw=True),
 ])
 def test_every_event_reads_back_from_its_command(event: rules.Event, preset: str) -> None:
     """``command_text`` is what the judge would type: parsed under the same preset (seed 4.1.8 is
@@ -493,6 +496,16 @@ def test_every_event_reads_back_from_its_command(event: rules.Event, preset: str
     config = rules.PRESETS[preset].with_options(technical_fouls=True)
     state = rules.new_game(config)
     assert parse(c.command_text(event, config), state) == Act(event)
+
+
+def test_an_undone_correction_is_named_as_the_judge_typed_it() -> None:
+    """README, ``/undo``: «saying which, as typed»; a correction (``/fix 80 /vote 7 1``) is an
+    action undone like any other, so the judge reads its own command back, not «fix»."""
+    fix = rules.Fix(seq=80, event=rules.Vote(nominee=7, count=1))
+    assert c.command_text(fix) == "/fix 80 /vote 7 1"
+    assert parse(c.command_text(fix), rules.new_game(rules.PRESETS["seed"])) == FixCmd(80, "/vote 7 1")
+    penalty = rules.Fix(seq=12, event=rules.Penalty(seat=5, reason="4.1.1"))
+    assert c.command_text(penalty, rules.PRESETS["seed"]) == "/fix 12 /foul 5 4.1.1"
 
 
 @pytest.mark.parametrize(("event", "typed"), [

@@ -5,11 +5,13 @@ player and offers the roster's names that begin as typed."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import csv
 import json
 from decimal import Decimal
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from PIL import Image
@@ -160,6 +162,23 @@ def test_the_console_dates_the_clubs_games_in_the_clubs_time_zone(
     assert line.startswith(f"Игра №1, {date}:")
 
 
+
+@pytest.mark.parametrize(("zone", "date"), [("Europe/Moscow", "2026-07-01"), ("UTC", "2026-06-30"),
+                                            ("America/New_York", "2026-06-30")])
+def test_mafia_referee_clubs_dates_the_last_game_by_the_clubs_clock(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        zone: str, date: str) -> None:
+    """README: ``mafia-referee clubs`` lists «its games and the last one's date» — the club's
+    date (``MAFIA_REFEREE_TIMEZONE``), the one ``/games`` gives that game, not UTC's."""
+    import sqlite3
+    db = clean_env / "club.sqlite3"
+    asyncio.run(_one_game(db))
+    with sqlite3.connect(db) as conn:  # the game ended at 22:30 UTC on 30 June
+        conn.execute("UPDATE game_players SET finished_at = ?", (1782858600.0,))
+    monkeypatch.setenv("MAFIA_REFEREE_TIMEZONE", zone)
+    assert main(["clubs", "--db", str(db), "--lang", "ru"]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"последняя {date}")
+
 async def test_games_without_names_are_said_to_be_left_out_of_the_history(store: Store) -> None:
     """A finished game whose seats have no names leaves no rows: /games does not say there is
     no finished game (there is one), but that the history holds the games with names — and a
@@ -181,6 +200,11 @@ async def test_games_without_names_are_said_to_be_left_out_of_the_history(store:
     ("/stats 2026-03-31..2026-03-01 Аня", "2026-03-31..2026-03-01", "первый день позже последнего"),
     ("/top 2026-13", "2026-13", "такой даты нет"),
     ("/rating 2026-12-31..2026-01-01", "2026-12-31..2026-01-01", "первый день позже последнего"),
+    # the calendar's end: a refusal in words, not a traceback
+    ("/top 9999-12-31", "9999-12-31", "годы — от 1970 до 9998"),
+    ("/stats Аня 2026-01-01..9999-12-31", "2026-01-01..9999-12-31", "годы — от 1970 до 9998"),
+    ("/stats Аня 9999-12", "9999-12", "годы — от 1970 до 9998"),
+    ("/rating 9999", "9999", "годы — от 1970 до 9998"),
 ])
 async def test_an_invalid_period_is_refused_not_read_as_a_name(store: Store, command: str, period: str,
                                                                why: str) -> None:
@@ -214,3 +238,61 @@ async def test_a_balanced_seating_says_each_tables_mean_strength(store: Store) -
         names = [part.split(". ", 1)[1] for part in seats.split(", ")]
         shown = int(head.rsplit("(сила ", 1)[1].rstrip(")"))
         assert shown == round(sum(rating[n] for n in names) / len(names)), line
+
+
+@pytest.mark.parametrize("twice", ["Аня, АНЯ", "Ёжик, Ежик", "Аня, Аня", "Аня, Ан\u200bя"])
+async def test_one_player_under_two_spellings_gets_one_seat_in_a_seating_and_a_tournament(
+        store: Store, twice: str) -> None:
+    # README, /name: «one player, one seat: a name another seat has — case, ё and fullwidth
+    # letters aside — is refused»; a plan that seats her twice could never start its game
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    players = f"{twice}, Боря, Вика, Гоша, Даша, Егор, Жанна, Зоя, Игорь, Кира"
+    for typed in (f"/seating 1 {players}", f"/tournament open 1 {players}"):
+        refused = (await session.handle(typed)).lines
+        assert len(refused) == 1 and "в списке игроков дважды: один игрок — одно место" in refused[0], refused
+    assert (await session.handle("/tournament")).lines[0].startswith("В клубе не идёт турнир")
+
+
+
+async def test_a_name_no_seat_takes_is_refused_in_a_seating_and_a_tournament(store: Store) -> None:
+    # a seat's name is 1 to 64 characters (/name): a plan with a longer one could never start
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    players = ", ".join(["Я" * 65, *NAMES[1:]])
+    for typed in (f"/seating 1 {players}", f"/tournament open 1 {players}"):
+        refused = (await session.handle(typed)).lines
+        assert refused == [f"Имя «{'Я' * 65}» не годится для места за столом: от 1 до 64 символов, "
+                           "хотя бы один видимый знак."]
+    assert (await session.handle("/tournament")).lines[0].startswith("В клубе не идёт турнир")
+
+
+async def test_a_game_played_blind_is_said_to_be_left_out_for_its_roles(store: Store) -> None:
+    """README: «Every finished game (with its roles entered) leaves one row per seated player»:
+    a game with every name but played blind (/roles unknown, /result) is not in the history, and
+    /games says why — not that names are missing, which the judge would type in vain."""
+    session = Session(Service(store), catalog("ru"))
+    await session.open()
+    for seat, name in enumerate(NAMES, 1):
+        await session.handle(f"/name {seat} {name}")
+    for line in ("/roles unknown", "/start", "/next", "/result red"):
+        assert (await session.handle(line)).accepted, line
+    lines = (await session.handle("/games")).lines
+    assert len(lines) == 1 and "внесёнными ролями" in lines[0] and "/roles unknown" in lines[0]
+    evening = (await session.handle("/evening")).lines  # a game did end: it is not in the history
+    assert evening == ["За последние 12 часов в историю клуба не вошло ни одной игры: в неё входят"
+                       " оконченные игры с именами игроков и внесёнными ролями."]
+
+
+async def test_the_evenings_table_typed_after_midnight_is_titled_by_the_evening_not_the_new_day(
+        store: Store) -> None:
+    # docs/strength.md: «a club evening … the date turning at 06:00 so that a game after midnight
+    # belongs to the evening»; the judge closes Saturday's evening at half past midnight
+    berlin = ZoneInfo("Europe/Berlin")
+    now = [dt.datetime(2026, 3, 28, 23, 40, tzinfo=berlin).timestamp()]
+    session = Session(Service(store), catalog("ru"), clock=lambda: now[0])
+    session.club_tz = "Europe/Berlin"
+    await session.open()
+    await play(session, NAMES, "D2 M5 M7 S8", 7)
+    now[0] = dt.datetime(2026, 3, 29, 0, 30, tzinfo=berlin).timestamp()
+    assert (await session.handle("/evening")).lines[0] == "Вечер 2026-03-28: 1 игра"

@@ -199,8 +199,23 @@ async def test_a_reminder_missed_while_the_bot_was_down_is_skipped_not_sent_late
     await club.restart()
     await club.clock.advance(0)
     posts = club.chats.of(GROUP)
-    assert len(posts) == 2 and posts[-1].text.startswith("Напоминание: вечер начинается через 15 минут")
+    # the last reminder due is sent, and says the time truly left: ten minutes, not fifteen
+    assert len(posts) == 2 and posts[-1].text.startswith("Напоминание: вечер начинается через 10 минут,")
     assert club.clock.pending("evening:") == [SUNDAY_START]
+
+
+async def test_a_reminder_sent_after_a_restart_never_promises_more_time_than_is_left(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    club.clock.cancel_all()  # the process dies before the two hours' reminder
+    club.clock.now = SUNDAY_START - 3600  # back an hour before the start
+    await club.restart()
+    await club.clock.advance(0)
+    assert club.chats.of(GROUP)[-1].text == RU.text(
+        "evening-reminder", minutes=60, date="2026-03-29", time="19:30", count=1, cap=10, going="1. Игрок10")
+    assert "2 часа" not in club.chats.of(GROUP)[-1].text
+    await club.clock.advance(3600 - 900)  # the fifteen minutes' comes on time
+    assert club.chats.of(GROUP)[-1].text.startswith("Напоминание: вечер начинается через 15 минут,")
 
 
 async def test_close_and_cancel_are_the_admins_and_end_the_sign_up(club: Club) -> None:
@@ -248,3 +263,65 @@ def test_leaving_the_list_is_told_apart_from_a_press_that_changed_nothing() -> N
         left, nothing = texts.text("evening-pressed-out"), texts.text("evening-pressed-not_signed")
         assert left != nothing
         assert "нет в списке" not in left and "not on the list" not in left
+
+
+def test_a_date_before_the_time_is_a_date_whatever_its_day() -> None:
+    # README: «a date before the time, 2026-03-29 or 29.03»; 05.04 is the fifth of April, not 05:04
+    april = parse_new(["05.04", "19:30", "tables=2"], SATURDAY_NOON, BERLIN)
+    assert april.starts_at == dt.datetime(2026, 4, 5, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    assert april.tables == 2
+    assert parse_new(["12.04.2026", "19.30"], SATURDAY_NOON, BERLIN).starts_at == \
+        dt.datetime(2026, 4, 12, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    # a lone «19.30» is still the time: the next 19:30
+    assert parse_new(["19.30"], SATURDAY_NOON, BERLIN).starts_at == \
+        dt.datetime(2026, 3, 28, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+
+
+def test_the_29th_of_february_without_a_year_is_the_next_one() -> None:
+    # in the summer of 2027 «29.02» is 2028's (2027 has none); after it in 2028, 2032's
+    summer = dt.datetime(2027, 6, 1, 12, 0, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    assert parse_new(["29.02", "19:30"], summer, BERLIN).starts_at == \
+        dt.datetime(2028, 2, 29, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    march = dt.datetime(2028, 3, 10, 12, 0, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    assert parse_new(["29.02", "19:30"], march, BERLIN).starts_at == \
+        dt.datetime(2032, 2, 29, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    for bad in (["29.02.2027", "19:30"], ["30.02", "19:30"]):  # no calendar has them
+        with pytest.raises(EveningError) as error:
+            parse_new(bad, summer, BERLIN)
+        assert error.value.key == "usage"
+
+
+async def test_a_sign_up_posted_an_hour_before_the_start_announces_its_one_reminder(club: Club) -> None:
+    club.clock.now = SUNDAY_START - 3600  # 18:30 in Berlin: the two hours' reminder is past
+    said = await club.admin("/evening new 19:30")
+    assert said == ["Запись опубликована. Напоминание: 19:15 (Europe/Berlin)."]
+    en = catalog("en").text("evening-opened", count=1, times="19:15", zone=BERLIN)
+    assert en == "The sign-up is posted. A reminder at 19:15 (Europe/Berlin)."
+
+
+async def test_an_evening_the_bot_was_down_for_is_closed_without_saying_it_begins(club: Club) -> None:
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    club.clock.cancel_all()  # the process dies on Saturday and is back on Tuesday
+    club.clock.now = SUNDAY_START + 2 * 24 * 3600
+    await club.restart()
+    await club.clock.advance(0)
+    assert len(club.chats.of(GROUP)) == 1  # no reminder, no «the evening begins» two days late
+    post = club.chats.of(GROUP)[0]
+    assert post.buttons is None and "запись закрыта" in post.text
+    assert club.clock.pending("evening:") == []
+    # back within the evening: the start is still announced
+    await club.admin("/evening new 2026-04-05 19:30")
+    club.clock.cancel_all()
+    start = dt.datetime(2026, 4, 5, 19, 30, tzinfo=ZoneInfo(BERLIN)).timestamp()
+    club.clock.now = start + 600
+    await club.restart()
+    await club.clock.advance(0)
+    assert club.chats.of(GROUP)[-1].text.startswith("Запись закрыта, вечер начинается.")
+
+
+def test_a_date_past_the_calendars_end_is_refused_in_words() -> None:
+    # 9999-12-31 23:59 in New York is already year 10000 in UTC: a refusal, not a traceback
+    with pytest.raises(EveningError) as error:
+        parse_new(["9999-12-31", "23:59"], SATURDAY_NOON, "America/New_York")
+    assert error.value.key == "usage"

@@ -54,3 +54,14 @@ async def test_a_short_list_leaves_the_free_seats_to_anyone_and_an_old_evening_n
         await _evening(t.store, t.clock() - 13 * 3600, PLAYERS)  # yesterday's: not this lobby's
         assert await t.command(HOST, "/newgame") == []
         assert "Список вечера" not in _lobby(t).text
+
+
+async def test_tonights_list_is_the_lobby_even_when_next_weeks_sign_up_is_already_posted() -> None:
+    # tonight's sign-up closed at its start; during the evening the admin posts next week's
+    async with table() as t:
+        await _evening(t.store, t.clock(), PLAYERS)
+        week = t.clock() + 7 * 24 * 3600
+        posted = await t.store.open_evening(GROUP, HOST.user, week, "Europe/Moscow", 1, now=t.clock())
+        assert posted is not None
+        assert await t.command(HOST, "/newgame") == []
+        assert "Список вечера (10): садятся только игроки этого списка." in _lobby(t).text

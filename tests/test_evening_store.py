@@ -104,3 +104,17 @@ async def test_a_closed_evening_takes_no_press_and_a_reminder_is_marked_once(any
     assert not await any_store.set_evening_reminded(evening, 2)
     assert (await any_store.latest_evening("tg:-1001", NOW)).id == evening
     assert await any_store.latest_evening("tg:-1001", NOW + 7201) is None
+
+
+async def test_tonights_evening_is_the_final_list_nearest_now(any_store: Store) -> None:
+    # an afternoon evening at 14:00 and one at 19:30 whose list closed early; next week's open
+    afternoon = (await any_store.open_evening("tg:-1001", "tg:1", NOW - 3600, "Europe/Moscow", 1, now=NOW))
+    assert afternoon is not None and await any_store.end_evening(afternoon.id, CLOSED, NOW)
+    later = await any_store.open_evening("tg:-1001", "tg:1", NOW + 4.5 * 3600, "Europe/Moscow", 1, now=NOW)
+    assert later is not None and await any_store.end_evening(later.id, CLOSED, NOW)
+    week = await any_store.open_evening("tg:-1001", "tg:1", NOW + 7 * 86400, "Europe/Moscow", 1, now=NOW)
+    assert week is not None
+    since = NOW - 12 * 3600
+    assert (await any_store.latest_evening("tg:-1001", since, NOW)).id == afternoon.id  # playing now
+    assert (await any_store.latest_evening("tg:-1001", since, NOW + 3 * 3600)).id == later.id
+    assert (await any_store.latest_evening("tg:-1001", since, NOW + 6 * 3600)).id == later.id

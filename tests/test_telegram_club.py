@@ -158,3 +158,32 @@ async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_prot
     await t.say("/stats анна", chat=t.group)
     assert "Анна, все игры:" in t.public()[before]
 
+
+
+async def test_the_groups_admin_posts_the_evening_to_the_club_channel_a_member_reads_it(t: Table) -> None:
+    # README, /evening: «posted to the group's club channel (/channel) by the judge or an admin»
+    channel = t.fake.add_channel("Клубный канал", username="club_news")
+    owner, member = t.players[0], t.players[1]  # the group's owner (its admin); a member
+    await t.say("/channel @club_news", chat=t.group, user=owner)
+    seating, roles, offender = EVENING[0]
+    await t.say("/new fiim2024")
+    await t.say("/link", chat=t.group)
+    for seat, name in enumerate(seating, 1):
+        await t.say(f"/name {seat} {name}")
+    await t.say(f"/roles {roles}")
+    await t.say("/start")
+    await t.say("/next")
+    await t.say(f"/ppk {offender} 4.3.1")
+    assert (await t.state()).phase is Phase.GAME_OVER
+    await t.fake.wait_for(lambda: "game-1.json" in documents(t), timeout=30, what="the protocol")
+    await asyncio.wait_for(t.referee.outbox.settle(), 30)
+
+    before = len(t.public())
+    await t.say("/evening", chat=t.group, user=member)  # not his to post: the group reads it
+    assert t.public()[before].startswith("Вечер ")
+    assert not [m for m in t.fake.sent(channel) if m.text and m.text.startswith("Вечер ")]
+    before = len(t.public())
+    await t.say("/evening", chat=t.group, user=owner)
+    assert t.public()[before:] == ["Итоги вечера и рейтинг сезона опубликованы в канале Клубный канал."]
+    posted = [m.text for m in t.fake.sent(channel) if m.text and m.text.startswith("Вечер ")]
+    assert len(posted) == 1 and ": 1 игра" in posted[0].splitlines()[0]

@@ -31,8 +31,10 @@ from .periods import ALL, BadPeriod, Period, parse_period
 from .rating import FirstNight, standings
 from .seating import SEATS, SeatingError
 from .balance import REGULAR_GAMES, club_strength, seating_balance
-from .strength import Strength
-from .tournament import club_error_text, make_plan, plan_lines, roster_names, split_names
+from .strength import Strength, evening as club_evening
+from .tournament import (
+    club_error_text, make_plan, plan_lines, repeated, roster_names, split_names, unseatable,
+)
 
 #: ``/top`` lists at most this many players.
 TOP_SIZE = 10
@@ -382,7 +384,10 @@ class ClubAnswers:
         if not totals:
             return [cat.text("club-evening-none", hours=EVENING_HOURS)], []
         rows = ranked(totals, "points", 1)
-        lines = [cat.text("club-evening-title", date=self._date(now), games=len(games)),
+        # the club evening's date, turning at 06:00 (docs/strength.md): past midnight it is
+        # still the evening that began the day before
+        day = club_evening(now, self.tz).isoformat()
+        lines = [cat.text("club-evening-title", date=day, games=len(games)),
                  *self._top_lines(rows, cat)]
         season = await self._rating(club, Asker(""), ClubCmd("rating", ("season",)), cat, now)
         return [*lines, "", *season[:1 + TOP_SIZE]], rows
@@ -394,6 +399,11 @@ class ClubAnswers:
         if not head.isdecimal() or not 1 <= int(head) <= SEATING_GAMES:
             return [cat.text("club-seating-usage", most=SEATING_GAMES)]
         shown = await roster_names(self.store, club, split_names(rest))
+        if (bad := unseatable(shown)) is not None:
+            return [cat.text("club-seating-bad-name", name=cat.said(bad), most=rules.MAX_NAME)]
+        twice = repeated(shown)  # one player, one seat (README, /name), as /tournament open
+        if twice is not None:
+            return [cat.text("club-seating-repeated", name=cat.said(twice))]
         strength, regulars = await seating_balance(self.store, club, shown, self.tz)
         try:
             made = make_plan(shown, int(head), strength, regulars)

@@ -30,6 +30,7 @@ alone still answers the evening's results (:mod:`.answers`).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
@@ -136,7 +137,8 @@ def zone_of(name: str) -> ZoneInfo:
 
 
 def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
-    """The words after ``new``: an optional date (``2026-03-29``, ``29.03``, ``29.03.2026``), the
+    """The words after ``new``: an optional date (``2026-03-29``, ``29.03``, ``29.03.2026``; a
+    ``DD.MM`` before the time is the date, README «An evening's sign-up»), the
     start ``HH:MM`` and ``tables=N`` (``столов=N``; 1 … :data:`MAX_TABLES`, default 1). The start
     is that wall-clock time in ``zone`` — on the date given, else the next such time after
     ``now`` (seconds) — as an instant. :class:`EveningError`: ``usage`` (a word it cannot read,
@@ -147,16 +149,19 @@ def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
     day: dt.date | None = None
     clock: dt.time | None = None
     tables: int | None = None
-    for word in words:
+    for n, word in enumerate(words):
         key, sep, value = word.partition("=")
+        dated = day is None and (_ISO_DATE.fullmatch(word) or _DAY_MONTH.fullmatch(word))
         if sep and key.lower() in TABLES_KEYS:
             if tables is not None or not value.isdecimal() or not 1 <= int(value) <= MAX_TABLES:
                 raise EveningError("usage", most=MAX_TABLES)
             tables = int(value)
+        elif dated and (clock is not None or any(_TIME.fullmatch(w) for w in words[n + 1:])):
+            day = _date(dated, today)  # «05.04 19:30»: a date before the time, not 05:04
         elif (found := _TIME.fullmatch(word)) and clock is None:
             clock = dt.time(int(found.group(1)), int(found.group(2)))
-        elif day is None and (found := _ISO_DATE.fullmatch(word) or _DAY_MONTH.fullmatch(word)):
-            day = _date(found, today)
+        elif dated:
+            day = _date(dated, today)
         else:
             raise EveningError("usage", most=MAX_TABLES)
     if clock is None:
@@ -170,24 +175,36 @@ def parse_new(words: list[str], now: float, zone: str) -> NewEvening:
 
 
 def _date(found: re.Match[str], today: dt.date) -> dt.date:
+    """The date typed: ``2026-03-29``, ``29.03.2026``, or ``29.03`` — the next 29.03 from
+    ``today`` on (in April, next year's; ``29.02`` the next leap year's). :class:`EveningError`
+    (``usage``) for a date no calendar has."""
     parts = found.groups()
     try:
         if len(parts) == 3 and found.re is _ISO_DATE:
             return dt.date(int(parts[0]), int(parts[1]), int(parts[2]))
-        day = dt.date(int(parts[2]) if parts[2] else today.year, int(parts[1]), int(parts[0]))
+        if parts[2]:
+            return dt.date(int(parts[2]), int(parts[1]), int(parts[0]))
     except ValueError:
         raise EveningError("usage", most=MAX_TABLES) from None
-    if parts[2] is None and day < today:  # «29.03» in April: next year's
-        day = day.replace(year=day.year + 1)
-    return day
+    for year in range(today.year, today.year + 9):  # a 29.02 comes within eight years
+        try:
+            day = dt.date(year, int(parts[1]), int(parts[0]))
+        except ValueError:
+            continue
+        if day >= today:
+            return day
+    raise EveningError("usage", most=MAX_TABLES)
 
 
 def _instant(day: dt.date, clock: dt.time, tz: ZoneInfo) -> float:
     """The instant the wall clock in ``tz`` shows ``clock`` on ``day`` (the zone's offset of
     that date: daylight saving time or not). :class:`EveningError` (``no-such-time``) when the
     clocks skip it that day (they are put forward over it)."""
-    at = dt.datetime.combine(day, clock, tzinfo=tz).timestamp()
-    shown = dt.datetime.fromtimestamp(at, tz)
+    try:  # a date the clock cannot show (9999-12-31 west of UTC is year 10000 there)
+        at = dt.datetime.combine(day, clock, tzinfo=tz).timestamp()
+        shown = dt.datetime.fromtimestamp(at, tz)
+    except (ValueError, OverflowError, OSError):
+        raise EveningError("usage", most=MAX_TABLES) from None
     if (shown.date(), shown.time()) != (day, clock):
         raise EveningError("no-such-time", date=day.strftime("%d.%m.%Y"), time=clock.strftime("%H:%M"))
     return at
@@ -301,9 +318,16 @@ class EveningDesk:
         return [cat.text("evening-opened", count=len(times), times=", ".join(times), zone=self.zone)]
 
     async def _end(self, club: str, status: str, cat: Catalog) -> list[str]:
+        """``/evening close``: the open sign-up's list is final; ``/evening cancel``: the
+        evening is called off — the open one, else the next one whose list was closed early
+        and that has not started yet."""
         async with self.locks.lock(club):
+            now = self.port.clock()
             found = await self.store.open_evening_of(club)
-            if found is None or not await self.store.end_evening(found.id, status, self.port.clock()):
+            if found is None and status == CANCELLED:
+                found = await self.store.latest_evening(club, now, now)  # to come, its list closed
+                found = found if found is not None and found.starts_at > now else None
+            if found is None or not await self.store.end_evening(found.id, status, now):
                 raise EveningError("none")
             self.released(club)
             players = await self._show(found.id)
@@ -335,11 +359,12 @@ class EveningDesk:
     async def typed(self, club: str, command: ClubCmd, handle: Any) -> str | None:
         """The console's press typed by its judge for a player (``/evening go Аня``: the words
         of :data:`TYPED`, then the name), on the club's open evening, answered to ``handle``
-        as a press is; the refusal's catalog key when there is no name or no open evening."""
+        as a press is; the refusal's catalog key when there is no name (how to type it) or no
+        open evening."""
         name = " ".join(command.rest.split()[1:])
         found = await self.store.open_evening_of(club)
         if not name:
-            return "evening-usage"
+            return "evening-typed-usage"
         if found is None:
             return "evening-none"
         action = TYPED[command.args[0].lower()]
@@ -430,27 +455,43 @@ class EveningDesk:
         if refreshed is not None:
             self._arm(refreshed)
 
+    async def catch_up(self, club: str) -> None:
+        """The club's open evening whose start has passed closes as at its start (the post
+        shows the final list, the chat is told): for a desk that arms no deadline — the
+        console, which waits for nothing — before it reads the next evening command."""
+        found = await self.store.open_evening_of(club)
+        if found is not None and found.starts_at <= self.port.clock():
+            await self._start(found)
+
     async def _reminder(self, evening: Evening, which: int) -> None:
         """Reminder ``which`` (0: two hours before, 1: fifteen minutes): a post in the club's
-        chat naming the list, and each player of the list told in private."""
+        chat naming the list, and each player of the list told in private. It says the minutes
+        truly left: one sent late (the bot was down at its time) never promises two hours when
+        one is left."""
         players = await self.store.evening_players(evening.id)
         cat = await self.port.cat(evening.club)
         date, time_ = wall(evening.starts_at, evening.zone)
         going = [p for p in players if p.list == GOING]
+        left = min(REMINDERS[which], max(60, math.ceil(evening.starts_at - self.port.clock())))
         await self.port.post(evening.club, cat.text(
-            "evening-reminder", minutes=REMINDERS[which] // 60, date=date, time=time_, count=len(going),
+            "evening-reminder", minutes=math.ceil(left / 60), date=date, time=time_, count=len(going),
             cap=evening.cap, going=names(players, GOING, cat) or "none"))
         for player in going:
             await self.tell(player.account, evening, "evening-reminder-private")
 
     async def _start(self, evening: Evening) -> None:
         """The start: the sign-up closes, the post shows the final list, the chat is told how a
-        tournament takes it."""
+        tournament takes it — unless the bot was down for the whole evening (its start over
+        :data:`TAKEN_HOURS` ago: no tournament takes that list), when the post alone shows it
+        closed: «the evening begins» is not said a day late."""
         async with self.locks.lock(evening.club):
-            if not await self.store.end_evening(evening.id, CLOSED, self.port.clock()):
+            now = self.port.clock()
+            if not await self.store.end_evening(evening.id, CLOSED, now):
                 return
             self._armed.pop(evening.club, None)
             players = await self._show(evening.id)
+        if now - evening.starts_at > TAKEN_HOURS * 3600:
+            return
         cat = await self.port.cat(evening.club)
         going = [p for p in players if p.list == GOING]
         await self.port.post(evening.club, cat.text(

@@ -22,6 +22,7 @@ import json
 import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TextIO, TypeVar
+from zoneinfo import ZoneInfo
 
 from storage import Store
 
@@ -113,9 +114,11 @@ async def run_export(db: Path, club: str, fmt: str, out: TextIO, target: Path | 
     return 0
 
 
-async def run_clubs(db: Path, out: TextIO, *, lang: str = "ru", err: TextIO | None = None) -> int:
+async def run_clubs(db: Path, out: TextIO, *, lang: str = "ru", tz: str = "UTC",
+                    err: TextIO | None = None) -> int:
     """``mafia-referee clubs``: a line per club of ``db`` — its key (``--club`` of the other
-    commands), its roster's entries, its games and the last one's date — most recent first.
+    commands), its roster's entries, its games and the last one's date by the club's clock
+    (``tz``: ``MAFIA_REFEREE_TIMEZONE``, as ``/games`` dates it) — most recent first.
     Exit status 0 (a database without clubs says so), 2 no such database."""
     cat = catalog(lang)
     err = err or sys.stderr
@@ -126,7 +129,7 @@ async def run_clubs(db: Path, out: TextIO, *, lang: str = "ru", err: TextIO | No
         print(cat.text("cli-clubs-none"), file=out)
     for club in clubs:
         when = ("" if club.last_game is None else
-                dt.datetime.fromtimestamp(club.last_game, dt.timezone.utc).date().isoformat())
+                dt.datetime.fromtimestamp(club.last_game, ZoneInfo(tz)).date().isoformat())
         print(cat.text("cli-clubs-line", club=club.club, players=club.players, games=club.games,
                        last=when or "none"), file=out)
     return 0

@@ -34,12 +34,15 @@ class Period:
 
 
 ALL = Period(None, None, "all")
+#: the years a typed period may name (its end must still be a date: 9999-12-31 has no next day)
+FIRST_YEAR, LAST_YEAR = 1970, 9998
 
 
 class BadPeriod(ValueError):
     """A word shaped as a period that names none: a month or a day that does not exist
-    (``2026-13``, ``2026-02-30``; ``why`` ``date``) or dates whose last day comes before the
-    first (``why`` ``reversed``). Never a player's name: it is refused, not searched for."""
+    (``2026-13``, ``2026-02-30``; ``why`` ``date``), dates whose last day comes before the
+    first (``why`` ``reversed``) or a year outside :data:`FIRST_YEAR` … :data:`LAST_YEAR`
+    (``why`` ``range``). Never a player's name: it is refused, not searched for."""
 
     def __init__(self, word: str, why: str) -> None:
         super().__init__(f"{word}: {why}")
@@ -62,6 +65,10 @@ def parse_period(word: str, now: float, tz: dt.tzinfo | str = "UTC") -> Period |
     today = dt.datetime.fromtimestamp(now, zone).date()
     text = word.strip().lower()
     kind = WORDS.get(text)
+    typed = _RANGE.match(text) or _ONE_DAY.match(text) or _MONTH.match(text) or _YEAR.match(text)
+    years = [int(g) for g in typed.groups() if len(g) == 4] if typed else []
+    if any(not FIRST_YEAR <= year <= LAST_YEAR for year in years):  # the calendar's ends
+        raise BadPeriod(word.strip(), "range")
     try:
         if kind == "all":
             return ALL

@@ -42,6 +42,7 @@ from storage import ClubError, Store, Tournament
 from storage.evening import GOING
 
 from ..commands import ClubCmd
+from ..host.steps import distinct_name, seat_name
 from ..i18n import Catalog
 from .balance import REGULAR_GAMES, seating_balance
 from .evening import TAKEN_HOURS, wall
@@ -130,8 +131,29 @@ class DeskAnswer:
 
 
 def split_names(text: str) -> list[str]:
-    """The names of a comma (or ``;``, a new line) separated list, their spaces collapsed."""
-    return [" ".join(n.split()) for n in re.split(r"[,;\n]", text) if n.strip()]
+    """The names of a comma (or ``;``, a new line) separated list, their spaces collapsed and
+    what a seat's name loses taken out (:func:`rules.clean_text`: zero-width characters…)."""
+    return [name for name in (" ".join(rules.clean_text(n).split()) for n in re.split(r"[,;\n]", text))
+            if name]
+
+
+def unseatable(names: list[str]) -> str | None:
+    """The first name of ``names`` no seat takes (:func:`rules.clean_name`: over
+    :data:`rules.MAX_NAME` characters, or nothing visible), else ``None`` — a plan with it
+    would have its table's ``/new`` refused."""
+    return next((name for name in names if not isinstance(rules.clean_name(name), str)), None)
+
+
+def repeated(names: list[str]) -> str | None:
+    """The first name of ``names`` that is another one's player (:func:`rules.name_key` of its
+    seat's name: case, ё and fullwidth letters aside), else ``None``: one player, one seat."""
+    keys: set[str] = set()
+    for name in names:
+        key = rules.name_key(rules.clean_text(name))
+        if key in keys:
+            return name
+        keys.add(key)
+    return None
 
 
 async def roster_names(store: Store, club: str, names: list[str]) -> list[str]:
@@ -252,12 +274,11 @@ class TournamentDesk:
         if not typed:  # no names: the players of the club's evening (its sign-up, issue 33)
             typed, taken = await self._evening_names(club, cat)
         names = await roster_names(self.store, club, typed)
-        keys: set[str] = set()
-        for name in names:  # one player, one seat (rules.admit): «Вася» and «вася» are one
-            key = rules.name_key(name)
-            if key in keys:
-                return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(name))])
-            keys.add(key)
+        if (bad := unseatable(names)) is not None:
+            return DeskAnswer([cat.text("club-seating-bad-name", name=cat.said(bad), most=rules.MAX_NAME)])
+        twice = repeated(names)  # one player, one seat (rules.admit): «Вася» and «вася» are one
+        if twice is not None:
+            return DeskAnswer([cat.text("club-seating-repeated", name=cat.said(twice))])
         balance: tuple[dict[str, float], set[str]] | None = \
             await seating_balance(self.store, club, names, self.tz)
         if not balance[1] and all(rated == START_RATING for rated in balance[0].values()):
@@ -279,12 +300,17 @@ class TournamentDesk:
                            cat.text("tournament-how", tables=opened.tables)])
 
     async def _evening_names(self, club: str, cat: Catalog) -> tuple[list[str], list[str]]:
-        """The players of the club's evening — its sign-up's list (:mod:`.evening`), of an
-        evening that starts no earlier than :data:`.evening.TAKEN_HOURS` ago — and the line that says
+        """The players of the club's evening — its sign-up's list (:mod:`.evening`), of tonight's
+        evening (:meth:`storage.evening.EveningMethods.latest_evening`: started no earlier than
+        :data:`.evening.TAKEN_HOURS` ago, not next week's sign-up) — and the line that says
         so; :class:`TournamentRefusal` when there is none, or its list is empty."""
-        found = await self.store.latest_evening(club, self.clock() - TAKEN_HOURS * 3600)
-        players = [p.name for p in await self.store.evening_players(found.id)
-                   if p.list == GOING] if found is not None else []
+        now = self.clock()
+        found = await self.store.latest_evening(club, now - TAKEN_HOURS * 3600, now)
+        players: list[str] = []
+        for signed in await self.store.evening_players(found.id) if found is not None else []:
+            if signed.list == GOING:  # a seat's name, as a hosted table gives it: cut to its
+                # length, a second «Аня» (another account) is «Аня (2)» — one player, one seat
+                players.append(distinct_name(seat_name(signed.name, fallback=signed.account), players))
         if not players:
             raise TournamentRefusal(cat.text("evening-list-empty"))
         assert found is not None

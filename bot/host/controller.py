@@ -1326,7 +1326,8 @@ class HostController:
         is at most :data:`bot.club.evening.TAKEN_HOURS` ago and whose list is final: the lobby
         names them, and with ten or more only they join (the rest wait for the next table)."""
         store = self.service.store
-        found = await store.latest_evening(chat, self.port.clock() - TAKEN_HOURS * 3600)
+        now = self.port.clock()
+        found = await store.latest_evening(chat, now - TAKEN_HOURS * 3600, now)
         if found is None or found.status != CLOSED:
             return None
         names = {p.account: p.name for p in await store.evening_players(found.id) if p.list == GOING}

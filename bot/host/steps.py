@@ -200,12 +200,17 @@ def speaks_out_of_turn(state: rules.GameState, plan_: Plan, seat: int) -> bool:
 
 def seat_name(*candidates: str | None, fallback: str) -> str:
     """A player's name for the table, as :class:`rules.SetName` accepts it: the first candidate
-    (his platform's display name, then his username …) that :func:`rules.clean_name` keeps, cut to
-    :data:`rules.MAX_NAME`; else ``fallback`` (his id)."""
+    (his platform's display name, then his username …) that :func:`rules.clean_name` keeps; else
+    the first one cut to :data:`rules.MAX_NAME` that it keeps (a long name is cut, not lost);
+    else ``fallback`` (his id)."""
     for raw in candidates:
         name = rules.clean_name((raw or "")[:rules.MAX_NAME * 2])
         if isinstance(name, str):
             return name[:rules.MAX_NAME]
+    for raw in candidates:
+        name = rules.clean_name(rules.clean_text((raw or "")[:rules.MAX_NAME * 4]).strip()[:rules.MAX_NAME])
+        if isinstance(name, str):
+            return name
     return fallback
 
 

@@ -944,8 +944,9 @@ class JudgeController:
         """A club command routed here (:data:`bot.commands.CLUB_COMMANDS`): the club is the chat
         it is typed in (a group, a channel, a table), or at the judge's desk the group his game
         is linked to (else his own chat). The judge of the chat's game is official (he may
-        change the roster), and so is a chat admin for ``/rename`` and ``/merge``; the
-        official's ``/evening`` goes to the club's channel when it has one (``/channel``)."""
+        change the roster), and so is a chat admin for ``/rename``, ``/merge`` and ``/evening``;
+        the official's ``/evening`` goes to the club's channel when it has one (``/channel``:
+        README, «by the judge or an admin»)."""
         command = call.command
         assert isinstance(command, ClubCmd)
         current = call.current
@@ -956,8 +957,10 @@ class JudgeController:
         if command.what == "settings":  # the router has checked: the chat's admin
             return [Reply(line) for line in await club_settings(self.service, club, call.user,
                                                                 command, call.cat)]
+        # the judge or the chat's admin: changes the roster, posts /evening to the club's
+        # channel (README, «A club's players across games»)
         official = (current is not None and current.judge == call.user) or (
-            call.place in (Place.GROUP, Place.TABLE) and command.what in ("rename", "merge")
+            call.place in (Place.GROUP, Place.TABLE) and command.what in ("rename", "merge", "evening")
             and await call.admin())
         replies = await self.club_replies(club, call.user, command, official=official)
         channel = await self.service.store.host_channel(club) if command.what == "evening" else None

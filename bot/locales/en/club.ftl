@@ -16,7 +16,7 @@ club-order-points = points
 club-order-wins = wins
 club-order-winrate = win rate
 club-order-elo = strength (Glicko-2)
-club-no-games = The club's history has no games yet: it holds the finished games whose seats have names. A game's names may be entered after its end too: /name 3 Alex.
+club-no-games = The club's history has no games yet: it holds the finished games whose seats have names and whose roles were entered (a game played blind, /roles unknown, is not in it). A game's names may be entered after its end too: /name 3 Alex.
 club-bad-count = /games takes a number from 1 to { $most }.
 club-games-title = The club's last games ({ $count }):
 club-games-line = Game #{ $game }, { $date }: { $result }; most points: { $best } ({ $points }){ $link ->
@@ -91,6 +91,7 @@ club-error-no_player = Nobody called { $name } in the roster.
 club-error-name_taken = The roster already has { $name }: /merge joins two entries.
 club-error-shared_game = { $source } and { $target } are two people: both sit at the table of game { $game }. These entries cannot be merged.
 club-error-bad_period = { $why ->
+    [range] Invalid period "{ $period }": the years go from 1970 to 9998.
     [reversed] Invalid period "{ $period }": the first day comes after the last. Write it so: 2026-03-01..2026-03-31.
    *[date] Invalid period "{ $period }": there is no such date. A period: 2026, 2026-03, 2026-03-14 or 2026-03-01..2026-03-31.
  }
@@ -110,13 +111,14 @@ club-rating-compensation = The first night's victims' compensation is counted in
 club-rating-no-compensation = The first night's victims' compensation (FIIM 2024 §8.6) is not counted: its formula is not in the rules this bot follows.
 club-rating-unknown = /rating does not know «{ $word }»: a period (month, season, 2026-03), fiim|fsm, min=N.
 club-name-offered = The roster has names beginning so: { $names } — /name { $seat } <name> takes one.
-club-evening-none = No games ended in the last { $hours } hours.
+club-evening-none = No game of the last { $hours } hours is in the club's history: it holds the finished games whose seats have names and whose roles were entered.
 club-evening-title = The evening of { $date }: { $games ->
     [one] { $games } game
    *[other] { $games } games
  }
 club-evening-posted = The evening's table and the season's rating are posted to { $channel }.
 club-seating-usage = Write it as /seating 6 Anya, Borya, … — the number of games (up to { $most }), then the players' names separated by commas.
+club-seating-bad-name = «{ $name }» cannot be a seat's name: 1 to { $most } characters, at least one of them visible.
 club-seating-repeated = { $name } is in the list of players twice: one player, one seat. Remove the repeat (names are compared ignoring case).
 club-seating-players = { $count } different players: a table needs { $seats }.
 club-seating-title = The seating of { $games ->
@@ -301,6 +303,7 @@ evening-started = The sign-up is closed, the evening begins. Playing, { $count }
     A tournament of this list: /tournament open <games> (no names); a table the bot hosts for this list: /newgame.
 evening-opened = The sign-up is posted. { $count ->
     [0] No reminders: the start is less than fifteen minutes away.
+    [one] A reminder at { $times } ({ $zone }).
    *[other] Reminders at { $times } ({ $zone }).
 }
 evening-closed = The sign-up is closed. On the list, { $count }: { $going ->
@@ -309,6 +312,7 @@ evening-closed = The sign-up is closed. On the list, { $count }: { $going ->
 }
 evening-cancelled = The evening is called off, the sign-up closed.
 evening-usage = Write it as /evening new 19:30 tables=2 (or /evening new 2026-03-29 19:30 tables=2) — the date (unless today), the start by the club's clock and the tables (up to { $most }); /evening close — close the sign-up; /evening cancel — call the evening off; /evening — the evening's results.
+evening-typed-usage = Write it as /evening go Anya — «Coming» for a player (/evening no Anya — «Not coming», /evening reserve Anya — «Reserve»).
 evening-admins-only = Only an admin of this chat opens, closes or calls off an evening's sign-up.
 evening-already = The sign-up for the evening of { $date } at { $time } is open already: /evening close or /evening cancel first.
 evening-none = No evening's sign-up is open.
