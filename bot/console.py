@@ -81,6 +81,8 @@ class _EveningPort:
     """The evening's sign-up on the console (:class:`bot.club.evening.EveningPort`): what the
     club's chat would see, printed (:attr:`lines`), a private message with the player's mark."""
 
+    max_text = 1 << 20  # a terminal: no message limit
+
     def __init__(self, session: "Session") -> None:
         self.session = session
         self.lines: list[str] = []

@@ -325,3 +325,25 @@ def test_a_date_past_the_calendars_end_is_refused_in_words() -> None:
     with pytest.raises(EveningError) as error:
         parse_new(["9999-12-31", "23:59"], SATURDAY_NOON, "America/New_York")
     assert error.value.key == "usage"
+
+
+@pytest.mark.parametrize("max_text, shortened", [(2000, True), (4096, False)])  # Discord's, Telegram's
+async def test_a_big_evenings_post_fits_its_message_and_says_how_many_more(club: Club, max_text: int,
+                                                                           shortened: bool) -> None:
+    """Ten tables, 100 places and ten in the reserve, names of 20 letters: the post must fit the
+    platform's message (Discord cut it at 2000 characters, the reserve and the list's end lost
+    without a word). It keeps the counts and the first names in order, and says how many more
+    each shortened list has; where everything fits (Telegram's 4096) every name is shown."""
+    club.port.max_text = max_text
+    await club.admin("/evening new 2026-03-29 19:30 tables=10")
+    for n in range(1, 111):
+        data = club.post().data(RU.text("evening-btn-go"))
+        await club.desk.press(f"fk:{n}", f"Александра-Игрок{n:03}", data, Press(f"fk:{n}"))
+    versions = club.post().versions
+    assert all(len(text) <= max_text for text in versions)
+    text = versions[-1]
+    assert "(100/100)" in text and "1. Александра-Игрок001" in text
+    if shortened:  # the reserve's names go first, then the list's end
+        assert "Резерв:" in text and "… и ещё" in text and "Александра-Игрок110" not in text
+    else:
+        assert "Александра-Игрок110" in text and "ещё" not in text

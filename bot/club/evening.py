@@ -85,6 +85,8 @@ class EveningPort(Protocol):
     :class:`bot.host.port.HostPort`): posts and edits with buttons, a press's answer, a
     private message, the chats' catalogs, the wall clock (seconds) and deadlines."""
 
+    max_text: int  # characters a message's text holds (the post is shortened to fit)
+
     async def cat(self, chat: str) -> Catalog: ...
 
     async def post(self, chat: str, text: str, rows: Rows | None = None, *,
@@ -227,26 +229,44 @@ def wall(at: float, zone: str) -> tuple[str, str]:
     return local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
 
 
-def names(players: list[Signed], which: str, cat: Catalog) -> str:
-    """The names of one list, numbered, in order ("" for none)."""
-    return ", ".join(f"{n}. {cat.name(p.name)}" for n, p in
-                     enumerate((p for p in players if p.list == which), 1))
+def names(players: list[Signed], which: str, cat: Catalog, shown: int | None = None) -> str:
+    """The names of one list, numbered, in order ("" for none); only the first ``shown`` of
+    them, then how many more (a post that must fit a message)."""
+    listed = [p for p in players if p.list == which]
+    text = ", ".join(f"{n}. {cat.name(p.name)}" for n, p in enumerate(listed[:shown], 1))
+    hidden = len(listed) - len(listed[:shown])
+    if not hidden:
+        return text
+    more = cat.text("evening-post-more", count=hidden, listed="yes" if text else "no")
+    return f"{text} {more}" if text else more
 
 
-def post_text(evening: Evening, players: list[Signed], cat: Catalog) -> str:
+def post_text(evening: Evening, players: list[Signed], cat: Catalog, limit: int | None = None) -> str:
     """The sign-up's post: the evening, its list (count of places) and its reserve, and what
-    happens next (open), or that the list is final (closed) or the evening called off."""
+    happens next (open), or that the list is final (closed) or the evening called off. Longer
+    than ``limit`` characters (a message's text: Discord's 2000), the reserve's names and then
+    the list's are cut from the end, each list saying how many more it has (its count stays)."""
     date, time_ = wall(evening.starts_at, evening.zone)
-    going = sum(1 for p in players if p.list == GOING)
-    lines = [cat.text("evening-post", date=date, time=time_, zone=evening.zone, tables=evening.tables,
-                      cap=evening.cap, status=evening.status),
-             cat.text("evening-post-going", count=going, cap=evening.cap,
-                      going=names(players, GOING, cat) or "none")]
-    if any(p.list == RESERVE for p in players):
-        lines.append(cat.text("evening-post-reserve", reserve=names(players, RESERVE, cat)))
-    if evening.status == OPEN:
-        lines.append(cat.text("evening-post-how"))
-    return "\n".join(lines)
+    counts = {which: sum(1 for p in players if p.list == which) for which in (GOING, RESERVE)}
+    shown = dict(counts)
+
+    def text() -> str:
+        lines = [cat.text("evening-post", date=date, time=time_, zone=evening.zone,
+                          tables=evening.tables, cap=evening.cap, status=evening.status),
+                 cat.text("evening-post-going", count=counts[GOING], cap=evening.cap,
+                          going=names(players, GOING, cat, shown[GOING]) or "none")]
+        if counts[RESERVE]:
+            lines.append(cat.text("evening-post-reserve",
+                                  reserve=names(players, RESERVE, cat, shown[RESERVE])))
+        if evening.status == OPEN:
+            lines.append(cat.text("evening-post-how"))
+        return "\n".join(lines)
+
+    made = text()
+    while limit is not None and len(made) > limit and (shown[GOING] or shown[RESERVE]):
+        shown[RESERVE if shown[RESERVE] else GOING] -= 1
+        made = text()
+    return made
 
 
 def buttons(evening: Evening, cat: Catalog) -> Rows | None:
@@ -308,7 +328,8 @@ class EveningDesk:
                 found = await self.store.open_evening_of(club)
                 date, time_ = wall(found.starts_at, found.zone) if found else ("", "")
                 raise EveningError("already", date=date, time=time_)
-            message = await self.port.post(club, post_text(opened, [], cat), buttons(opened, cat))
+            message = await self.port.post(club, post_text(opened, [], cat, self.port.max_text),
+                                           buttons(opened, cat))
             if message is None:  # nothing to press: the evening is not left open unseen
                 await self.store.end_evening(opened.id, CANCELLED, now)
                 raise EveningError("not-posted")
@@ -385,8 +406,8 @@ class EveningDesk:
         players = await self.store.evening_players(evening_id)
         if evening.message_id is not None:
             cat = await self.port.cat(evening.club)
-            await self.port.edit(evening.club, evening.message_id, post_text(evening, players, cat),
-                                 buttons(evening, cat))
+            await self.port.edit(evening.club, evening.message_id,
+                                 post_text(evening, players, cat, self.port.max_text), buttons(evening, cat))
         return players
 
     # --- the deadlines --------------------------------------------------------------------------------

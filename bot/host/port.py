@@ -141,6 +141,7 @@ class HostPort(Protocol):
     prefix: str  # the keys it serves: "tg:" | "dc:"
     outbox: Outbox  # the platform's sender of the persistent outbox
     voice_tables: bool  # a table may be bound to a voice channel (the option ``voice``: Discord)
+    max_text: int  # characters a message's text holds (Telegram 4096, Discord 2000)
 
     @property
     def judge(self) -> str:

@@ -260,6 +260,7 @@ class FakeHostPort(_Base):
     platform refuses to mute; ``mutes``: who is muted for the turn now; ``log``: every mute call."""
 
     judge = "fk:bot"
+    max_text = 4096  # a test sets Discord's 2000
 
     def __init__(self, chats: Chats, clock: FakeClock, store: Callable[[], Store], *,
                  rights: Rights = Rights(mute=True, delete=True)) -> None:

@@ -106,6 +106,7 @@ class DiscordHostPort(DiscordPortBase):
     catalogs, clock, timer scale, DM channels and outbox)."""
 
     voice_tables = True  # /newgame voice:#table (bot.discord.voice)
+    max_text = MAX_CONTENT
 
     @property
     def judge(self) -> str:

@@ -269,6 +269,10 @@ evening-post-going = Coming ({ $count }/{ $cap }): { $going ->
     [none] nobody yet.
    *[other] { $going }
 }
+evening-post-more = { $listed ->
+    [yes] … and { $count } more
+   *[no] { $count } (the names did not fit in the message)
+}
 evening-post-reserve = Reserve: { $reserve }
 evening-post-how = Reminders two hours and fifteen minutes before the start; when someone on the list drops out, the first of the reserve takes the place.
 evening-btn-go = Coming

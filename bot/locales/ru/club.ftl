@@ -217,6 +217,10 @@ evening-post-going = Идут ({ $count }/{ $cap }): { $going ->
     [none] пока никого.
    *[other] { $going }
 }
+evening-post-more = { $listed ->
+    [yes] … и ещё { $count }
+   *[no] { $count } (имена не поместились в сообщение)
+}
 evening-post-reserve = Резерв: { $reserve }
 evening-post-how = Напоминания — за 2 часа и за 15 минут до начала; при отказе из списка первое место в резерве переходит в список.
 evening-btn-go = Иду

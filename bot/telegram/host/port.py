@@ -48,6 +48,7 @@ class TelegramHostPort(TelegramPortBase):
     clock and outbox) and the settings (the timer scale, the mute's backstop)."""
 
     voice_tables = False  # Telegram has no voice channels to mute in
+    max_text = MAX_TEXT
 
     judge = BOT
 
