@@ -562,3 +562,21 @@ async def test_a_stamp_within_the_grace_of_ones_minute_is_his(t: DiscordTable, a
     closed = host_table(t).flags.recent[-1]["closed"]
     await t.write(speaker, "и последнее: я мирный", written_at=closed + after)
     assert len((await t.state()).seat(first.seat).fouls) == (1 if foul else 0)
+
+
+async def test_a_slash_nomination_sent_in_ones_minute_and_read_after_it_is_refused_saying_why(
+        t: DiscordTable) -> None:
+    """F24 §4.4.2: a nomination is made in one's own speech. #1's /nominate sent a second before
+    his minute ended reaches the bot after it: Discord's stamp of the interaction says when it
+    was sent, so he is told his minute was over before it arrived — not that it is not his
+    minute — and nobody is nominated."""
+    await open_table(t)
+    await expire(t)  # night 0 → #1's speech
+    first = host_table(t).step
+    assert first is not None and first.kind == "speech"
+    speaker = player_at(t, first.seat)
+    await expire(t)  # his minute is over; #2 speaks
+    record = next(r for r in reversed(host_table(t).flags.recent) if r["seat"] == first.seat)
+    answer = await t.slash("nominate", actor=speaker, target=7, written_at=record["closed"] - 1)
+    assert answer == RU.text("host-nomination-late", target="№7", rules="seed")
+    assert (await t.state()).nominations == []

@@ -990,6 +990,7 @@ class DiscordReferee:
         self._seen(interaction, home, user)
         channel = interaction.channel
         entry = Entry("dc", Place.CHANNEL, home, user, text, handle=interaction,
+                      stamp=interaction.created_at.timestamp(),  # Discord's: when it was sent
                       name=mention_user(user), title=f"#{getattr(channel, 'name', '') or ''}")
         try:
             replies = await self._answered(user, await self.front.enter(entry) or [], cat)

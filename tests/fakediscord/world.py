@@ -255,11 +255,16 @@ class FakeDiscord:
     def interaction_payload(self, kind: int, user: dict[str, Any], data: dict[str, Any], *,
                             channel: dict[str, Any], member: dict[str, Any] | None,
                             app_permissions: discord.Permissions,
-                            message: FakeMessage | None = None) -> dict[str, Any]:
+                            message: FakeMessage | None = None,
+                            written_at: float | None = None) -> dict[str, Any]:
         """INTERACTION_CREATE's payload (``kind`` 2: a slash command, 3: a button press), and
         the interaction remembered for its answers. ``member``: in a server channel (with the
-        member's permissions there), else in direct messages."""
+        member's permissions there), else in direct messages. ``written_at`` (Unix seconds):
+        the interaction's id is a snowflake of that time, as Discord stamps it (else a counter)."""
         interaction = self.snowflake()
+        if written_at is not None:
+            stamp = datetime.fromtimestamp(written_at, timezone.utc)
+            interaction = discord.utils.time_snowflake(stamp) + interaction % (1 << 22)
         token = f"token-{interaction}"
         self.interactions[token] = Interaction(interaction, token, int(user["id"]), int(channel["id"]),
                                                message.id if message else None)
@@ -280,7 +285,8 @@ class FakeDiscord:
 
     def slash_payload(self, user: dict[str, Any], name: str, options: list[tuple[str, int, Any]], *,
                       channel: int, perms: discord.Permissions,
-                      app_permissions: discord.Permissions) -> dict[str, Any]:
+                      app_permissions: discord.Permissions,
+                      written_at: float | None = None) -> dict[str, Any]:
         """``user`` (with ``perms`` in the channel) runs ``/name`` in server channel
         ``channel``; ``options``: (name, Discord's option type, value), a member (type 6) given
         as his user payload, a channel (type 7) by its id; both resolved as Discord does."""
@@ -306,7 +312,7 @@ class FakeDiscord:
             data["resolved"] = resolved
         member = self.member_payload(int(user["id"]), perms)
         return self.interaction_payload(2, user, data, channel=self.channels[channel], member=member,
-                                        app_permissions=app_permissions)
+                                        app_permissions=app_permissions, written_at=written_at)
 
     def option_types(self, name: str) -> dict[str, int]:
         """The option types of slash command ``name`` as the bot published it (empty if it did

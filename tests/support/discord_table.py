@@ -113,9 +113,10 @@ class DiscordTable:
 
     async def slash(self, name: str, /, *, actor: dict[str, Any] | None = None,
                     perms: discord.Permissions | None = None, where: int = TABLE_ID,
-                    **options: Any) -> str:
+                    written_at: float | None = None, **options: Any) -> str:
         """``actor`` (the judge by default, with ``perms`` in the channel) runs
-        ``/name option:value …`` in channel ``where``; the answers he sees, joined."""
+        ``/name option:value …`` in channel ``where`` (``written_at``: Discord's stamp of it,
+        Unix seconds); the answers he sees, joined."""
         command = self.client.tree.get_command(name)
         assert command is not None, name
         opts: list[tuple[str, int, Any]] = []
@@ -126,7 +127,7 @@ class DiscordTable:
                 opts.append((key, param.type.value, value))
         payload = self.fake.slash_payload(actor or self.judge, name, opts, channel=where,
                                           perms=perms or discord.Permissions.none(),
-                                          app_permissions=self.app_permissions)
+                                          app_permissions=self.app_permissions, written_at=written_at)
         before = len(self.fake.replies)
         await self._deliver("INTERACTION_CREATE", payload, "interaction")
         return "\n".join(r.content for r in self.fake.replies[before:] if r.content)
