@@ -603,3 +603,45 @@ async def test_a_blacks_words_relayed_at_night_zero_hold_up_nothing_the_group_se
         for user in blacks[1:]:
             assert any("стреляем 3-5-7" in x for x in t.chats.texts(user)), t.chats.texts(user)[-2:]
         assert not any("стреляем" in x for x in t.chats.texts(GROUP))
+
+
+async def test_an_unnamed_message_is_handled_while_the_hosts_private_chat_waits() -> None:
+    """A message in the name of the group (an anonymous admin) at a running table: deleted and
+    the host told in private, once a step. The host's private chat is paced (about a send a
+    second): the message is dealt with at once and the step ends on its time while the notice
+    waits its turn — what the group sees never waits for a private chat."""
+    async with table() as t:
+        await t.to_first_speech()
+        step = t.table().step
+        turn, waiting = asyncio.Event(), asyncio.Event()
+        transport = t.port.outbox.transport
+        deliver = transport.deliver
+
+        async def paced(row, made=None):  # noqa: ANN001, ANN202
+            if row.payload.get("private"):
+                waiting.set()
+                await turn.wait()
+            return await deliver(row, made)
+
+        post = t.port.post
+
+        async def paced_post(chat, text, rows=None, *, private=False):  # noqa: ANN001, ANN202
+            if private:  # a private post sent at once, not through the outbox, waits its turn too
+                waiting.set()
+                await turn.wait()
+            return await post(chat, text, rows, private=private)
+
+        transport.deliver = paced  # type: ignore[method-assign]
+        t.port.post = paced_post  # type: ignore[method-assign]
+        t.clock.settle = None  # the notice is awaited below, not after every call
+        try:
+            handled = asyncio.ensure_future(t.host.message(GROUP, "fk:999", "кто я?", object(),
+                                                           anonymous=True))
+            await asyncio.wait_for(waiting.wait(), 30)  # generous: the notice reaches its turn
+            assert handled.done()
+            await t.clock.advance(step.seconds)
+            assert t.table().step.no == step.no + 1  # the next speech, on time
+        finally:
+            turn.set()
+        await t.port.outbox.settle()
+        assert any("от имени группы или канала" in x for x in t.chats.texts(HOST.user))

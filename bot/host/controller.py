@@ -1840,7 +1840,9 @@ class HostController:
         self._told_unnamed[told] = True
         cat = await self._player_cat(table, table.host)
         key = "host-unnamed-deleted" if table.flags.rights.delete else "host-unnamed-kept"
-        await self.port.post(table.host, cat.text(key, title=table.flags.title), private=True)
+        # in the background: the host's private chat is paced, the table goes on meanwhile
+        await self._queue_aside(ob.post(table.host, cat.text(key, title=table.flags.title), private=True),
+                                game_id=table.game_id)
 
     async def private_message(self, user: str, text: str) -> str | None:
         """A player writes to the bot privately. Night 0 (F24 §4.2): what one black writes goes
