@@ -65,3 +65,30 @@ async def test_tonights_list_is_the_lobby_even_when_next_weeks_sign_up_is_alread
         assert posted is not None
         assert await t.command(HOST, "/newgame") == []
         assert "Список вечера (10): садятся только игроки этого списка." in _lobby(t).text
+
+
+async def test_the_host_lets_anyone_take_a_no_shows_seat() -> None:
+    """Ten on the evening's list, one does not come: only the list's players may sit, so the
+    table could never have its ten (F24 §1.1). The host — not a player, not a stranger — opens
+    the free seats to anyone with the lobby's button; the reserve's player sits and the deal
+    begins. A second press on the open lobby changes nothing."""
+    async with table() as t:
+        await _evening(t.store, t.clock(), PLAYERS)
+        assert await t.command(HOST, "/newgame") == []
+        for player in PLAYERS[:9]:  # Кирилл does not come
+            await t.press(player, _lobby(t).data(RU.text("host-btn-join")))
+        stranger = Player("fk:999", "Запасной")
+        assert (await t.press(stranger, _lobby(t).data(RU.text("host-btn-join")))).text == \
+            RU.text("host-join-evening-only")
+        opening = _lobby(t).data(RU.text("host-btn-open-evening"))
+        refused = await t.press(PLAYERS[0], opening)  # a player of the table
+        assert refused.text == RU.text("host-not-host", platform="fk")
+        assert refused.text != RU.text("host-evening-opened")
+        assert "садятся только игроки этого списка" in _lobby(t).text
+        assert (await t.press(HOST, opening)).text == RU.text("host-evening-opened")
+        assert "свободные места — для всех" in _lobby(t).text
+        assert RU.text("host-btn-open-evening") not in _lobby(t).labels()
+        assert (await t.press(HOST, opening)).text == RU.text("host-outdated")
+        assert (await t.press(stranger, _lobby(t).data(RU.text("host-btn-join")))).text == \
+            RU.text("host-join-done")
+        assert t.table().step is not None and t.table().step.kind == "night_zero"  # the deal

@@ -1278,6 +1278,8 @@ class HostController:
         rows: vw.Rows = [[vw.Btn(cat.text("host-btn-join"), vw.encode(table.id, 0, vw.JOIN)),
                           vw.Btn(cat.text("host-btn-leave"), vw.encode(table.id, 0, vw.LEAVE))],
                          *extra]
+        if evening is not None and evening["only"] and not table.full:  # a no-show's seat
+            rows.append([vw.Btn(cat.text("host-btn-open-evening"), vw.encode(table.id, 0, vw.OPEN))])
         return "\n".join(lines), rows
 
     async def _show_lobby(self, table: Table) -> None:
@@ -1332,6 +1334,24 @@ class HostController:
             return None
         names = {p.account: p.name for p in await store.evening_players(found.id) if p.list == GOING}
         return {"id": found.id, "names": names, "only": len(names) >= TABLE_SIZE} if names else None
+
+    async def _open_evening(self, handle: Any, table: Table, who: Player) -> None:
+        """The lobby of an evening's list (only its players sit) opened to everyone by its host
+        or a chat admin: a player of the list who has not come must not keep the table from
+        its ten (F24 §1.1); the list's players still sit as before. Anyone else's press, or one
+        on a lobby already open, changes nothing."""
+        cat = await self._cat(table.chat)
+        evening = table.flags.evening
+        if evening is None or not evening["only"]:
+            await self.port.answer(handle, cat.text("host-outdated"))
+            return
+        if not await self._may_direct(table, who.user, handle):
+            await self.port.answer(handle, self._t(cat, "host-not-host"), alert=True)
+            return
+        evening["only"] = False
+        await self._save(table, "flags")
+        await self.port.answer(handle, cat.text("host-evening-opened"))
+        await self._show_lobby(table)
 
     async def _hello(self, table: Table, user: str) -> bool:
         """Can the bot write to the player privately (he has started it, his DMs are open)?
@@ -1988,11 +2008,13 @@ class HostController:
 
     async def _pressed(self, handle: Any, table: Table, press: vw.HostPress, who: Player) -> None:
         cat = await self._cat(table.chat)
-        if press.action in (vw.JOIN, vw.LEAVE):
+        if press.action in (vw.JOIN, vw.LEAVE, vw.OPEN):
             if table.status is not TableStatus.LOBBY:
                 await self.port.answer(handle, cat.text("host-outdated"))
             elif press.action == vw.JOIN:
                 await self._join(handle, table, who)
+            elif press.action == vw.OPEN:
+                await self._open_evening(handle, table, who)
             else:
                 await self._leave(handle, table, who.user)
             return

@@ -28,6 +28,7 @@ MAX_BYTES = 64
 ROW = 5
 
 JOIN, LEAVE = "J", "L"
+OPEN = "O"  # the lobby of an evening's list opened to everyone by its host
 PASS, NOM_VIEW, BACK, NOMINATE = "P", "N", "B", "M"
 HAND = "V"
 NO_SHOT = "-"

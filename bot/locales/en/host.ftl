@@ -212,6 +212,8 @@ host-join-button = Players join this table with «Join ✋» under the lobby.
 host-join-usage = Write it as /join Name — the name as the tournament's plan writes it.
 host-tournament-moved = the chief judge (table { $table } of the tournament is no longer hosted in this group)
 host-join-evening-only = This table is for the evening's list: the players of its sign-up sit here.
+host-btn-open-evening = Let anyone take the free seats ▸
+host-evening-opened = The table is open: the free seats are for anyone, not only the evening's list.
 host-lobby-evening = The evening's list ({ $count }){ $only ->
     [yes] : only its players sit here.
    *[no] : the free seats are anyone's.
