@@ -94,9 +94,17 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
         added, removed = _changed(*(_lines(told, public_cat, public=True) for told in retold))
         if not added and not removed:
             return "\n".join(judge), None
-        # which of the undone actions the group had heard of is not known here: no count
-        public = [public_cat.text("judge-undone-public-retold"), *_changes(added, removed, public_cat)]
-        return "\n".join(judge), "\n".join([*public, now_text(state, public_cat)])
+        # the undone actions but the corrections, as the group was told of them: when the undo
+        # takes back just those lines, every correction undone was one the group never heard of,
+        # and it reads the undo as one without them — a «correction undone» would tell it that
+        # something hidden had been corrected (F24 §4.4.13)
+        actions = [event for event in undone if not isinstance(event, rules.Fix)]
+        heard = [lines for lines in (_lines(notices, public_cat, public=True)
+                                     for notices in undone_by_event(state, actions)) if lines]
+        if added or removed != [line for lines in heard for line in lines]:
+            # which of the undone actions the group had heard of is not known here: no count
+            public = [public_cat.text("judge-undone-public-retold"), *_changes(added, removed, public_cat)]
+            return "\n".join(judge), "\n".join([*public, now_text(state, public_cat)])
     if not heard:  # only what the group never heard of (the roles entered): nor of its undoing
         return "\n".join(judge), None
     # the group counts the actions it had heard of: a hidden one in the count would tell it that
