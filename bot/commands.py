@@ -1036,8 +1036,8 @@ def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
     ``Penalty(5, "4.1.1")`` → ``/foul 5 4.1.1``, ``Nominate(3, 7)`` → ``/nominate 3 7``), for
     the audit trail and ``/fix``; a penalty's command follows its reason's severity in
     ``config``'s preset (seed 4.1.8 is a foul, a disqualifying foul under fsm2024) and leaves
-    out the command's own generic reason (``Penalty(5)`` → ``/foul 5``). An event no command
-    makes (an undo) is named by its type."""
+    out the command's own generic reason (``Penalty(5)`` → ``/foul 5``); a correction as its
+    ``/fix 12 …``. An event no command makes (an undo) is named by its type."""
     match event:
         case rules.SetName(seat=seat, name=name):
             return f"/name {seat} {name}"
@@ -1079,6 +1079,8 @@ def command_text(event: rules.Event, config: RulesConfig | None = None) -> str:
             return f"/unfoul {seat}"
         case rules.DeclareResult(winner=winner):
             return f"/result {winner}"
+        case rules.Fix(seq=seq, event=replacement):  # as typed: /fix 12 /foul 5 4.1.1
+            return f"/fix {seq} {command_text(replacement, config)}"
     return event.type
 
 

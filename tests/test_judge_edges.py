@@ -81,6 +81,22 @@ async def test_undo_names_the_action_it_took_back(store: Store) -> None:
                                      actions=f"{voted}; {typed_before}")
 
 
+async def test_undo_names_a_correction_it_took_back_as_typed(store: Store) -> None:
+    """README (/undo: "saying which, as typed"): the judge records #3's foul, corrects it with
+    /fix into #4's, and takes the correction back — he reads the /fix he typed, not the log's
+    word for it ("fix"). The foul is #3's again."""
+    session = Session(Service(store), EN)
+    await session.open()
+    for line in ("/new", "/roles D2 M5 M7 S8", "/start", "/next", "/foul 3"):
+        assert (await session.handle(line)).accepted, line
+    assert (await session.handle("/fix 4 /foul 4 4.1.2")).accepted  # action 4: /log all
+    reply = await session.handle("/undo")
+    assert reply.lines[:2] == [EN.text("console-undone", count=1),
+                               EN.text("console-undone-actions", count=1, actions="/fix 4 /foul 4 4.1.2")]
+    state = (await session.service.current(session.chat)).state  # type: ignore[union-attr]
+    assert len(state.seat(3).fouls) == 1 and not state.seat(4).fouls
+
+
 def test_the_judge_reads_which_action_was_undone_the_table_does_not() -> None:
     """Judge mode's correction: the judge's panel names the command (a check's too), the group's
     post only the announcements it had seen (a check is the judge's secret)."""
