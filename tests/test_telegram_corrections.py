@@ -164,5 +164,12 @@ async def test_an_undo_across_a_hidden_correction_reads_as_one_without_it(t: Tab
         "Игрок №3, вас убили. Лучший ход: назовите трёх игроков — 20 секунд.",
         "Сейчас: ночь 1 — проверка Шерифа.",
     ]
+    # the judge reads what changes back, as it stood: the Don's check of #8 again, the
+    # corrected one of #9 and the Sheriff's no longer
+    judge = t.private()[-1].splitlines()
+    assert judge[2:8] == ["Теперь:", "+ Дон проверяет игрока №8: Шериф.", "Больше не так:",
+                          "− Дон проверяет игрока №9: не Шериф.",
+                          "− Шериф проверяет игрока №2: чёрная карта.",
+                          "− Игрок №3, вас убили. Лучший ход: назовите трёх игроков — 20 секунд."]
     state = await t.state()
     assert state.night is not None and state.night.step is rules.NightStep.SHERIFF_CHECK
