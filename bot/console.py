@@ -61,7 +61,7 @@ from .judge import decide
 from .judge.controller import club_settings
 from .judge.port import Reply as JudgeReply
 from .i18n import DEFAULT_LANG, LANGS, Catalog, catalog
-from .judge.routing import correction_texts, step_key, undo_texts
+from .judge.routing import correction_texts, retold_changes, step_key, undo_texts
 from .judge.timer import OVER, WARN_LEFT, WARNED, Timer, clock_time
 from .render import (
     action_text, config_label, error_text, notice_text, points_text, result_text, status_text,
@@ -512,6 +512,8 @@ class Session:
     def _undone_lines(self, outcome: Outcome) -> list[str]:
         """What the undo took back: the announcements of the undone events, as Telegram's
         correction shows them (private ones only in the judge's view)."""
+        if outcome.retold is not None:  # a correction taken back: what stood changes back
+            return retold_changes(outcome.retold, self.cat, public=not self.judge_view)
         taken = self.notice_lines(undone_notices(outcome.state, outcome.undone))
         return [self.cat.text("console-undone-what", what=text) for text in taken]
 

@@ -60,7 +60,7 @@ log = logging.getLogger(__name__)
 
 #: what a part may refuse with (the router answers it: nothing changed)
 REFUSALS: tuple[type[Exception], ...] = (CommandError, ServiceError, rules.RuleError)
-#: the commands that only read (``/status``, ``/rule``, ``/why``, ``/log``, ``/help``…): typed
+#: the commands that only read (``/status``, ``/rule``, ``/why``, ``/help``…): typed
 #: where everyone reads the answer, it yields to the game (:func:`yields`)
 READS: tuple[type, ...] = (cmds.Show, cmds.Explain)
 #: where an answer is read by everyone, in a chat of its own budget (Telegram: ~20 messages a minute)

@@ -428,6 +428,20 @@ async def test_a_nomination_typed_in_ones_minute_and_read_after_it_is_refused_sa
         assert (await t.state()).nominations == [(2, 7)]
 
 
+@pytest.mark.parametrize("text", ["/nominate 7", "/pass"])
+async def test_one_who_does_not_play_is_told_so_not_that_it_is_not_his_minute(text: str) -> None:
+    """Someone of the group who is not seated at the hosted table types a nomination (or /pass)
+    in #1's minute: he has no minute at this table, so he is told that he does not play at it —
+    not «it is not your minute», as a player out of turn is. Nothing changes."""
+    async with table(Rights(mute=False, delete=True)) as t:
+        await t.to_first_speech()
+        step = t.table().step
+        outsider = Player("tg:999", "Зритель")
+        assert await t.enter(outsider, text) == [RU.text("host-not-player")]
+        state = await t.state()
+        assert state.nominations == [] and t.table().step.no == step.no
+
+
 @pytest.mark.parametrize("before, foul", [(WRITTEN_GRACE, False), (WRITTEN_GRACE + 0.5, True)])
 async def test_at_the_start_of_his_minute_the_grace_goes_to_the_writer(before: float, foul: bool) -> None:
     """#2's first words stamped up to WRITTEN_GRACE before his minute opened are his; earlier

@@ -81,6 +81,43 @@ async def test_undo_names_the_action_it_took_back(store: Store) -> None:
                                      actions=f"{voted}; {typed_before}")
 
 
+async def test_undo_names_a_correction_it_took_back_as_typed(store: Store) -> None:
+    """README (/undo: "saying which, as typed"): the judge records #3's foul, corrects it with
+    /fix into #4's, and takes the correction back — he reads the /fix he typed, not the log's
+    word for it ("fix"). The foul is #3's again."""
+    session = Session(Service(store), EN)
+    await session.open()
+    for line in ("/new", "/roles D2 M5 M7 S8", "/start", "/next", "/foul 3"):
+        assert (await session.handle(line)).accepted, line
+    assert (await session.handle("/fix 4 /foul 4 4.1.2")).accepted  # action 4: /log all
+    reply = await session.handle("/undo")
+    assert reply.lines[:2] == [EN.text("console-undone", count=1),
+                               EN.text("console-undone-actions", count=1, actions="/fix 4 /foul 4 4.1.2")]
+    state = (await session.service.current(session.chat)).state  # type: ignore[union-attr]
+    assert len(state.seat(3).fouls) == 1 and not state.seat(4).fouls
+
+
+async def test_an_undo_across_a_correction_tells_the_judge_what_stood(store: Store) -> None:
+    """At night 1 the Don's check of #8 is corrected to #9, the Sheriff checks #2, and the judge
+    takes all three back. He reads what no longer stands as it stood — the Don's check of #9, the
+    Sheriff's, the best move called — not the check of #8 the correction had replaced, nor half
+    of it (a correction undone is told as what changes back, as /fix tells it)."""
+    session = Session(Service(store), EN)
+    await session.open()
+    for line in ("/new", "/roles D2 M5 M7 S8", "/start", *["/next"] * 11, "/kill 3"):
+        assert (await session.handle(line)).accepted, line
+    don = await session.handle("/don 8")  # the check's answer; «the Sheriff wakes up»
+    fixed = await session.handle("/fix 15 /don 9")  # action 15: the Don's check
+    [checked] = [x[2:] for x in fixed.lines if x.startswith("+ ")]  # #9: not the Sheriff
+    sheriff = await session.handle("/sheriff 2")  # the answer; «#3, make your best move»
+    reply = await session.handle("/undo 3")
+    lines = [x for x in reply.lines if not x.startswith("⏱")]
+    assert lines[:2] == [EN.text("console-undone", count=3), EN.text(
+        "console-undone-actions", count=3, actions="/sheriff 2; /fix 15 /don 9; /don 8")]
+    assert lines[2:-1] == [EN.text("judge-fixed-no-longer"),  # then what comes next
+                         *(f"− {x}" for x in [checked, don.lines[1], *sheriff.lines[:2]])]
+
+
 def test_the_judge_reads_which_action_was_undone_the_table_does_not() -> None:
     """Judge mode's correction: the judge's panel names the command (a check's too), the group's
     post only the announcements it had seen (a check is the judge's secret)."""

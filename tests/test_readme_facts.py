@@ -62,3 +62,18 @@ def test_roles_are_entered_before_the_start_or_in_night_zero_as_the_readme_says(
     assert error is not None and error.code is rules.Code.WRONG_PHASE
     assert "нулевую ночь" in error_text(error, catalog("ru")) and "night 0" in error_text(error, catalog("en"))
     assert "до `/start` или в нулевую ночь" in README_RU
+
+
+def test_the_group_answers_that_yield_are_commands_a_group_is_answered() -> None:
+    """README (MAFIA_REFEREE_TELEGRAM_RATE_GROUP): the answers that only read and yield to the
+    game are of commands typed in the group — each one a group is answered (the others, /log
+    among them, are the judge's private chat's: refused in a group, never left out)."""
+    from bot import commands as cmds
+
+    row = re.search(r"^\| `TELEGRAM_RATE_GROUP`.*an answer that only reads \(([^)]*)\)", README, re.M)
+    assert row is not None
+    named = re.findall(r"`/(\w+)`", row[1])
+    assert named
+    for name in named:
+        found = cmds.spec(name)
+        assert found is not None and found.routes_at(cmds.Place.GROUP, "tg"), name

@@ -140,3 +140,36 @@ async def test_an_undo_counts_for_the_group_only_what_the_group_was_told(fake: F
         state = await t.state()
         assert state.phase is rules.Phase.NIGHT_ZERO and not state.roles_known
         assert not [line for line in t.public() if "Дон" in line or "D2" in line]
+
+
+async def test_an_undo_across_a_hidden_correction_reads_as_one_without_it(t: Table) -> None:
+    """At night 1 the judge records the Don's check of #8, corrects it to #9 (the group hears
+    nothing: F24 §4.4.13) and records the Sheriff's check; then takes back the Sheriff's check
+    and the correction. The group reads what it would read had the Don's check never been
+    corrected — one action undone, its announcement, where the game stands — not a «correction
+    undone», which would tell it that something hidden had been corrected at night."""
+    for _ in range(10):  # day 1: ten speeches, nobody nominated; night 1's shooting
+        await t.say("/next")
+    await t.say("/kill 3")  # 14
+    await t.say("/don 8")  # 15
+    heard = t.public()
+    await t.say("/fix 15 /don 9")
+    assert t.public() == heard
+    await t.say("/sheriff 2")
+    heard = t.public()
+    await t.say("/undo 2")
+    assert len(t.public()) == len(heard) + 1
+    assert t.public()[-1].splitlines()[:3] == [  # then the step's timer
+        "↩ Поправка судьи: отменено 1 действие.",
+        "Игрок №3, вас убили. Лучший ход: назовите трёх игроков — 20 секунд.",
+        "Сейчас: ночь 1 — проверка Шерифа.",
+    ]
+    # the judge reads what changes back, as it stood: the Don's check of #8 again, the
+    # corrected one of #9 and the Sheriff's no longer
+    judge = t.private()[-1].splitlines()
+    assert judge[2:8] == ["Теперь:", "+ Дон проверяет игрока №8: Шериф.", "Больше не так:",
+                          "− Дон проверяет игрока №9: не Шериф.",
+                          "− Шериф проверяет игрока №2: чёрная карта.",
+                          "− Игрок №3, вас убили. Лучший ход: назовите трёх игроков — 20 секунд."]
+    state = await t.state()
+    assert state.night is not None and state.night.step is rules.NightStep.SHERIFF_CHECK

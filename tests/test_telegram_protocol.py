@@ -114,3 +114,26 @@ async def test_a_correction_that_changes_the_result_sends_the_protocol_again(t: 
         await t.fake.wait_for(lambda: len(ours()) >= 2, timeout=30, what=f"the protocol again in {chat}")
         assert [d["outcome"]["winner"] for d in ours()] == ["black", "red"], chat  # type: ignore[index]
         assert any("Поправка судьи" in text for text in t.texts(chat)[before:]), chat
+
+
+async def test_an_end_undone_before_its_protocol_left_sends_no_protocol(t: Table) -> None:
+    """The judge disqualifies the Don and both mafia (seed 4.5): the reds win, and the protocol
+    is queued for the group. Telegram refuses the group's score sheet for a moment; the judge
+    takes the last disqualification back before it is sent again. The game is on again: the
+    group gets no «protocol» of it saying the game is not over (nor a MafiaRatings note) — the
+    protocol goes at the game's real end."""
+    await day_one(t)
+    group = t.group.id
+    fault = t.fake.fail_next("sendPhoto", 500, match=lambda params: int(params.get("chat_id", 0)) == group)
+    for seat in (2, 5, 7):
+        await t.say(f"/dq {seat}")
+    assert (await t.state()).phase is Phase.GAME_OVER
+    await t.fake.wait_for(lambda: fault.remaining == 0, timeout=30, what="the group's score sheet refused")
+    await t.say("/undo")
+    assert (await t.state()).phase is not Phase.GAME_OVER
+    await t.fake.wait_for(lambda: "Поправка судьи" in t.public()[-1], timeout=30,
+                          what="the undo told, after the group's queue is retried")
+    told = "\n".join(t.public())
+    assert "не окончена" not in told and "MafiaRatings" not in told and not files(t, t.group)[1]
+    await t.say("/dq 7")  # the game's real end: its protocol
+    await t.fake.wait_for(lambda: len(files(t, t.group)[1]) >= 2, timeout=30, what="the group's protocol")

@@ -129,4 +129,6 @@ class DiscordTransport:
         made = await self._service().game_files(
             game_id, catalog(lang), defaults=self._sheet() if self._sheet else None,
             judge=payload.get("judge"), table=payload.get("table"))
+        if not made.over:  # its end undone before it left: the protocol goes at the real end
+            return [], []
         return [discord.File(io.BytesIO(data), name) for name, data in made.files], made.problems

@@ -1737,8 +1737,10 @@ class HostController:
             return []
         seat = table.seat_of(who.user)
         step = table.step
-        if seat is None or step is None or step.seat != seat or step.kind not in st.FLOOR:
-            if seat is not None and isinstance(event, rules.Nominate) \
+        if seat is None:  # a spectator has no minute: not «it is not your minute»
+            return [cat.text("host-not-player")]
+        if step is None or step.seat != seat or step.kind not in st.FLOOR:
+            if isinstance(event, rules.Nominate) \
                     and st.written_in_own(table.flags.recent, seat, written_at, (StepKind.SPEECH,)):
                 # written in his minute, read after it (F24 §4.4.2: in one's own speech): a
                 # speech ends at its time, no grace after it (as for its nomination button)

@@ -88,15 +88,26 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     said = undone_by_event(state, undone)
     judge = [judge_cat.text("judge-undone", count=len(undone)),
              *undone_actions(state.config, undone, judge_cat)]  # which, as typed: the judge's only
-    judge.extend(_lines((notice for notices in said for notice in notices), judge_cat, public=False))
+    if retold is not None:  # what stood, as it stood: the events re-applied would skip a correction
+        judge.extend(retold_changes(retold, judge_cat, public=False))
+    else:
+        judge.extend(_lines((notice for notices in said for notice in notices), judge_cat, public=False))
     heard = [lines for lines in (_lines(notices, public_cat, public=True) for notices in said) if lines]
     if retold is not None:
         added, removed = _changed(*(_lines(told, public_cat, public=True) for told in retold))
         if not added and not removed:
             return "\n".join(judge), None
-        # which of the undone actions the group had heard of is not known here: no count
-        public = [public_cat.text("judge-undone-public-retold"), *_changes(added, removed, public_cat)]
-        return "\n".join(judge), "\n".join([*public, now_text(state, public_cat)])
+        # the undone actions but the corrections, as the group was told of them: when the undo
+        # takes back just those lines, every correction undone was one the group never heard of,
+        # and it reads the undo as one without them — a «correction undone» would tell it that
+        # something hidden had been corrected (F24 §4.4.13)
+        actions = [event for event in undone if not isinstance(event, rules.Fix)]
+        heard = [lines for lines in (_lines(notices, public_cat, public=True)
+                                     for notices in undone_by_event(state, actions)) if lines]
+        if added or removed != [line for lines in heard for line in lines]:
+            # which of the undone actions the group had heard of is not known here: no count
+            public = [public_cat.text("judge-undone-public-retold"), *_changes(added, removed, public_cat)]
+            return "\n".join(judge), "\n".join([*public, now_text(state, public_cat)])
     if not heard:  # only what the group never heard of (the roles entered): nor of its undoing
         return "\n".join(judge), None
     # the group counts the actions it had heard of: a hidden one in the count would tell it that
@@ -104,6 +115,14 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     public = [public_cat.text("judge-undone-public", count=len(heard)),
               *(line for lines in heard for line in lines), now_text(state, public_cat)]
     return "\n".join(judge), "\n".join(public)
+
+
+def retold_changes(retold: tuple[Sequence[rules.Notice], Sequence[rules.Notice]], cat: Catalog, *,
+                   public: bool) -> list[str]:
+    """What an undo that takes a correction back changes in what was told (``retold``: the
+    game's notices as they stood, and as they stand now): «now:» the lines it brings back, «no
+    longer so:» those it takes back (``public``: the group's lines only)."""
+    return _changes(*_changed(*(_lines(told, cat, public=public) for told in retold)), cat)
 
 
 def _changed(before: list[str], after: list[str]) -> tuple[list[str], list[str]]:

@@ -29,11 +29,14 @@ log = logging.getLogger(__name__)
 class ProtocolFiles:
     """``files``: ``(file name, bytes)``, the picture first; ``problems``: why a file could not
     be made, in the catalog's words (shown beside the files); ``missing``: the same by the file
-    it concerns (``png``, ``json``, ``mafiaratings``), for a caller that asked for some only."""
+    it concerns (``png``, ``json``, ``mafiaratings``), for a caller that asked for some only;
+    ``over``: the game's log ends in a result (``False``: its end was undone after the protocol
+    was queued — an outbox then sends nothing of it)."""
 
     files: list[tuple[str, bytes]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     missing: dict[str, list[str]] = field(default_factory=dict)
+    over: bool = True
 
     @property
     def picture(self) -> tuple[str, bytes] | None:
@@ -143,4 +146,8 @@ async def _make(config: rules.RulesConfig, names: dict[int, str], events: list[r
     except ExportError as error:  # not every game fits the MafiaRatings layout: say why
         log.info("game %s has no MafiaRatings export: %s", game_id, error)
         problem("mafiaratings", cat.text("protocol-no-mafiaratings", why=error_text(error, cat)))
-    return ProtocolFiles(files, problems, missing)
+    try:
+        over = rules.fold(config, events, names)[0].phase is rules.Phase.GAME_OVER
+    except rules.RuleError:  # a log that does not replay: the exports have said why
+        over = False
+    return ProtocolFiles(files, problems, missing, over)

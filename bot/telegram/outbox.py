@@ -160,6 +160,8 @@ class TelegramTransport:
         files = await self._service().game_files(
             int(row.payload["protocol"]), cat, defaults=self._sheet() if self._sheet else None,
             judge=row.payload.get("judge"), table=row.payload.get("table"))
+        if not files.over:  # its end undone before it left: the protocol goes at the real end
+            return None
         chat = _chat_id(row.chat)
         text = "\n".join([caption, *files.problems]).strip()
         steps: list[Callable[[], Awaitable[int | None]]] = []
