@@ -18,7 +18,8 @@ skipped) and echoed after ``"> "``, so the output reads as a transcript. ``--str
 with status 1 at the first refused command.
 
 The same :class:`Session` with ``judge_view=False`` gives the group's view (public notices only,
-F24 §4.4.13: roles stay hidden): the demo uses it.
+F24 §4.4.13: roles stay hidden; a refused command prints nothing, its words kept in
+:attr:`Reply.refusal` for the judge): the demo uses it.
 
 The judge's view times every timed step as the bots do (:func:`rules.timing`, docs/rules.md §2.4):
 when a step begins, its line says how long it runs and until when («до 20:31:15», the machine's
@@ -123,6 +124,9 @@ class Reply:
     accepted: bool = True
     quit: bool = False
     outcome: Outcome | None = None
+    #: in the group's view, a refusal's words, for the judge alone: the table is not told of a
+    #: refused command, and a refusal may name a role (``/ppk 2 red``: «№2 is black», seed 4.3)
+    refusal: list[str] = field(default_factory=list)
 
 
 class Session:
@@ -225,14 +229,17 @@ class Session:
     async def handle(self, text: str) -> Reply:
         """Parse and carry out one line (:meth:`bot.front.Front.enter`). A refusal (bad command,
         the service or the rules saying no) gives its message and ``accepted=False``; nothing
-        is changed then."""
+        is changed then. In the group's view the message is the judge's alone
+        (:attr:`Reply.refusal`): the table's chat is not told of a refused command."""
         self._done = None
         answers = await self.front.enter(Entry("console", cmds.Place.CONSOLE, self.chat, self.user, text))
         done = self._done or Reply()
         lines = [line for answer in answers or () for line in answer.text.split("\n")] \
             if self._done is None else done.lines
-        refused = any(answer.refused for answer in answers or ())
-        return Reply(lines, accepted=done.accepted and not refused, quit=done.quit, outcome=done.outcome)
+        accepted = done.accepted and not any(answer.refused for answer in answers or ())
+        if not accepted and not self.judge_view:  # the group is not told (F24 §4.4.13)
+            return Reply([], accepted=False, quit=done.quit, refusal=lines)
+        return Reply(lines, accepted=accepted, quit=done.quit, outcome=done.outcome)
 
     async def run(self, call: Call) -> list[JudgeReply]:
         """A judge's command routed to the console: carried out by :meth:`_run`."""

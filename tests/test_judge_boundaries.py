@@ -148,3 +148,16 @@ async def test_the_consoles_group_view_asked_at_night_tells_nothing_the_table_is
         for line, said in asked.items():
             assert "убийство" not in said and "убит" not in said, (line, said)
             assert not any(word in said for word in RU_SECRETS), (line, said)
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+async def test_the_consoles_group_view_prints_no_refusal(preset: str, tmp_path: Path) -> None:
+    """A refused command is the judge's business: the table's chat is not told of it, and a
+    refusal may name a role — /ppk 2 red refused because by the roles entered #2 is black
+    (seed 4.3). The group's view prints nothing for it; the judge's words are kept aside."""
+    async with group_view_at_night(preset, tmp_path) as session:
+        refused = await session.handle("/ppk 2 red")
+        assert not refused.accepted and refused.lines == []
+        assert refused.refusal and "№2" in "\n".join(refused.refusal)
+        unknown = await session.handle("/frobnicate")
+        assert not unknown.accepted and unknown.lines == [] and unknown.refusal

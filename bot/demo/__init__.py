@@ -49,7 +49,7 @@ async def play(db: Path, *, lang: str = DEFAULT_LANG, out: TextIO | None = None)
         for line in commands():
             reply = await session.handle(line)
             if not reply.accepted:
-                print(PROMPT + line, *reply.lines, sep="\n", file=sys.stderr)
+                print(PROMPT + line, *reply.refusal, sep="\n", file=sys.stderr)
                 return 1
             for text in reply.lines:
                 print(text, file=out)
