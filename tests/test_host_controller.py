@@ -9,7 +9,8 @@ its deadline, the mutes, the fall-back to fouls, and a restart over the same sto
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import contextlib
+from typing import Any, AsyncIterator
 
 import pytest
 
@@ -582,6 +583,37 @@ async def test_a_voice_players_leaving_that_cannot_be_stored_is_tried_again_unti
 
 # --- night 0: the blacks' words relayed in private (F24 §4.2) -------------------------------------------
 
+@contextlib.asynccontextmanager
+async def private_sends_held(t: Table) -> AsyncIterator[tuple[asyncio.Event, asyncio.Event]]:
+    """Every private send — through the outbox or posted at once — waits for its chat's turn
+    (a paced private chat, about a send a second): ``(waiting, turn)``, ``waiting`` set when the
+    first one waits, ``turn`` given by the test (and at the end). The clock settles nothing by
+    itself meanwhile: what is held is awaited by the test."""
+    turn, waiting = asyncio.Event(), asyncio.Event()
+    transport, port = t.port.outbox.transport, t.port
+    deliver, post = transport.deliver, port.post
+
+    async def paced(row, made=None):  # noqa: ANN001, ANN202
+        if row.payload.get("private"):
+            waiting.set()
+            await turn.wait()
+        return await deliver(row, made)
+
+    async def paced_post(chat, text, rows=None, *, private=False):  # noqa: ANN001, ANN202
+        if private:
+            waiting.set()
+            await turn.wait()
+        return await post(chat, text, rows, private=private)
+
+    transport.deliver = paced  # type: ignore[method-assign]
+    port.post = paced_post  # type: ignore[method-assign]
+    t.clock.settle = None
+    try:
+        yield waiting, turn
+    finally:
+        turn.set()
+
+
 async def test_a_blacks_words_relayed_at_night_zero_hold_up_nothing_the_group_sees() -> None:
     """F24 §4.2: at night 0 what a black writes to the bot goes to the other blacks. A private
     chat is paced (about a send a second): however long the relayed words wait for their turn,
@@ -592,27 +624,13 @@ async def test_a_blacks_words_relayed_at_night_zero_hold_up_nothing_the_group_se
         night = t.table().step
         state = await t.state()
         blacks = [t.table().seats[s.number] for s in state.seats if s.role in (Role.DON, Role.MAFIA)]
-        turn, waiting = asyncio.Event(), asyncio.Event()
-        transport = t.port.outbox.transport
-        deliver = transport.deliver
-
-        async def paced(row, made=None):  # noqa: ANN001, ANN202
-            if row.payload.get("private"):
-                waiting.set()
-                await turn.wait()  # its chat's turn: given below, after the night's end
-            return await deliver(row, made)
-
-        transport.deliver = paced  # type: ignore[method-assign]
-        t.clock.settle = None  # the relayed words are awaited below, not after every call
-        try:
+        async with private_sends_held(t) as (waiting, _):  # their turn: after the night's end
             relayed = asyncio.ensure_future(t.host.private_message(blacks[0], "стреляем 3-5-7"))
-            await waiting.wait()  # the first relayed message waits for its chat's turn
+            await asyncio.wait_for(waiting.wait(), 30)  # generous: the first relayed one waits
             assert relayed.done() and relayed.result() == "relayed"
             await t.clock.advance(night.seconds)
             assert t.table().step.kind == "speech"  # the day begins on time
             assert not any("стреляем 3-5-7" in x for user in blacks[1:] for x in t.chats.texts(user))
-        finally:
-            turn.set()
         await t.port.outbox.settle()
         for user in blacks[1:]:
             assert any("стреляем 3-5-7" in x for x in t.chats.texts(user)), t.chats.texts(user)[-2:]
@@ -627,35 +645,12 @@ async def test_an_unnamed_message_is_handled_while_the_hosts_private_chat_waits(
     async with table() as t:
         await t.to_first_speech()
         step = t.table().step
-        turn, waiting = asyncio.Event(), asyncio.Event()
-        transport = t.port.outbox.transport
-        deliver = transport.deliver
-
-        async def paced(row, made=None):  # noqa: ANN001, ANN202
-            if row.payload.get("private"):
-                waiting.set()
-                await turn.wait()
-            return await deliver(row, made)
-
-        post = t.port.post
-
-        async def paced_post(chat, text, rows=None, *, private=False):  # noqa: ANN001, ANN202
-            if private:  # a private post sent at once, not through the outbox, waits its turn too
-                waiting.set()
-                await turn.wait()
-            return await post(chat, text, rows, private=private)
-
-        transport.deliver = paced  # type: ignore[method-assign]
-        t.port.post = paced_post  # type: ignore[method-assign]
-        t.clock.settle = None  # the notice is awaited below, not after every call
-        try:
+        async with private_sends_held(t) as (waiting, _):
             handled = asyncio.ensure_future(t.host.message(GROUP, "fk:999", "кто я?", object(),
                                                            anonymous=True))
             await asyncio.wait_for(waiting.wait(), 30)  # generous: the notice reaches its turn
             assert handled.done()
             await t.clock.advance(step.seconds)
             assert t.table().step.no == step.no + 1  # the next speech, on time
-        finally:
-            turn.set()
         await t.port.outbox.settle()
         assert any("от имени группы или канала" in x for x in t.chats.texts(HOST.user))

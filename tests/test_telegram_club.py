@@ -45,19 +45,25 @@ def documents(t: Table) -> dict[str, dict]:
             for m in t.fake.sent(t.group) if m.document and m.document["file_name"].count(".") == 1}
 
 
+async def play_to_a_team_loss(t: Table, seating: tuple[str, ...], roles: str, offender: int) -> None:
+    """One of the evening's games, linked to the group: its names and roles, and on day 1 a team
+    loss (seed 4.3) by ``offender`` ends it."""
+    await t.say("/new fiim2024")
+    await t.say("/link", chat=t.group)
+    for seat, name in enumerate(seating, 1):
+        await t.say(f"/name {seat} {name}")
+    await t.say(f"/roles {roles}")
+    await t.say("/start")
+    await t.say("/next")
+    await t.say(f"/ppk {offender} 4.3.1")
+    assert (await t.state()).phase is Phase.GAME_OVER
+
+
 async def test_an_evening_builds_the_clubs_history_and_stats_agree_with_the_protocols(t: Table) -> None:
     channel = t.fake.add_channel("Клубный канал", username="club_news")
     await t.say("/channel @club_news", chat=t.group, user=t.players[0])  # the group's owner
-    for number, (seating, roles, offender) in enumerate(EVENING, 1):
-        await t.say("/new fiim2024")
-        await t.say("/link", chat=t.group)
-        for seat, name in enumerate(seating, 1):
-            await t.say(f"/name {seat} {name}")
-        await t.say(f"/roles {roles}")
-        await t.say("/start")
-        await t.say("/next")
-        await t.say(f"/ppk {offender} 4.3.1")
-        assert (await t.state()).phase is Phase.GAME_OVER
+    for number, game in enumerate(EVENING, 1):
+        await play_to_a_team_loss(t, *game)
         await t.fake.wait_for(lambda n=number: f"game-{n}.json" in documents(t), timeout=30,
                               what=f"game {number}'s protocol in the group")
 
@@ -165,16 +171,7 @@ async def test_the_groups_admin_posts_the_evening_to_the_club_channel_a_member_r
     channel = t.fake.add_channel("Клубный канал", username="club_news")
     owner, member = t.players[0], t.players[1]  # the group's owner (its admin); a member
     await t.say("/channel @club_news", chat=t.group, user=owner)
-    seating, roles, offender = EVENING[0]
-    await t.say("/new fiim2024")
-    await t.say("/link", chat=t.group)
-    for seat, name in enumerate(seating, 1):
-        await t.say(f"/name {seat} {name}")
-    await t.say(f"/roles {roles}")
-    await t.say("/start")
-    await t.say("/next")
-    await t.say(f"/ppk {offender} 4.3.1")
-    assert (await t.state()).phase is Phase.GAME_OVER
+    await play_to_a_team_loss(t, *EVENING[0])
     await t.fake.wait_for(lambda: "game-1.json" in documents(t), timeout=30, what="the protocol")
     await asyncio.wait_for(t.referee.outbox.settle(), 30)
 
