@@ -45,7 +45,7 @@ def documents(t: Table) -> dict[str, dict]:
             for m in t.fake.sent(t.group) if m.document and m.document["file_name"].count(".") == 1}
 
 
-async def play_to_a_team_loss(t: Table, seating: tuple[str, ...], roles: str, offender: int) -> None:
+async def play_to_a_team_loss(t: Table, seating: list[str], roles: str, offender: int) -> None:
     """One of the evening's games, linked to the group: its names and roles, and on day 1 a team
     loss (seed 4.3) by ``offender`` ends it."""
     await t.say("/new fiim2024")
