@@ -280,6 +280,22 @@ def state_before(config: RulesConfig, events: Sequence[ev.Event], seq: int,
     return state
 
 
+def _admitted_from(config: RulesConfig, log: Sequence[ev.Event], seq: int,
+                   names: dict[int, str] | None) -> set[int]:
+    """The places after ``seq`` of the standing actions of ``log`` that :func:`admit` takes
+    where they stand now. A correction must not turn one of them into what a new action would
+    be refused for — a bad play whose "…, and lost" a new result makes false (F24/S24 §8.5),
+    a best move naming the victim a corrected kill makes it (F24/S24 §4.5.9) — while an action
+    a stored log held before its refusal existed stays as it was."""
+    state = new_game(config, names)
+    out: set[int] = set()
+    for place, event in ev.counted(log):
+        if place > seq and admit(state, event) is None:
+            out.add(place)
+        state, _ = apply(state, event)
+    return out
+
+
 @dataclass(frozen=True)
 class Correction:
     """What :func:`correct` found: the action logged at ``seq`` was ``original`` (as it counted,
@@ -316,10 +332,15 @@ def correct(config: RulesConfig, events: Sequence[ev.Event], seq: int, replaceme
         raise RuleError(Code.NOT_FIXABLE, seq=seq, why="kind")
     if original == replacement:
         raise RuleError(Code.NOT_FIXABLE, seq=seq, why="same")
+    admitted = _admitted_from(config, log, seq, names)
     state = new_game(config, names)
     after: list[Notice] = []
     for place, event in ev.counted([*log, ev.Fix(seq=seq, event=replacement)]):
         try:
+            refusal = admit(state, event) if place > seq and place in admitted else None
+            if refusal is not None:
+                refusal.params.setdefault("rules", config.preset)  # as apply adds it
+                raise refusal
             state, notices = apply(state, event)
         except RuleError as error:
             raise RuleError(Code.FIX_BREAKS, seq=place, fixed=seq, event=event,

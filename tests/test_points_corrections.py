@@ -1,0 +1,61 @@
+"""The points and the protocol of a finished game against the rules (F24/S24 §8): what a
+correction after the end may change, and what the MafiaRatings export keeps of the points."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+import rules
+from bot import commands
+from bot.i18n import catalog
+from bot.render import error_text
+
+from test_protocol import CANCELLED, final, play
+
+
+def _seq_of_team_loss(events: list[rules.Event], seat: int) -> int:
+    return next(i for i, e in enumerate(events, 1)
+                if isinstance(e, rules.Penalty) and e.seat == seat and e.reason == "ppk")
+
+
+def _fix(game: tuple, seq: int, line: str) -> rules.Correction:
+    config, names, events = game
+    before = rules.state_before(config, events, seq, names)
+    command = commands.parse(line, before)
+    assert isinstance(command, commands.Act)
+    return rules.correct(config, events, seq, command.event, names)
+
+
+def test_a_correction_that_makes_a_lost_bad_play_s_team_win_is_refused() -> None:
+    """#7 (a black) loses the game for his team (seed 4.3); the judge gives black #5 the bad
+    play «no shot for two nights or more, and the blacks lost» (F24 §8.5.13.4). A correction
+    of the offence into red #9's turns the result: the blacks win, and a bad play whose text
+    is the blacks' loss has a false premise — as a new one would be refused
+    (BAD_PLAY_NOT_LOST), the correction that makes it false is refused, naming it."""
+    game = play(CANCELLED + "\n/badplay 5 8.5.13.4\n")
+    state = final(game)
+    assert state.result is not None and state.result.winner is rules.Team.RED
+    assert rules.game_points(state)[5].bad_play == Decimal("-0.5")
+    config, names, events = game
+    seq = _seq_of_team_loss(events, 7)
+    with pytest.raises(rules.RuleError) as caught:
+        _fix(game, seq, "/ppk 9")
+    error = caught.value
+    assert error.code is rules.Code.FIX_BREAKS
+    assert error.params["seq"] == seq + 1  # the bad play, not the correction itself
+    cause = error.params["cause"]
+    assert cause.code is rules.Code.BAD_PLAY_NOT_LOST and cause.params["result"] == "won"
+    assert "8.5.13.4" in error_text(error, catalog("ru"))
+
+
+def test_a_correction_that_keeps_the_lost_bad_play_true_is_taken() -> None:
+    """The same offence corrected into black #2's: the blacks still lose, the bad play stands."""
+    game = play(CANCELLED + "\n/badplay 5 8.5.13.4\n")
+    seq = _seq_of_team_loss(game[2], 7)
+    fixed = _fix(game, seq, "/ppk 2")
+    points = rules.game_points(fixed.state)
+    assert points is not None and points[5].bad_play == Decimal("-0.5")
+    assert points[2].team_loss == Decimal("-0.7") and points[7].team_loss == 0
+
