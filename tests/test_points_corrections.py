@@ -3,6 +3,7 @@ correction after the end may change, and what the MafiaRatings export keeps of t
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -11,8 +12,10 @@ import rules
 from bot import commands
 from bot.i18n import catalog
 from bot.render import error_text
+from rules import records
+from bot.protocol import to_mafiaratings
 
-from test_protocol import CANCELLED, final, play
+from test_protocol import BLACK_WIN, CANCELLED, final, play
 
 
 def _seq_of_team_loss(events: list[rules.Event], seat: int) -> int:
@@ -59,3 +62,21 @@ def test_a_correction_that_keeps_the_lost_bad_play_true_is_taken() -> None:
     assert points is not None and points[5].bad_play == Decimal("-0.5")
     assert points[2].team_loss == Decimal("-0.7") and points[7].team_loss == 0
 
+
+def test_the_judge_s_extra_points_are_in_the_mafiaratings_export() -> None:
+    """The judge gives black #2 (a winner) 0.3 and red #10, whose best move named the three
+    blacks (F24 §8.3.4: 0.7), 0.5 (F24 §8.4.3–8.4.4). MafiaRatings keeps a judge's extra points
+    as a player's numeric ``bonus``; the export writes both as given, and read back the game
+    scores every seat as our own protocol does (the best move outweighs #10's extra, §8.4.6)."""
+    game = play(BLACK_WIN + "\n/extra 2 0.3\n/extra 10 0.5\n")
+    config, names, events = game
+    ours = rules.game_points(final(game))
+    assert ours is not None
+    exported = json.loads(json.dumps(to_mafiaratings(config, names, events)))
+    assert [p.get("bonus") for p in exported["players"]] == [
+        None, 0.3, None, None, None, None, None, None, None, 0.5]
+    imported = records.import_record(exported)
+    theirs = rules.game_points(rules.fold(imported.config, imported.events, imported.names)[0])
+    assert theirs is not None
+    assert {n: p.total for n, p in theirs.items()} == {n: p.total for n, p in ours.items()}
+    assert theirs[10].total == Decimal("1")  # the best move's 0.7 and the automatic 0.3

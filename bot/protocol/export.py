@@ -27,6 +27,7 @@ included, as ``rules.to_dict``) and the outcome in the replay report's shape.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Any, Callable, Mapping
 
 import rules
@@ -396,11 +397,20 @@ def _players(record: GameRecord) -> tuple[list[dict[str, Any]], bool]:
         players.append(player)
     answers = _days(record, players)
     _nights(record, players)
+    for seat, value in record.state.extras.items():
+        players[seat - 1]["bonus"] = _bonus(value)
     return [_ordered(p) for p in players], answers
 
 
+def _bonus(value: Decimal) -> int | float:
+    """The judge's extra points (F24/S24 §8.4) as MafiaRatings' numeric ``bonus``, which the
+    site (and :mod:`rules.records.mafiaratings`) reads as the judge's bonus: as he gave them,
+    also when the player's best move outweighs them (§8.4.6 is the scoring's, not the record's)."""
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
 PLAYER_KEYS = ("name", "role", "death", "nominating", "voting", "warnings", "techFouls",
-               "shooting", "don", "sheriff", "legacy")
+               "shooting", "don", "sheriff", "legacy", "bonus")
 
 
 def _ordered(player: dict[str, Any]) -> dict[str, Any]:
