@@ -80,3 +80,17 @@ def test_the_judge_s_extra_points_are_in_the_mafiaratings_export() -> None:
     assert theirs is not None
     assert {n: p.total for n, p in theirs.items()} == {n: p.total for n, p in ours.items()}
     assert theirs[10].total == Decimal("1")  # the best move's 0.7 and the automatic 0.3
+
+
+@pytest.mark.parametrize("preset", ["fiim2024", "fsm2024"])
+def test_a_bad_play_refused_unless_the_team_lost_says_so_in_its_words(preset: str) -> None:
+    """Each bad play the judge may give only when the player's team lost (its item reads "…, and
+    lost", F24/S24 §8.5; BAD_PLAY_NOT_LOST otherwise) names that loss where the judge reads it
+    (``/rule``, the panel), in both languages: a missed obvious winning shot (F24 §8.5.13.5,
+    S24 §8.5.11) costs the points only when the blacks lost."""
+    scoring = rules.SCORING[preset]
+    for item in scoring.bad_plays:
+        key = f"badplay-{preset}-{item.code.replace('.', '_')}"
+        words = {lang: catalog(lang).text(key) for lang in ("ru", "en")}
+        if item.lost:
+            assert "проиграл" in words["ru"] and "lost" in words["en"], (item.code, words)
