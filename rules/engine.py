@@ -286,7 +286,8 @@ def _admitted_from(config: RulesConfig, log: Sequence[ev.Event], seq: int,
     where they stand now. A correction must not turn one of them into what a new action would
     be refused for — a bad play whose "…, and lost" a new result makes false (F24/S24 §8.5),
     a best move naming the victim a corrected kill makes it (F24/S24 §4.5.9) — while an action
-    a stored log held before its refusal existed stays as it was."""
+    a stored log held before its refusal existed stays as it was. The replacement itself is a
+    new action: :func:`correct` admits it where it stands."""
     state = new_game(config, names)
     out: set[int] = set()
     for place, event in ev.counted(log):
@@ -320,7 +321,9 @@ def correct(config: RulesConfig, events: Sequence[ev.Event], seq: int, replaceme
     an undo or a correction; ``undone`` — it no longer stands; ``kind`` — another kind of
     action, :func:`rules.events.fixable`; ``same`` — nothing would change), or ``FIX_BREAKS``
     with the first action of the replay the rules now refuse (``seq``; the replacement itself
-    when ``seq == fixed``) and why (``cause``). Nothing is changed either way."""
+    when ``seq == fixed``) and why (``cause``): refused as :func:`apply` refuses it, or as
+    :func:`admit` refuses a new action — the replacement, or a later action the correction
+    turns into one (:func:`_admitted_from`). Nothing is changed either way."""
     log = list(events)
     if not 1 <= seq <= len(log) or isinstance(log[seq - 1], (ev.Undo, ev.Fix)):
         raise RuleError(Code.NOT_FIXABLE, seq=seq, why="no_such")
@@ -337,7 +340,7 @@ def correct(config: RulesConfig, events: Sequence[ev.Event], seq: int, replaceme
     after: list[Notice] = []
     for place, event in ev.counted([*log, ev.Fix(seq=seq, event=replacement)]):
         try:
-            refusal = admit(state, event) if place > seq and place in admitted else None
+            refusal = admit(state, event) if place == seq or place in admitted else None
             if refusal is not None:
                 refusal.params.setdefault("rules", config.preset)  # as apply adds it
                 raise refusal

@@ -94,3 +94,27 @@ def test_a_bad_play_refused_unless_the_team_lost_says_so_in_its_words(preset: st
         words = {lang: catalog(lang).text(key) for lang in ("ru", "en")}
         if item.lost:
             assert "проиграл" in words["ru"] and "lost" in words["en"], (item.code, words)
+
+
+def test_a_bad_play_corrected_into_one_whose_team_won_is_refused() -> None:
+    """The judge corrects the bad play he gave black #5 into «the Sheriff never revealed himself,
+    and the reds lost» for the Sheriff #8 (F24 §8.5.11) — but the reds won (seed 4.3: black #7's
+    offence lost the game for his team). The replacement is a new action: refused as a new one
+    is (BAD_PLAY_NOT_LOST), the Sheriff keeps his points."""
+    game = play(CANCELLED + "\n/badplay 5 8.5.13.4\n")
+    seq = len(game[2])
+    with pytest.raises(rules.RuleError) as caught:
+        _fix(game, seq, "/badplay 8 8.5.11")
+    error = caught.value
+    assert error.code is rules.Code.FIX_BREAKS and error.params["seq"] == seq
+    assert error.params["cause"].code is rules.Code.BAD_PLAY_NOT_LOST
+
+
+def test_a_best_move_corrected_into_one_naming_the_victim_is_refused() -> None:
+    """Night 1's victim #10 names #2, #5, #7 (F24 §4.5.9); a correction into a best move naming
+    #10 himself is refused as a new best move naming him would be (SELF_BEST_MOVE)."""
+    game = play(BLACK_WIN)
+    seq = next(i for i, e in enumerate(game[2], 1) if isinstance(e, rules.BestMove))
+    with pytest.raises(rules.RuleError) as caught:
+        _fix(game, seq, "/bestmove 2 5 10")
+    assert caught.value.params["cause"].code is rules.Code.SELF_BEST_MOVE
