@@ -571,11 +571,7 @@ class Session:
 
     async def _log_lines(self, current: Outcome) -> list[str]:
         """The whole game replayed from its log as it was announced (undone events skipped)."""
-        over = current.state.phase is rules.Phase.GAME_OVER
-        lines = [text for text in (notice_text(notice, self.cat)
-                                   for notice in await decide.announced(self.service, self.chat, current)
-                                   if decide.readable(notice, judge=self.judge_view, over=over)) if text]
-        return lines or [status_text(current.state, self.cat, for_judge=self.judge_view)]
+        return await decide.log_lines(self.service, self.chat, current, self.cat, judge=self.judge_view)
 
 
 # --- reading commands -------------------------------------------------------------------------

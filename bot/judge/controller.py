@@ -62,7 +62,7 @@ from ..i18n import DEFAULT_LANG, Catalog, catalog
 from ..locks import ChatLocks
 from ..lru import Recent
 from ..render import (
-    chunks, config_label, error_text, notice_text, points_text, result_text, status_text,
+    chunks, config_label, error_text, points_text, result_text, status_text,
 )
 from ..service import Outcome, Render, Service, ServiceError, Staged
 from ..steady import Steady
@@ -1260,11 +1260,8 @@ class JudgeController:
             return [Reply(result_text(current.state, cat), private=not over)]
         if what == "log_all" and judge:
             return [Reply(await self.audit_text(home, current), private=True)]
-        notices = await decide.announced(self.service, home, current)
-        lines = [t for t in (notice_text(n, cat) for n in notices
-                             if decide.readable(n, judge=judge, over=over)) if t]
-        text = "\n".join(lines) or status_text(current.state, cat, for_judge=judge)
-        return [Reply(text, private=judge)]
+        lines = await decide.log_lines(self.service, home, current, cat, judge=judge)
+        return [Reply("\n".join(lines), private=judge)]
 
     async def explain(self, home: str, user: str, command: Explain, chat: str, *,
                       private: bool) -> list[Reply]:

@@ -26,6 +26,7 @@ from .. import audit
 from .. import commands as cmds
 from ..commands import FixCmd, NewGame
 from ..i18n import Catalog
+from ..render import notice_text, status_text
 from ..service import Outcome, Service, untouched
 
 
@@ -101,10 +102,15 @@ async def announced(service: Service, home: str, current: Outcome) -> list[rules
     return notices
 
 
-def readable(notice: rules.Notice, *, judge: bool, over: bool) -> bool:
-    """Whether a reader of ``/log`` may read ``notice``: the judge always; anyone else a public
-    one, and every one once the game is over (the roles are revealed then, F24 §4.4.13)."""
-    return judge or over or not notice.private
+async def log_lines(service: Service, home: str, current: Outcome, cat: Catalog, *,
+                    judge: bool) -> list[str]:
+    """``/log``: the lines of :func:`announced` its reader may read — the judge every one;
+    anyone else the public ones, and every one once the game is over (the roles are revealed
+    then, F24 §4.4.13) — or, with none yet, the status as that reader sees it."""
+    over = current.state.phase is Phase.GAME_OVER
+    lines = [text for text in (notice_text(notice, cat) for notice in await announced(service, home, current)
+                               if judge or over or not notice.private) if text]
+    return lines or [status_text(current.state, cat, for_judge=judge)]
 
 
 def result_shown(state: rules.GameState, *, judge: bool) -> bool:

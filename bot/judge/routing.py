@@ -85,25 +85,23 @@ def undo_texts(state: rules.GameState, undone: Sequence[rules.Event], judge_cat:
     back in what it was told, with no count. The group hears nothing (``None``) of an undo that
     changes nothing it was told — the roles entered, a correction it never heard of: a hidden
     action is not heard of when undone, nor counted among those that are (F24 §4.4.13)."""
-    said = undone_by_event(state, undone)
     judge = [judge_cat.text("judge-undone", count=len(undone)),
              *undone_actions(state.config, undone, judge_cat)]  # which, as typed: the judge's only
-    if retold is not None:  # what stood, as it stood: the events re-applied would skip a correction
-        judge.extend(retold_changes(retold, judge_cat, public=False))
-    else:
-        judge.extend(_lines((notice for notices in said for notice in notices), judge_cat, public=False))
+    # with a correction taken back, the undone actions but the corrections: what the group heard
+    actions = undone if retold is None else [event for event in undone if not isinstance(event, rules.Fix)]
+    said = undone_by_event(state, actions)
     heard = [lines for lines in (_lines(notices, public_cat, public=True) for notices in said) if lines]
-    if retold is not None:
+    if retold is None:
+        judge.extend(_lines((notice for notices in said for notice in notices), judge_cat, public=False))
+    else:  # what stood, as it stood: the events re-applied would skip a correction
+        judge.extend(retold_changes(retold, judge_cat, public=False))
         added, removed = _changed(*(_lines(told, public_cat, public=True) for told in retold))
         if not added and not removed:
             return "\n".join(judge), None
-        # the undone actions but the corrections, as the group was told of them: when the undo
-        # takes back just those lines, every correction undone was one the group never heard of,
-        # and it reads the undo as one without them — a «correction undone» would tell it that
-        # something hidden had been corrected (F24 §4.4.13)
-        actions = [event for event in undone if not isinstance(event, rules.Fix)]
-        heard = [lines for lines in (_lines(notices, public_cat, public=True)
-                                     for notices in undone_by_event(state, actions)) if lines]
+        # when the undo takes back just the lines of the actions but the corrections, every
+        # correction undone was one the group never heard of, and it reads the undo as one
+        # without them — a «correction undone» would tell it that something hidden had been
+        # corrected (F24 §4.4.13)
         if added or removed != [line for lines in heard for line in lines]:
             # which of the undone actions the group had heard of is not known here: no count
             public = [public_cat.text("judge-undone-public-retold"), *_changes(added, removed, public_cat)]
