@@ -65,6 +65,17 @@ class Club:
         return handle
 
 
+async def back_at(club: Club, at: float) -> None:
+    """Sunday 19:30's sign-up posted on Saturday at noon, player 10 going; the process dies
+    before the two hours' reminder and is back at ``at``."""
+    await club.admin("/evening new 2026-03-29 19:30")
+    await club.press(10, "evening-btn-go")
+    club.clock.cancel_all()  # the process dies
+    club.clock.now = at
+    await club.restart()
+    await club.clock.advance(0)
+
+
 @pytest.fixture
 def club(any_store: Store) -> Club:
     """The club over each backend in turn (SQLite, PostgreSQL)."""
@@ -192,12 +203,7 @@ async def test_the_reminders_fall_by_the_clubs_clock_across_a_dst_change(club: C
 
 
 async def test_a_reminder_missed_while_the_bot_was_down_is_skipped_not_sent_late(club: Club) -> None:
-    await club.admin("/evening new 2026-03-29 19:30")
-    await club.press(10, "evening-btn-go")
-    club.clock.cancel_all()  # the process dies before the two hours' reminder
-    club.clock.now = SUNDAY_START - 600  # back ten minutes before the start
-    await club.restart()
-    await club.clock.advance(0)
+    await back_at(club, SUNDAY_START - 600)  # ten minutes before the start
     posts = club.chats.of(GROUP)
     # the last reminder due is sent, and says the time truly left: ten minutes, not fifteen
     assert len(posts) == 2 and posts[-1].text.startswith("Напоминание: вечер начинается через 10 минут,")
@@ -205,12 +211,7 @@ async def test_a_reminder_missed_while_the_bot_was_down_is_skipped_not_sent_late
 
 
 async def test_a_reminder_sent_after_a_restart_never_promises_more_time_than_is_left(club: Club) -> None:
-    await club.admin("/evening new 2026-03-29 19:30")
-    await club.press(10, "evening-btn-go")
-    club.clock.cancel_all()  # the process dies before the two hours' reminder
-    club.clock.now = SUNDAY_START - 3600  # back an hour before the start
-    await club.restart()
-    await club.clock.advance(0)
+    await back_at(club, SUNDAY_START - 3600)  # an hour before the start
     assert club.chats.of(GROUP)[-1].text == RU.text(
         "evening-reminder", minutes=60, date="2026-03-29", time="19:30", count=1, cap=10, going="1. Игрок10")
     assert "2 часа" not in club.chats.of(GROUP)[-1].text
@@ -300,12 +301,7 @@ async def test_a_sign_up_posted_an_hour_before_the_start_announces_its_one_remin
 
 
 async def test_an_evening_the_bot_was_down_for_is_closed_without_saying_it_begins(club: Club) -> None:
-    await club.admin("/evening new 2026-03-29 19:30")
-    await club.press(10, "evening-btn-go")
-    club.clock.cancel_all()  # the process dies on Saturday and is back on Tuesday
-    club.clock.now = SUNDAY_START + 2 * 24 * 3600
-    await club.restart()
-    await club.clock.advance(0)
+    await back_at(club, SUNDAY_START + 2 * 24 * 3600)  # on Tuesday
     assert len(club.chats.of(GROUP)) == 1  # no reminder, no «the evening begins» two days late
     post = club.chats.of(GROUP)[0]
     assert post.buttons is None and "запись закрыта" in post.text

@@ -6,6 +6,7 @@ player of the list cancels; ``/tournament open N`` with no names takes the eveni
 from __future__ import annotations
 
 import datetime as dt
+from typing import Callable
 from zoneinfo import ZoneInfo
 
 from bot.console import Session
@@ -18,10 +19,17 @@ NAMES = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор", "
 NOON = dt.datetime(2026, 3, 28, 12, 0, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
 
 
-async def test_the_console_runs_a_sign_up_and_a_tournament_takes_its_list(store: Store) -> None:
-    session = Session(Service(store), RU, clock=lambda: NOON)
+async def berlin_club(store: Store, clock: Callable[[], float] = lambda: NOON) -> Session:
+    """The console's club in Berlin (MAFIA_REFEREE_TIMEZONE), on Saturday at noon unless
+    ``clock`` moves it, opened."""
+    session = Session(Service(store), RU, clock=clock)
     session.club_tz = "Europe/Berlin"
     await session.open()
+    return session
+
+
+async def test_the_console_runs_a_sign_up_and_a_tournament_takes_its_list(store: Store) -> None:
+    session = await berlin_club(store)
     refused = await session.handle("/tournament open 2")
     assert refused.lines == [RU.text("evening-list-empty")]
     opened = await session.handle("/вечер новый 29.03 19:30 столов=1")
@@ -50,9 +58,7 @@ async def test_tonights_tournament_takes_tonights_list_not_next_weeks_sign_up(st
     # tonight's evening starts at 19:30 and its list is final; at 19:45 the admin posts next
     # Sunday's sign-up, and Зоя signs up for it at once; then the chief judge opens tonight's
     now = [NOON]
-    session = Session(Service(store), RU, clock=lambda: now[0])
-    session.club_tz = "Europe/Berlin"
-    await session.open()
+    session = await berlin_club(store, lambda: now[0])
     await session.handle("/evening new 28.03 19:30 tables=1")
     for name in NAMES:
         await session.handle(f"/evening go {name}")
@@ -68,9 +74,7 @@ async def test_tonights_tournament_takes_tonights_list_not_next_weeks_sign_up(st
 async def test_an_evening_whose_list_was_closed_early_can_still_be_called_off(store: Store) -> None:
     # README: «/evening close closes the list early, /evening cancel calls the evening off» —
     # the list closed at noon, the evening of 19:30 is called off in the afternoon
-    session = Session(Service(store), RU, clock=lambda: NOON)
-    session.club_tz = "Europe/Berlin"
-    await session.open()
+    session = await berlin_club(store)
     await session.handle("/evening new 19:30 tables=1")
     for name in NAMES[:4]:
         await session.handle(f"/evening go {name}")
@@ -86,9 +90,7 @@ async def test_an_evening_whose_list_was_closed_early_can_still_be_called_off(st
 async def test_a_tournament_seats_the_evenings_namesakes_and_long_names_as_a_hosted_table_would(
         store: Store) -> None:
     # two accounts both called «Аня» on the list, and one whose platform name is 70 letters long
-    session = Session(Service(store), RU, clock=lambda: NOON)
-    session.club_tz = "Europe/Berlin"
-    await session.open()
+    session = await berlin_club(store)
     await session.handle("/evening new 19:30 tables=1")
     evening = await store.open_evening_of("console:local")
     signed = [("tg:1", "Аня"), ("tg:2", "Аня"), ("tg:3", "Я" * 70), *((f"tg:{n}", name) for n, name in
@@ -120,9 +122,7 @@ async def test_at_the_console_the_sign_up_closes_once_its_start_has_passed(store
     # README: «At the start the sign-up closes and the post shows the final list» — the console
     # waits for no deadline, so the next evening command finds it closed, as the bots would have
     now = [NOON]
-    session = Session(Service(store), RU, clock=lambda: now[0])
-    session.club_tz = "Europe/Berlin"
-    await session.open()
+    session = await berlin_club(store, lambda: now[0])
     await session.handle("/evening new 19:30 tables=1")
     await session.handle("/evening go Аня")
     now[0] = dt.datetime(2026, 3, 28, 19, 40, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
